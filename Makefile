@@ -1,0 +1,117 @@
+# exitscope build.
+#
+# Two kinds of C live in this tree:
+#   host code  - everything that runs in the exitscope process (kvm layer,
+#                guest-runtime host side, suites, results, cli);
+#   guest code - files named *_guest.c and *.S: they run inside the test VM,
+#                so they are built freestanding, general-registers-only,
+#                without stack protector, red zone or sanitizers.
+# Both are linked into one non-PIE executable: the guest sees the same image
+# at the same virtual addresses (see guest/vm.c).
+
+CC        ?= gcc
+PREFIX    ?= /usr/local
+SANITIZE  ?=
+V         ?=
+
+PKG_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+
+WARN      := -Wall -Wextra -Werror -Wno-unused-parameter
+COMMON    := -std=gnu11 -g -O2 -fno-pie -fno-pic $(WARN) -I. -D_GNU_SOURCE
+HOST_CFLAGS  := $(COMMON) -fno-omit-frame-pointer $(PKG_CFLAGS) $(CFLAGS)
+GUEST_CFLAGS := $(COMMON) -ffreestanding -fno-builtin -mgeneral-regs-only \
+                -mno-red-zone -fno-stack-protector -fno-asynchronous-unwind-tables \
+                -fno-jump-tables -fcf-protection=branch -fno-omit-frame-pointer \
+                -fno-tree-loop-distribute-patterns
+LDFLAGS_ALL  := -no-pie -pthread $(LDFLAGS)
+LIBS         := $(PKG_LIBS) -lm -lrt
+
+ifeq ($(SANITIZE),1)
+# Host code only: guest code runs in the VM where no sanitizer runtime exists.
+HOST_CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDFLAGS_ALL  += -fsanitize=address,undefined
+BUILD        := build-san
+else
+BUILD        := build
+endif
+
+# Clang warns about -fno-tree-loop-distribute-patterns; it has no such pass.
+ifneq ($(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1)),)
+GUEST_CFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(GUEST_CFLAGS))
+endif
+
+LIB_DIRS   := kvm guest probes suites results
+LIB_HOST   := $(filter-out %_guest.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
+LIB_GUEST  := $(wildcard $(addsuffix /*_guest.c,$(LIB_DIRS))) $(wildcard $(addsuffix /*.S,$(LIB_DIRS)))
+CLI_SRC    := $(wildcard cli/*.c)
+TEST_SRC   := $(wildcard tests/*.c)
+
+LIB_HOST_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_HOST))
+LIB_GUEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(patsubst %.S,$(BUILD)/%.o,$(LIB_GUEST)))
+CLI_OBJ       := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
+TEST_BIN      := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter tests/test_%.c,$(TEST_SRC)))
+TEST_LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/test_%.c,$(TEST_SRC)))
+
+LIBA   := $(BUILD)/libexitscope.a
+GUESTO := $(BUILD)/guest-image.o
+EXE    := $(if $(filter 1,$(SANITIZE)),$(BUILD)/exitscope,exitscope)
+
+Q := $(if $(V),,@)
+
+.PHONY: all check clean install run fuzz check-vmx check-svm check-lanes tests
+all: $(EXE)
+
+# Guest objects are linked into one relocatable object first; anything it
+# still needs from outside (memset from libc, a host function) would crash
+# the guest, so an undefined symbol is a build error.
+$(GUESTO): $(LIB_GUEST_OBJ)
+	$(Q)ld -r -o $@ $^
+	$(Q)undef=$$(nm -u $@ | awk '{print $$2}'); \
+	if [ -n "$$undef" ]; then echo "guest code references symbols outside the guest image: $$undef" >&2; rm -f $@; exit 1; fi
+
+$(LIBA): $(LIB_HOST_OBJ) $(GUESTO)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(EXE): $(CLI_OBJ) $(LIBA)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $(CLI_OBJ) -Wl,--whole-archive $(LIBA) -Wl,--no-whole-archive $(LDFLAGS_ALL) $(LIBS)
+
+$(BUILD)/%_guest.o: %_guest.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [G]  $<"
+	$(Q)$(CC) $(GUEST_CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/%.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS [G]  $<"
+	$(Q)$(CC) $(GUEST_CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(HOST_CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(LIBA)
+	@mkdir -p $(dir $@)
+	@echo "  CC [T]  $<"
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< $(TEST_LIB_OBJ) -Wl,--whole-archive $(LIBA) -Wl,--no-whole-archive $(LDFLAGS_ALL) $(LIBS)
+
+tests: $(TEST_BIN) $(EXE)
+
+# The tests find the binary under test through EXITSCOPE.
+check: tests
+	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
+
+run: $(EXE)
+	./$(EXE) run --json exitscope-run.json
+
+install: $(EXE)
+	install -D -m 0755 $(EXE) $(DESTDIR)$(PREFIX)/bin/$(EXE)
+
+clean:
+	rm -rf build build-san build-fuzz $(EXE) exitscope-run.json
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include lanes/lanes.mk
+-include fuzz/fuzz.mk
