@@ -1,58 +1,43 @@
-/* tap.h - header-only TAP producer for the test programs (run by prove). */
+/*
+ * tap.h - minimal TAP producer for the C test programs (kselftest style):
+ * plan, ok/is/like with diagnostics, skip with a reason, and exit status.
+ */
 #ifndef EXITSCOPE_TESTS_TAP_H
 #define EXITSCOPE_TESTS_TAP_H
 
-#include <math.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct {
-	int run, failed, planned;
-} tap_state __attribute__((unused));
+struct tap {
+	int planned, run, failed;
+};
 
-static inline void tap_vline(const char *prefix, const char *fmt, va_list ap)
-{
-	fputs(prefix, stdout);
-	vprintf(fmt, ap);
-	fputc('\n', stdout);
-	fflush(stdout);
-}
+static struct tap tap_state;	/* test programs only */
 
-/* "1..n"; call once before the first test, or let done_testing() print it. */
-static inline void plan(int n)
+static inline void tap_plan(int n)
 {
 	tap_state.planned = n;
 	printf("1..%d\n", n);
 	fflush(stdout);
 }
 
-/* Skip the whole program: "1..0 # SKIP reason", exit 0. */
-static inline __attribute__((noreturn, format(printf, 1, 2)))
-void skip_all(const char *fmt, ...)
+static inline void tap_diag(const char *fmt, ...)
 {
 	va_list ap;
 
+	printf("# ");
 	va_start(ap, fmt);
-	tap_vline("1..0 # SKIP ", fmt, ap);
+	vprintf(fmt, ap);
 	va_end(ap);
-	exit(0);
+	printf("\n");
+	fflush(stdout);
 }
 
-/* Diagnostic line ("# ..."): shown by prove -v, ignored for the verdict. */
-static inline __attribute__((format(printf, 1, 2)))
-void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	tap_vline("# ", fmt, ap);
-	va_end(ap);
-}
-
-static inline __attribute__((format(printf, 2, 3)))
-int ok(int cond, const char *fmt, ...)
+static inline bool tap_ok(bool cond, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -63,66 +48,91 @@ int ok(int cond, const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stdout);
+	printf("\n");
 	fflush(stdout);
 	return cond;
 }
 
-/* n tests skipped for reason. */
-static inline void skip(int n, const char *reason)
+#define tap_is_u64(got, want, ...) ({						\
+	uint64_t __g = (uint64_t)(got), __w = (uint64_t)(want);			\
+	bool __r = tap_ok(__g == __w, __VA_ARGS__);				\
+	if (!__r)								\
+		tap_diag("  got %" PRIu64 " (%#" PRIx64 "), want %" PRIu64 " (%#" PRIx64 ")", __g, __g, __w, __w); \
+	__r; })
+
+#define tap_is_str(got, want, ...) ({						\
+	const char *__g = (got), *__w = (want);					\
+	bool __r = tap_ok(__g && __w && !strcmp(__g, __w), __VA_ARGS__);	\
+	if (!__r)								\
+		tap_diag("  got '%s', want '%s'", __g ? __g : "(null)", __w ? __w : "(null)"); \
+	__r; })
+
+#define tap_like(got, needle, ...) ({						\
+	const char *__g = (got), *__n = (needle);				\
+	bool __r = tap_ok(__g && strstr(__g, __n), __VA_ARGS__);		\
+	if (!__r)								\
+		tap_diag("  '%s' does not contain '%s'", __g ? __g : "(null)", __n); \
+	__r; })
+
+static inline void tap_skip(int n, const char *why)
 {
-	while (n-- > 0) {
+	for (int i = 0; i < n; i++) {
 		tap_state.run++;
-		printf("ok %d # SKIP %s\n", tap_state.run, reason);
+		printf("ok %d # SKIP %s\n", tap_state.run, why);
 	}
 	fflush(stdout);
 }
 
-static inline int is_int(long long got, long long want, const char *name)
+/* Whole program skipped: plan 0 with a reason. */
+static inline int tap_skip_all(const char *why)
 {
-	if (!ok(got == want, "%s", name))
-		diag("  got %lld, want %lld", got, want);
-	return got == want;
+	printf("1..0 # SKIP %s\n", why);
+	return 0;
 }
 
-static inline int is_str(const char *got, const char *want, const char *name)
+static inline int tap_done(void)
 {
-	int same = got && want ? strcmp(got, want) == 0 : got == want;
-
-	if (!ok(same, "%s", name))
-		diag("  got \"%s\", want \"%s\"", got ? got : "(null)", want ? want : "(null)");
-	return same;
+	if (tap_state.planned && tap_state.run != tap_state.planned)
+		tap_diag("planned %d tests but ran %d", tap_state.planned, tap_state.run);
+	return tap_state.failed || (tap_state.planned && tap_state.run != tap_state.planned);
 }
 
-/* got contains the substring want. */
-static inline int like_str(const char *got, const char *want, const char *name)
-{
-	int has = got && want && strstr(got, want);
+/* Short names (Test::More style); a plan may also come at the end. */
+#define ok(cond, ...)	tap_ok((cond), __VA_ARGS__)
+#define diag(...)	tap_diag(__VA_ARGS__)
 
-	if (!ok(has, "%s", name))
-		diag("  \"%s\" does not contain \"%s\"", got ? got : "(null)", want ? want : "(null)");
-	return has;
+static inline bool is_int(long long got, long long want, const char *name)
+{
+	bool r = tap_ok(got == want, "%s", name);
+
+	if (!r)
+		tap_diag("  got %lld, want %lld", got, want);
+	return r;
 }
 
-/* |got - want| <= tol */
-static inline int is_num(double got, double want, double tol, const char *name)
+static inline bool is_num(double got, double want, double eps, const char *name)
 {
-	int close = fabs(got - want) <= tol;
+	double d = got - want;
+	bool r = tap_ok(d <= eps && d >= -eps, "%s", name);
 
-	if (!ok(close, "%s", name))
-		diag("  got %.9g, want %.9g (tolerance %g)", got, want, tol);
-	return close;
+	if (!r)
+		tap_diag("  got %.12g, want %.12g (+/- %g)", got, want, eps);
+	return r;
 }
 
-/* Exit status for main(): prints the plan if none was given. */
+static inline void skip(const char *why)
+{
+	tap_skip(1, why);
+}
+
+/* No plan given up front: print it now; exit status for main(). */
 static inline int done_testing(void)
 {
-	if (!tap_state.planned)
+	if (!tap_state.planned) {
 		printf("1..%d\n", tap_state.run);
-	else if (tap_state.planned != tap_state.run)
-		diag("planned %d tests but ran %d", tap_state.planned, tap_state.run);
-	fflush(stdout);
-	return tap_state.failed || (tap_state.planned && tap_state.planned != tap_state.run);
+		fflush(stdout);
+	}
+	return tap_done();
 }
 
 #endif
