@@ -1,0 +1,98 @@
+/*
+ * rt_guest.c - the guest side of the runtime: entry into the test function,
+ * ucalls, and exception dispatch (safe-instruction fixups, installed
+ * handlers, otherwise a report of the unhandled exception to the host).
+ *
+ * Globals here live in the guest's copy of the image: one per VM.
+ */
+#include "guest/guest.h"
+
+struct guest_ex_entry {
+	uint64_t insn, fixup;
+};
+
+extern const struct guest_ex_entry __start_guest_ex_table[], __stop_guest_ex_table[];
+
+/* Keep the section (and its __start/__stop symbols) even with no user. */
+asm(".pushsection guest_ex_table, \"a\"\n\t.popsection");
+
+static guest_handler_t guest_handlers[256];
+
+struct guest_percpu *guest_this_cpu(void)
+{
+	struct guest_percpu *p;
+
+	asm volatile("mov %%gs:0, %0" : "=r"(p));
+	return p;
+}
+
+void guest_ucall(uint64_t cmd, const char *file, uint64_t line, const char *str,
+		 uint64_t nargs, const uint64_t *args)
+{
+	struct ucall uc = {
+		.cmd = cmd,
+		.nargs = nargs > UCALL_MAX_ARGS ? UCALL_MAX_ARGS : nargs,
+		.file = (uint64_t)file,
+		.line = line,
+		.str = (uint64_t)str,
+	};
+
+	for (uint64_t i = 0; i < uc.nargs; i++)
+		uc.args[i] = args[i];
+	/* The struct lives below 4 GiB (stack), so 32 bits carry its address. */
+	asm volatile("outl %0, %1" :: "a"((uint32_t)(uint64_t)&uc), "Nd"(UCALL_PORT) : "memory");
+	if (cmd == UCALL_ASSERT || cmd == UCALL_UNHANDLED || cmd == UCALL_DONE) {
+		/* The host never resumes these; if it does, stay put. */
+		for (;;)
+			asm volatile("cli; hlt");
+	}
+}
+
+/* Called by guest_start with the function and argument from the host. */
+void guest_main(guest_fn_t fn, uint64_t arg);
+void guest_main(guest_fn_t fn, uint64_t arg)
+{
+	uint64_t ret = fn(arg);
+
+	guest_ucall(UCALL_DONE, __FILE__, __LINE__, "", 1, &ret);
+}
+
+void guest_install_handler(int vector, guest_handler_t fn)
+{
+	guest_handlers[vector & 0xff] = fn;
+}
+
+void guest_irq_count_handler(struct ex_regs *regs)
+{
+	struct guest_percpu *p = guest_this_cpu();
+
+	p->irq_count++;
+	p->last_vector = regs->vector;
+	wrmsr(MSR_X2APIC_EOI, 0);
+}
+
+void guest_handle_exception(struct ex_regs *regs);
+void guest_handle_exception(struct ex_regs *regs)
+{
+	uint64_t args[4];
+
+	if (regs->vector < 32) {
+		for (const struct guest_ex_entry *e = __start_guest_ex_table;
+		     e < __stop_guest_ex_table; e++) {
+			if (e->insn == regs->rip) {
+				regs->rip = e->fixup;
+				regs->r9 = GUEST_FAULT | regs->vector;
+				return;
+			}
+		}
+	}
+	if (guest_handlers[regs->vector]) {
+		guest_handlers[regs->vector](regs);
+		return;
+	}
+	args[0] = regs->vector;
+	args[1] = regs->error_code;
+	args[2] = regs->rip;
+	args[3] = read_cr2();
+	guest_ucall(UCALL_UNHANDLED, __FILE__, __LINE__, "", 4, args);
+}

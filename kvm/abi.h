@@ -1,0 +1,164 @@
+/*
+ * abi.h - KVM and x86 ABI constants newer than the Linux 6.1 uapi headers
+ * Debian 12 ships, plus architectural constants exitscope uses. Every value
+ * here is the upstream one (include/uapi/linux/kvm.h, arch/x86/include/uapi/
+ * asm/kvm.h, arch/x86/include/asm/msr-index.h as of Linux 6.18).
+ */
+#ifndef EXITSCOPE_KVM_ABI_H
+#define EXITSCOPE_KVM_ABI_H
+
+#include <linux/kvm.h>
+
+/* ONE_REG ids for x86 (Linux 6.18, CET series). */
+#ifndef KVM_X86_REG_TYPE_MSR
+#define KVM_X86_REG_TYPE_MSR		2
+#define KVM_X86_REG_TYPE_KVM		3
+#define KVM_X86_KVM_REG_GUEST_SSP	0
+#define KVM_X86_REG_ID(type, index) \
+	(KVM_REG_X86 | ((__u64)(type) << 32) | KVM_REG_SIZE_U64 | (__u64)(index))
+#define KVM_X86_REG_MSR(index)		KVM_X86_REG_ID(KVM_X86_REG_TYPE_MSR, index)
+#define KVM_X86_REG_KVM(index)		KVM_X86_REG_ID(KVM_X86_REG_TYPE_KVM, index)
+#endif
+#define KVM_REG_GUEST_SSP		KVM_X86_REG_KVM(KVM_X86_KVM_REG_GUEST_SSP)
+
+/* Capabilities added after 6.1. */
+#ifndef KVM_CAP_X86_APIC_BUS_CYCLES_NS
+#define KVM_CAP_X86_APIC_BUS_CYCLES_NS	237
+#endif
+#ifndef KVM_CAP_X86_GUEST_MODE
+#define KVM_CAP_X86_GUEST_MODE		238
+#endif
+#ifndef KVM_CAP_PRE_FAULT_MEMORY
+#define KVM_CAP_PRE_FAULT_MEMORY	236
+#endif
+#ifndef KVM_CAP_X86_NOTIFY_VMEXIT
+#define KVM_CAP_X86_NOTIFY_VMEXIT	219
+#endif
+
+/* MSRs. */
+#define MSR_IA32_TSC_ADJUST		0x0000003b
+#define MSR_IA32_SPEC_CTRL		0x00000048
+#define MSR_IA32_PRED_CMD		0x00000049
+#define MSR_IA32_ARCH_CAPABILITIES	0x0000010a
+#define MSR_IA32_TSX_CTRL		0x00000122
+#define MSR_IA32_U_CET			0x000006a0
+#define MSR_IA32_S_CET			0x000006a2
+#define MSR_IA32_PL0_SSP		0x000006a4
+#define MSR_IA32_PL1_SSP		0x000006a5
+#define MSR_IA32_PL2_SSP		0x000006a6
+#define MSR_IA32_PL3_SSP		0x000006a7
+#define MSR_IA32_INT_SSP_TAB		0x000006a8
+#define MSR_IA32_TSC_DEADLINE		0x000006e0
+#define MSR_IA32_XSS			0x00000da0
+#define MSR_IA32_APICBASE		0x0000001b
+#define MSR_X2APIC_BASE			0x00000800
+#define MSR_X2APIC_EOI			0x0000080b
+#define MSR_X2APIC_SPIV			0x0000080f
+#define MSR_X2APIC_ICR			0x00000830
+#define MSR_X2APIC_LVTT			0x00000832
+#define MSR_X2APIC_TMICT		0x00000838
+#define MSR_EFER			0xc0000080
+#define MSR_KERNEL_GS_BASE		0xc0000102
+#define MSR_GS_BASE			0xc0000101
+
+/* *_CET bits. */
+#define CET_SHSTK_EN			(1ULL << 0)
+#define CET_WRSS_EN			(1ULL << 1)
+#define CET_ENDBR_EN			(1ULL << 2)
+#define CET_LEG_IW_EN			(1ULL << 3)
+#define CET_NO_TRACK_EN			(1ULL << 4)
+#define CET_SUPPRESS_DIS		(1ULL << 5)
+#define CET_RESERVED			(0xfULL << 6)	/* bits 6-9 */
+#define CET_SUPPRESS			(1ULL << 10)
+#define CET_WAIT_ENDBR			(1ULL << 11)
+
+/* XSAVE feature bits (XCR0 / IA32_XSS). */
+#define XFEATURE_X87			(1ULL << 0)
+#define XFEATURE_SSE			(1ULL << 1)
+#define XFEATURE_YMM			(1ULL << 2)
+#define XFEATURE_BNDREGS		(1ULL << 3)
+#define XFEATURE_BNDCSR			(1ULL << 4)
+#define XFEATURE_OPMASK			(1ULL << 5)
+#define XFEATURE_ZMM_HI256		(1ULL << 6)
+#define XFEATURE_HI16_ZMM		(1ULL << 7)
+#define XFEATURE_PT			(1ULL << 8)
+#define XFEATURE_PKRU			(1ULL << 9)
+#define XFEATURE_CET_USER		(1ULL << 11)
+#define XFEATURE_CET_KERNEL		(1ULL << 12)
+#define XFEATURE_AVX512			(XFEATURE_OPMASK | XFEATURE_ZMM_HI256 | XFEATURE_HI16_ZMM)
+
+/* Control register bits. */
+#define X86_CR0_PE	(1ULL << 0)
+#define X86_CR0_MP	(1ULL << 1)
+#define X86_CR0_EM	(1ULL << 2)
+#define X86_CR0_TS	(1ULL << 3)
+#define X86_CR0_ET	(1ULL << 4)
+#define X86_CR0_NE	(1ULL << 5)
+#define X86_CR0_WP	(1ULL << 16)
+#define X86_CR0_AM	(1ULL << 18)
+#define X86_CR0_NW	(1ULL << 29)
+#define X86_CR0_CD	(1ULL << 30)
+#define X86_CR0_PG	(1ULL << 31)
+
+#define X86_CR4_VME		(1ULL << 0)
+#define X86_CR4_PVI		(1ULL << 1)
+#define X86_CR4_TSD		(1ULL << 2)
+#define X86_CR4_DE		(1ULL << 3)
+#define X86_CR4_PSE		(1ULL << 4)
+#define X86_CR4_PAE		(1ULL << 5)
+#define X86_CR4_MCE		(1ULL << 6)
+#define X86_CR4_PGE		(1ULL << 7)
+#define X86_CR4_PCE		(1ULL << 8)
+#define X86_CR4_OSFXSR		(1ULL << 9)
+#define X86_CR4_OSXMMEXCPT	(1ULL << 10)
+#define X86_CR4_UMIP		(1ULL << 11)
+#define X86_CR4_LA57		(1ULL << 12)
+#define X86_CR4_VMXE		(1ULL << 13)
+#define X86_CR4_SMXE		(1ULL << 14)
+#define X86_CR4_FSGSBASE	(1ULL << 16)
+#define X86_CR4_PCIDE		(1ULL << 17)
+#define X86_CR4_OSXSAVE		(1ULL << 18)
+#define X86_CR4_KL		(1ULL << 19)
+#define X86_CR4_SMEP		(1ULL << 20)
+#define X86_CR4_SMAP		(1ULL << 21)
+#define X86_CR4_PKE		(1ULL << 22)
+#define X86_CR4_CET		(1ULL << 23)
+#define X86_CR4_PKS		(1ULL << 24)
+#define X86_CR4_LAM_SUP		(1ULL << 28)
+
+#define EFER_SCE	(1ULL << 0)
+#define EFER_LME	(1ULL << 8)
+#define EFER_LMA	(1ULL << 10)
+#define EFER_NX		(1ULL << 11)
+
+/* Exception vectors. */
+#define DE_VECTOR	0
+#define DB_VECTOR	1
+#define NMI_VECTOR	2
+#define BP_VECTOR	3
+#define UD_VECTOR	6
+#define NM_VECTOR	7
+#define DF_VECTOR	8
+#define TS_VECTOR	10
+#define NP_VECTOR	11
+#define SS_VECTOR	12
+#define GP_VECTOR	13
+#define PF_VECTOR	14
+#define MF_VECTOR	16
+#define AC_VECTOR	17
+#define MC_VECTOR	18
+#define XM_VECTOR	19
+#define VE_VECTOR	20
+#define CP_VECTOR	21
+#define HV_VECTOR	28
+#define VC_VECTOR	29
+#define SX_VECTOR	30
+
+/* #CP error codes. */
+#define CP_NEAR_RET	1
+#define CP_FAR_RET	2
+#define CP_ENDBRANCH	3
+#define CP_RSTORSSP	4
+#define CP_SETSSBSY	5
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * test_runtime.c - the guest runtime on real /dev/kvm: C guest functions,
+ * ucalls (return value, sync, assert with file:line), unhandled and "safe"
+ * exceptions, the watchdog, and exact I/O exit counts from the stats fd.
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "guest/vm.h"
+#include "tests/tap.h"
+
+uint64_t tg_add(uint64_t arg);
+uint64_t tg_sync_twice(uint64_t arg);
+uint64_t tg_assert_fails(uint64_t arg);
+uint64_t tg_bad_cr4(uint64_t arg);
+uint64_t tg_bad_cr4_safe(uint64_t arg);
+uint64_t tg_rdmsr_safe_bogus(uint64_t arg);
+uint64_t tg_forever(uint64_t arg);
+uint64_t tg_outs(uint64_t arg);
+uint64_t tg_null_deref(uint64_t arg);
+uint64_t tg_globals(uint64_t arg);
+extern uint64_t tg_global_counter;
+
+#define BUDGET_MS 20000
+
+int main(void)
+{
+	struct guest_result res;
+	struct vm *vm;
+	char err[256];
+	int r;
+
+	if (access("/dev/kvm", F_OK))
+		return tap_skip_all("/dev/kvm is absent");
+	r = vm_create(&vm, NULL, err, sizeof(err));
+	if (r) {
+		tap_plan(1);
+		tap_ok(0, "vm_create: %s", err);
+		return tap_done();
+	}
+	tap_plan(22);
+
+	/* A guest C function computes a value and returns it through the channel. */
+	vcpu_call_run(&vm->vcpus[0], tg_add, 100, BUDGET_MS, &res);
+	tap_is_str(guest_exit_name(res.kind), "done", "guest function returns (%s)", res.msg);
+	tap_is_u64(res.args[0], 5050, "sum 1..100 computed in the guest");
+
+	/* Sync with values, then continue. */
+	vcpu_call_run(&vm->vcpus[0], tg_sync_twice, 7, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_SYNC && res.nargs == 2 && res.args[0] == 7 && res.args[1] == 0xabc,
+	       "GUEST_SYNC delivers two values (%s)", res.msg);
+	vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_SYNC && res.args[0] == 8, "second sync after resuming");
+	vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && res.args[0] == 9, "done after the syncs");
+
+	/* A failing guest assert reaches the host with file, line and values. */
+	r = vcpu_call_run(&vm->vcpus[0], tg_assert_fails, 41, BUDGET_MS, &res);
+	tap_is_str(guest_exit_name(res.kind), "assert", "failing assert is reported as such");
+	tap_like(res.msg, "tests/tg_guest.c:", "assert names the file");
+	tap_like(res.msg, "arg + 1 == 43", "assert names the expression");
+	tap_like(res.msg, "0x2a, 0x2b", "assert carries both values");
+
+	/* Unguarded #GP: reserved CR4 bit. */
+	vcpu_call_run(&vm->vcpus[0], tg_bad_cr4, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_EXCEPTION && res.vector == GP_VECTOR,
+	       "reserved CR4 bit without a guard: #GP reported (%s)", res.msg);
+	tap_ok(res.error_code == 0 && res.rip >= 0x400000, "with error code 0 and a RIP in the image");
+	tap_like(res.msg, "#GP", "message names #GP");
+
+	/* The safe helper returns the vector instead. */
+	vcpu_call_run(&vm->vcpus[0], tg_bad_cr4_safe, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && res.args[0] == (0x100 | GP_VECTOR),
+	       "guest_write_cr4_safe returns GUEST_FAULT|#GP (%#llx, %s)",
+	       (unsigned long long)res.args[0], res.msg);
+	vcpu_call_run(&vm->vcpus[0], tg_rdmsr_safe_bogus, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && res.args[0] == (0x100 | GP_VECTOR),
+	       "guest_rdmsr_safe of a bogus MSR returns #GP (%#llx)", (unsigned long long)res.args[0]);
+
+	/* #PF on NULL with CR2 reported. */
+	vcpu_call_run(&vm->vcpus[0], tg_null_deref, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_EXCEPTION && res.vector == PF_VECTOR && res.cr2 == 8,
+	       "NULL dereference: #PF with CR2 (%s)", res.msg);
+
+	/* Exactly K io_exits for K outs to an unclaimed port. */
+	if (vm->vcpus[0].has_stats) {
+		struct kvm_stats *st = &vm->vcpus[0].stats;
+		uint64_t before = 0, after = 0;
+
+		vcpu_call_run(&vm->vcpus[0], tg_outs, 0, BUDGET_MS, &res);	/* warm */
+		vcpu_call_run(&vm->vcpus[0], tg_outs, 0, BUDGET_MS, &res);
+		tap_ok(res.kind == GUEST_SYNC, "outs guest syncs before its loop");
+		stats_read(st, "io_exits", &before);
+		vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+		stats_read(st, "io_exits", &after);
+		tap_ok(res.kind == GUEST_SYNC, "outs guest syncs after its loop");
+		/* The closing sync is an io exit too. */
+		tap_is_u64(after - before, 37 + 1, "37 outs to port 0x80 + one ucall = 38 io_exits");
+		vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+	} else {
+		tap_skip(3, "vCPU has no binary stats fd");
+	}
+
+	/* Guest globals are per VM, readable and writable from the host. */
+	vm_global_set(vm, tg_global_counter, 40);
+	vcpu_call_run(&vm->vcpus[0], tg_globals, 2, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && res.args[0] == 42, "guest sees the host-written global");
+	tap_is_u64(vm_global_get(vm, tg_global_counter), 42, "host sees the guest-written global");
+	tap_is_u64(tg_global_counter, 0, "the host's own copy is untouched");
+
+	/* Watchdog: a guest that loops forever is stopped within its budget. */
+	vcpu_call_run(&vm->vcpus[0], tg_forever, 0, 300, &res);
+	tap_ok(res.kind == GUEST_HANG && res.rip >= 0x400000,
+	       "endless guest loop reported as a hang with its RIP (%s)", res.msg);
+
+	vm_destroy(vm);
+	return tap_done();
+}

@@ -1,0 +1,81 @@
+/* tg_guest.c - guest functions used by tests/test_runtime.c. */
+#include "guest/guest.h"
+
+uint64_t tg_global_counter;
+
+uint64_t tg_add(uint64_t arg);
+uint64_t tg_add(uint64_t arg)
+{
+	uint64_t s = 0;
+
+	for (uint64_t i = 1; i <= arg; i++)
+		s += i;
+	return s;
+}
+
+uint64_t tg_sync_twice(uint64_t arg);
+uint64_t tg_sync_twice(uint64_t arg)
+{
+	GUEST_SYNC(arg, 0xabc);
+	GUEST_SYNC(arg + 1);
+	return arg + 2;
+}
+
+uint64_t tg_assert_fails(uint64_t arg);
+uint64_t tg_assert_fails(uint64_t arg)
+{
+	GUEST_ASSERT_EQ(arg + 1, 43);
+	return 0;
+}
+
+uint64_t tg_bad_cr4(uint64_t arg);
+uint64_t tg_bad_cr4(uint64_t arg)
+{
+	write_cr4(read_cr4() | (1ULL << 15));	/* reserved */
+	return 1;
+}
+
+uint64_t tg_bad_cr4_safe(uint64_t arg);
+uint64_t tg_bad_cr4_safe(uint64_t arg)
+{
+	return guest_write_cr4_safe(read_cr4() | (1ULL << 15));
+}
+
+uint64_t tg_rdmsr_safe_bogus(uint64_t arg);
+uint64_t tg_rdmsr_safe_bogus(uint64_t arg)
+{
+	uint64_t v;
+
+	return guest_rdmsr_safe(0xdeadbeef, &v);
+}
+
+uint64_t tg_null_deref(uint64_t arg);
+uint64_t tg_null_deref(uint64_t arg)
+{
+	return *(volatile uint64_t *)(arg + 8);
+}
+
+uint64_t tg_outs(uint64_t arg);
+uint64_t tg_outs(uint64_t arg)
+{
+	GUEST_SYNC(0);
+	for (int i = 0; i < 37; i++)
+		outb(0x80, i);
+	GUEST_SYNC(1);
+	return 0;
+}
+
+uint64_t tg_globals(uint64_t arg);
+uint64_t tg_globals(uint64_t arg)
+{
+	tg_global_counter += arg;
+	return tg_global_counter;
+}
+
+uint64_t tg_forever(uint64_t arg);
+uint64_t tg_forever(uint64_t arg)
+{
+	for (;;)
+		asm volatile("" ::: "memory");
+	return 0;
+}
