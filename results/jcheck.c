@@ -1,0 +1,256 @@
+/* jcheck.c - typed JSON field getters that report problems by file and JSON path. */
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "results/jcheck.h"
+
+const char *jcheck_quote(const char *s, char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	if (len == 0)
+		return "";
+	for (i = 0; s[i] && o + 1 < len; i++) {
+		if (i >= 60 && o + 4 < len) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		buf[o++] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *jcheck_type_name(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:	return "an object";
+	case JSON_ARRAY:	return "an array";
+	case JSON_STRING:	return "a string";
+	case JSON_INTEGER:	return "an integer";
+	case JSON_REAL:		return "a real number";
+	case JSON_TRUE:
+	case JSON_FALSE:	return "a boolean";
+	case JSON_NULL:		return "null";
+	}
+	return "unknown";
+}
+
+static void path_printf(struct jcheck *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void path_printf(struct jcheck *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->len >= sizeof(c->path) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(c->path + c->len, sizeof(c->path) - c->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		c->path[c->len] = '\0';
+	else if ((size_t)n >= sizeof(c->path) - c->len)
+		c->len = sizeof(c->path) - 1;
+	else
+		c->len += (size_t)n;
+}
+
+size_t jcheck_push_key(struct jcheck *c, const char *key)
+{
+	size_t mark = c->len;
+	char q[80];
+
+	path_printf(c, "%s%s", c->len ? "." : "", jcheck_quote(key, q, sizeof(q)));
+	return mark;
+}
+
+size_t jcheck_push_index(struct jcheck *c, size_t i)
+{
+	size_t mark = c->len;
+
+	path_printf(c, "[%zu]", i);
+	return mark;
+}
+
+void jcheck_pop(struct jcheck *c, size_t mark)
+{
+	if (mark < sizeof(c->path)) {
+		c->len = mark;
+		c->path[mark] = '\0';
+	}
+}
+
+int jcheck_fail(struct jcheck *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!c->err || c->errlen == 0)
+		return -1;
+	if (c->len)
+		n = snprintf(c->err, c->errlen, "%s: %s: ", c->name, c->path);
+	else
+		n = snprintf(c->err, c->errlen, "%s: ", c->name);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Look key up in obj; 0 found, 1 optional and absent, -1 required and absent. */
+static int lookup(struct jcheck *c, json_t *obj, const char *key, int req, json_t **v)
+{
+	*v = json_object_get(obj, key);
+	if (*v)
+		return 0;
+	if (!req)
+		return 1;
+	return jcheck_fail(c, "missing required field \"%s\"", key);
+}
+
+/* Report a bad value of obj.key: "<path>.<key>: <what>". */
+static int bad(struct jcheck *c, const char *key, const char *what, json_t *v)
+{
+	size_t mark = jcheck_push_key(c, key);
+
+	if (v)
+		jcheck_fail(c, "%s (found %s)", what, jcheck_type_name(v));
+	else
+		jcheck_fail(c, "%s", what);
+	jcheck_pop(c, mark);
+	return -1;
+}
+
+int jcheck_object(struct jcheck *c, json_t *obj, const char *key, int req, json_t **out)
+{
+	json_t *v;
+	int rc = lookup(c, obj, key, req, &v);
+
+	if (rc)
+		return rc;
+	if (!json_is_object(v))
+		return bad(c, key, "not an object", v);
+	*out = v;
+	return 0;
+}
+
+int jcheck_array(struct jcheck *c, json_t *obj, const char *key, int req, size_t max, json_t **out)
+{
+	json_t *v;
+	int rc = lookup(c, obj, key, req, &v);
+	size_t mark;
+
+	if (rc)
+		return rc;
+	if (!json_is_array(v))
+		return bad(c, key, "not an array", v);
+	if (json_array_size(v) > max) {
+		mark = jcheck_push_key(c, key);
+		jcheck_fail(c, "too many entries (%zu, limit %zu)", json_array_size(v), max);
+		jcheck_pop(c, mark);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int jcheck_string(struct jcheck *c, json_t *obj, const char *key, int req, int allow_empty,
+		  const char **out)
+{
+	json_t *v;
+	int rc = lookup(c, obj, key, req, &v);
+
+	if (rc)
+		return rc;
+	if (!json_is_string(v))
+		return bad(c, key, "not a string", v);
+	if (!allow_empty && json_string_length(v) == 0)
+		return bad(c, key, "empty string", NULL);
+	*out = json_string_value(v);
+	return 0;
+}
+
+int jcheck_int(struct jcheck *c, json_t *obj, const char *key, int req,
+	       long long min, long long max, long long *out)
+{
+	char msg[96];
+	json_t *v;
+	json_int_t i;
+	int rc = lookup(c, obj, key, req, &v);
+
+	if (rc)
+		return rc;
+	if (!json_is_integer(v))
+		return bad(c, key, "not an integer", v);
+	i = json_integer_value(v);
+	if (i < min || i > max) {
+		if (max == LLONG_MAX)
+			snprintf(msg, sizeof(msg), "must be >= %lld (got %lld)", min, (long long)i);
+		else
+			snprintf(msg, sizeof(msg), "must be in %lld..%lld (got %lld)", min, max,
+				 (long long)i);
+		return bad(c, key, msg, NULL);
+	}
+	*out = i;
+	return 0;
+}
+
+int jcheck_num(struct jcheck *c, json_t *obj, const char *key, int req, double *out)
+{
+	json_t *v;
+	double d;
+	int rc = lookup(c, obj, key, req, &v);
+
+	if (rc)
+		return rc;
+	if (!json_is_number(v))
+		return bad(c, key, "not a finite non-negative number", v);
+	d = json_number_value(v);
+	if (!isfinite(d) || d < 0)
+		return bad(c, key, "not a finite non-negative number", NULL);
+	*out = d;
+	return 0;
+}
+
+int jcheck_bool(struct jcheck *c, json_t *obj, const char *key, int req, int *out)
+{
+	json_t *v;
+	int rc = lookup(c, obj, key, req, &v);
+
+	if (rc)
+		return rc;
+	if (!json_is_boolean(v))
+		return bad(c, key, "not true or false", v);
+	*out = json_is_true(v);
+	return 0;
+}
+
+int jcheck_enum(struct jcheck *c, json_t *obj, const char *key, int req,
+		const char *const *names, int n, int *out)
+{
+	char msg[256], q[80];
+	const char *s;
+	size_t o;
+	int i, rc = jcheck_string(c, obj, key, req, 1, &s);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	}
+	o = (size_t)snprintf(msg, sizeof(msg), "\"%s\" is not one of", jcheck_quote(s, q, sizeof(q)));
+	for (i = 0; i < n && o < sizeof(msg); i++)
+		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", i ? "," : "", names[i]);
+	return bad(c, key, msg, NULL);
+}

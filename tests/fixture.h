@@ -1,0 +1,47 @@
+/* fixture.h - build synthetic result files (schema v1) and temp dirs for the tests. */
+#ifndef EXITSCOPE_TESTS_FIXTURE_H
+#define EXITSCOPE_TESTS_FIXTURE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A host record; mode is "native", "emulated" or "unknown". */
+json_t *fixture_host(const char *kernel, const char *cpu_name, const char *mode);
+
+/*
+ * n deterministic samples spread uniformly in center +- spread (seeded
+ * splitmix64), written to out.
+ */
+void fixture_samples(double *out, size_t n, double center, double spread, uint64_t seed);
+
+/* An "ok" probe with those samples (cycles block computed from them) and exits/op. */
+json_t *fixture_probe(const char *name, const char *group, const double *samples, size_t n,
+		      double exits);
+
+/* A probe that did not run: status "skipped", "failed" or "hang". */
+json_t *fixture_probe_status(const char *name, const char *group, const char *status,
+			     const char *reason);
+
+/* A map entry / profile / map. fixture_map_profile steals entries. */
+json_t *fixture_map_entry(const char *reg, int bit, const char *name, const char *op,
+			  const char *status, double exits);
+json_t *fixture_map(int emulated, const char *profile, json_t *entries);
+
+/* A check result. */
+json_t *fixture_check(const char *suite, const char *name, const char *status, const char *detail);
+
+/* A "run" result; steals host and probes (an array). */
+json_t *fixture_result(json_t *host, json_t *probes);
+
+/* Write doc to dir/name (pretty-printed); returns the path (static buffer) or NULL. */
+const char *fixture_write(const char *dir, const char *name, json_t *doc);
+
+/* Write len bytes to dir/name; returns the path (static buffer) or NULL. */
+const char *fixture_write_raw(const char *dir, const char *name, const void *buf, size_t len);
+
+/* A fresh private temp dir (removed by fixture_rmdir); NULL on failure. */
+char *fixture_tmpdir(void);
+void fixture_rmdir(char *dir);
+
+#endif
