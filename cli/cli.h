@@ -1,0 +1,43 @@
+/*
+ * cli.h - what every `exitscope <command>` shares: exit codes, usage errors,
+ * the /dev/kvm path (--kvm-dev or $EXITSCOPE_KVM_DEV) and the one-line
+ * message for a KVM that cannot be opened.
+ */
+#ifndef EXITSCOPE_CLI_CLI_H
+#define EXITSCOPE_CLI_CLI_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+enum cli_exit {
+	EXIT_OK = 0,		/* completed (skips are fine) */
+	EXIT_FAIL = 1,		/* internal failure, failed check, regression */
+	EXIT_USAGE = 2,		/* bad arguments or unreadable input files */
+	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
+};
+
+/* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print "exitscope CMD: message"; returns code. */
+int cli_error(const char *cmd, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The KVM device: the option's value, else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
+const char *cli_kvm_path(const char *opt);
+/*
+ * Check that KVM can be opened; on failure print one line saying why and
+ * what to do and return EXIT_NOKVM, else EXIT_OK.
+ */
+int cli_kvm_check(const char *cmd, const char *kvm_path);
+/* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */
+int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *detail);
+
+/*
+ * Ctrl-C: the first SIGINT sets *flag (runs stop cleanly and results are
+ * still written); a second one terminates. The flag is the only process
+ * state a signal handler may touch, so it lives in cli/signals.c.
+ */
+volatile sig_atomic_t *cli_stop_flag(void);
+void cli_install_sigint(void);
+
+#endif

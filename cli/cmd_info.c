@@ -1,0 +1,85 @@
+/* cmd_info.c - `exitscope info`: the host record as text or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "results/result_write.h"
+#include "suites/hostinfo.h"
+
+static void info_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: exitscope info [--json [FILE]] [--kvm-dev PATH]\n"
+		"\n"
+		"Describe this host's KVM: kernel, backend module and its parameters, CPU,\n"
+		"KVM API and capabilities, supported CPUID features (XSAVE*, PKU, SHSTK, IBT,\n"
+		"x2APIC, TSC deadline), supported XCR0 and XSS, whether IA32_XSS and the CET\n"
+		"MSRs are in the MSR save list, the TSC frequency, and the guest execution\n"
+		"mode: a known loop runs in a guest and the vCPU stats tell whether its\n"
+		"instructions ran natively or were emulated by the host.\n"
+		"\n"
+		"  --json [FILE]    write the record as JSON to FILE, or to stdout without FILE\n"
+		"  --kvm-dev PATH   KVM device to use (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
+		"  -h, --help       this text\n"
+		"\n"
+		"Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available.\n");
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", optional_argument, NULL, 'j' },
+		{ "kvm-dev", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *json_path = NULL, *kvm_opt = NULL, *kvm_path;
+	struct hostinfo hi;
+	char err[512];
+	int c, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json_path = optarg ? optarg : "-";
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				json_path = argv[optind++];
+			break;
+		case 'k':
+			kvm_opt = optarg;
+			break;
+		case 'h':
+			info_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("info", "unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
+	kvm_path = cli_kvm_path(kvm_opt);
+	r = cli_kvm_check("info", kvm_path);
+	if (r)
+		return r;
+	r = hostinfo_collect(&hi, kvm_path, err, sizeof(err));
+	if (r)
+		return cli_kvm_error("info", kvm_path, r, err);
+	if (json_path) {
+		json_t *root = result_new("info", argc, argv);
+
+		json_object_set_new(root, "host", hostinfo_json(&hi));
+		r = result_write(root, json_path, err, sizeof(err));
+		json_decref(root);
+		if (r)
+			return cli_error("info", EXIT_FAIL, "%s", err);
+		if (strcmp(json_path, "-"))
+			hostinfo_print(stdout, &hi);
+		return EXIT_OK;
+	}
+	hostinfo_print(stdout, &hi);
+	return EXIT_OK;
+}

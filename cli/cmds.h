@@ -1,0 +1,7 @@
+/* cmds.h - entry points of the `exitscope <command>` subcommands (cli/cmd_*.c). */
+#ifndef EXITSCOPE_CLI_CMDS_H
+#define EXITSCOPE_CLI_CMDS_H
+
+int cmd_info(int argc, char **argv);
+
+#endif

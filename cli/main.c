@@ -1,0 +1,61 @@
+/* main.c - `exitscope <command>`: dispatch to the subcommands in cli/cmd_*.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "results/result_write.h"
+
+static const struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
+};
+
+#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void main_usage(FILE *f)
+{
+	fprintf(f, "usage: exitscope <command> [options]\n\n"
+		   "Run tiny test guests on /dev/kvm to measure and check the host KVM's\n"
+		   "VM-entry/VM-exit path.\n\ncommands:\n");
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'exitscope <command> --help' describes each command.\n"
+		   "Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available.\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	if (argc < 2) {
+		main_usage(stderr);
+		return EXIT_USAGE;
+	}
+	name = argv[1];
+	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+		main_usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("exitscope %s\n", EXITSCOPE_VERSION);
+		return EXIT_OK;
+	}
+	if (!strcmp(name, "help") && argc >= 3) {
+		char *args[] = { argv[2], "--help", NULL };
+
+		name = argv[2];
+		for (size_t i = 0; i < NR_COMMANDS; i++)
+			if (!strcmp(commands[i].name, name))
+				return commands[i].fn(2, args);
+	}
+	for (size_t i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "exitscope: unknown command '%s'\n\n", name);
+	main_usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,94 @@
+/* check.c - collect, print and serialize check results. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "suites/check.h"
+
+void check_add(struct check_report *rep, const char *suite, const char *name,
+	       enum check_status st, const char *fmt, ...)
+{
+	struct check_result *c;
+	va_list ap;
+
+	if (rep->n == rep->cap) {
+		size_t cap = rep->cap ? rep->cap * 2 : 32;
+		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
+
+		if (!r)
+			return;
+		rep->r = r;
+		rep->cap = cap;
+	}
+	c = &rep->r[rep->n++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->suite, sizeof(c->suite), "%s", suite);
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->status = st;
+	va_start(ap, fmt);
+	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
+}
+
+void check_report_free(struct check_report *rep)
+{
+	free(rep->r);
+	memset(rep, 0, sizeof(*rep));
+}
+
+const char *check_status_name(enum check_status st)
+{
+	return st == CHECK_PASS ? "pass" : st == CHECK_FAIL ? "fail" : "skip";
+}
+
+size_t check_count(const struct check_report *rep, enum check_status st)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->n; i++)
+		n += rep->r[i].status == st;
+	return n;
+}
+
+const struct check_result *check_find(const struct check_report *rep,
+				      const char *suite, const char *name)
+{
+	for (size_t i = 0; i < rep->n; i++)
+		if (!strcmp(rep->r[i].suite, suite) && !strcmp(rep->r[i].name, name))
+			return &rep->r[i];
+	return NULL;
+}
+
+json_t *check_report_json(const struct check_report *rep)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < rep->n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}",
+						   "suite", rep->r[i].suite,
+						   "name", rep->r[i].name,
+						   "status", check_status_name(rep->r[i].status),
+						   "detail", rep->r[i].detail));
+	return a;
+}
+
+void check_report_print(FILE *f, const struct check_report *rep)
+{
+	size_t w = 4;
+
+	for (size_t i = 0; i < rep->n; i++) {
+		size_t l = strlen(rep->r[i].suite) + 1 + strlen(rep->r[i].name);
+
+		if (l > w)
+			w = l;
+	}
+	for (size_t i = 0; i < rep->n; i++) {
+		char full[96];
+
+		snprintf(full, sizeof(full), "%s.%s", rep->r[i].suite, rep->r[i].name);
+		fprintf(f, "%-4s  %-*s  %s\n", check_status_name(rep->r[i].status),
+			(int)w, full, rep->r[i].detail);
+	}
+	fprintf(f, "%zu passed, %zu failed, %zu skipped\n", check_count(rep, CHECK_PASS),
+		check_count(rep, CHECK_FAIL), check_count(rep, CHECK_SKIP));
+}

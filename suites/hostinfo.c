@@ -1,0 +1,369 @@
+/* hostinfo.c - collect, print and serialize the host record (`exitscope info`). */
+#include <cpuid.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "guest/vm.h"
+#include "suites/hostinfo.h"
+
+uint64_t hostinfo_exec_loop(uint64_t arg);
+
+#define EXEC_LOOP_ITERS	20000ULL
+#define EXEC_BUDGET_MS	20000
+
+static const struct { const char *name; long cap; } caps_of_interest[] = {
+	{ "KVM_CAP_IRQCHIP", KVM_CAP_IRQCHIP },
+	{ "KVM_CAP_SPLIT_IRQCHIP", KVM_CAP_SPLIT_IRQCHIP },
+	{ "KVM_CAP_NR_VCPUS", KVM_CAP_NR_VCPUS },
+	{ "KVM_CAP_MAX_VCPUS", KVM_CAP_MAX_VCPUS },
+	{ "KVM_CAP_IMMEDIATE_EXIT", KVM_CAP_IMMEDIATE_EXIT },
+	{ "KVM_CAP_BINARY_STATS_FD", KVM_CAP_BINARY_STATS_FD },
+	{ "KVM_CAP_XSAVE", KVM_CAP_XSAVE },
+	{ "KVM_CAP_XSAVE2", KVM_CAP_XSAVE2 },
+	{ "KVM_CAP_XCRS", KVM_CAP_XCRS },
+	{ "KVM_CAP_ONE_REG", KVM_CAP_ONE_REG },
+	{ "KVM_CAP_GET_TSC_KHZ", KVM_CAP_GET_TSC_KHZ },
+	{ "KVM_CAP_TSC_DEADLINE_TIMER", KVM_CAP_TSC_DEADLINE_TIMER },
+	{ "KVM_CAP_X2APIC_API", KVM_CAP_X2APIC_API },
+	{ "KVM_CAP_IOEVENTFD", KVM_CAP_IOEVENTFD },
+	{ "KVM_CAP_IOEVENTFD_ANY_LENGTH", KVM_CAP_IOEVENTFD_ANY_LENGTH },
+	{ "KVM_CAP_X86_USER_SPACE_MSR", KVM_CAP_X86_USER_SPACE_MSR },
+	{ "KVM_CAP_X86_MSR_FILTER", KVM_CAP_X86_MSR_FILTER },
+	{ "KVM_CAP_GET_MSR_FEATURES", KVM_CAP_GET_MSR_FEATURES },
+	{ "KVM_CAP_VCPU_EVENTS", KVM_CAP_VCPU_EVENTS },
+	{ "KVM_CAP_DEBUGREGS", KVM_CAP_DEBUGREGS },
+	{ "KVM_CAP_SYNC_REGS", KVM_CAP_SYNC_REGS },
+	{ "KVM_CAP_X86_NOTIFY_VMEXIT", KVM_CAP_X86_NOTIFY_VMEXIT },
+	{ "KVM_CAP_X86_GUEST_MODE", KVM_CAP_X86_GUEST_MODE },
+	{ "KVM_CAP_X86_APIC_BUS_CYCLES_NS", KVM_CAP_X86_APIC_BUS_CYCLES_NS },
+	{ "KVM_CAP_PRE_FAULT_MEMORY", KVM_CAP_PRE_FAULT_MEMORY },
+};
+
+/* Parameters printed in the text report (JSON carries all of them). */
+static const char *const notable_params[] = {
+	"ept", "npt", "vpid", "unrestricted_guest", "enable_apicv", "avic",
+	"nested", "pml", "enable_shadow_vmcs", "flexpriority", "vnmi",
+	"pvm_native", "force", "enable_pmu", "tdp_mmu",
+};
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = 0;
+	if (!f)
+		return;
+	if (fgets(buf, len, f))
+		buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+static int param_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct hostinfo_param *)a)->name,
+		      ((const struct hostinfo_param *)b)->name);
+}
+
+static void collect_backend(struct hostinfo *hi)
+{
+	static const char *const modules[] = { "kvm_intel", "kvm_amd", "kvm_pvm" };
+	char dir[128];
+	DIR *d;
+	struct dirent *de;
+
+	strcpy(hi->backend, access("/sys/module/kvm", F_OK) ? "none" : "other");
+	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++) {
+		snprintf(dir, sizeof(dir), "/sys/module/%s", modules[i]);
+		if (!access(dir, F_OK)) {
+			snprintf(hi->backend, sizeof(hi->backend), "%s", modules[i]);
+			break;
+		}
+	}
+	if (!strcmp(hi->backend, "none") || !strcmp(hi->backend, "other"))
+		return;
+	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", hi->backend);
+	d = opendir(dir);
+	while (d && (de = readdir(d)) && hi->nr_params < HOSTINFO_MAX_PARAMS) {
+		struct hostinfo_param *p = &hi->params[hi->nr_params];
+		char path[512];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		read_line(path, p->value, sizeof(p->value));
+		snprintf(p->name, sizeof(p->name), "%s", de->d_name);
+		hi->nr_params++;
+	}
+	if (d)
+		closedir(d);
+	qsort(hi->params, hi->nr_params, sizeof(hi->params[0]), param_cmp);
+}
+
+static void collect_cpu(struct hostinfo *hi)
+{
+	unsigned int a, b, c, d, fam, model;
+	uint32_t brand[12];
+
+	__cpuid(0, a, b, c, d);
+	memcpy(hi->vendor, &b, 4);
+	memcpy(hi->vendor + 4, &d, 4);
+	memcpy(hi->vendor + 8, &c, 4);
+	hi->vendor[12] = 0;
+	__cpuid(1, a, b, c, d);
+	fam = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam == 0x6 || fam >= 0xf)
+		model |= ((a >> 16) & 0xf) << 4;
+	hi->family = fam;
+	hi->model = model;
+	hi->stepping = a & 0xf;
+	__cpuid(0x80000000, a, b, c, d);
+	if (a >= 0x80000004) {
+		for (unsigned int i = 0; i < 3; i++)
+			__cpuid(0x80000002 + i, brand[4 * i], brand[4 * i + 1],
+				brand[4 * i + 2], brand[4 * i + 3]);
+		memcpy(hi->cpu_name, brand, 48);
+		hi->cpu_name[48] = 0;
+		/* trim */
+		char *s = hi->cpu_name;
+
+		while (*s == ' ')
+			s++;
+		memmove(hi->cpu_name, s, strlen(s) + 1);
+		for (size_t n = strlen(hi->cpu_name); n && hi->cpu_name[n - 1] == ' '; n--)
+			hi->cpu_name[n - 1] = 0;
+	}
+}
+
+static void collect_kvm(struct hostinfo *hi, int kvm_fd)
+{
+	struct kvm_cpuid2 *cpuid;
+	struct kvm_msr_list *msrs;
+
+	hi->api_version = kvm_api_version(kvm_fd);
+	for (size_t i = 0; i < sizeof(caps_of_interest) / sizeof(caps_of_interest[0]) &&
+			   hi->nr_caps < HOSTINFO_MAX_CAPS; i++) {
+		hi->caps[hi->nr_caps].name = caps_of_interest[i].name;
+		hi->caps[hi->nr_caps].value = kvm_check_cap(kvm_fd, caps_of_interest[i].cap);
+		hi->nr_caps++;
+	}
+	if (!kvm_get_supported_cpuid(kvm_fd, &cpuid)) {
+		const struct kvm_cpuid_entry2 *e;
+
+		hi->cpuid_ok = true;
+		hi->feat_xsave = cpuid_has_name(cpuid, "xsave");
+		hi->feat_xsavec = cpuid_has_name(cpuid, "xsavec");
+		hi->feat_xsaves = cpuid_has_name(cpuid, "xsaves");
+		hi->feat_osxsave = cpuid_has_name(cpuid, "osxsave");
+		hi->feat_pku = cpuid_has_name(cpuid, "pku");
+		hi->feat_shstk = cpuid_has_name(cpuid, "shstk");
+		hi->feat_ibt = cpuid_has_name(cpuid, "ibt");
+		hi->feat_x2apic = cpuid_has_name(cpuid, "x2apic");
+		hi->feat_tsc_deadline = cpuid_has_name(cpuid, "tsc_deadline");
+		hi->feat_hypervisor = cpuid_has_name(cpuid, "hypervisor");
+		e = cpuid_find_const(cpuid, 0xd, 0);
+		if (e)
+			hi->xcr0_supported = e->eax | (uint64_t)e->edx << 32;
+		e = cpuid_find_const(cpuid, 0xd, 1);
+		if (e)
+			hi->xss_supported = e->ecx | (uint64_t)e->edx << 32;
+		free(cpuid);
+	}
+	if (!kvm_get_msr_index_list(kvm_fd, &msrs)) {
+		static const uint32_t cet[] = {
+			MSR_IA32_U_CET, MSR_IA32_S_CET, MSR_IA32_PL0_SSP, MSR_IA32_PL1_SSP,
+			MSR_IA32_PL2_SSP, MSR_IA32_PL3_SSP, MSR_IA32_INT_SSP_TAB,
+		};
+
+		hi->msr_list_ok = true;
+		hi->msr_xss = kvm_msr_list_has(msrs, MSR_IA32_XSS);
+		for (size_t i = 0; i < sizeof(cet) / sizeof(cet[0]); i++)
+			hi->msr_cet |= kvm_msr_list_has(msrs, cet[i]);
+		free(msrs);
+	}
+}
+
+int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen)
+{
+	struct vm_opts opts = { .kvm_path = kvm_path, .quiet = true };
+	struct guest_result res;
+	struct vm *vm;
+	struct vcpu *v;
+	uint64_t e0 = 0, e1 = 0, x0 = 0, x1 = 0;
+	int r;
+
+	hi->exec_mode = EXEC_UNKNOWN;
+	hi->exec_loop_insns = 2 * EXEC_LOOP_ITERS + 1;
+	r = vm_create(&vm, &opts, err, errlen);
+	if (r) {
+		snprintf(hi->exec_detail, sizeof(hi->exec_detail), "no test VM: %s", err);
+		return r;
+	}
+	v = &vm->vcpus[0];
+	hi->tsc_khz = kvm_get_tsc_khz(v->fd);
+	if (hi->tsc_khz < 0)
+		hi->tsc_khz = 0;
+	if (!v->has_stats || !stats_find(&v->stats, "insn_emulation")) {
+		snprintf(hi->exec_detail, sizeof(hi->exec_detail),
+			 "the vCPU stats have no insn_emulation counter");
+		goto out;
+	}
+	if (vcpu_call_run(v, hostinfo_exec_loop, EXEC_LOOP_ITERS, EXEC_BUDGET_MS, &res) != GUEST_SYNC)
+		goto guest_failed;
+	stats_read(&v->stats, "insn_emulation", &e0);
+	stats_read(&v->stats, "exits", &x0);
+	if (vcpu_run(v, EXEC_BUDGET_MS, &res) != GUEST_SYNC)
+		goto guest_failed;
+	stats_read(&v->stats, "insn_emulation", &e1);
+	stats_read(&v->stats, "exits", &x1);
+	hi->exec_insn_emulation = e1 - e0;
+	hi->exec_exits = x1 - x0;
+	/* Emulated: (nearly) every one of the loop's instructions was emulated. */
+	if (hi->exec_insn_emulation >= hi->exec_loop_insns / 2) {
+		hi->exec_mode = EXEC_EMULATED;
+		snprintf(hi->exec_detail, sizeof(hi->exec_detail),
+			 "a %llu-instruction guest loop caused %llu instruction emulations",
+			 (unsigned long long)hi->exec_loop_insns,
+			 (unsigned long long)hi->exec_insn_emulation);
+	} else {
+		hi->exec_mode = EXEC_NATIVE;
+		snprintf(hi->exec_detail, sizeof(hi->exec_detail),
+			 "a %llu-instruction guest loop caused %llu instruction emulations and %llu exits",
+			 (unsigned long long)hi->exec_loop_insns,
+			 (unsigned long long)hi->exec_insn_emulation,
+			 (unsigned long long)hi->exec_exits);
+	}
+	goto out;
+guest_failed:
+	snprintf(hi->exec_detail, sizeof(hi->exec_detail), "probe guest failed: %s", res.msg);
+out:
+	vm_destroy(vm);
+	return 0;
+}
+
+int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen)
+{
+	struct utsname u;
+	int kvm_fd;
+
+	memset(hi, 0, sizeof(*hi));
+	if (!uname(&u))
+		snprintf(hi->kernel, sizeof(hi->kernel), "%s", u.release);
+	collect_backend(hi);
+	collect_cpu(hi);
+	kvm_fd = kvm_open(kvm_path);
+	if (kvm_fd < 0) {
+		snprintf(err, errlen, "%s: %s", kvm_path ? kvm_path : KVM_DEFAULT_DEV,
+			 strerror(-kvm_fd));
+		return kvm_fd;
+	}
+	collect_kvm(hi, kvm_fd);
+	close(kvm_fd);
+	return hostinfo_exec_mode(hi, kvm_path, err, errlen);
+}
+
+const char *exec_mode_name(enum exec_mode m)
+{
+	return m == EXEC_NATIVE ? "native" : m == EXEC_EMULATED ? "emulated" : "unknown";
+}
+
+const char *hostinfo_param(const struct hostinfo *hi, const char *name)
+{
+	for (int i = 0; i < hi->nr_params; i++)
+		if (!strcmp(hi->params[i].name, name))
+			return hi->params[i].value;
+	return NULL;
+}
+
+int hostinfo_cap(const struct hostinfo *hi, const char *name)
+{
+	for (int i = 0; i < hi->nr_caps; i++)
+		if (!strcmp(hi->caps[i].name, name))
+			return hi->caps[i].value;
+	return -ENOENT;
+}
+
+const char *hostinfo_emulation_warning(const struct hostinfo *hi)
+{
+	if (hi->exec_mode != EXEC_EMULATED)
+		return NULL;
+	return "guest code is emulated by the host KVM (every guest instruction is emulated): "
+	       "figures are emulation costs, not hardware VM-exit costs";
+}
+
+json_t *hostinfo_json(const struct hostinfo *hi)
+{
+	json_t *params = json_object(), *caps = json_object();
+
+	for (int i = 0; i < hi->nr_params; i++)
+		json_object_set_new(params, hi->params[i].name, json_string(hi->params[i].value));
+	for (int i = 0; i < hi->nr_caps; i++)
+		json_object_set_new(caps, hi->caps[i].name, json_integer(hi->caps[i].value));
+	return json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:i, s:i, s:i, s:s}, s:{s:i, s:o},"
+			 " s:{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b},"
+			 " s:I, s:I, s:{s:b, s:b}, s:i,"
+			 " s:{s:s, s:I, s:I, s:I, s:s}}",
+			 "kernel", hi->kernel,
+			 "backend", "module", hi->backend, "params", params,
+			 "cpu", "vendor", hi->vendor, "family", hi->family, "model", hi->model,
+			 "stepping", hi->stepping, "name", hi->cpu_name,
+			 "kvm", "api_version", hi->api_version, "caps", caps,
+			 "cpuid", "xsave", hi->feat_xsave, "xsavec", hi->feat_xsavec,
+			 "xsaves", hi->feat_xsaves, "osxsave", hi->feat_osxsave, "pku", hi->feat_pku,
+			 "shstk", hi->feat_shstk, "ibt", hi->feat_ibt, "x2apic", hi->feat_x2apic,
+			 "tsc_deadline", hi->feat_tsc_deadline, "hypervisor", hi->feat_hypervisor,
+			 "xcr0_supported", (json_int_t)hi->xcr0_supported,
+			 "xss_supported", (json_int_t)hi->xss_supported,
+			 "msr_save_list", "ia32_xss", hi->msr_xss, "cet", hi->msr_cet,
+			 "tsc_khz", hi->tsc_khz,
+			 "execution", "mode", exec_mode_name(hi->exec_mode),
+			 "loop_insns", (json_int_t)hi->exec_loop_insns,
+			 "exits", (json_int_t)hi->exec_exits,
+			 "insn_emulation", (json_int_t)hi->exec_insn_emulation,
+			 "detail", hi->exec_detail);
+}
+
+static const char *yesno(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+void hostinfo_print(FILE *f, const struct hostinfo *hi)
+{
+	const char *w = hostinfo_emulation_warning(hi);
+
+	fprintf(f, "kernel          %s\n", hi->kernel);
+	fprintf(f, "kvm backend     %s", hi->backend);
+	for (size_t i = 0; i < sizeof(notable_params) / sizeof(notable_params[0]); i++) {
+		const char *v = hostinfo_param(hi, notable_params[i]);
+
+		if (v)
+			fprintf(f, " %s=%s", notable_params[i], v);
+	}
+	fprintf(f, "\n");
+	fprintf(f, "cpu             %s family %#x model %#x stepping %u (%s)\n",
+		hi->vendor, hi->family, hi->model, hi->stepping, hi->cpu_name);
+	fprintf(f, "kvm api         %d\n", hi->api_version);
+	fprintf(f, "capabilities   ");
+	for (int i = 0; i < hi->nr_caps; i++)
+		fprintf(f, " %s=%d", hi->caps[i].name + strlen("KVM_CAP_"), hi->caps[i].value);
+	fprintf(f, "\n");
+	fprintf(f, "guest cpuid     xsave=%s xsavec=%s xsaves=%s osxsave=%s pku=%s shstk=%s ibt=%s"
+		" x2apic=%s tsc_deadline=%s hypervisor=%s\n",
+		yesno(hi->feat_xsave), yesno(hi->feat_xsavec), yesno(hi->feat_xsaves), yesno(hi->feat_osxsave),
+		yesno(hi->feat_pku), yesno(hi->feat_shstk), yesno(hi->feat_ibt), yesno(hi->feat_x2apic),
+		yesno(hi->feat_tsc_deadline), yesno(hi->feat_hypervisor));
+	fprintf(f, "supported xcr0  %#llx\n", (unsigned long long)hi->xcr0_supported);
+	fprintf(f, "supported xss   %#llx\n", (unsigned long long)hi->xss_supported);
+	fprintf(f, "msr save list   IA32_XSS=%s CET=%s\n", yesno(hi->msr_xss), yesno(hi->msr_cet));
+	fprintf(f, "tsc             %d kHz\n", hi->tsc_khz);
+	fprintf(f, "guest execution %s (%s)\n", exec_mode_name(hi->exec_mode), hi->exec_detail);
+	if (w)
+		fprintf(f, "warning: %s\n", w);
+}
