@@ -305,6 +305,7 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 	for (;;) {
 		r = kvm_run(v->fd);
 		if (r == -EINTR || (r == 0 && run->exit_reason == KVM_EXIT_INTR)) {
+			v->user_exits.intr++;
 			if (v->vm->stop && *v->vm->stop) {
 				vcpu_sync_state(v);
 				res->rip = vcpu_rip(v);
@@ -332,6 +333,7 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 		switch (run->exit_reason) {
 		case KVM_EXIT_IO:
 			if (run->io.port == UCALL_PORT) {
+				v->user_exits.ucall++;
 				kind = handle_ucall(v, res, &cont);
 				if (cont)
 					continue;
@@ -341,6 +343,12 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 		case KVM_EXIT_MMIO:
 		case KVM_EXIT_X86_RDMSR:
 		case KVM_EXIT_X86_WRMSR:
+			if (run->exit_reason == KVM_EXIT_IO)
+				v->user_exits.io++;
+			else if (run->exit_reason == KVM_EXIT_MMIO)
+				v->user_exits.mmio++;
+			else
+				v->user_exits.msr++;
 			if (v->exit_hook && v->exit_hook(v, run, v->hook_ctx))
 				continue;
 			if (run->exit_reason == KVM_EXIT_X86_RDMSR ||
@@ -371,6 +379,7 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 			kind = internal_error(v, res);
 			goto out;
 		default:
+			v->user_exits.other++;
 			res->rip = vcpu_rip(v);
 			kind = result(res, GUEST_UNEXPECTED_EXIT,
 				      "unexpected exit reason %u (%s) at RIP %#llx",

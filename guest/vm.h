@@ -40,6 +40,16 @@ struct vm_opts {
 	bool quiet;			/* drop GUEST_PRINTF output */
 };
 
+/* Exits to this process, counted by the run loop itself (never by KVM stats). */
+struct vcpu_user_exits {
+	uint64_t io;		/* KVM_EXIT_IO other than ucalls */
+	uint64_t mmio;		/* KVM_EXIT_MMIO */
+	uint64_t msr;		/* KVM_EXIT_X86_RDMSR / WRMSR */
+	uint64_t ucall;		/* KVM_EXIT_IO on UCALL_PORT */
+	uint64_t intr;		/* KVM_RUN interrupted by a signal */
+	uint64_t other;
+};
+
 struct vcpu {
 	struct vm *vm;
 	int id;
@@ -52,6 +62,7 @@ struct vcpu {
 	bool timer_armed_ok;
 	timer_t timer;
 	pid_t timer_tid;
+	struct vcpu_user_exits user_exits;
 	vcpu_exit_hook_t exit_hook;
 	void *hook_ctx;
 	uint64_t stack_top;
