@@ -3,5 +3,8 @@
 #define EXITSCOPE_CLI_CMDS_H
 
 int cmd_info(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
+	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,107 @@
+/* cmd_check.c - `exitscope check [SUITE...]`: run check suites, report pass/fail/skip. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "results/result_write.h"
+#include "suites/hostinfo.h"
+#include "suites/suites.h"
+
+static void check_usage(FILE *f)
+{
+	fprintf(f, "usage: exitscope check [SUITE ...] [--json FILE] [--kvm-dev PATH] [-v]\n\n"
+		   "Run conformance checks against the host KVM. Each check passes, fails\n"
+		   "with the evidence, or is skipped with the reason. Without SUITE, all run.\n\n"
+		   "suites:\n");
+	for (size_t i = 0; i < nr_check_suites; i++)
+		fprintf(f, "  %-9s %s\n", check_suites[i].name, check_suites[i].summary);
+	fprintf(f, "\n  --json FILE      also write the results as JSON ('-' for stdout)\n"
+		   "  --kvm-dev PATH   KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
+		   "  -v, --verbose    more detail while running\n"
+		   "  -h, --help       this text\n\n"
+		   "Exit status: 0 no check failed, 1 a check failed, 2 usage error,\n"
+		   "3 KVM not available.\n");
+}
+
+static const struct check_suite *suite_find(const char *name)
+{
+	for (size_t i = 0; i < nr_check_suites; i++)
+		if (!strcmp(check_suites[i].name, name))
+			return &check_suites[i];
+	return NULL;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "kvm-dev", required_argument, NULL, 'k' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *json_path = NULL, *kvm_opt = NULL;
+	const struct check_suite *sel[16];
+	struct check_report rep = { 0 };
+	struct suite_env env = { 0 };
+	struct hostinfo hi;
+	size_t nsel = 0;
+	char err[512];
+	int c, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json_path = optarg; break;
+		case 'k': kvm_opt = optarg; break;
+		case 'v': env.verbose = true; break;
+		case 'h': check_usage(stdout); return EXIT_OK;
+		default:
+			return cli_usage_error("check", "unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	for (; optind < argc; optind++) {
+		const struct check_suite *s = suite_find(argv[optind]);
+
+		if (!s)
+			return cli_usage_error("check", "unknown suite '%s'", argv[optind]);
+		if (nsel < sizeof(sel) / sizeof(sel[0]))
+			sel[nsel++] = s;
+	}
+	if (!nsel)
+		for (size_t i = 0; i < nr_check_suites && nsel < sizeof(sel) / sizeof(sel[0]); i++)
+			sel[nsel++] = &check_suites[i];
+	env.kvm_path = cli_kvm_path(kvm_opt);
+	r = cli_kvm_check("check", env.kvm_path);
+	if (r)
+		return r;
+	r = hostinfo_collect(&hi, env.kvm_path, err, sizeof(err));
+	if (r)
+		return cli_kvm_error("check", env.kvm_path, r, err);
+	env.hi = &hi;
+	cli_install_sigint();
+	env.stop = cli_stop_flag();
+	if (hostinfo_emulation_warning(&hi))
+		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
+	for (size_t i = 0; i < nsel && !*env.stop; i++)
+		sel[i]->run(&env, &rep);
+	check_report_print(stdout, &rep);
+	if (json_path) {
+		json_t *root = result_new("check", argc, argv);
+
+		json_object_set_new(root, "host", hostinfo_json(&hi));
+		json_object_set_new(root, "checks", check_report_json(&rep));
+		r = result_write(root, json_path, err, sizeof(err));
+		json_decref(root);
+		if (r) {
+			check_report_free(&rep);
+			return cli_error("check", EXIT_FAIL, "%s", err);
+		}
+	}
+	r = check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK;
+	check_report_free(&rep);
+	return r;
+}

@@ -1,0 +1,7 @@
+/* suites.c - the table of check suites, in the order `exitscope check` runs them. */
+#include "suites/suites.h"
+
+const struct check_suite check_suites[] = {
+	/* { "name", "summary", name_checks }, one line per suite */
+};
+const size_t nr_check_suites = sizeof(check_suites) / sizeof(check_suites[0]);

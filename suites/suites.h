@@ -1,0 +1,19 @@
+/*
+ * suites.h - the check suites run by `exitscope check [SUITE...]`: each adds
+ * its pass/fail/skip results to a check_report (suites/check.h).
+ */
+#ifndef EXITSCOPE_SUITES_SUITES_H
+#define EXITSCOPE_SUITES_SUITES_H
+
+#include "suites/check.h"
+
+struct check_suite {
+	const char *name;
+	const char *summary;
+	void (*run)(const struct suite_env *env, struct check_report *rep);
+};
+
+extern const struct check_suite check_suites[];
+extern const size_t nr_check_suites;
+
+#endif
