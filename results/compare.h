@@ -1,0 +1,98 @@
+/* compare.h - A/B comparison of two result files: host differences, per-probe verdicts, exits/op and map changes. */
+#ifndef EXITSCOPE_RESULTS_COMPARE_H
+#define EXITSCOPE_RESULTS_COMPARE_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "results/result_read.h"
+#include "results/stats.h"
+
+#define COMPARE_THRESHOLD_PCT	2.0	/* default: smaller relative changes are not verdicts */
+#define COMPARE_SEED		1	/* default bootstrap seed */
+#define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported */
+#define COMPARE_COUNTER_ZERO	0.005	/* below this a per-op counter is 0 (prints 0.00) */
+
+struct compare_opts {
+	double threshold_pct;		/* |diff%| needed for a verdict */
+	uint64_t seed;			/* bootstrap seed */
+	unsigned iters;			/* bootstrap resamples; 0: default */
+};
+
+enum compare_verdict { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_NOT_RUN };
+extern const char *const compare_verdict_names[];	/* "faster", "slower", "no significant change", "not compared" */
+
+struct compare_host_diff {
+	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
+};
+
+struct compare_probe {
+	const char *name, *group;
+	const struct result_probe *a, *b;
+	enum compare_verdict verdict;
+	struct stats_diff d;		/* medians, diff = new - base, 95% CI, resamples */
+	int has_pct;			/* base median > 0 */
+	double pct, pct_lo, pct_hi;	/* diff and CI in % of the base median */
+};
+
+/* A per-op counter of a probe that changed: facts, not noise. */
+struct compare_counter {
+	const char *probe, *counter;	/* counter: "exits", "io_exits", ... */
+	double a, b;
+	const char *note;		/* "now guest-owned", "now intercepted" or NULL */
+};
+
+/* An ownership-map entry whose status changed; status NULL = absent on that side. */
+struct compare_map_change {
+	const char *profile;
+	const char *reg, *name, *op;	/* reg NULL: the whole profile is absent on one side */
+	long long bit;
+	const char *a, *b;
+};
+
+struct compare_result {
+	char *name_a, *name_b;
+	struct compare_opts opts;
+	struct compare_host_diff *host;	size_t n_host;
+	char **warnings;		size_t n_warnings;	/* "WARNING: ..." and "note: ..." */
+	struct compare_probe *probes;	size_t n_probes;	/* probes in both files, base order */
+	struct compare_counter *counters; size_t n_counters;
+	int map_compared;		/* both files carry a map */
+	struct compare_map_change *map;	size_t n_map;
+	const char **only_a;		size_t n_only_a;
+	const char **only_b;		size_t n_only_b;
+	size_t n_faster, n_slower, n_same, n_not_run;
+};
+
+/* Defaults: threshold 2%, seed 1, default resamples. */
+void compare_opts_init(struct compare_opts *o);
+
+/*
+ * Compare base a with new b. The result borrows strings from a and b: free it
+ * before them. Returns NULL with a message in err only when out of memory.
+ */
+struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
+				       const struct compare_opts *opts, char *err, size_t errlen);
+
+/*
+ * One-line descriptions shared by the text and HTML output, e.g.
+ * "toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)" and
+ * "host: cr4 bit 23 (CET) toggle: intercepted -> owned".
+ */
+const char *compare_counter_line(const struct compare_counter *c, char *buf, size_t len);
+const char *compare_map_line(const struct compare_result *cr, const struct compare_map_change *m,
+			     char *buf, size_t len);
+
+/* Human-readable report (host differences and warnings first). */
+void compare_print(FILE *f, const struct compare_result *cr);
+
+/* The comparison as a JSON document (schema "exitscope-compare", version 1). */
+json_t *compare_to_json(const struct compare_result *cr);
+
+/* Any probe significantly slower beyond the threshold. */
+int compare_regressed(const struct compare_result *cr);
+
+void compare_free(struct compare_result *cr);
+
+#endif

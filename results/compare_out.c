@@ -1,0 +1,213 @@
+/* compare_out.c - print an A/B comparison as text or as a JSON document. */
+#include <stdio.h>
+#include <string.h>
+
+#include "results/compare.h"
+
+const char *compare_counter_line(const struct compare_counter *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: %.2f -> %.2f %s/op%s%s%s", c->probe, c->a, c->b, c->counter,
+		 c->note ? " (" : "", c->note ? c->note : "", c->note ? ")" : "");
+	return buf;
+}
+
+const char *compare_map_line(const struct compare_result *cr, const struct compare_map_change *m,
+			     char *buf, size_t len)
+{
+	if (!m->reg)
+		snprintf(buf, len, "profile %s: only in %s", m->profile,
+			 m->a ? cr->name_a : cr->name_b);
+	else
+		snprintf(buf, len, "%s: %s bit %lld (%s) %s: %s -> %s", m->profile, m->reg, m->bit,
+			 m->name, m->op, m->a ? m->a : "(absent)", m->b ? m->b : "(absent)");
+	return buf;
+}
+
+static const char *status_text(const struct result_probe *p, char *buf, size_t len)
+{
+	if (p->status == RESULT_STATUS_OK)
+		snprintf(buf, len, "ok");
+	else
+		snprintf(buf, len, "%s (%s)", result_status_names[p->status], p->reason);
+	return buf;
+}
+
+static void print_host(FILE *f, const struct compare_result *cr)
+{
+	size_t i;
+
+	if (cr->n_host == 0) {
+		fprintf(f, "host: same kernel, backend, CPU, TSC frequency and execution mode\n");
+	} else {
+		fprintf(f, "host differences (%s -> %s):\n", cr->name_a, cr->name_b);
+		for (i = 0; i < cr->n_host; i++)
+			fprintf(f, "  %s: %s -> %s\n", cr->host[i].field, cr->host[i].a, cr->host[i].b);
+	}
+	for (i = 0; i < cr->n_warnings; i++)
+		fprintf(f, "%s%s\n", strncmp(cr->warnings[i], "WARNING", 7) ? "" : "!!! ",
+			cr->warnings[i]);
+}
+
+static void print_probes(FILE *f, const struct compare_result *cr)
+{
+	char ci[64], pct[32];
+	size_t i, w = 5;
+	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
+
+	for (i = 0; i < cr->n_probes; i++)
+		if (strlen(cr->probes[i].name) > w)
+			w = strlen(cr->probes[i].name);
+	if (w > 40)
+		w = 40;
+	fprintf(f, "\nprobes (median cycles/op; 95%% CI of the difference by bootstrap, "
+		"%u resamples, seed %llu; threshold %.1f%%):\n", iters,
+		(unsigned long long)cr->opts.seed, cr->opts.threshold_pct);
+	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %s\n", (int)w, "probe", "base", "new",
+		"diff", "diff%", "95% CI of diff", "verdict");
+	for (i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (p->verdict == COMPARE_NOT_RUN)
+			continue;
+		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", p->d.lo, p->d.hi);
+		if (p->has_pct)
+			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
+		else
+			snprintf(pct, sizeof(pct), "n/a");
+		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %s\n", (int)w, p->name,
+			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
+			compare_verdict_names[p->verdict]);
+	}
+}
+
+void compare_print(FILE *f, const struct compare_result *cr)
+{
+	char line[512], sa[256], sb[256];
+	size_t i;
+
+	fprintf(f, "exitscope compare: %s (base) -> %s (new)\n", cr->name_a, cr->name_b);
+	print_host(f, cr);
+	print_probes(f, cr);
+	if (cr->n_counters) {
+		fprintf(f, "\nper-op counter changes:\n");
+		for (i = 0; i < cr->n_counters; i++)
+			fprintf(f, "  %s\n", compare_counter_line(&cr->counters[i], line, sizeof(line)));
+	}
+	if (cr->map_compared) {
+		if (cr->n_map == 0)
+			fprintf(f, "\nownership map: no changes\n");
+		else
+			fprintf(f, "\nownership map changes:\n");
+		for (i = 0; i < cr->n_map; i++)
+			fprintf(f, "  %s\n", compare_map_line(cr, &cr->map[i], line, sizeof(line)));
+	}
+	if (cr->n_not_run) {
+		fprintf(f, "\nnot compared (did not run in both):\n");
+		for (i = 0; i < cr->n_probes; i++) {
+			const struct compare_probe *p = &cr->probes[i];
+
+			if (p->verdict == COMPARE_NOT_RUN)
+				fprintf(f, "  %s: %s: %s, %s: %s\n", p->name,
+					cr->name_a, status_text(p->a, sa, sizeof(sa)),
+					cr->name_b, status_text(p->b, sb, sizeof(sb)));
+		}
+	}
+	if (cr->n_only_a || cr->n_only_b)
+		fputc('\n', f);
+	if (cr->n_only_a) {
+		fprintf(f, "only in %s:", cr->name_a);
+		for (i = 0; i < cr->n_only_a; i++)
+			fprintf(f, " %s", cr->only_a[i]);
+		fputc('\n', f);
+	}
+	if (cr->n_only_b) {
+		fprintf(f, "only in %s:", cr->name_b);
+		for (i = 0; i < cr->n_only_b; i++)
+			fprintf(f, " %s", cr->only_b[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "\nsummary: %zu faster, %zu slower, %zu no significant change, %zu not compared, "
+		"%zu only in %s, %zu only in %s\n", cr->n_faster, cr->n_slower, cr->n_same,
+		cr->n_not_run, cr->n_only_a, cr->name_a, cr->n_only_b, cr->name_b);
+}
+
+static json_t *probe_json(const struct compare_probe *p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s}", "name", p->name, "group", p->group,
+			      "verdict", compare_verdict_names[p->verdict]);
+
+	if (!o)
+		return NULL;
+	if (p->verdict == COMPARE_NOT_RUN) {
+		json_object_set_new(o, "base_status", json_string(result_status_names[p->a->status]));
+		json_object_set_new(o, "new_status", json_string(result_status_names[p->b->status]));
+		return o;
+	}
+	json_object_set_new(o, "base_median", json_real(p->d.median_a));
+	json_object_set_new(o, "new_median", json_real(p->d.median_b));
+	json_object_set_new(o, "diff_cycles", json_real(p->d.diff));
+	json_object_set_new(o, "ci95_lo", json_real(p->d.lo));
+	json_object_set_new(o, "ci95_hi", json_real(p->d.hi));
+	json_object_set_new(o, "diff_pct", p->has_pct ? json_real(p->pct) : json_null());
+	json_object_set_new(o, "ci95_pct_lo", p->has_pct ? json_real(p->pct_lo) : json_null());
+	json_object_set_new(o, "ci95_pct_hi", p->has_pct ? json_real(p->pct_hi) : json_null());
+	json_object_set_new(o, "resamples", json_integer(p->d.iters));
+	json_object_set_new(o, "base_exits_per_op", json_real(p->a->per_op[RESULT_OP_EXITS]));
+	json_object_set_new(o, "new_exits_per_op", json_real(p->b->per_op[RESULT_OP_EXITS]));
+	return o;
+}
+
+json_t *compare_to_json(const struct compare_result *cr)
+{
+	json_t *doc, *host, *warn, *probes, *counters, *map, *oa, *ob;
+	size_t i;
+
+	host = json_array();
+	warn = json_array();
+	probes = json_array();
+	counters = json_array();
+	map = json_array();
+	oa = json_array();
+	ob = json_array();
+	for (i = 0; i < cr->n_host; i++)
+		json_array_append_new(host, json_pack("{s:s, s:s, s:s}", "field", cr->host[i].field,
+						      "base", cr->host[i].a, "new", cr->host[i].b));
+	for (i = 0; i < cr->n_warnings; i++)
+		json_array_append_new(warn, json_string(cr->warnings[i]));
+	for (i = 0; i < cr->n_probes; i++)
+		json_array_append_new(probes, probe_json(&cr->probes[i]));
+	for (i = 0; i < cr->n_counters; i++) {
+		const struct compare_counter *c = &cr->counters[i];
+
+		json_array_append_new(counters, json_pack("{s:s, s:s, s:f, s:f, s:s?}", "probe", c->probe,
+							  "counter", c->counter, "base", c->a,
+							  "new", c->b, "note", c->note));
+	}
+	for (i = 0; i < cr->n_map; i++) {
+		const struct compare_map_change *m = &cr->map[i];
+
+		if (!m->reg)
+			json_array_append_new(map, json_pack("{s:s, s:s}", "profile", m->profile,
+							     "only_in", m->a ? "base" : "new"));
+		else
+			json_array_append_new(map, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s?, s:s?}",
+				"profile", m->profile, "reg", m->reg, "bit", (json_int_t)m->bit,
+				"name", m->name, "op", m->op, "base", m->a, "new", m->b));
+	}
+	for (i = 0; i < cr->n_only_a; i++)
+		json_array_append_new(oa, json_string(cr->only_a[i]));
+	for (i = 0; i < cr->n_only_b; i++)
+		json_array_append_new(ob, json_string(cr->only_b[i]));
+	doc = json_pack("{s:s, s:i, s:s, s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o,"
+			" s:{s:I, s:I, s:I, s:I}, s:b}",
+			"schema", "exitscope-compare", "schema_version", 1,
+			"base", cr->name_a, "new", cr->name_b,
+			"threshold_pct", cr->opts.threshold_pct, "seed", (json_int_t)cr->opts.seed,
+			"host_differences", host, "warnings", warn, "probes", probes,
+			"counter_changes", counters, "map_compared", cr->map_compared,
+			"map_changes", map, "only_in_base", oa, "only_in_new", ob,
+			"summary", "faster", (json_int_t)cr->n_faster, "slower", (json_int_t)cr->n_slower,
+			"same", (json_int_t)cr->n_same, "not_compared", (json_int_t)cr->n_not_run,
+			"regression", compare_regressed(cr));
+	return doc;
+}

@@ -1,0 +1,322 @@
+/* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/compare.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+#define N 60
+
+static char *tmp;
+static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096];
+static char emu_path[4096];
+
+static json_t *noisy_probe(const char *name, const char *group, double center, double spread,
+			   uint64_t seed, double exits)
+{
+	double s[N];
+
+	fixture_samples(s, N, center, spread, seed);
+	return fixture_probe(name, group, s, N, exits);
+}
+
+static json_t *const_probe(const char *name, const double *s, size_t n)
+{
+	return fixture_probe(name, "hand", s, n, 1.0);
+}
+
+static void save(char *dst, const char *name, json_t *doc)
+{
+	const char *p = fixture_write(tmp, name, doc);
+
+	snprintf(dst, 4096, "%s", p ? p : "?");
+	json_decref(doc);
+}
+
+/*
+ * base -> new:
+ *   fast_probe      1000 -> 800 cycles (clearly faster)
+ *   same_probe       500 -> 500 (noise only)
+ *   toggle_cr4_cet  2000 -> 300, exits/op 2 -> 0 (now guest-owned)
+ *   enter_exit       900 -> 900, exits/op 0 -> 1 (now intercepted)
+ *   hand_const      {100 x5} -> {90 x5}: diff -10, CI [-10, -10]
+ *   hand_small      {10,10,10} -> {20,20,21}: diff +10, CI [10, 11]
+ *   flaky           ok -> skipped
+ *   old_only / new_only in one file each
+ */
+static void make_files(void)
+{
+	const double c100[] = { 100, 100, 100, 100, 100 }, c90[] = { 90, 90, 90, 90, 90 };
+	const double s10[] = { 10, 10, 10 }, s20[] = { 20, 20, 21 };
+	json_t *pa, *pb, *a, *b;
+
+	pa = json_pack("[o, o, o, o, o, o, o, o]",
+		       noisy_probe("fast_probe", "insn", 1000, 20, 1, 1),
+		       noisy_probe("same_probe", "insn", 500, 10, 2, 1),
+		       noisy_probe("toggle_cr4_cet", "cr", 2000, 30, 3, 2),
+		       noisy_probe("enter_exit", "cr", 900, 10, 4, 0),
+		       const_probe("hand_const", c100, 5),
+		       const_probe("hand_small", s10, 3),
+		       noisy_probe("flaky", "io", 100, 1, 5, 1),
+		       noisy_probe("old_only", "io", 100, 1, 6, 1));
+	pb = json_pack("[o, o, o, o, o, o, o, o]",
+		       noisy_probe("new_only", "io", 100, 1, 7, 1),
+		       noisy_probe("fast_probe", "insn", 800, 20, 11, 1),
+		       noisy_probe("same_probe", "insn", 500, 10, 12, 1),
+		       noisy_probe("toggle_cr4_cet", "cr", 300, 10, 13, 0),
+		       noisy_probe("enter_exit", "cr", 900, 10, 14, 1),
+		       const_probe("hand_const", c90, 5),
+		       const_probe("hand_small", s20, 3),
+		       fixture_probe_status("flaky", "io", "skipped", "no PIO port"));
+	a = fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa);
+	b = fixture_result(fixture_host("6.18.44", "Xeon", "native"), pb);
+	json_object_set_new(a, "map", fixture_map(0, "host",
+		json_pack("[o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "intercepted", 2),
+			  fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0))));
+	json_object_set_new(b, "map", fixture_map(0, "host",
+		json_pack("[o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "owned", 0),
+			  fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0))));
+	save(base_path, "base.json", a);
+	save(new_path, "new.json", b);
+
+	/* A 10% regression, for --fail-on-regression and --threshold. */
+	a = fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 21, 1)));
+	b = fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1100, 10, 22, 1)));
+	save(slow_a_path, "slow_a.json", a);
+	save(slow_b_path, "slow_b.json", b);
+
+	/* Same probes, emulated on another CPU. */
+	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"),
+			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 23, 1)));
+	save(emu_path, "emulated.json", a);
+}
+
+static struct result_file *load(const char *path)
+{
+	char err[RESULT_ERR_MAX];
+	struct result_file *rf = result_read_file(path, err, sizeof(err));
+
+	if (!rf)
+		diag("cannot load %s: %s", path, err);
+	return rf;
+}
+
+static const struct compare_probe *find(const struct compare_result *cr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cr->n_probes; i++)
+		if (strcmp(cr->probes[i].name, name) == 0)
+			return &cr->probes[i];
+	return NULL;
+}
+
+static void verdict_is(const struct compare_result *cr, const char *name, enum compare_verdict v)
+{
+	const struct compare_probe *p = find(cr, name);
+
+	if (!ok(p && p->verdict == v, "%s: %s", name, compare_verdict_names[v]))
+		diag("  got %s", p ? compare_verdict_names[p->verdict] : "(not compared)");
+}
+
+static void test_library(void)
+{
+	struct result_file *a = load(base_path), *b = load(new_path);
+	struct compare_result *cr, *cr2;
+	const struct compare_probe *p;
+	struct compare_opts o;
+	char line[512];
+	size_t i;
+	int found;
+
+	if (!a || !b) {
+		tap_skip(25, "synthetic files did not load");
+		result_free(a);
+		result_free(b);
+		return;
+	}
+	compare_opts_init(&o);
+	cr = compare_results(a, b, &o, line, sizeof(line));
+	if (!cr) {
+		ok(0, "compare_results: %s", line);
+		return;
+	}
+	verdict_is(cr, "fast_probe", COMPARE_FASTER);
+	verdict_is(cr, "same_probe", COMPARE_SAME);
+	verdict_is(cr, "toggle_cr4_cet", COMPARE_FASTER);
+	verdict_is(cr, "enter_exit", COMPARE_SAME);
+	verdict_is(cr, "hand_const", COMPARE_FASTER);
+	verdict_is(cr, "hand_small", COMPARE_SLOWER);
+	verdict_is(cr, "flaky", COMPARE_NOT_RUN);
+	p = find(cr, "fast_probe");
+	ok(p && p->pct < -15 && p->pct > -25 && p->d.hi < 0, "fast_probe: about -20%%, CI below 0");
+	p = find(cr, "hand_const");
+	ok(p && p->d.diff == -10 && p->d.lo == -10 && p->d.hi == -10 && p->pct == -10,
+	   "hand_const: diff -10 cycles, -10%%, CI [-10, -10]");
+	/* b's resampled median is 21 with probability 7/27, else 20: CI [10, 11]. */
+	p = find(cr, "hand_small");
+	ok(p && p->d.diff == 10 && p->d.lo == 10 && p->d.hi == 11 && p->pct == 100,
+	   "hand_small: diff +10 (+100%%), CI [10, 11]");
+	is_int((long long)cr->n_faster, 3, "3 faster");
+	is_int((long long)cr->n_slower, 1, "1 slower");
+	is_int((long long)cr->n_same, 2, "2 no significant change");
+	is_int((long long)cr->n_not_run, 1, "1 not compared");
+	ok(cr->n_only_a == 1 && strcmp(cr->only_a[0], "old_only") == 0, "only in base: old_only");
+	ok(cr->n_only_b == 1 && strcmp(cr->only_b[0], "new_only") == 0, "only in new: new_only");
+	ok(compare_regressed(cr), "a slower probe is a regression");
+
+	is_int((long long)cr->n_counters, 2, "two exits/op changes");
+	found = 0;
+	for (i = 0; i < cr->n_counters; i++) {
+		compare_counter_line(&cr->counters[i], line, sizeof(line));
+		found += !strcmp(line, "toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)");
+		found += !strcmp(line, "enter_exit: 0.00 -> 1.00 exits/op (now intercepted)") * 2;
+	}
+	is_int(found, 3, "exits/op lines: now guest-owned, now intercepted");
+
+	ok(cr->map_compared && cr->n_map == 1, "one map change");
+	if (cr->n_map)
+		tap_is_str(compare_map_line(cr, &cr->map[0], line, sizeof(line)),
+			   "host: cr4 bit 23 (CET) toggle: intercepted -> owned", "map change line");
+	ok(cr->n_host == 1 && strcmp(cr->host[0].field, "kernel") == 0 &&
+	   strcmp(cr->host[0].b, "6.18.44") == 0, "host difference: kernel only");
+	is_int((long long)cr->n_warnings, 0, "same CPU and mode: no warnings");
+
+	/* Same seed, same intervals; the threshold turns verdicts off. */
+	o.threshold_pct = 30;
+	cr2 = compare_results(a, b, &o, line, sizeof(line));
+	ok(cr2 && find(cr2, "fast_probe")->d.lo == find(cr, "fast_probe")->d.lo &&
+	   find(cr2, "fast_probe")->d.hi == find(cr, "fast_probe")->d.hi, "same seed: same CI");
+	ok(cr2 && find(cr2, "fast_probe")->verdict == COMPARE_SAME,
+	   "--threshold 30: a 20%% change is not significant");
+	compare_free(cr2);
+	compare_free(cr);
+	result_free(a);
+	result_free(b);
+}
+
+static int has_line(const char *out, const char *a, const char *b)
+{
+	const char *p = out;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = strndup(p, len);
+		int hit = strstr(line, a) && (!b || strstr(line, b));
+
+		free(line);
+		if (hit)
+			return 1;
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+static int run(struct run_result *r, const char *a1, const char *a2, const char *a3,
+	       const char *a4, const char *a5)
+{
+	const char *argv[] = { getenv("EXITSCOPE"), "compare", a1, a2, a3, a4, a5, NULL };
+
+	return run_cmd(r, argv);
+}
+
+static void test_cli(void)
+{
+	struct run_result r, r2;
+	char json_path[4200];
+	json_t *doc;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(28, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	run(&r, "--help", NULL, NULL, NULL, NULL);
+	is_int(r.status, 0, "--help exits 0");
+	tap_like(r.out, "usage: exitscope compare", "--help prints usage");
+	run_free(&r);
+
+	run(&r, base_path, new_path, NULL, NULL, NULL);
+	is_int(r.status, 0, "compare exits 0");
+	ok(has_line(r.out, "kernel: 6.1.0 -> 6.18.44", NULL), "host difference line");
+	ok(strstr(r.out, "kernel: 6.1.0") < strstr(r.out, "fast_probe"), "host differences come first");
+	ok(has_line(r.out, "fast_probe ", "faster"), "fast_probe: faster");
+	ok(has_line(r.out, "same_probe ", "no significant change"), "same_probe: no significant change");
+	ok(has_line(r.out, "hand_small ", "slower"), "hand_small: slower");
+	ok(has_line(r.out, "hand_const ", "[-10.0, -10.0]"), "hand_const: CI [-10.0, -10.0]");
+	ok(has_line(r.out, "  toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)", NULL),
+	   "exits/op change on its own line");
+	ok(has_line(r.out, "enter_exit: 0.00 -> 1.00 exits/op (now intercepted)", NULL),
+	   "now intercepted");
+	ok(has_line(r.out, "host: cr4 bit 23 (CET) toggle: intercepted -> owned", NULL), "map change line");
+	ok(has_line(r.out, "flaky: ", "skipped (no PIO port)"), "not-compared probe with reason");
+	ok(has_line(r.out, "only in ", "old_only"), "only in base listed");
+	ok(has_line(r.out, "only in ", "new_only"), "only in new listed");
+	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL), "summary line");
+	run_free(&r);
+
+	run(&r, base_path, new_path, "--seed", "7", NULL);
+	run(&r2, "--seed", "7", base_path, new_path, NULL);
+	ok(r.status == 0 && strcmp(r.out, r2.out) == 0, "same --seed, same output (options anywhere)");
+	run_free(&r);
+	run_free(&r2);
+
+	run(&r, slow_a_path, slow_b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "slow_probe ", "slower"), "10%% regression: slower, exit 0");
+	run_free(&r);
+	run(&r, slow_a_path, slow_b_path, "--fail-on-regression", NULL, NULL);
+	is_int(r.status, 1, "--fail-on-regression: exit 1");
+	run_free(&r);
+	run(&r, slow_a_path, slow_b_path, "--fail-on-regression", "--threshold", "50");
+	is_int(r.status, 0, "--threshold 50: 10%% is no regression, exit 0");
+	run_free(&r);
+	run(&r, slow_b_path, slow_a_path, "--fail-on-regression", NULL, NULL);
+	is_int(r.status, 0, "faster is no regression, exit 0");
+	run_free(&r);
+
+	run(&r, slow_a_path, emu_path, NULL, NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "WARNING: execution modes differ", NULL),
+	   "native vs emulated: loud warning");
+	ok(has_line(r.out, "WARNING: CPUs differ", NULL), "different CPUs: loud warning");
+	run_free(&r);
+
+	snprintf(json_path, sizeof(json_path), "%s/cmp.json", tmp);
+	run(&r, base_path, new_path, "--json", json_path, NULL);
+	doc = json_load_file(json_path, 0, NULL);
+	ok(r.status == 0 && doc && json_is_true(json_object_get(doc, "regression")) &&
+	   json_array_size(json_object_get(doc, "probes")) == 7, "--json writes the comparison");
+	json_decref(doc);
+	run_free(&r);
+
+	run(&r, base_path, NULL, NULL, NULL, NULL);
+	ok(r.status == 2 && strstr(r.err, "exitscope compare: need two result files") == r.err,
+	   "one file: exit 2, says what is missing");
+	run_free(&r);
+	run(&r, base_path, new_path, base_path, NULL, NULL);
+	is_int(r.status, 2, "three files: exit 2");
+	run_free(&r);
+	run(&r, base_path, new_path, "--threshold", "abc", NULL);
+	is_int(r.status, 2, "bad --threshold: exit 2");
+	run_free(&r);
+	run(&r, base_path, new_path, "--bogus", NULL, NULL);
+	is_int(r.status, 2, "unknown option: exit 2");
+	run_free(&r);
+}
+
+int main(void)
+{
+	tmp = fixture_tmpdir();
+	if (!tmp)
+		return tap_skip_all("cannot make a temp dir");
+	make_files();
+	test_library();
+	test_cli();
+	fixture_rmdir(tmp);
+	return done_testing();
+}
