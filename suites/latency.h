@@ -1,0 +1,133 @@
+/*
+ * latency.h - measure what one guest operation costs: cycles per op (TSC,
+ * serialized reads around batches of ops, inside the guest), the nop
+ * baseline subtracted, and exits per op from the vCPU stats fd and from the
+ * run loop's own userspace-exit counters over the measured region.
+ *
+ * Use (host side, on a VM the caller built):
+ *
+ *	struct latency_env env = { .vcpu = &vm->vcpus[0], .tsc_khz = khz,
+ *				   .samples = 15, .budget_ms = 1500 };
+ *	struct latency_op op = { .name = "cr4.pge", .op = my_guest_toggle };
+ *	struct latency_result *res = calloc(1, sizeof(*res));
+ *
+ *	latency_overhead(&env, &ovh);		// optional: nop baseline
+ *	env.overhead_cycles = ovh;
+ *	latency_measure(&env, &op, res);	// res->status, cycles, per_op...
+ *
+ * The guest side runs in vcpu's VM: op->setup (once), a warm-up and
+ * calibration that pick the batch size so one batch spans about
+ * budget/(samples + 2) of TSC time, then samples batches of op->op(arg)
+ * with lfence;rdtsc;lfence around each batch. A guest that faults, hangs
+ * (watchdog_ms), or makes the host fail to emulate it ends the measurement
+ * with a status and a one-line reason; nothing is printed.
+ */
+#ifndef EXITSCOPE_SUITES_LATENCY_H
+#define EXITSCOPE_SUITES_LATENCY_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kvm/trace.h"
+#include "results/stats.h"
+
+struct vcpu;
+typedef uint64_t (*guest_fn_t)(uint64_t arg);
+
+#define LATENCY_MAX_SAMPLES	1000
+#define LATENCY_MAX_BATCH	(1ULL << 24)
+#define LATENCY_REASON_LEN	512
+
+/* Guest functions of one measured operation (all run in the guest). */
+struct latency_op {
+	const char *name;
+	/*
+	 * Once before warm-up (may be NULL): returns 0 when the op can run,
+	 * else a code latency_setup_reason() explains: GUEST_FAULT | vector
+	 * (an instruction the op needs faulted) or a LATENCY_SKIP_* value.
+	 */
+	guest_fn_t setup;
+	guest_fn_t op;		/* one operation; gets arg */
+	uint64_t arg;
+	guest_fn_t teardown;	/* after the samples (may be NULL) */
+};
+
+/* Setup return codes other than 0 and GUEST_FAULT | vector. */
+#define LATENCY_SKIP_FEATURE	0x1000	/* | index into a probe's own reasons */
+
+struct latency_env {
+	struct vcpu *vcpu;		/* runs the loop, on the calling thread */
+	uint64_t tsc_khz;		/* 0: ns figures are 0 */
+	unsigned int samples;		/* 1..LATENCY_MAX_SAMPLES */
+	uint64_t budget_ms;		/* calibration + warm-up + samples */
+	uint64_t watchdog_ms;		/* a guest run longer than this is a hang; 0: 4 x budget + 2 s */
+	double overhead_cycles;		/* per-op harness cost to subtract (nop baseline) */
+	bool trace;			/* attribute exits by reason through tracefs */
+};
+
+enum latency_status {
+	LATENCY_OK,
+	LATENCY_SKIPPED,	/* setup said no, or the host cannot emulate the op */
+	LATENCY_FAILED,		/* guest exception/assert, KVM error */
+	LATENCY_HANG,		/* still running at the watchdog */
+	LATENCY_STOPPED,	/* env stop flag (Ctrl-C) */
+};
+
+/* Per-op counters over the measured region, harness ucalls subtracted. */
+struct latency_per_op {
+	/* from the vCPU binary stats fd (0 when the backend does not keep them) */
+	double exits, io_exits, mmio_exits, halt_exits, hypercalls, insn_emulation,
+	       signal_exits, irq_exits;
+	/* from the run loop: KVM_RUN returns to this process, by reason */
+	double user_io, user_mmio, user_msr, user_intr;
+};
+
+struct latency_result {
+	enum latency_status status;
+	char reason[LATENCY_REASON_LEN];	/* unless LATENCY_OK */
+	uint64_t batch;			/* ops per sample */
+	size_t n;			/* samples measured */
+	double samples[LATENCY_MAX_SAMPLES];	/* cycles/op, overhead subtracted, >= 0 */
+	double raw_median;		/* cycles/op before subtracting the overhead */
+	double overhead_cycles;		/* what was subtracted */
+	struct stats_summary cycles;	/* of samples[] */
+	double ns_median;
+	bool has_stats;			/* per_op stats-fd figures are real */
+	struct latency_per_op per_op;
+	uint64_t ops;			/* batch * n */
+	bool has_trace;
+	struct trace_counts trace;	/* exits by reason in the measured region */
+	char trace_note[160];		/* why there is no trace, when asked for */
+	int cpu_before, cpu_after;	/* host CPU of the vCPU thread (-1 unknown) */
+	bool migrated;
+};
+
+/*
+ * Measure op on env->vcpu. Returns 0 when a status was determined (see
+ * res->status, which may be skipped/failed/hang), or -errno when the
+ * measurement could not be attempted (bad env).
+ */
+int latency_measure(const struct latency_env *env, const struct latency_op *op,
+		    struct latency_result *res);
+
+/*
+ * The nop baseline on env->vcpu: cycles per op of the harness itself (a
+ * call to an empty guest function). 0 or -errno; *cycles set on success.
+ * res (may be NULL) receives the full nop measurement.
+ */
+int latency_overhead(const struct latency_env *env, double *cycles, struct latency_result *res);
+
+/* The guest nop op, for callers that list it themselves. */
+uint64_t latency_guest_nop(uint64_t arg);
+
+/* Text for a setup code that is not 0 (GUEST_FAULT | vector, or else generic). */
+void latency_setup_reason(uint64_t code, char *buf, size_t len);
+
+/* Pin the calling thread to cpu (< 0: the CPU it is on now). 0 or -errno; *pinned set. */
+int latency_pin(int cpu, int *pinned);
+
+const char *latency_status_name(enum latency_status s);
+
+#endif
