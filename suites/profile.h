@@ -1,0 +1,46 @@
+/*
+ * profile.h - named guest CPUID profiles for `exitscope map`: "host" (all
+ * that KVM supports), "minimal" (a documented small set, see profile.c) and
+ * edits of either by feature name: "host,-shstk,-ibt", "minimal,+x2apic",
+ * or just "-shstk,-ibt" (relative to host). Feature names are those of
+ * x86_features[] in kvm/cpuid.c.
+ */
+#ifndef EXITSCOPE_SUITES_PROFILE_H
+#define EXITSCOPE_SUITES_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kvm/kvm.h"
+
+#define PROFILE_MAX_EDITS	32
+
+enum profile_base { PROFILE_HOST, PROFILE_MINIMAL };
+
+struct profile_edit {
+	const struct x86_feature *f;
+	bool on;			/* +name sets the bit, -name clears it */
+};
+
+struct cpuid_profile {
+	char spec[160];			/* as given */
+	char name[160];			/* "host", "minimal" or the spec */
+	enum profile_base base;
+	size_t n;
+	struct profile_edit edits[PROFILE_MAX_EDITS];
+};
+
+/*
+ * Parse spec (syntax and feature names only, no KVM needed). 0, or -EINVAL
+ * with err saying why; an unknown name lists the known ones.
+ */
+int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t errlen);
+/* The guest CPUID of p built from KVM's supported table; malloc'd into *out. */
+int profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *supported,
+		  struct kvm_cpuid2 **out);
+/* "x2apic, tsc_deadline, ..." into buf. */
+void profile_known_names(char *buf, size_t len);
+/* One line describing what "minimal" keeps. */
+const char *profile_minimal_doc(void);
+
+#endif
