@@ -64,7 +64,7 @@ EXE    := $(if $(filter 1,$(SANITIZE)),$(BUILD)/exitscope,exitscope)
 
 Q := $(if $(V),,@)
 
-.PHONY: all check clean install run fuzz check-vmx check-svm check-lanes tests
+.PHONY: all check check-all clean install run fuzz check-vmx check-svm check-lanes tests
 all: $(EXE)
 
 # Guest objects are linked into one relocatable object first; anything it
@@ -107,6 +107,13 @@ tests: $(TEST_BIN) $(EXE)
 # The tests find the binary under test through EXITSCOPE.
 check: tests
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
+
+# Everything CI runs: the tests, the tests again under ASan+UBSan (host
+# code), and the real VMX/SVM lanes in emulated PCs.
+check-all:
+	$(MAKE) check
+	$(MAKE) check SANITIZE=1
+	$(MAKE) check-lanes
 
 run: $(EXE)
 	./$(EXE) run --json exitscope-run.json
