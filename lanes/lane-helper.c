@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lane-helper - tiny static helper run inside the lane VMs (lanes/init).
+ *
+ *   lane-helper kvm       print {"api_version":N,"vcpu_mmap_size":N} for
+ *                         /dev/kvm as JSON: proves the module loaded and
+ *                         the device answers, independent of exitscope.
+ *   lane-helper poweroff  leave the emulator: write "Shutdown" to the Bochs
+ *                         port 0x8900 (harmless elsewhere), then
+ *                         reboot(RB_AUTOBOOT), which QEMU -no-reboot turns
+ *                         into an exit, then RB_POWER_OFF.
+ *
+ * Built with -static so that it runs from a busybox-only initramfs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/io.h>
+#include <sys/ioctl.h>
+#include <sys/reboot.h>
+#include <unistd.h>
+
+#define BOCHS_SHUTDOWN_PORT 0x8900
+
+static int cmd_kvm(void)
+{
+	int fd, api, mmap_size;
+
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		printf("{\"error\":\"open /dev/kvm: %s\"}\n", strerror(errno));
+		return 1;
+	}
+	api = ioctl(fd, KVM_GET_API_VERSION, 0);
+	mmap_size = ioctl(fd, KVM_GET_VCPU_MMAP_SIZE, 0);
+	printf("{\"api_version\":%d,\"vcpu_mmap_size\":%d}\n", api, mmap_size);
+	close(fd);
+	return api == KVM_API_VERSION ? 0 : 1;
+}
+
+static int cmd_poweroff(void)
+{
+	static const char msg[] = "Shutdown";
+	size_t i;
+
+	sync();
+	if (ioperm(BOCHS_SHUTDOWN_PORT, 1, 1) == 0) {
+		for (i = 0; i < sizeof(msg) - 1; i++)
+			outb(msg[i], BOCHS_SHUTDOWN_PORT);
+	}
+	reboot(RB_AUTOBOOT);
+	reboot(RB_POWER_OFF);
+	perror("reboot");
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "kvm"))
+		return cmd_kvm();
+	if (argc == 2 && !strcmp(argv[1], "poweroff"))
+		return cmd_poweroff();
+	fprintf(stderr, "usage: lane-helper kvm|poweroff\n");
+	return 2;
+}
