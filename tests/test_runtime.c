@@ -19,6 +19,10 @@ uint64_t tg_forever(uint64_t arg);
 uint64_t tg_outs(uint64_t arg);
 uint64_t tg_null_deref(uint64_t arg);
 uint64_t tg_globals(uint64_t arg);
+uint64_t tg_triple_fault(uint64_t arg);
+uint64_t tg_xgetbv(uint64_t arg);
+uint64_t tg_handler(uint64_t arg);
+uint64_t tg_print(uint64_t arg);
 extern uint64_t tg_global_counter;
 
 #define BUDGET_MS 20000
@@ -38,7 +42,7 @@ int main(void)
 		tap_ok(0, "vm_create: %s", err);
 		return tap_done();
 	}
-	tap_plan(24);
+	tap_plan(31);
 
 	/* A guest C function computes a value and returns it through the channel. */
 	vcpu_call_run(&vm->vcpus[0], tg_add, 100, BUDGET_MS, &res);
@@ -117,6 +121,63 @@ int main(void)
 	tap_ok(res.kind == GUEST_DONE && res.args[0] == 42, "guest sees the host-written global");
 	tap_is_u64(vm_global_get(vm, tg_global_counter), 42, "host sees the guest-written global");
 	tap_is_u64(tg_global_counter, 0, "the host's own copy is untouched");
+
+	/* Triple fault: an empty IDT turns int3 into #GP, #DF, shutdown. */
+	vcpu_call_run(&vm->vcpus[0], tg_triple_fault, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_SHUTDOWN, "triple fault reported as shutdown (%s)", res.msg);
+	tap_like(res.msg, "triple fault", "message says triple fault");
+	vm_destroy(vm);
+	r = vm_create(&vm, NULL, err, sizeof(err));
+	if (r) {
+		tap_ok(0, "vm_create after triple fault: %s", err);
+		return tap_done();
+	}
+
+	/* An emulation failure is decoded with RIP and instruction bytes. */
+	vcpu_call_run(&vm->vcpus[0], tg_xgetbv, 0, BUDGET_MS, &res);
+	if (res.kind == GUEST_EMULATION_FAILURE) {
+		tap_like(res.msg, "emulation failure at RIP 0x", "emulation failure names the RIP (%s)", res.msg);
+		tap_like(res.msg, "0f 01 d0", "and the xgetbv instruction bytes");
+	} else {
+		tap_skip(2, "xgetbv is not an emulation failure on this host");
+	}
+	vm_destroy(vm);
+	vm_create(&vm, NULL, err, sizeof(err));
+
+	/*
+	 * The IDT stubs: vectors where the CPU pushes an error code (8, 10-14,
+	 * 17, 21 #CP, 29, 30) must not push a dummy one. Decode each stub:
+	 * endbr64, then either "push $vector" or "push $0; push $vector".
+	 */
+	{
+		extern const uint64_t guest_idt_stubs[256];
+		int bad = -1;
+
+		for (int v = 0; v < 256 && bad < 0; v++) {
+			const uint8_t *p = (const uint8_t *)guest_idt_stubs[v];
+			bool has_err = v == 8 || (v >= 10 && v <= 14) || v == 17 || v == 21 ||
+				       v == 29 || v == 30;
+
+			if (p[0] != 0xf3 || p[1] != 0x0f || p[2] != 0x1e || p[3] != 0xfa)
+				bad = v;
+			else if (has_err && !(p[4] == 0x6a && p[5] == v))
+				bad = v;
+			else if (!has_err && !(p[4] == 0x6a && p[5] == 0 &&
+					       ((p[6] == 0x6a && p[7] == (uint8_t)v && v < 128) ||
+						(p[6] == 0x68 && p[7] == (uint8_t)v && v >= 128))))
+				bad = v;
+		}
+		tap_ok(bad < 0, "IDT stubs push a dummy error code exactly for vectors without one (first bad: %d)", bad);
+	}
+
+	/* Installed guest handlers run instead of the report. */
+	vcpu_call_run(&vm->vcpus[0], tg_handler, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && res.args[0] == 0x5a, "installed #UD handler ran (%s)", res.msg);
+
+	/* GUEST_PRINTF formats integers only and continues. */
+	vm->quiet = true;
+	vcpu_call_run(&vm->vcpus[0], tg_print, 77, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && res.args[0] == 77, "guest printf does not stop the guest");
 
 	/* Watchdog: a guest that loops forever is stopped within its budget. */
 	vcpu_call_run(&vm->vcpus[0], tg_forever, 0, 300, &res);

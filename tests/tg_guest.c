@@ -79,3 +79,50 @@ uint64_t tg_forever(uint64_t arg)
 		asm volatile("" ::: "memory");
 	return 0;
 }
+
+/* Load an empty IDT and fault: #GP -> #GP -> #DF -> triple fault. */
+uint64_t tg_triple_fault(uint64_t arg);
+uint64_t tg_triple_fault(uint64_t arg)
+{
+	struct { uint16_t limit; uint64_t base; } __attribute__((packed)) idtr = { 0, 0 };
+
+	asm volatile("lidt %0" :: "m"(idtr) : "memory");
+	write_cr4(read_cr4() | (1ULL << 15));	/* reserved: #GP with no IDT */
+	return 1;
+}
+
+/* xgetbv: emulation failure where guest code is emulated without XSAVE. */
+uint64_t tg_xgetbv(uint64_t arg);
+uint64_t tg_xgetbv(uint64_t arg)
+{
+	uint64_t v = 0;
+
+	guest_write_cr4_safe(read_cr4() | X86_CR4_OSXSAVE);
+	return guest_xgetbv_safe(0, &v) ? 0xdead : v;
+}
+
+/* An installed handler sees the vector and can skip the instruction. */
+static void tg_ud_handler(struct ex_regs *regs)
+{
+	regs->rip += 2;		/* ud2 */
+	regs->rax = 0x5a;
+}
+
+uint64_t tg_handler(uint64_t arg);
+uint64_t tg_handler(uint64_t arg)
+{
+	uint64_t rax = 0;
+
+	guest_install_handler(UD_VECTOR, tg_ud_handler);
+	asm volatile("ud2" : "+a"(rax));
+	guest_install_handler(UD_VECTOR, 0);
+	return rax;
+}
+
+/* Printf through the call channel, then a value. */
+uint64_t tg_print(uint64_t arg);
+uint64_t tg_print(uint64_t arg)
+{
+	GUEST_PRINTF("value %lu hex %#lx %s", arg, arg);
+	return arg;
+}

@@ -1,0 +1,142 @@
+/*
+ * test_cli.c - the exitscope command line contract of the core: usage errors
+ * exit 2, an unusable KVM gives one line and exit 3, `info --json` is a valid
+ * result file naming the backend and the guest execution mode.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+int main(void)
+{
+	const char *exe = getenv("EXITSCOPE");
+	struct run_result r;
+	char tmpl[] = "/tmp/exitscope-cli-XXXXXX", path[256];
+
+	if (!exe)
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	tap_plan(27);
+
+	run_cmd(&r, (const char *const[]){ exe, NULL });
+	tap_is_u64(r.status, 2, "no command: exit 2");
+	tap_like(r.err, "usage: exitscope <command>", "no command: usage on stderr");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "frobnicate", NULL });
+	tap_is_u64(r.status, 2, "unknown command: exit 2");
+	tap_like(r.err, "unknown command 'frobnicate'", "unknown command named");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "info", "--bogus", NULL });
+	tap_is_u64(r.status, 2, "bad option: exit 2");
+	tap_like(r.err, "unknown or incomplete option '--bogus'", "bad option named");
+	tap_like(r.err, "exitscope info --help", "bad option: points to --help");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "info", "surplus", NULL });
+	tap_is_u64(r.status, 2, "surplus argument: exit 2");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "--help", NULL });
+	tap_ok(r.status == 0 && strstr(r.out, "info"), "--help lists commands, exit 0");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "info", "--help", NULL });
+	tap_ok(r.status == 0 && strstr(r.out, "usage: exitscope info"), "info --help, exit 0");
+	run_free(&r);
+
+	/* A missing KVM device, through the environment and through the option. */
+	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_KVM_DEV=/nonexistent/kvm", exe, "info", NULL });
+	tap_is_u64(r.status, 3, "missing KVM device: exit 3");
+	tap_like(r.err, "cannot open /nonexistent/kvm: No such file or directory", "says which device and why");
+	tap_like(r.err, "kvm module loaded", "and what to do");
+	tap_is_u64(count_lines(r.err), 1, "in exactly one line");
+	tap_is_str(r.out, "", "and prints nothing on stdout");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "info", "--kvm-dev", "/dev/null", NULL });
+	tap_is_u64(r.status, 3, "a device that is not KVM: exit 3");
+	tap_like(r.err, "/dev/null is not a KVM device", "says it is not KVM");
+	run_free(&r);
+
+	/* Permission denied: as an unprivileged user where we can become one. */
+	if (getuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0 && access("/dev/kvm", F_OK) == 0) {
+		run_cmd(&r, (const char *const[]){ "setpriv", "--reuid=65534", "--regid=65534",
+						   "--clear-groups", exe, "info", NULL });
+		if (r.status == 3 && strstr(r.err, "Permission denied")) {
+			tap_ok(1, "unprivileged user: exit 3 with Permission denied");
+			tap_like(r.err, "run as root or join the group", "and what to do");
+		} else if (r.status == 126 || r.status == 127 || strstr(r.err, "setpriv")) {
+			tap_skip(2, "cannot run the binary as an unprivileged user here");
+		} else {
+			tap_ok(0, "unprivileged user: exit 3 with Permission denied (got %d: %s)", r.status, r.err);
+			tap_skip(1, "previous test failed");
+		}
+		run_free(&r);
+	} else {
+		tap_skip(2, "needs root, setpriv and /dev/kvm to simulate EACCES");
+	}
+
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		tap_skip(8, "/dev/kvm is absent or not accessible");
+		return tap_done();
+	}
+	/* info --json to stdout: a result file with a host record. */
+	run_cmd(&r, (const char *const[]){ exe, "info", "--json", NULL });
+	tap_is_u64(r.status, 0, "info --json: exit 0");
+	{
+		json_error_t je;
+		json_t *root = json_loads(r.out, 0, &je);
+		const char *module = NULL, *mode = NULL, *schema = NULL;
+		int version = 0;
+
+		tap_ok(root != NULL, "info --json output parses (%s)", root ? "ok" : je.text);
+		json_unpack(root, "{s:s, s:i, s:{s:{s:s}, s:{s:s}}}", "schema", &schema,
+			    "schema_version", &version, "host", "backend", "module", &module,
+			    "execution", "mode", &mode);
+		tap_ok(schema && !strcmp(schema, "exitscope-result") && version == 1,
+		       "schema exitscope-result version 1");
+		tap_ok(module && (!strcmp(module, "kvm_intel") || !strcmp(module, "kvm_amd") ||
+				  !strcmp(module, "kvm_pvm") || !strcmp(module, "other")),
+		       "names the backend module (%s)", module ? module : "none");
+		tap_ok(mode && (!strcmp(mode, "native") || !strcmp(mode, "emulated")),
+		       "names an execution mode (%s)", mode ? mode : "none");
+		if (module && !strcmp(module, "kvm_pvm"))
+			tap_is_str(mode, "emulated", "kvm_pvm: guest execution is emulated");
+		else
+			tap_skip(1, "not a kvm_pvm host");
+		json_decref(root);
+	}
+	run_free(&r);
+
+	/* info --json FILE writes the file and still prints the text report. */
+	if (!mkdtemp(tmpl)) {
+		tap_skip(2, "no temp dir");
+		return tap_done();
+	}
+	snprintf(path, sizeof(path), "%s/info.json", tmpl);
+	run_cmd(&r, (const char *const[]){ exe, "info", "--json", path, NULL });
+	tap_ok(r.status == 0 && strstr(r.out, "guest execution"), "info --json FILE prints the text report");
+	{
+		json_error_t je;
+		json_t *root = json_load_file(path, 0, &je);
+
+		tap_ok(root && json_object_get(root, "host"), "and writes a JSON file with the host record");
+		json_decref(root);
+	}
+	run_free(&r);
+	unlink(path);
+	rmdir(tmpl);
+	return tap_done();
+}
