@@ -64,7 +64,7 @@ EXE    := $(if $(filter 1,$(SANITIZE)),$(BUILD)/exitscope,exitscope)
 
 Q := $(if $(V),,@)
 
-.PHONY: all check check-all clean install run fuzz check-vmx check-svm check-lanes tests
+.PHONY: all build-clang check check-all clean install run fuzz check-vmx check-svm check-lanes tests
 all: $(EXE)
 
 # Guest objects are linked into one relocatable object first; anything it
@@ -112,8 +112,13 @@ check: tests
 # code), and the real VMX/SVM lanes in emulated PCs.
 check-all:
 	$(MAKE) check
+	$(MAKE) build-clang
 	$(MAKE) check SANITIZE=1
 	$(MAKE) check-lanes
+
+# The whole tree, tests included, must also build warning-free with clang.
+build-clang:
+	$(MAKE) CC=clang BUILD=build-clang EXE=build-clang/exitscope tests
 
 run: $(EXE)
 	./$(EXE) run --json exitscope-run.json
@@ -122,7 +127,7 @@ install: $(EXE)
 	install -D -m 0755 $(EXE) $(DESTDIR)$(PREFIX)/bin/$(EXE)
 
 clean:
-	rm -rf build build-san build-fuzz $(EXE) exitscope-run.json
+	rm -rf build build-san build-fuzz build-clang $(EXE) exitscope-run.json
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 -include lanes/lanes.mk

@@ -1,6 +1,7 @@
 /* kvm.c - checked wrappers over /dev/kvm system, VM and vCPU ioctls. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -99,15 +100,17 @@ bool kvm_msr_list_has(const struct kvm_msr_list *list, uint32_t index)
 	return false;
 }
 
-/* A single-entry struct kvm_msrs on the stack. */
+/* A single-entry struct kvm_msrs on the stack (same layout, no flexible member). */
 struct msr_one {
-	struct kvm_msrs hdr;
+	uint32_t nmsrs, pad;
 	struct kvm_msr_entry e;
 };
+_Static_assert(offsetof(struct msr_one, e) == offsetof(struct kvm_msrs, entries),
+	       "struct msr_one must match struct kvm_msrs");
 
 int kvm_get_feature_msr(int kvm_fd, uint32_t index, uint64_t *val)
 {
-	struct msr_one m = { .hdr.nmsrs = 1, .e.index = index };
+	struct msr_one m = { .nmsrs = 1, .e.index = index };
 	int r = kvm_ioctl(kvm_fd, KVM_GET_MSRS, &m);
 
 	if (r < 0)
@@ -234,8 +237,8 @@ int __kvm_set_msrs(int fd, const struct kvm_msrs *msrs)
 
 int kvm_get_msr(int fd, uint32_t index, uint64_t *val)
 {
-	struct msr_one m = { .hdr.nmsrs = 1, .e.index = index };
-	int r = __kvm_get_msrs(fd, &m.hdr);
+	struct msr_one m = { .nmsrs = 1, .e.index = index };
+	int r = __kvm_get_msrs(fd, (struct kvm_msrs *)&m);
 
 	if (r < 0)
 		return r;
@@ -247,8 +250,8 @@ int kvm_get_msr(int fd, uint32_t index, uint64_t *val)
 
 int kvm_set_msr(int fd, uint32_t index, uint64_t val)
 {
-	struct msr_one m = { .hdr.nmsrs = 1, .e.index = index, .e.data = val };
-	int r = __kvm_set_msrs(fd, &m.hdr);
+	struct msr_one m = { .nmsrs = 1, .e.index = index, .e.data = val };
+	int r = __kvm_set_msrs(fd, (struct kvm_msrs *)&m);
 
 	if (r < 0)
 		return r;
