@@ -1,0 +1,153 @@
+/* cmd_report.c - `exitscope report RUN.json [MORE.json ...] -o report.html`: one self-contained HTML report. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "results/report.h"
+
+#define DEFAULT_OUT "exitscope-report.html"
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: exitscope report RUN.json [MORE.json ...] [-o FILE] [--threshold PCT] [--seed N]\n"
+		"\n"
+		"Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
+		"fetched) from result files: the host records at the top; per-probe cost\n"
+		"charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
+		"group; the ownership map as a grid of bits x CPUID profiles; the check\n"
+		"results; and, for two or more files, A/B comparisons of each file against\n"
+		"the first with verdicts (as `exitscope compare`). Files are labelled A, B, ...\n"
+		"in the order given (at most %d).\n"
+		"\n"
+		"  -o, --output FILE   where to write the report (default " DEFAULT_OUT "; '-': stdout)\n"
+		"  --threshold PCT     smallest relative change that counts (default %.0f%%)\n"
+		"  --seed N            bootstrap seed for the comparisons (default %d)\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Exit status: 0 written, 1 cannot write, 2 usage error or unreadable/invalid input.\n",
+		REPORT_MAX_FILES, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
+}
+
+/* Write to path.tmp and rename, so a failed run leaves no half report. */
+static int write_report(const char *path, struct result_file **files, size_t n,
+			const struct compare_opts *o)
+{
+	char err[RESULT_ERR_MAX], *tmp = NULL;
+	FILE *f;
+	int rc;
+
+	if (strcmp(path, "-") == 0) {
+		if (report_write_html(stdout, files, n, o, err, sizeof(err)) || fflush(stdout))
+			return cli_error("report", EXIT_FAIL, "stdout: %s", err);
+		return EXIT_OK;
+	}
+	if (asprintf(&tmp, "%s.tmp", path) < 0)
+		return cli_error("report", EXIT_FAIL, "out of memory");
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = cli_error("report", EXIT_FAIL, "%s: cannot write: %s", tmp, strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	rc = report_write_html(f, files, n, o, err, sizeof(err));
+	if (fclose(f) && !rc) {
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+		rc = -1;
+	}
+	if (!rc && rename(tmp, path)) {
+		snprintf(err, sizeof(err), "cannot rename %s: %s", tmp, strerror(errno));
+		rc = -1;
+	}
+	if (rc) {
+		unlink(tmp);
+		free(tmp);
+		return cli_error("report", EXIT_FAIL, "%s: %s", path, err);
+	}
+	free(tmp);
+	return EXIT_OK;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "threshold", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct result_file *files[REPORT_MAX_FILES] = { 0 };
+	const char *paths[REPORT_MAX_FILES], *out = DEFAULT_OUT;
+	struct compare_opts copts;
+	char err[RESULT_ERR_MAX], *end;
+	size_t n = 0, i;
+	int c, rc = EXIT_USAGE;
+
+	compare_opts_init(&copts);
+	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			if (n == REPORT_MAX_FILES)
+				return cli_usage_error("report", "too many files (at most %d)",
+						       REPORT_MAX_FILES);
+			paths[n++] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 't':
+			errno = 0;
+			copts.threshold_pct = strtod(optarg, &end);
+			if (errno || end == optarg || (*end && strcmp(end, "%")) ||
+			    !isfinite(copts.threshold_pct) || copts.threshold_pct < 0 ||
+			    copts.threshold_pct > 1000)
+				return cli_usage_error("report", "--threshold: '%s' is not a percentage "
+						       "in 0..1000", optarg);
+			break;
+		case 's':
+			errno = 0;
+			copts.seed = strtoull(optarg, &end, 0);
+			if (errno || *optarg == '-' || end == optarg || *end)
+				return cli_usage_error("report", "--seed: '%s' is not a non-negative integer",
+						       optarg);
+			break;
+		case 'h':
+			report_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("report", "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	while (optind < argc) {
+		if (n == REPORT_MAX_FILES)
+			return cli_usage_error("report", "too many files (at most %d)", REPORT_MAX_FILES);
+		paths[n++] = argv[optind++];
+	}
+	if (n == 0)
+		return cli_usage_error("report", "need at least one result file");
+
+	for (i = 0; i < n; i++) {
+		files[i] = result_read_file(paths[i], err, sizeof(err));
+		if (!files[i]) {
+			cli_error("report", EXIT_USAGE, "%s", err);
+			goto out;
+		}
+	}
+	rc = write_report(out, files, n, &copts);
+	if (rc == EXIT_OK && strcmp(out, "-"))
+		printf("exitscope report: wrote %s\n", out);
+out:
+	for (i = 0; i < n; i++)
+		result_free(files[i]);
+	return rc;
+}

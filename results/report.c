@@ -1,0 +1,428 @@
+/* report.c - the self-contained HTML report: page, host records, comparisons and check results. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/html.h"
+#include "results/report.h"
+#include "results/report_int.h"
+
+static const char css[] =
+	":root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--band:#f6f8fa}\n"
+	"*{box-sizing:border-box}\n"
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
+	"color:var(--fg);background:#fff;margin:0 auto;max-width:1200px;padding:16px 24px 48px}\n"
+	"h1{font-size:22px;margin:8px 0 4px}\n"
+	"h2{font-size:18px;border-bottom:2px solid var(--line);padding-bottom:4px;margin:32px 0 8px}\n"
+	"h3{font-size:15px;margin:20px 0 6px}h3 small{color:var(--muted);font-weight:normal}\n"
+	"nav{margin:6px 0 0}nav a{margin-right:14px;color:#0969da;text-decoration:none}\n"
+	".meta,.help,.empty{color:var(--muted)}.help{font-size:13px;max-width:900px}\n"
+	".scroll{overflow-x:auto}\n"
+	"table{border-collapse:collapse;margin:8px 0;font-size:13px}\n"
+	"th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}\n"
+	"thead th{background:var(--band);position:sticky;top:0}\n"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	"td.name,th.name{white-space:nowrap;font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px}\n"
+	"table.host th{white-space:nowrap}table.host td{max-width:420px;overflow-wrap:anywhere}\n"
+	".differs{background:#fff8c5;font-weight:600}\n"
+	".warn{color:#7d4e00;background:#fff8c5;border-left:4px solid #d4a72c;padding:6px 10px;margin:6px 0}\n"
+	".warn.loud{color:#82071e;background:#ffebe9;border-left-color:#cf222e;font-weight:600}\n"
+	".swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}\n"
+	".legend .key{margin-right:18px;white-space:nowrap}\n"
+	"svg.chart{width:100%;height:auto;display:block;margin:4px 0}\n"
+	"svg text{font-size:12px;fill:var(--fg)}\n"
+	"svg .axis line{stroke:#d8dee4;stroke-width:1}svg .axis line.zero{stroke:#59636e}\n"
+	"svg .axis text,svg .unit{fill:var(--muted);font-size:11px}\n"
+	"svg .band{fill:#f6f8fa}svg .threshold{fill:#eef1f4}\n"
+	"svg .bar{fill-opacity:.8}svg .dot{fill:#000;fill-opacity:.35}\n"
+	"svg .spread{stroke:#6e7781;stroke-width:1.2}svg .ci{stroke:#000;stroke-width:1.8}\n"
+	"svg .na{fill:var(--muted);font-style:italic}svg .val{font-size:11.5px}\n"
+	"svg .label{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:11.5px}\n"
+	"svg .dbar.v-faster{fill:#1a7f37}svg .dbar.v-slower{fill:#cf222e}svg .dbar.v-same{fill:#8c959f}\n"
+	"svg text.v-faster{fill:#1a7f37}svg text.v-slower{fill:#cf222e}\n"
+	".v-faster{color:#1a7f37;font-weight:600}.v-slower{color:#cf222e;font-weight:600}\n"
+	".v-same,.v-na{color:var(--muted)}\n"
+	".ms-owned{background:#dafbe1}.ms-intercepted{background:#ffe6cc}.ms-rejected{background:#ffcecb}\n"
+	".ms-emulated{background:#eddeff}.ms-skipped,.ms-none{background:#f6f8fa;color:var(--muted)}\n"
+	"table.grid td{text-align:center;white-space:nowrap}\n"
+	"tr.changed th.name{box-shadow:inset 4px 0 #cf222e}\n"
+	".bitname{color:var(--muted)}\n"
+	".cs-pass,.st-ok{background:#dafbe1}.cs-fail,.st-failed,.st-hang{background:#ffcecb;font-weight:600}\n"
+	".cs-skip,.st-skipped{background:#f6f8fa;color:var(--muted)}\n"
+	".detail,.reason{font-size:12px;color:var(--muted);overflow-wrap:anywhere}\n"
+	".comparison{border-left:3px solid var(--line);padding-left:12px;margin:12px 0 24px}\n"
+	"ul.changes{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
+	"footer{margin-top:40px;color:var(--muted);font-size:12px}\n"
+	"@media print{body{max-width:none;padding:0;font-size:11px}nav{display:none}"
+	"thead th{position:static}.group,table,svg,.comparison{break-inside:avoid}"
+	"h2{break-after:avoid}.scroll{overflow:visible}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}\n";
+
+enum host_field {
+	HF_FILE, HF_KIND, HF_TOOL, HF_STARTED, HF_KERNEL, HF_BACKEND, HF_PARAMS, HF_CPU,
+	HF_KVM, HF_CPUID, HF_XSTATE, HF_TSC, HF_EXEC, HF_NR,
+};
+
+static const char *const host_field_names[HF_NR] = {
+	"file", "kind", "exitscope", "started", "kernel", "backend module", "module parameters",
+	"CPU", "KVM API", "CPUID (KVM supports)", "XCR0 / XSS supported", "TSC", "guest execution",
+};
+
+/* The text of one host-table cell (malloc'd; NULL when out of memory). */
+static char *host_value(const struct result_file *rf, enum host_field hf)
+{
+	const struct result_host *h = &rf->host;
+	char *s = NULL;
+	size_t len = 0, i;
+	FILE *m = open_memstream(&s, &len);
+
+	if (!m)
+		return NULL;
+	switch (hf) {
+	case HF_FILE:
+		fputs(rf->name, m);
+		break;
+	case HF_KIND:
+		fputs(result_kind_names[rf->kind], m);
+		break;
+	case HF_TOOL:
+		fputs(rf->tool_version ? rf->tool_version : "?", m);
+		break;
+	case HF_STARTED:
+		fprintf(m, "%s%s%s", rf->started ? rf->started : "?", rf->finished ? " \u2013 " : "",
+			rf->finished ? rf->finished : "");
+		break;
+	case HF_KERNEL:
+		fputs(h->kernel, m);
+		break;
+	case HF_BACKEND:
+		fputs(h->backend_module, m);
+		break;
+	case HF_PARAMS:
+		for (i = 0; i < h->n_backend_params; i++)
+			fprintf(m, "%s%s=%s", i ? " " : "", h->backend_params[i].key,
+				h->backend_params[i].value);
+		break;
+	case HF_CPU:
+		fprintf(m, "%s (%s family %lld model %lld stepping %lld)", h->cpu_name, h->cpu_vendor,
+			h->cpu_family, h->cpu_model, h->cpu_stepping);
+		break;
+	case HF_KVM:
+		if (h->kvm_api_version >= 0)
+			fprintf(m, "%lld, %zu capabilities", h->kvm_api_version, h->n_kvm_caps);
+		break;
+	case HF_CPUID:
+		for (i = 0; i < h->n_cpuid; i++)
+			if (h->cpuid[i].value)
+				fprintf(m, "%s ", h->cpuid[i].key);
+		break;
+	case HF_XSTATE:
+		if (h->xcr0_supported >= 0)
+			fprintf(m, "XCR0 %#llx", (unsigned long long)h->xcr0_supported);
+		if (h->xss_supported >= 0)
+			fprintf(m, ", XSS %#llx", (unsigned long long)h->xss_supported);
+		break;
+	case HF_TSC:
+		if (h->tsc_khz)
+			fprintf(m, "%lld kHz", h->tsc_khz);
+		else
+			fputs("unknown", m);
+		break;
+	case HF_EXEC:
+		fputs(result_exec_names[h->exec_mode], m);
+		if (h->exec_detail)
+			fprintf(m, " (%s)", h->exec_detail);
+		break;
+	case HF_NR:
+		break;
+	}
+	if (fclose(m)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int write_host(const struct report_ctx *r)
+{
+	FILE *f = r->f;
+	char *v[REPORT_MAX_FILES];
+	size_t i, w;
+	int hf, rc = 0;
+
+	fputs("<section id=\"host\"><h2>Host</h2>\n<div class=\"scroll\"><table class=\"host\">"
+	      "<thead><tr><th></th>", f);
+	for (i = 0; i < r->n; i++)
+		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>%c</th>",
+			html_file_color(i), html_file_label(i));
+	fputs("</tr></thead><tbody>\n", f);
+	for (hf = 0; hf < HF_NR && !rc; hf++) {
+		for (i = 0; i < r->n; i++) {
+			v[i] = host_value(r->files[i], hf);
+			if (!v[i])
+				rc = -1;
+		}
+		fprintf(f, "<tr><th>%s</th>", host_field_names[hf]);
+		for (i = 0; i < r->n; i++) {
+			/* Highlight what differs from the first file (except bookkeeping rows). */
+			int differs = hf > HF_STARTED && v[i] && v[0] && strcmp(v[i], v[0]);
+
+			fprintf(f, "<td%s>", differs ? " class=\"differs\"" : "");
+			html_escape(f, v[i]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+		for (i = 0; i < r->n; i++)
+			free(v[i]);
+	}
+	fputs("</tbody></table></div>\n", f);
+	for (i = 0; i < r->n; i++) {
+		if (r->files[i]->host.exec_mode == RESULT_EXEC_EMULATED) {
+			fprintf(f, "<p class=\"warn\">%c: guest code was emulated by the host: cycle figures "
+				"are emulation costs, not hardware VM-exit costs.</p>\n", html_file_label(i));
+		}
+		for (w = 0; w < r->files[i]->n_warnings; w++) {
+			fprintf(f, "<p class=\"warn\">%c: ", html_file_label(i));
+			html_escape(f, r->files[i]->warnings[w]);
+			fputs("</p>\n", f);
+		}
+	}
+	fputs("</section>\n", f);
+	return rc;
+}
+
+static void write_list(FILE *f, const char *title, const char *const *items, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(f, "<p>%s: ", title);
+	for (i = 0; i < n; i++) {
+		fputs(i ? ", <code>" : "<code>", f);
+		html_escape(f, items[i]);
+		fputs("</code>", f);
+	}
+	fputs("</p>\n", f);
+}
+
+static void write_comparison(const struct report_ctx *r, const struct compare_result *cr, size_t ib)
+{
+	char line[1024], title[64];
+	FILE *f = r->f;
+	size_t i;
+
+	fprintf(f, "<div class=\"comparison\" id=\"compare-%c\"><h3>A \u2192 %c: ",
+		html_file_label(ib), html_file_label(ib));
+	html_escape(f, cr->name_a);
+	fputs(" \u2192 ", f);
+	html_escape(f, cr->name_b);
+	fprintf(f, "</h3>\n<p class=\"summary\"><span class=\"v-faster\">%zu faster</span>, "
+		"<span class=\"v-slower\">%zu slower</span>, %zu no significant change, "
+		"%zu not compared, %zu only in A, %zu only in %c.</p>\n",
+		cr->n_faster, cr->n_slower, cr->n_same, cr->n_not_run, cr->n_only_a, cr->n_only_b,
+		html_file_label(ib));
+	if (cr->n_host == 0) {
+		fputs("<p>Same kernel, backend, CPU, TSC frequency and execution mode.</p>\n", f);
+	} else {
+		fprintf(f, "<table class=\"hostdiff\"><thead><tr><th>host difference</th><th>A</th>"
+			"<th>%c</th></tr></thead><tbody>\n", html_file_label(ib));
+		for (i = 0; i < cr->n_host; i++) {
+			fputs("<tr><th>", f);
+			html_escape(f, cr->host[i].field);
+			fputs("</th><td>", f);
+			html_escape(f, cr->host[i].a);
+			fputs("</td><td class=\"differs\">", f);
+			html_escape(f, cr->host[i].b);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</tbody></table>\n", f);
+	}
+	for (i = 0; i < cr->n_warnings; i++) {
+		fprintf(f, "<p class=\"warn%s\">", strncmp(cr->warnings[i], "WARNING", 7) ? "" : " loud");
+		html_escape(f, cr->warnings[i]);
+		fputs("</p>\n", f);
+	}
+	report_delta(r, cr, 0, ib);
+	if (cr->n_counters) {
+		fputs("<p>Per-op counter changes (facts, not noise):</p><ul class=\"changes\">\n", f);
+		for (i = 0; i < cr->n_counters; i++) {
+			fputs("<li>", f);
+			html_escape(f, compare_counter_line(&cr->counters[i], line, sizeof(line)));
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	if (cr->map_compared) {
+		fputs(cr->n_map ? "<p>Ownership map changes:</p><ul class=\"changes\">\n"
+				: "<p>Ownership map: no changes.</p>\n", f);
+		for (i = 0; i < cr->n_map; i++) {
+			fputs("<li>", f);
+			html_escape(f, compare_map_line(cr, &cr->map[i], line, sizeof(line)));
+			fputs("</li>\n", f);
+		}
+		if (cr->n_map)
+			fputs("</ul>\n", f);
+	}
+	write_list(f, "Only in A", cr->only_a, cr->n_only_a);
+	snprintf(title, sizeof(title), "Only in %c", html_file_label(ib));
+	write_list(f, title, cr->only_b, cr->n_only_b);
+	fputs("</div>\n", f);
+}
+
+static int write_comparisons(const struct report_ctx *r, const struct compare_opts *opts,
+			     char *err, size_t errlen)
+{
+	struct compare_result *cr;
+	size_t i;
+
+	if (r->n < 2)
+		return 0;
+	fputs("<section id=\"compare\"><h2>A/B comparison</h2>\n", r->f);
+	for (i = 1; i < r->n; i++) {
+		cr = compare_results(r->files[0], r->files[i], opts, err, errlen);
+		if (!cr)
+			return -1;
+		write_comparison(r, cr, i);
+		compare_free(cr);
+	}
+	fputs("</section>\n", r->f);
+	return 0;
+}
+
+/* Check results: (suite, name) rows x files. */
+struct check_ref {
+	const struct result_check *c;
+	size_t file;
+};
+
+static int cmp_check(const void *pa, const void *pb)
+{
+	const struct check_ref *a = pa, *b = pb;
+	int c = strcmp(a->c->suite, b->c->suite);
+
+	if (!c)
+		c = strcmp(a->c->name, b->c->name);
+	return c ? c : (a->file > b->file) - (a->file < b->file);
+}
+
+static int write_checks(const struct report_ctx *r)
+{
+	const struct result_check *row[REPORT_MAX_FILES];
+	struct check_ref *refs;
+	size_t i, j, k, total = 0, n = 0;
+	size_t count[REPORT_MAX_FILES][3] = { { 0 } };
+	FILE *f = r->f;
+
+	for (i = 0; i < r->n; i++)
+		total += r->files[i]->n_checks;
+	fputs("<section id=\"checks\"><h2>Checks</h2>\n", f);
+	if (!total) {
+		fputs("<p class=\"empty\">No check results in these files (exitscope check --json).</p>"
+		      "</section>\n", f);
+		return 0;
+	}
+	refs = malloc(total * sizeof(*refs));
+	if (!refs)
+		return -1;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < r->files[i]->n_checks; j++) {
+			refs[n++] = (struct check_ref){ &r->files[i]->checks[j], i };
+			count[i][r->files[i]->checks[j].status]++;
+		}
+	}
+	qsort(refs, n, sizeof(*refs), cmp_check);
+	fputs("<p class=\"summary\">", f);
+	for (i = 0; i < r->n; i++)
+		if (r->files[i]->n_checks)
+			fprintf(f, "%c: %zu pass, %zu fail, %zu skip. ", html_file_label(i),
+				count[i][RESULT_CHECK_PASS], count[i][RESULT_CHECK_FAIL],
+				count[i][RESULT_CHECK_SKIP]);
+	fputs("</p>\n<div class=\"scroll\"><table class=\"checks\"><thead><tr><th>suite</th>"
+	      "<th>check</th>", f);
+	for (i = 0; i < r->n; i++)
+		if (r->files[i]->n_checks)
+			fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>%c</th>",
+				html_file_color(i), html_file_label(i));
+	fputs("</tr></thead><tbody>\n", f);
+	for (i = 0; i < n; i = j) {
+		memset(row, 0, sizeof(row));
+		for (j = i; j < n && !cmp_check(&(struct check_ref){ refs[i].c, 0 },
+						&(struct check_ref){ refs[j].c, 0 }); j++)
+			row[refs[j].file] = refs[j].c;
+		fputs("<tr><td>", f);
+		html_escape(f, refs[i].c->suite);
+		fputs("</td><td class=\"name\">", f);
+		html_escape(f, refs[i].c->name);
+		fputs("</td>", f);
+		for (k = 0; k < r->n; k++) {
+			if (!r->files[k]->n_checks)
+				continue;
+			if (!row[k]) {
+				fputs("<td class=\"cs-skip\">\u2013</td>", f);
+				continue;
+			}
+			fprintf(f, "<td class=\"cs-%s\">%s", result_check_status_names[row[k]->status],
+				result_check_status_names[row[k]->status]);
+			if (row[k]->detail) {
+				fputs("<div class=\"detail\">", f);
+				html_escape(f, row[k]->detail);
+				fputs("</div>", f);
+			}
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div></section>\n", f);
+	free(refs);
+	return 0;
+}
+
+int report_write_html(FILE *f, struct result_file *const *files, size_t n,
+		      const struct compare_opts *opts, char *err, size_t errlen)
+{
+	struct report_ctx r = { .f = f, .files = files, .n = n };
+	struct compare_opts defaults;
+	char e[RESULT_ERR_MAX] = "";
+	size_t i;
+
+	if (n == 0 || n > REPORT_MAX_FILES) {
+		if (err && errlen)
+			snprintf(err, errlen, "report needs 1 to %d result files", REPORT_MAX_FILES);
+		return -1;
+	}
+	if (!opts) {
+		compare_opts_init(&defaults);
+		opts = &defaults;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>exitscope report</title>\n<style>\n", f);
+	fputs(css, f);
+	fputs("</style></head>\n<body>\n<header id=\"top\"><h1>exitscope report</h1>\n"
+	      "<p class=\"meta\">", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%s<span class=\"swatch\" style=\"background:%s\"></span>%c: ",
+			i ? " &nbsp; " : "", html_file_color(i), html_file_label(i));
+		html_escape(f, files[i]->name);
+		fprintf(f, " (%s)", result_kind_names[files[i]->kind]);
+	}
+	fputs("</p>\n<nav><a href=\"#host\">Host</a>", f);
+	if (n >= 2)
+		fputs("<a href=\"#compare\">A/B comparison</a>", f);
+	fputs("<a href=\"#probes\">Probe costs</a><a href=\"#map\">Ownership map</a>"
+	      "<a href=\"#checks\">Checks</a></nav></header>\n<main>\n", f);
+	if (write_host(&r) || write_comparisons(&r, opts, e, sizeof(e)) || report_probes(&r) ||
+	    report_map(&r) || write_checks(&r)) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", e[0] ? e : "out of memory");
+		return -1;
+	}
+	fputs("</main>\n<footer>Generated by exitscope from the files above; self-contained: "
+	      "no scripts, no external resources.</footer>\n</body></html>\n", f);
+	if (ferror(f)) {
+		if (err && errlen)
+			snprintf(err, errlen, "write error");
+		return -1;
+	}
+	return 0;
+}

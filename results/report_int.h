@@ -1,0 +1,25 @@
+/* report_int.h - the sections of the HTML report, shared between results/report*.c. */
+#ifndef EXITSCOPE_RESULTS_REPORT_INT_H
+#define EXITSCOPE_RESULTS_REPORT_INT_H
+
+#include <stdio.h>
+
+#include "results/compare.h"
+#include "results/result_read.h"
+
+struct report_ctx {
+	FILE *f;
+	struct result_file *const *files;
+	size_t n;
+};
+
+/* <section id="probes">: cost charts and numbers per probe group. 0 or -1 (no memory). */
+int report_probes(const struct report_ctx *r);
+
+/* <section id="map">: ownership grid, entries x (file, CPUID profile). */
+int report_map(const struct report_ctx *r);
+
+/* Delta chart and table of one comparison (files[ia] -> files[ib]). */
+void report_delta(const struct report_ctx *r, const struct compare_result *cr, size_t ia, size_t ib);
+
+#endif

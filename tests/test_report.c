@@ -1,0 +1,340 @@
+/* test_report.c - the HTML report: expected sections, escaping, no external assets, renders in headless Chromium. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results/report.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+#define N 40
+#define EVIL "<script>alert(\"x\")</script> & 'q'"
+
+static char *tmp;
+static char base_path[4096], new_path[4096];
+
+static json_t *probe(const char *name, const char *group, double center, uint64_t seed, double exits)
+{
+	double s[N];
+
+	fixture_samples(s, N, center, center / 50, seed);
+	return fixture_probe(name, group, s, N, exits);
+}
+
+static json_t *checks(const char *cet_status)
+{
+	return json_pack("[o, o, o]",
+			 fixture_check("xstate", "xcr0_after_pio", "pass", "xcr0 7 == 7"),
+			 fixture_check("cet", "ssp_survives", cet_status, EVIL),
+			 fixture_check("migrate", "xss_roundtrip", "skip", "no XSAVES"));
+}
+
+static void save(char *dst, const char *name, json_t *doc)
+{
+	const char *p = fixture_write(tmp, name, doc);
+
+	snprintf(dst, 4096, "%s", p ? p : "?");
+	json_decref(doc);
+}
+
+static void make_files(void)
+{
+	json_t *a, *b, *pa, *pb;
+
+	pa = json_pack("[o, o, o, o, o]", probe("cpuid", "insn", 1200, 1, 1),
+		       probe("rdmsr_tsc", "msr", 40, 2, 0),
+		       probe("toggle_cr4_cet", "cr", 2000, 3, 2),
+		       probe("pio_out", "io", 9000, 4, 1),
+		       fixture_probe_status("xsaves", "insn", "skipped", EVIL));
+	pb = json_pack("[o, o, o, o]", probe("cpuid", "insn", 1000, 11, 1),
+		       probe("rdmsr_tsc", "msr", 40, 12, 0),
+		       probe("toggle_cr4_cet", "cr", 300, 13, 0),
+		       probe("pio_out", "io", 9900, 14, 1));
+	/* The description of one probe carries markup that must come out escaped. */
+	json_object_set_new(json_array_get(pa, 0), "description", json_string(EVIL));
+	a = fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa);
+	b = fixture_result(fixture_host("6.18.44 " EVIL, "Xeon", "native"), pb);
+	json_object_set_new(a, "map", fixture_map(0, "host",
+		json_pack("[o, o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "intercepted", 2),
+			  fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0),
+			  fixture_map_entry("xcr0", 1, "SSE", "toggle", "rejected", 1))));
+	json_object_set_new(b, "map", fixture_map(0, "host",
+		json_pack("[o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "owned", 0),
+			  fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0))));
+	json_object_set_new(a, "checks", checks("pass"));
+	json_object_set_new(b, "checks", checks("fail"));
+	save(base_path, "base.json", a);
+	save(new_path, "new.json", b);
+}
+
+/* The report of files as a string (malloc'd), or NULL. */
+static char *render(struct result_file **files, size_t n)
+{
+	char err[RESULT_ERR_MAX], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return NULL;
+	rc = report_write_html(f, files, n, NULL, err, sizeof(err));
+	fclose(f);
+	if (rc) {
+		diag("report_write_html: %s", err);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void no_external(const char *html, const char *what)
+{
+	ok(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "//cdn"),
+	   "%s: no http:// or https:// references", what);
+	ok(!strstr(html, "<script") && !strstr(html, " src=") && !strstr(html, "<link") &&
+	   !strstr(html, "url(") && !strstr(html, "@import"),
+	   "%s: no scripts, src=, <link>, url() or @import", what);
+}
+
+static char *html2;	/* the two-file report, rendered by Chromium below */
+
+static void test_library(void)
+{
+	char err[RESULT_ERR_MAX];
+	struct result_file *files[2];
+	char *html;
+
+	files[0] = result_read_file(base_path, err, sizeof(err));
+	files[1] = result_read_file(new_path, err, sizeof(err));
+	if (!files[0] || !files[1]) {
+		diag("%s", err);
+		tap_skip(32, "synthetic files did not load");
+		return;
+	}
+
+	html = render(files, 1);
+	ok(html != NULL, "one file: report written");
+	if (html) {
+		ok(!strncmp(html, "<!DOCTYPE html>", 15), "starts with <!DOCTYPE html>");
+		tap_like(html, "id=\"host\"", "host section");
+		tap_like(html, "id=\"probes\"", "probes section");
+		tap_like(html, "id=\"map\"", "map section");
+		tap_like(html, "id=\"checks\"", "checks section");
+		ok(!strstr(html, "id=\"compare\""), "one file: no comparison section");
+		ok(strstr(html, "@media print") != NULL, "print stylesheet");
+		no_external(html, "one file");
+		free(html);
+	}
+
+	html = html2 = render(files, 2);
+	ok(html != NULL, "two files: report written");
+	if (html) {
+		tap_like(html, "id=\"compare\"", "two files: comparison section");
+		ok(strstr(html, "id=\"host\"") < strstr(html, "id=\"compare\"") &&
+		   strstr(html, "id=\"compare\"") < strstr(html, "id=\"probes\""),
+		   "host record at the top, then the comparison, then the probes");
+		tap_like(html, "<svg class=\"chart\"", "inline SVG cost chart");
+		tap_like(html, "<rect class=\"bar\"", "median bars");
+		tap_like(html, "<line class=\"ci\"", "CI whiskers");
+		tap_like(html, "<line class=\"spread\"", "min..p99 spread");
+		tap_like(html, "<circle class=\"dot\"", "sample dots");
+		tap_like(html, "<svg class=\"chart delta\"", "delta chart");
+		tap_like(html, "<td class=\"v-faster\">faster</td>", "a faster verdict");
+		tap_like(html, "<td class=\"v-slower\">slower</td>", "a slower verdict");
+		tap_like(html, "toggle_cr4_cet: 2.00 -&gt; 0.00 exits/op (now guest-owned)",
+			 "exits/op change, escaped");
+		tap_like(html, "<td class=\"ms-intercepted\"", "map grid: intercepted cell");
+		tap_like(html, "<td class=\"ms-owned\"", "map grid: owned cell");
+		tap_like(html, "<td class=\"ms-none\"", "map grid: entry absent in one file");
+		tap_like(html, "<tr class=\"changed\">", "map grid: changed row marked");
+		tap_like(html, "<td class=\"cs-fail\">fail", "checks table: fail");
+		tap_like(html, "<td class=\"cs-pass\">pass", "checks table: pass");
+		tap_like(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;",
+			 "strings from the files are escaped");
+		ok(!strstr(html, "<script>"), "no raw <script> from the files");
+		no_external(html, "two files");
+	} else {
+		tap_skip(21, "no report");
+	}
+	result_free(files[0]);
+	result_free(files[1]);
+}
+
+/* Absolute path of prog in PATH, or NULL (static buffer). */
+static const char *which(const char *prog)
+{
+	static char buf[4096];
+	const char *path = getenv("PATH"), *p, *e;
+
+	for (p = path; p && *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, prog);
+		if (access(buf, X_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+/* Screenshot url into png with headless Chromium; returns the exit status. */
+static int screenshot(const char *chromium, const char *url, const char *png, const char *profile)
+{
+	char shot[4200], prof[4200];
+	struct run_result r;
+	const char *argv[] = {
+		"timeout", "180", chromium, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-quic", "--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", prof, "--window-size=1280,2000",
+		shot, url, NULL,
+	};
+	int rc;
+
+	snprintf(shot, sizeof(shot), "--screenshot=%s", png);
+	snprintf(prof, sizeof(prof), "--user-data-dir=%s", profile);
+	rc = run_cmd(&r, argv);
+	if (rc)
+		diag("chromium exited %d: %.300s", rc, r.err);
+	run_free(&r);
+	return rc;
+}
+
+static void test_chromium(void)
+{
+	char html_path[4200], png[4200], blank_html[4200], blank_png[4200], url[4300], prof[4200];
+	unsigned char hdr[24];
+	const char *chromium = which("chromium");
+	struct run_result r;
+	const char *dump[] = {
+		"timeout", "180", NULL, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update",
+		"--disable-sync", prof, "--dump-dom", url, NULL,
+	};
+	long size, blank;
+	FILE *f;
+
+	if (!chromium)
+		chromium = which("chromium-browser");
+	if (!chromium || !html2) {
+		tap_skip(8, chromium ? "no report to render" :
+			 "chromium not installed (apt-get install chromium)");
+		return;
+	}
+	dump[2] = chromium;
+	snprintf(html_path, sizeof(html_path), "%s/report.html", tmp);
+	fixture_write_raw(tmp, "report.html", html2, strlen(html2));
+	snprintf(url, sizeof(url), "file://%s", html_path);
+	snprintf(prof, sizeof(prof), "--user-data-dir=%s/profile-dom", tmp);
+
+	run_cmd(&r, dump);
+	is_int(r.status, 0, "chromium --dump-dom exits 0");
+	ok(strstr(r.out, "id=\"host\"") && strstr(r.out, "id=\"compare\"") &&
+	   strstr(r.out, "id=\"probes\"") && strstr(r.out, "id=\"map\"") &&
+	   strstr(r.out, "id=\"checks\""), "the loaded DOM has all sections");
+	ok(strstr(r.out, "<svg class=\"chart\"") && strstr(r.out, "class=\"ci\""),
+	   "the loaded DOM has the SVG charts");
+	run_free(&r);
+
+	snprintf(png, sizeof(png), "%s/report.png", tmp);
+	snprintf(prof, sizeof(prof), "%s/profile-shot", tmp);
+	is_int(screenshot(chromium, url, png, prof), 0, "chromium --screenshot exits 0");
+	memset(hdr, 0, sizeof(hdr));
+	f = fopen(png, "rb");
+	ok(f && fread(hdr, 1, sizeof(hdr), f) == sizeof(hdr) &&
+	   !memcmp(hdr, "\x89PNG\r\n\x1a\n", 8) && !memcmp(hdr + 12, "IHDR", 4), "screenshot is a PNG");
+	if (f)
+		fclose(f);
+	ok(((uint32_t)hdr[16] << 24 | hdr[17] << 16 | hdr[18] << 8 | hdr[19]) == 1280 &&
+	   ((uint32_t)hdr[20] << 24 | hdr[21] << 16 | hdr[22] << 8 | hdr[23]) == 2000,
+	   "screenshot is 1280x2000 (IHDR)");
+
+	/* A blank page of the same size compresses to almost nothing. */
+	fixture_write_raw(tmp, "blank.html", "<!DOCTYPE html><html><body></body></html>", 41);
+	snprintf(blank_html, sizeof(blank_html), "file://%s/blank.html", tmp);
+	snprintf(blank_png, sizeof(blank_png), "%s/blank.png", tmp);
+	snprintf(prof, sizeof(prof), "%s/profile-blank", tmp);
+	is_int(screenshot(chromium, blank_html, blank_png, prof), 0, "blank page screenshot");
+	size = file_size(png);
+	blank = file_size(blank_png);
+	if (!ok(size > 0 && blank > 0 && size > 4 * blank, "screenshot is not blank (PNG %ld bytes, "
+		"blank page %ld bytes)", size, blank))
+		diag("  the report screenshot is no bigger than an empty page's");
+}
+
+static void test_cli(void)
+{
+	const char *exe = getenv("EXITSCOPE");
+	char out[4200], bad[4200];
+	struct run_result r;
+
+	if (!exe || access(exe, X_OK)) {
+		tap_skip(7, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	snprintf(out, sizeof(out), "%s/cli.html", tmp);
+	{
+		const char *argv[] = { exe, "report", base_path, new_path, "-o", out, NULL };
+
+		run_cmd(&r, argv);
+		is_int(r.status, 0, "report A B -o FILE exits 0");
+		ok(file_size(out) > 1000, "report file written");
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "report", "--help", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && strstr(r.out, "usage: exitscope report"), "--help: usage, exit 0");
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "report", "-o", out, NULL };
+
+		run_cmd(&r, argv);
+		is_int(r.status, 2, "no input files: exit 2");
+		run_free(&r);
+	}
+	snprintf(bad, sizeof(bad), "%s/bad.json", tmp);
+	fixture_write_raw(tmp, "bad.json", "{\"schema\": \"exitscope-result\"", 29);
+	{
+		const char *argv[] = { exe, "report", base_path, bad, "-o", out, NULL };
+
+		run_cmd(&r, argv);
+		is_int(r.status, 2, "invalid input: exit 2");
+		ok(strstr(r.err, bad) && strstr(r.err, "truncated JSON") &&
+		   strchr(r.err, '\n') == r.err + strlen(r.err) - 1, "one line naming the file and problem");
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "report", base_path, "-o", "-", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && !strncmp(r.out, "<!DOCTYPE html>", 15), "-o -: HTML on stdout");
+		run_free(&r);
+	}
+}
+
+int main(void)
+{
+	tmp = fixture_tmpdir();
+	if (!tmp)
+		return tap_skip_all("cannot make a temp dir");
+	make_files();
+	test_library();
+	test_cli();
+	test_chromium();
+	free(html2);
+	fixture_rmdir(tmp);
+	return done_testing();
+}
