@@ -13,6 +13,7 @@ static const struct command {
 } commands[] = {
 	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
 	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
+	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

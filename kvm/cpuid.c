@@ -43,6 +43,8 @@ const struct x86_feature x86_features[] = {
 	{ "pdcm",         0x1, 0, CPUID_ECX, 15 },
 	{ "amd_ibpb",     0x80000008, 0, CPUID_EBX, 12 },
 	{ "amd_ibrs",     0x80000008, 0, CPUID_EBX, 14 },
+	{ "pks",          0x7, 0, CPUID_ECX, 31 },
+	{ "lam",          0x7, 1, CPUID_EAX, 26 },
 };
 const size_t x86_nr_features = sizeof(x86_features) / sizeof(x86_features[0]);
 
