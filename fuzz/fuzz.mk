@@ -1,0 +1,24 @@
+# fuzz.mk - `make fuzz`: libFuzzer (clang, ASan+UBSan) over the result-file reader.
+#
+# FUZZ_SECONDS (default 60) bounds the run; new inputs go to build-fuzz/corpus,
+# the seed corpus fuzz/corpus/ (valid and broken result files) is only read.
+# Needs clang and its libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
+
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD   := build-fuzz
+FUZZ_CFLAGS  := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+                $(PKG_CFLAGS) \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRC     := fuzz/fuzz_result_read.c results/result_read.c results/jcheck.c
+
+$(FUZZ_BUILD)/fuzz_result_read: $(FUZZ_SRC) results/result_read.h results/jcheck.h
+	@mkdir -p $(dir $@)
+	@echo "  CC [F]  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRC) $(PKG_LIBS) -lm
+
+fuzz: $(FUZZ_BUILD)/fuzz_result_read
+	@mkdir -p $(FUZZ_BUILD)/corpus
+	$(FUZZ_BUILD)/fuzz_result_read -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+		-dict=fuzz/result.dict -timeout=10 -rss_limit_mb=2048 \
+		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus fuzz/corpus
