@@ -1,0 +1,49 @@
+/*
+ * cet.h - `exitscope check cet`: CET (shadow stacks, IBT) virtualization as
+ * KVM advertises it to userspace. Host-side checks (CPUID policy, MSR save
+ * list, KVM_SET/GET_MSRS, ONE_REG GUEST_SSP, KVM_GET_REG_LIST, SREGS) are in
+ * cet.c, guest-side checks (CR4.CET rules, shadow stack, IBT) in cet_vm.c.
+ * Every check that needs CET skips with a detail starting CET_NO_SUPPORT.
+ */
+#ifndef EXITSCOPE_SUITES_CET_H
+#define EXITSCOPE_SUITES_CET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "guest/vm.h"
+#include "suites/check.h"
+
+#define CET_NO_SUPPORT		"host KVM does not support CET"
+#define CET_NR_MSRS		7
+
+extern const uint32_t cet_msrs[CET_NR_MSRS];
+const char *cet_msr_name(uint32_t index);
+
+/* What KVM_GET_SUPPORTED_CPUID says about CET. */
+struct cet_support {
+	bool shstk, ibt;
+	uint64_t xss;			/* supported IA32_XSS (CPUID 0xd.1 ECX:EDX) */
+};
+
+int cet_support_get(const char *kvm_path, struct cet_support *cs);
+
+/* Guest CPUID for a CET test VM. */
+enum cet_cpuid { CET_CPUID_CLEARED, CET_CPUID_SUPPORTED };
+
+/* A quiet test VM whose CPUID has SHSTK/IBT cleared or as supported. */
+int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip,
+		  struct vm **out, char *err, size_t len);
+/*
+ * Give the VM a supervisor shadow-stack page (PTE read-only + dirty) with a
+ * free token at its top, and tell the guest (cet_ss_token). Returns the
+ * token address, 0 when the pool is exhausted.
+ */
+uint64_t cet_vm_shadow_stack(struct vm *vm);
+
+void cet_checks(const struct suite_env *env, struct check_report *rep);
+/* The guest-side half of cet_checks (cet_vm.c). */
+void cet_guest_checks(const struct suite_env *env, const struct cet_support *cs,
+		      struct check_report *rep);
+
+#endif
