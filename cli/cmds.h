@@ -7,5 +7,6 @@ int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_map(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct command {
 	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
 	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
 	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
+	{ "run", cmd_run, "VM-exit latency catalogue: cycles and exits per operation" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

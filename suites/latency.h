@@ -62,7 +62,7 @@ struct latency_env {
 	uint64_t tsc_khz;		/* 0: ns figures are 0 */
 	unsigned int samples;		/* 1..LATENCY_MAX_SAMPLES */
 	uint64_t budget_ms;		/* calibration + warm-up + samples */
-	uint64_t watchdog_ms;		/* a guest run longer than this is a hang; 0: 4 x budget + 2 s */
+	uint64_t watchdog_ms;		/* a guest run longer than this is a hang; 0: 2 x budget + 1 s */
 	double overhead_cycles;		/* per-op harness cost to subtract (nop baseline) */
 	bool trace;			/* attribute exits by reason through tracefs */
 };
@@ -87,6 +87,7 @@ struct latency_per_op {
 struct latency_result {
 	enum latency_status status;
 	char reason[LATENCY_REASON_LEN];	/* unless LATENCY_OK */
+	uint64_t setup_code;		/* the op's setup return value when it refused */
 	uint64_t batch;			/* ops per sample */
 	size_t n;			/* samples measured */
 	double samples[LATENCY_MAX_SAMPLES];	/* cycles/op, overhead subtracted, >= 0 */

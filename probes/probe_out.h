@@ -1,0 +1,39 @@
+/*
+ * probe_out.h - probe results as text (the aligned table of `exitscope
+ * run`) and as JSON probe objects (docs/results-schema.md, PROBE).
+ */
+#ifndef EXITSCOPE_PROBES_PROBE_OUT_H
+#define EXITSCOPE_PROBES_PROBE_OUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "probes/probes.h"
+#include "suites/latency.h"
+
+#define PROBE_CV_WARN		0.10	/* coefficient of variation called "high" */
+#define PROBE_MAX_NOTES		6
+#define PROBE_NOTE_LEN		160
+
+/* A measured (or not) probe as the run command keeps it. */
+struct probe_outcome {
+	const struct probe *probe;
+	struct latency_result res;
+};
+
+/* Noise and provenance notes of one outcome; returns how many. */
+size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max);
+
+/* Status as in the schema: ok, skipped, failed, hang (stopped: skipped). */
+const char *probe_status_name(const struct latency_result *r);
+
+json_t *probe_outcome_json(const struct probe_outcome *o);
+
+/* The table: a header, one row per outcome, and a legend of the columns. */
+void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, bool emulated);
+
+/* --list: every probe with its group and requirement. */
+void probe_list_print(FILE *f);
+
+#endif

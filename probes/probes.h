@@ -1,0 +1,98 @@
+/*
+ * probes.h - the VM-exit latency catalogue of `exitscope run`: one entry
+ * per probe with its name (kvm-unit-tests x86/vmexit.c names where they
+ * overlap), group, what it needs from the host, optional host-side setup
+ * (ioeventfds, MSR filter, a second vCPU thread...) and its guest functions.
+ */
+#ifndef EXITSCOPE_PROBES_PROBES_H
+#define EXITSCOPE_PROBES_PROBES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/kvm.h>
+
+#include "guest/layout.h"
+#include "suites/latency.h"
+
+struct vm;
+struct hostinfo;
+
+/* What a probe needs (flags), checked before its VM is built. */
+#define PROBE_NEED_IRQCHIP	(1u << 0)	/* KVM_CREATE_IRQCHIP: in-kernel PIC/IOAPIC/LAPIC */
+#define PROBE_NEED_2VCPUS	(1u << 1)
+#define PROBE_NEED_USER_MSR	(1u << 2)	/* KVM_CAP_X86_USER_SPACE_MSR + MSR filter */
+#define PROBE_NEED_IOEVENTFD	(1u << 3)
+#define PROBE_NEED_XCR0_DIFFERS	(1u << 4)	/* host XCR0 has more than x87|SSE */
+#define PROBE_NEED_TSX_CTRL	(1u << 5)	/* ARCH_CAPABILITIES.TSX_CTRL_MSR */
+#define PROBE_NEED_X2APIC	(1u << 6)	/* x2APIC in CPUID (and an in-kernel APIC) */
+
+/* Host-side state of one probe run. */
+struct probe_ctx {
+	const struct probe *probe;
+	struct vm *vm;
+	const struct hostinfo *hi;
+	bool amd;			/* host vendor uses VMMCALL */
+	int efd;			/* ioeventfd, -1 */
+	uint64_t watchdog_ms;		/* of the measured vCPU; the second one gets more */
+	void *thread;			/* second vCPU's thread state (probes/host.c) */
+	char reason[LATENCY_REASON_LEN];	/* why host setup refused */
+};
+
+struct probe {
+	const char *name;
+	const char *group;		/* baseline, insn, cr, msr, io, irq, xstate */
+	const char *description;
+	unsigned int needs;		/* PROBE_NEED_* */
+	const char *cpuid_any[2];	/* needs one of these CPUID features (NULL: none) */
+	const char *cpuid_text;		/* how to say it in --list */
+	/* Host side, after the VM is built: 0, or -errno / >0 (skip: ctx->reason). */
+	int (*host_setup)(struct probe_ctx *ctx);
+	void (*host_teardown)(struct probe_ctx *ctx);
+	guest_fn_t setup, op, op_amd, teardown;	/* op_amd: op on AMD hosts when set */
+	uint64_t arg;
+};
+
+extern const struct probe probes[];
+extern const size_t nr_probes;
+
+const struct probe *probe_find(const char *name);
+/* "in-kernel irqchip, x2APIC, 2 vCPUs" or "none" into buf. */
+const char *probe_needs_text(const struct probe *p, char *buf, size_t len);
+/*
+ * Whether the host can run p: NULL, or why not (into why). cpuid is what
+ * KVM supports (KVM_GET_SUPPORTED_CPUID); kvm_fd answers capabilities.
+ */
+const char *probe_unmet(const struct probe *p, const struct hostinfo *hi,
+			const struct kvm_cpuid2 *cpuid, int kvm_fd, char *why, size_t len);
+
+/* Host hooks (probes/host.c). */
+int probe_host_ioeventfd(struct probe_ctx *ctx);
+void probe_host_ioeventfd_done(struct probe_ctx *ctx);
+int probe_host_user_msr(struct probe_ctx *ctx);
+int probe_host_ro_page(struct probe_ctx *ctx);
+int probe_host_ipi_target(struct probe_ctx *ctx);
+void probe_host_ipi_target_done(struct probe_ctx *ctx);
+
+/* Guest op that never returns: the EXITSCOPE_TEST_HANG test hook. */
+uint64_t probe_hang(uint64_t arg);
+
+/* Guest globals shared with the host hooks (probes/..._guest.c). */
+#define PROBE_USER_MSR		0x00000badu	/* filtered to userspace */
+#define PROBE_USER_MSR_VALUE	0x6578697473636f70ULL
+#define PROBE_PIO_USER_PORT	0xe0f0
+#define PROBE_PIO_EVENT_PORT	0xe0f4
+#define PROBE_MMIO_USER		(GUEST_MMIO_BASE + 0x0000)
+#define PROBE_MMIO_EVENT	(GUEST_MMIO_BASE + 0x1000)
+#define PROBE_DATAMATCH		0x1234
+#define PROBE_IRQ_VECTOR	0xec
+#define PROBE_IPI_VECTOR	0xed
+
+/* arg bits of the I/O probes. */
+#define PROBE_IO_MMIO		(1ULL << 0)
+#define PROBE_IO_DATAMATCH	(1ULL << 1)
+
+extern uint64_t probe_ro_page;		/* read-only page for pax_open_kernel */
+extern uint64_t probe_ipi_ready, probe_ipi_stop;
+
+#endif

@@ -1,0 +1,268 @@
+/*
+ * latency.c - host side of the latency harness (suites/latency.h): run the
+ * guest loop of suites/latency_guest.c for one op, snapshot the vCPU stats
+ * and the run loop's exit counters at the two syncs that bracket the
+ * measured batches, and turn batches into cycles-per-op samples.
+ */
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "guest/guest.h"
+#include "guest/vm.h"
+#include "suites/latency.h"
+#include "suites/latency_guest.h"
+
+_Static_assert(LATENCY_CTL_SAMPLES == LATENCY_MAX_SAMPLES, "sample arrays differ");
+
+const char *latency_status_name(enum latency_status s)
+{
+	switch (s) {
+	case LATENCY_OK: return "ok";
+	case LATENCY_SKIPPED: return "skipped";
+	case LATENCY_FAILED: return "failed";
+	case LATENCY_HANG: return "hang";
+	case LATENCY_STOPPED: return "stopped";
+	}
+	return "unknown";
+}
+
+void latency_setup_reason(uint64_t code, char *buf, size_t len)
+{
+	if (code & GUEST_FAULT)
+		snprintf(buf, len, "the guest's setup for this probe raised %s (vector %u)",
+			 vector_name(GUEST_FAULT_VECTOR(code)), (unsigned)GUEST_FAULT_VECTOR(code));
+	else
+		snprintf(buf, len, "the guest's setup for this probe refused to run (code %#llx)",
+			 (unsigned long long)code);
+}
+
+int latency_pin(int cpu, int *pinned)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		return -EINVAL;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	if (pinned)
+		*pinned = cpu;
+	return 0;
+}
+
+__attribute__((format(printf, 3, 4)))
+static int finish(struct latency_result *res, enum latency_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->status = st;
+	va_start(ap, fmt);
+	vsnprintf(res->reason, sizeof(res->reason), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* A guest run that did not reach the expected sync: classify it. */
+static int guest_outcome(struct latency_result *res, const struct guest_result *g)
+{
+	switch (g->kind) {
+	case GUEST_HANG:
+		return finish(res, LATENCY_HANG, "%s", g->msg);
+	case GUEST_STOPPED:
+		return finish(res, LATENCY_STOPPED, "%s", g->msg);
+	case GUEST_EMULATION_FAILURE:
+		return finish(res, LATENCY_SKIPPED, "the host cannot emulate the op: %s", g->msg);
+	case GUEST_DONE:
+		res->setup_code = g->args[0];
+		latency_setup_reason(g->args[0], res->reason, sizeof(res->reason));
+		res->status = LATENCY_SKIPPED;
+		return 0;
+	default:
+		return finish(res, LATENCY_FAILED, "%s: %s", guest_exit_name(g->kind), g->msg);
+	}
+}
+
+static double sub0(uint64_t a, uint64_t b)
+{
+	return a > b ? (double)(a - b) : 0.0;
+}
+
+static void per_op(struct latency_result *res, const struct kvm_stats *st,
+		   const struct stats_snapshot *d, const struct vcpu_user_exits *u0,
+		   const struct vcpu_user_exits *u1)
+{
+	double ops = (double)res->ops;
+	uint64_t ucalls = u1->ucall - u0->ucall;
+	struct latency_per_op *p = &res->per_op;
+
+	if (st && d) {
+		/* The harness's own closing ucall is one exit (an I/O exit). */
+		uint64_t io = stats_value(st, d, "io_exits");
+
+		p->exits = sub0(stats_value(st, d, "exits"), ucalls) / ops;
+		p->io_exits = (io >= ucalls ? io - ucalls : io) / ops;
+		p->mmio_exits = stats_value(st, d, "mmio_exits") / ops;
+		p->halt_exits = stats_value(st, d, "halt_exits") / ops;
+		p->hypercalls = stats_value(st, d, "hypercalls") / ops;
+		p->insn_emulation = stats_value(st, d, "insn_emulation") / ops;
+		p->signal_exits = stats_value(st, d, "signal_exits") / ops;
+		p->irq_exits = stats_value(st, d, "irq_exits") / ops;
+	}
+	p->user_io = (u1->io - u0->io) / ops;
+	p->user_mmio = (u1->mmio - u0->mmio) / ops;
+	p->user_msr = (u1->msr - u0->msr) / ops;
+	p->user_intr = (u1->intr - u0->intr) / ops;
+}
+
+static void samples_from_tsc(struct latency_result *res, const struct latency_ctl *c,
+			     double overhead)
+{
+	double raw[LATENCY_MAX_SAMPLES];
+
+	for (size_t i = 0; i < res->n; i++) {
+		double v = (double)c->t[i] / (double)res->batch;
+
+		raw[i] = v;
+		v -= overhead;
+		res->samples[i] = v > 0 ? v : 0;
+	}
+	res->raw_median = stats_median(raw, res->n);
+	res->overhead_cycles = overhead;
+}
+
+int latency_measure(const struct latency_env *env, const struct latency_op *op,
+		    struct latency_result *res)
+{
+	struct vcpu *v = env ? env->vcpu : NULL;
+	struct stats_snapshot s0 = { 0 }, s1 = { 0 }, d = { 0 };
+	struct trace_session ts = { 0 };
+	struct vcpu_user_exits u0, u1;
+	struct latency_ctl *c;
+	struct guest_result g;
+	uint64_t wd, budget_cycles;
+	bool snap = false, tracing = false;
+	unsigned int n;
+
+	if (!v || !op || !op->op || !res)
+		return -EINVAL;
+	n = env->samples ? env->samples : 1;
+	if (n > LATENCY_MAX_SAMPLES)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	res->cpu_before = sched_getcpu();
+	res->cpu_after = -1;
+	c = vm_global(v->vm, latency_ctl);
+	if (!c)
+		return -EFAULT;
+	memset(c, 0, sizeof(*c));
+	c->setup = (uint64_t)(uintptr_t)op->setup;
+	c->op = (uint64_t)(uintptr_t)op->op;
+	c->teardown = (uint64_t)(uintptr_t)op->teardown;
+	c->arg = op->arg;
+	c->samples = n;
+	c->max_batch = LATENCY_MAX_BATCH;
+	/* Calibration and warm-up take about two batches' worth. */
+	budget_cycles = (env->tsc_khz ? env->tsc_khz : 2000000) * (env->budget_ms ? env->budget_ms : 1000);
+	c->target_cycles = budget_cycles / (n + 2);
+	if (!c->target_cycles)
+		c->target_cycles = 1;
+	wd = env->watchdog_ms ? env->watchdog_ms : 2 * (env->budget_ms ? env->budget_ms : 1000) + 1000;
+
+	vcpu_call_run(v, latency_guest_main, 0, wd, &g);
+	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START)
+		return guest_outcome(res, &g);
+	res->batch = g.args[1] ? g.args[1] : 1;
+	if (v->has_stats && !stats_snapshot_init(&v->stats, &s0) &&
+	    !stats_snapshot_init(&v->stats, &s1) && !stats_snapshot_init(&v->stats, &d))
+		snap = true;
+	if (env->trace) {
+		int r = trace_begin(&ts);
+
+		if (r)
+			snprintf(res->trace_note, sizeof(res->trace_note),
+				 "tracefs session failed: %s", strerror(-r));
+		else
+			tracing = true;
+	}
+	u0 = v->user_exits;
+	if (snap && stats_snapshot_take(&v->stats, &s0))
+		snap = false;
+	vcpu_run(v, wd, &g);
+	if (snap && stats_snapshot_take(&v->stats, &s1))
+		snap = false;
+	u1 = v->user_exits;
+	if (tracing) {
+		int r = trace_end(&ts, &res->trace);
+
+		if (r)
+			snprintf(res->trace_note, sizeof(res->trace_note),
+				 "reading the trace failed: %s", strerror(-r));
+		else
+			res->has_trace = true;
+	}
+	res->cpu_after = sched_getcpu();
+	res->migrated = res->cpu_before >= 0 && res->cpu_after >= 0 &&
+			res->cpu_before != res->cpu_after;
+	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_END) {
+		guest_outcome(res, &g);
+		goto out;
+	}
+	res->n = n;
+	res->ops = res->batch * n;
+	if (snap)
+		stats_delta(&v->stats, &s0, &s1, &d);
+	res->has_stats = snap;
+	per_op(res, snap ? &v->stats : NULL, snap ? &d : NULL, &u0, &u1);
+	samples_from_tsc(res, c, env->overhead_cycles);
+	if (stats_summarize(res->samples, res->n, &res->cycles)) {
+		finish(res, LATENCY_FAILED, "samples are not finite numbers");
+		goto out;
+	}
+	res->ns_median = env->tsc_khz ? res->cycles.median * 1e6 / (double)env->tsc_khz : 0;
+	/* Let the guest run its teardown and return. */
+	vcpu_run(v, wd, &g);
+	if (g.kind == GUEST_STOPPED)
+		res->status = LATENCY_OK;	/* measured; only the teardown was cut */
+	else if (g.kind != GUEST_DONE)
+		finish(res, LATENCY_FAILED, "teardown: %s: %s", guest_exit_name(g.kind), g.msg);
+	else
+		res->status = LATENCY_OK;
+out:
+	stats_snapshot_free(&s0);
+	stats_snapshot_free(&s1);
+	stats_snapshot_free(&d);
+	return 0;
+}
+
+int latency_overhead(const struct latency_env *env, double *cycles, struct latency_result *res)
+{
+	struct latency_op nop = { .name = "nop", .op = latency_guest_nop };
+	struct latency_env e;
+	struct latency_result *r = res;
+	int err;
+
+	if (!env)
+		return -EINVAL;
+	e = *env;
+	e.overhead_cycles = 0;
+	if (!r)
+		r = malloc(sizeof(*r));	/* big: keep it off the stack */
+	if (!r)
+		return -ENOMEM;
+	err = latency_measure(&e, &nop, r);
+	if (!err && r->status != LATENCY_OK)
+		err = r->status == LATENCY_STOPPED ? -EINTR : -EIO;
+	if (!err)
+		*cycles = r->raw_median;
+	if (r != res)
+		free(r);
+	return err;
+}

@@ -1,0 +1,32 @@
+/*
+ * latency_guest.h - the control block shared by the latency harness's host
+ * side (suites/latency.c) and its guest loop (suites/latency_guest.c). It
+ * is a per-VM guest global: the host fills it before the run and reads the
+ * batch size and the per-batch TSC deltas back.
+ */
+#ifndef EXITSCOPE_SUITES_LATENCY_GUEST_H
+#define EXITSCOPE_SUITES_LATENCY_GUEST_H
+
+#include <stdint.h>
+
+#define LATENCY_CTL_SAMPLES	1000	/* == LATENCY_MAX_SAMPLES */
+
+/* Values of the first GUEST_SYNC argument. */
+#define LATENCY_SYNC_START	0x5354		/* calibrated: args[1] = batch */
+#define LATENCY_SYNC_END	0x454e		/* samples taken */
+
+struct latency_ctl {
+	uint64_t setup, op, teardown;	/* guest function addresses (setup/teardown may be 0) */
+	uint64_t arg;
+	uint64_t target_cycles;		/* TSC cycles one batch should span */
+	uint64_t max_batch;
+	uint64_t samples;
+	uint64_t batch;			/* out: ops per batch */
+	uint64_t t[LATENCY_CTL_SAMPLES];	/* out: TSC cycles of each batch */
+};
+
+extern struct latency_ctl latency_ctl;
+
+uint64_t latency_guest_main(uint64_t arg);
+
+#endif
