@@ -15,6 +15,8 @@ static const struct command {
 	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
 	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
 	{ "run", cmd_run, "VM-exit latency catalogue: cycles and exits per operation" },
+	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
+	{ "report", cmd_report, "one self-contained HTML report from result files" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -54,6 +54,10 @@ static void print_probes(FILE *f, const struct compare_result *cr)
 	size_t i, w = 5;
 	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
 
+	if (cr->n_probes == cr->n_not_run) {
+		fprintf(f, "\nprobes: none ran in both files\n");
+		return;
+	}
 	for (i = 0; i < cr->n_probes; i++)
 		if (strlen(cr->probes[i].name) > w)
 			w = strlen(cr->probes[i].name);

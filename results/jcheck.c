@@ -89,6 +89,7 @@ void jcheck_pop(struct jcheck *c, size_t mark)
 int jcheck_fail(struct jcheck *c, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 	int n;
 
 	if (!c->err || c->errlen == 0)
@@ -102,6 +103,10 @@ int jcheck_fail(struct jcheck *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
+	/* One line: jansson quotes raw input ("near '...'"), which may hold newlines. */
+	for (p = c->err; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 	return -1;
 }
 

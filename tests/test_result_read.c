@@ -56,7 +56,7 @@ static void check_cli(const char *path, const char *msg, const char *what)
 	nl = strchr(r.err, '\n');
 	if (!ok(strstr(r.err, msg) && nl && nl[1] == '\0',
 		"CLI prints the message as one line on stderr (%s)", what))
-		diag("  stderr: %s", r.err);
+		diag("  stderr: %.300s", r.err);
 	run_free(&r);
 }
 
@@ -183,6 +183,9 @@ static void test_json_errors(void)
 		       "invalid JSON at line 1, column 24: duplicate object key", 1);
 	expect_raw_err("overflow.json", "{\"schema\": 1e999}",
 		       "invalid JSON at line 1, column 16: real number overflow", 1);
+	/* jansson quotes the input near an error: a newline there must not split the message. */
+	expect_raw_err("newline.json", "{\"schema\": \"a\\\n\"}",
+		       "invalid JSON at line 2, column 0: invalid escape near '\"a\\?'", 0);
 	expect_raw_err("utf8.json", "{\"schema\": \"\xff\"}", "invalid JSON at line 1, column ", 1);
 	expect_raw_err("array.json", "[1, 2]", "top level is an array, not an object", 0);
 	expect_raw_err("noschema.json", "{\"hello\": 1}",
