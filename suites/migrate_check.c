@@ -1,0 +1,318 @@
+/*
+ * migrate_check.c - `exitscope check migrate`: a running guest is stopped at
+ * a sync and again mid-loop by the watchdog kick, its VM is saved, destroyed
+ * and rebuilt from the saved state, and the guest checks its own registers,
+ * vector state, MSRs, globals and (where supported) CET state afterwards;
+ * plus the refusal to restore a state whose feature the target lacks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "suites/cet.h"
+#include "suites/cet_guest.h"
+#include "suites/check.h"
+#include "suites/hostinfo.h"
+#include "suites/migrate.h"
+#include "suites/migrate_guest.h"
+
+#define SUITE		"migrate"
+#define BUDGET_MS	60000
+#define KICK_MS		200
+
+static const char *const lost_names[MG_NR_LOST] = {
+	"general registers", "xmm0-15", "ymm0-15 upper halves", "MXCSR", "x87 FCW", "XCR0",
+	"KERNEL_GS_BASE", "LSTAR", "STAR", "SFMASK", "FS_BASE", "SYSENTER_ESP", "TSC_AUX",
+	"DR0/DR3", "CR0/CR4/EFER", "x2APIC SPIV/TPR/LVTT", "loop state", "guest globals",
+	"TSC went backwards",
+};
+
+static void lost_list(uint64_t lost, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < MG_NR_LOST && n < len; i++)
+		if (lost & (1ULL << i))
+			n += snprintf(buf + n, len - n, "%s%s", n ? ", " : "", lost_names[i]);
+}
+
+/* Save, destroy the source, rebuild: *vm becomes the new VM. */
+static int migrate_swap(struct vm **vm, char *err, size_t len)
+{
+	struct vm *dst;
+	int r = vm_migrate(*vm, NULL, &dst, err, len);
+
+	if (r)
+		return r;
+	vm_destroy(*vm);
+	*vm = dst;
+	return 0;
+}
+
+static bool host_irqchip(const struct suite_env *env)
+{
+	int fd = kvm_open(env->kvm_path);
+	bool r = fd >= 0 && kvm_check_cap(fd, KVM_CAP_IRQCHIP) > 0;
+
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* Optional guest state from the CPUID the vCPU was given (not the guest's CPUID insn). */
+static void mg_choose(struct vm *vm, const struct suite_env *env)
+{
+	const struct kvm_cpuid_entry2 *d = cpuid_find_const(vm->cpuid, 0xd, 0);
+	uint64_t xcr0 = 0, flags = 0;
+
+	if (cpuid_has_name(vm->cpuid, "xsave")) {
+		xcr0 = XFEATURE_X87 | XFEATURE_SSE;
+		if (cpuid_has_name(vm->cpuid, "avx") && d && (d->eax & XFEATURE_YMM))
+			xcr0 |= XFEATURE_YMM;
+	}
+	if (vm->irqchip && cpuid_has_name(vm->cpuid, "x2apic"))
+		flags |= MG_USE_X2APIC;
+	if (cpuid_has_name(vm->cpuid, "rdtscp"))
+		flags |= MG_USE_TSC_AUX;
+	/* An emulating host (kvm_pvm) cannot run LDMXCSR/FLDCW in a guest. */
+	if (!env->hi || env->hi->exec_mode != EXEC_EMULATED)
+		flags |= MG_USE_FPCTL;
+	vm_global_set(vm, mg_xcr0, xcr0);
+	vm_global_set(vm, mg_flags, flags);
+}
+
+static void check_running_guest(const struct suite_env *env, struct check_report *rep)
+{
+	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true };
+	struct guest_result res;
+	struct vm *vm;
+	char err[512], lost[384];
+	uint64_t verified, counter, kick_rip;
+
+	o.irqchip = host_irqchip(env);
+	if (vm_create(&vm, &o, err, sizeof(err))) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "vm_create: %s", err);
+		return;
+	}
+	mg_choose(vm, env);
+	vcpu_call_run(&vm->vcpus[0], mg_run, 0x9e3779b97f4a7c15ULL, BUDGET_MS, &res);
+	if (res.kind != GUEST_SYNC || res.args[0] != MG_SYNC_REGS) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "guest before the first sync: %s", res.msg);
+		goto out;
+	}
+	if (migrate_swap(&vm, err, sizeof(err))) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "%s", err);
+		goto out;
+	}
+	counter = vm_global_get(vm, mg_counter);
+	vm_global_set(vm, mg_host_mark, MG_HOST_MARK);
+	vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+	if (res.kind != GUEST_SYNC || res.args[0] != MG_SYNC_LOOP) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL,
+			  "guest after the first migration: %s", res.msg);
+		goto out;
+	}
+	check_add(rep, SUITE, "migrate_at_sync",
+		  !res.args[1] && counter == MG_COUNTER ? CHECK_PASS : CHECK_FAIL,
+		  "stopped at a ucall exit with rbx, rsi, rdi, r8-r15 pinned, saved, source destroyed, "
+		  "restored into a new VM: registers %s, guest global mg_counter %llu in the new VM "
+		  "(want %d)", res.args[1] ? "CHANGED" : "intact", (unsigned long long)counter,
+		  MG_COUNTER);
+
+	/* Mid-loop: the watchdog kick stops the guest wherever it is. */
+	vcpu_run(&vm->vcpus[0], KICK_MS, &res);
+	kick_rip = res.rip;
+	if (res.kind != GUEST_HANG) {
+		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL,
+			  "guest should still be looping after its budget: %s", res.msg);
+		goto out;
+	}
+	if (migrate_swap(&vm, err, sizeof(err))) {
+		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "%s", err);
+		goto out;
+	}
+	vm_global_set(vm, mg_stop, 1);
+	vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+	if (res.kind != GUEST_DONE) {
+		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "guest after the second migration: %s",
+			  res.msg);
+		goto out;
+	}
+	check_add(rep, SUITE, "migrate_mid_loop", res.args[0] & MG_LOST_LOOP ? CHECK_FAIL : CHECK_PASS,
+		  "kicked by the watchdog mid-loop at RIP %#llx, migrated again: the loop %s "
+		  "after %llu iterations", (unsigned long long)kick_rip,
+		  res.args[0] & MG_LOST_LOOP ? "state was LOST" : "state checks out",
+		  (unsigned long long)vm_global_get(vm, mg_iterations));
+	verified = vm_global_get(vm, mg_verified);
+	lost_list(res.args[0], lost, sizeof(lost));
+	if (res.args[0])
+		check_add(rep, SUITE, "guest_state_after_migration", CHECK_FAIL,
+			  "after two migrations the guest found changed: %s", lost);
+	else
+		check_add(rep, SUITE, "guest_state_after_migration", CHECK_PASS,
+			  "after two migrations the guest verified xmm0-15%s%s, "
+			  "KERNEL_GS_BASE, LSTAR, STAR, SFMASK, FS_BASE, SYSENTER_ESP%s, DR0/DR3, "
+			  "CR0/CR4/EFER%s%s, guest globals and TSC monotonic",
+			  verified & MG_HAVE_YMM ? ", ymm upper halves" : "",
+			  verified & MG_HAVE_FPCTL ? ", MXCSR, x87 FCW" :
+			  " (not MXCSR/FCW: the host emulates guest code and cannot emulate LDMXCSR/FLDCW)",
+			  verified & MG_HAVE_TSC_AUX ? ", TSC_AUX" : "",
+			  verified & MG_HAVE_XCR0 ? ", XCR0" : " (no XSAVE in CPUID: XCR0 not checked)",
+			  verified & MG_HAVE_X2APIC ? ", x2APIC SPIV/TPR/LVTT (in-kernel LAPIC)" : "");
+out:
+	vm_destroy(vm);
+}
+
+/* vcpu_state fields that must not change when a restore is refused. */
+static bool same_state(const struct vcpu_state *a, const struct vcpu_state *b, char *what, size_t len)
+{
+	if (memcmp(&a->regs, &b->regs, sizeof(a->regs)))
+		return snprintf(what, len, "REGS"), false;
+	if (memcmp(&a->sregs, &b->sregs, sizeof(a->sregs)))
+		return snprintf(what, len, "SREGS"), false;
+	if (a->has_lapic != b->has_lapic || (a->has_lapic && memcmp(&a->lapic, &b->lapic, sizeof(a->lapic))))
+		return snprintf(what, len, "LAPIC"), false;
+	if (memcmp(a->xsave, b->xsave, a->xsave_size < b->xsave_size ? a->xsave_size : b->xsave_size))
+		return snprintf(what, len, "XSAVE"), false;
+	for (uint32_t i = 0; i < a->msrs->nmsrs; i++) {
+		uint64_t v;
+
+		if (a->msrs->entries[i].index == 0x10)	/* IA32_TSC keeps counting */
+			continue;
+		if (!vcpu_state_msr(b, a->msrs->entries[i].index, &v) || v != a->msrs->entries[i].data)
+			return snprintf(what, len, "MSR %#x", a->msrs->entries[i].index), false;
+	}
+	return true;
+}
+
+/*
+ * Save a vCPU in x2APIC mode, restore it into a VM whose CPUID lacks x2apic.
+ * 1: refused with msg and target unchanged; 0: not as expected (msg says
+ * why); -errno: could not set up (msg says why).
+ */
+static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t msglen,
+				char *what, size_t wlen)
+{
+	struct vm_opts o = { .kvm_path = env->kvm_path, .quiet = true, .irqchip = true };
+	struct vcpu_state *s = NULL, *t0 = NULL, *t1 = NULL;
+	struct vm *src = NULL, *dst = NULL;
+	struct kvm_cpuid2 *c = NULL;
+	struct guest_result res;
+	int r;
+
+	what[0] = 0;
+	r = vm_create(&src, &o, msg, msglen);
+	if (r)
+		return r;
+	vcpu_call_run(&src->vcpus[0], mg_x2apic_on, 0, BUDGET_MS, &res);
+	if (res.kind != GUEST_DONE || !(res.args[0] & (1ULL << 10))) {
+		snprintf(msg, msglen, "guest could not enable x2APIC mode: %s", res.msg);
+		r = -EIO;
+		goto out;
+	}
+	r = vcpu_state_save(&src->vcpus[0], &s, msg, msglen);
+	if (r)
+		goto out;
+	c = cpuid_dup(src->cpuid);
+	if (!c) {
+		r = -ENOMEM;
+		goto out;
+	}
+	cpuid_set(c, x86_feature_find("x2apic"), false);
+	o.cpuid = c;
+	r = vm_create(&dst, &o, msg, msglen);
+	if (r)
+		goto out;
+	r = vcpu_state_save(&dst->vcpus[0], &t0, msg, msglen);
+	if (r)
+		goto out;
+	r = vcpu_state_restore(&dst->vcpus[0], s, msg, msglen);
+	if (!r) {
+		snprintf(msg, msglen, "restoring an x2APIC-mode state into a vCPU without x2apic "
+			 "in its CPUID succeeded");
+		goto out;
+	}
+	r = vcpu_state_save(&dst->vcpus[0], &t1, what, wlen);
+	if (r)
+		goto out;
+	r = same_state(t0, t1, what, wlen) ? 1 : 0;
+out:
+	vcpu_state_free(s);
+	vcpu_state_free(t0);
+	vcpu_state_free(t1);
+	free(c);
+	vm_destroy(src);
+	vm_destroy(dst);
+	return r;
+}
+
+static void check_refusal(const struct suite_env *env, struct check_report *rep)
+{
+	char msg[512], what[64];
+	int r;
+
+	struct kvm_cpuid2 *c = NULL;
+	int fd = kvm_open(env->kvm_path);
+	bool x2apic = fd >= 0 && !kvm_get_supported_cpuid(fd, &c) && cpuid_has_name(c, "x2apic");
+
+	free(c);
+	if (fd >= 0)
+		close(fd);
+	if (!host_irqchip(env) || !x2apic) {
+		check_add(rep, SUITE, "refuse_missing_feature", CHECK_SKIP,
+			  "needs x2APIC in KVM_GET_SUPPORTED_CPUID and an in-kernel irqchip");
+		return;
+	}
+	r = migrate_refusal_demo(env, msg, sizeof(msg), what, sizeof(what));
+	if (r == 1 && strstr(msg, "x2apic"))
+		check_add(rep, SUITE, "refuse_missing_feature", CHECK_PASS,
+			  "x2APIC-mode vCPU restored into a VM without x2apic: \"%s\"; the target's "
+			  "REGS, SREGS, XSAVE, LAPIC and MSRs are unchanged", msg);
+	else
+		check_add(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, "%s%s%s", msg,
+			  r == 0 && what[0] ? "; target state changed: " : "", r == 0 ? what : "");
+}
+
+static void check_cet_state(const struct suite_env *env, struct check_report *rep)
+{
+	struct cet_support cs;
+	struct guest_result res;
+	struct vm *vm;
+	char err[512];
+
+	if (cet_support_get(env->kvm_path, &cs) || !cs.shstk) {
+		check_add(rep, SUITE, "cet_state_migrates", CHECK_SKIP, "%s shadow stacks (SHSTK not "
+			  "in KVM_GET_SUPPORTED_CPUID)", CET_NO_SUPPORT);
+		return;
+	}
+	if (cet_vm_create(env, CET_CPUID_SUPPORTED, false, &vm, err, sizeof(err))) {
+		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "vm_create: %s", err);
+		return;
+	}
+	cet_vm_shadow_stack(vm);
+	vcpu_call_run(&vm->vcpus[0], cet_g_shstk, CET_SHSTK_EXITS, BUDGET_MS, &res);
+	if (res.kind != GUEST_SYNC || res.args[0] != CET_SYNC_MARK) {
+		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "guest: %s", res.msg);
+	} else if (migrate_swap(&vm, err, sizeof(err))) {
+		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "%s", err);
+	} else {
+		vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+		check_add(rep, SUITE, "cet_state_migrates",
+			  res.kind == GUEST_DONE && !res.args[0] ? CHECK_PASS : CHECK_FAIL,
+			  "migrated with the supervisor shadow stack active (SSP %#llx): %s, changes "
+			  "%#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack entry)",
+			  (unsigned long long)res.args[1], res.msg,
+			  res.kind == GUEST_DONE ? (unsigned long long)res.args[0] : ~0ULL);
+	}
+	vm_destroy(vm);
+}
+
+void migrate_checks(const struct suite_env *env, struct check_report *rep)
+{
+	check_running_guest(env, rep);
+	check_refusal(env, rep);
+	check_cet_state(env, rep);
+}
