@@ -1,0 +1,171 @@
+/*
+ * test_cet.c - `exitscope check cet` on real /dev/kvm: the negative CET
+ * facts that hold on every host without CET in the guest CPUID (MSRs absent
+ * from the save list when KVM lacks CET, KVM_SET_MSRS refused, CR4.CET
+ * refused via SREGS and #GP from the guest, GUEST_SSP not listed), checked
+ * directly and through the suite and the CLI.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "suites/cet.h"
+#include "suites/cet_guest.h"
+#include "suites/hostinfo.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static void direct_checks(const struct suite_env *env, const struct cet_support *cs)
+{
+	struct kvm_msr_list *l = NULL;
+	struct kvm_reg_list *rl = NULL;
+	struct guest_result res;
+	struct kvm_sregs sr, after;
+	struct vm *vm;
+	char err[256];
+	int fd, r;
+
+	/* Save list: no CET MSR without CET in KVM. */
+	fd = kvm_open(NULL);
+	r = kvm_get_msr_index_list(fd, &l);
+	close(fd);
+	ok(r == 0, "KVM_GET_MSR_INDEX_LIST works");
+	for (int i = 0; i < CET_NR_MSRS; i++) {
+		if (cs->shstk || cs->ibt)
+			skip("KVM supports CET: its MSRs belong in the list");
+		else
+			ok(!kvm_msr_list_has(l, cet_msrs[i]), "%s (%#x) absent from the MSR save list",
+			   cet_msr_name(cet_msrs[i]), cet_msrs[i]);
+	}
+	free(l);
+
+	r = cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, err, sizeof(err));
+	if (!ok(r == 0, "VM with SHSTK/IBT cleared from its CPUID (%s)", r ? err : "ok"))
+		exit(done_testing());
+
+	/* Host writes of non-zero values are refused. */
+	for (int i = 0; i < CET_NR_MSRS; i++) {
+		uint64_t val = i < 2 ? CET_SHSTK_EN : 0x7ffff0001000ULL;
+
+		is_int(kvm_set_msr(vm->vcpus[0].fd, cet_msrs[i], val), -EPERM,
+		       cet_msr_name(cet_msrs[i]));
+	}
+
+	/* KVM_SET_SREGS with CR4.CET: EINVAL, CR4 unchanged. */
+	kvm_get_sregs(vm->vcpus[0].fd, &sr);
+	sr.cr4 |= X86_CR4_CET;
+	is_int(kvm_set_sregs(vm->vcpus[0].fd, &sr), -EINVAL, "KVM_SET_SREGS with CR4.CET refused with EINVAL");
+	kvm_get_sregs(vm->vcpus[0].fd, &after);
+	ok(!(after.cr4 & X86_CR4_CET), "CR4 read back without CET (%#llx)", (unsigned long long)after.cr4);
+
+	/* KVM_GET_REG_LIST: no GUEST_SSP (or no x86 reg list at all before 6.18). */
+	r = kvm_get_reg_list(vm->vcpus[0].fd, &rl);
+	if (r) {
+		ok(r == -EINVAL || r == -ENOTTY, "KVM_GET_REG_LIST unsupported (%d): GUEST_SSP not listed", r);
+	} else {
+		bool has = false;
+
+		for (uint64_t i = 0; i < rl->n; i++)
+			has |= rl->reg[i] == KVM_REG_GUEST_SSP;
+		ok(!has, "KVM_GET_REG_LIST (%llu registers) has no GUEST_SSP", (unsigned long long)rl->n);
+		free(rl);
+	}
+
+	/* The guest: mov to CR4 setting CET is #GP, CET MSR accesses are #GP. */
+	vcpu_call_run(&vm->vcpus[0], cet_g_cr4_set, 0, 20000, &res);
+	ok(res.kind == GUEST_DONE && res.args[0] == CET_FAULT(GP_VECTOR),
+	   "guest mov to CR4 with CET: #GP (%#llx, %s)", (unsigned long long)res.args[0], res.msg);
+	vcpu_call_run(&vm->vcpus[0], cet_g_msr_access, 0, 20000, &res);
+	ok(res.kind == GUEST_DONE && res.args[0] == 0,
+	   "guest rdmsr/wrmsr of every CET MSR #GP (mask of non-faulting %#llx)",
+	   (unsigned long long)res.args[0]);
+	vm_destroy(vm);
+}
+
+static void suite_checks(const struct suite_env *env, const struct cet_support *cs)
+{
+	static const char *const always[] = {
+		"cpuid_host_cpu", "cpuid_xss_bits", "msr_index_list", "reg_list_no_guest_ssp",
+		"sregs_cr4_cet_refused", "guest_cr4_cet_gp", "guest_msr_gp",
+	};
+	static const char *const need_cet[] = {
+		"msr_roundtrip", "msr_invalid_refused", "reg_list_guest_ssp", "guest_cr4_cet_wp",
+		"guest_shstk_ret", "guest_rdssp_incssp", "guest_cet_state_exits", "guest_ibt_endbr",
+	};
+	struct check_report rep = { 0 };
+	const struct check_result *c;
+
+	cet_checks(env, &rep);
+	is_int(check_count(&rep, CHECK_FAIL), 0, "no cet check fails");
+	for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++) {
+		c = check_find(&rep, "cet", always[i]);
+		ok(c && c->status == CHECK_PASS, "cet.%s passes (%s)", always[i], c ? c->detail : "missing");
+	}
+	c = check_find(&rep, "cet", cs->shstk || cs->ibt ? "msr_refused_cleared_cpuid" : "msr_refused_no_cet");
+	ok(c && c->status == CHECK_PASS, "CET MSR refusal check passes (%s)", c ? c->detail : "missing");
+	for (size_t i = 0; i < sizeof(need_cet) / sizeof(need_cet[0]); i++) {
+		c = check_find(&rep, "cet", need_cet[i]);
+		if (cs->shstk && cs->ibt)
+			ok(c && c->status == CHECK_PASS, "cet.%s passes on a CET host", need_cet[i]);
+		else if (!cs->shstk && !cs->ibt)
+			ok(c && c->status == CHECK_SKIP && !strncmp(c->detail, CET_NO_SUPPORT, strlen(CET_NO_SUPPORT)),
+			   "cet.%s skips with '%s...' (%s)", need_cet[i], CET_NO_SUPPORT, c ? c->detail : "missing");
+		else
+			ok(c && c->status != CHECK_FAIL, "cet.%s does not fail (partial CET)", need_cet[i]);
+	}
+	check_report_free(&rep);
+}
+
+static void cli_checks(void)
+{
+	const char *exe = getenv("EXITSCOPE");
+	char *dir = fixture_tmpdir(), path[512];
+	struct run_result r;
+	json_t *doc, *checks, *c;
+	size_t i, n = 0;
+	bool bad = false;
+
+	if (!exe || !dir) {
+		tap_skip(3, "EXITSCOPE is not set (run through make check)");
+		fixture_rmdir(dir);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/cet.json", dir);
+	/* Options first: cmd_check parses with "+" (stops at the first suite name). */
+	run_cmd(&r, (const char *const[]){ exe, "check", "--json", path, "cet", NULL });
+	is_int(r.status, 0, "exitscope check --json FILE cet exits 0");
+	doc = json_load_file(path, 0, NULL);
+	checks = json_object_get(doc, "checks");
+	json_array_foreach(checks, i, c) {
+		n++;
+		bad |= strcmp(json_string_value(json_object_get(c, "suite")), "cet") != 0;
+	}
+	ok(n >= 16 && !bad, "JSON has %zu checks, all of suite cet", n);
+	tap_like(r.out, "cet.sregs_cr4_cet_refused", "text output names the checks");
+	json_decref(doc);
+	run_free(&r);
+	fixture_rmdir(dir);
+}
+
+int main(void)
+{
+	volatile sig_atomic_t stop = 0;
+	struct suite_env env = { .stop = &stop };
+	struct cet_support cs;
+	struct hostinfo hi;
+	char err[256];
+
+	if (access("/dev/kvm", R_OK | W_OK))
+		return tap_skip_all("/dev/kvm is not accessible");
+	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_get(NULL, &cs))
+		return tap_skip_all("KVM cannot be queried");
+	env.hi = &hi;
+	diag("KVM CET support: shstk=%d ibt=%d xss=%#llx", cs.shstk, cs.ibt, (unsigned long long)cs.xss);
+	direct_checks(&env, &cs);
+	suite_checks(&env, &cs);
+	cli_checks();
+	return done_testing();
+}
