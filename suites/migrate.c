@@ -13,6 +13,7 @@
 
 #define APIC_BASE_X2APIC	(1ULL << 10)
 #define SZ_2M			0x200000ULL
+#define MSR_IA32_TSC		0x10
 
 extern const char _end[];
 
@@ -49,7 +50,12 @@ bool vcpu_state_msr(const struct vcpu_state *s, uint32_t index, uint64_t *val)
 	return false;
 }
 
-/* Every MSR of the save list that KVM lets the host read. */
+/*
+ * Every MSR of the save list that KVM lets the host read and write back
+ * unchanged: one KVM refuses to take back (e.g. MSR_KVM_POLL_CONTROL without
+ * an in-kernel LAPIC) would make a restore fail half-way. IA32_TSC is not
+ * written back: it keeps counting, and it is always writable.
+ */
 static int save_msrs(struct vcpu *v, struct vcpu_state *s)
 {
 	struct kvm_msr_list *l;
@@ -66,6 +72,8 @@ static int save_msrs(struct vcpu *v, struct vcpu_state *s)
 		uint64_t val;
 
 		if (kvm_get_msr(v->fd, l->indices[i], &val))
+			continue;
+		if (l->indices[i] != MSR_IA32_TSC && kvm_set_msr(v->fd, l->indices[i], val))
 			continue;
 		s->msrs->entries[s->msrs->nmsrs].index = l->indices[i];
 		s->msrs->entries[s->msrs->nmsrs].data = val;

@@ -6,7 +6,8 @@
  * vcpu_state_save() first lets KVM complete an in-flight PIO/MMIO exit
  * (KVM_RUN with immediate_exit), then saves REGS, SREGS, XSAVE (KVM_GET_XSAVE2
  * sized by kvm_xsave_size()), XCRS, every MSR of KVM_GET_MSR_INDEX_LIST that
- * reads back (IA32_XSS and the CET MSRs included when listed), GUEST_SSP when
+ * reads back and is taken back unchanged (IA32_XSS and the CET MSRs included
+ * when listed), GUEST_SSP when
  * KVM_GET_REG_LIST lists it, LAPIC (in-kernel irqchip), vCPU events, MP
  * state and debug registers.
  *
