@@ -1,0 +1,290 @@
+/*
+ * test_run.c - `exitscope run` end to end: --help, --list (every probe with
+ * its requirement), usage errors, the whole catalogue once with small
+ * samples (every probe ok with positive finite figures, or a reason), exact
+ * userspace exits per op of pio_to_user/mmio_to_user/rd_user_msr, the JSON
+ * against the schema and through the reader, and a probe forced to hang.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "probes/probes.h"
+#include "results/result_read.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static const char *exe;
+
+static json_t *probe_json(json_t *root, const char *name)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(root, "probes"), i, p)
+		if (!strcmp(json_string_value(json_object_get(p, "name")), name))
+			return p;
+	return NULL;
+}
+
+static double num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static void test_cli_basics(void)
+{
+	struct run_result r;
+	char needs[256], line[512];
+	bool all = true;
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "--help", NULL });
+	is_int(r.status, 0, "run --help exits 0");
+	tap_like(r.out, "usage: exitscope run", "run --help prints the usage");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "--list", NULL });
+	is_int(r.status, 0, "run --list exits 0");
+	for (size_t i = 0; i < nr_probes; i++) {
+		probe_needs_text(&probes[i], needs, sizeof(needs));
+		snprintf(line, sizeof(line), "\n%-25s %-9s %-45s", probes[i].name, probes[i].group, needs);
+		if (!strstr(r.out, line)) {
+			diag("--list lacks the line for %s (needs: %s)", probes[i].name, needs);
+			all = false;
+		}
+	}
+	ok(all && nr_probes >= 45, "--list prints all %zu probes with group and requirement", nr_probes);
+	tap_like(r.out, "CPUID shstk or ibt", "--list names CPUID requirements");
+	tap_like(r.out, "in-kernel irqchip, 2 vCPUs, x2APIC", "--list names irqchip/vCPU requirements");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "no_such_probe", NULL });
+	is_int(r.status, 2, "unknown probe name: exit 2");
+	tap_like(r.err, "no probe matches 'no_such_probe'", "unknown probe: the message names it");
+	tap_like(r.err, "exitscope run --help", "unknown probe: hint to --help");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "cpuid", "zz*", NULL });
+	is_int(r.status, 2, "a glob matching nothing: exit 2");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "--samples", "0", NULL });
+	is_int(r.status, 2, "--samples 0: exit 2");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "--time-budget", "x", NULL });
+	is_int(r.status, 2, "--time-budget x: exit 2");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "--bogus", NULL });
+	is_int(r.status, 2, "unknown option: exit 2");
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ exe, "run", "--kvm-dev", "/nonexistent/kvm", "nop", NULL });
+	is_int(r.status, 3, "missing KVM device: exit 3");
+	run_free(&r);
+}
+
+/* Every probe: ok with positive finite figures, or not ok with a reason. */
+static void check_every_probe(json_t *root)
+{
+	size_t i, nok = 0, bad = 0;
+	json_t *p;
+
+	json_array_foreach(json_object_get(root, "probes"), i, p) {
+		const char *name = str(p, "name"), *st = str(p, "status");
+
+		if (i < nr_probes && strcmp(name, probes[i].name)) {
+			diag("probe %zu is %s, want %s (catalogue order)", i, name, probes[i].name);
+			bad++;
+		}
+		if (!strcmp(st, "ok")) {
+			json_t *c = json_object_get(p, "cycles"), *s = json_object_get(p, "samples"), *v;
+			double raw = num(p, "raw_median_cycles");
+			size_t k;
+
+			nok++;
+			if (!(raw > 0 && isfinite(raw)) || !(num(p, "batch") >= 1) ||
+			    json_array_size(s) != 3 || !isfinite(num(c, "median")) ||
+			    !(num(c, "median") >= 0) || !(num(p, "ns_median") >= 0) ||
+			    !(num(p, "overhead_cycles") >= 0)) {
+				diag("%s: figures not positive/finite (raw %g, batch %g, %zu samples)",
+				     name, raw, num(p, "batch"), json_array_size(s));
+				bad++;
+			}
+			json_array_foreach(s, k, v)
+				if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
+				    json_number_value(v) < 0)
+					bad++;
+		} else if (!*str(p, "reason")) {
+			diag("%s: status %s without a reason", name, st);
+			bad++;
+		} else if (strcmp(st, "skipped") && strcmp(st, "failed") && strcmp(st, "hang")) {
+			diag("%s: status '%s'", name, st);
+			bad++;
+		}
+	}
+	is_int((long long)json_array_size(json_object_get(root, "probes")), (long long)nr_probes,
+	       "the whole catalogue is in the result");
+	ok(!bad, "every probe: positive finite figures, or skipped/failed/hang with a reason");
+	ok(probe_json(root, "nop") && !strcmp(str(probe_json(root, "nop"), "status"), "ok"),
+	   "the nop baseline was measured");
+	diag("%zu of %zu probes measured on this host", nok, nr_probes);
+}
+
+/* Userspace round trips are exactly one exit of their kind per op. */
+static void check_exact_exits(json_t *root)
+{
+	static const struct { const char *probe, *key; double want; } exact[] = {
+		{ "pio_to_user", "user_io", 1 }, { "pio_to_user", "user_mmio", 0 },
+		{ "mmio_to_user", "user_mmio", 1 }, { "mmio_to_user", "user_io", 0 },
+		{ "rd_user_msr", "user_msr", 1 },
+		{ "ioeventfd_pio_wildcard", "user_io", 0 }, { "ioeventfd_pio_datamatch", "user_io", 0 },
+		{ "ioeventfd_mmio_wildcard", "user_mmio", 0 }, { "ioeventfd_mmio_datamatch", "user_mmio", 0 },
+		{ "inl_from_kernel", "user_io", 0 }, { "outl_to_kernel", "user_io", 0 },
+		{ "cpuid", "user_io", 0 },
+	};
+	char name[128];
+
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		json_t *p = probe_json(root, exact[i].probe);
+
+		if (!p || strcmp(str(p, "status"), "ok")) {
+			tap_skip(1, "probe not measured here");
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s: per_op.%s is exactly %.0f", exact[i].probe,
+			 exact[i].key, exact[i].want);
+		is_num(num(json_object_get(p, "per_op"), exact[i].key), exact[i].want, 0, name);
+	}
+	/* The stats fd's io_exits/mmio_exits, where the backend keeps them. */
+	for (int m = 0; m < 2; m++) {
+		json_t *p = probe_json(root, m ? "mmio_to_user" : "pio_to_user");
+		json_t *po = p ? json_object_get(p, "per_op") : NULL;
+		const char *key = m ? "mmio_exits" : "io_exits";
+
+		if (!po || num(po, key) == 0)
+			tap_skip(1, "the backend does not maintain this stat (kvm_pvm keeps it at 0)");
+		else
+			is_num(num(po, key), 1, 0, m ? "mmio_to_user: stats mmio_exits/op is exactly 1"
+						     : "pio_to_user: stats io_exits/op is exactly 1");
+	}
+}
+
+/* Schema, required fields, and the reader agreeing with the raw JSON. */
+static void check_json(const char *path, json_t *root)
+{
+	struct result_file *rf;
+	char err[RESULT_ERR_MAX];
+	size_t agree = 0;
+
+	tap_is_str(str(root, "schema"), "exitscope-result", "schema name");
+	is_int(json_integer_value(json_object_get(root, "schema_version")), 1, "schema version 1");
+	tap_is_str(str(root, "kind"), "run", "kind run");
+	ok(json_is_object(json_object_get(json_object_get(root, "host"), "execution")),
+	   "the full host record (with execution mode) is included");
+	ok(json_is_array(json_object_get(root, "command")) && *str(root, "started") &&
+	   *str(root, "finished"), "command line and timestamps");
+	rf = result_read_file(path, err, sizeof(err));
+	if (!ok(rf != NULL, "the result file validates with the reader")) {
+		diag("%s", err);
+		tap_skip(2, "no reader result");
+		return;
+	}
+	is_int((long long)rf->n_probes, (long long)json_array_size(json_object_get(root, "probes")),
+	       "reader sees every probe");
+	for (size_t i = 0; i < rf->n_probes; i++) {
+		const struct result_probe *p = &rf->probes[i];
+		json_t *j = probe_json(root, p->name);
+
+		if (!j || strcmp(result_status_names[p->status], str(j, "status")))
+			continue;
+		if (p->status != RESULT_STATUS_OK) {
+			agree += p->reason && !strcmp(p->reason, str(j, "reason"));
+			continue;
+		}
+		agree += p->n_samples == json_array_size(json_object_get(j, "samples")) &&
+			 p->cycles.median == num(json_object_get(j, "cycles"), "median") &&
+			 p->per_op[RESULT_OP_EXITS] == num(json_object_get(j, "per_op"), "exits") &&
+			 p->batch == (long long)num(j, "batch");
+	}
+	is_int((long long)agree, (long long)rf->n_probes,
+	       "reader values round-trip (status, reason, samples, median, exits, batch)");
+	result_free(rf);
+}
+
+static json_t *run_json(const char *path, struct run_result *r, const char *const *argv)
+{
+	json_error_t je;
+
+	run_cmd(r, argv);
+	return json_load_file(path, 0, &je);
+}
+
+int main(void)
+{
+	struct run_result r;
+	char *dir, path[512], hpath[512];
+	json_t *root;
+
+	exe = getenv("EXITSCOPE");
+	if (!exe || access(exe, X_OK))
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	test_cli_basics();
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		skip("/dev/kvm is not usable: no measurements");
+		return done_testing();
+	}
+	dir = fixture_tmpdir();
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	snprintf(hpath, sizeof(hpath), "%s/hang.json", dir);
+
+	root = run_json(path, &r, (const char *const[]){ exe, "run", "--samples", "3",
+			"--time-budget", "0.05", "--quiet", "--json", path, NULL });
+	is_int(r.status, 0, "whole catalogue: exit 0");
+	if (r.status)
+		diag("stderr: %s", r.err);
+	tap_like(r.out, "pio_to_user", "the table lists the probes");
+	run_free(&r);
+	if (ok(root != NULL, "the JSON file was written")) {
+		check_every_probe(root);
+		check_exact_exits(root);
+		check_json(path, root);
+		json_decref(root);
+	}
+
+	/* A probe forced to hang is stopped at its watchdog; the rest completes. */
+	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,
+			"run", "nop", "cpuid", "rdtsc", "--samples", "3", "--time-budget", "0.1",
+			"--json", hpath, NULL });
+	is_int(r.status, 0, "forced hang: the run still completes (exit 0)");
+	tap_like(r.out, "hang: guest hang: still running after 1200 ms",
+		 "the table reports the hang at its watchdog (2 x 0.1 s + 1 s)");
+	run_free(&r);
+	if (root) {
+		json_t *c = probe_json(root, "cpuid"), *t = probe_json(root, "rdtsc");
+
+		tap_is_str(c ? str(c, "status") : NULL, "hang", "cpuid: status hang");
+		tap_like(c ? str(c, "reason") : NULL, "still running after 1200 ms",
+			 "cpuid: the reason names the budget it was stopped at");
+		tap_is_str(t ? str(t, "status") : NULL, "ok", "rdtsc after the hang: measured");
+		json_decref(root);
+	} else {
+		tap_skip(3, "no JSON from the hang run");
+	}
+	fixture_rmdir(dir);
+	return done_testing();
+}
