@@ -27,6 +27,12 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 	if (n < max && !r->has_stats)
 		snprintf(notes[n++], PROBE_NOTE_LEN,
 			 "no vCPU stats fd: stats-based per-op figures are 0");
+	if (n < max && r->has_trace && !r->trace.total)
+		snprintf(notes[n++], PROBE_NOTE_LEN,
+			 "trace: tracefs recorded no kvm_exit events (the backend emits none)");
+	if (n < max && r->has_trace && r->trace.lost)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "trace: %llu events lost",
+			 (unsigned long long)r->trace.lost);
 	if (n < max && r->trace_note[0])
 		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->trace_note);
 	if (n < max && r->raw_median > 0 && r->overhead_cycles >= r->raw_median)

@@ -6,6 +6,9 @@
  * against the schema and through the reader, and a probe forced to hang.
  */
 #include <math.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +229,46 @@ static void check_json(const char *path, json_t *root)
 	result_free(rf);
 }
 
+/*
+ * Ctrl-C: SIGINT while the catalogue runs ends it with 130, and the JSON
+ * still holds what was measured, the rest as skipped "stopped by Ctrl-C".
+ */
+static void test_sigint(const char *path)
+{
+	struct result_file *rf;
+	char err[RESULT_ERR_MAX];
+	size_t nstopped = 0, nok = 0;
+	int st = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execl(exe, exe, "run", "--samples", "3", "--time-budget", "0.4", "--json", path,
+		      (char *)NULL);
+		_exit(127);
+	}
+	sleep(2);	/* the trigger only: what is asserted below are facts */
+	kill(pid, SIGINT);
+	waitpid(pid, &st, 0);
+	is_int(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 130, "Ctrl-C: exit status 130");
+	rf = result_read_file(path, err, sizeof(err));
+	if (!ok(rf != NULL, "Ctrl-C: the JSON was still written and validates")) {
+		diag("%s", err);
+		tap_skip(1, "no result file");
+		return;
+	}
+	for (size_t i = 0; i < rf->n_probes; i++) {
+		nok += rf->probes[i].status == RESULT_STATUS_OK;
+		nstopped += rf->probes[i].reason && strstr(rf->probes[i].reason, "Ctrl-C");
+	}
+	ok(nok >= 1 && nstopped >= 1 && rf->n_probes == nr_probes,
+	   "Ctrl-C: measured probes kept (%zu), the rest marked stopped (%zu)", nok, nstopped);
+	result_free(rf);
+}
+
 static json_t *run_json(const char *path, struct run_result *r, const char *const *argv)
 {
 	json_error_t je;
@@ -285,6 +328,23 @@ int main(void)
 	} else {
 		tap_skip(3, "no JSON from the hang run");
 	}
+	/* --all: the map and the checks ride along in the same result file. */
+	snprintf(path, sizeof(path), "%s/all.json", dir);
+	root = run_json(path, &r, (const char *const[]){ exe, "run", "nop", "--all", "--samples", "2",
+			"--time-budget", "0.05", "--quiet", "--json", path, NULL });
+	is_int(r.status, 0, "run nop --all: exit 0");
+	run_free(&r);
+	{
+		struct result_file *rf = result_read_file(path, (char[RESULT_ERR_MAX]){ 0 }, RESULT_ERR_MAX);
+
+		ok(rf && rf->map && rf->n_checks > 0 && rf->n_probes == 1,
+		   "--all: one probe, the map and the checks, and the reader accepts it");
+		result_free(rf);
+	}
+	json_decref(root);
+
+	snprintf(path, sizeof(path), "%s/sigint.json", dir);
+	test_sigint(path);
 	fixture_rmdir(dir);
 	return done_testing();
 }
