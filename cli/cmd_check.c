@@ -53,7 +53,7 @@ int cmd_check(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+hv", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json_path = optarg; break;
 		case 'k': kvm_opt = optarg; break;

@@ -4,6 +4,8 @@
  * exceptions, the watchdog, and exact I/O exit counts from the stats fd.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include "guest/vm.h"
@@ -23,6 +25,7 @@ uint64_t tg_triple_fault(uint64_t arg);
 uint64_t tg_xgetbv(uint64_t arg);
 uint64_t tg_handler(uint64_t arg);
 uint64_t tg_print(uint64_t arg);
+uint64_t tg_count_sync(uint64_t arg);
 extern uint64_t tg_global_counter;
 
 #define BUDGET_MS 20000
@@ -42,7 +45,7 @@ int main(void)
 		tap_ok(0, "vm_create: %s", err);
 		return tap_done();
 	}
-	tap_plan(31);
+	tap_plan(32);
 
 	/* A guest C function computes a value and returns it through the channel. */
 	vcpu_call_run(&vm->vcpus[0], tg_add, 100, BUDGET_MS, &res);
@@ -178,6 +181,21 @@ int main(void)
 	vm->quiet = true;
 	vcpu_call_run(&vm->vcpus[0], tg_print, 77, BUDGET_MS, &res);
 	tap_ok(res.kind == GUEST_DONE && res.args[0] == 77, "guest printf does not stop the guest");
+
+	/*
+	 * A stray watchdog signal sent to the thread between runs (as a
+	 * debugger or another engineer's test might) must not wedge later runs.
+	 */
+	{
+		enum guest_exit k;
+
+		pthread_kill(pthread_self(), SIGUSR1);
+		k = vcpu_call_run(&vm->vcpus[0], tg_count_sync, 3000, BUDGET_MS, &res);
+		while (k == GUEST_SYNC)
+			k = vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
+		tap_ok(k == GUEST_DONE && res.args[0] == 3000,
+		       "a stray SIGUSR1 is consumed and the guest completes (%s)", res.msg);
+	}
 
 	/* Watchdog: a guest that loops forever is stopped within its budget. */
 	vcpu_call_run(&vm->vcpus[0], tg_forever, 0, 300, &res);

@@ -126,3 +126,15 @@ uint64_t tg_print(uint64_t arg)
 	GUEST_PRINTF("value %lu hex %#lx %s", arg, arg);
 	return arg;
 }
+
+/* Counts to arg, syncing every 1000 iterations. */
+uint64_t tg_count_sync(uint64_t arg);
+uint64_t tg_count_sync(uint64_t arg)
+{
+	uint64_t i;
+
+	for (i = 0; i < arg; i++)
+		if (i % 1000 == 999)
+			GUEST_SYNC(i);
+	return i;
+}
