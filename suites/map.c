@@ -467,7 +467,8 @@ void map_print(FILE *f, const json_t *map)
 		(long long)json_integer_value(json_object_get(map, "rounds")));
 	if (json_is_true(json_object_get(map, "emulated")))
 		fprintf(f, "NOTE: this host EMULATES guest code: ownership is not meaningful here and no bit\n"
-			   "      is called owned; exits/op counts exits to userspace, cycles/op is emulation cost.\n");
+			   "      is called owned; exits/op is the vCPU stats 'exits' delta (the backend's own\n"
+			   "      exits, e.g. MMU reloads, not exits to userspace), cycles/op is emulation cost.\n");
 	json_array_foreach(json_object_get(map, "profiles"), i, p) {
 		fprintf(f, "\nprofile %s%s%s\n", jstr(p, "name"),
 			json_object_get(p, "note") ? ": " : "", jstr(p, "note"));
