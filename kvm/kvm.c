@@ -38,8 +38,8 @@ int kvm_vcpu_mmap_size(int kvm_fd)
 	return kvm_ioctl(kvm_fd, KVM_GET_VCPU_MMAP_SIZE, NULL);
 }
 
-/* KVM_GET_SUPPORTED_CPUID and friends: grow the buffer on E2BIG. */
-int kvm_get_supported_cpuid(int kvm_fd, struct kvm_cpuid2 **out)
+/* KVM_GET_SUPPORTED_CPUID and KVM_GET_CPUID2: grow the buffer on E2BIG. */
+static int get_cpuid(int fd, unsigned long req, struct kvm_cpuid2 **out)
 {
 	for (int nent = 64; nent <= 4096; nent *= 2) {
 		struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + nent * sizeof(c->entries[0]));
@@ -48,7 +48,7 @@ int kvm_get_supported_cpuid(int kvm_fd, struct kvm_cpuid2 **out)
 		if (!c)
 			return -ENOMEM;
 		c->nent = nent;
-		r = kvm_ioctl(kvm_fd, KVM_GET_SUPPORTED_CPUID, c);
+		r = kvm_ioctl(fd, req, c);
 		if (r == 0) {
 			*out = c;
 			return 0;
@@ -58,6 +58,11 @@ int kvm_get_supported_cpuid(int kvm_fd, struct kvm_cpuid2 **out)
 			return r;
 	}
 	return -E2BIG;
+}
+
+int kvm_get_supported_cpuid(int kvm_fd, struct kvm_cpuid2 **out)
+{
+	return get_cpuid(kvm_fd, KVM_GET_SUPPORTED_CPUID, out);
 }
 
 static int get_msr_list(int kvm_fd, unsigned long req, struct kvm_msr_list **out)
@@ -206,23 +211,7 @@ int kvm_set_cpuid(int fd, const struct kvm_cpuid2 *cpuid)
 
 int kvm_get_cpuid(int fd, struct kvm_cpuid2 **out)
 {
-	for (int nent = 64; nent <= 4096; nent *= 2) {
-		struct kvm_cpuid2 *c = calloc(1, sizeof(*c) + nent * sizeof(c->entries[0]));
-		int r;
-
-		if (!c)
-			return -ENOMEM;
-		c->nent = nent;
-		r = kvm_ioctl(fd, KVM_GET_CPUID2, c);
-		if (r == 0) {
-			*out = c;
-			return 0;
-		}
-		free(c);
-		if (r != -E2BIG)
-			return r;
-	}
-	return -E2BIG;
+	return get_cpuid(fd, KVM_GET_CPUID2, out);
 }
 
 int __kvm_get_msrs(int fd, struct kvm_msrs *msrs)
