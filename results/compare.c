@@ -269,7 +269,9 @@ static int compare_counters(struct compare_result *cr, const struct compare_prob
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
 		double va = p->a->per_op[i], vb = p->b->per_op[i];
 
-		if (fabs(va - vb) < COMPARE_COUNTER_EPS)
+		/* Whole-number steps are facts; drift of a few percent is noise. */
+		if (fabs(va - vb) < COMPARE_COUNTER_EPS ||
+		    fabs(va - vb) < COMPARE_COUNTER_REL * fmax(va, vb))
 			continue;
 		c = push(&cr->counters, &cr->n_counters, sizeof(*c));
 		if (!c)

@@ -11,7 +11,8 @@
 
 #define COMPARE_THRESHOLD_PCT	2.0	/* default: smaller relative changes are not verdicts */
 #define COMPARE_SEED		1	/* default bootstrap seed */
-#define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported */
+#define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported... */
+#define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */
 #define COMPARE_COUNTER_ZERO	0.005	/* below this a per-op counter is 0 (prints 0.00) */
 
 struct compare_opts {

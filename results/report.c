@@ -176,7 +176,11 @@ static int write_host(const struct report_ctx *r)
 	}
 	fputs("</tbody></table></div>\n", f);
 	for (i = 0; i < r->n; i++) {
-		if (r->files[i]->host.exec_mode == RESULT_EXEC_EMULATED) {
+		/* Say it unless the file's own warnings already do. */
+		for (w = 0; w < r->files[i]->n_warnings; w++)
+			if (strstr(r->files[i]->warnings[w], "emulat"))
+				break;
+		if (r->files[i]->host.exec_mode == RESULT_EXEC_EMULATED && w == r->files[i]->n_warnings) {
 			fprintf(f, "<p class=\"warn\">%c: guest code was emulated by the host: cycle figures "
 				"are emulation costs, not hardware VM-exit costs.</p>\n", html_file_label(i));
 		}

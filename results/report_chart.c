@@ -171,8 +171,14 @@ static void draw_tick(FILE *f, const struct scale *sc, double v, double height)
 {
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\"/>",
 		sx(sc, v), sx(sc, v), AXIS_H - 4, height);
-	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.*f</text>", sx(sc, v),
-		AXIS_H - 8, !sc->log && sc->step < 1 ? 2 : 0, v);
+	fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", sx(sc, v), AXIS_H - 8);
+	if (v >= 1e6)
+		fprintf(f, "%gM", v / 1e6);
+	else if (v >= 1e4)
+		fprintf(f, "%gk", v / 1e3);
+	else
+		fprintf(f, "%.*f", !sc->log && sc->step < 1 ? 2 : 0, v);
+	fputs("</text>", f);
 }
 
 static void draw_axis(FILE *f, const struct scale *sc, double height)
@@ -189,7 +195,7 @@ static void draw_axis(FILE *f, const struct scale *sc, double height)
 			draw_tick(f, sc, v, height);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"unit\">cycles/op%s</text>",
-		X0 - 8, AXIS_H - 8, sc->log ? " (log)" : "");
+		X0 - 24, AXIS_H - 8, sc->log ? " (log)" : "");
 	fprintf(f, "</g>\n");
 }
 

@@ -6,9 +6,9 @@
 #include "results/report.h"
 #include "results/report_int.h"
 
-#define W	960
+#define W	1000
 #define X0	210
-#define X1	(W - 300)
+#define X1	(W - 330)
 #define ROW_H	22
 #define AXIS_H	24
 #define MAX_PCT	200.0	/* wider changes are drawn clipped at the edge */
