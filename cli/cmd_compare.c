@@ -29,7 +29,8 @@ static void compare_usage(FILE *f)
 		"\n"
 		"  --threshold PCT       smallest relative change that counts (default %.0f%%)\n"
 		"  --fail-on-regression  exit 1 if any probe is significantly slower\n"
-		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout)\n"
+		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout,\n"
+		"                        instead of the text)\n"
 		"  --seed N              bootstrap seed (default %d; same seed, same intervals)\n"
 		"  -h, --help            this text\n"
 		"\n"
@@ -164,7 +165,9 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_error("compare", EXIT_FAIL, "%s", err);
 		goto out;
 	}
-	compare_print(stdout, cr);
+	/* With --json - stdout carries the JSON alone. */
+	if (!json_path || strcmp(json_path, "-"))
+		compare_print(stdout, cr);
 	fflush(stdout);
 	rc = EXIT_OK;
 	if (json_path && write_json(json_path, cr))

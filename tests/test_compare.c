@@ -234,7 +234,7 @@ static void test_cli(void)
 	json_t *doc;
 
 	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
-		tap_skip(28, "EXITSCOPE not set (run through make check)");
+		tap_skip(29, "EXITSCOPE not set (run through make check)");
 		return;
 	}
 	run(&r, "--help", NULL, NULL, NULL, NULL);
@@ -291,6 +291,12 @@ static void test_cli(void)
 	doc = json_load_file(json_path, 0, NULL);
 	ok(r.status == 0 && doc && json_is_true(json_object_get(doc, "regression")) &&
 	   json_array_size(json_object_get(doc, "probes")) == 7, "--json writes the comparison");
+	json_decref(doc);
+	run_free(&r);
+	run(&r, base_path, new_path, "--json", "-", NULL);
+	doc = json_loads(r.out, 0, NULL);
+	ok(r.status == 0 && doc && json_array_size(json_object_get(doc, "only_in_new")) == 1,
+	   "--json -: stdout is the JSON document alone");
 	json_decref(doc);
 	run_free(&r);
 
