@@ -220,6 +220,17 @@ static int vcpu_init(struct vm *vm, struct vcpu *v, int id, int mmap_size)
 	r = vcpu_setup_sregs(v);
 	if (r)
 		return r;
+	/*
+	 * With an in-kernel LAPIC, application processors start in
+	 * wait-for-SIPI; test vCPUs all start at their own entry point.
+	 */
+	if (vm->irqchip && id > 0) {
+		struct kvm_mp_state mp = { .mp_state = KVM_MP_STATE_RUNNABLE };
+
+		r = kvm_set_mp_state(v->fd, &mp);
+		if (r)
+			return r;
+	}
 	sfd = kvm_get_stats_fd(v->fd);
 	if (sfd >= 0 && stats_open(&v->stats, sfd) == 0)
 		v->has_stats = true;

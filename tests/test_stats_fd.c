@@ -14,10 +14,17 @@
 
 #define NAME_SIZE 48
 
+/* A descriptor as KVM lays it out: struct kvm_stats_desc, then the name. */
 struct desc {
-	struct kvm_stats_desc d;
+	uint32_t flags;
+	int16_t exponent;
+	uint16_t size;
+	uint32_t offset;
+	uint32_t bucket_size;
 	char name[NAME_SIZE];
 };
+_Static_assert(offsetof(struct desc, name) == sizeof(struct kvm_stats_desc),
+	       "struct desc must match struct kvm_stats_desc");
 
 /* header | id | 3 descriptors | data: exits(1), hist(4 buckets), blocking(1) */
 static int synthetic_fd(uint32_t num_desc_override)
@@ -28,10 +35,10 @@ static int synthetic_fd(uint32_t num_desc_override)
 		.data_offset = sizeof(h) + NAME_SIZE + 3 * sizeof(struct desc),
 	};
 	struct desc d[3] = {
-		{ { .flags = KVM_STATS_TYPE_CUMULATIVE, .size = 1, .offset = 0 }, "exits" },
-		{ { .flags = KVM_STATS_TYPE_LOG_HIST | KVM_STATS_UNIT_SECONDS, .exponent = -9,
-		    .size = 4, .offset = 8 }, "halt_wait_hist" },
-		{ { .flags = KVM_STATS_TYPE_INSTANT, .size = 1, .offset = 40 }, "blocking" },
+		{ .flags = KVM_STATS_TYPE_CUMULATIVE, .size = 1, .offset = 0, .name = "exits" },
+		{ .flags = KVM_STATS_TYPE_LOG_HIST | KVM_STATS_UNIT_SECONDS, .exponent = -9,
+		  .size = 4, .offset = 8, .name = "halt_wait_hist" },
+		{ .flags = KVM_STATS_TYPE_INSTANT, .size = 1, .offset = 40, .name = "blocking" },
 	};
 	char id[NAME_SIZE] = "kvm-1234/vcpu-0";
 	uint64_t data[6] = { 1000, 1, 2, 3, 4, 1 };
