@@ -64,6 +64,9 @@ EXE    := $(if $(filter 1,$(SANITIZE)),$(BUILD)/exitscope,exitscope)
 
 Q := $(if $(V),,@)
 
+# Keep every object: test helpers are otherwise deleted as intermediates.
+.SECONDARY:
+
 .PHONY: all build-clang check check-all clean install run fuzz check-vmx check-svm check-lanes tests
 all: $(EXE)
 
