@@ -12,9 +12,9 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
-	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
-	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
 	{ "run", cmd_run, "VM-exit latency catalogue: cycles and exits per operation" },
+	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
+	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
 	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 };
@@ -29,7 +29,8 @@ static void main_usage(FILE *f)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'exitscope <command> --help' describes each command.\n"
-		   "Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available.\n");
+		   "Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available,\n"
+		   "130 interrupted (what was measured is still written).\n");
 }
 
 int main(int argc, char **argv)
