@@ -5,6 +5,10 @@
  *   lane-helper kvm       print {"api_version":N,"vcpu_mmap_size":N} for
  *                         /dev/kvm as JSON: proves the module loaded and
  *                         the device answers, independent of exitscope.
+ *   lane-helper e9        copy stdin to I/O port 0xE9, the debug port of
+ *                         both Bochs (port_e9_hack) and QEMU (isa-debugcon):
+ *                         no UART, no interrupts, so results leave the VM
+ *                         far faster than over the serial console.
  *   lane-helper poweroff  leave the emulator: write "Shutdown" to the Bochs
  *                         port 0x8900 (harmless elsewhere), then
  *                         reboot(RB_AUTOBOOT), which QEMU -no-reboot turns
@@ -23,6 +27,7 @@
 #include <unistd.h>
 
 #define BOCHS_SHUTDOWN_PORT 0x8900
+#define DEBUG_PORT 0xe9
 
 static int cmd_kvm(void)
 {
@@ -38,6 +43,28 @@ static int cmd_kvm(void)
 	printf("{\"api_version\":%d,\"vcpu_mmap_size\":%d}\n", api, mmap_size);
 	close(fd);
 	return api == KVM_API_VERSION ? 0 : 1;
+}
+
+static int cmd_e9(void)
+{
+	unsigned char buf[4096];
+	ssize_t n, i;
+
+	if (ioperm(DEBUG_PORT, 1, 1)) {
+		perror("ioperm 0xe9");
+		return 1;
+	}
+	while ((n = read(0, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("read");
+			return 1;
+		}
+		for (i = 0; i < n; i++)
+			outb(buf[i], DEBUG_PORT);
+	}
+	return 0;
 }
 
 static int cmd_poweroff(void)
@@ -60,8 +87,10 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "kvm"))
 		return cmd_kvm();
+	if (argc == 2 && !strcmp(argv[1], "e9"))
+		return cmd_e9();
 	if (argc == 2 && !strcmp(argv[1], "poweroff"))
 		return cmd_poweroff();
-	fprintf(stderr, "usage: lane-helper kvm|poweroff\n");
+	fprintf(stderr, "usage: lane-helper kvm|e9|poweroff\n");
 	return 2;
 }
