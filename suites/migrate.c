@@ -535,3 +535,9 @@ out:
 	*dst = d;
 	return 0;
 }
+
+bool msr_counts_time(uint32_t index)
+{
+	return index == MSR_IA32_TSC || index == 0xe7 /* MPERF */ || index == 0xe8 /* APERF */ ||
+	       index == 0x40000020 /* HV_X64_MSR_TIME_REF_COUNT */;
+}

@@ -122,9 +122,12 @@ static void xs_check_subset_guest(struct xs_ctx *x)
 	r = xs_get_xcr0(x, &got);
 	if (r || got != x->subset) {
 		check_add(x->rep, XS_SUITE, "xcr0_subset_guest", CHECK_FAIL,
-			  "guest set XCR0 %#llx with xsetbv, KVM_GET_XCRS %s %#llx",
+			  "guest set XCR0 %#llx with xsetbv, KVM_GET_XCRS %s %#llx%s",
 			  (unsigned long long)x->subset, r ? strerror(-r) : "returned",
-			  (unsigned long long)got);
+			  (unsigned long long)got,
+			  r ? "" : ": KVM never saw the guest's XSETBV (no XSETBV exit; e.g. a CPU "
+				   "emulator whose nested virtualization does not intercept it) and "
+				   "will load its own value on the next entry");
 		return;
 	}
 	snprintf(x->subset_how, sizeof(x->subset_how), "set by the guest (xsetbv)");
