@@ -58,26 +58,80 @@ const char *xs_vec_name(enum xs_vec_kind k)
 	return k == XS_VEC_ZMM ? "zmm0-31" : k == XS_VEC_YMM ? "ymm0-15" : "xmm0-15";
 }
 
+/* Load all vector registers of one kind from in[] (16 or 32 registers). */
+#define XMM_LOAD_ALL \
+	"movdqu 0x0(%[in]), %%xmm0\n\t" \
+	"movdqu 0x10(%[in]), %%xmm1\n\t" \
+	"movdqu 0x20(%[in]), %%xmm2\n\t" \
+	"movdqu 0x30(%[in]), %%xmm3\n\t" \
+	"movdqu 0x40(%[in]), %%xmm4\n\t" \
+	"movdqu 0x50(%[in]), %%xmm5\n\t" \
+	"movdqu 0x60(%[in]), %%xmm6\n\t" \
+	"movdqu 0x70(%[in]), %%xmm7\n\t" \
+	"movdqu 0x80(%[in]), %%xmm8\n\t" \
+	"movdqu 0x90(%[in]), %%xmm9\n\t" \
+	"movdqu 0xa0(%[in]), %%xmm10\n\t" \
+	"movdqu 0xb0(%[in]), %%xmm11\n\t" \
+	"movdqu 0xc0(%[in]), %%xmm12\n\t" \
+	"movdqu 0xd0(%[in]), %%xmm13\n\t" \
+	"movdqu 0xe0(%[in]), %%xmm14\n\t" \
+	"movdqu 0xf0(%[in]), %%xmm15\n\t"
+#define YMM_LOAD_ALL \
+	"vmovdqu 0x0(%[in]), %%ymm0\n\t" \
+	"vmovdqu 0x20(%[in]), %%ymm1\n\t" \
+	"vmovdqu 0x40(%[in]), %%ymm2\n\t" \
+	"vmovdqu 0x60(%[in]), %%ymm3\n\t" \
+	"vmovdqu 0x80(%[in]), %%ymm4\n\t" \
+	"vmovdqu 0xa0(%[in]), %%ymm5\n\t" \
+	"vmovdqu 0xc0(%[in]), %%ymm6\n\t" \
+	"vmovdqu 0xe0(%[in]), %%ymm7\n\t" \
+	"vmovdqu 0x100(%[in]), %%ymm8\n\t" \
+	"vmovdqu 0x120(%[in]), %%ymm9\n\t" \
+	"vmovdqu 0x140(%[in]), %%ymm10\n\t" \
+	"vmovdqu 0x160(%[in]), %%ymm11\n\t" \
+	"vmovdqu 0x180(%[in]), %%ymm12\n\t" \
+	"vmovdqu 0x1a0(%[in]), %%ymm13\n\t" \
+	"vmovdqu 0x1c0(%[in]), %%ymm14\n\t" \
+	"vmovdqu 0x1e0(%[in]), %%ymm15\n\t"
+#define ZMM_LOAD_ALL \
+	"vmovdqu64 0x0(%[in]), %%zmm0\n\t" \
+	"vmovdqu64 0x40(%[in]), %%zmm1\n\t" \
+	"vmovdqu64 0x80(%[in]), %%zmm2\n\t" \
+	"vmovdqu64 0xc0(%[in]), %%zmm3\n\t" \
+	"vmovdqu64 0x100(%[in]), %%zmm4\n\t" \
+	"vmovdqu64 0x140(%[in]), %%zmm5\n\t" \
+	"vmovdqu64 0x180(%[in]), %%zmm6\n\t" \
+	"vmovdqu64 0x1c0(%[in]), %%zmm7\n\t" \
+	"vmovdqu64 0x200(%[in]), %%zmm8\n\t" \
+	"vmovdqu64 0x240(%[in]), %%zmm9\n\t" \
+	"vmovdqu64 0x280(%[in]), %%zmm10\n\t" \
+	"vmovdqu64 0x2c0(%[in]), %%zmm11\n\t" \
+	"vmovdqu64 0x300(%[in]), %%zmm12\n\t" \
+	"vmovdqu64 0x340(%[in]), %%zmm13\n\t" \
+	"vmovdqu64 0x380(%[in]), %%zmm14\n\t" \
+	"vmovdqu64 0x3c0(%[in]), %%zmm15\n\t" \
+	"vmovdqu64 0x400(%[in]), %%zmm16\n\t" \
+	"vmovdqu64 0x440(%[in]), %%zmm17\n\t" \
+	"vmovdqu64 0x480(%[in]), %%zmm18\n\t" \
+	"vmovdqu64 0x4c0(%[in]), %%zmm19\n\t" \
+	"vmovdqu64 0x500(%[in]), %%zmm20\n\t" \
+	"vmovdqu64 0x540(%[in]), %%zmm21\n\t" \
+	"vmovdqu64 0x580(%[in]), %%zmm22\n\t" \
+	"vmovdqu64 0x5c0(%[in]), %%zmm23\n\t" \
+	"vmovdqu64 0x600(%[in]), %%zmm24\n\t" \
+	"vmovdqu64 0x640(%[in]), %%zmm25\n\t" \
+	"vmovdqu64 0x680(%[in]), %%zmm26\n\t" \
+	"vmovdqu64 0x6c0(%[in]), %%zmm27\n\t" \
+	"vmovdqu64 0x700(%[in]), %%zmm28\n\t" \
+	"vmovdqu64 0x740(%[in]), %%zmm29\n\t" \
+	"vmovdqu64 0x780(%[in]), %%zmm30\n\t" \
+	"vmovdqu64 0x7c0(%[in]), %%zmm31\n\t"
+
 static long run_xmm(int fd, const uint8_t *in, uint8_t *out)
 {
 	long ret;
 
-	asm volatile("movdqu 0x0(%[in]), %%xmm0\n\t"
-		"movdqu 0x10(%[in]), %%xmm1\n\t"
-		"movdqu 0x20(%[in]), %%xmm2\n\t"
-		"movdqu 0x30(%[in]), %%xmm3\n\t"
-		"movdqu 0x40(%[in]), %%xmm4\n\t"
-		"movdqu 0x50(%[in]), %%xmm5\n\t"
-		"movdqu 0x60(%[in]), %%xmm6\n\t"
-		"movdqu 0x70(%[in]), %%xmm7\n\t"
-		"movdqu 0x80(%[in]), %%xmm8\n\t"
-		"movdqu 0x90(%[in]), %%xmm9\n\t"
-		"movdqu 0xa0(%[in]), %%xmm10\n\t"
-		"movdqu 0xb0(%[in]), %%xmm11\n\t"
-		"movdqu 0xc0(%[in]), %%xmm12\n\t"
-		"movdqu 0xd0(%[in]), %%xmm13\n\t"
-		"movdqu 0xe0(%[in]), %%xmm14\n\t"
-		"movdqu 0xf0(%[in]), %%xmm15\n\t"
+	asm volatile(XMM_LOAD_ALL
 		"syscall\n\t"
 		"movdqu %%xmm0, 0x0(%[out])\n\t"
 		"movdqu %%xmm1, 0x10(%[out])\n\t"
@@ -107,22 +161,7 @@ static long run_ymm(int fd, const uint8_t *in, uint8_t *out)
 {
 	long ret;
 
-	asm volatile("vmovdqu 0x0(%[in]), %%ymm0\n\t"
-		"vmovdqu 0x20(%[in]), %%ymm1\n\t"
-		"vmovdqu 0x40(%[in]), %%ymm2\n\t"
-		"vmovdqu 0x60(%[in]), %%ymm3\n\t"
-		"vmovdqu 0x80(%[in]), %%ymm4\n\t"
-		"vmovdqu 0xa0(%[in]), %%ymm5\n\t"
-		"vmovdqu 0xc0(%[in]), %%ymm6\n\t"
-		"vmovdqu 0xe0(%[in]), %%ymm7\n\t"
-		"vmovdqu 0x100(%[in]), %%ymm8\n\t"
-		"vmovdqu 0x120(%[in]), %%ymm9\n\t"
-		"vmovdqu 0x140(%[in]), %%ymm10\n\t"
-		"vmovdqu 0x160(%[in]), %%ymm11\n\t"
-		"vmovdqu 0x180(%[in]), %%ymm12\n\t"
-		"vmovdqu 0x1a0(%[in]), %%ymm13\n\t"
-		"vmovdqu 0x1c0(%[in]), %%ymm14\n\t"
-		"vmovdqu 0x1e0(%[in]), %%ymm15\n\t"
+	asm volatile(YMM_LOAD_ALL
 		"syscall\n\t"
 		"vmovdqu %%ymm0, 0x0(%[out])\n\t"
 		"vmovdqu %%ymm1, 0x20(%[out])\n\t"
@@ -152,38 +191,7 @@ static long run_zmm(int fd, const uint8_t *in, uint8_t *out)
 {
 	long ret;
 
-	asm volatile("vmovdqu64 0x0(%[in]), %%zmm0\n\t"
-		"vmovdqu64 0x40(%[in]), %%zmm1\n\t"
-		"vmovdqu64 0x80(%[in]), %%zmm2\n\t"
-		"vmovdqu64 0xc0(%[in]), %%zmm3\n\t"
-		"vmovdqu64 0x100(%[in]), %%zmm4\n\t"
-		"vmovdqu64 0x140(%[in]), %%zmm5\n\t"
-		"vmovdqu64 0x180(%[in]), %%zmm6\n\t"
-		"vmovdqu64 0x1c0(%[in]), %%zmm7\n\t"
-		"vmovdqu64 0x200(%[in]), %%zmm8\n\t"
-		"vmovdqu64 0x240(%[in]), %%zmm9\n\t"
-		"vmovdqu64 0x280(%[in]), %%zmm10\n\t"
-		"vmovdqu64 0x2c0(%[in]), %%zmm11\n\t"
-		"vmovdqu64 0x300(%[in]), %%zmm12\n\t"
-		"vmovdqu64 0x340(%[in]), %%zmm13\n\t"
-		"vmovdqu64 0x380(%[in]), %%zmm14\n\t"
-		"vmovdqu64 0x3c0(%[in]), %%zmm15\n\t"
-		"vmovdqu64 0x400(%[in]), %%zmm16\n\t"
-		"vmovdqu64 0x440(%[in]), %%zmm17\n\t"
-		"vmovdqu64 0x480(%[in]), %%zmm18\n\t"
-		"vmovdqu64 0x4c0(%[in]), %%zmm19\n\t"
-		"vmovdqu64 0x500(%[in]), %%zmm20\n\t"
-		"vmovdqu64 0x540(%[in]), %%zmm21\n\t"
-		"vmovdqu64 0x580(%[in]), %%zmm22\n\t"
-		"vmovdqu64 0x5c0(%[in]), %%zmm23\n\t"
-		"vmovdqu64 0x600(%[in]), %%zmm24\n\t"
-		"vmovdqu64 0x640(%[in]), %%zmm25\n\t"
-		"vmovdqu64 0x680(%[in]), %%zmm26\n\t"
-		"vmovdqu64 0x6c0(%[in]), %%zmm27\n\t"
-		"vmovdqu64 0x700(%[in]), %%zmm28\n\t"
-		"vmovdqu64 0x740(%[in]), %%zmm29\n\t"
-		"vmovdqu64 0x780(%[in]), %%zmm30\n\t"
-		"vmovdqu64 0x7c0(%[in]), %%zmm31\n\t"
+	asm volatile(ZMM_LOAD_ALL
 		"syscall\n\t"
 		"vmovdqu64 %%zmm0, 0x0(%[out])\n\t"
 		"vmovdqu64 %%zmm1, 0x40(%[out])\n\t"
@@ -226,82 +234,21 @@ static long run_zmm(int fd, const uint8_t *in, uint8_t *out)
 
 static void clobber_xmm(const uint8_t *in)
 {
-	asm volatile("movdqu 0x0(%[in]), %%xmm0\n\t"
-		"movdqu 0x10(%[in]), %%xmm1\n\t"
-		"movdqu 0x20(%[in]), %%xmm2\n\t"
-		"movdqu 0x30(%[in]), %%xmm3\n\t"
-		"movdqu 0x40(%[in]), %%xmm4\n\t"
-		"movdqu 0x50(%[in]), %%xmm5\n\t"
-		"movdqu 0x60(%[in]), %%xmm6\n\t"
-		"movdqu 0x70(%[in]), %%xmm7\n\t"
-		"movdqu 0x80(%[in]), %%xmm8\n\t"
-		"movdqu 0x90(%[in]), %%xmm9\n\t"
-		"movdqu 0xa0(%[in]), %%xmm10\n\t"
-		"movdqu 0xb0(%[in]), %%xmm11\n\t"
-		"movdqu 0xc0(%[in]), %%xmm12\n\t"
-		"movdqu 0xd0(%[in]), %%xmm13\n\t"
-		"movdqu 0xe0(%[in]), %%xmm14\n\t"
-		"movdqu 0xf0(%[in]), %%xmm15\n\t"
+	asm volatile(XMM_LOAD_ALL
 		:: [in] "r"(in) : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
 __attribute__((target("avx")))
 static void clobber_ymm(const uint8_t *in)
 {
-	asm volatile("vmovdqu 0x0(%[in]), %%ymm0\n\t"
-		"vmovdqu 0x20(%[in]), %%ymm1\n\t"
-		"vmovdqu 0x40(%[in]), %%ymm2\n\t"
-		"vmovdqu 0x60(%[in]), %%ymm3\n\t"
-		"vmovdqu 0x80(%[in]), %%ymm4\n\t"
-		"vmovdqu 0xa0(%[in]), %%ymm5\n\t"
-		"vmovdqu 0xc0(%[in]), %%ymm6\n\t"
-		"vmovdqu 0xe0(%[in]), %%ymm7\n\t"
-		"vmovdqu 0x100(%[in]), %%ymm8\n\t"
-		"vmovdqu 0x120(%[in]), %%ymm9\n\t"
-		"vmovdqu 0x140(%[in]), %%ymm10\n\t"
-		"vmovdqu 0x160(%[in]), %%ymm11\n\t"
-		"vmovdqu 0x180(%[in]), %%ymm12\n\t"
-		"vmovdqu 0x1a0(%[in]), %%ymm13\n\t"
-		"vmovdqu 0x1c0(%[in]), %%ymm14\n\t"
-		"vmovdqu 0x1e0(%[in]), %%ymm15\n\t"
+	asm volatile(YMM_LOAD_ALL
 		:: [in] "r"(in) : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
 __attribute__((target("avx512f")))
 static void clobber_zmm(const uint8_t *in)
 {
-	asm volatile("vmovdqu64 0x0(%[in]), %%zmm0\n\t"
-		"vmovdqu64 0x40(%[in]), %%zmm1\n\t"
-		"vmovdqu64 0x80(%[in]), %%zmm2\n\t"
-		"vmovdqu64 0xc0(%[in]), %%zmm3\n\t"
-		"vmovdqu64 0x100(%[in]), %%zmm4\n\t"
-		"vmovdqu64 0x140(%[in]), %%zmm5\n\t"
-		"vmovdqu64 0x180(%[in]), %%zmm6\n\t"
-		"vmovdqu64 0x1c0(%[in]), %%zmm7\n\t"
-		"vmovdqu64 0x200(%[in]), %%zmm8\n\t"
-		"vmovdqu64 0x240(%[in]), %%zmm9\n\t"
-		"vmovdqu64 0x280(%[in]), %%zmm10\n\t"
-		"vmovdqu64 0x2c0(%[in]), %%zmm11\n\t"
-		"vmovdqu64 0x300(%[in]), %%zmm12\n\t"
-		"vmovdqu64 0x340(%[in]), %%zmm13\n\t"
-		"vmovdqu64 0x380(%[in]), %%zmm14\n\t"
-		"vmovdqu64 0x3c0(%[in]), %%zmm15\n\t"
-		"vmovdqu64 0x400(%[in]), %%zmm16\n\t"
-		"vmovdqu64 0x440(%[in]), %%zmm17\n\t"
-		"vmovdqu64 0x480(%[in]), %%zmm18\n\t"
-		"vmovdqu64 0x4c0(%[in]), %%zmm19\n\t"
-		"vmovdqu64 0x500(%[in]), %%zmm20\n\t"
-		"vmovdqu64 0x540(%[in]), %%zmm21\n\t"
-		"vmovdqu64 0x580(%[in]), %%zmm22\n\t"
-		"vmovdqu64 0x5c0(%[in]), %%zmm23\n\t"
-		"vmovdqu64 0x600(%[in]), %%zmm24\n\t"
-		"vmovdqu64 0x640(%[in]), %%zmm25\n\t"
-		"vmovdqu64 0x680(%[in]), %%zmm26\n\t"
-		"vmovdqu64 0x6c0(%[in]), %%zmm27\n\t"
-		"vmovdqu64 0x700(%[in]), %%zmm28\n\t"
-		"vmovdqu64 0x740(%[in]), %%zmm29\n\t"
-		"vmovdqu64 0x780(%[in]), %%zmm30\n\t"
-		"vmovdqu64 0x7c0(%[in]), %%zmm31\n\t"
+	asm volatile(ZMM_LOAD_ALL
 		:: [in] "r"(in) : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
 }
 
