@@ -9,6 +9,9 @@
  *                         both Bochs (port_e9_hack) and QEMU (isa-debugcon):
  *                         no UART, no interrupts, so results leave the VM
  *                         far faster than over the serial console.
+ *   lane-helper tsc       print {"tsc_khz_measured":N}: TSC ticks per
+ *                         CLOCK_MONOTONIC millisecond over 0.5 s (a check
+ *                         of the kernel's TSC frequency inside emulators).
  *   lane-helper poweroff  leave the emulator: write "Shutdown" to the Bochs
  *                         port 0x8900 (harmless elsewhere), then
  *                         reboot(RB_AUTOBOOT), which QEMU -no-reboot turns
@@ -24,6 +27,7 @@
 #include <sys/io.h>
 #include <sys/ioctl.h>
 #include <sys/reboot.h>
+#include <time.h>
 #include <unistd.h>
 
 #define BOCHS_SHUTDOWN_PORT 0x8900
@@ -67,6 +71,38 @@ static int cmd_e9(void)
 	return 0;
 }
 
+static unsigned long long rdtsc(void)
+{
+	unsigned int lo, hi;
+
+	asm volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi));
+	return ((unsigned long long)hi << 32) | lo;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmd_tsc(void)
+{
+	struct timespec half = { 0, 500000000 };
+	unsigned long long t0, t1;
+	long long n0, n1;
+
+	n0 = now_ns();
+	t0 = rdtsc();
+	nanosleep(&half, NULL);
+	t1 = rdtsc();
+	n1 = now_ns();
+	printf("{\"tsc_khz_measured\":%llu}\n",
+	       n1 > n0 ? (t1 - t0) * 1000000ULL / (unsigned long long)(n1 - n0) : 0ULL);
+	return 0;
+}
+
 static int cmd_poweroff(void)
 {
 	static const char msg[] = "Shutdown";
@@ -87,10 +123,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "kvm"))
 		return cmd_kvm();
+	if (argc == 2 && !strcmp(argv[1], "tsc"))
+		return cmd_tsc();
 	if (argc == 2 && !strcmp(argv[1], "e9"))
 		return cmd_e9();
 	if (argc == 2 && !strcmp(argv[1], "poweroff"))
 		return cmd_poweroff();
-	fprintf(stderr, "usage: lane-helper kvm|e9|poweroff\n");
+	fprintf(stderr, "usage: lane-helper kvm|tsc|e9|poweroff\n");
 	return 2;
 }

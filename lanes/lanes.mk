@@ -10,9 +10,11 @@
 # LANE_KERNEL=stock (default: Debian's /boot/vmlinuz-6.1.*-amd64 with KVM as
 # modules) or LANE_KERNEL=tiny (scripts/lane-build-kernel, KVM built in,
 # cached under /var/cache/exitscope-lanes). Each lane builds a static
-# exitscope in build-lanes/static/, packs it with busybox into an initramfs, boots,
-# runs exitscope inside, and asserts on the JSON it prints on the serial
-# console (see scripts/lane-run). Results land in build-lanes/.
+# exitscope in build-lanes/static/, packs it with busybox into an
+# initramfs, boots, runs exitscope inside (lanes/commands.list), brings the
+# JSON back over the debug port 0xE9 and asserts on it
+# (lanes/expect-{vmx,svm}.txt; see scripts/lane-run). Results land in
+# build-lanes/<lane>-<kernel>/results.
 
 LANE_KERNEL ?= stock
 LANE_STATIC_DIR := build-lanes/static
