@@ -68,26 +68,45 @@ static int param_cmp(const void *a, const void *b)
 		      ((const struct hostinfo_param *)b)->name);
 }
 
+/*
+ * Which module backs /dev/kvm. kvm_intel and kvm_amd may both be present
+ * (built into one kernel): the CPU's VMX or SVM flag decides. kvm_pvm
+ * serves CPUs (or VMs) without either.
+ */
 static void collect_backend(struct hostinfo *hi)
 {
-	static const char *const modules[] = { "kvm_intel", "kvm_amd", "kvm_pvm" };
+	unsigned int a, b, c, d;
+	bool vmx, svm, intel, amd, pvm;
 	char dir[128];
-	DIR *d;
+	DIR *dd;
 	struct dirent *de;
 
-	strcpy(hi->backend, access("/sys/module/kvm", F_OK) ? "none" : "other");
-	for (size_t i = 0; i < sizeof(modules) / sizeof(modules[0]); i++) {
-		snprintf(dir, sizeof(dir), "/sys/module/%s", modules[i]);
-		if (!access(dir, F_OK)) {
-			snprintf(hi->backend, sizeof(hi->backend), "%s", modules[i]);
-			break;
-		}
+	__cpuid(1, a, b, c, d);
+	vmx = c & (1u << 5);
+	__cpuid(0x80000000, a, b, c, d);
+	svm = false;
+	if (a >= 0x80000001) {
+		__cpuid(0x80000001, a, b, c, d);
+		svm = c & (1u << 2);
 	}
+	intel = !access("/sys/module/kvm_intel", F_OK);
+	amd = !access("/sys/module/kvm_amd", F_OK);
+	pvm = !access("/sys/module/kvm_pvm", F_OK);
+	if (intel && vmx)
+		strcpy(hi->backend, "kvm_intel");
+	else if (amd && svm)
+		strcpy(hi->backend, "kvm_amd");
+	else if (pvm)
+		strcpy(hi->backend, "kvm_pvm");
+	else if (intel != amd)
+		strcpy(hi->backend, intel ? "kvm_intel" : "kvm_amd");
+	else
+		strcpy(hi->backend, access("/sys/module/kvm", F_OK) ? "none" : "other");
 	if (!strcmp(hi->backend, "none") || !strcmp(hi->backend, "other"))
 		return;
 	snprintf(dir, sizeof(dir), "/sys/module/%s/parameters", hi->backend);
-	d = opendir(dir);
-	while (d && (de = readdir(d)) && hi->nr_params < HOSTINFO_MAX_PARAMS) {
+	dd = opendir(dir);
+	while (dd && (de = readdir(dd)) && hi->nr_params < HOSTINFO_MAX_PARAMS) {
 		struct hostinfo_param *p = &hi->params[hi->nr_params];
 		char path[512];
 
@@ -98,8 +117,8 @@ static void collect_backend(struct hostinfo *hi)
 		snprintf(p->name, sizeof(p->name), "%s", de->d_name);
 		hi->nr_params++;
 	}
-	if (d)
-		closedir(d);
+	if (dd)
+		closedir(dd);
 	qsort(hi->params, hi->nr_params, sizeof(hi->params[0]), param_cmp);
 }
 
