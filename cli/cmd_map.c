@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "kvm/trace.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
 #include "suites/hostinfo.h"
@@ -18,7 +19,7 @@ static void map_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: exitscope map [--cpuid-profile SPEC ...] [--json FILE] [--kvm-dev PATH]\n"
-		"                     [--ops N] [--rounds N]\n"
+		"                     [--ops N] [--rounds N] [--trace]\n"
 		"\n"
 		"Which CR0/CR4 bits may a guest flip without a VM exit? For every bit a 64-bit\n"
 		"guest may toggle, and for reads of CR0/CR3/CR4/CR8, the guest performs the\n"
@@ -38,6 +39,9 @@ static void map_usage(FILE *f)
 		"  --kvm-dev PATH        KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		"  --ops N               CR writes or reads per round (default %d, made even)\n"
 		"  --rounds N            rounds per entry (default %d)\n"
+		"  --trace               attribute each entry's exits to exit reasons (tracefs\n"
+		"                        kvm_exit events; needs root and a kernel with them):\n"
+		"                        per-op counts of the first round, e.g. CR_ACCESS 1.00\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Bits whose status differs between profiles are listed at the end.\n"
@@ -66,6 +70,7 @@ int cmd_map(int argc, char **argv)
 		{ "kvm-dev", required_argument, NULL, 'k' },
 		{ "ops", required_argument, NULL, 'n' },
 		{ "rounds", required_argument, NULL, 'r' },
+		{ "trace", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -100,6 +105,7 @@ int cmd_map(int argc, char **argv)
 			if (map_number(optarg, 100, &mo.rounds))
 				return cli_usage_error("map", "--rounds wants a count 1..100, got '%s'", optarg);
 			break;
+		case 't': mo.trace = true; break;
 		case 'h': map_usage(stdout); return EXIT_OK;
 		default:
 			return cli_usage_error("map", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -119,6 +125,10 @@ int cmd_map(int argc, char **argv)
 	env.stop = cli_stop_flag();
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
+	if (mo.trace && !trace_available(err, sizeof(err))) {
+		fprintf(stderr, "note: no exit attribution (--trace): %s\n", err);
+		mo.trace = false;
+	}
 	r = map_collect_opts(&env, profiles, np, &mo, &map, err, sizeof(err));
 	if (r == -EINVAL)
 		return cli_usage_error("map", "%s", err);

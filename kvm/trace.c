@@ -130,6 +130,21 @@ uint64_t trace_count(const struct trace_counts *c, const char *name)
 	return 0;
 }
 
+int trace_drop_ucall(struct trace_counts *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++) {
+		if ((strcmp(c->reason[i].name, "IO_INSTRUCTION") &&
+		     strcmp(c->reason[i].name, "io")) || !c->reason[i].count)
+			continue;
+		c->reason[i].count--;
+		c->total--;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* ---- tracefs files ----------------------------------------------------- */
 
 static int path_of(char *out, size_t len, const char *dir, const char *rel)

@@ -123,5 +123,11 @@ long trace_parse(const char *buf, size_t len, struct trace_counts *c);
 
 /* Count of one reason (exact name), 0 when absent. */
 uint64_t trace_count(const struct trace_counts *c, const char *name);
+/*
+ * Drop one port-I/O exit (VMX IO_INSTRUCTION, SVM io): the ucall that
+ * closes a traced region is the harness's, not the measured operation's.
+ * Returns 0, or -ENOENT when there was none to drop.
+ */
+int trace_drop_ucall(struct trace_counts *c);
 
 #endif /* EXITSCOPE_KVM_TRACE_H */

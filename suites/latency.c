@@ -207,6 +207,9 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 				 "reading the trace failed: %s", strerror(-r));
 		else
 			res->has_trace = true;
+		/* The closing ucall is inside the traced region, as in per_op(). */
+		if (!r)
+			trace_drop_ucall(&res->trace);
 	}
 	res->cpu_after = sched_getcpu();
 	res->migrated = res->cpu_before >= 0 && res->cpu_after >= 0 &&

@@ -11,6 +11,7 @@
 
 #include "guest/vm.h"
 #include "suites/hostinfo.h"
+#include "kvm/trace.h"
 #include "suites/map.h"
 #include "suites/map_guest.h"
 #include "suites/profile.h"
@@ -72,6 +73,7 @@ struct map_ctx {
 	struct vm *vm;
 	struct kvm_sregs sregs0;	/* state every entry starts from */
 	unsigned int ops, rounds;
+	bool trace;
 	bool emulated;
 	bool stopped;
 };
@@ -185,6 +187,9 @@ static json_t *map_measure(struct map_ctx *m, const struct map_item *it)
 	enum guest_exit k;
 	char feat[32];
 	bool has = map_item_feature(it, m->vm->cpuid, feat, sizeof(feat));
+	struct trace_session ts = { 0 };
+	struct trace_counts tc;
+	bool tracing = false, traced = false;
 	json_t *e;
 
 	e = json_pack("{s:s, s:i, s:s, s:s}", "reg", map_reg_name(it->reg), "bit", it->bit,
@@ -210,10 +215,19 @@ static json_t *map_measure(struct map_ctx *m, const struct map_item *it)
 	for (k = vcpu_call_run(v, map_guest_run, 0, MAP_BUDGET_MS, &res); k == GUEST_SYNC;
 	     k = vcpu_run(v, MAP_BUDGET_MS, &res)) {
 		if (res.args[0] == MAP_SYNC_BEGIN) {
+			/* Attribute the first round's exits by reason. */
+			if (m->trace && !traced && !tracing)
+				tracing = trace_begin(&ts) == 0;
 			map_counts_take(v, &c0);
 			continue;
 		}
 		map_counts_take(v, &c1);
+		if (tracing) {
+			tracing = false;
+			traced = trace_end(&ts, &tc) == 0;
+			if (traced)
+				trace_drop_ucall(&tc);
+		}
 		/* the closing sync is one exit, to userspace */
 		c1.exits -= c1.exits > c0.exits ? 1 : 0;
 		c1.user -= c1.user > c0.user ? 1 : 0;
@@ -226,10 +240,20 @@ static json_t *map_measure(struct map_ctx *m, const struct map_item *it)
 		if (res.nargs >= 3 && res.args[2] < cycles)
 			cycles = res.args[2];
 	}
+	if (tracing)
+		trace_abort(&ts);
 	if (k == GUEST_STOPPED) {
 		m->stopped = true;
 		json_decref(e);
 		return NULL;
+	}
+	if (traced) {
+		json_t *t = json_object();
+
+		for (unsigned int i = 0; i < tc.nr; i++)
+			json_object_set_new(t, tc.reason[i].name,
+					    json_real((double)tc.reason[i].count / m->ops));
+		json_object_set_new(e, "trace", t);
 	}
 	if (k == GUEST_DONE && res.args[0])
 		map_rejected(e, it, res.args[0], has, feat);
@@ -371,6 +395,7 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	}
 	m.ops = opts && opts->ops ? (opts->ops + 1) & ~1u : MAP_DEFAULT_OPS;
 	m.rounds = opts && opts->rounds ? opts->rounds : MAP_DEFAULT_ROUNDS;
+	m.trace = opts && opts->trace;
 	m.emulated = env->hi && env->hi->exec_mode == EXEC_EMULATED;
 	parsed = calloc(n, sizeof(*parsed));
 	if (!parsed)
@@ -454,6 +479,15 @@ static void map_print_entry(FILE *f, const json_t *e)
 		fprintf(f, "  %s", jstr(e, "detail"));
 	else if (json_object_get(e, "cpuid") && !json_is_true(json_object_get(e, "cpuid")))
 		fprintf(f, "  accepted although guest CPUID lacks %s", jstr(e, "feature"));
+	if ((x = json_object_get(e, "trace"))) {
+		const char *k;
+		json_t *v;
+
+		fprintf(f, "  [");
+		json_object_foreach(x, k, v)
+			fprintf(f, " %s %.2f", k, json_number_value(v));
+		fprintf(f, json_object_size(x) ? " ]" : " no kvm_exit events ]");
+	}
 	fprintf(f, "\n");
 }
 

@@ -15,6 +15,7 @@
 #define EXITSCOPE_SUITES_MAP_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -26,6 +27,7 @@
 struct map_opts {
 	unsigned int ops;		/* 0: MAP_DEFAULT_OPS (rounded up to even) */
 	unsigned int rounds;		/* 0: MAP_DEFAULT_ROUNDS */
+	bool trace;			/* attribute the first round's exits by reason */
 };
 
 /*

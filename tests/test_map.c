@@ -17,6 +17,8 @@
 #include "suites/map.h"
 #include "suites/profile.h"
 #include "tests/fixture.h"
+#include <jansson.h>
+
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
@@ -227,6 +229,23 @@ static void test_cli(void)
 		ok(rf && rf->map && (rf->map->emulated ? strstr(rr.out, "EMULATES") != NULL : 1),
 		   "an emulating host is called out on stdout");
 		result_free(rf);
+		run_free(&rr);
+	}
+	/* --trace: each measured entry carries a per-reason object (or a note why not). */
+	{
+		const char *argv[] = { exe, "map", "--ops", "10", "--rounds", "1", "--cpuid-profile",
+				       "host", "--trace", "--json", path, NULL };
+		json_t *root, *e0;
+
+		run_cmd(&rr, argv);
+		is_int(rr.status, 0, "map --trace: exit 0");
+		root = json_load_file(path, 0, NULL);
+		e0 = json_array_get(json_object_get(json_array_get(json_object_get(
+			json_object_get(root, "map"), "profiles"), 0), "entries"), 0);
+		ok(strstr(rr.err, "no exit attribution") ? json_object_get(e0, "trace") == NULL
+							 : json_is_object(json_object_get(e0, "trace")),
+		   "map --trace: entries have a trace object exactly when tracefs is usable");
+		json_decref(root);
 		run_free(&rr);
 	}
 	fixture_rmdir(dir);
