@@ -539,5 +539,6 @@ out:
 bool msr_counts_time(uint32_t index)
 {
 	return index == MSR_IA32_TSC || index == 0xe7 /* MPERF */ || index == 0xe8 /* APERF */ ||
+	       index == 0x40000010 /* HV_X64_MSR_VP_RUNTIME */ ||
 	       index == 0x40000020 /* HV_X64_MSR_TIME_REF_COUNT */;
 }

@@ -49,7 +49,7 @@ int vcpu_state_restore(struct vcpu *v, const struct vcpu_state *s, char *err, si
 void vcpu_state_free(struct vcpu_state *s);
 /* The saved value of an MSR; false when it was not saved. */
 bool vcpu_state_msr(const struct vcpu_state *s, uint32_t index, uint64_t *val);
-/* MSRs that count time by themselves (TSC, APERF/MPERF, Hyper-V reference counter). */
+/* MSRs that count time by themselves (TSC, APERF/MPERF, Hyper-V runtime and reference counter). */
 bool msr_counts_time(uint32_t index);
 
 /*

@@ -32,7 +32,8 @@ static const struct { uint32_t msr; uint64_t val, lost; } mg_msrs[] = {
 	{ MSR_STAR,		0x0023001000000000ULL, MG_LOST_STAR },
 	{ MSR_SFMASK,		0x47700ULL,	       MG_LOST_SFMASK },
 	{ MSR_FS_BASE,		0x00007fffdeadb000ULL, MG_LOST_FS_BASE },
-	{ MSR_SYSENTER_ESP,	0xffff88801234abc0ULL, MG_LOST_SYSENTER_ESP },
+	/* 32 bits: AMD CPUs (and KVM for AMD guests) keep only the low half. */
+	{ MSR_SYSENTER_ESP,	0x1234abc0ULL,	       MG_LOST_SYSENTER_ESP },
 };
 
 static uint64_t vec_pattern(int i)
