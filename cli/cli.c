@@ -8,6 +8,8 @@
 
 #include "cli/cli.h"
 #include "kvm/kvm.h"
+#include "suites/check.h"
+#include "suites/hostinfo.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -69,5 +71,24 @@ int cli_kvm_check(const char *cmd, const char *kvm_path)
 				 kvm_path ? kvm_path : KVM_DEFAULT_DEV);
 	}
 	close(fd);
+	return EXIT_OK;
+}
+
+int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
+		  struct suite_env *env)
+{
+	char err[512];
+	int r;
+
+	env->kvm_path = cli_kvm_path(kvm_opt);
+	r = cli_kvm_check(cmd, env->kvm_path);
+	if (r)
+		return r;
+	r = hostinfo_collect(hi, env->kvm_path, err, sizeof(err));
+	if (r)
+		return cli_kvm_error(cmd, env->kvm_path, r, err);
+	env->hi = hi;
+	cli_install_sigint();
+	env->stop = cli_stop_flag();
 	return EXIT_OK;
 }

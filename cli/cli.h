@@ -32,6 +32,16 @@ int cli_kvm_check(const char *cmd, const char *kvm_path);
 /* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */
 int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *detail);
 
+struct hostinfo;
+struct suite_env;
+/*
+ * The start of every measuring command: resolve the KVM device, check it,
+ * collect the host record into *hi, arm Ctrl-C, and fill env (kvm_path, hi,
+ * stop). Returns EXIT_OK, or the exit code after printing why.
+ */
+int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
+		  struct suite_env *env);
+
 /*
  * Ctrl-C: the first SIGINT sets *flag (runs stop cleanly and results are
  * still written); a second one terminates. The flag is the only process

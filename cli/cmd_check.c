@@ -74,16 +74,9 @@ int cmd_check(int argc, char **argv)
 	if (!nsel)
 		for (size_t i = 0; i < nr_check_suites && nsel < sizeof(sel) / sizeof(sel[0]); i++)
 			sel[nsel++] = &check_suites[i];
-	env.kvm_path = cli_kvm_path(kvm_opt);
-	r = cli_kvm_check("check", env.kvm_path);
+	r = cli_host_init("check", kvm_opt, &hi, &env);
 	if (r)
 		return r;
-	r = hostinfo_collect(&hi, env.kvm_path, err, sizeof(err));
-	if (r)
-		return cli_kvm_error("check", env.kvm_path, r, err);
-	env.hi = &hi;
-	cli_install_sigint();
-	env.stop = cli_stop_flag();
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
 	for (size_t i = 0; i < nsel && !*env.stop; i++)

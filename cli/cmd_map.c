@@ -113,16 +113,9 @@ int cmd_map(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
-	env.kvm_path = cli_kvm_path(kvm_opt);
-	r = cli_kvm_check("map", env.kvm_path);
+	r = cli_host_init("map", kvm_opt, &hi, &env);
 	if (r)
 		return r;
-	r = hostinfo_collect(&hi, env.kvm_path, err, sizeof(err));
-	if (r)
-		return cli_kvm_error("map", env.kvm_path, r, err);
-	env.hi = &hi;
-	cli_install_sigint();
-	env.stop = cli_stop_flag();
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
 	if (mo.trace && !trace_available(err, sizeof(err))) {

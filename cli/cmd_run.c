@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "suites/check.h"
 #include "cli/cmds.h"
 #include "kvm/trace.h"
 #include "probes/probe_out.h"
@@ -232,6 +233,7 @@ int cmd_run(int argc, char **argv)
 	const char *kvm_path, *hang;
 	json_t *root = NULL, *jprobes, *warnings;
 	struct hostinfo hi;
+	struct suite_env henv = { 0 };
 	size_t nout = 0, idx = 0;
 	bool tty, stopped;
 	char err[512];
@@ -245,17 +247,13 @@ int cmd_run(int argc, char **argv)
 		probe_list_print(stdout);
 		return EXIT_OK;
 	}
-	kvm_path = cli_kvm_path(a.kvm_opt);
-	r = cli_kvm_check("run", kvm_path);
+	r = cli_host_init("run", a.kvm_opt, &hi, &henv);
 	if (r)
 		return r;
-	r = hostinfo_collect(&hi, kvm_path, err, sizeof(err));
-	if (r)
-		return cli_kvm_error("run", kvm_path, r, err);
+	kvm_path = henv.kvm_path;
 	r = latency_pin(a.cpu, &cpu);
 	if (r && a.cpu >= 0)
 		return cli_usage_error("run", "cannot pin to CPU %d: %s", a.cpu, strerror(-r));
-	cli_install_sigint();
 	root = result_new("run", argc, argv);
 	warnings = json_array();
 	if (r)
