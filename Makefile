@@ -44,7 +44,7 @@ ifneq ($(IS_CLANG),)
 GUEST_CFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(GUEST_CFLAGS))
 endif
 
-LIB_DIRS   := kvm guest probes suites results
+LIB_DIRS   := kvm stats guest host harness probes suites results compare report
 LIB_HOST   := $(filter-out %_guest.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_GUEST  := $(wildcard $(addsuffix /*_guest.c,$(LIB_DIRS))) $(wildcard $(addsuffix /*.S,$(LIB_DIRS)))
 CLI_SRC    := $(wildcard cli/*.c)
@@ -67,7 +67,7 @@ Q := $(if $(V),,@)
 # Keep every object: test helpers are otherwise deleted as intermediates.
 .SECONDARY:
 
-.PHONY: all build-clang check check-all clean install run fuzz check-vmx check-svm check-lanes tests
+.PHONY: all build-clang check check-all check-layers clean install run fuzz check-vmx check-svm check-lanes tests
 all: $(EXE)
 
 # Guest objects are linked into one relocatable object first; anything it
@@ -108,7 +108,7 @@ $(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(TEST_GUEST_OBJ) $(LIBA)
 tests: $(TEST_BIN) $(EXE)
 
 # The tests find the binary under test through EXITSCOPE.
-check: tests
+check: tests check-layers
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
 
 # Everything CI runs: the tests, the tests again under ASan+UBSan (host
@@ -118,6 +118,13 @@ check-all:
 	$(MAKE) build-clang
 	$(MAKE) check SANITIZE=1
 	$(MAKE) check-lanes
+
+# Includes point down the layers drawn in the README (scripts/check-layers);
+# the second line proves the checker fails on an include that points up.
+check-layers:
+	$(Q)scripts/check-layers
+	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/probes && echo '#include "probes/probes.h"' > $$t/kvm/bad.c && \
+	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/ -> probes/" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 
 # The whole tree, tests included, must also build warning-free with clang.
 build-clang:

@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "suites/suite_env.h"
 #include "kvm/kvm.h"
-#include "suites/check.h"
-#include "suites/hostinfo.h"
+#include "results/check.h"
+#include "host/hostinfo.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {

@@ -4,9 +4,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "suites/suite_env.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/suites.h"
 
 static void check_usage(FILE *f)

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
-#include "results/compare.h"
+#include "compare/compare.h"
 #include "results/result_read.h"
 
 static void compare_usage(FILE *f)

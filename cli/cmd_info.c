@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 
 static void info_usage(FILE *f)
 {

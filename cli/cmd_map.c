@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "suites/suite_env.h"
 #include "kvm/trace.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/map.h"
 #include "suites/profile.h"
 

@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
-#include "results/report.h"
+#include "report/report.h"
 
 #define DEFAULT_OUT "exitscope-report.html"
 

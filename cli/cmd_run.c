@@ -14,13 +14,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "suites/check.h"
+#include "suites/suite_env.h"
+#include "results/check.h"
 #include "cli/cmds.h"
 #include "kvm/trace.h"
 #include "probes/probe_out.h"
 #include "probes/runner.h"
 #include "results/result_write.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/map.h"
 #include "suites/suites.h"
 

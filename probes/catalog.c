@@ -10,7 +10,7 @@
 #include "guest/guest.h"
 #include "kvm/kvm.h"
 #include "probes/probes.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 
 #define G(name) uint64_t name(uint64_t a)
 G(probe_cpuid); G(probe_vmcall); G(probe_vmmcall); G(probe_wbinvd); G(probe_invd);

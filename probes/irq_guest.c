@@ -5,7 +5,7 @@
  */
 #include "guest/guest.h"
 #include "probes/probes.h"
-#include "suites/latency_guest.h"
+#include "harness/latency_guest.h"
 
 uint64_t probe_ipi_ready, probe_ipi_stop;
 

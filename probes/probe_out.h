@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "probes/probes.h"
-#include "suites/latency.h"
+#include "harness/latency.h"
 
 #define PROBE_CV_WARN		0.10	/* coefficient of variation called "high" */
 #define PROBE_MAX_NOTES		6

@@ -13,7 +13,7 @@
 #include <linux/kvm.h>
 
 #include "guest/layout.h"
-#include "suites/latency.h"
+#include "harness/latency.h"
 
 struct vm;
 struct hostinfo;

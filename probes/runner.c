@@ -11,7 +11,7 @@
 #include "guest/guest.h"
 #include "guest/vm.h"
 #include "probes/runner.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 
 int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
 {

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "probes/probes.h"
-#include "suites/latency.h"
+#include "harness/latency.h"
 
 struct hostinfo;
 

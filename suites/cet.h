@@ -12,7 +12,8 @@
 #include <stdint.h>
 
 #include "guest/vm.h"
-#include "suites/check.h"
+#include "results/check.h"
+#include "suites/suite_env.h"
 
 #define CET_NO_SUPPORT		"host KVM does not support CET"
 #define CET_NR_MSRS		7

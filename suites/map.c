@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "guest/vm.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "kvm/trace.h"
 #include "suites/map.h"
 #include "suites/map_guest.h"

@@ -19,7 +19,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "suites/check.h"
+#include "results/check.h"
+#include "suites/suite_env.h"
 
 #define MAP_DEFAULT_OPS		200	/* CR writes (or reads) per round */
 #define MAP_DEFAULT_ROUNDS	3	/* the round with the fewest exits counts */

@@ -13,8 +13,9 @@
 
 #include "suites/cet.h"
 #include "suites/cet_guest.h"
-#include "suites/check.h"
-#include "suites/hostinfo.h"
+#include "results/check.h"
+#include "host/hostinfo.h"
+#include "guest/vcpu_state.h"
 #include "suites/migrate.h"
 #include "suites/migrate_guest.h"
 

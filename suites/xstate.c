@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/xstate.h"
 #include "suites/xstate_guest.h"
 #include "suites/xstate_int.h"

@@ -6,8 +6,9 @@
 #include <stdint.h>
 
 #include "guest/vm.h"
-#include "suites/check.h"
-#include "suites/xstate_cpu.h"
+#include "results/check.h"
+#include "suites/suite_env.h"
+#include "host/xstate_cpu.h"
 
 #define XS_SUITE	"xstate"
 #define XS_BUDGET_MS	10000

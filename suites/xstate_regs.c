@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/xstate_guest.h"
 #include "suites/xstate_int.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/stats.h"
+#include "stats/stats.h"
 #include "tests/fixture.h"
 
 json_t *fixture_host(const char *kernel, const char *cpu_name, const char *mode)

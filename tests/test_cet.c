@@ -13,7 +13,7 @@
 
 #include "suites/cet.h"
 #include "suites/cet_guest.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "results/compare.h"
+#include "compare/compare.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"

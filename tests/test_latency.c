@@ -1,5 +1,5 @@
 /*
- * test_latency.c - the latency harness API (suites/latency.h) on real
+ * test_latency.c - the latency harness API (harness/latency.h) on real
  * /dev/kvm: exact userspace exits per op, batch and sample bookkeeping,
  * setup/teardown, the nop overhead, and skip/fail/hang outcomes.
  */
@@ -10,7 +10,7 @@
 
 #include "guest/guest.h"
 #include "guest/vm.h"
-#include "suites/latency.h"
+#include "harness/latency.h"
 #include "tests/tap.h"
 
 uint64_t lat_outs(uint64_t a);

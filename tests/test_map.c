@@ -13,7 +13,7 @@
 
 #include "kvm/abi.h"
 #include "results/result_read.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/map.h"
 #include "suites/profile.h"
 #include "tests/fixture.h"

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "suites/hostinfo.h"
-#include "suites/migrate.h"
+#include "host/hostinfo.h"
+#include "guest/vcpu_state.h"
 #include "suites/migrate_guest.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"

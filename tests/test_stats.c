@@ -1,9 +1,9 @@
-/* test_stats.c - results/stats.c against hand-computed statistics. */
+/* test_stats.c - stats/stats.c against hand-computed statistics. */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
 
-#include "results/stats.h"
+#include "stats/stats.h"
 #include "tests/tap.h"
 
 #define EPS 1e-9

@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "results/result_read.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 #include "suites/xstate.h"
-#include "suites/xstate_cpu.h"
+#include "host/xstate_cpu.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"

@@ -1,6 +1,6 @@
 /* html.h - small helpers to write escaped HTML/SVG text, numbers and per-file colors. */
-#ifndef EXITSCOPE_RESULTS_HTML_H
-#define EXITSCOPE_RESULTS_HTML_H
+#ifndef EXITSCOPE_REPORT_HTML_H
+#define EXITSCOPE_REPORT_HTML_H
 
 #include <stddef.h>
 #include <stdio.h>

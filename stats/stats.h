@@ -1,6 +1,6 @@
 /* stats.h - descriptive statistics and confidence intervals for samples. */
-#ifndef EXITSCOPE_RESULTS_STATS_H
-#define EXITSCOPE_RESULTS_STATS_H
+#ifndef EXITSCOPE_STATS_STATS_H
+#define EXITSCOPE_STATS_STATS_H
 
 #include <stddef.h>
 #include <stdint.h>

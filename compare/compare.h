@@ -1,13 +1,13 @@
 /* compare.h - A/B comparison of two result files: host differences, per-probe verdicts, exits/op and map changes. */
-#ifndef EXITSCOPE_RESULTS_COMPARE_H
-#define EXITSCOPE_RESULTS_COMPARE_H
+#ifndef EXITSCOPE_COMPARE_COMPARE_H
+#define EXITSCOPE_COMPARE_COMPARE_H
 
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "results/result_read.h"
-#include "results/stats.h"
+#include "stats/stats.h"
 
 #define COMPARE_THRESHOLD_PCT	2.0	/* default: smaller relative changes are not verdicts */
 #define COMPARE_SEED		1	/* default bootstrap seed */

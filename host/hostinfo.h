@@ -4,8 +4,8 @@
  * save list, TSC frequency, and the guest execution mode (native or
  * emulated) measured by running a known loop in a guest.
  */
-#ifndef EXITSCOPE_SUITES_HOSTINFO_H
-#define EXITSCOPE_SUITES_HOSTINFO_H
+#ifndef EXITSCOPE_HOST_HOSTINFO_H
+#define EXITSCOPE_HOST_HOSTINFO_H
 
 #include <stdbool.h>
 #include <stdint.h>

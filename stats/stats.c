@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/stats.h"
+#include "stats/stats.h"
 
 static int cmp_double(const void *pa, const void *pb)
 {

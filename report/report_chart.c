@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/html.h"
-#include "results/report.h"
-#include "results/report_int.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "report/report_int.h"
 
 #define W		960	/* SVG user units; the chart scales to the page width */
 #define LABEL_W		210

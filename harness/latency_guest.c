@@ -6,7 +6,7 @@
  * snapshots there cover nothing else but one closing ucall.
  */
 #include "guest/guest.h"
-#include "suites/latency_guest.h"
+#include "harness/latency_guest.h"
 
 struct latency_ctl latency_ctl;
 

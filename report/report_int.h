@@ -1,10 +1,10 @@
-/* report_int.h - the sections of the HTML report, shared between results/report*.c. */
-#ifndef EXITSCOPE_RESULTS_REPORT_INT_H
-#define EXITSCOPE_RESULTS_REPORT_INT_H
+/* report_int.h - the sections of the HTML report, shared between report/report*.c. */
+#ifndef EXITSCOPE_REPORT_REPORT_INT_H
+#define EXITSCOPE_REPORT_REPORT_INT_H
 
 #include <stdio.h>
 
-#include "results/compare.h"
+#include "compare/compare.h"
 #include "results/result_read.h"
 
 struct report_ctx {

@@ -1,11 +1,11 @@
 /*
  * latency_guest.h - the control block shared by the latency harness's host
- * side (suites/latency.c) and its guest loop (suites/latency_guest.c). It
+ * side (harness/latency.c) and its guest loop (harness/latency_guest.c). It
  * is a per-VM guest global: the host fills it before the run and reads the
  * batch size and the per-batch TSC deltas back.
  */
-#ifndef EXITSCOPE_SUITES_LATENCY_GUEST_H
-#define EXITSCOPE_SUITES_LATENCY_GUEST_H
+#ifndef EXITSCOPE_HARNESS_LATENCY_GUEST_H
+#define EXITSCOPE_HARNESS_LATENCY_GUEST_H
 
 #include <stdint.h>
 

@@ -2,9 +2,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "results/html.h"
-#include "results/report.h"
-#include "results/report_int.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "report/report_int.h"
 
 #define W	1000
 #define X0	210

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites/migrate.h"
+#include "guest/vcpu_state.h"
 
 #define APIC_BASE_X2APIC	(1ULL << 10)
 #define SZ_2M			0x200000ULL

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/compare.h"
+#include "compare/compare.h"
 
 const char *compare_counter_line(const struct compare_counter *c, char *buf, size_t len)
 {

@@ -3,16 +3,14 @@
  * migrate), with the evidence or the skip reason, as text and JSON
  * ("checks" in docs/results-schema.md).
  */
-#ifndef EXITSCOPE_SUITES_CHECK_H
-#define EXITSCOPE_SUITES_CHECK_H
+#ifndef EXITSCOPE_RESULTS_CHECK_H
+#define EXITSCOPE_RESULTS_CHECK_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
 
-struct hostinfo;
 
 enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_SKIP };
 
@@ -26,14 +24,6 @@ struct check_result {
 struct check_report {
 	size_t n, cap;
 	struct check_result *r;
-};
-
-/* What every suite gets from the command that runs it. */
-struct suite_env {
-	const char *kvm_path;		/* NULL: /dev/kvm */
-	const struct hostinfo *hi;	/* collected once by the command */
-	volatile sig_atomic_t *stop;	/* Ctrl-C */
-	bool verbose;
 };
 
 void check_add(struct check_report *rep, const char *suite, const char *name,

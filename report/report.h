@@ -1,11 +1,11 @@
 /* report.h - one self-contained HTML report (inline CSS and SVG) from result files. */
-#ifndef EXITSCOPE_RESULTS_REPORT_H
-#define EXITSCOPE_RESULTS_REPORT_H
+#ifndef EXITSCOPE_REPORT_REPORT_H
+#define EXITSCOPE_REPORT_REPORT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/compare.h"
+#include "compare/compare.h"
 #include "results/result_read.h"
 
 #define REPORT_MAX_FILES 26	/* labelled A..Z */

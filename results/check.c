@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites/check.h"
+#include "results/check.h"
 
 void check_add(struct check_report *rep, const char *suite, const char *name,
 	       enum check_status st, const char *fmt, ...)

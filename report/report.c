@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/html.h"
-#include "results/report.h"
-#include "results/report_int.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "report/report_int.h"
 
 static const char css[] =
 	":root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--band:#f6f8fa}\n"

@@ -4,8 +4,8 @@
  * issued from inline asm with the vector registers holding a pattern, so
  * nothing in the process can touch them between the load and the check.
  */
-#ifndef EXITSCOPE_SUITES_XSTATE_CPU_H
-#define EXITSCOPE_SUITES_XSTATE_CPU_H
+#ifndef EXITSCOPE_HOST_XSTATE_CPU_H
+#define EXITSCOPE_HOST_XSTATE_CPU_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* html.c - small helpers to write escaped HTML/SVG text, numbers and per-file colors. */
 #include <math.h>
 
-#include "results/html.h"
+#include "report/html.h"
 
 void html_escape(FILE *f, const char *s)
 {

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/html.h"
-#include "results/report.h"
-#include "results/report_int.h"
+#include "report/html.h"
+#include "report/report.h"
+#include "report/report_int.h"
 
 #define MAX_COLS 64
 #define MAX_ROWS 5000

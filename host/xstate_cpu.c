@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <linux/kvm.h>
 
-#include "suites/xstate_cpu.h"
+#include "host/xstate_cpu.h"
 
 uint64_t xs_host_xgetbv(void)
 {

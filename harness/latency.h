@@ -22,8 +22,8 @@
  * (watchdog_ms), or makes the host fail to emulate it ends the measurement
  * with a status and a one-line reason; nothing is printed.
  */
-#ifndef EXITSCOPE_SUITES_LATENCY_H
-#define EXITSCOPE_SUITES_LATENCY_H
+#ifndef EXITSCOPE_HARNESS_LATENCY_H
+#define EXITSCOPE_HARNESS_LATENCY_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "kvm/trace.h"
-#include "results/stats.h"
+#include "stats/stats.h"
 
 struct vcpu;
 typedef uint64_t (*guest_fn_t)(uint64_t arg);

@@ -1,6 +1,6 @@
 /*
- * latency.c - host side of the latency harness (suites/latency.h): run the
- * guest loop of suites/latency_guest.c for one op, snapshot the vCPU stats
+ * latency.c - host side of the latency harness (harness/latency.h): run the
+ * guest loop of harness/latency_guest.c for one op, snapshot the vCPU stats
  * and the run loop's exit counters at the two syncs that bracket the
  * measured batches, and turn batches into cycles-per-op samples.
  */
@@ -14,8 +14,8 @@
 
 #include "guest/guest.h"
 #include "guest/vm.h"
-#include "suites/latency.h"
-#include "suites/latency_guest.h"
+#include "harness/latency.h"
+#include "harness/latency_guest.h"
 
 _Static_assert(LATENCY_CTL_SAMPLES == LATENCY_MAX_SAMPLES, "sample arrays differ");
 

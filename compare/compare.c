@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/compare.h"
+#include "compare/compare.h"
 
 const char *const compare_verdict_names[] = {
 	"faster", "slower", "no significant change", "not compared",

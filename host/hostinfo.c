@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "guest/vm.h"
-#include "suites/hostinfo.h"
+#include "host/hostinfo.h"
 
 uint64_t hostinfo_exec_loop(uint64_t arg);
 

@@ -1,0 +1,21 @@
+/*
+ * suite_env.h - what every check suite and the ownership map get from the
+ * command that runs them: the KVM device, the host record collected once,
+ * and the stop flag of Ctrl-C.
+ */
+#ifndef EXITSCOPE_SUITES_SUITE_ENV_H
+#define EXITSCOPE_SUITES_SUITE_ENV_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+struct hostinfo;
+
+struct suite_env {
+	const char *kvm_path;		/* NULL: /dev/kvm */
+	const struct hostinfo *hi;	/* collected once by the command */
+	volatile sig_atomic_t *stop;	/* Ctrl-C */
+	bool verbose;
+};
+
+#endif
