@@ -181,47 +181,26 @@ label:										\
 /* MSRs that only a CPU with one of these features has. */
 static const struct msr_gate {
 	uint32_t index;
-	const char *feat, *alt;
+	enum x86_feat feat, alt;
 } msr_gates[] = {
-	{ MSR_IA32_TSC_ADJUST,	"tsc_adjust",	NULL },
-	{ MSR_IA32_TSC_DEADLINE, "tsc_deadline", NULL },
-	{ MSR_IA32_XSS,		"xsaves",	NULL },
-	{ MSR_IA32_U_CET,	"shstk",	"ibt" },
-	{ MSR_IA32_S_CET,	"shstk",	"ibt" },
-	{ MSR_IA32_PL0_SSP,	"shstk",	NULL },
-	{ MSR_IA32_PL1_SSP,	"shstk",	NULL },
-	{ MSR_IA32_PL2_SSP,	"shstk",	NULL },
-	{ MSR_IA32_PL3_SSP,	"shstk",	NULL },
-	{ MSR_IA32_INT_SSP_TAB,	"shstk",	NULL },
+	{ MSR_IA32_TSC_ADJUST,	 .feat = X86_FEAT_TSC_ADJUST },
+	{ MSR_IA32_TSC_DEADLINE,  .feat = X86_FEAT_TSC_DEADLINE },
+	{ MSR_IA32_XSS,		 .feat = X86_FEAT_XSAVES },
+	{ MSR_IA32_U_CET,	 .feat = X86_FEAT_SHSTK, .alt = X86_FEAT_IBT },
+	{ MSR_IA32_S_CET,	 .feat = X86_FEAT_SHSTK, .alt = X86_FEAT_IBT },
+	{ MSR_IA32_PL0_SSP,	 .feat = X86_FEAT_SHSTK },
+	{ MSR_IA32_PL1_SSP,	 .feat = X86_FEAT_SHSTK },
+	{ MSR_IA32_PL2_SSP,	 .feat = X86_FEAT_SHSTK },
+	{ MSR_IA32_PL3_SSP,	 .feat = X86_FEAT_SHSTK },
+	{ MSR_IA32_INT_SSP_TAB,	 .feat = X86_FEAT_SHSTK },
 };
 
-/* CR4 bits that need a CPUID feature. */
-static const struct cr4_gate {
-	uint64_t bit;
-	const char *name, *feat, *alt;
-} cr4_gates[] = {
-	{ X86_CR4_OSXSAVE,	"OSXSAVE",	"xsave",	NULL },
-	{ X86_CR4_PKE,		"PKE",		"pku",		NULL },
-	{ X86_CR4_CET,		"CET",		"shstk",	"ibt" },
-	{ X86_CR4_FSGSBASE,	"FSGSBASE",	"fsgsbase",	NULL },
-	{ X86_CR4_SMEP,		"SMEP",		"smep",		NULL },
-	{ X86_CR4_SMAP,		"SMAP",		"smap",		NULL },
-	{ X86_CR4_UMIP,		"UMIP",		"umip",		NULL },
-	{ X86_CR4_LA57,		"LA57",		"la57",		NULL },
-	{ X86_CR4_PCIDE,	"PCIDE",	"pcid",		NULL },
-	{ X86_CR4_VMXE,		"VMXE",		"vmx",		NULL },
-};
-
-static bool has_feat(const struct kvm_cpuid2 *c, const char *feat, const char *alt)
-{
-	return cpuid_has_name(c, feat) || (alt && cpuid_has_name(c, alt));
-}
-
-static int missing(char *err, size_t len, const char *feat, const char *alt, const char *what)
+static int missing(char *err, size_t len, enum x86_feat feat, enum x86_feat alt, const char *what)
 {
 	return fail(err, len, -EOPNOTSUPP,
 		    "cannot restore: the saved state uses %s%s%s (%s) but the target vCPU's CPUID "
-		    "lacks it; nothing was applied", feat, alt ? " or " : "", alt ? alt : "", what);
+		    "lacks it; nothing was applied", x86_feature_name(feat), alt ? " or " : "",
+		    alt ? x86_feature_name(alt) : "", what);
 }
 
 static const struct msr_gate *msr_gate_of(uint32_t index)
@@ -246,15 +225,15 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 	if (s->xsave_size > size)
 		return fail(err, len, -EOPNOTSUPP, "cannot restore: the saved XSAVE area is %d bytes, "
 			    "the target takes %d; nothing was applied", s->xsave_size, size);
-	if ((s->sregs.apic_base & APIC_BASE_X2APIC) && !cpuid_has_name(c, "x2apic")) {
+	if ((s->sregs.apic_base & APIC_BASE_X2APIC) && !cpuid_has(c, X86_FEAT_X2APIC)) {
 		snprintf(what, sizeof(what), "IA32_APIC_BASE %#llx has x2APIC mode on",
 			 (unsigned long long)s->sregs.apic_base);
-		return missing(err, len, "x2apic", NULL, what);
+		return missing(err, len, X86_FEAT_X2APIC, X86_FEAT_NONE, what);
 	}
-	for (size_t i = 0; i < sizeof(cr4_gates) / sizeof(cr4_gates[0]); i++) {
-		const struct cr4_gate *g = &cr4_gates[i];
+	for (size_t i = 0; i < nr_cr4_bits; i++) {
+		const struct cr4_bit *g = &cr4_bits[i];
 
-		if ((s->sregs.cr4 & g->bit) && !has_feat(c, g->feat, g->alt)) {
+		if ((s->sregs.cr4 & (1ULL << g->bit)) && !cpuid_has_any(c, g->feat, g->alt)) {
 			snprintf(what, sizeof(what), "CR4 %#llx has %s set",
 				 (unsigned long long)s->sregs.cr4, g->name);
 			return missing(err, len, g->feat, g->alt, what);
@@ -266,9 +245,9 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 
 			if (s->xcrs.xcrs[i].xcr != 0 || x == XFEATURE_X87)
 				continue;
-			if (!cpuid_has_name(c, "xsave")) {
+			if (!cpuid_has(c, X86_FEAT_XSAVE)) {
 				snprintf(what, sizeof(what), "XCR0 %#llx", (unsigned long long)x);
-				return missing(err, len, "xsave", NULL, what);
+				return missing(err, len, X86_FEAT_XSAVE, X86_FEAT_NONE, what);
 			}
 			e = cpuid_find_const(c, 0xd, 0);
 			sup = e ? (e->eax | (uint64_t)e->edx << 32) : 0;
@@ -283,15 +262,15 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 		const struct kvm_msr_entry *m = &s->msrs->entries[i];
 		const struct msr_gate *g = msr_gate_of(m->index);
 
-		if (g && m->data && !has_feat(c, g->feat, g->alt)) {
+		if (g && m->data && !cpuid_has_any(c, g->feat, g->alt)) {
 			snprintf(what, sizeof(what), "MSR %#x = %#llx", m->index,
 				 (unsigned long long)m->data);
 			return missing(err, len, g->feat, g->alt, what);
 		}
 	}
-	if (s->has_ssp && s->ssp && !cpuid_has_name(c, "shstk")) {
+	if (s->has_ssp && s->ssp && !cpuid_has(c, X86_FEAT_SHSTK)) {
 		snprintf(what, sizeof(what), "GUEST_SSP %#llx", (unsigned long long)s->ssp);
-		return missing(err, len, "shstk", NULL, what);
+		return missing(err, len, X86_FEAT_SHSTK, X86_FEAT_NONE, what);
 	}
 	return 0;
 }
@@ -327,7 +306,7 @@ static struct kvm_msrs *msrs_for(struct vcpu *v, const struct vcpu_state *s)
 		const struct kvm_msr_entry *e = &s->msrs->entries[i];
 		const struct msr_gate *g = msr_gate_of(e->index);
 
-		if (g && !e->data && !has_feat(c, g->feat, g->alt))
+		if (g && !e->data && !cpuid_has_any(c, g->feat, g->alt))
 			continue;
 		m->entries[m->nmsrs].index = e->index;
 		m->entries[m->nmsrs].data = e->data;

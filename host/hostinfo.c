@@ -176,16 +176,16 @@ static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 		const struct kvm_cpuid_entry2 *e;
 
 		hi->cpuid_ok = true;
-		hi->feat_xsave = cpuid_has_name(cpuid, "xsave");
-		hi->feat_xsavec = cpuid_has_name(cpuid, "xsavec");
-		hi->feat_xsaves = cpuid_has_name(cpuid, "xsaves");
-		hi->feat_osxsave = cpuid_has_name(cpuid, "osxsave");
-		hi->feat_pku = cpuid_has_name(cpuid, "pku");
-		hi->feat_shstk = cpuid_has_name(cpuid, "shstk");
-		hi->feat_ibt = cpuid_has_name(cpuid, "ibt");
-		hi->feat_x2apic = cpuid_has_name(cpuid, "x2apic");
-		hi->feat_tsc_deadline = cpuid_has_name(cpuid, "tsc_deadline");
-		hi->feat_hypervisor = cpuid_has_name(cpuid, "hypervisor");
+		hi->feat_xsave = cpuid_has(cpuid, X86_FEAT_XSAVE);
+		hi->feat_xsavec = cpuid_has(cpuid, X86_FEAT_XSAVEC);
+		hi->feat_xsaves = cpuid_has(cpuid, X86_FEAT_XSAVES);
+		hi->feat_osxsave = cpuid_has(cpuid, X86_FEAT_OSXSAVE);
+		hi->feat_pku = cpuid_has(cpuid, X86_FEAT_PKU);
+		hi->feat_shstk = cpuid_has(cpuid, X86_FEAT_SHSTK);
+		hi->feat_ibt = cpuid_has(cpuid, X86_FEAT_IBT);
+		hi->feat_x2apic = cpuid_has(cpuid, X86_FEAT_X2APIC);
+		hi->feat_tsc_deadline = cpuid_has(cpuid, X86_FEAT_TSC_DEADLINE);
+		hi->feat_hypervisor = cpuid_has(cpuid, X86_FEAT_HYPERVISOR);
 		e = cpuid_find_const(cpuid, 0xd, 0);
 		if (e)
 			hi->xcr0_supported = e->eax | (uint64_t)e->edx << 32;

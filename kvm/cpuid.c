@@ -1,58 +1,72 @@
-/* cpuid.c - lookups and edits of struct kvm_cpuid2 tables, named feature bits. */
+/* cpuid.c - lookups and edits of struct kvm_cpuid2 tables, typed feature bits, CR4 bit gates. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvm/kvm.h"
+#include "kvm/cpuid.h"
 
-const struct x86_feature x86_features[] = {
-	{ "x2apic",       0x1, 0, CPUID_ECX, 21 },
-	{ "tsc_deadline", 0x1, 0, CPUID_ECX, 24 },
-	{ "xsave",        0x1, 0, CPUID_ECX, 26 },
-	{ "osxsave",      0x1, 0, CPUID_ECX, 27 },
-	{ "avx",          0x1, 0, CPUID_ECX, 28 },
-	{ "hypervisor",   0x1, 0, CPUID_ECX, 31 },
-	{ "vme",          0x1, 0, CPUID_EDX, 1 },
-	{ "de",           0x1, 0, CPUID_EDX, 2 },
-	{ "pse",          0x1, 0, CPUID_EDX, 3 },
-	{ "tsc",          0x1, 0, CPUID_EDX, 4 },
-	{ "mce",          0x1, 0, CPUID_EDX, 7 },
-	{ "pge",          0x1, 0, CPUID_EDX, 13 },
-	{ "fxsr",         0x1, 0, CPUID_EDX, 24 },
-	{ "fsgsbase",     0x7, 0, CPUID_EBX, 0 },
-	{ "tsc_adjust",   0x7, 0, CPUID_EBX, 1 },
-	{ "smep",         0x7, 0, CPUID_EBX, 7 },
-	{ "rtm",          0x7, 0, CPUID_EBX, 11 },
-	{ "avx512f",      0x7, 0, CPUID_EBX, 16 },
-	{ "smap",         0x7, 0, CPUID_EBX, 20 },
-	{ "umip",         0x7, 0, CPUID_ECX, 2 },
-	{ "pku",          0x7, 0, CPUID_ECX, 3 },
-	{ "ospke",        0x7, 0, CPUID_ECX, 4 },
-	{ "shstk",        0x7, 0, CPUID_ECX, 7 },
-	{ "la57",         0x7, 0, CPUID_ECX, 16 },
-	{ "ibt",          0x7, 0, CPUID_EDX, 20 },
-	{ "spec_ctrl",    0x7, 0, CPUID_EDX, 26 },
-	{ "arch_capabilities", 0x7, 0, CPUID_EDX, 29 },
-	{ "xsaveopt",     0xd, 1, CPUID_EAX, 0 },
-	{ "xsavec",       0xd, 1, CPUID_EAX, 1 },
-	{ "xgetbv1",      0xd, 1, CPUID_EAX, 2 },
-	{ "xsaves",       0xd, 1, CPUID_EAX, 3 },
-	{ "rdtscp",       0x80000001, 0, CPUID_EDX, 27 },
-	{ "svm",          0x80000001, 0, CPUID_ECX, 2 },
-	{ "vmx",          0x1, 0, CPUID_ECX, 5 },
-	{ "pcid",         0x1, 0, CPUID_ECX, 17 },
-	{ "pdcm",         0x1, 0, CPUID_ECX, 15 },
-	{ "amd_ibpb",     0x80000008, 0, CPUID_EBX, 12 },
-	{ "amd_ibrs",     0x80000008, 0, CPUID_EBX, 14 },
-	{ "pks",          0x7, 0, CPUID_ECX, 31 },
-	{ "lam",          0x7, 1, CPUID_EAX, 26 },
+static const struct x86_feature x86_features[X86_NR_FEATS] = {
+#define X86_FEAT_ROW(id, nm, f, i, r, b) [X86_FEAT_##id] = { .name = nm, .fn = f, .idx = i, .reg = r, .bit = b },
+	X86_FEATURES(X86_FEAT_ROW)
+#undef X86_FEAT_ROW
 };
-const size_t x86_nr_features = sizeof(x86_features) / sizeof(x86_features[0]);
 
-const struct x86_feature *x86_feature_find(const char *name)
+const struct x86_feature *x86_feature(enum x86_feat f)
 {
-	for (size_t i = 0; i < x86_nr_features; i++)
-		if (!strcmp(x86_features[i].name, name))
-			return &x86_features[i];
+	return f > X86_FEAT_NONE && f < X86_NR_FEATS ? &x86_features[f] : NULL;
+}
+
+const char *x86_feature_name(enum x86_feat f)
+{
+	const struct x86_feature *x = x86_feature(f);
+
+	return x ? x->name : "none";
+}
+
+enum x86_feat x86_feature_by_name(const char *name)
+{
+	for (int f = X86_FEAT_NONE + 1; f < X86_NR_FEATS; f++)
+		if (!strcmp(x86_features[f].name, name))
+			return f;
+	return X86_FEAT_NONE;
+}
+
+/*
+ * CR4 bits and what CPUID must say before a guest may set them (the checks
+ * of KVM's kvm_is_valid_cr4/__cr4_reserved_bits). Bits absent here are
+ * reserved on x86-64 (5 PAE and 12 LA57 are listed but never toggled).
+ */
+const struct cr4_bit cr4_bits[] = {
+	{ 0, "VME", .feat = X86_FEAT_VME },
+	{ 1, "PVI", .feat = X86_FEAT_VME },
+	{ 2, "TSD", .feat = X86_FEAT_TSC },
+	{ 3, "DE", .feat = X86_FEAT_DE },
+	{ 4, "PSE", .feat = X86_FEAT_PSE },
+	{ 5, "PAE", .feat = X86_FEAT_NONE },
+	{ 6, "MCE", .feat = X86_FEAT_MCE },
+	{ 7, "PGE", .feat = X86_FEAT_PGE },
+	{ 8, "PCE", .feat = X86_FEAT_NONE },
+	{ 9, "OSFXSR", .feat = X86_FEAT_FXSR },
+	{ 10, "OSXMMEXCPT", .feat = X86_FEAT_NONE },
+	{ 11, "UMIP", .feat = X86_FEAT_UMIP },
+	{ 12, "LA57", .feat = X86_FEAT_LA57 },
+	{ 13, "VMXE", .feat = X86_FEAT_VMX },
+	{ 16, "FSGSBASE", .feat = X86_FEAT_FSGSBASE },
+	{ 17, "PCIDE", .feat = X86_FEAT_PCID },
+	{ 18, "OSXSAVE", .feat = X86_FEAT_XSAVE },
+	{ 20, "SMEP", .feat = X86_FEAT_SMEP },
+	{ 21, "SMAP", .feat = X86_FEAT_SMAP },
+	{ 22, "PKE", .feat = X86_FEAT_PKU },
+	{ 23, "CET", .feat = X86_FEAT_SHSTK, .alt = X86_FEAT_IBT },
+	{ 24, "PKS", .feat = X86_FEAT_PKS },
+	{ 28, "LAM_SUP", .feat = X86_FEAT_LAM },
+};
+const size_t nr_cr4_bits = sizeof(cr4_bits) / sizeof(cr4_bits[0]);
+
+const struct cr4_bit *cr4_bit_of(unsigned int n)
+{
+	for (size_t i = 0; i < nr_cr4_bits; i++)
+		if (cr4_bits[i].bit == n)
+			return &cr4_bits[i];
 	return NULL;
 }
 
@@ -103,26 +117,29 @@ static uint32_t *entry_reg(struct kvm_cpuid_entry2 *e, enum cpuid_reg reg)
 	}
 }
 
-bool cpuid_has(const struct kvm_cpuid2 *c, const struct x86_feature *f)
+bool cpuid_has(const struct kvm_cpuid2 *c, enum x86_feat feat)
 {
-	struct kvm_cpuid_entry2 *e = cpuid_find((struct kvm_cpuid2 *)c, f->fn, f->idx);
+	const struct x86_feature *f = x86_feature(feat);
+	struct kvm_cpuid_entry2 *e;
 
+	if (!f)
+		return true;
+	e = cpuid_find((struct kvm_cpuid2 *)c, f->fn, f->idx);
 	return e && (*entry_reg(e, f->reg) >> f->bit) & 1;
 }
 
-bool cpuid_has_name(const struct kvm_cpuid2 *c, const char *name)
+bool cpuid_has_any(const struct kvm_cpuid2 *c, enum x86_feat f, enum x86_feat alt)
 {
-	const struct x86_feature *f = x86_feature_find(name);
-
-	return f && cpuid_has(c, f);
+	return cpuid_has(c, f) || (alt != X86_FEAT_NONE && cpuid_has(c, alt));
 }
 
-void cpuid_set(struct kvm_cpuid2 *c, const struct x86_feature *f, bool on)
+void cpuid_set(struct kvm_cpuid2 *c, enum x86_feat feat, bool on)
 {
-	struct kvm_cpuid_entry2 *e = cpuid_find(c, f->fn, f->idx);
+	const struct x86_feature *f = x86_feature(feat);
+	struct kvm_cpuid_entry2 *e;
 	uint32_t *r;
 
-	if (!e)
+	if (!f || !(e = cpuid_find(c, f->fn, f->idx)))
 		return;
 	r = entry_reg(e, f->reg);
 	if (on)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <linux/kvm.h>
 #include "kvm/abi.h"
+#include "kvm/cpuid.h"
 
 #define KVM_DEFAULT_DEV "/dev/kvm"
 
@@ -75,25 +76,5 @@ int kvm_get_tsc_khz(int vcpu_fd);		/* kHz or -errno */
 int kvm_set_signal_mask(int vcpu_fd, const void *sigset, size_t len);
 int kvm_run(int vcpu_fd);			/* 0 or -errno (-EINTR) */
 
-/* CPUID helpers (on a struct kvm_cpuid2 from KVM). */
-struct kvm_cpuid_entry2 *cpuid_find(struct kvm_cpuid2 *c, uint32_t fn, uint32_t idx);
-const struct kvm_cpuid_entry2 *cpuid_find_const(const struct kvm_cpuid2 *c,
-					       uint32_t fn, uint32_t idx);
-struct kvm_cpuid2 *cpuid_dup(const struct kvm_cpuid2 *c);
-
-/* An x86 CPUID feature bit: leaf, subleaf, register, bit. */
-enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
-struct x86_feature {
-	const char *name;	/* lower case, as in /proc/cpuinfo where possible */
-	uint32_t fn, idx;
-	enum cpuid_reg reg;
-	uint8_t bit;
-};
-extern const struct x86_feature x86_features[];
-extern const size_t x86_nr_features;
-const struct x86_feature *x86_feature_find(const char *name);
-bool cpuid_has(const struct kvm_cpuid2 *c, const struct x86_feature *f);
-bool cpuid_has_name(const struct kvm_cpuid2 *c, const char *name);
-void cpuid_set(struct kvm_cpuid2 *c, const struct x86_feature *f, bool on);
 
 #endif

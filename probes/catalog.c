@@ -41,7 +41,7 @@ const struct probe probes[] = {
 	{ "wbinvd", "insn", "WBINVD", .op = probe_wbinvd },
 	{ "invd", "insn", "INVD", .op = probe_invd },
 	{ "rdtsc", "insn", "RDTSC", .op = probe_rdtsc },
-	{ "rdtscp", "insn", "RDTSCP", .cpuid_any = { "rdtscp" }, .op = probe_rdtscp },
+	{ "rdtscp", "insn", "RDTSCP", .cpuid_any = { X86_FEAT_RDTSCP }, .op = probe_rdtscp },
 	{ "rdpmc", "insn", "RDPMC of counter 0 (where the guest PMU allows it)",
 	  .setup = probe_rdpmc_setup, .op = probe_rdpmc },
 	{ "mov_dr", "insn", "MOV to DR7", .op = probe_mov_dr },
@@ -59,12 +59,12 @@ const struct probe probes[] = {
 	  .arg = X86_CR0_WP },
 	{ "toggle_cr0_ts", "cr", "flip CR0.TS and back (two CR0 writes)", .op = probe_toggle_cr0,
 	  .arg = X86_CR0_TS },
-	{ "toggle_cr4_pge", "cr", "flip CR4.PGE and back (two CR4 writes)", .cpuid_any = { "pge" },
+	{ "toggle_cr4_pge", "cr", "flip CR4.PGE and back (two CR4 writes)", .cpuid_any = { X86_FEAT_PGE },
 	  .setup = probe_toggle_cr4_setup, .op = probe_toggle_cr4, .arg = X86_CR4_PGE },
 	{ "toggle_cr4_tsd", "cr", "flip CR4.TSD and back (two CR4 writes)",
 	  .setup = probe_toggle_cr4_setup, .op = probe_toggle_cr4, .arg = X86_CR4_TSD },
 	{ "toggle_cr4_cet", "cr", "flip CR4.CET and back with CR0.WP set (two CR4 writes)",
-	  .cpuid_any = { "shstk", "ibt" }, .setup = probe_toggle_cr4_setup,
+	  .cpuid_any = { X86_FEAT_SHSTK, X86_FEAT_IBT }, .setup = probe_toggle_cr4_setup,
 	  .op = probe_toggle_cr4, .arg = X86_CR4_CET },
 	{ "pax_open_kernel", "cr",
 	  "hardened-kernel write to read-only data: clear CR4.CET if set, clear CR0.WP, store, set CR0.WP, restore CR4.CET",
@@ -73,23 +73,23 @@ const struct probe probes[] = {
 
 	{ "wr_kernel_gs_base", "msr", "WRMSR 0 to IA32_KERNEL_GS_BASE",
 	  .setup = probe_msr_setup_wr0, .op = probe_wrmsr_zero, .arg = MSR_KERNEL_GS_BASE },
-	{ "rd_tsc_adjust_msr", "msr", "RDMSR IA32_TSC_ADJUST", .cpuid_any = { "tsc_adjust" },
+	{ "rd_tsc_adjust_msr", "msr", "RDMSR IA32_TSC_ADJUST", .cpuid_any = { X86_FEAT_TSC_ADJUST },
 	  .setup = probe_msr_setup_rd, .op = probe_rdmsr, .arg = MSR_IA32_TSC_ADJUST },
 	{ "wr_tsc_adjust_msr", "msr", "WRMSR IA32_TSC_ADJUST with its current value",
-	  .cpuid_any = { "tsc_adjust" }, .setup = probe_msr_setup_wr, .op = probe_wrmsr_same,
+	  .cpuid_any = { X86_FEAT_TSC_ADJUST }, .setup = probe_msr_setup_wr, .op = probe_wrmsr_same,
 	  .arg = MSR_IA32_TSC_ADJUST },
-	{ "rd_xss_msr", "msr", "RDMSR IA32_XSS (CR4.OSXSAVE set)", .cpuid_any = { "xsaves" },
+	{ "rd_xss_msr", "msr", "RDMSR IA32_XSS (CR4.OSXSAVE set)", .cpuid_any = { X86_FEAT_XSAVES },
 	  .setup = probe_xss_setup, .op = probe_rd_xss },
 	{ "wr_xss_msr", "msr", "WRMSR IA32_XSS with its current value (CR4.OSXSAVE set)",
-	  .cpuid_any = { "xsaves" }, .setup = probe_xss_setup, .op = probe_wr_xss },
+	  .cpuid_any = { X86_FEAT_XSAVES }, .setup = probe_xss_setup, .op = probe_wr_xss },
 	{ "wr_ibrs_msr", "msr", "WRMSR IA32_SPEC_CTRL = IBRS, then 0 (two writes)",
-	  .cpuid_any = { "spec_ctrl", "amd_ibrs" }, .setup = probe_msr_setup_wr0,
+	  .cpuid_any = { X86_FEAT_SPEC_CTRL, X86_FEAT_AMD_IBRS }, .setup = probe_msr_setup_wr0,
 	  .op = probe_wr_ibrs, .arg = MSR_IA32_SPEC_CTRL },
 	{ "wr_ibpb_msr", "msr", "WRMSR IA32_PRED_CMD = IBPB",
-	  .cpuid_any = { "spec_ctrl", "amd_ibpb" }, .setup = probe_msr_setup_wr0,
+	  .cpuid_any = { X86_FEAT_SPEC_CTRL, X86_FEAT_AMD_IBPB }, .setup = probe_msr_setup_wr0,
 	  .op = probe_wr_ibpb, .arg = MSR_IA32_PRED_CMD },
 	{ "wr_tsx_ctrl_msr", "msr", "WRMSR 0 to IA32_TSX_CTRL", PROBE_NEED_TSX_CTRL,
-	  .cpuid_any = { "arch_capabilities" }, .setup = probe_msr_setup_wr0,
+	  .cpuid_any = { X86_FEAT_ARCH_CAPABILITIES }, .setup = probe_msr_setup_wr0,
 	  .op = probe_wrmsr_zero, .arg = MSR_IA32_TSX_CTRL },
 	{ "rd_user_msr", "msr", "RDMSR of an MSR filtered to userspace (KVM_CAP_X86_USER_SPACE_MSR): a round trip to exitscope",
 	  PROBE_NEED_USER_MSR, .host_setup = probe_host_user_msr, .setup = probe_user_msr_setup,
@@ -119,21 +119,21 @@ const struct probe probes[] = {
 	  .host_teardown = probe_host_ipi_target_done, .setup = probe_ipi_setup, .op = probe_ipi,
 	  .teardown = probe_ipi_teardown, .arg = 1 },
 	{ "tscdeadline", "irq", "arm the TSC-deadline timer 3000 cycles ahead and wait for it", IRQ,
-	  .cpuid_any = { "tsc_deadline" }, .setup = probe_tscdeadline_setup,
+	  .cpuid_any = { X86_FEAT_TSC_DEADLINE }, .setup = probe_tscdeadline_setup,
 	  .op = probe_tscdeadline, .arg = 3000 },
 	{ "tscdeadline_immed", "irq", "arm the TSC-deadline timer already expired and wait for it", IRQ,
-	  .cpuid_any = { "tsc_deadline" }, .setup = probe_tscdeadline_setup,
+	  .cpuid_any = { X86_FEAT_TSC_DEADLINE }, .setup = probe_tscdeadline_setup,
 	  .op = probe_tscdeadline, .arg = 0 },
 
 	{ "xsetbv", "xstate", "XSETBV rewriting XCR0 = x87|SSE (CR4.OSXSAVE set)",
-	  .cpuid_any = { "xsave" }, .setup = probe_osxsave_setup, .op = probe_xsetbv },
+	  .cpuid_any = { X86_FEAT_XSAVE }, .setup = probe_osxsave_setup, .op = probe_xsetbv },
 	{ "invd_xcr0_differs", "xstate",
 	  "INVD with guest XCR0 = x87|SSE while the host's differs: XCR0 swapped on each exit",
-	  PROBE_NEED_XCR0_DIFFERS, .cpuid_any = { "xsave" }, .setup = probe_osxsave_setup,
+	  PROBE_NEED_XCR0_DIFFERS, .cpuid_any = { X86_FEAT_XSAVE }, .setup = probe_osxsave_setup,
 	  .op = probe_invd },
-	{ "rdpkru", "xstate", "RDPKRU with CR4.PKE set", .cpuid_any = { "pku" },
+	{ "rdpkru", "xstate", "RDPKRU with CR4.PKE set", .cpuid_any = { X86_FEAT_PKU },
 	  .setup = probe_pke_setup, .op = probe_rdpkru },
-	{ "wrpkru", "xstate", "WRPKRU 0 with CR4.PKE set", .cpuid_any = { "pku" },
+	{ "wrpkru", "xstate", "WRPKRU 0 with CR4.PKE set", .cpuid_any = { X86_FEAT_PKU },
 	  .setup = probe_pke_setup, .op = probe_wrpkru },
 };
 
@@ -161,8 +161,9 @@ const char *probe_needs_text(const struct probe *p, char *buf, size_t len)
 		if (p->needs & (1u << i) && o < len)
 			o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "", need_names[i]);
 	if (p->cpuid_any[0] && o < len)
-		o += snprintf(buf + o, len - o, "%sCPUID %s%s%s", o ? ", " : "", p->cpuid_any[0],
-			      p->cpuid_any[1] ? " or " : "", p->cpuid_any[1] ? p->cpuid_any[1] : "");
+		o += snprintf(buf + o, len - o, "%sCPUID %s%s%s", o ? ", " : "",
+			      x86_feature_name(p->cpuid_any[0]), p->cpuid_any[1] ? " or " : "",
+			      p->cpuid_any[1] ? x86_feature_name(p->cpuid_any[1]) : "");
 	if (!buf[0])
 		snprintf(buf, len, "none");
 	return buf;
@@ -192,7 +193,7 @@ const char *probe_unmet(const struct probe *p, const struct hostinfo *hi,
 
 	if ((n & PROBE_NEED_IRQCHIP) && !has_cap(kvm_fd, KVM_CAP_IRQCHIP))
 		return snprintf(why, len, "needs an in-kernel irqchip: KVM_CAP_IRQCHIP is not offered"), why;
-	if ((n & PROBE_NEED_X2APIC) && !cpuid_has_name(cpuid, "x2apic"))
+	if ((n & PROBE_NEED_X2APIC) && !cpuid_has(cpuid, X86_FEAT_X2APIC))
 		return snprintf(why, len, "needs x2APIC: not in KVM_GET_SUPPORTED_CPUID"), why;
 	if ((n & PROBE_NEED_2VCPUS) && kvm_check_cap(kvm_fd, KVM_CAP_MAX_VCPUS) < 2 &&
 	    kvm_check_cap(kvm_fd, KVM_CAP_NR_VCPUS) < 2)
@@ -202,11 +203,10 @@ const char *probe_unmet(const struct probe *p, const struct hostinfo *hi,
 		return snprintf(why, len, "needs KVM_CAP_X86_USER_SPACE_MSR and KVM_CAP_X86_MSR_FILTER"), why;
 	if ((n & PROBE_NEED_IOEVENTFD) && !has_cap(kvm_fd, KVM_CAP_IOEVENTFD))
 		return snprintf(why, len, "needs KVM_CAP_IOEVENTFD"), why;
-	if (p->cpuid_any[0] && !cpuid_has_name(cpuid, p->cpuid_any[0]) &&
-	    !(p->cpuid_any[1] && cpuid_has_name(cpuid, p->cpuid_any[1])))
+	if (p->cpuid_any[0] && !cpuid_has_any(cpuid, p->cpuid_any[0], p->cpuid_any[1]))
 		return snprintf(why, len, "needs CPUID %s%s%s: not in KVM_GET_SUPPORTED_CPUID",
-				p->cpuid_any[0], p->cpuid_any[1] ? " or " : "",
-				p->cpuid_any[1] ? p->cpuid_any[1] : ""), why;
+				x86_feature_name(p->cpuid_any[0]), p->cpuid_any[1] ? " or " : "",
+				p->cpuid_any[1] ? x86_feature_name(p->cpuid_any[1]) : ""), why;
 	if (n & PROBE_NEED_XCR0_DIFFERS) {
 		uint64_t x = host_xcr0();
 

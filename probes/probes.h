@@ -13,6 +13,7 @@
 #include <linux/kvm.h>
 
 #include "guest/layout.h"
+#include "kvm/cpuid.h"
 #include "harness/latency.h"
 
 struct vm;
@@ -44,7 +45,7 @@ struct probe {
 	const char *group;		/* baseline, insn, cr, msr, io, irq, xstate */
 	const char *description;
 	unsigned int needs;		/* PROBE_NEED_* */
-	const char *cpuid_any[2];	/* needs one of these CPUID features (NULL: none) */
+	enum x86_feat cpuid_any[2];	/* needs one of these CPUID features (NONE: none) */
 	const char *cpuid_text;		/* how to say it in --list */
 	/* Host side, after the VM is built: 0, or -errno / >0 (skip: ctx->reason). */
 	int (*host_setup)(struct probe_ctx *ctx);

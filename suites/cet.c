@@ -58,8 +58,8 @@ int cet_support_get(const char *kvm_path, struct cet_support *cs)
 	close(fd);
 	if (r)
 		return r;
-	cs->shstk = cpuid_has_name(c, "shstk");
-	cs->ibt = cpuid_has_name(c, "ibt");
+	cs->shstk = cpuid_has(c, X86_FEAT_SHSTK);
+	cs->ibt = cpuid_has(c, X86_FEAT_IBT);
 	e = cpuid_find_const(c, 0xd, 1);
 	if (e)
 		cs->xss = e->ecx | (uint64_t)e->edx << 32;
@@ -88,8 +88,8 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 	if (mode == CET_CPUID_CLEARED) {
 		struct kvm_cpuid_entry2 *e = cpuid_find(c, 0xd, 1);
 
-		cpuid_set(c, x86_feature_find("shstk"), false);
-		cpuid_set(c, x86_feature_find("ibt"), false);
+		cpuid_set(c, X86_FEAT_SHSTK, false);
+		cpuid_set(c, X86_FEAT_IBT, false);
 		if (e)
 			e->ecx &= ~(uint32_t)XSS_CET;
 	}

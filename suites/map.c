@@ -23,48 +23,46 @@ enum map_op { MAP_TOGGLE, MAP_READ };
 struct map_item {
 	int reg;		/* 0, 3, 4 or 8 */
 	int bit;		/* toggle: the bit; read: 0 */
-	const char *name;
+	const char *name;	/* CR4 bits: NULL, the name is cr4_bits[]' */
 	enum map_op op;
-	const char *feature;	/* CPUID feature the bit needs (NULL: none) */
-	const char *feature2;	/* ... or this one */
 	uint64_t pre_cr0;	/* CR0 bits the toggle needs set */
 };
 
 /* Every bit a 64-bit guest may legally flip; never PE, PG, PAE, LA57. */
 static const struct map_item map_items[] = {
-	{ 0, 1, "MP", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 0, 2, "EM", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 0, 3, "TS", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 0, 5, "NE", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 0, 16, "WP", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 0, 18, "AM", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 0, 29, "NW", MAP_TOGGLE, NULL, NULL, X86_CR0_CD },	/* NW needs CD */
-	{ 0, 30, "CD", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 4, 0, "VME", MAP_TOGGLE, "vme", NULL, 0 },
-	{ 4, 1, "PVI", MAP_TOGGLE, "vme", NULL, 0 },
-	{ 4, 2, "TSD", MAP_TOGGLE, "tsc", NULL, 0 },
-	{ 4, 3, "DE", MAP_TOGGLE, "de", NULL, 0 },
-	{ 4, 4, "PSE", MAP_TOGGLE, "pse", NULL, 0 },
-	{ 4, 6, "MCE", MAP_TOGGLE, "mce", NULL, 0 },
-	{ 4, 7, "PGE", MAP_TOGGLE, "pge", NULL, 0 },
-	{ 4, 8, "PCE", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 4, 9, "OSFXSR", MAP_TOGGLE, "fxsr", NULL, 0 },
-	{ 4, 10, "OSXMMEXCPT", MAP_TOGGLE, NULL, NULL, 0 },
-	{ 4, 11, "UMIP", MAP_TOGGLE, "umip", NULL, 0 },
-	{ 4, 13, "VMXE", MAP_TOGGLE, "vmx", NULL, 0 },
-	{ 4, 16, "FSGSBASE", MAP_TOGGLE, "fsgsbase", NULL, 0 },
-	{ 4, 17, "PCIDE", MAP_TOGGLE, "pcid", NULL, 0 },
-	{ 4, 18, "OSXSAVE", MAP_TOGGLE, "xsave", NULL, 0 },
-	{ 4, 20, "SMEP", MAP_TOGGLE, "smep", NULL, 0 },
-	{ 4, 21, "SMAP", MAP_TOGGLE, "smap", NULL, 0 },
-	{ 4, 22, "PKE", MAP_TOGGLE, "pku", NULL, 0 },
-	{ 4, 23, "CET", MAP_TOGGLE, "shstk", "ibt", X86_CR0_WP },
-	{ 4, 24, "PKS", MAP_TOGGLE, "pks", NULL, 0 },
-	{ 4, 28, "LAM_SUP", MAP_TOGGLE, "lam", NULL, 0 },
-	{ 0, 0, "CR0", MAP_READ, NULL, NULL, 0 },
-	{ 3, 0, "CR3", MAP_READ, NULL, NULL, 0 },
-	{ 4, 0, "CR4", MAP_READ, NULL, NULL, 0 },
-	{ 8, 0, "CR8", MAP_READ, NULL, NULL, 0 },
+	{ 0, 1, "MP", MAP_TOGGLE, 0 },
+	{ 0, 2, "EM", MAP_TOGGLE, 0 },
+	{ 0, 3, "TS", MAP_TOGGLE, 0 },
+	{ 0, 5, "NE", MAP_TOGGLE, 0 },
+	{ 0, 16, "WP", MAP_TOGGLE, 0 },
+	{ 0, 18, "AM", MAP_TOGGLE, 0 },
+	{ 0, 29, "NW", MAP_TOGGLE, X86_CR0_CD },	/* NW needs CD */
+	{ 0, 30, "CD", MAP_TOGGLE, 0 },
+	{ 4, 0, NULL, MAP_TOGGLE, 0 },
+	{ 4, 1, NULL, MAP_TOGGLE, 0 },
+	{ 4, 2, NULL, MAP_TOGGLE, 0 },
+	{ 4, 3, NULL, MAP_TOGGLE, 0 },
+	{ 4, 4, NULL, MAP_TOGGLE, 0 },
+	{ 4, 6, NULL, MAP_TOGGLE, 0 },
+	{ 4, 7, NULL, MAP_TOGGLE, 0 },
+	{ 4, 8, NULL, MAP_TOGGLE, 0 },
+	{ 4, 9, NULL, MAP_TOGGLE, 0 },
+	{ 4, 10, NULL, MAP_TOGGLE, 0 },
+	{ 4, 11, NULL, MAP_TOGGLE, 0 },
+	{ 4, 13, NULL, MAP_TOGGLE, 0 },
+	{ 4, 16, NULL, MAP_TOGGLE, 0 },
+	{ 4, 17, NULL, MAP_TOGGLE, 0 },
+	{ 4, 18, NULL, MAP_TOGGLE, 0 },
+	{ 4, 20, NULL, MAP_TOGGLE, 0 },
+	{ 4, 21, NULL, MAP_TOGGLE, 0 },
+	{ 4, 22, NULL, MAP_TOGGLE, 0 },
+	{ 4, 23, NULL, MAP_TOGGLE, X86_CR0_WP },
+	{ 4, 24, NULL, MAP_TOGGLE, 0 },
+	{ 4, 28, NULL, MAP_TOGGLE, 0 },
+	{ 0, 0, "CR0", MAP_READ, 0 },
+	{ 3, 0, "CR3", MAP_READ, 0 },
+	{ 4, 0, "CR4", MAP_READ, 0 },
+	{ 8, 0, "CR8", MAP_READ, 0 },
 };
 #define NR_MAP_ITEMS (sizeof(map_items) / sizeof(map_items[0]))
 
@@ -99,15 +97,39 @@ static const char *map_reg_name(int reg)
 	return reg == 0 ? "cr0" : reg == 3 ? "cr3" : reg == 4 ? "cr4" : "cr8";
 }
 
+/* The CR4 bit's entry of cr4_bits[] (NULL for CR0 bits and reads). */
+static const struct cr4_bit *map_item_cr4(const struct map_item *it)
+{
+	return it->reg == 4 && it->op == MAP_TOGGLE ? cr4_bit_of(it->bit) : NULL;
+}
+
+static const char *map_item_name(const struct map_item *it)
+{
+	const struct cr4_bit *b = map_item_cr4(it);
+
+	return b ? b->name : it->name;
+}
+
+/* Whether the item needs a CPUID feature at all. */
+static bool map_item_gated(const struct map_item *it)
+{
+	const struct cr4_bit *b = map_item_cr4(it);
+
+	return b && b->feat != X86_FEAT_NONE;
+}
+
 /* "shstk/ibt" of the item, and whether the profile's CPUID has it. */
 static bool map_item_feature(const struct map_item *it, const struct kvm_cpuid2 *c,
 			     char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s", it->feature ? it->feature : "",
-		 it->feature2 ? "/" : "", it->feature2 ? it->feature2 : "");
-	if (!it->feature)
+	const struct cr4_bit *b = map_item_cr4(it);
+
+	buf[0] = 0;
+	if (!map_item_gated(it))
 		return true;
-	return cpuid_has_name(c, it->feature) || (it->feature2 && cpuid_has_name(c, it->feature2));
+	snprintf(buf, len, "%s%s%s", x86_feature_name(b->feat), b->alt ? "/" : "",
+		 b->alt ? x86_feature_name(b->alt) : "");
+	return cpuid_has_any(c, b->feat, b->alt);
 }
 
 /* KVM_SET_SREGS with the bit set from the host: accepted (0) or -errno. */
@@ -134,8 +156,8 @@ static void map_rejected(json_t *e, const struct map_item *it, uint64_t code, bo
 	json_object_set_new(e, "detail", json_sprintf(
 		"%s on the first %s write%s%s%s%s", vector_name(vec),
 		code & MAP_PREREQ_FAULT ? "prerequisite" : map_reg_name(it->reg),
-		it->feature ? "; guest CPUID " : "", it->feature ? (has ? "has " : "lacks ") : "",
-		it->feature ? feat : "", has && it->feature ? " (rejected anyway)" : ""));
+		*feat ? "; guest CPUID " : "", *feat ? (has ? "has " : "lacks ") : "",
+		feat, has && *feat ? " (rejected anyway)" : ""));
 }
 
 static void map_measured(struct map_ctx *m, json_t *e, const struct map_item *it,
@@ -147,7 +169,7 @@ static void map_measured(struct map_ctx *m, json_t *e, const struct map_item *it
 	const char *st;
 	char extra[96] = "";
 
-	if (it->feature && !has)
+	if (*feat && !has)
 		snprintf(extra, sizeof(extra), "; accepted although guest CPUID lacks %s", feat);
 	if (!v->has_stats)
 		st = "skipped";
@@ -193,8 +215,8 @@ static json_t *map_measure(struct map_ctx *m, const struct map_item *it)
 	json_t *e;
 
 	e = json_pack("{s:s, s:i, s:s, s:s}", "reg", map_reg_name(it->reg), "bit", it->bit,
-		      "name", it->name, "op", it->op == MAP_READ ? "read" : "toggle");
-	if (it->feature) {
+		      "name", map_item_name(it), "op", it->op == MAP_READ ? "read" : "toggle");
+	if (*feat) {
 		json_object_set_new(e, "feature", json_string(feat));
 		json_object_set_new(e, "cpuid", json_boolean(has));
 	}

@@ -69,14 +69,14 @@ static void mg_choose(struct vm *vm, const struct suite_env *env)
 	const struct kvm_cpuid_entry2 *d = cpuid_find_const(vm->cpuid, 0xd, 0);
 	uint64_t xcr0 = 0, flags = 0;
 
-	if (cpuid_has_name(vm->cpuid, "xsave")) {
+	if (cpuid_has(vm->cpuid, X86_FEAT_XSAVE)) {
 		xcr0 = XFEATURE_X87 | XFEATURE_SSE;
-		if (cpuid_has_name(vm->cpuid, "avx") && d && (d->eax & XFEATURE_YMM))
+		if (cpuid_has(vm->cpuid, X86_FEAT_AVX) && d && (d->eax & XFEATURE_YMM))
 			xcr0 |= XFEATURE_YMM;
 	}
-	if (vm->irqchip && cpuid_has_name(vm->cpuid, "x2apic"))
+	if (vm->irqchip && cpuid_has(vm->cpuid, X86_FEAT_X2APIC))
 		flags |= MG_USE_X2APIC;
-	if (cpuid_has_name(vm->cpuid, "rdtscp"))
+	if (cpuid_has(vm->cpuid, X86_FEAT_RDTSCP))
 		flags |= MG_USE_TSC_AUX;
 	/* An emulating host (kvm_pvm) cannot run LDMXCSR/FLDCW in a guest. */
 	if (!env->hi || env->hi->exec_mode != EXEC_EMULATED)
@@ -233,7 +233,7 @@ static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t m
 		r = -ENOMEM;
 		goto out;
 	}
-	cpuid_set(c, x86_feature_find("x2apic"), false);
+	cpuid_set(c, X86_FEAT_X2APIC, false);
 	o.cpuid = c;
 	r = vm_create(&dst, &o, msg, msglen);
 	if (r)
@@ -268,7 +268,7 @@ static void check_refusal(const struct suite_env *env, struct check_report *rep)
 
 	struct kvm_cpuid2 *c = NULL;
 	int fd = kvm_open(env->kvm_path);
-	bool x2apic = fd >= 0 && !kvm_get_supported_cpuid(fd, &c) && cpuid_has_name(c, "x2apic");
+	bool x2apic = fd >= 0 && !kvm_get_supported_cpuid(fd, &c) && cpuid_has(c, X86_FEAT_X2APIC);
 
 	free(c);
 	if (fd >= 0)

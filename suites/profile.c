@@ -33,8 +33,8 @@ void profile_known_names(char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; i < x86_nr_features && o < len; i++)
-		o += snprintf(buf + o, len - o, "%s%s", i ? ", " : "", x86_features[i].name);
+	for (int f = X86_FEAT_NONE + 1; f < X86_NR_FEATS && o < len; f++)
+		o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "", x86_feature_name(f));
 }
 
 static int parse_fail(char *err, size_t errlen, const char *fmt, const char *tok,
@@ -57,7 +57,7 @@ int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t e
 	snprintf(p->name, sizeof(p->name), "%s", spec);
 	snprintf(buf, sizeof(buf), "%s", spec);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), first = false) {
-		const struct x86_feature *f;
+		enum x86_feat f;
 
 		if (!strcmp(tok, "host") || !strcmp(tok, "minimal")) {
 			if (!first)
@@ -70,8 +70,8 @@ int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t e
 			return parse_fail(err, errlen,
 					  "expected host, minimal, +FEATURE or -FEATURE, got '%s' in '%s'",
 					  tok, spec);
-		f = x86_feature_find(tok + 1);
-		if (!f) {
+		f = x86_feature_by_name(tok + 1);
+		if (f == X86_FEAT_NONE) {
 			char known[1024];
 
 			profile_known_names(known, sizeof(known));
@@ -127,13 +127,13 @@ int profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *suppor
 	if (p->base == PROFILE_MINIMAL)
 		minimal_apply(c);
 	for (size_t i = 0; i < p->n; i++) {
-		const struct x86_feature *f = p->edits[i].f;
+		const struct x86_feature *f = x86_feature(p->edits[i].f);
 
 		if (p->edits[i].on && !cpuid_find(c, f->fn, f->idx)) {
 			free(c);
 			return -ENOENT;	/* the leaf is absent: no bit to set */
 		}
-		cpuid_set(c, f, p->edits[i].on);
+		cpuid_set(c, p->edits[i].f, p->edits[i].on);
 	}
 	*out = c;
 	return 0;

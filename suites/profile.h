@@ -3,7 +3,7 @@
  * that KVM supports), "minimal" (a documented small set, see profile.c) and
  * edits of either by feature name: "host,-shstk,-ibt", "minimal,+x2apic",
  * or just "-shstk,-ibt" (relative to host). Feature names are those of
- * x86_features[] in kvm/cpuid.c.
+ * X86_FEATURES in kvm/cpuid.h.
  */
 #ifndef EXITSCOPE_SUITES_PROFILE_H
 #define EXITSCOPE_SUITES_PROFILE_H
@@ -18,7 +18,7 @@
 enum profile_base { PROFILE_HOST, PROFILE_MINIMAL };
 
 struct profile_edit {
-	const struct x86_feature *f;
+	enum x86_feat f;
 	bool on;			/* +name sets the bit, -name clears it */
 };
 

@@ -445,7 +445,7 @@ static int xs_vm(struct xs_ctx *x, char *err, size_t errlen)
 	x->v = &x->vm->vcpus[0];
 	x->v->exit_hook = xs_hook_fn;
 	x->v->hook_ctx = &x->hook;
-	x->guest_xsave = cpuid_has_name(x->vm->cpuid, "xsave");
+	x->guest_xsave = cpuid_has(x->vm->cpuid, X86_FEAT_XSAVE);
 	return 0;
 }
 

@@ -28,8 +28,8 @@ static void test_profile_parse(void)
 	char err[2048];
 
 	ok(!profile_parse("host,-shstk,-ibt", &p, err, sizeof(err)) && p.base == PROFILE_HOST &&
-	   p.n == 2 && !p.edits[0].on && !strcmp(p.edits[0].f->name, "shstk") &&
-	   !strcmp(p.edits[1].f->name, "ibt"), "host,-shstk,-ibt: host with two features cleared");
+	   p.n == 2 && !p.edits[0].on && p.edits[0].f == X86_FEAT_SHSTK &&
+	   p.edits[1].f == X86_FEAT_IBT, "host,-shstk,-ibt: host with two features cleared");
 	ok(!profile_parse("minimal,+x2apic", &p, err, sizeof(err)) && p.base == PROFILE_MINIMAL &&
 	   p.n == 1 && p.edits[0].on, "minimal,+x2apic: minimal with x2apic set");
 	ok(!profile_parse("-shstk,-ibt", &p, err, sizeof(err)) && p.base == PROFILE_HOST && p.n == 2,
@@ -60,17 +60,17 @@ static void test_profile_build(void)
 	sup->entries[2] = (struct kvm_cpuid_entry2){ .function = 0x80000001, .edx = ~0u };
 	profile_parse("minimal", &p, err, sizeof(err));
 	ok(!profile_build(&p, sup, &c), "minimal builds");
-	ok(c && !cpuid_has_name(c, "smep") && !cpuid_has_name(c, "shstk") && !cpuid_has_name(c, "xsave") &&
-	   !cpuid_has_name(c, "pge") && cpuid_has_name(c, "x2apic") && cpuid_has_name(c, "fxsr"),
+	ok(c && !cpuid_has(c, X86_FEAT_SMEP) && !cpuid_has(c, X86_FEAT_SHSTK) && !cpuid_has(c, X86_FEAT_XSAVE) &&
+	   !cpuid_has(c, X86_FEAT_PGE) && cpuid_has(c, X86_FEAT_X2APIC) && cpuid_has(c, X86_FEAT_FXSR),
 	   "minimal: no smep, shstk, xsave, pge; keeps x2apic and fxsr");
 	free(c);
 	profile_parse("minimal,-x2apic,+smep", &p, err, sizeof(err));
-	ok(!profile_build(&p, sup, &c) && !cpuid_has_name(c, "x2apic") && cpuid_has_name(c, "smep"),
+	ok(!profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_X2APIC) && cpuid_has(c, X86_FEAT_SMEP),
 	   "minimal,-x2apic,+smep: edits apply after the base");
 	free(c);
 	profile_parse("-shstk,-ibt", &p, err, sizeof(err));
-	ok(!profile_build(&p, sup, &c) && !cpuid_has_name(c, "shstk") && !cpuid_has_name(c, "ibt") &&
-	   cpuid_has_name(c, "smep"), "-shstk,-ibt: host minus shstk and ibt");
+	ok(!profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_SHSTK) && !cpuid_has(c, X86_FEAT_IBT) &&
+	   cpuid_has(c, X86_FEAT_SMEP), "-shstk,-ibt: host minus shstk and ibt");
 	free(c);
 	profile_parse("+lam", &p, err, sizeof(err));
 	ok(profile_build(&p, sup, &c) == -ENOENT, "setting a bit of a leaf KVM does not report: -ENOENT");

@@ -70,7 +70,7 @@ static void test_running_guest(bool irqchip, bool emulated)
 
 	if (!ok(vm != NULL, "source VM (irqchip %d)", irqchip))
 		return;
-	if (irqchip && cpuid_has_name(vm->cpuid, "x2apic"))
+	if (irqchip && cpuid_has(vm->cpuid, X86_FEAT_X2APIC))
 		flags |= MG_USE_X2APIC;
 	if (!emulated)
 		flags |= MG_USE_FPCTL;
@@ -140,7 +140,7 @@ static void test_refusal(void)
 	ok(r == 0, "state saved (%s)", r ? err : "ok");
 
 	c = cpuid_dup(src->cpuid);
-	cpuid_set(c, x86_feature_find("x2apic"), false);
+	cpuid_set(c, X86_FEAT_X2APIC, false);
 	dst = new_vm(true, c);
 	free(c);
 	if (!ok(dst != NULL && s, "target VM without x2apic in its CPUID")) {
