@@ -294,7 +294,7 @@ int cmd_run(int argc, char **argv)
 	/* The nop baseline first: its median is every other probe's overhead. */
 	progress(tty, 0, a.nsel, "nop baseline");
 	r = probe_run(&pr, probe_find("nop"), base);
-	if (!r && base->status == LATENCY_OK)
+	if (!r && base->status == PROBE_OK)
 		overhead = base->raw_median;
 	else if (!*pr.stop)
 		warn(a.quiet, warnings, "nop baseline not measured (%s): nothing subtracted",
@@ -310,17 +310,17 @@ int cmd_run(int argc, char **argv)
 		o->probe = &probes[k];
 		idx++;
 		if (*pr.stop) {
-			o->res.status = LATENCY_STOPPED;
+			o->res.status = PROBE_STOPPED;
 			continue;
 		}
 		progress(tty, idx, a.nsel, probes[k].name);
-		if (!strcmp(probes[k].name, "nop") && base->status == LATENCY_OK) {
+		if (!strcmp(probes[k].name, "nop") && base->status == PROBE_OK) {
 			o->res = *base;		/* the baseline itself, nothing subtracted */
 			continue;
 		}
 		r = probe_run(&pr, &probes[k], &o->res);
 		if (r) {
-			o->res.status = LATENCY_FAILED;
+			o->res.status = PROBE_FAILED;
 			snprintf(o->res.reason, sizeof(o->res.reason), "runner: %s", strerror(-r));
 		}
 	}

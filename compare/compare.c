@@ -128,7 +128,7 @@ static int compare_host(struct compare_result *cr, const struct result_host *a,
 			const struct result_host *b)
 {
 	char *ca = cpu_desc(a), *cb = cpu_desc(b), ta[32], tb[32];
-	const char *ma = result_exec_names[a->exec_mode], *mb = result_exec_names[b->exec_mode];
+	const char *ma = exec_mode_names[a->exec_mode], *mb = exec_mode_names[b->exec_mode];
 	int rc = -1;
 
 	if (!ca || !cb)
@@ -147,7 +147,7 @@ static int compare_host(struct compare_result *cr, const struct result_host *a,
 				      "cycle counts of an emulated run are not comparable "
 				      "with a native one", cr->name_a, ma, cr->name_b, mb)))
 		goto out;
-	if (a->exec_mode == RESULT_EXEC_EMULATED && b->exec_mode == RESULT_EXEC_EMULATED &&
+	if (a->exec_mode == EXEC_EMULATED && b->exec_mode == EXEC_EMULATED &&
 	    add_warning(cr, xasprintf("note: both runs were emulated: cycles measure the "
 				      "emulator, not the hardware")))
 		goto out;
@@ -229,7 +229,7 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p)
 	const struct result_probe *a = p->a, *b = p->b;
 	int significant;
 
-	if (a->status != RESULT_STATUS_OK || b->status != RESULT_STATUS_OK) {
+	if (a->status != PROBE_OK || b->status != PROBE_OK) {
 		p->verdict = COMPARE_NOT_RUN;
 		cr->n_not_run++;
 		return 0;
@@ -264,7 +264,7 @@ static int compare_counters(struct compare_result *cr, const struct compare_prob
 	struct compare_counter *c;
 	int i;
 
-	if (p->a->status != RESULT_STATUS_OK || p->b->status != RESULT_STATUS_OK)
+	if (p->a->status != PROBE_OK || p->b->status != PROBE_OK)
 		return 0;
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
 		double va = p->a->per_op[i], vb = p->b->per_op[i];
@@ -370,8 +370,8 @@ static int add_map_change(struct compare_result *cr, const char *profile,
 	m->name = e->name;
 	m->op = e->op;
 	m->bit = e->bit;
-	m->a = ea ? result_map_status_names[ea->status] : NULL;
-	m->b = eb ? result_map_status_names[eb->status] : NULL;
+	m->a = ea ? map_status_names[ea->status] : NULL;
+	m->b = eb ? map_status_names[eb->status] : NULL;
 	return 0;
 }
 

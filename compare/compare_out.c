@@ -25,10 +25,10 @@ const char *compare_map_line(const struct compare_result *cr, const struct compa
 
 static const char *status_text(const struct result_probe *p, char *buf, size_t len)
 {
-	if (p->status == RESULT_STATUS_OK)
+	if (p->status == PROBE_OK)
 		snprintf(buf, len, "ok");
 	else
-		snprintf(buf, len, "%s (%s)", result_status_names[p->status], p->reason);
+		snprintf(buf, len, "%s (%s)", probe_status_names[p->status], p->reason);
 	return buf;
 }
 
@@ -143,8 +143,8 @@ static json_t *probe_json(const struct compare_probe *p)
 	if (!o)
 		return NULL;
 	if (p->verdict == COMPARE_NOT_RUN) {
-		json_object_set_new(o, "base_status", json_string(result_status_names[p->a->status]));
-		json_object_set_new(o, "new_status", json_string(result_status_names[p->b->status]));
+		json_object_set_new(o, "base_status", json_string(probe_status_names[p->a->status]));
+		json_object_set_new(o, "new_status", json_string(probe_status_names[p->b->status]));
 		return o;
 	}
 	json_object_set_new(o, "base_median", json_real(p->d.median_a));

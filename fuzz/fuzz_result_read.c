@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct result_probe *p = &rf->probes[i];
 
 		sum += (double)strlen(p->name) + (double)strlen(p->group);
-		if (p->status != RESULT_STATUS_OK) {
+		if (p->status != PROBE_OK) {
 			if (!p->reason)
 				__builtin_trap();
 			continue;

@@ -19,18 +19,6 @@
 
 _Static_assert(LATENCY_CTL_SAMPLES == LATENCY_MAX_SAMPLES, "sample arrays differ");
 
-const char *latency_status_name(enum latency_status s)
-{
-	switch (s) {
-	case LATENCY_OK: return "ok";
-	case LATENCY_SKIPPED: return "skipped";
-	case LATENCY_FAILED: return "failed";
-	case LATENCY_HANG: return "hang";
-	case LATENCY_STOPPED: return "stopped";
-	}
-	return "unknown";
-}
-
 void latency_setup_reason(uint64_t code, char *buf, size_t len)
 {
 	if (code & GUEST_FAULT)
@@ -59,7 +47,7 @@ int latency_pin(int cpu, int *pinned)
 }
 
 __attribute__((format(printf, 3, 4)))
-static int finish(struct latency_result *res, enum latency_status st, const char *fmt, ...)
+static int finish(struct latency_result *res, enum probe_status st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -75,18 +63,18 @@ static int guest_outcome(struct latency_result *res, const struct guest_result *
 {
 	switch (g->kind) {
 	case GUEST_HANG:
-		return finish(res, LATENCY_HANG, "%s", g->msg);
+		return finish(res, PROBE_HANG, "%s", g->msg);
 	case GUEST_STOPPED:
-		return finish(res, LATENCY_STOPPED, "%s", g->msg);
+		return finish(res, PROBE_STOPPED, "%s", g->msg);
 	case GUEST_EMULATION_FAILURE:
-		return finish(res, LATENCY_SKIPPED, "the host cannot emulate the op: %s", g->msg);
+		return finish(res, PROBE_SKIPPED, "the host cannot emulate the op: %s", g->msg);
 	case GUEST_DONE:
 		res->setup_code = g->args[0];
 		latency_setup_reason(g->args[0], res->reason, sizeof(res->reason));
-		res->status = LATENCY_SKIPPED;
+		res->status = PROBE_SKIPPED;
 		return 0;
 	default:
-		return finish(res, LATENCY_FAILED, "%s: %s", guest_exit_name(g->kind), g->msg);
+		return finish(res, PROBE_FAILED, "%s: %s", guest_exit_name(g->kind), g->msg);
 	}
 }
 
@@ -226,18 +214,18 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	per_op(res, snap ? &v->stats : NULL, snap ? &d : NULL, &u0, &u1);
 	samples_from_tsc(res, c, env->overhead_cycles);
 	if (stats_summarize(res->samples, res->n, &res->cycles)) {
-		finish(res, LATENCY_FAILED, "samples are not finite numbers");
+		finish(res, PROBE_FAILED, "samples are not finite numbers");
 		goto out;
 	}
 	res->ns_median = env->tsc_khz ? res->cycles.median * 1e6 / (double)env->tsc_khz : 0;
 	/* Let the guest run its teardown and return. */
 	vcpu_run(v, wd, &g);
 	if (g.kind == GUEST_STOPPED)
-		res->status = LATENCY_OK;	/* measured; only the teardown was cut */
+		res->status = PROBE_OK;	/* measured; only the teardown was cut */
 	else if (g.kind != GUEST_DONE)
-		finish(res, LATENCY_FAILED, "teardown: %s: %s", guest_exit_name(g.kind), g.msg);
+		finish(res, PROBE_FAILED, "teardown: %s: %s", guest_exit_name(g.kind), g.msg);
 	else
-		res->status = LATENCY_OK;
+		res->status = PROBE_OK;
 out:
 	stats_snapshot_free(&s0);
 	stats_snapshot_free(&s1);
@@ -261,8 +249,8 @@ int latency_overhead(const struct latency_env *env, double *cycles, struct laten
 	if (!r)
 		return -ENOMEM;
 	err = latency_measure(&e, &nop, r);
-	if (!err && r->status != LATENCY_OK)
-		err = r->status == LATENCY_STOPPED ? -EINTR : -EIO;
+	if (!err && r->status != PROBE_OK)
+		err = r->status == PROBE_STOPPED ? -EINTR : -EIO;
 	if (!err)
 		*cycles = r->raw_median;
 	if (r != res)

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "kvm/trace.h"
+#include "results/schema.h"
 #include "stats/stats.h"
 
 struct vcpu;
@@ -67,14 +68,6 @@ struct latency_env {
 	bool trace;			/* attribute exits by reason through tracefs */
 };
 
-enum latency_status {
-	LATENCY_OK,
-	LATENCY_SKIPPED,	/* setup said no, or the host cannot emulate the op */
-	LATENCY_FAILED,		/* guest exception/assert, KVM error */
-	LATENCY_HANG,		/* still running at the watchdog */
-	LATENCY_STOPPED,	/* env stop flag (Ctrl-C) */
-};
-
 /* Per-op counters over the measured region, harness ucalls subtracted. */
 struct latency_per_op {
 	/* from the vCPU binary stats fd (0 when the backend does not keep them) */
@@ -85,8 +78,8 @@ struct latency_per_op {
 };
 
 struct latency_result {
-	enum latency_status status;
-	char reason[LATENCY_REASON_LEN];	/* unless LATENCY_OK */
+	enum probe_status status;
+	char reason[LATENCY_REASON_LEN];	/* unless PROBE_OK */
 	uint64_t setup_code;		/* the op's setup return value when it refused */
 	uint64_t batch;			/* ops per sample */
 	size_t n;			/* samples measured */
@@ -129,6 +122,5 @@ void latency_setup_reason(uint64_t code, char *buf, size_t len);
 /* Pin the calling thread to cpu (< 0: the CPU it is on now). 0 or -errno; *pinned set. */
 int latency_pin(int cpu, int *pinned);
 
-const char *latency_status_name(enum latency_status s);
 
 #endif

@@ -287,11 +287,6 @@ int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_
 	return hostinfo_exec_mode(hi, kvm_path, err, errlen);
 }
 
-const char *exec_mode_name(enum exec_mode m)
-{
-	return m == EXEC_NATIVE ? "native" : m == EXEC_EMULATED ? "emulated" : "unknown";
-}
-
 const char *hostinfo_param(const struct hostinfo *hi, const char *name)
 {
 	for (int i = 0; i < hi->nr_params; i++)

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "results/schema.h"
+
 #define HOSTINFO_MAX_PARAMS	64
 #define HOSTINFO_MAX_CAPS	40
 
@@ -25,7 +27,6 @@ struct hostinfo_cap {
 	int value;		/* KVM_CHECK_EXTENSION result, < 0: error */
 };
 
-enum exec_mode { EXEC_UNKNOWN, EXEC_NATIVE, EXEC_EMULATED };
 
 struct hostinfo {
 	char kernel[128];
@@ -56,7 +57,6 @@ struct hostinfo {
 int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
 /* The execution-mode probe alone (part of hostinfo_collect). */
 int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
-const char *exec_mode_name(enum exec_mode m);
 const char *hostinfo_param(const struct hostinfo *hi, const char *name);
 int hostinfo_cap(const struct hostinfo *hi, const char *name);
 json_t *hostinfo_json(const struct hostinfo *hi);

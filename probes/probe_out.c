@@ -7,17 +7,12 @@
 
 #include "probes/probe_out.h"
 
-const char *probe_status_name(const struct latency_result *r)
-{
-	return r->status == LATENCY_STOPPED ? "skipped" : latency_status_name(r->status);
-}
-
 size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max)
 {
 	const struct latency_result *r = &o->res;
 	size_t n = 0;
 
-	if (r->status != LATENCY_OK)
+	if (r->status != PROBE_OK)
 		return 0;
 	if (n < max && r->cycles.cv > PROBE_CV_WARN)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "high CV %.2f: noisy", r->cycles.cv);
@@ -77,9 +72,9 @@ json_t *probe_outcome_json(const struct probe_outcome *o)
 	json_t *j, *s, *jn;
 
 	j = json_pack("{s:s, s:s, s:s, s:s}", "name", p->name, "group", p->group,
-		      "description", p->description, "status", probe_status_name(r));
-	if (r->status != LATENCY_OK) {
-		json_object_set_new(j, "reason", json_string(r->status == LATENCY_STOPPED ?
+		      "description", p->description, "status", probe_status_name(r->status));
+	if (r->status != PROBE_OK) {
+		json_object_set_new(j, "reason", json_string(r->status == PROBE_STOPPED ?
 				    "stopped by Ctrl-C before it was measured" : r->reason));
 		return j;
 	}
@@ -142,10 +137,10 @@ void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, bool em
 		char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
 		size_t nn;
 
-		if (r->status != LATENCY_OK) {
+		if (r->status != PROBE_OK) {
 			fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s: %s\n", o[i].probe->name, "-", "-",
-				"-", "-", "-", probe_status_name(r),
-				r->status == LATENCY_STOPPED ? "stopped by Ctrl-C" : r->reason);
+				"-", "-", "-", probe_status_name(r->status),
+				r->status == PROBE_STOPPED ? "stopped by Ctrl-C" : r->reason);
 			continue;
 		}
 		fmt_num(med, sizeof(med), r->cycles.median);

@@ -25,8 +25,6 @@ struct probe_outcome {
 /* Noise and provenance notes of one outcome; returns how many. */
 size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max);
 
-/* Status as in the schema: ok, skipped, failed, hang (stopped: skipped). */
-const char *probe_status_name(const struct latency_result *r);
 
 json_t *probe_outcome_json(const struct probe_outcome *o);
 

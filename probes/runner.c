@@ -84,12 +84,12 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	memset(res, 0, sizeof(*res));
 	res->cpu_before = res->cpu_after = -1;
 	if (probe_unmet(p, r->hi, r->cpuid, r->kvm_fd, res->reason, sizeof(res->reason))) {
-		res->status = LATENCY_SKIPPED;
+		res->status = PROBE_SKIPPED;
 		return 0;
 	}
 	rc = vm_create(&ctx.vm, &vo, err, sizeof(err));
 	if (rc) {
-		res->status = LATENCY_FAILED;
+		res->status = PROBE_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
 		return 0;
 	}
@@ -102,7 +102,7 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	if (p->host_setup) {
 		rc = p->host_setup(&ctx);
 		if (rc) {
-			res->status = rc > 0 ? LATENCY_SKIPPED : LATENCY_FAILED;
+			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
 			if (rc > 0)
 				snprintf(res->reason, sizeof(res->reason), "%s", ctx.reason);
 			else
@@ -114,9 +114,9 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	env.watchdog_ms = ctx.watchdog_ms;
 	rc = latency_measure(&env, &op, res);
 	if (rc) {
-		res->status = LATENCY_FAILED;
+		res->status = PROBE_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s", strerror(-rc));
-	} else if (res->status == LATENCY_SKIPPED && res->setup_code) {
+	} else if (res->status == PROBE_SKIPPED && res->setup_code) {
 		setup_reason(p, res);
 	}
 out:
@@ -124,7 +124,7 @@ out:
 		ctx.reason[0] = 0;
 		p->host_teardown(&ctx);
 		/* What went wrong on the host side explains a guest that did not finish. */
-		if (res->status != LATENCY_OK && ctx.reason[0]) {
+		if (res->status != PROBE_OK && ctx.reason[0]) {
 			size_t l = strlen(res->reason);
 
 			snprintf(res->reason + l, sizeof(res->reason) - l, "; %s", ctx.reason);

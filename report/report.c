@@ -128,7 +128,7 @@ static char *host_value(const struct result_file *rf, enum host_field hf)
 			fputs("unknown", m);
 		break;
 	case HF_EXEC:
-		fputs(result_exec_names[h->exec_mode], m);
+		fputs(exec_mode_names[h->exec_mode], m);
 		if (h->exec_detail)
 			fprintf(m, " (%s)", h->exec_detail);
 		break;
@@ -180,7 +180,7 @@ static int write_host(const struct report_ctx *r)
 		for (w = 0; w < r->files[i]->n_warnings; w++)
 			if (strstr(r->files[i]->warnings[w], "emulat"))
 				break;
-		if (r->files[i]->host.exec_mode == RESULT_EXEC_EMULATED && w == r->files[i]->n_warnings) {
+		if (r->files[i]->host.exec_mode == EXEC_EMULATED && w == r->files[i]->n_warnings) {
 			fprintf(f, "<p class=\"warn\">%c: guest code was emulated by the host: cycle figures "
 				"are emulation costs, not hardware VM-exit costs.</p>\n", html_file_label(i));
 		}
@@ -339,8 +339,8 @@ static int write_checks(const struct report_ctx *r)
 	for (i = 0; i < r->n; i++)
 		if (r->files[i]->n_checks)
 			fprintf(f, "%c: %zu pass, %zu fail, %zu skip. ", html_file_label(i),
-				count[i][RESULT_CHECK_PASS], count[i][RESULT_CHECK_FAIL],
-				count[i][RESULT_CHECK_SKIP]);
+				count[i][CHECK_PASS], count[i][CHECK_FAIL],
+				count[i][CHECK_SKIP]);
 	fputs("</p>\n<div class=\"scroll\"><table class=\"checks\"><thead><tr><th>suite</th>"
 	      "<th>check</th>", f);
 	for (i = 0; i < r->n; i++)
@@ -365,8 +365,8 @@ static int write_checks(const struct report_ctx *r)
 				fputs("<td class=\"cs-skip\">\u2013</td>", f);
 				continue;
 			}
-			fprintf(f, "<td class=\"cs-%s\">%s", result_check_status_names[row[k]->status],
-				result_check_status_names[row[k]->status]);
+			fprintf(f, "<td class=\"cs-%s\">%s", check_status_names[row[k]->status],
+				check_status_names[row[k]->status]);
 			if (row[k]->detail) {
 				fputs("<div class=\"detail\">", f);
 				html_escape(f, row[k]->detail);

@@ -126,7 +126,7 @@ static void group_scale(const struct row *rows, size_t nrows, size_t nfiles, str
 		for (j = 0; j < nfiles; j++) {
 			const struct result_probe *p = rows[i].p[j];
 
-			if (!p || p->status != RESULT_STATUS_OK)
+			if (!p || p->status != PROBE_OK)
 				continue;
 			hi = fmax(hi, fmax(p->cycles.p99, fmax(p->cycles.ci95_hi, p->cycles.median)));
 			if (p->cycles.min > 0)
@@ -220,13 +220,13 @@ static void draw_bar(FILE *f, const struct report_ctx *r, const struct scale *sc
 	double cy = y + BAR_H / 2.0, ys = y + BAR_H + 2;
 	size_t k, stride;
 
-	if (!p || p->status != RESULT_STATUS_OK) {
+	if (!p || p->status != PROBE_OK) {
 		fprintf(f, "<text class=\"na\" x=\"%d\" y=\"%.1f\">%c: ", X0 + 4, y + BAR_H - 3,
 			html_file_label(file));
 		if (!p) {
 			fputs("not in this file", f);
 		} else {
-			html_escape(f, result_status_names[p->status]);
+			html_escape(f, probe_status_names[p->status]);
 			fputs(": ", f);
 			label_text(f, p->reason ? p->reason : "", 90);
 		}
@@ -334,9 +334,9 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 			html_escape(f, p->name);
 			fprintf(f, "</td><td><span class=\"swatch\" style=\"background:%s\"></span>%c</td>",
 				html_file_color(j), html_file_label(j));
-			if (p->status != RESULT_STATUS_OK) {
-				fprintf(f, "<td class=\"st-%s\">", result_status_names[p->status]);
-				html_escape(f, result_status_names[p->status]);
+			if (p->status != PROBE_OK) {
+				fprintf(f, "<td class=\"st-%s\">", probe_status_names[p->status]);
+				html_escape(f, probe_status_names[p->status]);
 				fputs("</td><td colspan=\"8\" class=\"reason\">", f);
 				html_escape(f, p->reason);
 				fputs("</td></tr>\n", f);

@@ -131,9 +131,9 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 		fputs("</td>", f);
 		if (p->verdict == COMPARE_NOT_RUN) {
 			fprintf(f, "<td colspan=\"5\" class=\"reason\">%c: ", la);
-			html_escape(f, result_status_names[p->a->status]);
+			html_escape(f, probe_status_names[p->a->status]);
 			fprintf(f, ", %c: ", lb);
-			html_escape(f, result_status_names[p->b->status]);
+			html_escape(f, probe_status_names[p->b->status]);
 			fputs("</td><td class=\"v-na\">not compared</td><td></td></tr>\n", f);
 			continue;
 		}

@@ -58,14 +58,14 @@ static void write_cell(FILE *f, const struct result_map_entry *e)
 		fputs("<td class=\"ms-none\">\u2013</td>", f);
 		return;
 	}
-	fprintf(f, "<td class=\"ms-%s\" title=\"", result_map_status_names[e->status]);
+	fprintf(f, "<td class=\"ms-%s\" title=\"", map_status_names[e->status]);
 	if (e->exits_per_op >= 0)
 		fprintf(f, "%.2f exits/op; ", e->exits_per_op);
 	if (e->cycles_per_op >= 0)
 		fprintf(f, "%.1f cycles/op; ", e->cycles_per_op);
 	html_escape(f, e->detail);
 	fputs("\">", f);
-	html_escape(f, result_map_status_names[e->status]);
+	html_escape(f, map_status_names[e->status]);
 	if (e->vector >= 0) {
 		vec = vector_name(e->vector);
 		if (vec)

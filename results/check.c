@@ -5,18 +5,17 @@
 
 #include "results/check.h"
 
-void check_add(struct check_report *rep, const char *suite, const char *name,
-	       enum check_status st, const char *fmt, ...)
+static struct check_result *check_new(struct check_report *rep, const char *suite,
+				      const char *name, enum check_status st)
 {
 	struct check_result *c;
-	va_list ap;
 
 	if (rep->n == rep->cap) {
 		size_t cap = rep->cap ? rep->cap * 2 : 32;
 		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
 
 		if (!r)
-			return;
+			return NULL;
 		rep->r = r;
 		rep->cap = cap;
 	}
@@ -25,6 +24,33 @@ void check_add(struct check_report *rep, const char *suite, const char *name,
 	snprintf(c->suite, sizeof(c->suite), "%s", suite);
 	snprintf(c->name, sizeof(c->name), "%s", name);
 	c->status = st;
+	return c;
+}
+
+void check_add(struct check_report *rep, const char *suite, const char *name,
+	       enum check_status st, const char *fmt, ...)
+{
+	struct check_result *c = check_new(rep, suite, name, st);
+	va_list ap;
+
+	if (!c)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	va_end(ap);
+}
+
+void check_add_ev(struct check_report *rep, const char *suite, const char *name,
+		  enum check_status st, const char *expected, const char *observed,
+		  const char *fmt, ...)
+{
+	struct check_result *c = check_new(rep, suite, name, st);
+	va_list ap;
+
+	if (!c)
+		return;
+	snprintf(c->expected, sizeof(c->expected), "%s", expected ? expected : "");
+	snprintf(c->observed, sizeof(c->observed), "%s", observed ? observed : "");
 	va_start(ap, fmt);
 	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
 	va_end(ap);
@@ -34,11 +60,6 @@ void check_report_free(struct check_report *rep)
 {
 	free(rep->r);
 	memset(rep, 0, sizeof(*rep));
-}
-
-const char *check_status_name(enum check_status st)
-{
-	return st == CHECK_PASS ? "pass" : st == CHECK_FAIL ? "fail" : "skip";
 }
 
 size_t check_count(const struct check_report *rep, enum check_status st)
@@ -63,12 +84,17 @@ json_t *check_report_json(const struct check_report *rep)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < rep->n; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}",
-						   "suite", rep->r[i].suite,
-						   "name", rep->r[i].name,
-						   "status", check_status_name(rep->r[i].status),
-						   "detail", rep->r[i].detail));
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct check_result *c = &rep->r[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "suite", c->suite, "name", c->name,
+				      "status", check_status_name(c->status), "detail", c->detail);
+
+		if (c->expected[0])
+			json_object_set_new(o, "expected", json_string(c->expected));
+		if (c->observed[0])
+			json_object_set_new(o, "observed", json_string(c->observed));
+		json_array_append_new(a, o);
+	}
 	return a;
 }
 

@@ -14,13 +14,6 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *const result_kind_names[] = { "info", "run", "map", "check" };
-const char *const result_exec_names[] = { "native", "emulated", "unknown" };
-const char *const result_status_names[] = { "ok", "skipped", "failed", "hang" };
-const char *const result_map_status_names[] = {
-	"owned", "intercepted", "rejected", "emulated", "skipped",
-};
-const char *const result_check_status_names[] = { "pass", "fail", "skip" };
 const char *const result_per_op_names[] = {
 	"exits", "io_exits", "mmio_exits", "halt_exits",
 	"hypercalls", "insn_emulation", "signal_exits", "irq_exits",
@@ -194,7 +187,7 @@ static int read_host(struct jcheck *c, json_t *root, struct result_host *h)
 	TRY(jcheck_int(c, host, "tsc_khz", JCHECK_REQUIRED, 0, LL_MAX, &h->tsc_khz));
 	TRY(jcheck_object(c, host, "execution", JCHECK_REQUIRED, &ex));
 	jcheck_push_key(c, "execution");
-	TRY(jcheck_enum(c, ex, "mode", JCHECK_REQUIRED, result_exec_names, 3, &idx));
+	TRY(jcheck_enum(c, ex, "mode", JCHECK_REQUIRED, exec_mode_names, EXEC_MODE_N, &idx));
 	h->exec_mode = idx;
 	TRY(jcheck_string(c, ex, "detail", JCHECK_OPTIONAL, 1, &h->exec_detail));
 	jcheck_pop(c, mark);
@@ -290,12 +283,12 @@ static int read_probe(struct jcheck *c, json_t *obj, struct result_probe *p)
 	TRY(jcheck_string(c, obj, "name", JCHECK_REQUIRED, 0, &p->name));
 	TRY(jcheck_string(c, obj, "group", JCHECK_REQUIRED, 0, &p->group));
 	TRY(jcheck_string(c, obj, "description", JCHECK_OPTIONAL, 1, &p->description));
-	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, result_status_names, 4, &idx));
+	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, probe_status_names, PROBE_STATUS_N, &idx));
 	p->status = idx;
-	if (p->status != RESULT_STATUS_OK) {
+	if (p->status != PROBE_OK) {
 		if (!json_object_get(obj, "reason"))
 			return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
-					   result_status_names[idx]);
+					   probe_status_names[idx]);
 		TRY(jcheck_string(c, obj, "reason", JCHECK_REQUIRED, 1, &p->reason));
 		return 0;
 	}
@@ -349,7 +342,7 @@ static int read_map_entry(struct jcheck *c, json_t *obj, struct result_map_entry
 	TRY(jcheck_int(c, obj, "bit", JCHECK_REQUIRED, 0, 63, &e->bit));
 	TRY(jcheck_string(c, obj, "name", JCHECK_REQUIRED, 1, &e->name));
 	TRY(jcheck_string(c, obj, "op", JCHECK_REQUIRED, 0, &e->op));
-	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, result_map_status_names, 5, &idx));
+	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, map_status_names, MAP_STATUS_N, &idx));
 	e->status = idx;
 	TRY(jcheck_int(c, obj, "vector", JCHECK_OPTIONAL, 0, 255, &e->vector));
 	TRY(jcheck_num(c, obj, "exits_per_op", JCHECK_OPTIONAL, &e->exits_per_op));
@@ -430,7 +423,7 @@ static int read_checks(struct jcheck *c, json_t *root, struct result_file *rf)
 			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
 		TRY(jcheck_string(c, v, "suite", JCHECK_REQUIRED, 0, &k->suite));
 		TRY(jcheck_string(c, v, "name", JCHECK_REQUIRED, 0, &k->name));
-		TRY(jcheck_enum(c, v, "status", JCHECK_REQUIRED, result_check_status_names, 3, &idx));
+		TRY(jcheck_enum(c, v, "status", JCHECK_REQUIRED, check_status_names, CHECK_STATUS_N, &idx));
 		k->status = idx;
 		TRY(jcheck_string(c, v, "detail", JCHECK_OPTIONAL, 1, &k->detail));
 		jcheck_pop(c, mark);
@@ -467,7 +460,7 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 				   (long long)json_integer_value(version), RESULT_SCHEMA_VERSION);
 	jcheck_pop(c, 0);
 
-	TRY(jcheck_enum(c, root, "kind", JCHECK_REQUIRED, result_kind_names, 4, &idx));
+	TRY(jcheck_enum(c, root, "kind", JCHECK_REQUIRED, result_kind_names, RESULT_KIND_N, &idx));
 	rf->kind = idx;
 	rc = jcheck_object(c, root, "tool", JCHECK_OPTIONAL, &tool);
 	if (rc < 0)

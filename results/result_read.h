@@ -4,20 +4,12 @@
 
 #include <stddef.h>
 
-#define RESULT_SCHEMA		"exitscope-result"
-#define RESULT_SCHEMA_VERSION	1
+#include "results/schema.h"
+
 #define RESULT_MAX_FILE_BYTES	(64u << 20)	/* larger files are refused */
 #define RESULT_MAX_ITEMS	100000		/* probes, samples per probe, map entries, checks... */
 #define RESULT_ERR_MAX		512		/* enough for any message of the reader */
 
-enum result_kind { RESULT_KIND_INFO, RESULT_KIND_RUN, RESULT_KIND_MAP, RESULT_KIND_CHECK };
-enum result_exec { RESULT_EXEC_NATIVE, RESULT_EXEC_EMULATED, RESULT_EXEC_UNKNOWN };
-enum result_status { RESULT_STATUS_OK, RESULT_STATUS_SKIPPED, RESULT_STATUS_FAILED, RESULT_STATUS_HANG };
-enum result_map_status {
-	RESULT_MAP_OWNED, RESULT_MAP_INTERCEPTED, RESULT_MAP_REJECTED,
-	RESULT_MAP_EMULATED, RESULT_MAP_SKIPPED,
-};
-enum result_check_status { RESULT_CHECK_PASS, RESULT_CHECK_FAIL, RESULT_CHECK_SKIP };
 
 /* The per_op counters of a probe, in schema order. */
 enum result_per_op {
@@ -26,12 +18,7 @@ enum result_per_op {
 	RESULT_OP_IRQ_EXITS, RESULT_PER_OP_N,
 };
 
-/* Names as they appear in the files; indexed by the enums above. */
-extern const char *const result_kind_names[];
-extern const char *const result_exec_names[];
-extern const char *const result_status_names[];
-extern const char *const result_map_status_names[];
-extern const char *const result_check_status_names[];
+/* Names as they appear in the files; indexed by enum result_per_op. */
 extern const char *const result_per_op_names[];
 
 /*
@@ -67,7 +54,7 @@ struct result_host {
 	size_t n_cpuid;
 	long long xcr0_supported, xss_supported;	/* optional */
 	long long tsc_khz;			/* 0 if unknown */
-	enum result_exec exec_mode;
+	enum exec_mode exec_mode;
 	const char *exec_detail;		/* optional */
 };
 
@@ -78,7 +65,7 @@ struct result_cycles {
 struct result_probe {
 	const char *name, *group;
 	const char *description;		/* optional */
-	enum result_status status;
+	enum probe_status status;
 	const char *reason;			/* required unless status is ok */
 	/* The rest only when status is ok (zero otherwise). */
 	long long batch;			/* ops per sample, > 0 */
@@ -96,7 +83,7 @@ struct result_probe {
 struct result_map_entry {
 	const char *reg, *name, *op;
 	long long bit;				/* 0..63 */
-	enum result_map_status status;
+	enum map_status status;
 	long long vector;			/* optional (when rejected) */
 	double exits_per_op, cycles_per_op;	/* optional */
 	const char *detail;			/* optional */
@@ -117,7 +104,7 @@ struct result_map {
 
 struct result_check {
 	const char *suite, *name;
-	enum result_check_status status;
+	enum check_status status;
 	const char *detail;			/* optional */
 };
 

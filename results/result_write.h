@@ -9,9 +9,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
-#define RESULT_SCHEMA		"exitscope-result"
-#define RESULT_SCHEMA_VERSION	1
-#define EXITSCOPE_VERSION	"0.1.0"
+#include "results/schema.h"
 
 /* New root object with schema, tool, kind, command and "started". */
 json_t *result_new(const char *kind, int argc, char **argv);

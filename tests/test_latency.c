@@ -44,7 +44,7 @@ int main(void)
 	is_int(latency_measure(&env, NULL, res), -EINVAL, "no op: -EINVAL");
 
 	is_int(latency_measure(&env, &op, res), 0, "latency_measure of 3 OUTs per op");
-	tap_is_str(latency_status_name(res->status), "ok", "status ok");
+	tap_is_str(probe_status_name(res->status), "ok", "status ok");
 	is_int((long long)res->n, 4, "4 samples");
 	ok(res->batch >= 1 && res->ops == res->batch * 4, "ops = batch x samples (batch %llu)",
 	   (unsigned long long)res->batch);
@@ -72,19 +72,19 @@ int main(void)
 
 	op = (struct latency_op){ .name = "gp", .setup = lat_setup_gp, .op = lat_outs };
 	latency_measure(&env, &op, res);
-	tap_is_str(latency_status_name(res->status), "skipped", "setup that faults: skipped");
+	tap_is_str(probe_status_name(res->status), "skipped", "setup that faults: skipped");
 	is_int((long long)res->setup_code, GUEST_FAULT | GP_VECTOR, "setup code is GUEST_FAULT|#GP");
 	tap_like(res->reason, "#GP", "reason names #GP");
 
 	op = (struct latency_op){ .name = "ud", .op = lat_ud };
 	latency_measure(&env, &op, res);
-	tap_is_str(latency_status_name(res->status), "failed", "op that raises #UD: failed");
+	tap_is_str(probe_status_name(res->status), "failed", "op that raises #UD: failed");
 	tap_like(res->reason, "#UD", "reason names #UD");
 
 	op = (struct latency_op){ .name = "spin", .op = lat_spin };
 	env.watchdog_ms = 300;
 	latency_measure(&env, &op, res);
-	tap_is_str(latency_status_name(res->status), "hang", "endless op: hang");
+	tap_is_str(probe_status_name(res->status), "hang", "endless op: hang");
 	tap_like(res->reason, "still running after 300 ms", "hang at the watchdog budget");
 
 	vm_destroy(vm);

@@ -117,7 +117,7 @@ static void test_valid(void)
 	tap_is_str(rf->host.backend_module, "kvm_intel", "host.backend.module");
 	is_int((long long)rf->host.n_backend_params, 2, "two backend params");
 	is_int(rf->host.tsc_khz, 2445000, "host.tsc_khz");
-	is_int(rf->host.exec_mode, RESULT_EXEC_NATIVE, "execution mode native");
+	is_int(rf->host.exec_mode, EXEC_NATIVE, "execution mode native");
 	is_int((long long)rf->n_probes, 3, "three probes");
 	p = result_find_probe(rf, "cpuid");
 	ok(p && p->n_samples == 9 && p->samples[2] == 99 && p->batch == 1000,
@@ -125,13 +125,13 @@ static void test_valid(void)
 	ok(p && p->cycles.median == 100 && p->per_op[RESULT_OP_EXITS] == 1.0,
 	   "cpuid: median and exits/op");
 	p = result_find_probe(rf, "toggle_cr4_cet");
-	ok(p && p->status == RESULT_STATUS_SKIPPED && strcmp(p->reason, "no CET") == 0,
+	ok(p && p->status == PROBE_SKIPPED && strcmp(p->reason, "no CET") == 0,
 	   "skipped probe with its reason");
 	ok(rf->map && rf->map->n_profiles == 1 && rf->map->profiles[0].n_entries == 2,
 	   "map: one profile, two entries");
-	ok(rf->map && rf->map->profiles[0].entries[0].status == RESULT_MAP_INTERCEPTED &&
+	ok(rf->map && rf->map->profiles[0].entries[0].status == MAP_INTERCEPTED &&
 	   rf->map->profiles[0].entries[0].bit == 23, "map entry status and bit");
-	ok(rf->n_checks == 2 && rf->checks[1].status == RESULT_CHECK_SKIP, "checks");
+	ok(rf->n_checks == 2 && rf->checks[1].status == CHECK_SKIP, "checks");
 	ok(result_find_probe(rf, "nope") == NULL, "unknown probe not found");
 	result_free(rf);
 }
@@ -226,7 +226,7 @@ static void test_schema_errors(void)
 	json_object_set_new(json_object_get(json_object_get(d, "host"), "execution"), "mode",
 			    json_string("fast"));
 	expect_doc_err("mode.json", d,
-		       "host.execution.mode: \"fast\" is not one of native, emulated, unknown");
+		       "host.execution.mode: \"fast\" is not one of unknown, native, emulated");
 
 	d = valid_doc();
 	json_object_set_new(json_object_get(json_object_get(d, "host"), "backend"), "params",
@@ -314,7 +314,7 @@ static void test_probe_errors(void)
 	d = valid_doc();
 	json_object_set_new(probe(d, 0), "status", json_string("great\x01"));
 	expect_doc_err("status.json", d,
-		       "probes[0].status: \"great?\" is not one of ok, skipped, failed, hang");
+		       "probes[0].status: \"great?\" is not one of ok, skipped, failed, hang, stopped");
 
 	d = valid_doc();
 	json_object_set_new(probe(d, 0), "name", json_string(""));
@@ -338,7 +338,7 @@ static void test_map_check_errors(void)
 	d = valid_doc();
 	json_object_set_new(json_array_get(json_object_get(d, "checks"), 0), "status",
 			    json_string("maybe"));
-	expect_doc_err("checkstatus.json", d, "checks[0].status: \"maybe\" is not one of pass, fail, skip");
+	expect_doc_err("checkstatus.json", d, "checks[0].status: \"maybe\" is not one of pass, fail, skip, stopped");
 
 	d = valid_doc();
 	json_object_set_new(d, "warnings", json_pack("[s, i]", "fine", 3));

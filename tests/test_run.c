@@ -213,9 +213,9 @@ static void check_json(const char *path, json_t *root)
 		const struct result_probe *p = &rf->probes[i];
 		json_t *j = probe_json(root, p->name);
 
-		if (!j || strcmp(result_status_names[p->status], str(j, "status")))
+		if (!j || strcmp(probe_status_names[p->status], str(j, "status")))
 			continue;
-		if (p->status != RESULT_STATUS_OK) {
+		if (p->status != PROBE_OK) {
 			agree += p->reason && !strcmp(p->reason, str(j, "reason"));
 			continue;
 		}
@@ -261,7 +261,7 @@ static void test_sigint(const char *path)
 		return;
 	}
 	for (size_t i = 0; i < rf->n_probes; i++) {
-		nok += rf->probes[i].status == RESULT_STATUS_OK;
+		nok += rf->probes[i].status == PROBE_OK;
 		nstopped += rf->probes[i].reason && strstr(rf->probes[i].reason, "Ctrl-C");
 	}
 	ok(nok >= 1 && nstopped >= 1 && rf->n_probes == nr_probes,

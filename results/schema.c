@@ -1,0 +1,44 @@
+/* schema.c - the names of the result files' enums (results/schema.h). */
+#include <string.h>
+
+#include "results/schema.h"
+
+const char *const result_kind_names[RESULT_KIND_N] = { "info", "run", "map", "check" };
+const char *const exec_mode_names[EXEC_MODE_N] = { "unknown", "native", "emulated" };
+const char *const probe_status_names[PROBE_STATUS_N] = {
+	"ok", "skipped", "failed", "hang", "stopped",
+};
+const char *const map_status_names[MAP_STATUS_N] = {
+	"owned", "intercepted", "rejected", "emulated", "skipped", "stopped",
+};
+const char *const check_status_names[CHECK_STATUS_N] = { "pass", "fail", "skip", "stopped" };
+
+#define NAME_OF(tab, n, v) ((unsigned int)(v) < (n) ? (tab)[v] : "?")
+
+const char *exec_mode_name(enum exec_mode m)
+{
+	return NAME_OF(exec_mode_names, EXEC_MODE_N, m);
+}
+
+const char *probe_status_name(enum probe_status s)
+{
+	return NAME_OF(probe_status_names, PROBE_STATUS_N, s);
+}
+
+const char *map_status_name(enum map_status s)
+{
+	return NAME_OF(map_status_names, MAP_STATUS_N, s);
+}
+
+const char *check_status_name(enum check_status s)
+{
+	return NAME_OF(check_status_names, CHECK_STATUS_N, s);
+}
+
+int schema_enum_find(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (names[i] && !strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
