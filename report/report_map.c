@@ -98,7 +98,7 @@ static void write_header(FILE *f, const struct report_ctx *r, const struct col *
 		fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>%c: ",
 			html_file_color(cols[c].file), html_file_label(cols[c].file));
 		html_escape(f, cols[c].prof->name);
-		if (cols[c].prof->spec && strcmp(cols[c].prof->spec, cols[c].prof->name)) {
+		if (cols[c].prof->spec[0] && strcmp(cols[c].prof->spec, cols[c].prof->name)) {
 			fputs("<br><small>", f);
 			html_escape(f, cols[c].prof->spec);
 			fputs("</small>", f);
@@ -175,7 +175,8 @@ int report_map(const struct report_ctx *r)
 	      "profile: <span class=\"ms-owned\">owned</span> by the guest (no exit), "
 	      "<span class=\"ms-intercepted\">intercepted</span> (exits to KVM), "
 	      "<span class=\"ms-rejected\">rejected</span> (fault injected), "
-	      "<span class=\"ms-emulated\">emulated</span>, <span class=\"ms-skipped\">skipped</span>. "
+	      "<span class=\"ms-emulated\">emulated</span>, <span class=\"ms-skipped\">skipped</span>, "
+	      "<span class=\"ms-stopped\">stopped</span> (interrupted before it was measured). "
 	      "Rows where the same profile differs between files are marked. Hover a cell for "
 	      "exits/op, cycles/op and detail.</p>\n", f);
 	for (i = 0; i < r->n; i++) {

@@ -330,77 +330,19 @@ static int read_probes(struct jcheck *c, json_t *root, struct result_file *rf)
 	return 0;
 }
 
-static int read_map_entry(struct jcheck *c, json_t *obj, struct result_map_entry *e)
-{
-	int idx;
-
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	e->vector = -1;
-	e->exits_per_op = e->cycles_per_op = -1;
-	TRY(jcheck_string(c, obj, "reg", JCHECK_REQUIRED, 0, &e->reg));
-	TRY(jcheck_int(c, obj, "bit", JCHECK_REQUIRED, 0, 63, &e->bit));
-	TRY(jcheck_string(c, obj, "name", JCHECK_REQUIRED, 1, &e->name));
-	TRY(jcheck_string(c, obj, "op", JCHECK_REQUIRED, 0, &e->op));
-	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, map_status_names, MAP_STATUS_N, &idx));
-	e->status = idx;
-	TRY(jcheck_int(c, obj, "vector", JCHECK_OPTIONAL, 0, 255, &e->vector));
-	TRY(jcheck_num(c, obj, "exits_per_op", JCHECK_OPTIONAL, &e->exits_per_op));
-	TRY(jcheck_num(c, obj, "cycles_per_op", JCHECK_OPTIONAL, &e->cycles_per_op));
-	TRY(jcheck_string(c, obj, "detail", JCHECK_OPTIONAL, 1, &e->detail));
-	return 0;
-}
-
-static int read_map_profile(struct jcheck *c, json_t *obj, struct result_map_profile *p)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(jcheck_string(c, obj, "name", JCHECK_REQUIRED, 0, &p->name));
-	TRY(jcheck_string(c, obj, "spec", JCHECK_OPTIONAL, 1, &p->spec));
-	TRY(jcheck_array(c, obj, "entries", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
-	p->entries = alloc_array(json_array_size(arr), sizeof(*p->entries));
-	if (!p->entries)
-		return jcheck_fail(c, "out of memory");
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "entries");
-		jcheck_push_index(c, i);
-		TRY(read_map_entry(c, v, &p->entries[i]));
-		jcheck_pop(c, mark);
-	}
-	p->n_entries = json_array_size(arr);
-	return 0;
-}
-
+/* The "map" object: the ownership-map model reads it (results/map.c). */
 static int read_map(struct jcheck *c, json_t *root, struct result_file *rf)
 {
-	json_t *map, *arr, *v;
-	size_t i, mark;
+	json_t *map;
+	size_t mark;
 	int rc = jcheck_object(c, root, "map", JCHECK_OPTIONAL, &map);
 
 	if (rc)
 		return rc;
-	rf->map = calloc(1, sizeof(*rf->map));
-	if (!rf->map)
-		return jcheck_fail(c, "out of memory");
 	mark = jcheck_push_key(c, "map");
-	TRY(jcheck_bool(c, map, "emulated", JCHECK_REQUIRED, &rf->map->emulated));
-	TRY(jcheck_array(c, map, "profiles", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
-	rf->map->profiles = alloc_array(json_array_size(arr), sizeof(*rf->map->profiles));
-	if (!rf->map->profiles)
-		return jcheck_fail(c, "out of memory");
-	json_array_foreach(arr, i, v) {
-		jcheck_push_key(c, "profiles");
-		jcheck_push_index(c, i);
-		rf->map->n_profiles = i + 1;
-		TRY(read_map_profile(c, v, &rf->map->profiles[i]));
-		jcheck_pop(c, mark);
-		jcheck_push_key(c, "map");
-	}
+	rc = result_map_read(c, map, &rf->map);
 	jcheck_pop(c, mark);
-	return 0;
+	return rc;
 }
 
 static int read_checks(struct jcheck *c, json_t *root, struct result_file *rf)
@@ -652,12 +594,7 @@ void result_free(struct result_file *rf)
 		free(rf->probes[i].notes);
 	}
 	free(rf->probes);
-	if (rf->map) {
-		for (i = 0; i < rf->map->n_profiles; i++)
-			free(rf->map->profiles[i].entries);
-		free(rf->map->profiles);
-		free(rf->map);
-	}
+	result_map_free(rf->map);
 	free(rf->checks);
 	free(rf->warnings);
 	json_decref(rf->doc);

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "results/map.h"
 #include "results/schema.h"
 
 #define RESULT_MAX_FILE_BYTES	(64u << 20)	/* larger files are refused */
@@ -80,28 +81,6 @@ struct result_probe {
 	size_t n_notes;
 };
 
-struct result_map_entry {
-	const char *reg, *name, *op;
-	long long bit;				/* 0..63 */
-	enum map_status status;
-	long long vector;			/* optional (when rejected) */
-	double exits_per_op, cycles_per_op;	/* optional */
-	const char *detail;			/* optional */
-};
-
-struct result_map_profile {
-	const char *name;
-	const char *spec;			/* optional */
-	struct result_map_entry *entries;
-	size_t n_entries;
-};
-
-struct result_map {
-	int emulated;				/* ownership not meaningful */
-	struct result_map_profile *profiles;
-	size_t n_profiles;
-};
-
 struct result_check {
 	const char *suite, *name;
 	enum check_status status;
@@ -116,7 +95,7 @@ struct result_file {
 	struct result_host host;
 	struct result_probe *probes;		/* required for kind "run" */
 	size_t n_probes;
-	struct result_map *map;			/* NULL when absent */
+	struct result_map *map;			/* NULL when absent (results/map.h) */
 	struct result_check *checks;		/* optional */
 	size_t n_checks;
 	const char **warnings;			/* optional */
