@@ -1,8 +1,8 @@
 /*
  * latency.c - host side of the latency harness (harness/latency.h): run the
- * guest loop of harness/latency_guest.c for one op, snapshot the vCPU stats
- * and the run loop's exit counters at the two syncs that bracket the
- * measured batches, and turn batches into cycles-per-op samples.
+ * guest loop of harness/latency_guest.c for one op, count the exits of the
+ * region between the two syncs that bracket the measured batches
+ * (harness/region.h), and turn batches into cycles-per-op samples.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,6 +16,7 @@
 #include "guest/vm.h"
 #include "harness/latency.h"
 #include "harness/latency_guest.h"
+#include "harness/region.h"
 
 _Static_assert(LATENCY_CTL_SAMPLES == LATENCY_MAX_SAMPLES, "sample arrays differ");
 
@@ -78,36 +79,26 @@ static int guest_outcome(struct latency_result *res, const struct guest_result *
 	}
 }
 
-static double sub0(uint64_t a, uint64_t b)
-{
-	return a > b ? (double)(a - b) : 0.0;
-}
-
-static void per_op(struct latency_result *res, const struct kvm_stats *st,
-		   const struct stats_snapshot *d, const struct vcpu_user_exits *u0,
-		   const struct vcpu_user_exits *u1)
+/* The region's counts per op. */
+static void per_op(struct latency_result *res, const struct region_counts *rc)
 {
 	double ops = (double)res->ops;
-	uint64_t ucalls = u1->ucall - u0->ucall;
 	struct latency_per_op *p = &res->per_op;
 
-	if (st && d) {
-		/* The harness's own closing ucall is one exit (an I/O exit). */
-		uint64_t io = stats_value(st, d, "io_exits");
-
-		p->exits = sub0(stats_value(st, d, "exits"), ucalls) / ops;
-		p->io_exits = (io >= ucalls ? io - ucalls : io) / ops;
-		p->mmio_exits = stats_value(st, d, "mmio_exits") / ops;
-		p->halt_exits = stats_value(st, d, "halt_exits") / ops;
-		p->hypercalls = stats_value(st, d, "hypercalls") / ops;
-		p->insn_emulation = stats_value(st, d, "insn_emulation") / ops;
-		p->signal_exits = stats_value(st, d, "signal_exits") / ops;
-		p->irq_exits = stats_value(st, d, "irq_exits") / ops;
+	if (rc->has_stats) {
+		p->exits = rc->exits / ops;
+		p->io_exits = rc->io_exits / ops;
+		p->mmio_exits = rc->mmio_exits / ops;
+		p->halt_exits = rc->halt_exits / ops;
+		p->hypercalls = rc->hypercalls / ops;
+		p->insn_emulation = rc->insn_emulation / ops;
+		p->signal_exits = rc->signal_exits / ops;
+		p->irq_exits = rc->irq_exits / ops;
 	}
-	p->user_io = (u1->io - u0->io) / ops;
-	p->user_mmio = (u1->mmio - u0->mmio) / ops;
-	p->user_msr = (u1->msr - u0->msr) / ops;
-	p->user_intr = (u1->intr - u0->intr) / ops;
+	p->user_io = rc->user_io / ops;
+	p->user_mmio = rc->user_mmio / ops;
+	p->user_msr = rc->user_msr / ops;
+	p->user_intr = rc->user_intr / ops;
 }
 
 static void samples_from_tsc(struct latency_result *res, const struct latency_ctl *c,
@@ -130,13 +121,11 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		    struct latency_result *res)
 {
 	struct vcpu *v = env ? env->vcpu : NULL;
-	struct stats_snapshot s0 = { 0 }, s1 = { 0 }, d = { 0 };
-	struct trace_session ts = { 0 };
-	struct vcpu_user_exits u0, u1;
+	struct region_counts rc;
 	struct latency_ctl *c;
 	struct guest_result g;
+	struct region rg;
 	uint64_t wd, budget_cycles;
-	bool snap = false, tracing = false;
 	unsigned int n;
 
 	if (!v || !op || !op->op || !res)
@@ -164,41 +153,21 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		c->target_cycles = 1;
 	wd = env->watchdog_ms ? env->watchdog_ms : 2 * (env->budget_ms ? env->budget_ms : 1000) + 1000;
 
+	/* A failed snapshot allocation only means no stats-fd figures. */
+	region_init(&rg, v);
 	vcpu_call_run(v, latency_guest_main, 0, wd, &g);
-	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START)
-		return guest_outcome(res, &g);
+	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START) {
+		guest_outcome(res, &g);
+		goto out;
+	}
 	res->batch = g.args[1] ? g.args[1] : 1;
-	if (v->has_stats && !stats_snapshot_init(&v->stats, &s0) &&
-	    !stats_snapshot_init(&v->stats, &s1) && !stats_snapshot_init(&v->stats, &d))
-		snap = true;
-	if (env->trace) {
-		int r = trace_begin(&ts);
-
-		if (r)
-			snprintf(res->trace_note, sizeof(res->trace_note),
-				 "tracefs session failed: %s", strerror(-r));
-		else
-			tracing = true;
-	}
-	u0 = v->user_exits;
-	if (snap && stats_snapshot_take(&v->stats, &s0))
-		snap = false;
+	region_begin(&rg, env->trace);
 	vcpu_run(v, wd, &g);
-	if (snap && stats_snapshot_take(&v->stats, &s1))
-		snap = false;
-	u1 = v->user_exits;
-	if (tracing) {
-		int r = trace_end(&ts, &res->trace);
-
-		if (r)
-			snprintf(res->trace_note, sizeof(res->trace_note),
-				 "reading the trace failed: %s", strerror(-r));
-		else
-			res->has_trace = true;
-		/* The closing ucall is inside the traced region, as in per_op(). */
-		if (!r)
-			trace_drop_ucall(&res->trace);
-	}
+	region_end(&rg, &rc);
+	res->has_trace = rc.has_trace;
+	if (rc.has_trace)
+		res->trace = rc.trace;
+	snprintf(res->trace_note, sizeof(res->trace_note), "%s", rc.trace_note);
 	res->cpu_after = sched_getcpu();
 	res->migrated = res->cpu_before >= 0 && res->cpu_after >= 0 &&
 			res->cpu_before != res->cpu_after;
@@ -208,10 +177,8 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	}
 	res->n = n;
 	res->ops = res->batch * n;
-	if (snap)
-		stats_delta(&v->stats, &s0, &s1, &d);
-	res->has_stats = snap;
-	per_op(res, snap ? &v->stats : NULL, snap ? &d : NULL, &u0, &u1);
+	res->has_stats = rc.has_stats;
+	per_op(res, &rc);
 	samples_from_tsc(res, c, env->overhead_cycles);
 	if (stats_summarize(res->samples, res->n, &res->cycles)) {
 		finish(res, PROBE_FAILED, "samples are not finite numbers");
@@ -227,9 +194,7 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	else
 		res->status = PROBE_OK;
 out:
-	stats_snapshot_free(&s0);
-	stats_snapshot_free(&s1);
-	stats_snapshot_free(&d);
+	region_free(&rg);
 	return 0;
 }
 
