@@ -46,7 +46,8 @@ static void map_usage(FILE *f)
 		"  -h, --help            this text\n"
 		"\n"
 		"Bits whose status differs between profiles are listed at the end.\n"
-		"Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available.\n",
+		"Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available, 130 stopped\n"
+		"by Ctrl-C (entries not measured are \"stopped\"; the map is still written).\n",
 		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }
 
@@ -81,7 +82,7 @@ int cmd_map(int argc, char **argv)
 	struct cpuid_profile p;
 	struct hostinfo hi;
 	size_t np = 0;
-	json_t *map = NULL;
+	struct result_map *map = NULL;
 	char err[2048];
 	int c, r;
 
@@ -126,21 +127,24 @@ int cmd_map(int argc, char **argv)
 	r = map_collect_opts(&env, profiles, np, &mo, &map, err, sizeof(err));
 	if (r == -EINVAL)
 		return cli_usage_error("map", "%s", err);
-	if (r)
+	if (r && r != -EINTR)
 		return cli_kvm_error("map", env.kvm_path, r, err);
+	/* Stopped by Ctrl-C: what was measured is still shown and written. */
 	map_print(stdout, map);
 	if (json_path) {
 		json_t *root = result_new("map", argc, argv);
+		json_t *jmap = result_map_json(map);
 
 		json_object_set_new(root, "host", hostinfo_json(&hi));
-		json_object_set(root, "map", map);
-		r = result_write(root, json_path, err, sizeof(err));
+		json_object_set_new(root, "map", jmap);
+		r = jmap ? result_write(root, json_path, err, sizeof(err)) : -ENOMEM;
 		json_decref(root);
 		if (r) {
-			json_decref(map);
-			return cli_error("map", EXIT_FAIL, "%s", err);
+			result_map_free(map);
+			return cli_error("map", EXIT_FAIL, "%s", jmap ? err : "out of memory");
 		}
 	}
-	json_decref(map);
-	return EXIT_OK;
+	r = map->incomplete ? 130 : EXIT_OK;
+	result_map_free(map);
+	return r;
 }

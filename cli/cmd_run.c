@@ -200,16 +200,18 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 {
 	struct suite_env env = { .kvm_path = kvm_path, .hi = hi, .stop = cli_stop_flag() };
 	struct check_report rep = { 0 };
-	json_t *map = NULL;
+	struct result_map *map = NULL;
 	char err[256];
+	int r = map_collect(&env, NULL, 0, &map, err, sizeof(err));
 
-	if (map_collect(&env, NULL, 0, &map, err, sizeof(err)) == 0 && map) {
+	if (map) {	/* also when stopped (-EINTR): it says which entries were not measured */
 		printf("\n");
 		map_print(stdout, map);
-		json_object_set_new(root, "map", map);
-	} else {
-		warn(a->quiet, warnings, "ownership map: %s", err);
+		json_object_set_new(root, "map", result_map_json(map));
+		result_map_free(map);
 	}
+	if (r && r != -EINTR)
+		warn(a->quiet, warnings, "ownership map: %s", err);
 	for (size_t i = 0; i < nr_check_suites && !*env.stop; i++)
 		check_suites[i].run(&env, &rep);
 	printf("\n");

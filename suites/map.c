@@ -1,7 +1,9 @@
 /*
  * map.c - host side of the CR0/CR4 ownership map (see map.h): one VM per
- * CPUID profile, one guest call per entry, stats-fd deltas between the
- * guest's syncs, KVM_SET_SREGS cross-checks for CR4 bits, JSON and text.
+ * CPUID profile, one guest call per entry, the exits of each round counted
+ * by the harness's region helper (harness/region.h) as run counts them,
+ * KVM_SET_SREGS cross-checks for CR4 bits, the model (results/map.h) filled
+ * and printed as text.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -10,6 +12,7 @@
 #include <unistd.h>
 
 #include "guest/vm.h"
+#include "harness/region.h"
 #include "host/hostinfo.h"
 #include "kvm/trace.h"
 #include "suites/map.h"
@@ -66,9 +69,14 @@ static const struct map_item map_items[] = {
 };
 #define NR_MAP_ITEMS (sizeof(map_items) / sizeof(map_items[0]))
 
+_Static_assert(MAP_TRACE_NAME_LEN == TRACE_NAME_LEN && MAP_MAX_TRACE == TRACE_MAX_REASONS,
+	       "the map model holds a trace_counts");
+
 struct map_ctx {
 	const struct suite_env *env;
+	const struct map_opts *opts;	/* may be NULL */
 	struct vm *vm;
+	struct region rg;		/* counts one round of the vCPU of vm */
 	struct kvm_sregs sregs0;	/* state every entry starts from */
 	unsigned int ops, rounds;
 	bool trace;
@@ -76,21 +84,10 @@ struct map_ctx {
 	bool stopped;
 };
 
+/* The fewest of each count over the rounds of one entry. */
 struct map_counts {
 	uint64_t exits, emul, user;
 };
-
-static void map_counts_take(struct vcpu *v, struct map_counts *c)
-{
-	const struct vcpu_user_exits *u = &v->user_exits;
-
-	c->exits = c->emul = 0;
-	if (v->has_stats) {
-		stats_read(&v->stats, "exits", &c->exits);
-		stats_read(&v->stats, "insn_emulation", &c->emul);
-	}
-	c->user = u->io + u->mmio + u->msr + u->ucall + u->intr + u->other;
-}
 
 static const char *map_reg_name(int reg)
 {
@@ -118,18 +115,26 @@ static bool map_item_gated(const struct map_item *it)
 	return b && b->feat != X86_FEAT_NONE;
 }
 
-/* "shstk/ibt" of the item, and whether the profile's CPUID has it. */
-static bool map_item_feature(const struct map_item *it, const struct kvm_cpuid2 *c,
-			     char *buf, size_t len)
+static bool map_stop_requested(const struct map_ctx *m)
+{
+	return m->env->stop && *m->env->stop;
+}
+
+/* What identifies e, and the CPUID feature it needs ("shstk/ibt") under cpuid. */
+static void map_entry_key(struct result_map_entry *e, const struct map_item *it,
+			  const struct kvm_cpuid2 *cpuid)
 {
 	const struct cr4_bit *b = map_item_cr4(it);
 
-	buf[0] = 0;
+	snprintf(e->reg, sizeof(e->reg), "%s", map_reg_name(it->reg));
+	snprintf(e->name, sizeof(e->name), "%s", map_item_name(it));
+	snprintf(e->op, sizeof(e->op), "%s", it->op == MAP_READ ? "read" : "toggle");
+	e->bit = it->bit;
 	if (!map_item_gated(it))
-		return true;
-	snprintf(buf, len, "%s%s%s", x86_feature_name(b->feat), b->alt ? "/" : "",
-		 b->alt ? x86_feature_name(b->alt) : "");
-	return cpuid_has_any(c, b->feat, b->alt);
+		return;
+	snprintf(e->feature, sizeof(e->feature), "%s%s%s", x86_feature_name(b->feat),
+		 b->alt ? "/" : "", b->alt ? x86_feature_name(b->alt) : "");
+	e->cpuid = cpuid_has_any(cpuid, b->feat, b->alt);
 }
 
 /* KVM_SET_SREGS with the bit set from the host: accepted (0) or -errno. */
@@ -146,86 +151,89 @@ static int map_sregs_try(struct map_ctx *m, const struct map_item *it)
 	return r;
 }
 
-static void map_rejected(json_t *e, const struct map_item *it, uint64_t code, bool has,
-			 const char *feat)
+static void map_stopped(struct result_map_entry *e, bool during)
+{
+	e->status = MAP_STOPPED;
+	snprintf(e->detail, sizeof(e->detail), "stopped (Ctrl-C) %s",
+		 during ? "while it was being measured" : "before it was measured");
+}
+
+static void map_rejected(struct result_map_entry *e, const struct map_item *it, uint64_t code)
 {
 	unsigned int vec = code & 0xff;	/* GUEST_FAULT | vector */
+	bool has = e->cpuid > 0;
 
-	json_object_set_new(e, "status", json_string("rejected"));
-	json_object_set_new(e, "vector", json_integer(vec));
-	json_object_set_new(e, "detail", json_sprintf(
-		"%s on the first %s write%s%s%s%s", vector_name(vec),
-		code & MAP_PREREQ_FAULT ? "prerequisite" : map_reg_name(it->reg),
-		*feat ? "; guest CPUID " : "", *feat ? (has ? "has " : "lacks ") : "",
-		feat, has && *feat ? " (rejected anyway)" : ""));
+	e->status = MAP_REJECTED;
+	e->vector = vec;
+	snprintf(e->detail, sizeof(e->detail), "%s on the first %s write%s%s%s%s", vector_name(vec),
+		 code & MAP_PREREQ_FAULT ? "prerequisite" : map_reg_name(it->reg),
+		 e->feature[0] ? "; guest CPUID " : "",
+		 e->feature[0] ? (has ? "has " : "lacks ") : "",
+		 e->feature, has && e->feature[0] ? " (rejected anyway)" : "");
 }
 
-static void map_measured(struct map_ctx *m, json_t *e, const struct map_item *it,
-			 const struct map_counts *best, uint64_t cycles, bool has,
-			 const char *feat)
+static void map_measured(struct map_ctx *m, struct result_map_entry *e, const struct map_item *it,
+			 const struct map_counts *best, uint64_t cycles, bool has_stats)
 {
-	struct vcpu *v = &m->vm->vcpus[0];
 	double ops = m->ops, exits = best->exits / ops;
-	const char *st;
+	const char *what = it->op == MAP_READ ? "read" : "write";
 	char extra[96] = "";
 
-	if (*feat && !has)
-		snprintf(extra, sizeof(extra), "; accepted although guest CPUID lacks %s", feat);
-	if (!v->has_stats)
-		st = "skipped";
+	if (e->cpuid == 0)
+		snprintf(extra, sizeof(extra), "; accepted although guest CPUID lacks %s", e->feature);
+	if (!has_stats)
+		e->status = MAP_SKIPPED;
 	else if (m->emulated)
-		st = "emulated";
+		e->status = MAP_EMULATED;
 	else
-		st = exits >= 0.5 ? "intercepted" : "owned";
-	json_object_set_new(e, "status", json_string(st));
-	json_object_set_new(e, "exits_per_op", json_real(exits));
-	json_object_set_new(e, "cycles_per_op", json_real(cycles / ops));
-	json_object_set_new(e, "user_exits_per_op", json_real(best->user / ops));
-	json_object_set_new(e, "insn_emulation_per_op", json_real(best->emul / ops));
-	if (!v->has_stats)
-		json_object_set_new(e, "detail", json_sprintf(
-			"the vCPU has no binary stats fd: exits cannot be counted%s", extra));
+		e->status = exits >= 0.5 ? MAP_INTERCEPTED : MAP_OWNED;
+	e->exits_per_op = exits;
+	e->cycles_per_op = cycles / ops;
+	e->user_exits_per_op = best->user / ops;
+	e->insn_emulation_per_op = best->emul / ops;
+	if (!has_stats)
+		snprintf(e->detail, sizeof(e->detail),
+			 "the vCPU has no binary stats fd: exits cannot be counted%s", extra);
 	else if (m->emulated)
-		json_object_set_new(e, "detail", json_sprintf(
-			"host emulates guest code, ownership not meaningful: %llu exits (stats 'exits'), "
-			"%llu to userspace (run loop), %llu instruction emulations in %u %ss%s",
-			(unsigned long long)best->exits, (unsigned long long)best->user,
-			(unsigned long long)best->emul, m->ops,
-			it->op == MAP_READ ? "read" : "write", extra));
+		snprintf(e->detail, sizeof(e->detail),
+			 "host emulates guest code, ownership not meaningful: %llu exits (stats 'exits'), "
+			 "%llu to userspace (run loop), %llu instruction emulations in %u %ss%s",
+			 (unsigned long long)best->exits, (unsigned long long)best->user,
+			 (unsigned long long)best->emul, m->ops, what, extra);
 	else
-		json_object_set_new(e, "detail", json_sprintf(
-			"fewest of %u rounds: %llu exits (stats 'exits') in %u %ss, %llu to userspace (run loop)%s",
-			m->rounds, (unsigned long long)best->exits, m->ops,
-			it->op == MAP_READ ? "read" : "write", (unsigned long long)best->user, extra));
+		snprintf(e->detail, sizeof(e->detail),
+			 "fewest of %u rounds: %llu exits (stats 'exits') in %u %ss, %llu to userspace (run loop)%s",
+			 m->rounds, (unsigned long long)best->exits, m->ops, what,
+			 (unsigned long long)best->user, extra);
 }
 
-/* One entry; NULL when stopped by Ctrl-C before it finished. */
-static json_t *map_measure(struct map_ctx *m, const struct map_item *it)
+/* The region's exits by reason, per op, into e. */
+static void map_trace(struct map_ctx *m, struct result_map_entry *e, const struct trace_counts *tc)
+{
+	if (result_map_entry_trace(e, tc->nr))
+		return;
+	for (unsigned int i = 0; i < tc->nr; i++) {
+		snprintf(e->trace[i].name, sizeof(e->trace[i].name), "%s", tc->reason[i].name);
+		e->trace[i].per_op = (double)tc->reason[i].count / m->ops;
+	}
+}
+
+/* Measure one entry (its key already in e); Ctrl-C makes it "stopped". */
+static void map_measure(struct map_ctx *m, const struct map_item *it, struct result_map_entry *e)
 {
 	struct vcpu *v = &m->vm->vcpus[0];
-	struct map_counts c0 = { 0 }, c1, best = { UINT64_MAX, UINT64_MAX, UINT64_MAX };
-	uint64_t cycles = UINT64_MAX;
+	struct map_counts best = { UINT64_MAX, UINT64_MAX, UINT64_MAX };
+	uint64_t cycles = UINT64_MAX, user;
+	struct region_counts rc;
 	struct guest_result res;
 	enum guest_exit k;
-	char feat[32];
-	bool has = map_item_feature(it, m->vm->cpuid, feat, sizeof(feat));
-	struct trace_session ts = { 0 };
-	struct trace_counts tc;
-	bool tracing = false, traced = false;
-	json_t *e;
+	bool traced = false;
 
-	e = json_pack("{s:s, s:i, s:s, s:s}", "reg", map_reg_name(it->reg), "bit", it->bit,
-		      "name", map_item_name(it), "op", it->op == MAP_READ ? "read" : "toggle");
-	if (*feat) {
-		json_object_set_new(e, "feature", json_string(feat));
-		json_object_set_new(e, "cpuid", json_boolean(has));
-	}
 	if (it->op == MAP_TOGGLE && it->reg == 4 && !(m->sregs0.cr4 & (1ULL << it->bit))) {
 		int r = map_sregs_try(m, it);
 
-		json_object_set_new(e, "sregs", json_string(r ? "rejected" : "accepted"));
-		if (r)
-			json_object_set_new(e, "sregs_errno", json_integer(-r));
+		e->sregs = r ? MAP_SREGS_REJECTED : MAP_SREGS_ACCEPTED;
+		e->sregs_errno = -r;
 	}
 	kvm_set_sregs(v->fd, &m->sregs0);
 	vm_global_set(m->vm, map_g_reg, (uint64_t)it->reg);
@@ -236,57 +244,43 @@ static json_t *map_measure(struct map_ctx *m, const struct map_item *it)
 	vm_global_set(m->vm, map_g_pre_cr4, 0);
 	for (k = vcpu_call_run(v, map_guest_run, 0, MAP_BUDGET_MS, &res); k == GUEST_SYNC;
 	     k = vcpu_run(v, MAP_BUDGET_MS, &res)) {
+		/* Ctrl-C between two KVM_RUNs interrupts no guest: look at each sync. */
+		if (map_stop_requested(m)) {
+			k = GUEST_STOPPED;
+			break;
+		}
 		if (res.args[0] == MAP_SYNC_BEGIN) {
 			/* Attribute the first round's exits by reason. */
-			if (m->trace && !traced && !tracing)
-				tracing = trace_begin(&ts) == 0;
-			map_counts_take(v, &c0);
+			region_begin(&m->rg, m->trace && !traced);
 			continue;
 		}
-		map_counts_take(v, &c1);
-		if (tracing) {
-			tracing = false;
-			traced = trace_end(&ts, &tc) == 0;
-			if (traced)
-				trace_drop_ucall(&tc);
+		region_end(&m->rg, &rc);
+		if (rc.has_trace && !traced) {
+			traced = true;
+			map_trace(m, e, &rc.trace);
 		}
-		/* the closing sync is one exit, to userspace */
-		c1.exits -= c1.exits > c0.exits ? 1 : 0;
-		c1.user -= c1.user > c0.user ? 1 : 0;
-		if (c1.exits - c0.exits < best.exits)
-			best.exits = c1.exits - c0.exits;
-		if (c1.user - c0.user < best.user)
-			best.user = c1.user - c0.user;
-		if (c1.emul - c0.emul < best.emul)
-			best.emul = c1.emul - c0.emul;
+		user = region_user_exits(&rc);
+		if (rc.exits < best.exits)
+			best.exits = rc.exits;
+		if (user < best.user)
+			best.user = user;
+		if (rc.insn_emulation < best.emul)
+			best.emul = rc.insn_emulation;
 		if (res.nargs >= 3 && res.args[2] < cycles)
 			cycles = res.args[2];
 	}
-	if (tracing)
-		trace_abort(&ts);
+	region_abort(&m->rg);
 	if (k == GUEST_STOPPED) {
 		m->stopped = true;
-		json_decref(e);
-		return NULL;
+		map_stopped(e, true);
+	} else if (k == GUEST_DONE && res.args[0]) {
+		map_rejected(e, it, res.args[0]);
+	} else if (k == GUEST_DONE && cycles != UINT64_MAX) {
+		map_measured(m, e, it, &best, cycles, v->has_stats);
+	} else {
+		e->status = MAP_SKIPPED;
+		snprintf(e->detail, sizeof(e->detail), "guest %s: %s", guest_exit_name(k), res.msg);
 	}
-	if (traced) {
-		json_t *t = json_object();
-
-		for (unsigned int i = 0; i < tc.nr; i++)
-			json_object_set_new(t, tc.reason[i].name,
-					    json_real((double)tc.reason[i].count / m->ops));
-		json_object_set_new(e, "trace", t);
-	}
-	if (k == GUEST_DONE && res.args[0])
-		map_rejected(e, it, res.args[0], has, feat);
-	else if (k == GUEST_DONE && cycles != UINT64_MAX)
-		map_measured(m, e, it, &best, cycles, has, feat);
-	else {
-		json_object_set_new(e, "status", json_string("skipped"));
-		json_object_set_new(e, "detail", json_sprintf("guest %s: %s",
-					guest_exit_name(k), res.msg));
-	}
-	return e;
 }
 
 static int map_vm(const struct suite_env *env, const struct kvm_cpuid2 *cpuid,
@@ -303,12 +297,40 @@ static int map_vm(const struct suite_env *env, const struct kvm_cpuid2 *cpuid,
 	return r;
 }
 
+static int map_vm_start(struct map_ctx *m, const struct kvm_cpuid2 *cpuid, char *err, size_t errlen)
+{
+	int r = map_vm(m->env, cpuid, &m->vm, err, errlen);
+
+	if (r)
+		return r;
+	r = kvm_get_sregs(m->vm->vcpus[0].fd, &m->sregs0);
+	if (r) {
+		snprintf(err, errlen, "KVM_GET_SREGS: %s", strerror(-r));
+		vm_destroy(m->vm);
+		m->vm = NULL;
+		return r;
+	}
+	/* No snapshots only means no stats-fd counts, as without a stats fd. */
+	region_init(&m->rg, &m->vm->vcpus[0]);
+	return 0;
+}
+
+static void map_vm_stop(struct map_ctx *m)
+{
+	if (!m->vm)
+		return;
+	region_free(&m->rg);
+	vm_destroy(m->vm);
+	m->vm = NULL;
+}
+
+/* One profile: every entry, measured or (after Ctrl-C) stopped. */
 static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
-		       const struct kvm_cpuid2 *supported, json_t *profiles,
+		       const struct kvm_cpuid2 *supported, struct result_map *map,
 		       char *err, size_t errlen)
 {
+	struct result_map_profile *prof;
 	struct kvm_cpuid2 *cpuid;
-	json_t *prof, *entries;
 	int r;
 
 	r = profile_build(p, supported, &cpuid);
@@ -318,99 +340,58 @@ static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
 				      : strerror(-r));
 		return r == -ENOENT ? -EINVAL : r;
 	}
-	r = map_vm(m->env, cpuid, &m->vm, err, errlen);
-	free(cpuid);
-	if (r)
-		return r;
-	r = kvm_get_sregs(m->vm->vcpus[0].fd, &m->sregs0);
-	if (r) {
-		snprintf(err, errlen, "KVM_GET_SREGS: %s", strerror(-r));
-		vm_destroy(m->vm);
-		return r;
+	if (!m->stopped && !map_stop_requested(m)) {
+		r = map_vm_start(m, cpuid, err, errlen);
+		if (r) {
+			free(cpuid);
+			return r;
+		}
 	}
-	entries = json_array();
-	prof = json_pack("{s:s, s:s, s:o}", "name", p->name, "spec", p->spec, "entries", entries);
+	prof = result_map_profile_add(map, p->name, p->spec);
+	if (!prof) {
+		snprintf(err, errlen, "out of memory");
+		r = -ENOMEM;
+		goto out;
+	}
 	if (p->base == PROFILE_MINIMAL)
-		json_object_set_new(prof, "note", json_string(profile_minimal_doc()));
-	json_array_append_new(profiles, prof);
-	for (size_t i = 0; i < NR_MAP_ITEMS && !m->stopped; i++) {
-		json_t *e;
+		snprintf(prof->note, sizeof(prof->note), "%s", profile_minimal_doc());
+	for (size_t i = 0; i < NR_MAP_ITEMS; i++) {
+		struct result_map_entry *e = result_map_entry_add(prof);
 
-		if (m->env->stop && *m->env->stop) {
+		if (!e) {
+			snprintf(err, errlen, "out of memory");
+			r = -ENOMEM;
+			goto out;
+		}
+		map_entry_key(e, &map_items[i], cpuid);
+		if (map_stop_requested(m))
 			m->stopped = true;
-			break;
-		}
-		e = map_measure(m, &map_items[i]);
-		if (e)
-			json_array_append_new(entries, e);
-	}
-	vm_destroy(m->vm);
-	m->vm = NULL;
-	return 0;
-}
-
-static const char *jstr(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
-static json_t *map_find_entry(const json_t *prof, const json_t *e)
-{
-	size_t i;
-	json_t *x;
-
-	json_array_foreach(json_object_get(prof, "entries"), i, x)
-		if (!strcmp(jstr(x, "reg"), jstr(e, "reg")) && !strcmp(jstr(x, "op"), jstr(e, "op")) &&
-		    json_integer_value(json_object_get(x, "bit")) ==
-		    json_integer_value(json_object_get(e, "bit")))
-			return x;
-	return NULL;
-}
-
-/* Entries whose status differs between profiles (compared by reg, bit, op). */
-static json_t *map_changes(const json_t *profiles)
-{
-	json_t *changes = json_array(), *first = json_array_get(profiles, 0), *e;
-	size_t i;
-
-	if (!first)
-		return changes;
-	json_array_foreach(json_object_get(first, "entries"), i, e) {
-		json_t *st = json_object(), *p;
-		bool differ = false;
-		size_t j;
-
-		json_array_foreach(profiles, j, p) {
-			json_t *x = map_find_entry(p, e);
-
-			if (!x)
-				continue;
-			json_object_set_new(st, jstr(p, "name"), json_string(jstr(x, "status")));
-			differ |= strcmp(jstr(x, "status"), jstr(e, "status")) != 0;
-		}
-		if (!differ) {
-			json_decref(st);
+		if (m->stopped || !m->vm) {
+			map_stopped(e, false);
 			continue;
 		}
-		json_array_append_new(changes, json_pack("{s:s, s:O, s:s, s:s, s:o}",
-			"reg", jstr(e, "reg"), "bit", json_object_get(e, "bit"),
-			"name", jstr(e, "name"), "op", jstr(e, "op"), "statuses", st));
+		if (m->opts && m->opts->progress)
+			m->opts->progress(m->opts->progress_ctx, prof->name, e);
+		map_measure(m, &map_items[i], e);
 	}
-	return changes;
+out:
+	map_vm_stop(m);
+	free(cpuid);
+	return r;
 }
 
 int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
-		     const struct map_opts *opts, json_t **map_out, char *err, size_t errlen)
+		     const struct map_opts *opts, struct result_map **map_out,
+		     char *err, size_t errlen)
 {
 	static const char *const defaults[] = { "host", "minimal" };
-	struct map_ctx m = { .env = env };
+	struct map_ctx m = { .env = env, .opts = opts };
 	struct cpuid_profile *parsed;
 	struct kvm_cpuid2 *supported = NULL;
-	json_t *map, *profs;
+	struct result_map *map = NULL;
 	int kfd, r = 0;
 
+	*map_out = NULL;
 	if (!profiles || !n) {
 		profiles = defaults;
 		n = 2;
@@ -440,20 +421,28 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(-r));
 		goto out;
 	}
-	profs = json_array();
-	map = json_pack("{s:b, s:i, s:i, s:o}", "emulated", m.emulated, "ops", m.ops,
-			"rounds", m.rounds, "profiles", profs);
-	for (size_t i = 0; i < n && !m.stopped; i++) {
-		r = map_profile(&m, &parsed[i], supported, profs, err, errlen);
+	map = result_map_new();
+	if (!map) {
+		r = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	map->emulated = m.emulated;
+	map->ops = m.ops;
+	map->rounds = m.rounds;
+	for (size_t i = 0; i < n; i++) {
+		r = map_profile(&m, &parsed[i], supported, map, err, errlen);
 		if (r) {
-			json_decref(map);
+			result_map_free(map);
 			goto out;
 		}
 	}
-	json_object_set_new(map, "changes", map_changes(profs));
-	if (m.stopped)
-		json_object_set_new(map, "incomplete", json_true());
+	map->incomplete = m.stopped;
 	*map_out = map;
+	if (m.stopped) {
+		r = -EINTR;
+		snprintf(err, errlen, "stopped by Ctrl-C: the map is incomplete");
+	}
 out:
 	free(supported);
 	free(parsed);
@@ -461,95 +450,82 @@ out:
 }
 
 int map_collect(const struct suite_env *env, const char *const *profiles, size_t n,
-		json_t **map_out, char *err, size_t errlen)
+		struct result_map **map_out, char *err, size_t errlen)
 {
 	return map_collect_opts(env, profiles, n, NULL, map_out, err, errlen);
 }
 
-static void map_status_text(const json_t *e, char *buf, size_t len)
+static void map_print_entry(FILE *f, const struct result_map_entry *e)
 {
-	json_t *vec = json_object_get(e, "vector");
+	char name[80], st[48], ex[16] = "-", cy[16] = "-", sr[16] = "";
 
-	if (vec)
-		snprintf(buf, len, "%s (%s)", jstr(e, "status"),
-			 vector_name((unsigned int)json_integer_value(vec)));
+	snprintf(name, sizeof(name), "%s.%s", e->reg, strcmp(e->op, "read") ? e->name : "read");
+	if (e->vector >= 0)
+		snprintf(st, sizeof(st), "%s (%s)", map_status_name(e->status),
+			 vector_name((unsigned int)e->vector));
 	else
-		snprintf(buf, len, "%s", jstr(e, "status"));
-}
-
-static void map_print_entry(FILE *f, const json_t *e)
-{
-	char name[32], st[32], ex[16] = "-", cy[16] = "-", sr[16] = "";
-	json_t *x;
-
-	snprintf(name, sizeof(name), "%s.%s", jstr(e, "reg"),
-		 strcmp(jstr(e, "op"), "read") ? jstr(e, "name") : "read");
-	map_status_text(e, st, sizeof(st));
-	if ((x = json_object_get(e, "exits_per_op")))
-		snprintf(ex, sizeof(ex), "%.2f", json_number_value(x));
-	if ((x = json_object_get(e, "cycles_per_op")))
-		snprintf(cy, sizeof(cy), "%.1f", json_number_value(x));
-	if (json_object_get(e, "sregs"))
-		snprintf(sr, sizeof(sr), "%s", json_object_get(e, "sregs_errno") ?
-			 strerrorname_np((int)json_integer_value(json_object_get(e, "sregs_errno")))
-			 : "ok");
-	fprintf(f, "  %-15s %4lld  %-6s  %-16s %9s %10s  %-9s",
-		name, (long long)json_integer_value(json_object_get(e, "bit")), jstr(e, "op"),
-		st, ex, cy, sr);
-	if (strcmp(jstr(e, "status"), "emulated") && strcmp(jstr(e, "status"), "owned") &&
-	    strcmp(jstr(e, "status"), "intercepted"))
-		fprintf(f, "  %s", jstr(e, "detail"));
-	else if (json_object_get(e, "cpuid") && !json_is_true(json_object_get(e, "cpuid")))
-		fprintf(f, "  accepted although guest CPUID lacks %s", jstr(e, "feature"));
-	if ((x = json_object_get(e, "trace"))) {
-		const char *k;
-		json_t *v;
-
+		snprintf(st, sizeof(st), "%s", map_status_name(e->status));
+	if (e->exits_per_op >= 0)
+		snprintf(ex, sizeof(ex), "%.2f", e->exits_per_op);
+	if (e->cycles_per_op >= 0)
+		snprintf(cy, sizeof(cy), "%.1f", e->cycles_per_op);
+	if (e->sregs != MAP_SREGS_NONE)
+		snprintf(sr, sizeof(sr), "%s", e->sregs_errno ? strerrorname_np(e->sregs_errno) : "ok");
+	fprintf(f, "  %-15s %4lld  %-6s  %-16s %9s %10s  %-9s", name, e->bit, e->op, st, ex, cy, sr);
+	if (e->status != MAP_EMULATED && e->status != MAP_OWNED && e->status != MAP_INTERCEPTED)
+		fprintf(f, "  %s", e->detail);
+	else if (e->cpuid == 0)
+		fprintf(f, "  accepted although guest CPUID lacks %s", e->feature);
+	if (e->has_trace) {
 		fprintf(f, "  [");
-		json_object_foreach(x, k, v)
-			fprintf(f, " %s %.2f", k, json_number_value(v));
-		fprintf(f, json_object_size(x) ? " ]" : " no kvm_exit events ]");
+		for (size_t i = 0; i < e->n_trace; i++)
+			fprintf(f, " %s %.2f", e->trace[i].name, e->trace[i].per_op);
+		fprintf(f, e->n_trace ? " ]" : " no kvm_exit events ]");
 	}
 	fprintf(f, "\n");
 }
 
-void map_print(FILE *f, const json_t *map)
+void map_print(FILE *f, const struct result_map *map)
 {
-	json_t *p, *e, *c;
-	size_t i, j;
-
 	fprintf(f, "CR0/CR4 ownership map: %lld writes (toggles) or reads per round, fewest exits of %lld rounds\n",
-		(long long)json_integer_value(json_object_get(map, "ops")),
-		(long long)json_integer_value(json_object_get(map, "rounds")));
-	if (json_is_true(json_object_get(map, "emulated")))
+		map->ops, map->rounds);
+	if (map->emulated)
 		fprintf(f, "NOTE: this host EMULATES guest code: ownership is not meaningful here and no bit\n"
 			   "      is called owned; exits/op is the vCPU stats 'exits' delta (the backend's own\n"
 			   "      exits, e.g. MMU reloads, not exits to userspace), cycles/op is emulation cost.\n");
-	json_array_foreach(json_object_get(map, "profiles"), i, p) {
-		fprintf(f, "\nprofile %s%s%s\n", jstr(p, "name"),
-			json_object_get(p, "note") ? ": " : "", jstr(p, "note"));
+	for (size_t i = 0; i < map->n_profiles; i++) {
+		const struct result_map_profile *p = &map->profiles[i];
+
+		fprintf(f, "\nprofile %s%s%s\n", p->name, p->note[0] ? ": " : "", p->note);
 		fprintf(f, "  %-15s %4s  %-6s  %-16s %9s %10s  %-9s\n", "entry", "bit", "op",
 			"status", "exits/op", "cycles/op", "SET_SREGS");
-		json_array_foreach(json_object_get(p, "entries"), j, e)
-			map_print_entry(f, e);
+		for (size_t j = 0; j < p->n_entries; j++)
+			map_print_entry(f, &p->entries[j]);
 	}
-	if (json_array_size(json_object_get(map, "profiles")) > 1) {
-		c = json_object_get(map, "changes");
-		fprintf(f, "\n%s between profiles\n", json_array_size(c) ?
-			"status changes" : "no status changes");
-		json_array_foreach(c, i, e) {
-			const char *k;
-			json_t *v;
-			bool first = true;
+	if (map->n_profiles > 1) {
+		const struct result_map_profile *p0 = &map->profiles[0];
+		bool any = false;
 
-			fprintf(f, "  %s.%s %s:", jstr(e, "reg"), jstr(e, "name"), jstr(e, "op"));
-			json_object_foreach(json_object_get(e, "statuses"), k, v) {
-				fprintf(f, "%s %s %s", first ? "" : ",", k, json_string_value(v));
-				first = false;
+		for (size_t i = 0; i < p0->n_entries && !any; i++)
+			any = result_map_entry_changed(map, &p0->entries[i]);
+		fprintf(f, "\n%s between profiles\n", any ? "status changes" : "no status changes");
+		for (size_t i = 0; i < p0->n_entries; i++) {
+			const struct result_map_entry *e = &p0->entries[i];
+
+			if (!result_map_entry_changed(map, e))
+				continue;
+			fprintf(f, "  %s.%s %s:", e->reg, e->name, e->op);
+			for (size_t j = 0; j < map->n_profiles; j++) {
+				const struct result_map_entry *x =
+					result_map_find_entry(&map->profiles[j], e);
+
+				if (x)
+					fprintf(f, "%s %s %s", j ? "," : "", map->profiles[j].name,
+						map_status_name(x->status));
 			}
 			fprintf(f, "\n");
 		}
 	}
-	if (json_is_true(json_object_get(map, "incomplete")))
+	if (map->incomplete)
 		fprintf(f, "\n(stopped early: the map is incomplete)\n");
 }

@@ -1,15 +1,17 @@
 /*
  * map.h - the CR0/CR4 ownership map: for every CR0/CR4 bit a 64-bit guest
  * may toggle (and for reads of CR0/CR3/CR4/CR8), the guest performs the
- * operation K times between two syncs and the host takes the vCPU stats-fd
- * "exits" delta (minus the closing sync's own exit); cycles per op come
+ * operation K times between two syncs and the host counts the exits of
+ * that region as the latency harness does (harness/region.h: vCPU stats-fd
+ * "exits" delta minus the closing sync's own exit); cycles per op come
  * from the guest's TSC. Status per entry: "owned" (0 exits/op),
  * "intercepted" (>= 1), "rejected" (the toggle faults, vector recorded),
  * "emulated" (the host emulates all guest code: ownership is not
- * meaningful, no bit is ever called owned), "skipped" (with the reason).
- * Runs once per CPUID profile (suites/profile.h); the JSON is the "map"
- * object of docs/results-schema.md, plus "changes": entries whose status
- * differs between profiles.
+ * meaningful, no bit is ever called owned), "skipped" (with the reason),
+ * "stopped" (Ctrl-C came while it was measured or before). Runs once per
+ * CPUID profile (suites/profile.h) into the model of results/map.h, whose
+ * writer gives the "map" object of docs/results-schema.md, plus "changes":
+ * entries whose status differs between profiles.
  */
 #ifndef EXITSCOPE_SUITES_MAP_H
 #define EXITSCOPE_SUITES_MAP_H
@@ -17,9 +19,8 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <jansson.h>
 
-#include "results/check.h"
+#include "results/map.h"
 #include "suites/suite_env.h"
 
 #define MAP_DEFAULT_OPS		200	/* CR writes (or reads) per round */
@@ -29,20 +30,29 @@ struct map_opts {
 	unsigned int ops;		/* 0: MAP_DEFAULT_OPS (rounded up to even) */
 	unsigned int rounds;		/* 0: MAP_DEFAULT_ROUNDS */
 	bool trace;			/* attribute the first round's exits by reason */
+	/*
+	 * Called (may be NULL) as each entry starts to be measured, with its
+	 * key (reg, name, op, bit, feature) filled in; a Ctrl-C that comes
+	 * now stops that entry.
+	 */
+	void (*progress)(void *ctx, const char *profile, const struct result_map_entry *e);
+	void *progress_ctx;
 };
 
 /*
  * Build the map under each profile spec (NULL or n == 0: "host" and
- * "minimal"). env->hi must be filled (hostinfo_collect); env->stop ends
- * early with what was measured. Returns 0 with *map_out set (even when
- * stopped early), -EINVAL for a bad profile spec, or -errno when no VM
- * could be built; err says why.
+ * "minimal"). env->hi must be filled (hostinfo_collect). Returns 0 with
+ * *map_out set (result_map_free() it); -EINTR with *map_out set too when
+ * env->stop ended it early: the entry being measured and all after it are
+ * "stopped" and the map is incomplete; -EINVAL for a bad profile spec; or
+ * -errno when no VM could be built (*map_out NULL). err says why.
  */
 int map_collect(const struct suite_env *env, const char *const *profiles, size_t n,
-		json_t **map_out, char *err, size_t errlen);
+		struct result_map **map_out, char *err, size_t errlen);
 int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
-		     const struct map_opts *opts, json_t **map_out, char *err, size_t errlen);
+		     const struct map_opts *opts, struct result_map **map_out,
+		     char *err, size_t errlen);
 /* The grid (one table per profile) and the changes between profiles. */
-void map_print(FILE *f, const json_t *map);
+void map_print(FILE *f, const struct result_map *map);
 
 #endif
