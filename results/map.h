@@ -91,7 +91,7 @@ int result_map_entry_trace(struct result_map_entry *e, size_t n);
 /* The entry of p with key's reg, bit and op, or NULL. */
 const struct result_map_entry *result_map_find_entry(const struct result_map_profile *p,
 						     const struct result_map_entry *key);
-/* Whether the entry of profile 0 has another status in some other profile. */
+/* Whether the entry of profile 0 has another status in some other profile ("stopped" never counts). */
 bool result_map_entry_changed(const struct result_map *m, const struct result_map_entry *e);
 /* How many entries of all profiles have status st. */
 size_t result_map_count(const struct result_map *m, enum map_status st);
