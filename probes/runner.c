@@ -57,10 +57,13 @@ static void setup_reason(const struct probe *p, struct latency_result *res)
 			 "the guest setup of %s (%s) raised %s (vector %u): the host does not allow it",
 			 p->name, p->description, vector_name(GUEST_FAULT_VECTOR(c)),
 			 (unsigned)GUEST_FAULT_VECTOR(c));
-	else if (c == (LATENCY_SKIP_FEATURE | 1))
+	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
+		snprintf(res->reason, sizeof(res->reason),
+			 "the host gave %s no read-only page", p->name);
+	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
 		snprintf(res->reason, sizeof(res->reason),
 			 "RDMSR %#x did not reach userspace through the MSR filter", PROBE_USER_MSR);
-	else if (c == (LATENCY_SKIP_FEATURE | 2))
+	else if (c == GUEST_SKIP(PROBE_SKIP_IPI_TARGET))
 		snprintf(res->reason, sizeof(res->reason),
 			 "the second vCPU did not enable its x2APIC in time");
 }

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "guest/status.h"
+
 /* Modes of cet_g_shstk(). */
 #define CET_SHSTK_RDSSP		1	/* GUEST_SYNC(mark, ssp, entry at ssp, return address) */
 #define CET_SHSTK_INCSSP	2	/* GUEST_SYNC(mark, ssp before, after call, after incssp) */
@@ -27,9 +29,7 @@
 #define CET_WP_FIELD(r, i)	(((r) >> (12 * (i))) & 0xfff)
 #define CET_WP_NOT_RUN		0xfff
 
-/* Safe-helper results as the host sees them (GUEST_FAULT in guest/guest.h). */
-#define CET_FAULT(vec)		(0x100ULL | (vec))
-#define CET_FAULT_VECTOR(r)	((r) & 0xff)
+_Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) < CET_WP_NOT_RUN, "a fault code fits a CET_WP_FIELD");
 
 /* Guest address of the supervisor shadow-stack token (set by the host). */
 extern uint64_t cet_ss_token;

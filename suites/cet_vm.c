@@ -12,7 +12,7 @@
 
 #define SUITE		"cet"
 #define BUDGET_MS	20000
-#define FAULT_GP	CET_FAULT(GP_VECTOR)
+#define FAULT_GP	GUEST_FAULT_CODE(GP_VECTOR)
 
 /* One fresh VM per scenario: a #CP leaves the shadow-stack token busy. */
 static struct vm *scenario_vm(const struct suite_env *env, enum cet_cpuid mode,
@@ -35,7 +35,7 @@ static const char *fault_name(uint64_t f, char *buf, size_t len)
 	else if (f == CET_WP_NOT_RUN)
 		snprintf(buf, len, "not run");
 	else
-		snprintf(buf, len, "%s", vector_name(CET_FAULT_VECTOR(f)));
+		snprintf(buf, len, "%s", vector_name(GUEST_FAULT_VECTOR(f)));
 	return buf;
 }
 

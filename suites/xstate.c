@@ -110,8 +110,8 @@ static void xs_check_subset_guest(struct xs_ctx *x)
 
 		if (res.kind == GUEST_DONE)
 			snprintf(buf, sizeof(buf), "%s faulted with %s although guest CPUID has XSAVE",
-				 res.args[0] & 0x1000 ? "xsetbv" : "setting CR4.OSXSAVE",
-				 vector_name(res.args[0] & 0xff));
+				 res.args[0] & GUEST_FAULT_PREREQ ? "setting CR4.OSXSAVE" : "xsetbv",
+				 vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		else
 			xs_outcome(&res, buf, sizeof(buf));
 		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "the guest could not set XCR0");
@@ -132,7 +132,7 @@ static void xs_check_subset_guest(struct xs_ctx *x)
 	}
 	snprintf(x->subset_how, sizeof(x->subset_how), "set by the guest (xsetbv)");
 	vcpu_call_run(x->v, xs_guest_xgetbv, 0, XS_BUDGET_MS, &res);
-	if (res.kind == GUEST_DONE && !(res.args[0] >> 63)) {
+	if (res.kind == GUEST_DONE && !(res.args[0] & GUEST_NO_VALUE)) {
 		x->guest_xgetbv = true;
 		check_add(x->rep, XS_SUITE, "xcr0_subset_guest",
 			  res.args[0] == x->subset ? CHECK_PASS : CHECK_FAIL,
@@ -143,7 +143,7 @@ static void xs_check_subset_guest(struct xs_ctx *x)
 	}
 	if (res.kind == GUEST_DONE)
 		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest xgetbv faulted with %s",
-			 vector_name(res.args[0] & 0xff));
+			 vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 	else
 		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest xgetbv: %s", res.msg);
 	check_add(x->rep, XS_SUITE, "xcr0_subset_guest", CHECK_PASS,
@@ -377,7 +377,7 @@ static void xs_check_exits(struct xs_ctx *x)
 		else if (k == GUEST_DONE && res.args[0])
 			check_add(x->rep, XS_SUITE, name, CHECK_FAIL,
 				  "the guest could not set XCR0 %#llx: %s",
-				  (unsigned long long)x->subset, vector_name(res.args[0] & 0xff));
+				  (unsigned long long)x->subset, vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		else
 			check_add(x->rep, XS_SUITE, name,
 				  k == GUEST_EMULATION_FAILURE ? CHECK_SKIP : CHECK_FAIL,
@@ -409,10 +409,10 @@ static void xs_check_set_xcrs(struct xs_ctx *x)
 		return;
 	}
 	vcpu_call_run(x->v, xs_guest_xgetbv, 0, XS_BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE || res.args[0] >> 63) {
+	if (res.kind != GUEST_DONE || (res.args[0] & GUEST_NO_VALUE)) {
 		check_add(x->rep, XS_SUITE, "set_xcrs_guest_view", CHECK_FAIL,
 			  "KVM_SET_XCRS %#llx, then xgetbv in the guest: %s", (unsigned long long)want,
-			  res.kind == GUEST_DONE ? vector_name(res.args[0] & 0xff)
+			  res.kind == GUEST_DONE ? vector_name(GUEST_FAULT_VECTOR(res.args[0]))
 						 : xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}

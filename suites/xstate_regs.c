@@ -223,20 +223,20 @@ void xs_check_xss(struct xs_ctx *x)
 		check_add(x->rep, XS_SUITE, "xss", xs_res_status(&res), "%s", xs_res(&res, buf, sizeof(buf)));
 		return;
 	}
-	if (!(res.args[0] & 0x1000)) {
+	if (res.args[0] & GUEST_FAULT_PREREQ) {
 		check_add(x->rep, XS_SUITE, "xss", CHECK_FAIL,
 			  "guest wrmsr IA32_XSS=%#llx faulted with %s although XSAVES is offered",
-			  (unsigned long long)want, vector_name(res.args[0] & 0xff));
+			  (unsigned long long)want, vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		return;
 	}
 	check_add(x->rep, XS_SUITE, "xss",
 		  seen[1] == want && seen[2] == want && seen[3] == want && !kr && kvm == want &&
-		  (res.args[0] & 0x1ff) == (XS_FAULT | GP_VECTOR) ? CHECK_PASS : CHECK_FAIL,
+		  res.args[0] == GUEST_FAULT_CODE(GP_VECTOR) ? CHECK_PASS : CHECK_FAIL,
 		  "guest wrote IA32_XSS %#llx: read %#llx after exits, KVM_GET_MSRS %#llx (%s), "
 		  "%#llx after KVM_SET_MSRS; writing reserved bit 0: %s, value then %#llx",
 		  (unsigned long long)want, (unsigned long long)seen[1], (unsigned long long)kvm,
 		  kr ? strerror(-kr) : "round trip ok", (unsigned long long)seen[2],
-		  res.args[0] & XS_FAULT ? vector_name(res.args[0] & 0xff) : "accepted",
+		  res.args[0] & GUEST_FAULT ? vector_name(GUEST_FAULT_VECTOR(res.args[0])) : "accepted",
 		  (unsigned long long)seen[3]);
 }
 
@@ -267,10 +267,10 @@ void xs_check_pkru(struct xs_ctx *x)
 		check_add(x->rep, XS_SUITE, "pkru", xs_res_status(&res), "%s", xs_res(&res, buf, sizeof(buf)));
 		return;
 	}
-	if (res.args[0] >> 32) {
+	if (res.args[0] & GUEST_NO_VALUE) {
 		check_add(x->rep, XS_SUITE, "pkru", CHECK_FAIL,
 			  "setting CR4.PKE faulted with %s although PKU is offered",
-			  vector_name(res.args[0] & 0xff));
+			  vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		return;
 	}
 	host_ok = !x->hook.cpu.ospke || (host_mid == x->hook.pkru0 && x->hook.pkru_bad == bad0);

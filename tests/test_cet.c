@@ -76,7 +76,7 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 
 	/* The guest: mov to CR4 setting CET is #GP, CET MSR accesses are #GP. */
 	vcpu_call_run(&vm->vcpus[0], cet_g_cr4_set, 0, 20000, &res);
-	ok(res.kind == GUEST_DONE && res.args[0] == CET_FAULT(GP_VECTOR),
+	ok(res.kind == GUEST_DONE && res.args[0] == GUEST_FAULT_CODE(GP_VECTOR),
 	   "guest mov to CR4 with CET: #GP (%#llx, %s)", (unsigned long long)res.args[0], res.msg);
 	vcpu_call_run(&vm->vcpus[0], cet_g_msr_access, 0, 20000, &res);
 	ok(res.kind == GUEST_DONE && res.args[0] == 0,
