@@ -15,19 +15,18 @@
 
 int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
 {
-	int fd = kvm_open(r->kvm_path), rc;
+	int fd;
 
-	r->cpuid = NULL;
+	r->cpuid = hostinfo_cpuid(r->hi);
+	if (!r->cpuid) {
+		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: not in the host record");
+		return -ENODATA;
+	}
+	fd = kvm_open(r->kvm_path);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", r->kvm_path ? r->kvm_path : KVM_DEFAULT_DEV,
 			 strerror(-fd));
 		return fd;
-	}
-	rc = kvm_get_supported_cpuid(fd, &r->cpuid);
-	if (rc) {
-		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(-rc));
-		close(fd);
-		return rc;
 	}
 	r->kvm_fd = fd;
 	return 0;
@@ -35,16 +34,10 @@ int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
 
 void probe_runner_free(struct probe_runner *r)
 {
-	free(r->cpuid);
 	r->cpuid = NULL;
 	if (r->kvm_fd >= 0)
 		close(r->kvm_fd);
 	r->kvm_fd = -1;
-}
-
-static bool host_is_amd(const struct hostinfo *hi)
-{
-	return hi && (!strcmp(hi->vendor, "AuthenticAMD") || !strcmp(hi->vendor, "HygonGenuine"));
 }
 
 /* Say why the guest's setup refused, in the probe's own terms. */
@@ -73,7 +66,7 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	struct vm_opts vo = {
 		.kvm_path = r->kvm_path, .stop = r->stop, .quiet = true,
 		.nr_vcpus = p->needs & PROBE_NEED_2VCPUS ? 2 : 1,
-		.irqchip = p->needs & PROBE_NEED_IRQCHIP,
+		.irqchip = p->needs & PROBE_NEED_IRQCHIP, .cpuid = r->cpuid,
 	};
 	struct probe_ctx ctx = { .probe = p, .hi = r->hi, .efd = -1 };
 	struct latency_op op = {
@@ -96,7 +89,7 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
 		return 0;
 	}
-	ctx.amd = host_is_amd(r->hi);
+	ctx.amd = hostinfo_vendor_amd(r->hi);
 	ctx.watchdog_ms = env.watchdog_ms ? env.watchdog_ms : 2 * env.budget_ms + 1000;
 	if (ctx.amd && p->op_amd)
 		op.op = p->op_amd;
