@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "guest/status.h"
+#include "kvm/msr.h"
 
 /* Modes of cet_g_shstk(). */
 #define CET_SHSTK_RDSSP		1	/* GUEST_SYNC(mark, ssp, entry at ssp, return address) */
@@ -33,6 +34,8 @@ _Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) < CET_WP_NOT_RUN, "a fault code
 
 /* Guest address of the supervisor shadow-stack token (set by the host). */
 extern uint64_t cet_ss_token;
+/* The CET MSR indexes, as in cet_msrs[] (kvm/msr.h): set by cet_vm_create. */
+extern uint32_t cet_g_msrs[CET_NR_MSRS];
 
 uint64_t cet_g_cr4_set(uint64_t arg);	/* 0 or GUEST_FAULT|vector of mov to CR4 |= CET */
 uint64_t cet_g_msr_access(uint64_t arg);	/* bit i: CET MSR i did not #GP on read (i) or write (i + 8) */
