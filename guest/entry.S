@@ -3,9 +3,12 @@
  *
  * Every stub pushes a zero error code where the CPU does not push one, then
  * the vector, and jumps to a common path that saves the general registers as
- * struct ex_regs (guest/guest.h) and calls guest_handle_exception().
+ * struct ex_regs at the offsets of guest/ex_regs.h (asserted against the C
+ * struct there) and calls guest_handle_exception().
  * Vectors with a CPU error code: 8, 10-14, 17, 21 (#CP), 29, 30.
  */
+#include "guest/ex_regs.h"
+
 	.text
 	.code64
 
@@ -38,40 +41,41 @@ isr\vec:
 	.endr
 
 isr_common:
-	push %rax
-	push %rbx
-	push %rcx
-	push %rdx
-	push %rsi
-	push %rdi
-	push %rbp
-	push %r8
-	push %r9
-	push %r10
-	push %r11
-	push %r12
-	push %r13
-	push %r14
-	push %r15
+	sub $EX_REGS_VECTOR, %rsp
+	mov %rax, EX_REGS_RAX(%rsp)
+	mov %rbx, EX_REGS_RBX(%rsp)
+	mov %rcx, EX_REGS_RCX(%rsp)
+	mov %rdx, EX_REGS_RDX(%rsp)
+	mov %rsi, EX_REGS_RSI(%rsp)
+	mov %rdi, EX_REGS_RDI(%rsp)
+	mov %rbp, EX_REGS_RBP(%rsp)
+	mov %r8, EX_REGS_R8(%rsp)
+	mov %r9, EX_REGS_R9(%rsp)
+	mov %r10, EX_REGS_R10(%rsp)
+	mov %r11, EX_REGS_R11(%rsp)
+	mov %r12, EX_REGS_R12(%rsp)
+	mov %r13, EX_REGS_R13(%rsp)
+	mov %r14, EX_REGS_R14(%rsp)
+	mov %r15, EX_REGS_R15(%rsp)
 	mov %rsp, %rdi
 	cld
 	call guest_handle_exception
-	pop %r15
-	pop %r14
-	pop %r13
-	pop %r12
-	pop %r11
-	pop %r10
-	pop %r9
-	pop %r8
-	pop %rbp
-	pop %rdi
-	pop %rsi
-	pop %rdx
-	pop %rcx
-	pop %rbx
-	pop %rax
-	add $16, %rsp
+	mov EX_REGS_RAX(%rsp), %rax
+	mov EX_REGS_RBX(%rsp), %rbx
+	mov EX_REGS_RCX(%rsp), %rcx
+	mov EX_REGS_RDX(%rsp), %rdx
+	mov EX_REGS_RSI(%rsp), %rsi
+	mov EX_REGS_RDI(%rsp), %rdi
+	mov EX_REGS_RBP(%rsp), %rbp
+	mov EX_REGS_R8(%rsp), %r8
+	mov EX_REGS_R9(%rsp), %r9
+	mov EX_REGS_R10(%rsp), %r10
+	mov EX_REGS_R11(%rsp), %r11
+	mov EX_REGS_R12(%rsp), %r12
+	mov EX_REGS_R13(%rsp), %r13
+	mov EX_REGS_R14(%rsp), %r14
+	mov EX_REGS_R15(%rsp), %r15
+	add $EX_REGS_RIP, %rsp		/* drop the saved registers, vector and error code */
 	iretq
 
 	.macro ISR_ADDR vec

@@ -13,20 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guest/ex_regs.h"	/* struct ex_regs: saved state of an exception (guest/entry.S) */
 #include "guest/layout.h"
+#include "guest/status.h"	/* guest_fn_t, GUEST_FAULT and the other status codes */
 #include "guest/ucall.h"
 #include "kvm/abi.h"
 
-/* Saved state of an exception or interrupt (built by guest/entry.S). */
-struct ex_regs {
-	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
-	uint64_t vector, error_code;
-	uint64_t rip, cs, rflags, rsp, ss;
-};
-
 typedef void (*guest_handler_t)(struct ex_regs *regs);
-typedef uint64_t (*guest_fn_t)(uint64_t arg);
 
 /* Per-vCPU block at GS base. */
 struct guest_percpu {
@@ -71,17 +64,23 @@ void guest_install_handler(int vector, guest_handler_t fn);
 /* Counts interrupts in guest_this_cpu()->irq_count and EOIs the x2APIC. */
 void guest_irq_count_handler(struct ex_regs *regs);
 
-/* "Safe" instruction execution: exception table entries (guest/entry.S). */
-#define GUEST_FAULT		0x100
-#define GUEST_FAULT_VECTOR(r)	((r) & 0xff)
+/*
+ * "Safe" instruction execution: exception table entries (struct
+ * guest_ex_entry, guest/ex_regs.h); on a fault below vector 32 the handler
+ * resumes at the fixup with GUEST_FAULT | vector in GUEST_SAFE_FIELD.
+ */
+#define __GUEST_STR(x)		#x
+#define GUEST_STR(x)		__GUEST_STR(x)
 #define GUEST_EX_ENTRY(insn, fixup)					\
 	".pushsection guest_ex_table, \"a\"\n\t"			\
-	".balign 8\n\t.quad " insn ", " fixup "\n\t.popsection\n\t"
+	".balign 8\n\t"							\
+	".quad " insn ", " fixup "\n\t.popsection\n\t"
 /* Generic form: asm(GUEST_ASM_SAFE("insn") : GUEST_ASM_SAFE_OUT(r) ...). */
 #define GUEST_ASM_SAFE(insn)						\
-	"xor %%r9d, %%r9d\n\t1: " insn "\n\t2:\n\t" GUEST_EX_ENTRY("1b", "2b")
+	"xor %%" GUEST_STR(GUEST_SAFE_FIELD) ", %%" GUEST_STR(GUEST_SAFE_FIELD) "\n\t"	\
+	"1: " insn "\n\t2:\n\t" GUEST_EX_ENTRY("1b", "2b")
 #define GUEST_ASM_SAFE_OUT(v)	"=&r"(v)
-#define GUEST_SAFE_REG		register uint64_t __safe_fault asm("r9")
+#define GUEST_SAFE_REG		register uint64_t __safe_fault asm(GUEST_STR(GUEST_SAFE_FIELD))
 
 static inline int guest_rdmsr_safe(uint32_t msr, uint64_t *val)
 {

@@ -7,10 +7,6 @@
  */
 #include "guest/guest.h"
 
-struct guest_ex_entry {
-	uint64_t insn, fixup;
-};
-
 extern const struct guest_ex_entry __start_guest_ex_table[], __stop_guest_ex_table[];
 
 /* Keep the section (and its __start/__stop symbols) even with no user. */
@@ -81,7 +77,7 @@ void guest_handle_exception(struct ex_regs *regs)
 		     e < __stop_guest_ex_table; e++) {
 			if (e->insn == regs->rip) {
 				regs->rip = e->fixup;
-				regs->r9 = GUEST_FAULT | regs->vector;
+				regs->GUEST_SAFE_FIELD = GUEST_FAULT_CODE(regs->vector);
 				return;
 			}
 		}

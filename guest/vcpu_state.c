@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "guest/vcpu_state.h"
+#include "kvm/msr.h"
 
 #define APIC_BASE_X2APIC	(1ULL << 10)
 #define SZ_2M			0x200000ULL
@@ -178,21 +179,16 @@ label:										\
 #undef SAVE_FAIL
 }
 
-/* MSRs that only a CPU with one of these features has. */
-static const struct msr_gate {
+/* MSRs that only a CPU with one of these features has (the CET ones: kvm/msr.h). */
+struct msr_gate {
 	uint32_t index;
 	enum x86_feat feat, alt;
-} msr_gates[] = {
+};
+
+static const struct msr_gate msr_gates[] = {
 	{ MSR_IA32_TSC_ADJUST,	 .feat = X86_FEAT_TSC_ADJUST },
 	{ MSR_IA32_TSC_DEADLINE,  .feat = X86_FEAT_TSC_DEADLINE },
 	{ MSR_IA32_XSS,		 .feat = X86_FEAT_XSAVES },
-	{ MSR_IA32_U_CET,	 .feat = X86_FEAT_SHSTK, .alt = X86_FEAT_IBT },
-	{ MSR_IA32_S_CET,	 .feat = X86_FEAT_SHSTK, .alt = X86_FEAT_IBT },
-	{ MSR_IA32_PL0_SSP,	 .feat = X86_FEAT_SHSTK },
-	{ MSR_IA32_PL1_SSP,	 .feat = X86_FEAT_SHSTK },
-	{ MSR_IA32_PL2_SSP,	 .feat = X86_FEAT_SHSTK },
-	{ MSR_IA32_PL3_SSP,	 .feat = X86_FEAT_SHSTK },
-	{ MSR_IA32_INT_SSP_TAB,	 .feat = X86_FEAT_SHSTK },
 };
 
 static int missing(char *err, size_t len, enum x86_feat feat, enum x86_feat alt, const char *what)
@@ -203,12 +199,17 @@ static int missing(char *err, size_t len, enum x86_feat feat, enum x86_feat alt,
 		    alt ? x86_feature_name(alt) : "", what);
 }
 
-static const struct msr_gate *msr_gate_of(uint32_t index)
+/* The gate of an MSR into *g; false for an MSR every CPU has. */
+static bool msr_gate_of(uint32_t index, struct msr_gate *g)
 {
+	const struct cet_msr *c = cet_msr_of(index);
+
 	for (size_t i = 0; i < sizeof(msr_gates) / sizeof(msr_gates[0]); i++)
 		if (msr_gates[i].index == index)
-			return &msr_gates[i];
-	return NULL;
+			return *g = msr_gates[i], true;
+	if (c)
+		*g = (struct msr_gate){ .index = c->index, .feat = c->feat, .alt = c->alt };
+	return c != NULL;
 }
 
 static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct vcpu_state *s,
@@ -260,12 +261,12 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 	}
 	for (uint32_t i = 0; s->msrs && i < s->msrs->nmsrs; i++) {
 		const struct kvm_msr_entry *m = &s->msrs->entries[i];
-		const struct msr_gate *g = msr_gate_of(m->index);
+		struct msr_gate g;
 
-		if (g && m->data && !cpuid_has_any(c, g->feat, g->alt)) {
+		if (msr_gate_of(m->index, &g) && m->data && !cpuid_has_any(c, g.feat, g.alt)) {
 			snprintf(what, sizeof(what), "MSR %#x = %#llx", m->index,
 				 (unsigned long long)m->data);
-			return missing(err, len, g->feat, g->alt, what);
+			return missing(err, len, g.feat, g.alt, what);
 		}
 	}
 	if (s->has_ssp && s->ssp && !cpuid_has(c, X86_FEAT_SHSTK)) {
@@ -304,9 +305,9 @@ static struct kvm_msrs *msrs_for(struct vcpu *v, const struct vcpu_state *s)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct kvm_msr_entry *e = &s->msrs->entries[i];
-		const struct msr_gate *g = msr_gate_of(e->index);
+		struct msr_gate g;
 
-		if (g && !e->data && !cpuid_has_any(c, g->feat, g->alt))
+		if (msr_gate_of(e->index, &g) && !e->data && !cpuid_has_any(c, g.feat, g.alt))
 			continue;
 		m->entries[m->nmsrs].index = e->index;
 		m->entries[m->nmsrs].data = e->data;

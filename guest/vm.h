@@ -15,12 +15,12 @@
 #include <linux/kvm.h>
 
 #include "guest/layout.h"
+#include "guest/status.h"
 #include "guest/ucall.h"
 #include "kvm/kvm.h"
 #include "kvm/stats.h"
 
 struct vcpu;
-typedef uint64_t (*guest_fn_t)(uint64_t arg);
 
 /*
  * Called for KVM_EXIT_IO (other than the ucall port), KVM_EXIT_MMIO and

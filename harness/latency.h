@@ -30,12 +30,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "guest/status.h"
 #include "kvm/trace.h"
 #include "results/schema.h"
 #include "stats/stats.h"
 
 struct vcpu;
-typedef uint64_t (*guest_fn_t)(uint64_t arg);
 
 #define LATENCY_MAX_SAMPLES	1000
 #define LATENCY_MAX_BATCH	(1ULL << 24)
@@ -47,16 +47,14 @@ struct latency_op {
 	/*
 	 * Once before warm-up (may be NULL): returns 0 when the op can run,
 	 * else a code latency_setup_reason() explains: GUEST_FAULT | vector
-	 * (an instruction the op needs faulted) or a LATENCY_SKIP_* value.
+	 * (an instruction the op needs faulted) or GUEST_SKIP(index) of the
+	 * caller's own reasons (guest/status.h).
 	 */
 	guest_fn_t setup;
 	guest_fn_t op;		/* one operation; gets arg */
 	uint64_t arg;
 	guest_fn_t teardown;	/* after the samples (may be NULL) */
 };
-
-/* Setup return codes other than 0 and GUEST_FAULT | vector. */
-#define LATENCY_SKIP_FEATURE	0x1000	/* | index into a probe's own reasons */
 
 struct latency_env {
 	struct vcpu *vcpu;		/* runs the loop, on the calling thread */

@@ -17,6 +17,11 @@ uint64_t latency_guest_nop(uint64_t arg)
 	return 0;
 }
 
+uint64_t latency_guest_target_cycles(void)
+{
+	return *(volatile uint64_t *)&latency_ctl.target_cycles;
+}
+
 static __attribute__((noinline)) uint64_t run_batch(guest_fn_t op, uint64_t arg, uint64_t n)
 {
 	uint64_t t0, t1;

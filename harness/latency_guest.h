@@ -28,5 +28,7 @@ struct latency_ctl {
 extern struct latency_ctl latency_ctl;
 
 uint64_t latency_guest_main(uint64_t arg);
+/* For a probe's guest setup: the TSC cycles one batch of the current measurement should span. */
+uint64_t latency_guest_target_cycles(void);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "guest/vm.h"
 #include "host/hostinfo.h"
+#include "kvm/msr.h"
 
 uint64_t hostinfo_exec_loop(uint64_t arg);
 
@@ -162,7 +163,7 @@ static void collect_cpu(struct hostinfo *hi)
 
 static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 {
-	struct kvm_cpuid2 *cpuid;
+	struct kvm_cpuid2 *cpuid = NULL;
 	struct kvm_msr_list *msrs;
 
 	hi->api_version = kvm_api_version(kvm_fd);
@@ -172,10 +173,12 @@ static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 		hi->caps[hi->nr_caps].value = kvm_check_cap(kvm_fd, caps_of_interest[i].cap);
 		hi->nr_caps++;
 	}
-	if (!kvm_get_supported_cpuid(kvm_fd, &cpuid)) {
+	if (!kvm_get_supported_cpuid(kvm_fd, &cpuid) && cpuid->nent <= HOSTINFO_MAX_CPUID) {
 		const struct kvm_cpuid_entry2 *e;
 
 		hi->cpuid_ok = true;
+		hi->supported_cpuid.head.nent = cpuid->nent;
+		memcpy(hi->supported_cpuid.entries, cpuid->entries, cpuid->nent * sizeof(cpuid->entries[0]));
 		hi->feat_xsave = cpuid_has(cpuid, X86_FEAT_XSAVE);
 		hi->feat_xsavec = cpuid_has(cpuid, X86_FEAT_XSAVEC);
 		hi->feat_xsaves = cpuid_has(cpuid, X86_FEAT_XSAVES);
@@ -192,18 +195,13 @@ static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 		e = cpuid_find_const(cpuid, 0xd, 1);
 		if (e)
 			hi->xss_supported = e->ecx | (uint64_t)e->edx << 32;
-		free(cpuid);
 	}
+	free(cpuid);
 	if (!kvm_get_msr_index_list(kvm_fd, &msrs)) {
-		static const uint32_t cet[] = {
-			MSR_IA32_U_CET, MSR_IA32_S_CET, MSR_IA32_PL0_SSP, MSR_IA32_PL1_SSP,
-			MSR_IA32_PL2_SSP, MSR_IA32_PL3_SSP, MSR_IA32_INT_SSP_TAB,
-		};
-
 		hi->msr_list_ok = true;
 		hi->msr_xss = kvm_msr_list_has(msrs, MSR_IA32_XSS);
-		for (size_t i = 0; i < sizeof(cet) / sizeof(cet[0]); i++)
-			hi->msr_cet |= kvm_msr_list_has(msrs, cet[i]);
+		for (size_t i = 0; i < CET_NR_MSRS; i++)
+			hi->msr_cet |= kvm_msr_list_has(msrs, cet_msrs[i].index);
 		free(msrs);
 	}
 }
@@ -285,6 +283,16 @@ int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_
 	collect_kvm(hi, kvm_fd);
 	close(kvm_fd);
 	return hostinfo_exec_mode(hi, kvm_path, err, errlen);
+}
+
+const struct kvm_cpuid2 *hostinfo_cpuid(const struct hostinfo *hi)
+{
+	return hi && hi->cpuid_ok ? &hi->supported_cpuid.head : NULL;
+}
+
+bool hostinfo_vendor_amd(const struct hostinfo *hi)
+{
+	return hi && (!strcmp(hi->vendor, "AuthenticAMD") || !strcmp(hi->vendor, "HygonGenuine"));
 }
 
 const char *hostinfo_param(const struct hostinfo *hi, const char *name)

@@ -11,11 +11,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
+#include <linux/kvm.h>
 
 #include "results/schema.h"
 
 #define HOSTINFO_MAX_PARAMS	64
 #define HOSTINFO_MAX_CAPS	40
+#define HOSTINFO_MAX_CPUID	256	/* KVM_MAX_CPUID_ENTRIES */
 
 struct hostinfo_param {
 	char name[48];
@@ -28,6 +30,15 @@ struct hostinfo_cap {
 };
 
 
+/*
+ * The supported CPUID is kept as struct kvm_cpuid2 followed by room for its
+ * entries (as QEMU keeps its CPUID data): a GNU C extension clang warns
+ * about, and the tree is built as gnu11.
+ */
+#ifdef __clang__
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+#endif
 struct hostinfo {
 	char kernel[128];
 	char backend[32];	/* kvm_intel, kvm_amd, kvm_pvm, other, none */
@@ -40,6 +51,11 @@ struct hostinfo {
 	int nr_caps;
 	struct hostinfo_cap caps[HOSTINFO_MAX_CAPS];
 	bool cpuid_ok;
+	/* KVM_GET_SUPPORTED_CPUID, fetched once: read it with hostinfo_cpuid(). */
+	struct {
+		struct kvm_cpuid2 head;
+		struct kvm_cpuid_entry2 entries[HOSTINFO_MAX_CPUID];
+	} supported_cpuid;
 	bool feat_xsave, feat_xsavec, feat_xsaves, feat_osxsave, feat_pku,
 	     feat_shstk, feat_ibt, feat_x2apic, feat_tsc_deadline, feat_hypervisor;
 	uint64_t xcr0_supported, xss_supported;
@@ -49,6 +65,9 @@ struct hostinfo {
 	uint64_t exec_loop_insns, exec_exits, exec_insn_emulation;
 	char exec_detail[160];
 };
+#ifdef __clang__
+#pragma clang diagnostic pop
+#endif
 
 /*
  * Fill hi. Returns 0, or -errno when /dev/kvm (kvm_path) cannot be used at
@@ -57,6 +76,14 @@ struct hostinfo {
 int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
 /* The execution-mode probe alone (part of hostinfo_collect). */
 int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
+/*
+ * What KVM_GET_SUPPORTED_CPUID returned when hi was collected (NULL when
+ * it failed, or hi is NULL). It lives inside *hi: nothing to free; callers
+ * that edit it work on a cpuid_dup().
+ */
+const struct kvm_cpuid2 *hostinfo_cpuid(const struct hostinfo *hi);
+/* The host CPU is AMD's or Hygon's (VMMCALL, SVM exit names). */
+bool hostinfo_vendor_amd(const struct hostinfo *hi);
 const char *hostinfo_param(const struct hostinfo *hi, const char *name);
 int hostinfo_cap(const struct hostinfo *hi, const char *name);
 json_t *hostinfo_json(const struct hostinfo *hi);

@@ -4,12 +4,17 @@
  * per register width; each runs under the target attribute it needs, and
  * is only called when CPUID and XCR0 say the registers are usable.
  */
-#include <cpuid.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <linux/kvm.h>
 
+#include "host/cpu.h"
 #include "host/xstate_cpu.h"
+#include "kvm/abi.h"
+
+/* XCR0 bits the OS must enable before the process may use ymm / zmm registers. */
+#define XS_YMM_XCR0	(XFEATURE_SSE | XFEATURE_YMM)
+#define XS_ZMM_XCR0	(XS_YMM_XCR0 | XFEATURE_AVX512)
 
 uint64_t xs_host_xgetbv(void)
 {
@@ -29,23 +34,17 @@ uint32_t xs_host_rdpkru(void)
 
 void xs_host_cpu(struct xs_host_cpu *c)
 {
-	unsigned int a, b, cx, d;
-
 	memset(c, 0, sizeof(*c));
 	c->vec = XS_VEC_XMM;
-	if (!__get_cpuid(1, &a, &b, &cx, &d))
-		return;
-	c->osxsave = cx & (1u << 27);
+	c->osxsave = host_cpu_has(X86_FEAT_OSXSAVE);
 	if (!c->osxsave)
 		return;
 	c->xcr0 = xs_host_xgetbv();
-	if ((cx & (1u << 28)) && (c->xcr0 & 0x6) == 0x6)
+	if (host_cpu_has(X86_FEAT_AVX) && (c->xcr0 & XS_YMM_XCR0) == XS_YMM_XCR0)
 		c->vec = XS_VEC_YMM;
-	if (__get_cpuid_count(7, 0, &a, &b, &cx, &d)) {
-		c->ospke = cx & (1u << 4);
-		if ((b & (1u << 16)) && (c->xcr0 & 0xe6) == 0xe6)
-			c->vec = XS_VEC_ZMM;
-	}
+	c->ospke = host_cpu_has(X86_FEAT_OSPKE);
+	if (host_cpu_has(X86_FEAT_AVX512F) && (c->xcr0 & XS_ZMM_XCR0) == XS_ZMM_XCR0)
+		c->vec = XS_VEC_ZMM;
 }
 
 size_t xs_vec_bytes(enum xs_vec_kind k)

@@ -10,6 +10,7 @@
 #include "guest/guest.h"
 #include "kvm/kvm.h"
 #include "probes/probes.h"
+#include "host/cpu.h"
 #include "host/hostinfo.h"
 
 #define G(name) uint64_t name(uint64_t a)
@@ -169,18 +170,6 @@ const char *probe_needs_text(const struct probe *p, char *buf, size_t len)
 	return buf;
 }
 
-/* The host's own XCR0 (0 when the host has no OSXSAVE). */
-static uint64_t host_xcr0(void)
-{
-	uint32_t a, b, c, d, lo, hi;
-
-	asm volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-	if (!(c & (1u << 27)))
-		return 0;
-	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return lo | (uint64_t)hi << 32;
-}
-
 static bool has_cap(int kvm_fd, long cap)
 {
 	return kvm_check_cap(kvm_fd, cap) > 0;
@@ -208,7 +197,7 @@ const char *probe_unmet(const struct probe *p, const struct hostinfo *hi,
 				x86_feature_name(p->cpuid_any[0]), p->cpuid_any[1] ? " or " : "",
 				p->cpuid_any[1] ? x86_feature_name(p->cpuid_any[1]) : ""), why;
 	if (n & PROBE_NEED_XCR0_DIFFERS) {
-		uint64_t x = host_xcr0();
+		uint64_t x = host_cpu_xcr0();
 
 		if ((x & ~(XFEATURE_X87 | XFEATURE_SSE)) == 0)
 			return snprintf(why, len, "the host's XCR0 (%#llx) is no more than x87|SSE: nothing differs",

@@ -130,7 +130,7 @@ OP(probe_pax_open_kernel)
 
 OP(probe_pax_setup)
 {
-	return probe_ro_page ? 0 : LATENCY_SKIP_FEATURE;
+	return probe_ro_page ? 0 : GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE);
 }
 
 /* MSRs: setup reads (or writes) once safely and keeps the value. */
@@ -170,7 +170,7 @@ OP(probe_user_msr_setup)
 
 	if (r)
 		return r;
-	return probe_msr_value == PROBE_USER_MSR_VALUE ? 0 : LATENCY_SKIP_FEATURE | 1;
+	return probe_msr_value == PROBE_USER_MSR_VALUE ? 0 : GUEST_SKIP(PROBE_SKIP_USER_MSR);
 }
 
 /* I/O. */

@@ -80,12 +80,12 @@ OP(probe_ipi_setup)
 	if (r)
 		return r;
 	/* Wait (bounded: a few batches' worth of TSC) for vCPU 1 to enable its APIC. */
-	uint64_t end = rdtsc() + 4 * latency_ctl.target_cycles;
+	uint64_t end = rdtsc() + 4 * latency_guest_target_cycles();
 
 	while (rdtsc() < end)
 		if (*(volatile uint64_t *)&probe_ipi_ready)
 			return 0;
-	return LATENCY_SKIP_FEATURE | 2;
+	return GUEST_SKIP(PROBE_SKIP_IPI_TARGET);
 }
 
 OP(probe_ipi)

@@ -78,6 +78,13 @@ void probe_host_ipi_target_done(struct probe_ctx *ctx);
 /* Guest op that never returns: the EXITSCOPE_TEST_HANG test hook. */
 uint64_t probe_hang(uint64_t arg);
 
+/* Indexes of GUEST_SKIP(i) that probe setups return (texts in probes/runner.c). */
+enum probe_skip {
+	PROBE_SKIP_NO_RO_PAGE,		/* the host gave pax_open_kernel no read-only page */
+	PROBE_SKIP_USER_MSR,		/* RDMSR did not reach userspace through the filter */
+	PROBE_SKIP_IPI_TARGET,		/* the second vCPU did not enable its x2APIC in time */
+};
+
 /* Guest globals shared with the host hooks (probes/..._guest.c). */
 #define PROBE_USER_MSR		0x00000badu	/* filtered to userspace */
 #define PROBE_USER_MSR_VALUE	0x6578697473636f70ULL

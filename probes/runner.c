@@ -15,19 +15,18 @@
 
 int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
 {
-	int fd = kvm_open(r->kvm_path), rc;
+	int fd;
 
-	r->cpuid = NULL;
+	r->cpuid = hostinfo_cpuid(r->hi);
+	if (!r->cpuid) {
+		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: not in the host record");
+		return -ENODATA;
+	}
+	fd = kvm_open(r->kvm_path);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", r->kvm_path ? r->kvm_path : KVM_DEFAULT_DEV,
 			 strerror(-fd));
 		return fd;
-	}
-	rc = kvm_get_supported_cpuid(fd, &r->cpuid);
-	if (rc) {
-		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(-rc));
-		close(fd);
-		return rc;
 	}
 	r->kvm_fd = fd;
 	return 0;
@@ -35,16 +34,10 @@ int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
 
 void probe_runner_free(struct probe_runner *r)
 {
-	free(r->cpuid);
 	r->cpuid = NULL;
 	if (r->kvm_fd >= 0)
 		close(r->kvm_fd);
 	r->kvm_fd = -1;
-}
-
-static bool host_is_amd(const struct hostinfo *hi)
-{
-	return hi && (!strcmp(hi->vendor, "AuthenticAMD") || !strcmp(hi->vendor, "HygonGenuine"));
 }
 
 /* Say why the guest's setup refused, in the probe's own terms. */
@@ -57,10 +50,13 @@ static void setup_reason(const struct probe *p, struct latency_result *res)
 			 "the guest setup of %s (%s) raised %s (vector %u): the host does not allow it",
 			 p->name, p->description, vector_name(GUEST_FAULT_VECTOR(c)),
 			 (unsigned)GUEST_FAULT_VECTOR(c));
-	else if (c == (LATENCY_SKIP_FEATURE | 1))
+	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
+		snprintf(res->reason, sizeof(res->reason),
+			 "the host gave %s no read-only page", p->name);
+	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
 		snprintf(res->reason, sizeof(res->reason),
 			 "RDMSR %#x did not reach userspace through the MSR filter", PROBE_USER_MSR);
-	else if (c == (LATENCY_SKIP_FEATURE | 2))
+	else if (c == GUEST_SKIP(PROBE_SKIP_IPI_TARGET))
 		snprintf(res->reason, sizeof(res->reason),
 			 "the second vCPU did not enable its x2APIC in time");
 }
@@ -70,7 +66,7 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	struct vm_opts vo = {
 		.kvm_path = r->kvm_path, .stop = r->stop, .quiet = true,
 		.nr_vcpus = p->needs & PROBE_NEED_2VCPUS ? 2 : 1,
-		.irqchip = p->needs & PROBE_NEED_IRQCHIP,
+		.irqchip = p->needs & PROBE_NEED_IRQCHIP, .cpuid = r->cpuid,
 	};
 	struct probe_ctx ctx = { .probe = p, .hi = r->hi, .efd = -1 };
 	struct latency_op op = {
@@ -93,7 +89,7 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
 		return 0;
 	}
-	ctx.amd = host_is_amd(r->hi);
+	ctx.amd = hostinfo_vendor_amd(r->hi);
 	ctx.watchdog_ms = env.watchdog_ms ? env.watchdog_ms : 2 * env.budget_ms + 1000;
 	if (ctx.amd && p->op_amd)
 		op.op = p->op_amd;

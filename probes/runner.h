@@ -18,15 +18,15 @@ struct hostinfo;
 struct probe_runner {
 	const char *kvm_path;		/* NULL: /dev/kvm */
 	volatile sig_atomic_t *stop;	/* Ctrl-C */
-	const struct hostinfo *hi;
+	const struct hostinfo *hi;	/* collected; its KVM_GET_SUPPORTED_CPUID is used */
 	struct latency_env env;		/* template: samples, budget, overhead, trace */
 	const char *hang_probe;		/* test hook: this probe's op never returns */
 	/* Set by probe_runner_init. */
 	int kvm_fd;
-	struct kvm_cpuid2 *cpuid;	/* KVM_GET_SUPPORTED_CPUID */
+	const struct kvm_cpuid2 *cpuid;	/* hostinfo_cpuid(hi) */
 };
 
-/* Open KVM and read what it supports; r's caller fields must be set. 0 or -errno. */
+/* Open KVM; r's caller fields must be set (hi with its CPUID). 0 or -errno. */
 int probe_runner_init(struct probe_runner *r, char *err, size_t errlen);
 void probe_runner_free(struct probe_runner *r);
 

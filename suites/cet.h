@@ -1,8 +1,9 @@
 /*
  * cet.h - `exitscope check cet`: CET (shadow stacks, IBT) virtualization as
- * KVM advertises it to userspace. Host-side checks (CPUID policy, MSR save
- * list, KVM_SET/GET_MSRS, ONE_REG GUEST_SSP, KVM_GET_REG_LIST, SREGS) are in
- * cet.c, guest-side checks (CR4.CET rules, shadow stack, IBT) in cet_vm.c.
+ * KVM advertises it to userspace. The suite is a table (cet.c) of host-side
+ * checks (cet_host.c: CPUID policy, MSR save list, KVM_SET/GET_MSRS, ONE_REG
+ * GUEST_SSP, KVM_GET_REG_LIST, SREGS) and guest-side checks (cet_vmcheck.c:
+ * CR4.CET rules, shadow stack, IBT), both building their VMs with cet_vm.c.
  * Every check that needs CET skips with a detail starting CET_NO_SUPPORT.
  */
 #ifndef EXITSCOPE_SUITES_CET_H
@@ -12,14 +13,13 @@
 #include <stdint.h>
 
 #include "guest/vm.h"
+#include "kvm/msr.h"		/* cet_msrs[], CET_NR_MSRS, cet_msr_name() */
 #include "results/check.h"
 #include "suites/suite_env.h"
 
 #define CET_NO_SUPPORT		"host KVM does not support CET"
-#define CET_NR_MSRS		7
 
-extern const uint32_t cet_msrs[CET_NR_MSRS];
-const char *cet_msr_name(uint32_t index);
+struct hostinfo;
 
 /* What KVM_GET_SUPPORTED_CPUID says about CET. */
 struct cet_support {
@@ -27,12 +27,16 @@ struct cet_support {
 	uint64_t xss;			/* supported IA32_XSS (CPUID 0xd.1 ECX:EDX) */
 };
 
-int cet_support_get(const char *kvm_path, struct cet_support *cs);
+/* From the host record's KVM_GET_SUPPORTED_CPUID: 0, or -ENODATA when it has none. */
+int cet_support_of(const struct hostinfo *hi, struct cet_support *cs);
 
 /* Guest CPUID for a CET test VM. */
 enum cet_cpuid { CET_CPUID_CLEARED, CET_CPUID_SUPPORTED };
 
-/* A quiet test VM whose CPUID has SHSTK/IBT cleared or as supported. */
+/*
+ * A quiet test VM whose CPUID (the host record's) has SHSTK/IBT cleared or
+ * as supported, with cet_g_msrs set for the guest.
+ */
 int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip,
 		  struct vm **out, char *err, size_t len);
 /*
@@ -43,8 +47,5 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 uint64_t cet_vm_shadow_stack(struct vm *vm);
 
 void cet_checks(const struct suite_env *env, struct check_report *rep);
-/* The guest-side half of cet_checks (cet_vm.c). */
-void cet_guest_checks(const struct suite_env *env, const struct cet_support *cs,
-		      struct check_report *rep);
 
 #endif

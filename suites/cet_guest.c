@@ -13,10 +13,7 @@
 
 uint64_t cet_ss_token;
 
-static const uint32_t cet_guest_msrs[] = {
-	MSR_IA32_U_CET, MSR_IA32_S_CET, MSR_IA32_PL0_SSP, MSR_IA32_PL1_SSP,
-	MSR_IA32_PL2_SSP, MSR_IA32_PL3_SSP, MSR_IA32_INT_SSP_TAB,
-};
+uint32_t cet_g_msrs[CET_NR_MSRS];
 
 uint64_t cet_g_cr4_set(uint64_t arg)
 {
@@ -32,10 +29,10 @@ uint64_t cet_g_msr_access(uint64_t arg)
 {
 	uint64_t r = 0, v;
 
-	for (unsigned int i = 0; i < sizeof(cet_guest_msrs) / sizeof(cet_guest_msrs[0]); i++) {
-		if (!guest_rdmsr_safe(cet_guest_msrs[i], &v))
+	for (unsigned int i = 0; i < CET_NR_MSRS; i++) {
+		if (!guest_rdmsr_safe(cet_g_msrs[i], &v))
 			r |= 1ULL << i;
-		if (!guest_wrmsr_safe(cet_guest_msrs[i], 0))
+		if (!guest_wrmsr_safe(cet_g_msrs[i], 0))
 			r |= 1ULL << (i + 8);
 	}
 	return r;

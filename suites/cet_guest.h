@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+#include "guest/status.h"
+#include "kvm/msr.h"
+
 /* Modes of cet_g_shstk(). */
 #define CET_SHSTK_RDSSP		1	/* GUEST_SYNC(mark, ssp, entry at ssp, return address) */
 #define CET_SHSTK_INCSSP	2	/* GUEST_SYNC(mark, ssp before, after call, after incssp) */
@@ -27,12 +30,12 @@
 #define CET_WP_FIELD(r, i)	(((r) >> (12 * (i))) & 0xfff)
 #define CET_WP_NOT_RUN		0xfff
 
-/* Safe-helper results as the host sees them (GUEST_FAULT in guest/guest.h). */
-#define CET_FAULT(vec)		(0x100ULL | (vec))
-#define CET_FAULT_VECTOR(r)	((r) & 0xff)
+_Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) < CET_WP_NOT_RUN, "a fault code fits a CET_WP_FIELD");
 
 /* Guest address of the supervisor shadow-stack token (set by the host). */
 extern uint64_t cet_ss_token;
+/* The CET MSR indexes, as in cet_msrs[] (kvm/msr.h): set by cet_vm_create. */
+extern uint32_t cet_g_msrs[CET_NR_MSRS];
 
 uint64_t cet_g_cr4_set(uint64_t arg);	/* 0 or GUEST_FAULT|vector of mov to CR4 |= CET */
 uint64_t cet_g_msr_access(uint64_t arg);	/* bit i: CET MSR i did not #GP on read (i) or write (i + 8) */

@@ -1,294 +1,87 @@
 /*
- * cet_vm.c - guest-side CET checks: mov to CR4.CET without SHSTK/IBT and the
- * CR0.WP rules, guest CET MSR accesses, a supervisor shadow stack (tampered
- * return -> #CP(1), RDSSP/INCSSP), IBT (no ENDBR64 -> #CP(3)) and CET state
- * across exits of each kind. The guest code is suites/cet_guest.c.
+ * cet_vm.c - what every CET check builds on: CET support as the host
+ * record's KVM_GET_SUPPORTED_CPUID states it, test VMs with CET cleared
+ * from or left in their CPUID, and a supervisor shadow stack for a VM.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "suites/cet.h"
+#include "host/hostinfo.h"
 #include "suites/cet_guest.h"
+#include "suites/cet_int.h"
 
-#define SUITE		"cet"
-#define BUDGET_MS	20000
-#define FAULT_GP	CET_FAULT(GP_VECTOR)
+#define PTE_P		(1ULL << 0)
+#define PTE_A		(1ULL << 5)
+#define PTE_D		(1ULL << 6)
 
-/* One fresh VM per scenario: a #CP leaves the shadow-stack token busy. */
-static struct vm *scenario_vm(const struct suite_env *env, enum cet_cpuid mode,
-			      struct check_report *rep, const char *name)
+int cet_support_of(const struct hostinfo *hi, struct cet_support *cs)
 {
-	struct vm *vm;
-	char err[256];
+	const struct kvm_cpuid2 *c = hostinfo_cpuid(hi);
+	const struct kvm_cpuid_entry2 *e;
 
-	if (cet_vm_create(env, mode, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, name, CHECK_FAIL, "vm_create: %s", err);
-		return NULL;
-	}
-	return vm;
+	memset(cs, 0, sizeof(*cs));
+	if (!c)
+		return -ENODATA;
+	cs->shstk = cpuid_has(c, X86_FEAT_SHSTK);
+	cs->ibt = cpuid_has(c, X86_FEAT_IBT);
+	e = cpuid_find_const(c, 0xd, 1);
+	if (e)
+		cs->xss = e->ecx | (uint64_t)e->edx << 32;
+	return 0;
 }
 
-static const char *fault_name(uint64_t f, char *buf, size_t len)
+int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip,
+		  struct vm **out, char *err, size_t len)
 {
-	if (!f)
-		snprintf(buf, len, "no fault");
-	else if (f == CET_WP_NOT_RUN)
-		snprintf(buf, len, "not run");
-	else
-		snprintf(buf, len, "%s", vector_name(CET_FAULT_VECTOR(f)));
-	return buf;
+	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true,
+			     .irqchip = irqchip };
+	const struct kvm_cpuid2 *supported = hostinfo_cpuid(env->hi);
+	struct kvm_cpuid2 *c;
+	int r;
+
+	if (!supported) {
+		snprintf(err, len, "KVM_GET_SUPPORTED_CPUID: not in the host record");
+		return -ENODATA;
+	}
+	c = cpuid_dup(supported);
+	if (!c) {
+		snprintf(err, len, "out of memory");
+		return -ENOMEM;
+	}
+	if (mode == CET_CPUID_CLEARED) {
+		struct kvm_cpuid_entry2 *e = cpuid_find(c, 0xd, 1);
+
+		cpuid_set(c, X86_FEAT_SHSTK, false);
+		cpuid_set(c, X86_FEAT_IBT, false);
+		if (e)
+			e->ecx &= ~(uint32_t)XSS_CET;
+	}
+	o.cpuid = c;
+	r = vm_create(out, &o, err, len);
+	free(c);
+	if (r)
+		return r;
+	for (int i = 0; i < CET_NR_MSRS; i++)
+		(*vm_global(*out, cet_g_msrs))[i] = cet_msrs[i].index;
+	return 0;
 }
 
-static void check_cr4_no_cet(const struct suite_env *env, struct check_report *rep)
+uint64_t cet_vm_shadow_stack(struct vm *vm)
 {
-	struct vm *vm = scenario_vm(env, CET_CPUID_CLEARED, rep, "guest_cr4_cet_gp");
-	struct guest_result res;
-	char f[32];
+	uint64_t page = vm_alloc_page(vm), tok;
+	uint64_t *pte, *slot;
 
-	if (!vm)
-		return;
-	vcpu_call_run(&vm->vcpus[0], cet_g_cr4_set, 0, BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE)
-		check_add(rep, SUITE, "guest_cr4_cet_gp", CHECK_FAIL, "guest: %s", res.msg);
-	else
-		check_add(rep, SUITE, "guest_cr4_cet_gp",
-			  res.args[0] == FAULT_GP ? CHECK_PASS : CHECK_FAIL,
-			  "guest CPUID without SHSTK/IBT: mov to CR4 setting CET (bit 23): %s%s",
-			  fault_name(res.args[0], f, sizeof(f)),
-			  res.args[0] == FAULT_GP ? "" : " (expected #GP)");
-	vm_destroy(vm);
-}
-
-static void check_msr_gp(const struct suite_env *env, struct check_report *rep)
-{
-	struct vm *vm = scenario_vm(env, CET_CPUID_CLEARED, rep, "guest_msr_gp");
-	struct guest_result res;
-	char ok[256] = "";
-	size_t n = 0;
-
-	if (!vm)
-		return;
-	vcpu_call_run(&vm->vcpus[0], cet_g_msr_access, 0, BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE) {
-		check_add(rep, SUITE, "guest_msr_gp", CHECK_FAIL, "guest: %s", res.msg);
-		vm_destroy(vm);
-		return;
-	}
-	for (int i = 0; i < CET_NR_MSRS; i++) {
-		if (res.args[0] & (1ULL << i))
-			n += snprintf(ok + n, sizeof(ok) - n, "%srdmsr %s", n ? ", " : "", cet_msr_name(cet_msrs[i]));
-		if (res.args[0] & (1ULL << (i + 8)))
-			n += snprintf(ok + n, sizeof(ok) - n, "%swrmsr %s", n ? ", " : "", cet_msr_name(cet_msrs[i]));
-		if (n >= sizeof(ok))
-			n = sizeof(ok) - 1;
-	}
-	check_add(rep, SUITE, "guest_msr_gp", n ? CHECK_FAIL : CHECK_PASS,
-		  n ? "guest CPUID without SHSTK/IBT, no #GP on: %s" :
-		  "guest CPUID without SHSTK/IBT: rdmsr and wrmsr of all 7 CET MSRs #GP%s", ok);
-	vm_destroy(vm);
-}
-
-static void check_cr4_wp(const struct suite_env *env, struct check_report *rep)
-{
-	struct vm *vm = scenario_vm(env, CET_CPUID_SUPPORTED, rep, "guest_cr4_cet_wp");
-	struct guest_result res;
-	uint64_t a, b, c;
-	char fa[32], fb[32], fc[32];
-
-	if (!vm)
-		return;
-	vcpu_call_run(&vm->vcpus[0], cet_g_cr4_wp, 0, BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE) {
-		check_add(rep, SUITE, "guest_cr4_cet_wp", CHECK_FAIL, "guest: %s", res.msg);
-		vm_destroy(vm);
-		return;
-	}
-	a = CET_WP_FIELD(res.args[0], 0);
-	b = CET_WP_FIELD(res.args[0], 1);
-	c = CET_WP_FIELD(res.args[0], 2);
-	check_add(rep, SUITE, "guest_cr4_cet_wp",
-		  a == FAULT_GP && b == 0 && c == FAULT_GP ? CHECK_PASS : CHECK_FAIL,
-		  "set CR4.CET with CR0.WP clear: %s (want #GP); with WP set: %s (want no fault); "
-		  "clear CR0.WP with CR4.CET set: %s (want #GP)",
-		  fault_name(a, fa, sizeof(fa)), fault_name(b, fb, sizeof(fb)),
-		  fault_name(c, fc, sizeof(fc)));
-	vm_destroy(vm);
-}
-
-static void check_shstk_ret(const struct suite_env *env, struct check_report *rep)
-{
-	struct vm *vm = scenario_vm(env, CET_CPUID_SUPPORTED, rep, "guest_shstk_ret");
-	struct guest_result res;
-
-	if (!vm)
-		return;
-	if (!cet_vm_shadow_stack(vm)) {
-		check_add(rep, SUITE, "guest_shstk_ret", CHECK_FAIL, "no pool page for the shadow stack");
-		vm_destroy(vm);
-		return;
-	}
-	vcpu_call_run(&vm->vcpus[0], cet_g_shstk, CET_SHSTK_TAMPER, BUDGET_MS, &res);
-	if (res.kind == GUEST_EXCEPTION && res.vector == CP_VECTOR && res.error_code == CP_NEAR_RET)
-		check_add(rep, SUITE, "guest_shstk_ret", CHECK_PASS,
-			  "return address overwritten on the stack: #CP error code 1 (near RET) at RIP %#llx",
-			  (unsigned long long)res.rip);
-	else
-		check_add(rep, SUITE, "guest_shstk_ret", CHECK_FAIL,
-			  "tampered return with the shadow stack active: want #CP error code 1, got %s",
-			  res.kind == GUEST_DONE ? "no fault, the tampered return was taken" : res.msg);
-	vm_destroy(vm);
-}
-
-static void check_rdssp_incssp(const struct suite_env *env, struct check_report *rep)
-{
-	struct vm *vm = scenario_vm(env, CET_CPUID_SUPPORTED, rep, "guest_rdssp_incssp");
-	struct guest_result res;
-	uint64_t tok, ssp, entry, ret, a, b;
-	struct vcpu *v;
-
-	if (!vm)
-		return;
-	v = &vm->vcpus[0];
-	tok = cet_vm_shadow_stack(vm);
-	vcpu_call_run(v, cet_g_shstk, CET_SHSTK_RDSSP, BUDGET_MS, &res);
-	if (res.kind != GUEST_SYNC || res.args[0] != CET_SYNC_MARK) {
-		check_add(rep, SUITE, "guest_rdssp_incssp", CHECK_FAIL, "RDSSP run: %s", res.msg);
-		goto out;
-	}
-	ssp = res.args[1];
-	entry = res.args[2];
-	ret = res.args[3];
-	vcpu_run(v, BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE || ssp != tok - 8 || entry != ret) {
-		check_add(rep, SUITE, "guest_rdssp_incssp", CHECK_FAIL,
-			  "token at %#llx: RDSSP in a called function %#llx (want %#llx), entry there "
-			  "%#llx (want return address %#llx); end: %s",
-			  (unsigned long long)tok, (unsigned long long)ssp, (unsigned long long)(tok - 8),
-			  (unsigned long long)entry, (unsigned long long)ret, res.msg);
-		goto out;
-	}
-	vcpu_call_run(v, cet_g_shstk, CET_SHSTK_INCSSP, BUDGET_MS, &res);
-	if (res.kind != GUEST_SYNC || res.args[0] != CET_SYNC_MARK) {
-		check_add(rep, SUITE, "guest_rdssp_incssp", CHECK_FAIL, "INCSSP run: %s", res.msg);
-		goto out;
-	}
-	ssp = res.args[1];
-	a = res.args[2];
-	b = res.args[3];
-	vcpu_run(v, BUDGET_MS, &res);
-	check_add(rep, SUITE, "guest_rdssp_incssp",
-		  res.kind == GUEST_DONE && a == ssp - 8 && b == ssp ? CHECK_PASS : CHECK_FAIL,
-		  "SETSSBSY took the token at %#llx; RDSSP %#llx = token - 8 holds the return address; "
-		  "after CALL %#llx (want %#llx), after INCSSPQ 1 %#llx (want %#llx); end: %s",
-		  (unsigned long long)tok, (unsigned long long)(tok - 8), (unsigned long long)a,
-		  (unsigned long long)(ssp - 8), (unsigned long long)b, (unsigned long long)ssp, res.msg);
-out:
-	vm_destroy(vm);
-}
-
-static void check_ibt(const struct suite_env *env, struct check_report *rep)
-{
-	struct vm *vm = scenario_vm(env, CET_CPUID_SUPPORTED, rep, "guest_ibt_endbr");
-	struct guest_result res;
-	uint64_t good;
-
-	if (!vm)
-		return;
-	vcpu_call_run(&vm->vcpus[0], cet_g_ibt, 0, BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE || res.args[0] != 1) {
-		check_add(rep, SUITE, "guest_ibt_endbr", CHECK_FAIL,
-			  "indirect jump to an ENDBR64 target with S_CET.ENDBR_EN: %s (result %#llx)",
-			  res.msg, (unsigned long long)res.args[0]);
-		goto out;
-	}
-	good = res.args[0];
-	vcpu_call_run(&vm->vcpus[0], cet_g_ibt, 1, BUDGET_MS, &res);
-	if (res.kind == GUEST_EXCEPTION && res.vector == CP_VECTOR && res.error_code == CP_ENDBRANCH)
-		check_add(rep, SUITE, "guest_ibt_endbr", CHECK_PASS,
-			  "S_CET.ENDBR_EN: indirect JMP to ENDBR64 allowed (%#llx), to a target without "
-			  "it #CP error code 3 at RIP %#llx", (unsigned long long)good,
-			  (unsigned long long)res.rip);
-	else
-		check_add(rep, SUITE, "guest_ibt_endbr", CHECK_FAIL,
-			  "indirect JMP to a target without ENDBR64: want #CP error code 3, got %s",
-			  res.kind == GUEST_DONE ? "no fault" : res.msg);
-out:
-	vm_destroy(vm);
-}
-
-static void check_state_exits(const struct suite_env *env, struct check_report *rep)
-{
-	struct vm *vm = scenario_vm(env, CET_CPUID_SUPPORTED, rep, "guest_cet_state_exits");
-	struct vcpu_user_exits u0;
-	struct guest_result res;
-	uint64_t tok, ssp, s_cet = 0, pl0 = 0, host_ssp = 0, lost;
-	struct vcpu *v;
-	int r1, r2, r3;
-
-	if (!vm)
-		return;
-	v = &vm->vcpus[0];
-	tok = cet_vm_shadow_stack(vm);
-	u0 = v->user_exits;
-	vcpu_call_run(v, cet_g_shstk, CET_SHSTK_EXITS, BUDGET_MS, &res);
-	if (res.kind != GUEST_SYNC || res.args[0] != CET_SYNC_MARK) {
-		check_add(rep, SUITE, "guest_cet_state_exits", CHECK_FAIL, "guest: %s", res.msg);
-		goto out;
-	}
-	ssp = res.args[1];
-	/* The host's view at the ucall exit must match the guest's. */
-	r1 = kvm_get_one_reg(v->fd, KVM_REG_GUEST_SSP, &host_ssp);
-	r2 = kvm_get_msr(v->fd, MSR_IA32_S_CET, &s_cet);
-	r3 = kvm_get_msr(v->fd, MSR_IA32_PL0_SSP, &pl0);
-	vcpu_run(v, BUDGET_MS, &res);
-	lost = res.kind == GUEST_DONE ? res.args[0] : ~0ULL;
-	check_add(rep, SUITE, "guest_cet_state_exits",
-		  !lost && !r1 && !r2 && !r3 && host_ssp == ssp && s_cet == CET_SHSTK_EN &&
-		  pl0 == tok && v->user_exits.io > u0.io && v->user_exits.mmio > u0.mmio ?
-		  CHECK_PASS : CHECK_FAIL,
-		  "%llu PIO + %llu MMIO exits, CPUID, RDMSR and a ucall with the shadow stack active: "
-		  "guest-side changes %#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack entry); host "
-		  "view at the ucall: GUEST_SSP %#llx (guest %#llx), S_CET %#llx, PL0_SSP %#llx "
-		  "(token %#llx); end: %s",
-		  (unsigned long long)(v->user_exits.io - u0.io),
-		  (unsigned long long)(v->user_exits.mmio - u0.mmio), (unsigned long long)lost,
-		  (unsigned long long)host_ssp, (unsigned long long)ssp, (unsigned long long)s_cet,
-		  (unsigned long long)pl0, (unsigned long long)tok, res.msg);
-out:
-	vm_destroy(vm);
-}
-
-void cet_guest_checks(const struct suite_env *env, const struct cet_support *cs,
-		      struct check_report *rep)
-{
-	static const char *const need_any[] = { "guest_cr4_cet_wp" };
-	static const char *const need_shstk[] = {
-		"guest_shstk_ret", "guest_rdssp_incssp", "guest_cet_state_exits",
-	};
-	char why[160];
-
-	check_cr4_no_cet(env, rep);
-	check_msr_gp(env, rep);
-	snprintf(why, sizeof(why), "%s (KVM_GET_SUPPORTED_CPUID has neither SHSTK nor IBT)",
-		 CET_NO_SUPPORT);
-	if (cs->shstk || cs->ibt)
-		check_cr4_wp(env, rep);
-	else
-		check_add(rep, SUITE, need_any[0], CHECK_SKIP, "%s", why);
-	if (!cs->shstk)
-		snprintf(why, sizeof(why), "%s shadow stacks (SHSTK not in KVM_GET_SUPPORTED_CPUID)",
-			 CET_NO_SUPPORT);
-	if (cs->shstk) {
-		check_shstk_ret(env, rep);
-		check_rdssp_incssp(env, rep);
-		check_state_exits(env, rep);
-	} else {
-		for (size_t i = 0; i < sizeof(need_shstk) / sizeof(need_shstk[0]); i++)
-			check_add(rep, SUITE, need_shstk[i], CHECK_SKIP, "%s", why);
-	}
-	if (cs->ibt)
-		check_ibt(env, rep);
-	else
-		check_add(rep, SUITE, "guest_ibt_endbr", CHECK_SKIP, "%s IBT (IBT not in "
-			  "KVM_GET_SUPPORTED_CPUID)", CET_NO_SUPPORT);
+	if (!page)
+		return 0;
+	pte = vm_pte(vm, page);
+	tok = page + GUEST_PAGE_SIZE - 8;
+	slot = vm_gva(vm, tok, 8);
+	if (!pte || !slot)
+		return 0;
+	*pte = page | PTE_P | PTE_A | PTE_D;	/* read-only + dirty: shadow stack */
+	*slot = tok;				/* supervisor token, not busy */
+	vm_global_set(vm, cet_ss_token, tok);
+	return tok;
 }

@@ -18,10 +18,19 @@
 #include "guest/vcpu_state.h"
 #include "suites/migrate.h"
 #include "suites/migrate_guest.h"
+#include "suites/suite_run.h"
 
 #define SUITE		"migrate"
 #define BUDGET_MS	60000
 #define KICK_MS		200
+#define EV_LEN		128	/* == sizeof(struct check_result.expected) */
+#define MG_REFUSAL_WANT	"refused=1 names_feature=1 target_changed=0"
+
+/* The suite_run ctx of every migrate check. */
+struct mg_ctx {
+	const struct suite_env *env;
+	struct check_report *rep;
+};
 
 static const char *const lost_names[MG_NR_LOST] = {
 	"general registers", "xmm0-15", "ymm0-15 upper halves", "MXCSR", "x87 FCW", "XCR0",
@@ -96,12 +105,16 @@ static void mg_choose(struct vm *vm, const struct suite_env *env)
 	vm_global_set(vm, mg_flags, flags);
 }
 
-static void check_running_guest(const struct suite_env *env, struct check_report *rep)
+static void check_running_guest(void *arg)
 {
-	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true };
+	const struct mg_ctx *mc = arg;
+	const struct suite_env *env = mc->env;
+	struct check_report *rep = mc->rep;
+	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true,
+			     .cpuid = hostinfo_cpuid(env->hi) };
 	struct guest_result res;
 	struct vm *vm;
-	char err[512], lost[384];
+	char err[512], lost[384], want[EV_LEN], seen[EV_LEN];
 	uint64_t verified, counter, kick_rip;
 
 	o.irqchip = host_irqchip(env);
@@ -127,8 +140,11 @@ static void check_running_guest(const struct suite_env *env, struct check_report
 			  "guest after the first migration: %s", res.msg);
 		goto out;
 	}
-	check_add(rep, SUITE, "migrate_at_sync",
-		  !res.args[1] && counter == MG_COUNTER ? CHECK_PASS : CHECK_FAIL,
+	snprintf(want, sizeof(want), "lost=0x0 mg_counter=%d", MG_COUNTER);
+	snprintf(seen, sizeof(seen), "lost=0x%llx mg_counter=%llu", (unsigned long long)res.args[1],
+		 (unsigned long long)counter);
+	check_add_ev(rep, SUITE, "migrate_at_sync",
+		  !res.args[1] && counter == MG_COUNTER ? CHECK_PASS : CHECK_FAIL, want, seen,
 		  "stopped at a ucall exit with rbx, rsi, rdi, r8-r15 pinned, saved, source destroyed, "
 		  "restored into a new VM: registers %s, guest global mg_counter %llu in the new VM "
 		  "(want %d)", res.args[1] ? "CHANGED" : "intact", (unsigned long long)counter,
@@ -153,18 +169,21 @@ static void check_running_guest(const struct suite_env *env, struct check_report
 			  res.msg);
 		goto out;
 	}
-	check_add(rep, SUITE, "migrate_mid_loop", res.args[0] & MG_LOST_LOOP ? CHECK_FAIL : CHECK_PASS,
+	snprintf(seen, sizeof(seen), "loop_lost=%d", !!(res.args[0] & MG_LOST_LOOP));
+	check_add_ev(rep, SUITE, "migrate_mid_loop", res.args[0] & MG_LOST_LOOP ? CHECK_FAIL : CHECK_PASS,
+		  "loop_lost=0", seen,
 		  "kicked by the watchdog mid-loop at RIP %#llx, migrated again: the loop %s "
 		  "after %llu iterations", (unsigned long long)kick_rip,
 		  res.args[0] & MG_LOST_LOOP ? "state was LOST" : "state checks out",
 		  (unsigned long long)vm_global_get(vm, mg_iterations));
 	verified = vm_global_get(vm, mg_verified);
 	lost_list(res.args[0], lost, sizeof(lost));
+	snprintf(seen, sizeof(seen), "lost=0x%llx", (unsigned long long)res.args[0]);
 	if (res.args[0])
-		check_add(rep, SUITE, "guest_state_after_migration", CHECK_FAIL,
+		check_add_ev(rep, SUITE, "guest_state_after_migration", CHECK_FAIL, "lost=0x0", seen,
 			  "after two migrations the guest found changed: %s", lost);
 	else
-		check_add(rep, SUITE, "guest_state_after_migration", CHECK_PASS,
+		check_add_ev(rep, SUITE, "guest_state_after_migration", CHECK_PASS, "lost=0x0", seen,
 			  "after two migrations the guest verified xmm0-15%s%s, "
 			  "KERNEL_GS_BASE, LSTAR, STAR, SFMASK, FS_BASE, SYSENTER_ESP%s, DR0/DR3, "
 			  "CR0/CR4/EFER%s%s, guest globals and TSC monotonic",
@@ -208,7 +227,8 @@ static bool same_state(const struct vcpu_state *a, const struct vcpu_state *b, c
 static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t msglen,
 				char *what, size_t wlen)
 {
-	struct vm_opts o = { .kvm_path = env->kvm_path, .quiet = true, .irqchip = true };
+	struct vm_opts o = { .kvm_path = env->kvm_path, .quiet = true, .irqchip = true,
+			     .cpuid = hostinfo_cpuid(env->hi) };
 	struct vcpu_state *s = NULL, *t0 = NULL, *t1 = NULL;
 	struct vm *src = NULL, *dst = NULL;
 	struct kvm_cpuid2 *c = NULL;
@@ -261,42 +281,48 @@ out:
 	return r;
 }
 
-static void check_refusal(const struct suite_env *env, struct check_report *rep)
+static void check_refusal(void *arg)
 {
-	char msg[512], what[64];
+	const struct mg_ctx *mc = arg;
+	const struct suite_env *env = mc->env;
+	struct check_report *rep = mc->rep;
+	const struct kvm_cpuid2 *supported = hostinfo_cpuid(env->hi);
+	char msg[512], what[64], seen[EV_LEN];
 	int r;
 
-	struct kvm_cpuid2 *c = NULL;
-	int fd = kvm_open(env->kvm_path);
-	bool x2apic = fd >= 0 && !kvm_get_supported_cpuid(fd, &c) && cpuid_has(c, X86_FEAT_X2APIC);
-
-	free(c);
-	if (fd >= 0)
-		close(fd);
-	if (!host_irqchip(env) || !x2apic) {
-		check_add(rep, SUITE, "refuse_missing_feature", CHECK_SKIP,
+	if (!host_irqchip(env) || !supported || !cpuid_has(supported, X86_FEAT_X2APIC)) {
+		snprintf(seen, sizeof(seen), "x2apic=%d irqchip=%d",
+			 supported && cpuid_has(supported, X86_FEAT_X2APIC), host_irqchip(env));
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_SKIP, "x2apic=1 irqchip=1", seen,
 			  "needs x2APIC in KVM_GET_SUPPORTED_CPUID and an in-kernel irqchip");
 		return;
 	}
 	r = migrate_refusal_demo(env, msg, sizeof(msg), what, sizeof(what));
+	/* 1: refused, target unchanged; 0 with what: refused, target changed; 0 without: accepted */
+	snprintf(seen, sizeof(seen), "refused=%d names_feature=%d target_changed=%d",
+		 r == 1 || (r == 0 && what[0]), !!strstr(msg, "x2apic"), r == 0 && what[0] != 0);
 	if (r == 1 && strstr(msg, "x2apic"))
-		check_add(rep, SUITE, "refuse_missing_feature", CHECK_PASS,
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_PASS, MG_REFUSAL_WANT, seen,
 			  "x2APIC-mode vCPU restored into a VM without x2apic: \"%s\"; the target's "
 			  "REGS, SREGS, XSAVE, LAPIC and MSRs are unchanged", msg);
 	else
-		check_add(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, "%s%s%s", msg,
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, MG_REFUSAL_WANT, seen, "%s%s%s", msg,
 			  r == 0 && what[0] ? "; target state changed: " : "", r == 0 ? what : "");
 }
 
-static void check_cet_state(const struct suite_env *env, struct check_report *rep)
+static void check_cet_state(void *arg)
 {
+	const struct mg_ctx *mc = arg;
+	const struct suite_env *env = mc->env;
+	struct check_report *rep = mc->rep;
 	struct cet_support cs;
 	struct guest_result res;
 	struct vm *vm;
-	char err[512];
+	char err[512], seen[EV_LEN];
 
-	if (cet_support_get(env->kvm_path, &cs) || !cs.shstk) {
-		check_add(rep, SUITE, "cet_state_migrates", CHECK_SKIP, "%s shadow stacks (SHSTK not "
+	if (cet_support_of(env->hi, &cs) || !cs.shstk) {
+		check_add_ev(rep, SUITE, "cet_state_migrates", CHECK_SKIP, "shstk=1", "shstk=0",
+			  "%s shadow stacks (SHSTK not "
 			  "in KVM_GET_SUPPORTED_CPUID)", CET_NO_SUPPORT);
 		return;
 	}
@@ -312,8 +338,10 @@ static void check_cet_state(const struct suite_env *env, struct check_report *re
 		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "%s", err);
 	} else {
 		vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
-		check_add(rep, SUITE, "cet_state_migrates",
-			  res.kind == GUEST_DONE && !res.args[0] ? CHECK_PASS : CHECK_FAIL,
+		snprintf(seen, sizeof(seen), "changes=0x%llx",
+			 res.kind == GUEST_DONE ? (unsigned long long)res.args[0] : ~0ULL);
+		check_add_ev(rep, SUITE, "cet_state_migrates",
+			  res.kind == GUEST_DONE && !res.args[0] ? CHECK_PASS : CHECK_FAIL, "changes=0x0", seen,
 			  "migrated with the supervisor shadow stack active (SSP %#llx): %s, changes "
 			  "%#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack entry)",
 			  (unsigned long long)res.args[1], res.msg,
@@ -322,9 +350,16 @@ static void check_cet_state(const struct suite_env *env, struct check_report *re
 	vm_destroy(vm);
 }
 
+static const struct suite_check mg_checks[] = {
+	{ { "migrate_at_sync", "migrate_mid_loop", "guest_state_after_migration" },
+	  .run = check_running_guest },
+	{ { "refuse_missing_feature" }, .run = check_refusal },
+	{ { "cet_state_migrates" }, .run = check_cet_state },
+};
+
 void migrate_checks(const struct suite_env *env, struct check_report *rep)
 {
-	check_running_guest(env, rep);
-	check_refusal(env, rep);
-	check_cet_state(env, rep);
+	struct mg_ctx mc = { .env = env, .rep = rep };
+
+	suite_run(env, rep, SUITE, mg_checks, sizeof(mg_checks) / sizeof(mg_checks[0]), &mc);
 }

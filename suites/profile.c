@@ -2,11 +2,10 @@
  * profile.c - guest CPUID profiles: parse "base,+name,-name" specs and build
  * the CPUID table they describe from KVM's supported one.
  *
- * "minimal" keeps what a 64-bit guest of this runtime needs and nothing
- * else in the feature leaves: leaf 1 EDX fpu tsc msr pae cx8 apic sep cmov
- * pat clflush fxsr sse sse2, leaf 1 ECX sse3 cx16 x2apic hypervisor, leaf
- * 0x80000001 syscall nx lm lahf; leaf 7 (every subleaf) and the XSAVE
- * sub-features of leaf 0xd.1 are cleared; other leaves are as on the host.
+ * "minimal" is defined once, below: the feature bits it keeps in leaves 1
+ * and 0x80000001 (MINIMAL_KEEP, which also gives their names to
+ * profile_minimal_doc()) and the leaves it clears (minimal_apply, described
+ * by MINIMAL_CLEARED); every other leaf is as KVM supports it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,17 +14,38 @@
 
 #include "suites/profile.h"
 
-#define BIT(n)	(1u << (n))
-#define MIN_1_EDX	(BIT(0) | BIT(4) | BIT(5) | BIT(6) | BIT(8) | BIT(9) | BIT(11) | \
-			 BIT(15) | BIT(16) | BIT(19) | BIT(24) | BIT(25) | BIT(26))
-#define MIN_1_ECX	(BIT(0) | BIT(13) | BIT(21) | BIT(31))
-#define MIN_X1_EDX	(BIT(11) | BIT(20) | BIT(29))
-#define MIN_X1_ECX	(BIT(0))
+/* What a 64-bit guest of this runtime needs: F(name, leaf, register, bit). */
+#define MINIMAL_KEEP(F) \
+	F("fpu", 0x1, CPUID_EDX, 0)   F("tsc", 0x1, CPUID_EDX, 4)	\
+	F("msr", 0x1, CPUID_EDX, 5)   F("pae", 0x1, CPUID_EDX, 6)	\
+	F("cx8", 0x1, CPUID_EDX, 8)   F("apic", 0x1, CPUID_EDX, 9)	\
+	F("sep", 0x1, CPUID_EDX, 11)  F("cmov", 0x1, CPUID_EDX, 15)	\
+	F("pat", 0x1, CPUID_EDX, 16)  F("clflush", 0x1, CPUID_EDX, 19)	\
+	F("fxsr", 0x1, CPUID_EDX, 24) F("sse", 0x1, CPUID_EDX, 25)	\
+	F("sse2", 0x1, CPUID_EDX, 26)					\
+	F("sse3", 0x1, CPUID_ECX, 0)  F("cx16", 0x1, CPUID_ECX, 13)	\
+	F("x2apic", 0x1, CPUID_ECX, 21) F("hypervisor", 0x1, CPUID_ECX, 31) \
+	F("syscall", 0x80000001, CPUID_EDX, 11) F("nx", 0x80000001, CPUID_EDX, 20) \
+	F("lm", 0x80000001, CPUID_EDX, 29) F("lahf", 0x80000001, CPUID_ECX, 0)
+/* What minimal_apply clears besides the bits MINIMAL_KEEP does not keep. */
+#define MINIMAL_CLEARED	"leaf 7 (every subleaf) and the XSAVE sub-features (leaf 0xd.1 EAX) cleared"
+
+#define MINIMAL_NAME(name, fn, reg, bit)	" " name
+#define MINIMAL_MASK_OF(name, fn, reg, bit)	| (fn == MASK_FN && reg == MASK_REG ? 1u << (bit) : 0)
 
 const char *profile_minimal_doc(void)
 {
-	return "minimal = fpu tsc msr pae cx8 apic sep cmov pat clflush fxsr sse sse2 sse3 "
-	       "cx16 x2apic hypervisor syscall nx lm lahf; leaf 7 and XSAVE sub-features cleared";
+	return "minimal =" MINIMAL_KEEP(MINIMAL_NAME) "; " MINIMAL_CLEARED;
+}
+
+/* The bits of leaf fn's register reg that "minimal" keeps. */
+static uint32_t minimal_mask(uint32_t fn, enum cpuid_reg reg)
+{
+#define MASK_FN		fn
+#define MASK_REG	reg
+	return 0 MINIMAL_KEEP(MINIMAL_MASK_OF);
+#undef MASK_FN
+#undef MASK_REG
 }
 
 void profile_known_names(char *buf, size_t len)
@@ -97,8 +117,9 @@ static void minimal_apply(struct kvm_cpuid2 *c)
 
 		switch (e->function) {
 		case 0x1:
-			e->edx &= MIN_1_EDX;
-			e->ecx &= MIN_1_ECX;
+		case 0x80000001:
+			e->edx &= minimal_mask(e->function, CPUID_EDX);
+			e->ecx &= minimal_mask(e->function, CPUID_ECX);
 			break;
 		case 0x7:
 			e->ebx = e->ecx = e->edx = 0;
@@ -108,10 +129,6 @@ static void minimal_apply(struct kvm_cpuid2 *c)
 		case 0xd:
 			if (e->index == 1)
 				e->eax = 0;
-			break;
-		case 0x80000001:
-			e->edx &= MIN_X1_EDX;
-			e->ecx &= MIN_X1_ECX;
 			break;
 		}
 	}

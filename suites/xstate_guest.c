@@ -56,15 +56,14 @@ static uint64_t xs_xcr0_seen(void)
 	return v;
 }
 
-/* CR4.OSXSAVE, then xsetbv(XCR0 = arg): 0 or GUEST_FAULT | vector (| 0x1000: xsetbv). */
+/* CR4.OSXSAVE (the prerequisite), then xsetbv(XCR0 = arg). */
 uint64_t xs_guest_set_xcr0(uint64_t arg)
 {
 	int r = guest_write_cr4_safe(read_cr4() | X86_CR4_OSXSAVE);
 
 	if (r)
-		return r;
-	r = guest_xsetbv_safe(0, arg);
-	return r ? 0x1000 | r : 0;
+		return GUEST_FAULT_PREREQ | (uint64_t)r;
+	return (uint64_t)guest_xsetbv_safe(0, arg);
 }
 
 uint64_t xs_guest_xgetbv(uint64_t arg)
@@ -72,7 +71,7 @@ uint64_t xs_guest_xgetbv(uint64_t arg)
 	uint64_t v;
 	int r = guest_xgetbv_safe(0, &v);
 
-	return r ? (1ULL << 63) | r : v;
+	return r ? GUEST_NO_VALUE | (uint64_t)r : v;
 }
 
 /* One x2APIC timer interrupt, waited for with sti;hlt. Interrupts taken. */
@@ -172,10 +171,9 @@ uint64_t xs_guest_store_xmm(uint64_t arg)
 }
 
 /*
- * IA32_XSS: write arg, exit, report what rdmsr reads (sync), read again
- * after the host's KVM_SET_MSRS (sync), then try xs_g_bad_xss: returns
- * 0 or GUEST_FAULT | vector of the first write, else the second's result
- * | 0x1000.
+ * IA32_XSS: write arg (the prerequisite), exit, report what rdmsr reads
+ * (sync), read again after the host's KVM_SET_MSRS (sync), then try
+ * xs_g_bad_xss and return that write's result.
  */
 uint64_t xs_guest_xss(uint64_t arg)
 {
@@ -184,7 +182,7 @@ uint64_t xs_guest_xss(uint64_t arg)
 	int r = guest_wrmsr_safe(MSR_IA32_XSS, arg);
 
 	if (r)
-		return r;
+		return GUEST_FAULT_PREREQ | (uint64_t)r;
 	outb(XS_PORT, 5);
 	guest_cpuid(0xd, 1, &a, &b, &c, &d);
 	GUEST_SYNC(XS_SYNC_XSS, 1, rdmsr(MSR_IA32_XSS));
@@ -193,7 +191,7 @@ uint64_t xs_guest_xss(uint64_t arg)
 	v = rdmsr(MSR_IA32_XSS);
 	guest_wrmsr_safe(MSR_IA32_XSS, 0);
 	GUEST_SYNC(XS_SYNC_XSS, 3, v);
-	return 0x1000 | r;
+	return (uint64_t)r;
 }
 
 static inline uint32_t xs_rdpkru(void)
@@ -217,7 +215,7 @@ uint64_t xs_guest_pkru(uint64_t arg)
 	int r = guest_write_cr4_safe(cr4 | X86_CR4_PKE);
 
 	if (r)
-		return 1ULL << 32 | r;
+		return GUEST_NO_VALUE | (uint64_t)r;
 	xs_wrpkru((uint32_t)arg);
 	outb(XS_PORT, 4);
 	guest_cpuid(0, 0, &a, &b, &c, &d);

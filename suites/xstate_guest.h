@@ -23,8 +23,7 @@ enum xs_step {
 #define XS_SYNC_XSS		4
 #define XS_SYNC_PKRU		5
 
-#define XS_FAULT		0x100	/* GUEST_FAULT of guest/guest.h */
-#define XS_NO_VALUE		(~0ULL)	/* guest could not read the value itself */
+#define XS_NO_VALUE		(~0ULL)	/* GUEST_SYNC argument: the guest could not read the value itself */
 
 extern uint64_t xs_g_xcr0;		/* XCR0 the guest sets (0: leave it) */
 extern uint64_t xs_g_xgetbv;		/* 1: the guest may run xgetbv */
@@ -34,6 +33,14 @@ extern uint64_t xs_g_bad_xss;		/* an IA32_XSS value that must #GP */
 extern uint8_t xs_g_pattern[XS_VEC_BYTES];
 extern uint8_t xs_g_xmm[XS_VEC_BYTES];
 
+/*
+ * Return codes (guest/status.h): xs_guest_set_xcr0 and xs_guest_exits 0 or
+ * GUEST_FAULT | vector of xsetbv, | GUEST_FAULT_PREREQ when setting
+ * CR4.OSXSAVE faulted; xs_guest_xgetbv XCR0 or GUEST_NO_VALUE | fault;
+ * xs_guest_xss GUEST_FAULT_PREREQ | fault of writing arg, else the result of
+ * writing xs_g_bad_xss; xs_guest_pkru PKRU or GUEST_NO_VALUE | fault of
+ * setting CR4.PKE.
+ */
 uint64_t xs_guest_set_xcr0(uint64_t arg);
 uint64_t xs_guest_exits(uint64_t arg);
 uint64_t xs_guest_vec_exits(uint64_t arg);

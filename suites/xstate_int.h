@@ -1,4 +1,8 @@
-/* xstate_int.h - state shared by the files of the xstate check suite. */
+/*
+ * xstate_int.h - state shared by the files of the xstate check suite:
+ * xstate.c (the table of checks) uses xstate_xcr0.c and xstate_regs.c
+ * (the checks), which use xstate_ctx.c (the VM, hook and helpers).
+ */
 #ifndef EXITSCOPE_SUITES_XSTATE_INT_H
 #define EXITSCOPE_SUITES_XSTATE_INT_H
 
@@ -6,12 +10,14 @@
 #include <stdint.h>
 
 #include "guest/vm.h"
+#include "host/hostinfo.h"
+#include "host/xstate_cpu.h"
 #include "results/check.h"
 #include "suites/suite_env.h"
-#include "host/xstate_cpu.h"
 
 #define XS_SUITE	"xstate"
 #define XS_BUDGET_MS	10000
+#define XS_EV_LEN	128	/* == sizeof(struct check_result.expected) */
 
 /* What the exit hook sees on each claimed exit, right after KVM_RUN returned. */
 struct xs_hook {
@@ -36,15 +42,29 @@ struct xs_ctx {
 	char subset_how[64];
 };
 
-bool xs_stopped(const struct xs_ctx *x);
+/* xstate_ctx.c */
+/* Host CPU state, the VM (with an in-kernel irqchip if possible) and the XCR0 subset. */
+int xs_ctx_init(struct xs_ctx *x, char *err, size_t errlen);
+void xs_ctx_free(struct xs_ctx *x);
 int xs_get_xcr0(struct xs_ctx *x, uint64_t *val);
 int xs_set_xcr0(struct xs_ctx *x, uint64_t val);
 void xs_fill(uint8_t *p, size_t n, uint8_t seed);
+/* "0x..." into buf (XS_EV_LEN): a register value as structured evidence. */
+void xs_hex(char *buf, uint64_t v);
+/* "guest <exit>: <message>" of a run that did not end as the check wanted. */
+const char *xs_outcome(const struct guest_result *res, char *buf, size_t len);
+/* Such a run's status: skip when the host could not emulate the guest, else fail. */
+enum check_status xs_outcome_status(const struct guest_result *res);
 
-void xs_check_host_vec(struct xs_ctx *x);
-void xs_check_guest_vec(struct xs_ctx *x);
-void xs_check_set_xsave(struct xs_ctx *x);
-void xs_check_xss(struct xs_ctx *x);
-void xs_check_pkru(struct xs_ctx *x);
+/* The checks, each given the struct xs_ctx (suite_run's ctx); run in this order. */
+void xs_check_subset_guest(void *x);	/* xstate_xcr0.c */
+void xs_check_subset_host(void *x);
+void xs_check_exits(void *x);
+void xs_check_host_vec(void *x);	/* xstate_regs.c */
+void xs_check_guest_vec(void *x);
+void xs_check_set_xsave(void *x);
+void xs_check_set_xcrs(void *x);	/* xstate_xcr0.c */
+void xs_check_xss(void *x);		/* xstate_regs.c */
+void xs_check_pkru(void *x);
 
 #endif

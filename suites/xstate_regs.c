@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host/hostinfo.h"
 #include "suites/xstate_guest.h"
 #include "suites/xstate_int.h"
 
@@ -28,15 +27,20 @@ static size_t xs_first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 	return i;
 }
 
-static const char *xs_res(const struct guest_result *res, char *buf, size_t len)
+/* Bytes that differ between a and b. */
+static size_t xs_count_diff(const uint8_t *a, const uint8_t *b, size_t n)
 {
-	snprintf(buf, len, "guest %s: %s", guest_exit_name(res->kind), res->msg);
-	return buf;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += a[i] != b[i];
+	return k;
 }
 
-static enum check_status xs_res_status(const struct guest_result *res)
+/* "regs=xmm0-15 bytes=256 changed=N": the evidence of a vector-register comparison. */
+static void xs_vec_ev(char *buf, const char *regs, size_t bytes, size_t changed)
 {
-	return res->kind == GUEST_EMULATION_FAILURE ? CHECK_SKIP : CHECK_FAIL;
+	snprintf(buf, XS_EV_LEN, "regs=%s bytes=%zu changed=%zu", regs, bytes, changed);
 }
 
 /*
@@ -67,14 +71,15 @@ static void xs_guard_disarm(timer_t t)
 		;
 }
 
-void xs_check_host_vec(struct xs_ctx *x)
+void xs_check_host_vec(void *arg)
 {
+	struct xs_ctx *x = arg;
 	enum xs_vec_kind kind = x->hook.cpu.vec;
 	size_t n = xs_vec_bytes(kind), d;
 	uint8_t in[XS_VEC_MAX_BYTES], out[XS_VEC_MAX_BYTES];
 	struct kvm_run *run = x->v->run;
 	struct guest_result res;
-	char buf[600];
+	char buf[600], want[XS_EV_LEN], seen[XS_EV_LEN];
 	timer_t t;
 	long r;
 
@@ -102,27 +107,30 @@ void xs_check_host_vec(struct xs_ctx *x)
 		return;
 	}
 	d = xs_first_diff(in, out, n);
+	xs_vec_ev(want, xs_vec_name(kind), n, 0);
+	xs_vec_ev(seen, xs_vec_name(kind), n, xs_count_diff(in, out, n));
 	vcpu_run(x->v, XS_BUDGET_MS, &res);	/* complete the port write, let the guest return */
 	if (d < n)
-		check_add(x->rep, XS_SUITE, "host_vector_state", CHECK_FAIL,
+		check_add_ev(x->rep, XS_SUITE, "host_vector_state", CHECK_FAIL, want, seen,
 			  "%s of the exitscope process changed across KVM_RUN: byte %zu (%s%zu) is %#x, was %#x",
 			  xs_vec_name(kind), d, kind == XS_VEC_XMM ? "xmm" : kind == XS_VEC_YMM ? "ymm" : "zmm",
 			  d / (n / (kind == XS_VEC_ZMM ? 32 : 16)), out[d], in[d]);
 	else
-		check_add(x->rep, XS_SUITE, "host_vector_state", CHECK_PASS,
+		check_add_ev(x->rep, XS_SUITE, "host_vector_state", CHECK_PASS, want, seen,
 			  "%s pattern (%zu bytes) of the exitscope process intact after a KVM_RUN in which the guest "
 			  "loaded its own xmm0-15 and exited on a port write (%s)%s", xs_vec_name(kind), n,
-			  res.kind == GUEST_DONE ? "guest returned" : xs_res(&res, buf, sizeof(buf)),
+			  res.kind == GUEST_DONE ? "guest returned" : xs_outcome(&res, buf, sizeof(buf)),
 			  kind == XS_VEC_ZMM ? "" : "; host has no usable AVX-512, no zmm");
 }
 
-void xs_check_guest_vec(struct xs_ctx *x)
+void xs_check_guest_vec(void *arg)
 {
+	struct xs_ctx *x = arg;
 	struct vcpu_user_exits u0 = x->v->user_exits;
 	struct guest_result res;
 	enum guest_exit k;
 	bool synced = false;
-	char buf[600];
+	char buf[600], want[XS_EV_LEN], seen[XS_EV_LEN];
 
 	xs_fill(*vm_global(x->vm, xs_g_pattern), XS_VEC_BYTES, 0x96);
 	for (k = vcpu_call_run(x->v, xs_guest_vec_exits, 0, XS_BUDGET_MS, &res);
@@ -132,11 +140,14 @@ void xs_check_guest_vec(struct xs_ctx *x)
 		synced = true;
 	}
 	if (k != GUEST_DONE) {
-		check_add(x->rep, XS_SUITE, "guest_vector_state", xs_res_status(&res), "%s",
-			  xs_res(&res, buf, sizeof(buf)));
+		check_add(x->rep, XS_SUITE, "guest_vector_state", xs_outcome_status(&res), "%s",
+			  xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}
-	check_add(x->rep, XS_SUITE, "guest_vector_state", res.args[0] ? CHECK_FAIL : CHECK_PASS,
+	xs_vec_ev(want, "xmm0-15", XS_VEC_BYTES, 0);
+	xs_vec_ev(seen, "xmm0-15", XS_VEC_BYTES, res.args[0]);
+	check_add_ev(x->rep, XS_SUITE, "guest_vector_state", res.args[0] ? CHECK_FAIL : CHECK_PASS,
+		  want, seen,
 		  "guest xmm0-15 pattern: %llu of %d bytes changed after %llu userspace PIO, %llu MMIO "
 		  "exits, CPUID, in-kernel PIO and a sync%s",
 		  (unsigned long long)res.args[0], XS_VEC_BYTES,
@@ -145,13 +156,14 @@ void xs_check_guest_vec(struct xs_ctx *x)
 		  synced ? " during which the host overwrote its own vector registers" : "");
 }
 
-void xs_check_set_xsave(struct xs_ctx *x)
+void xs_check_set_xsave(void *arg)
 {
+	struct xs_ctx *x = arg;
 	int size = kvm_xsave_size(x->vm->fd), r;
 	struct kvm_xsave *xs = calloc(1, size);
 	uint8_t want[XS_VEC_BYTES];
 	struct guest_result res;
-	char buf[600];
+	char buf[600], ev_want[XS_EV_LEN], ev_seen[XS_EV_LEN];
 	size_t d;
 
 	if (!xs)
@@ -172,34 +184,38 @@ void xs_check_set_xsave(struct xs_ctx *x)
 	}
 	vcpu_call_run(x->v, xs_guest_store_xmm, 0, XS_BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE) {
-		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", xs_res_status(&res), "%s",
-			  xs_res(&res, buf, sizeof(buf)));
+		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", xs_outcome_status(&res), "%s",
+			  xs_outcome(&res, buf, sizeof(buf)));
 		goto out;
 	}
 	d = xs_first_diff(want, *vm_global(x->vm, xs_g_xmm), sizeof(want));
+	xs_vec_ev(ev_want, "xmm0-15", sizeof(want), 0);
+	xs_vec_ev(ev_seen, "xmm0-15", sizeof(want),
+		  xs_count_diff(want, *vm_global(x->vm, xs_g_xmm), sizeof(want)));
 	if (d < sizeof(want))
-		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_FAIL,
+		check_add_ev(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_FAIL, ev_want, ev_seen,
 			  "after KVM_SET_XSAVE the guest's xmm%zu byte %zu is %#x, set %#x", d / 16, d % 16,
 			  (*vm_global(x->vm, xs_g_xmm))[d], want[d]);
 	else
-		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_PASS,
+		check_add_ev(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_PASS, ev_want, ev_seen,
 			  "xmm0-15 written with KVM_SET_XSAVE (%d-byte buffer) read back by the guest (movdqu)",
 			  size);
 out:
 	free(xs);
 }
 
-void xs_check_xss(struct xs_ctx *x)
+void xs_check_xss(void *arg)
 {
+	struct xs_ctx *x = arg;
 	const struct hostinfo *hi = x->env->hi;
 	uint64_t want, seen[4] = { 0 }, kvm = 0;
 	struct guest_result res;
 	enum guest_exit k;
 	int kr = -ENOENT;
-	char buf[600];
+	char buf[600], ev_want[XS_EV_LEN], ev_seen[XS_EV_LEN];
 
 	if (!hi || !hi->feat_xsaves) {
-		check_add(x->rep, XS_SUITE, "xss", CHECK_SKIP,
+		check_add_ev(x->rep, XS_SUITE, "xss", CHECK_SKIP, "xsaves=1", "xsaves=0",
 			  "KVM does not offer XSAVES to guests (KVM_GET_SUPPORTED_CPUID 0xd.1:EAX[3] clear), "
 			  "so guests have no IA32_XSS (supported XSS %#llx, in the MSR save list: %s)",
 			  hi ? (unsigned long long)hi->xss_supported : 0ULL,
@@ -220,39 +236,46 @@ void xs_check_xss(struct xs_ctx *x)
 		}
 	}
 	if (k != GUEST_DONE) {
-		check_add(x->rep, XS_SUITE, "xss", xs_res_status(&res), "%s", xs_res(&res, buf, sizeof(buf)));
+		check_add(x->rep, XS_SUITE, "xss", xs_outcome_status(&res), "%s", xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}
-	if (!(res.args[0] & 0x1000)) {
+	if (res.args[0] & GUEST_FAULT_PREREQ) {
 		check_add(x->rep, XS_SUITE, "xss", CHECK_FAIL,
 			  "guest wrmsr IA32_XSS=%#llx faulted with %s although XSAVES is offered",
-			  (unsigned long long)want, vector_name(res.args[0] & 0xff));
+			  (unsigned long long)want, vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		return;
 	}
-	check_add(x->rep, XS_SUITE, "xss",
+	snprintf(ev_want, sizeof(ev_want), "after_exits=0x%llx kvm=0x%llx after_set=0x%llx reserved=0x%llx",
+		 (unsigned long long)want, (unsigned long long)want, (unsigned long long)want,
+		 (unsigned long long)GUEST_FAULT_CODE(GP_VECTOR));
+	snprintf(ev_seen, sizeof(ev_seen), "after_exits=0x%llx kvm=0x%llx after_set=0x%llx reserved=0x%llx",
+		 (unsigned long long)seen[1], kr ? ~0ULL : (unsigned long long)kvm,
+		 (unsigned long long)seen[2], (unsigned long long)res.args[0]);
+	check_add_ev(x->rep, XS_SUITE, "xss",
 		  seen[1] == want && seen[2] == want && seen[3] == want && !kr && kvm == want &&
-		  (res.args[0] & 0x1ff) == (XS_FAULT | GP_VECTOR) ? CHECK_PASS : CHECK_FAIL,
+		  res.args[0] == GUEST_FAULT_CODE(GP_VECTOR) ? CHECK_PASS : CHECK_FAIL, ev_want, ev_seen,
 		  "guest wrote IA32_XSS %#llx: read %#llx after exits, KVM_GET_MSRS %#llx (%s), "
 		  "%#llx after KVM_SET_MSRS; writing reserved bit 0: %s, value then %#llx",
 		  (unsigned long long)want, (unsigned long long)seen[1], (unsigned long long)kvm,
 		  kr ? strerror(-kr) : "round trip ok", (unsigned long long)seen[2],
-		  res.args[0] & XS_FAULT ? vector_name(res.args[0] & 0xff) : "accepted",
+		  res.args[0] & GUEST_FAULT ? vector_name(GUEST_FAULT_VECTOR(res.args[0])) : "accepted",
 		  (unsigned long long)seen[3]);
 }
 
-void xs_check_pkru(struct xs_ctx *x)
+void xs_check_pkru(void *arg)
 {
+	struct xs_ctx *x = arg;
 	const struct hostinfo *hi = x->env->hi;
 	const uint32_t want = 0x55555554;	/* access disabled for keys 1-15 */
 	uint64_t guest_mid = 0, bad0 = x->hook.pkru_bad;
 	uint32_t host_mid = 0;
 	struct guest_result res;
 	enum guest_exit k;
-	char buf[600];
+	char buf[600], ev_want[XS_EV_LEN], ev_seen[XS_EV_LEN];
 	bool host_ok;
 
 	if (!hi || !hi->feat_pku) {
-		check_add(x->rep, XS_SUITE, "pkru", CHECK_SKIP,
+		check_add_ev(x->rep, XS_SUITE, "pkru", CHECK_SKIP, "pku=1", "pku=0",
 			  "KVM does not offer PKU to guests (KVM_GET_SUPPORTED_CPUID 7:ECX[3] clear): "
 			  "no guest PKRU to isolate");
 		return;
@@ -264,18 +287,22 @@ void xs_check_pkru(struct xs_ctx *x)
 		guest_mid = res.args[1];
 	}
 	if (k != GUEST_DONE) {
-		check_add(x->rep, XS_SUITE, "pkru", xs_res_status(&res), "%s", xs_res(&res, buf, sizeof(buf)));
+		check_add(x->rep, XS_SUITE, "pkru", xs_outcome_status(&res), "%s", xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}
-	if (res.args[0] >> 32) {
+	if (res.args[0] & GUEST_NO_VALUE) {
 		check_add(x->rep, XS_SUITE, "pkru", CHECK_FAIL,
 			  "setting CR4.PKE faulted with %s although PKU is offered",
-			  vector_name(res.args[0] & 0xff));
+			  vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		return;
 	}
 	host_ok = !x->hook.cpu.ospke || (host_mid == x->hook.pkru0 && x->hook.pkru_bad == bad0);
-	check_add(x->rep, XS_SUITE, "pkru",
+	snprintf(ev_want, sizeof(ev_want), "guest_mid=0x%x guest_end=0x%x host_changed=0", want, want);
+	snprintf(ev_seen, sizeof(ev_seen), "guest_mid=0x%llx guest_end=0x%llx host_changed=%d",
+		 (unsigned long long)guest_mid, (unsigned long long)res.args[0], !host_ok);
+	check_add_ev(x->rep, XS_SUITE, "pkru",
 		  guest_mid == want && res.args[0] == want && host_ok ? CHECK_PASS : CHECK_FAIL,
+		  ev_want, ev_seen,
 		  "guest PKRU %#x: rdpkru %#llx after PIO and CPUID exits, %#llx after a sync; host PKRU %s",
 		  want, (unsigned long long)guest_mid, (unsigned long long)res.args[0],
 		  x->hook.cpu.ospke ? (host_ok ? "unchanged after KVM_RUN" : "CHANGED after KVM_RUN")

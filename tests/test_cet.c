@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <jansson.h>
 
@@ -37,8 +38,8 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 		if (cs->shstk || cs->ibt)
 			skip("KVM supports CET: its MSRs belong in the list");
 		else
-			ok(!kvm_msr_list_has(l, cet_msrs[i]), "%s (%#x) absent from the MSR save list",
-			   cet_msr_name(cet_msrs[i]), cet_msrs[i]);
+			ok(!kvm_msr_list_has(l, cet_msrs[i].index), "%s (%#x) absent from the MSR save list",
+			   cet_msrs[i].name, cet_msrs[i].index);
 	}
 	free(l);
 
@@ -50,8 +51,8 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 	for (int i = 0; i < CET_NR_MSRS; i++) {
 		uint64_t val = i < 2 ? CET_SHSTK_EN : 0x7ffff0001000ULL;
 
-		is_int(kvm_set_msr(vm->vcpus[0].fd, cet_msrs[i], val), -EPERM,
-		       cet_msr_name(cet_msrs[i]));
+		is_int(kvm_set_msr(vm->vcpus[0].fd, cet_msrs[i].index, val), -EPERM,
+		       cet_msrs[i].name);
 	}
 
 	/* KVM_SET_SREGS with CR4.CET: EINVAL, CR4 unchanged. */
@@ -76,7 +77,7 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 
 	/* The guest: mov to CR4 setting CET is #GP, CET MSR accesses are #GP. */
 	vcpu_call_run(&vm->vcpus[0], cet_g_cr4_set, 0, 20000, &res);
-	ok(res.kind == GUEST_DONE && res.args[0] == CET_FAULT(GP_VECTOR),
+	ok(res.kind == GUEST_DONE && res.args[0] == GUEST_FAULT_CODE(GP_VECTOR),
 	   "guest mov to CR4 with CET: #GP (%#llx, %s)", (unsigned long long)res.args[0], res.msg);
 	vcpu_call_run(&vm->vcpus[0], cet_g_msr_access, 0, 20000, &res);
 	ok(res.kind == GUEST_DONE && res.args[0] == 0,
@@ -97,25 +98,58 @@ static void suite_checks(const struct suite_env *env, const struct cet_support *
 	};
 	struct check_report rep = { 0 };
 	const struct check_result *c;
+	char gp[32];
 
 	cet_checks(env, &rep);
 	is_int(check_count(&rep, CHECK_FAIL), 0, "no cet check fails");
 	for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++) {
 		c = check_find(&rep, "cet", always[i]);
-		ok(c && c->status == CHECK_PASS, "cet.%s passes (%s)", always[i], c ? c->detail : "missing");
+		ok(c && c->status == CHECK_PASS && c->expected[0] && !strcmp(c->expected, c->observed),
+		   "cet.%s passes, observed '%s' as expected '%s'", always[i], c ? c->observed : "missing",
+		   c ? c->expected : "");
 	}
+	/* The values themselves, where they do not depend on the host. */
+	snprintf(gp, sizeof(gp), "0x%llx", (unsigned long long)GUEST_FAULT_CODE(GP_VECTOR));
+	c = check_find(&rep, "cet", "guest_cr4_cet_gp");
+	ok(c && !strcmp(c->observed, gp), "guest_cr4_cet_gp: mov to CR4.CET gave %s (#GP)", gp);
+	c = check_find(&rep, "cet", "guest_msr_gp");
+	ok(c && !strcmp(c->observed, "0x0"), "guest_msr_gp: no CET MSR access went through (mask 0x0)");
+	c = check_find(&rep, "cet", "sregs_cr4_cet_refused");
+	snprintf(gp, sizeof(gp), "set=%d cr4_cet=0", -EINVAL);
+	ok(c && !strcmp(c->observed, gp), "sregs_cr4_cet_refused: EINVAL, CR4.CET stays clear (%s)", gp);
+	c = check_find(&rep, "cet", "reg_list_no_guest_ssp");
+	ok(c && !strcmp(c->observed, "listed=0 set_one_reg=refused"), "reg_list_no_guest_ssp: not listed, refused");
 	c = check_find(&rep, "cet", cs->shstk || cs->ibt ? "msr_refused_cleared_cpuid" : "msr_refused_no_cet");
-	ok(c && c->status == CHECK_PASS, "CET MSR refusal check passes (%s)", c ? c->detail : "missing");
+	ok(c && c->status == CHECK_PASS && !strcmp(c->observed, "accepted=none") &&
+	   !strcmp(c->expected, "accepted=none"), "CET MSR refusal check passes: nothing accepted");
 	for (size_t i = 0; i < sizeof(need_cet) / sizeof(need_cet[0]); i++) {
 		c = check_find(&rep, "cet", need_cet[i]);
 		if (cs->shstk && cs->ibt)
-			ok(c && c->status == CHECK_PASS, "cet.%s passes on a CET host", need_cet[i]);
+			ok(c && c->status == CHECK_PASS && !strcmp(c->expected, c->observed),
+			   "cet.%s passes on a CET host", need_cet[i]);
 		else if (!cs->shstk && !cs->ibt)
-			ok(c && c->status == CHECK_SKIP && !strncmp(c->detail, CET_NO_SUPPORT, strlen(CET_NO_SUPPORT)),
-			   "cet.%s skips with '%s...' (%s)", need_cet[i], CET_NO_SUPPORT, c ? c->detail : "missing");
+			ok(c && c->status == CHECK_SKIP && !strncmp(c->detail, CET_NO_SUPPORT, strlen(CET_NO_SUPPORT)) &&
+			   !strcmp(c->expected, "shstk|ibt=1") && !strcmp(c->observed, "shstk|ibt=0"),
+			   "cet.%s skips with '%s...', evidence shstk|ibt=0 (%s)", need_cet[i], CET_NO_SUPPORT,
+			   c ? c->observed : "missing");
 		else
 			ok(c && c->status != CHECK_FAIL, "cet.%s does not fail (partial CET)", need_cet[i]);
 	}
+	check_report_free(&rep);
+}
+
+/* Ctrl-C before the suite: every check is recorded as stopped, none fails or runs. */
+static void stop_checks(const struct suite_env *env)
+{
+	volatile sig_atomic_t stop = 1;
+	struct suite_env e = *env;
+	struct check_report rep = { 0 };
+
+	e.stop = &stop;
+	cet_checks(&e, &rep);
+	ok(rep.n >= 16 && check_count(&rep, CHECK_STOPPED) == rep.n,
+	   "stop flag set: all %zu cet checks recorded as stopped", rep.n);
+	is_int(check_count(&rep, CHECK_FAIL), 0, "stop flag set: no cet check fails");
 	check_report_free(&rep);
 }
 
@@ -129,7 +163,7 @@ static void cli_checks(void)
 	bool bad = false;
 
 	if (!exe || !dir) {
-		tap_skip(3, "EXITSCOPE is not set (run through make check)");
+		tap_skip(4, "EXITSCOPE is not set (run through make check)");
 		fixture_rmdir(dir);
 		return;
 	}
@@ -144,6 +178,12 @@ static void cli_checks(void)
 		bad |= strcmp(json_string_value(json_object_get(c, "suite")), "cet") != 0;
 	}
 	ok(n >= 16 && !bad, "JSON has %zu checks, all of suite cet", n);
+	bad = true;
+	json_array_foreach(checks, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "name")), "guest_msr_gp"))
+			bad = strcmp(json_string_value(json_object_get(c, "expected")) ?: "", "0x0") ||
+			      strcmp(json_string_value(json_object_get(c, "observed")) ?: "", "0x0");
+	ok(!bad, "JSON carries guest_msr_gp's expected and observed (0x0)");
 	tap_like(r.out, "cet.sregs_cr4_cet_refused", "text output names the checks");
 	json_decref(doc);
 	run_free(&r);
@@ -160,12 +200,13 @@ int main(void)
 
 	if (access("/dev/kvm", R_OK | W_OK))
 		return tap_skip_all("/dev/kvm is not accessible");
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_get(NULL, &cs))
+	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_of(&hi, &cs))
 		return tap_skip_all("KVM cannot be queried");
 	env.hi = &hi;
 	diag("KVM CET support: shstk=%d ibt=%d xss=%#llx", cs.shstk, cs.ibt, (unsigned long long)cs.xss);
 	direct_checks(&env, &cs);
 	suite_checks(&env, &cs);
+	stop_checks(&env);
 	cli_checks();
 	return done_testing();
 }

@@ -13,6 +13,7 @@
 
 #include "host/hostinfo.h"
 #include "guest/vcpu_state.h"
+#include "suites/migrate.h"
 #include "suites/migrate_guest.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -173,6 +174,44 @@ static void test_refusal(void)
 	vcpu_state_free(t1);
 }
 
+/* The suite itself: its evidence, and Ctrl-C before it as an outcome of its own. */
+static void test_suite(const struct hostinfo *hi)
+{
+	static const char *const names[] = {
+		"migrate_at_sync", "migrate_mid_loop", "guest_state_after_migration",
+		"refuse_missing_feature", "cet_state_migrates",
+	};
+	volatile sig_atomic_t stop = 0;
+	struct suite_env env = { .hi = hi, .stop = &stop };
+	struct check_report rep = { 0 };
+	const struct check_result *c;
+	char want[64];
+
+	migrate_checks(&env, &rep);
+	is_int(check_count(&rep, CHECK_FAIL), 0, "no migrate check fails");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		c = check_find(&rep, "migrate", names[i]);
+		ok(c && c->status != CHECK_FAIL && c->expected[0] &&
+		   (c->status != CHECK_PASS || !strcmp(c->expected, c->observed)),
+		   "migrate.%s %s: observed '%s', expected '%s'", names[i],
+		   c ? check_status_name(c->status) : "missing", c ? c->observed : "", c ? c->expected : "");
+	}
+	c = check_find(&rep, "migrate", "migrate_at_sync");
+	snprintf(want, sizeof(want), "lost=0x0 mg_counter=%d", MG_COUNTER);
+	ok(c && c->status == CHECK_PASS && !strcmp(c->observed, want),
+	   "migrate_at_sync: registers intact, guest global carried (%s)", want);
+	c = check_find(&rep, "migrate", "guest_state_after_migration");
+	ok(c && c->status == CHECK_PASS && !strcmp(c->observed, "lost=0x0"),
+	   "guest_state_after_migration: the guest found nothing changed (lost=0x0)");
+	check_report_free(&rep);
+
+	stop = 1;
+	migrate_checks(&env, &rep);
+	is_int(rep.n, 5, "stop flag set: 5 migrate results");
+	is_int(check_count(&rep, CHECK_STOPPED), 5, "stop flag set: every migrate check is stopped, none fails");
+	check_report_free(&rep);
+}
+
 static void test_cli(void)
 {
 	const char *exe = getenv("EXITSCOPE");
@@ -211,6 +250,7 @@ int main(void)
 		test_refusal();
 	else
 		tap_skip(1, "needs x2APIC and an in-kernel irqchip");
+	test_suite(&hi);
 	test_cli();
 	return done_testing();
 }

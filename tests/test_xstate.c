@@ -11,6 +11,7 @@
 
 #include "results/result_read.h"
 #include "host/hostinfo.h"
+#include "suites/suite_run.h"
 #include "suites/xstate.h"
 #include "host/xstate_cpu.h"
 #include "tests/fixture.h"
@@ -33,12 +34,21 @@ static bool is_status(const struct check_result *c, enum check_status st)
 	return c && c->status == st;
 }
 
+/* The check passed (or skipped: st) with exactly this expected and observed evidence. */
+static bool is_ev(const struct check_result *c, enum check_status st, const char *want, const char *seen)
+{
+	if (c && (strcmp(c->expected, want) || strcmp(c->observed, seen)))
+		diag("%s: expected '%s' observed '%s', want '%s' / '%s'", c->name, c->expected,
+		     c->observed, want, seen);
+	return is_status(c, st) && !strcmp(c->expected, want) && !strcmp(c->observed, seen);
+}
+
 static void test_suite(void)
 {
 	static const char *const kinds[] = { "pio_user", "pio_kernel", "mmio", "cpuid", "hlt", "signal" };
-	static const char *const evidence[] = {
-		"after 1 userspace PIO exit(s)", "0 userspace PIO exits", "after 1 userspace MMIO exit(s)",
-		"CPUID", "woken by 1 x2APIC timer interrupt(s)", "KVM_RUN return(s) with EINTR",
+	/* Each step's exit, counted by the run loop (exactly what the guest did). */
+	static const char *const exits[] = {
+		" user_pio=1", " user_pio=0", " user_mmio=1", "", " timer_irqs=1", "",
 	};
 	volatile sig_atomic_t stop = 0;
 	struct check_report rep = { 0 };
@@ -46,11 +56,11 @@ static void test_suite(void)
 	struct xs_host_cpu cpu;
 	const struct check_result *c, *g, *h;
 	struct hostinfo hi;
-	char err[512], want[64], sub[64], guest[64], rt[96];
+	char err[512], want[128], sub[64], other_hex[64], vec[64];
 	unsigned long long subset, other;
 
 	if (hostinfo_collect(&hi, NULL, err, sizeof(err))) {
-		tap_skip(22, "hostinfo failed");
+		tap_skip(18, "hostinfo failed");
 		return;
 	}
 	env.hi = &hi;
@@ -58,9 +68,8 @@ static void test_suite(void)
 	xs_host_cpu(&cpu);
 	subset = cpu.xcr0 == 0x3 ? 0x1 : 0x3;	/* x87|SSE unless that is the host's own */
 	other = subset == 0x1 ? 0x3 : 0x1;
-	snprintf(sub, sizeof(sub), "KVM_GET_XCRS returns %#llx", subset);
-	snprintf(guest, sizeof(guest), "guest XCR0 %#llx", subset);
-	snprintf(rt, sizeof(rt), "KVM_GET_XCRS returns %#llx after KVM_SET_XCRS %#llx", other, other);
+	snprintf(sub, sizeof(sub), "0x%llx", subset);
+	snprintf(other_hex, sizeof(other_hex), "0x%llx", other);
 	xstate_checks(&env, &rep);
 	for (size_t i = 0; i < rep.n; i++)
 		diag("%s %s: %s", check_status_name(rep.r[i].status), rep.r[i].name, rep.r[i].detail);
@@ -68,59 +77,70 @@ static void test_suite(void)
 
 	g = get(&rep, "xcr0_subset_guest");
 	h = get(&rep, "xcr0_subset_host");
-	ok(is_status(h, CHECK_PASS) && strstr(h->detail, sub),
+	ok(is_ev(h, CHECK_PASS, sub, sub),
 	   "XCR0 subset %#llx set with KVM_SET_XCRS is what KVM_GET_XCRS returns", subset);
 	if (hi.feat_xsave)
-		ok(is_status(g, CHECK_PASS) && strstr(g->detail, "KVM_GET_XCRS"),
+		ok(is_ev(g, CHECK_PASS, sub, sub),
 		   "guest CPUID has XSAVE: the guest's own xsetbv of %#llx is visible through KVM_GET_XCRS",
 		   subset);
 	else
-		ok(is_status(g, CHECK_SKIP) && strstr(g->detail, "no XSAVE"),
-		   "guest CPUID lacks XSAVE: the guest-side XCR0 check skips and says why");
+		ok(is_ev(g, CHECK_SKIP, "xsave=1", "xsave=0"),
+		   "guest CPUID lacks XSAVE: the guest-side XCR0 check skips, evidence xsave=0");
 
 	if (!cpu.osxsave) {
-		tap_skip(12, "the host process cannot run xgetbv (no OSXSAVE)");
+		tap_skip(6, "the host process cannot run xgetbv (no OSXSAVE)");
 	} else {
-		snprintf(want, sizeof(want), "host XCR0 %#llx (xgetbv", (unsigned long long)cpu.xcr0);
 		for (int i = 0; i < 6; i++) {
 			char name[32];
 
 			snprintf(name, sizeof(name), "xcr0_after_%s", kinds[i]);
+			snprintf(want, sizeof(want), "host=0x%llx hook_wrong=0 guest=0x%llx%s",
+				 (unsigned long long)cpu.xcr0, subset, exits[i]);
 			c = get(&rep, name);
-			ok(is_status(c, CHECK_PASS) && strstr(c->detail, want) &&
-			   strstr(c->detail, guest) && strstr(c->detail, "0 wrong in the exit hook"),
-			   "%s: guest XCR0 %#llx (KVM_GET_XCRS) and the host's %#llx intact", name,
-			   subset, (unsigned long long)cpu.xcr0);
-			ok(c && strstr(c->detail, evidence[i]), "%s: the exit happened as intended ('%s')",
-			   name, evidence[i]);
+			ok(is_ev(c, CHECK_PASS, want, want),
+			   "%s: the exit happened as intended, guest XCR0 %#llx (KVM_GET_XCRS) and the "
+			   "host's %#llx intact (%s)", name, subset, (unsigned long long)cpu.xcr0, want);
 		}
 	}
 	c = get(&rep, "host_vector_state");
-	ok(is_status(c, CHECK_PASS) && strstr(c->detail, xs_vec_name(cpu.vec)),
+	snprintf(vec, sizeof(vec), "regs=%s bytes=%zu changed=0", xs_vec_name(cpu.vec), xs_vec_bytes(cpu.vec));
+	ok(is_ev(c, CHECK_PASS, vec, vec),
 	   "host %s pattern survives a guest run that clobbers the guest's xmm0-15", xs_vec_name(cpu.vec));
 	c = get(&rep, "guest_vector_state");
-	ok(is_status(c, CHECK_PASS) && strstr(c->detail, "0 of 256 bytes changed"),
-	   "guest xmm0-15 pattern survives PIO, MMIO, CPUID and sync exits");
+	ok(is_ev(c, CHECK_PASS, "regs=xmm0-15 bytes=256 changed=0", "regs=xmm0-15 bytes=256 changed=0"),
+	   "guest xmm0-15 pattern survives PIO, MMIO, CPUID and sync exits: 0 of 256 bytes changed");
 	c = get(&rep, "set_xsave_guest_view");
-	ok(is_status(c, CHECK_PASS), "xmm0-15 written with KVM_SET_XSAVE are what the guest reads");
+	ok(is_ev(c, CHECK_PASS, "regs=xmm0-15 bytes=256 changed=0", "regs=xmm0-15 bytes=256 changed=0"),
+	   "xmm0-15 written with KVM_SET_XSAVE are what the guest reads");
 	c = get(&rep, "set_xcrs_guest_view");
 	if (hi.feat_xsave)
-		ok(is_status(c, CHECK_PASS), "KVM_SET_XCRS value seen by guest xgetbv");
+		ok(is_ev(c, CHECK_PASS, other_hex, other_hex), "KVM_SET_XCRS value seen by guest xgetbv");
 	else
-		ok(is_status(c, CHECK_SKIP) && strstr(c->detail, rt),
-		   "without guest XSAVE: KVM_SET_XCRS guest view skips, reporting the KVM_GET_XCRS round trip");
+		ok(is_ev(c, CHECK_SKIP, other_hex, other_hex),
+		   "without guest XSAVE: KVM_SET_XCRS guest view skips, KVM_GET_XCRS returns %s after "
+		   "KVM_SET_XCRS %s", other_hex, other_hex);
 	c = get(&rep, "xss");
 	if (hi.feat_xsaves)
-		ok(is_status(c, CHECK_PASS), "IA32_XSS survives exits and save/restore; reserved bits #GP");
+		ok(is_status(c, CHECK_PASS) && !strcmp(c->expected, c->observed),
+		   "IA32_XSS survives exits and save/restore; reserved bits #GP");
 	else
-		ok(is_status(c, CHECK_SKIP) && strstr(c->detail, "does not offer XSAVES"),
-		   "IA32_XSS check skips: KVM offers no XSAVES");
+		ok(is_ev(c, CHECK_SKIP, "xsaves=1", "xsaves=0"), "IA32_XSS check skips: KVM offers no XSAVES");
 	c = get(&rep, "pkru");
 	if (hi.feat_pku)
-		ok(is_status(c, CHECK_PASS), "guest PKRU persists, host PKRU unchanged");
+		ok(is_status(c, CHECK_PASS) && !strcmp(c->expected, c->observed),
+		   "guest PKRU persists, host PKRU unchanged");
 	else
-		ok(is_status(c, CHECK_SKIP) && strstr(c->detail, "does not offer PKU"),
-		   "PKRU check skips: KVM offers no PKU");
+		ok(is_ev(c, CHECK_SKIP, "pku=1", "pku=0"), "PKRU check skips: KVM offers no PKU");
+	check_report_free(&rep);
+
+	/* Ctrl-C before the suite: all 14 checks recorded as stopped, none run, none fails. */
+	stop = 1;
+	xstate_checks(&env, &rep);
+	is_int(rep.n, 14, "stop flag set: 14 xstate results");
+	is_int(check_count(&rep, CHECK_STOPPED), 14, "stop flag set: every xstate check is stopped");
+	c = get(&rep, "xcr0_after_signal");
+	ok(c && !strcmp(c->detail, SUITE_STOPPED_DETAIL), "a check that never ran says so ('%s')",
+	   c ? c->detail : "missing");
 	check_report_free(&rep);
 }
 
