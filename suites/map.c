@@ -166,7 +166,7 @@ static void map_rejected(struct result_map_entry *e, const struct map_item *it, 
 	e->status = MAP_REJECTED;
 	e->vector = vec;
 	snprintf(e->detail, sizeof(e->detail), "%s on the first %s write%s%s%s%s", vector_name(vec),
-		 code & MAP_PREREQ_FAULT ? "prerequisite" : map_reg_name(it->reg),
+		 code & GUEST_FAULT_PREREQ ? "prerequisite" : map_reg_name(it->reg),
 		 e->feature[0] ? "; guest CPUID " : "",
 		 e->feature[0] ? (has ? "has " : "lacks ") : "",
 		 e->feature, has && e->feature[0] ? " (rejected anyway)" : "");
@@ -387,9 +387,9 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	static const char *const defaults[] = { "host", "minimal" };
 	struct map_ctx m = { .env = env, .opts = opts };
 	struct cpuid_profile *parsed;
-	struct kvm_cpuid2 *supported = NULL;
+	const struct kvm_cpuid2 *supported;
 	struct result_map *map = NULL;
-	int kfd, r = 0;
+	int r = 0;
 
 	*map_out = NULL;
 	if (!profiles || !n) {
@@ -408,17 +408,10 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 		if (r)
 			goto out;
 	}
-	kfd = kvm_open(env->kvm_path ? env->kvm_path : KVM_DEFAULT_DEV);
-	if (kfd < 0) {
-		r = kfd;
-		snprintf(err, errlen, "cannot open %s: %s",
-			 env->kvm_path ? env->kvm_path : KVM_DEFAULT_DEV, strerror(-r));
-		goto out;
-	}
-	r = kvm_get_supported_cpuid(kfd, &supported);
-	close(kfd);
-	if (r) {
-		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: %s", strerror(-r));
+	supported = hostinfo_cpuid(env->hi);
+	if (!supported) {
+		r = -ENODEV;
+		snprintf(err, errlen, "the host record has no KVM_GET_SUPPORTED_CPUID table");
 		goto out;
 	}
 	map = result_map_new();
@@ -444,7 +437,6 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 		snprintf(err, errlen, "stopped by Ctrl-C: the map is incomplete");
 	}
 out:
-	free(supported);
 	free(parsed);
 	return r;
 }

@@ -66,13 +66,13 @@ uint64_t map_guest_run(uint64_t arg)
 	if (map_g_pre_cr0 && (cr0 | map_g_pre_cr0) != cr0) {
 		r = guest_write_cr0_safe(cr0 | map_g_pre_cr0);
 		if (r)
-			return MAP_PREREQ_FAULT | r;
+			return GUEST_FAULT_PREREQ | r;
 	}
 	if (map_g_pre_cr4 && (cr4 | map_g_pre_cr4) != cr4) {
 		r = guest_write_cr4_safe(cr4 | map_g_pre_cr4);
 		if (r) {
 			write_cr0(cr0);
-			return MAP_PREREQ_FAULT | r;
+			return GUEST_FAULT_PREREQ | r;
 		}
 	}
 	if (mask) {

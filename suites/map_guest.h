@@ -6,8 +6,6 @@
 
 #define MAP_SYNC_BEGIN		1
 #define MAP_SYNC_END		2
-/* Return code flag: a prerequisite write faulted (| GUEST_FAULT | vector). */
-#define MAP_PREREQ_FAULT	0x10000
 
 extern uint64_t map_g_reg, map_g_mask, map_g_ops, map_g_rounds, map_g_pre_cr0, map_g_pre_cr4;
 uint64_t map_guest_run(uint64_t arg);
