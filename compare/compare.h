@@ -30,7 +30,7 @@ struct compare_host_diff {
 
 struct compare_probe {
 	const char *name, *group;
-	const struct result_probe *a, *b;
+	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
 	struct stats_diff d;		/* medians, diff = new - base, 95% CI, resamples */
 	int has_pct;			/* base median > 0 */
@@ -39,7 +39,7 @@ struct compare_probe {
 
 /* A per-op counter of a probe that changed: facts, not noise. */
 struct compare_counter {
-	const char *probe, *counter;	/* counter: "exits", "io_exits", ... */
+	const char *probe, *counter;	/* counter: "exits", "io_exits", ..., "user_io", ... */
 	double a, b;
 	const char *note;		/* "now guest-owned", "now intercepted" or NULL */
 };

@@ -23,7 +23,7 @@ const char *compare_map_line(const struct compare_result *cr, const struct compa
 	return buf;
 }
 
-static const char *status_text(const struct result_probe *p, char *buf, size_t len)
+static const char *status_text(const struct run_probe *p, char *buf, size_t len)
 {
 	if (p->status == PROBE_OK)
 		snprintf(buf, len, "ok");

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < rf->host.n_backend_params; i++)
 		sum += (double)strlen(rf->host.backend_params[i].value);
 	for (i = 0; i < rf->n_probes; i++) {
-		const struct result_probe *p = &rf->probes[i];
+		const struct run_probe *p = &rf->probes[i];
 
 		sum += (double)strlen(p->name) + (double)strlen(p->group);
 		if (p->status != PROBE_OK) {
@@ -44,8 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; rf->map && i < rf->map->n_profiles; i++)
 		for (j = 0; j < rf->map->profiles[i].n_entries; j++)
 			sum += (double)strlen(rf->map->profiles[i].entries[j].reg);
-	for (i = 0; i < rf->n_checks; i++)
-		sum += (double)strlen(rf->checks[i].name);
+	for (i = 0; i < rf->checks.n; i++)
+		sum += (double)strlen(rf->checks.r[i].name);
 	for (i = 0; i < rf->n_warnings; i++)
 		sum += (double)strlen(rf->warnings[i]);
 	result_free(rf);

@@ -59,7 +59,6 @@ int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_
 int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
 const char *hostinfo_param(const struct hostinfo *hi, const char *name);
 int hostinfo_cap(const struct hostinfo *hi, const char *name);
-json_t *hostinfo_json(const struct hostinfo *hi);
 void hostinfo_print(FILE *f, const struct hostinfo *hi);
 /* A one-line warning when guest code is emulated by the host, else NULL. */
 const char *hostinfo_emulation_warning(const struct hostinfo *hi);

@@ -70,7 +70,7 @@ static const char *const host_field_names[HF_NR] = {
 /* The text of one host-table cell (malloc'd; NULL when out of memory). */
 static char *host_value(const struct result_file *rf, enum host_field hf)
 {
-	const struct result_host *h = &rf->host;
+	const struct host_record *h = &rf->host;
 	char *s = NULL;
 	size_t len = 0, i;
 	FILE *m = open_memstream(&s, &len);
@@ -295,7 +295,7 @@ static int write_comparisons(const struct report_ctx *r, const struct compare_op
 
 /* Check results: (suite, name) rows x files. */
 struct check_ref {
-	const struct result_check *c;
+	const struct check_result *c;
 	size_t file;
 };
 
@@ -311,14 +311,14 @@ static int cmp_check(const void *pa, const void *pb)
 
 static int write_checks(const struct report_ctx *r)
 {
-	const struct result_check *row[REPORT_MAX_FILES];
+	const struct check_result *row[REPORT_MAX_FILES];
 	struct check_ref *refs;
 	size_t i, j, k, total = 0, n = 0;
 	size_t count[REPORT_MAX_FILES][3] = { { 0 } };
 	FILE *f = r->f;
 
 	for (i = 0; i < r->n; i++)
-		total += r->files[i]->n_checks;
+		total += r->files[i]->checks.n;
 	fputs("<section id=\"checks\"><h2>Checks</h2>\n", f);
 	if (!total) {
 		fputs("<p class=\"empty\">No check results in these files (exitscope check --json).</p>"
@@ -329,22 +329,22 @@ static int write_checks(const struct report_ctx *r)
 	if (!refs)
 		return -1;
 	for (i = 0; i < r->n; i++) {
-		for (j = 0; j < r->files[i]->n_checks; j++) {
-			refs[n++] = (struct check_ref){ &r->files[i]->checks[j], i };
-			count[i][r->files[i]->checks[j].status]++;
+		for (j = 0; j < r->files[i]->checks.n; j++) {
+			refs[n++] = (struct check_ref){ &r->files[i]->checks.r[j], i };
+			count[i][r->files[i]->checks.r[j].status]++;
 		}
 	}
 	qsort(refs, n, sizeof(*refs), cmp_check);
 	fputs("<p class=\"summary\">", f);
 	for (i = 0; i < r->n; i++)
-		if (r->files[i]->n_checks)
+		if (r->files[i]->checks.n)
 			fprintf(f, "%c: %zu pass, %zu fail, %zu skip. ", html_file_label(i),
 				count[i][CHECK_PASS], count[i][CHECK_FAIL],
 				count[i][CHECK_SKIP]);
 	fputs("</p>\n<div class=\"scroll\"><table class=\"checks\"><thead><tr><th>suite</th>"
 	      "<th>check</th>", f);
 	for (i = 0; i < r->n; i++)
-		if (r->files[i]->n_checks)
+		if (r->files[i]->checks.n)
 			fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>%c</th>",
 				html_file_color(i), html_file_label(i));
 	fputs("</tr></thead><tbody>\n", f);
@@ -359,7 +359,7 @@ static int write_checks(const struct report_ctx *r)
 		html_escape(f, refs[i].c->name);
 		fputs("</td>", f);
 		for (k = 0; k < r->n; k++) {
-			if (!r->files[k]->n_checks)
+			if (!r->files[k]->checks.n)
 				continue;
 			if (!row[k]) {
 				fputs("<td class=\"cs-skip\">\u2013</td>", f);
@@ -367,7 +367,7 @@ static int write_checks(const struct report_ctx *r)
 			}
 			fprintf(f, "<td class=\"cs-%s\">%s", check_status_names[row[k]->status],
 				check_status_names[row[k]->status]);
-			if (row[k]->detail) {
+			if (row[k]->detail[0]) {
 				fputs("<div class=\"detail\">", f);
 				html_escape(f, row[k]->detail);
 				fputs("</div>", f);

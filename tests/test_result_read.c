@@ -100,7 +100,7 @@ static void test_valid(void)
 {
 	char err[RESULT_ERR_MAX];
 	struct result_file *rf;
-	const struct result_probe *p;
+	const struct run_probe *p;
 
 	json_t *doc = valid_doc();
 	snprintf(valid_path, sizeof(valid_path), "%s", fixture_write(tmp, "valid.json", doc));
@@ -131,7 +131,7 @@ static void test_valid(void)
 	   "map: one profile, two entries");
 	ok(rf->map && rf->map->profiles[0].entries[0].status == MAP_INTERCEPTED &&
 	   rf->map->profiles[0].entries[0].bit == 23, "map entry status and bit");
-	ok(rf->n_checks == 2 && rf->checks[1].status == CHECK_SKIP, "checks");
+	ok(rf->checks.n == 2 && rf->checks.r[1].status == CHECK_SKIP, "checks");
 	ok(result_find_probe(rf, "nope") == NULL, "unknown probe not found");
 	result_free(rf);
 }
