@@ -47,8 +47,9 @@ static const char css[] =
 	"tr.changed th.name{box-shadow:inset 4px 0 #cf222e}\n"
 	".bitname{color:var(--muted)}\n"
 	".cs-pass,.st-ok{background:#dafbe1}.cs-fail,.st-failed,.st-hang{background:#ffcecb;font-weight:600}\n"
-	".cs-skip,.st-skipped{background:#f6f8fa;color:var(--muted)}\n"
-	".detail,.reason{font-size:12px;color:var(--muted);overflow-wrap:anywhere}\n"
+	".cs-skip,.st-skipped,.cs-stopped,.st-stopped,.ms-stopped{background:#f6f8fa;color:var(--muted)}\n"
+	".detail,.reason,.evidence{font-size:12px;color:var(--muted);overflow-wrap:anywhere}\n"
+	".evidence code{color:var(--fg)}\n"
 	".comparison{border-left:3px solid var(--line);padding-left:12px;margin:12px 0 24px}\n"
 	"ul.changes{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
 	"footer{margin-top:40px;color:var(--muted);font-size:12px}\n"
@@ -309,12 +310,33 @@ static int cmp_check(const void *pa, const void *pb)
 	return c ? c : (a->file > b->file) - (a->file < b->file);
 }
 
+/* The structured evidence of a check: what it expected and what it observed. */
+static void write_evidence(FILE *f, const struct check_result *c)
+{
+	if (!c->expected[0] && !c->observed[0])
+		return;
+	fputs("<div class=\"evidence\">", f);
+	if (c->expected[0]) {
+		fputs("expected <code class=\"expected\">", f);
+		html_escape(f, c->expected);
+		fputs("</code>", f);
+	}
+	if (c->expected[0] && c->observed[0])
+		fputs(", ", f);
+	if (c->observed[0]) {
+		fputs("observed <code class=\"observed\">", f);
+		html_escape(f, c->observed);
+		fputs("</code>", f);
+	}
+	fputs("</div>", f);
+}
+
 static int write_checks(const struct report_ctx *r)
 {
 	const struct check_result *row[REPORT_MAX_FILES];
 	struct check_ref *refs;
 	size_t i, j, k, total = 0, n = 0;
-	size_t count[REPORT_MAX_FILES][3] = { { 0 } };
+	size_t count[REPORT_MAX_FILES][CHECK_STATUS_N] = { { 0 } };
 	FILE *f = r->f;
 
 	for (i = 0; i < r->n; i++)
@@ -336,11 +358,15 @@ static int write_checks(const struct report_ctx *r)
 	}
 	qsort(refs, n, sizeof(*refs), cmp_check);
 	fputs("<p class=\"summary\">", f);
-	for (i = 0; i < r->n; i++)
-		if (r->files[i]->checks.n)
-			fprintf(f, "%c: %zu pass, %zu fail, %zu skip. ", html_file_label(i),
-				count[i][CHECK_PASS], count[i][CHECK_FAIL],
-				count[i][CHECK_SKIP]);
+	for (i = 0; i < r->n; i++) {
+		if (!r->files[i]->checks.n)
+			continue;
+		fprintf(f, "%c: %zu pass, %zu fail, %zu skip", html_file_label(i),
+			count[i][CHECK_PASS], count[i][CHECK_FAIL], count[i][CHECK_SKIP]);
+		if (count[i][CHECK_STOPPED])
+			fprintf(f, ", %zu stopped", count[i][CHECK_STOPPED]);
+		fputs(". ", f);
+	}
 	fputs("</p>\n<div class=\"scroll\"><table class=\"checks\"><thead><tr><th>suite</th>"
 	      "<th>check</th>", f);
 	for (i = 0; i < r->n; i++)
@@ -372,6 +398,7 @@ static int write_checks(const struct report_ctx *r)
 				html_escape(f, row[k]->detail);
 				fputs("</div>", f);
 			}
+			write_evidence(f, row[k]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
