@@ -7,7 +7,7 @@
 
 #include "compare/compare.h"
 
-const char *const compare_verdict_names[] = {
+const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 	"faster", "slower", "no significant change", "not compared",
 };
 

@@ -18,8 +18,9 @@
  * result_file: valid until result_free(). Optional strings are NULL when
  * absent; optional integers are -1 and optional numbers -1.0 when absent
  * (present values are validated >= 0, so the sentinel is unambiguous).
- * The models of the kinds are in results/host_record.h (host),
- * results/run.h (probes) and results/check.h (checks).
+ * The models of the kinds are in results/host_record.h (host, same
+ * conventions), results/run.h (probes, same conventions) and
+ * results/check.h (checks, which own copies of their strings).
  */
 struct result_map_entry {
 	const char *reg, *name, *op;
