@@ -43,7 +43,7 @@ void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out)
 	h->cpu_model = hi->model;
 	h->cpu_stepping = hi->stepping;
 	h->cpu_name = hi->cpu_name;
-	h->kvm_api_version = hi->api_version;
+	h->kvm_api_version = hi->api_version >= 0 ? hi->api_version : -1;	/* < 0: unknown */
 	n = hi->nr_caps > 0 ? (size_t)hi->nr_caps : 0;
 	for (i = 0; i < n && i < HOSTINFO_MAX_CAPS; i++)
 		out->caps[i] = (struct result_int){ hi->caps[i].name, hi->caps[i].value };
