@@ -8,6 +8,7 @@
 #include "cli/cmds.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
+#include "host/host_record.h"
 #include "suites/suites.h"
 
 static void check_usage(FILE *f)
@@ -86,7 +87,7 @@ int cmd_check(int argc, char **argv)
 	if (json_path) {
 		json_t *root = result_new("check", argc, argv);
 
-		json_object_set_new(root, "host", hostinfo_json(&hi));
+		json_object_set_new(root, "host", hostinfo_record_json(&hi));
 		json_object_set_new(root, "checks", check_report_json(&rep));
 		r = result_write(root, json_path, err, sizeof(err));
 		json_decref(root);

@@ -7,6 +7,7 @@
 #include "cli/cmds.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
+#include "host/host_record.h"
 
 static void info_usage(FILE *f)
 {
@@ -71,7 +72,7 @@ int cmd_info(int argc, char **argv)
 	if (json_path) {
 		json_t *root = result_new("info", argc, argv);
 
-		json_object_set_new(root, "host", hostinfo_json(&hi));
+		json_object_set_new(root, "host", hostinfo_record_json(&hi));
 		r = result_write(root, json_path, err, sizeof(err));
 		json_decref(root);
 		if (r)

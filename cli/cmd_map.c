@@ -11,6 +11,7 @@
 #include "cli/cmds.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
+#include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/profile.h"
 
@@ -135,7 +136,7 @@ int cmd_map(int argc, char **argv)
 		json_t *root = result_new("map", argc, argv);
 		json_t *jmap = result_map_json(map);
 
-		json_object_set_new(root, "host", hostinfo_json(&hi));
+		json_object_set_new(root, "host", hostinfo_record_json(&hi));
 		json_object_set_new(root, "map", jmap);
 		r = jmap ? result_write(root, json_path, err, sizeof(err)) : -ENOMEM;
 		json_decref(root);

@@ -22,6 +22,7 @@
 #include "probes/runner.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
+#include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/suites.h"
 
@@ -345,7 +346,7 @@ int cmd_run(int argc, char **argv)
 	jprobes = json_array();
 	for (size_t i = 0; i < nout; i++)
 		json_array_append_new(jprobes, probe_outcome_json(&out[i]));
-	json_object_set_new(root, "host", hostinfo_json(&hi));
+	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "settings", settings_json(&a, cpu, overhead));
 	json_object_set_new(root, "probes", jprobes);
 	json_object_set_new(root, "warnings", warnings);

@@ -7,7 +7,7 @@
 
 #include "compare/compare.h"
 
-const char *const compare_verdict_names[] = {
+const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 	"faster", "slower", "no significant change", "not compared",
 };
 
@@ -85,7 +85,7 @@ static int add_warning(struct compare_result *cr, char *msg)
 	return 0;
 }
 
-static const char *param_value(const struct result_host *h, const char *key)
+static const char *param_value(const struct host_record *h, const char *key)
 {
 	size_t i;
 
@@ -95,14 +95,14 @@ static const char *param_value(const struct result_host *h, const char *key)
 	return NULL;
 }
 
-static char *cpu_desc(const struct result_host *h)
+static char *cpu_desc(const struct host_record *h)
 {
 	return xasprintf("%s (%s family %lld model %lld stepping %lld)", h->cpu_name,
 			 h->cpu_vendor, h->cpu_family, h->cpu_model, h->cpu_stepping);
 }
 
-static int compare_params(struct compare_result *cr, const struct result_host *a,
-			  const struct result_host *b)
+static int compare_params(struct compare_result *cr, const struct host_record *a,
+			  const struct host_record *b)
 {
 	char field[128];
 	const char *v;
@@ -124,8 +124,8 @@ static int compare_params(struct compare_result *cr, const struct result_host *a
 	return 0;
 }
 
-static int compare_host(struct compare_result *cr, const struct result_host *a,
-			const struct result_host *b)
+static int compare_host(struct compare_result *cr, const struct host_record *a,
+			const struct host_record *b)
 {
 	char *ca = cpu_desc(a), *cb = cpu_desc(b), ta[32], tb[32];
 	const char *ma = exec_mode_names[a->exec_mode], *mb = exec_mode_names[b->exec_mode];
@@ -226,7 +226,7 @@ static uint64_t probe_seed(uint64_t seed, const char *name)
 
 static int compare_probe(struct compare_result *cr, struct compare_probe *p)
 {
-	const struct result_probe *a = p->a, *b = p->b;
+	const struct run_probe *a = p->a, *b = p->b;
 	int significant;
 
 	if (a->status != PROBE_OK || b->status != PROBE_OK) {
@@ -269,6 +269,9 @@ static int compare_counters(struct compare_result *cr, const struct compare_prob
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
 		double va = p->a->per_op[i], vb = p->b->per_op[i];
 
+		/* The run-loop counters are optional: compared when both files have them. */
+		if (va < 0 || vb < 0)
+			continue;
 		/* Whole-number steps are facts; drift of a few percent is noise. */
 		if (fabs(va - vb) < COMPARE_COUNTER_EPS ||
 		    fabs(va - vb) < COMPARE_COUNTER_REL * fmax(va, vb))

@@ -21,8 +21,13 @@ struct compare_opts {
 	unsigned iters;			/* bootstrap resamples; 0: default */
 };
 
-enum compare_verdict { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_NOT_RUN };
-extern const char *const compare_verdict_names[];	/* "faster", "slower", "no significant change", "not compared" */
+enum compare_verdict { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_NOT_RUN, COMPARE_VERDICT_N };
+/* "faster", "slower", "no significant change", "not compared" */
+extern const char *const compare_verdict_names[COMPARE_VERDICT_N];
+
+/* The document compare_to_json() writes. */
+#define COMPARE_SCHEMA		"exitscope-compare"
+#define COMPARE_SCHEMA_VERSION	1
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
@@ -30,7 +35,7 @@ struct compare_host_diff {
 
 struct compare_probe {
 	const char *name, *group;
-	const struct result_probe *a, *b;
+	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
 	struct stats_diff d;		/* medians, diff = new - base, 95% CI, resamples */
 	int has_pct;			/* base median > 0 */
@@ -39,7 +44,7 @@ struct compare_probe {
 
 /* A per-op counter of a probe that changed: facts, not noise. */
 struct compare_counter {
-	const char *probe, *counter;	/* counter: "exits", "io_exits", ... */
+	const char *probe, *counter;	/* counter: "exits", "io_exits", ..., "user_io", ... */
 	double a, b;
 	const char *note;		/* "now guest-owned", "now intercepted" or NULL */
 };
@@ -88,7 +93,7 @@ const char *compare_map_line(const struct compare_result *cr, const struct compa
 /* Human-readable report (host differences and warnings first). */
 void compare_print(FILE *f, const struct compare_result *cr);
 
-/* The comparison as a JSON document (schema "exitscope-compare", version 1). */
+/* The comparison as a JSON document (COMPARE_SCHEMA, COMPARE_SCHEMA_VERSION). */
 json_t *compare_to_json(const struct compare_result *cr);
 
 /* Any probe significantly slower beyond the threshold. */

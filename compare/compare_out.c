@@ -23,7 +23,7 @@ const char *compare_map_line(const struct compare_result *cr, const struct compa
 	return buf;
 }
 
-static const char *status_text(const struct result_probe *p, char *buf, size_t len)
+static const char *status_text(const struct run_probe *p, char *buf, size_t len)
 {
 	if (p->status == PROBE_OK)
 		snprintf(buf, len, "ok");
@@ -204,7 +204,7 @@ json_t *compare_to_json(const struct compare_result *cr)
 		json_array_append_new(ob, json_string(cr->only_b[i]));
 	doc = json_pack("{s:s, s:i, s:s, s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o,"
 			" s:{s:I, s:I, s:I, s:I}, s:b}",
-			"schema", "exitscope-compare", "schema_version", 1,
+			"schema", COMPARE_SCHEMA, "schema_version", COMPARE_SCHEMA_VERSION,
 			"base", cr->name_a, "new", cr->name_b,
 			"threshold_pct", cr->opts.threshold_pct, "seed", (json_int_t)cr->opts.seed,
 			"host_differences", host, "warnings", warn, "probes", probes,

@@ -24,8 +24,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sum += (double)strlen(rf->host.kernel) + (double)strlen(rf->host.cpu_name);
 	for (i = 0; i < rf->host.n_backend_params; i++)
 		sum += (double)strlen(rf->host.backend_params[i].value);
+	for (i = 0; i < rf->host.n_kvm_caps; i++)
+		sum += (double)strlen(rf->host.kvm_caps[i].key);
+	for (i = 0; i < rf->host.n_cpuid; i++)
+		sum += (double)strlen(rf->host.cpuid[i].key);
+	for (i = 0; i < rf->host.n_msr_save_list; i++)
+		sum += (double)strlen(rf->host.msr_save_list[i].key);
+	if (rf->host.exec_detail)
+		sum += (double)strlen(rf->host.exec_detail);
 	for (i = 0; i < rf->n_probes; i++) {
-		const struct result_probe *p = &rf->probes[i];
+		const struct run_probe *p = &rf->probes[i];
 
 		sum += (double)strlen(p->name) + (double)strlen(p->group);
 		if (p->status != PROBE_OK) {
@@ -38,14 +46,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (j = 0; j < p->n_samples; j++)
 			if (!(p->samples[j] >= 0))
 				__builtin_trap();
+		/* Absent run-loop counters are -1, present ones finite and >= 0. */
+		for (j = 0; j < RESULT_PER_OP_N; j++)
+			if (!(p->per_op[j] >= 0 || (j >= RESULT_OP_FIRST_USER && p->per_op[j] == -1)))
+				__builtin_trap();
+		for (j = 0; j < p->n_trace; j++)
+			sum += (double)strlen(p->trace[j].key);
+		for (j = 0; j < p->n_notes; j++)
+			sum += (double)strlen(p->notes[j]);
 		if (result_find_probe(rf, p->name) == NULL)
 			__builtin_trap();
 	}
 	for (i = 0; rf->map && i < rf->map->n_profiles; i++)
 		for (j = 0; j < rf->map->profiles[i].n_entries; j++)
 			sum += (double)strlen(rf->map->profiles[i].entries[j].reg);
-	for (i = 0; i < rf->n_checks; i++)
-		sum += (double)strlen(rf->checks[i].name);
+	for (i = 0; i < rf->checks.n; i++) {
+		const struct check_result *k = &rf->checks.r[i];
+
+		if ((unsigned int)k->status >= CHECK_STATUS_N)
+			__builtin_trap();
+		sum += (double)strlen(k->suite) + (double)strlen(k->name) + (double)strlen(k->detail) +
+		       (double)strlen(k->expected) + (double)strlen(k->observed);
+	}
 	for (i = 0; i < rf->n_warnings; i++)
 		sum += (double)strlen(rf->warnings[i]);
 	result_free(rf);

@@ -319,38 +319,6 @@ const char *hostinfo_emulation_warning(const struct hostinfo *hi)
 	       "figures are emulation costs, not hardware VM-exit costs";
 }
 
-json_t *hostinfo_json(const struct hostinfo *hi)
-{
-	json_t *params = json_object(), *caps = json_object();
-
-	for (int i = 0; i < hi->nr_params; i++)
-		json_object_set_new(params, hi->params[i].name, json_string(hi->params[i].value));
-	for (int i = 0; i < hi->nr_caps; i++)
-		json_object_set_new(caps, hi->caps[i].name, json_integer(hi->caps[i].value));
-	return json_pack("{s:s, s:{s:s, s:o}, s:{s:s, s:i, s:i, s:i, s:s}, s:{s:i, s:o},"
-			 " s:{s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b, s:b},"
-			 " s:I, s:I, s:{s:b, s:b}, s:i,"
-			 " s:{s:s, s:I, s:I, s:I, s:s}}",
-			 "kernel", hi->kernel,
-			 "backend", "module", hi->backend, "params", params,
-			 "cpu", "vendor", hi->vendor, "family", hi->family, "model", hi->model,
-			 "stepping", hi->stepping, "name", hi->cpu_name,
-			 "kvm", "api_version", hi->api_version, "caps", caps,
-			 "cpuid", "xsave", hi->feat_xsave, "xsavec", hi->feat_xsavec,
-			 "xsaves", hi->feat_xsaves, "osxsave", hi->feat_osxsave, "pku", hi->feat_pku,
-			 "shstk", hi->feat_shstk, "ibt", hi->feat_ibt, "x2apic", hi->feat_x2apic,
-			 "tsc_deadline", hi->feat_tsc_deadline, "hypervisor", hi->feat_hypervisor,
-			 "xcr0_supported", (json_int_t)hi->xcr0_supported,
-			 "xss_supported", (json_int_t)hi->xss_supported,
-			 "msr_save_list", "ia32_xss", hi->msr_xss, "cet", hi->msr_cet,
-			 "tsc_khz", hi->tsc_khz,
-			 "execution", "mode", exec_mode_name(hi->exec_mode),
-			 "loop_insns", (json_int_t)hi->exec_loop_insns,
-			 "exits", (json_int_t)hi->exec_exits,
-			 "insn_emulation", (json_int_t)hi->exec_insn_emulation,
-			 "detail", hi->exec_detail);
-}
-
 static const char *yesno(bool b)
 {
 	return b ? "yes" : "no";

@@ -86,7 +86,6 @@ const struct kvm_cpuid2 *hostinfo_cpuid(const struct hostinfo *hi);
 bool hostinfo_vendor_amd(const struct hostinfo *hi);
 const char *hostinfo_param(const struct hostinfo *hi, const char *name);
 int hostinfo_cap(const struct hostinfo *hi, const char *name);
-json_t *hostinfo_json(const struct hostinfo *hi);
 void hostinfo_print(FILE *f, const struct hostinfo *hi);
 /* A one-line warning when guest code is emulated by the host, else NULL. */
 const char *hostinfo_emulation_warning(const struct hostinfo *hi);

@@ -1,8 +1,10 @@
 /*
- * probe_out.c - text table, notes and JSON of probe outcomes.
+ * probe_out.c - text table and notes of probe outcomes, and their
+ * conversion into the result model (results/run.h) that gives their JSON.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "probes/probe_out.h"
@@ -37,73 +39,79 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 	return n;
 }
 
-static json_t *per_op_json(const struct latency_result *r)
+void probe_outcome_record(const struct probe_outcome *o, struct probe_record *out)
 {
-	const struct latency_per_op *p = &r->per_op;
+	const struct latency_result *r = &o->res;
+	const struct latency_per_op *po = &r->per_op;
+	struct run_probe *p = &out->rec;
+	size_t nn, i;
 
-	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:s, s:s}",
-			 "exits", p->exits, "io_exits", p->io_exits, "mmio_exits", p->mmio_exits,
-			 "halt_exits", p->halt_exits, "hypercalls", p->hypercalls,
-			 "insn_emulation", p->insn_emulation, "signal_exits", p->signal_exits,
-			 "irq_exits", p->irq_exits,
-			 "user_io", p->user_io, "user_mmio", p->user_mmio, "user_msr", p->user_msr,
-			 "user_intr", p->user_intr,
-			 "source", r->has_stats ? "vcpu binary stats fd delta over the measured region, harness ucall subtracted"
-						: "no vcpu stats fd: stats fields are 0",
-			 "user_source", "exitscope run loop: KVM_RUN returns to userspace by reason");
-}
-
-static json_t *trace_json(const struct latency_result *r)
-{
-	json_t *t = json_object();
-
-	for (unsigned int i = 0; i < r->trace.nr; i++)
-		json_object_set_new(t, r->trace.reason[i].name,
-				    json_real((double)r->trace.reason[i].count / (double)r->ops));
-	return t;
+	run_probe_init(p);
+	p->name = o->probe->name;
+	p->group = o->probe->group;
+	p->description = o->probe->description;
+	p->status = r->status;
+	if (r->status != PROBE_OK) {
+		p->reason = r->status == PROBE_STOPPED ? "stopped by Ctrl-C before it was measured"
+						       : r->reason;
+		return;
+	}
+	p->batch = (long long)r->batch;
+	p->samples = r->samples;
+	p->n_samples = r->n;
+	p->cycles = (struct result_cycles){
+		.min = r->cycles.min, .median = r->cycles.median, .p90 = r->cycles.p90,
+		.p99 = r->cycles.p99, .mean = r->cycles.mean, .stddev = r->cycles.stddev,
+		.cv = r->cycles.cv, .ci95_lo = r->cycles.ci95_lo, .ci95_hi = r->cycles.ci95_hi,
+	};
+	p->ns_median = r->ns_median;
+	p->overhead_cycles = r->overhead_cycles;
+	p->raw_median_cycles = r->raw_median;
+	p->ops = (long long)r->ops;
+	p->per_op[RESULT_OP_EXITS] = po->exits;
+	p->per_op[RESULT_OP_IO_EXITS] = po->io_exits;
+	p->per_op[RESULT_OP_MMIO_EXITS] = po->mmio_exits;
+	p->per_op[RESULT_OP_HALT_EXITS] = po->halt_exits;
+	p->per_op[RESULT_OP_HYPERCALLS] = po->hypercalls;
+	p->per_op[RESULT_OP_INSN_EMULATION] = po->insn_emulation;
+	p->per_op[RESULT_OP_SIGNAL_EXITS] = po->signal_exits;
+	p->per_op[RESULT_OP_IRQ_EXITS] = po->irq_exits;
+	p->per_op[RESULT_OP_USER_IO] = po->user_io;
+	p->per_op[RESULT_OP_USER_MMIO] = po->user_mmio;
+	p->per_op[RESULT_OP_USER_MSR] = po->user_msr;
+	p->per_op[RESULT_OP_USER_INTR] = po->user_intr;
+	p->per_op_source = r->has_stats
+		? "vcpu binary stats fd delta over the measured region, harness ucall subtracted"
+		: "no vcpu stats fd: stats fields are 0";
+	p->per_op_user_source = "exitscope run loop: KVM_RUN returns to userspace by reason";
+	if (r->has_trace) {
+		for (i = 0; i < r->trace.nr && i < TRACE_MAX_REASONS; i++)
+			out->trace[i] = (struct result_num){ r->trace.reason[i].name,
+				(double)r->trace.reason[i].count / (double)r->ops };
+		p->trace = out->trace;
+		p->n_trace = i;
+	}
+	if (r->cpu_before >= 0)
+		p->cpu = r->cpu_before;
+	nn = probe_notes(o, out->notes, PROBE_MAX_NOTES);
+	for (i = 0; i < nn; i++)
+		out->note_ptrs[i] = out->notes[i];
+	if (nn) {
+		p->notes = out->note_ptrs;
+		p->n_notes = nn;
+	}
 }
 
 json_t *probe_outcome_json(const struct probe_outcome *o)
 {
-	const struct latency_result *r = &o->res;
-	const struct probe *p = o->probe;
-	char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
-	size_t nn = probe_notes(o, notes, PROBE_MAX_NOTES);
-	json_t *j, *s, *jn;
+	struct probe_record *rec = malloc(sizeof(*rec));
+	json_t *j;
 
-	j = json_pack("{s:s, s:s, s:s, s:s}", "name", p->name, "group", p->group,
-		      "description", p->description, "status", probe_status_name(r->status));
-	if (r->status != PROBE_OK) {
-		json_object_set_new(j, "reason", json_string(r->status == PROBE_STOPPED ?
-				    "stopped by Ctrl-C before it was measured" : r->reason));
-		return j;
-	}
-	s = json_array();
-	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(s, json_real(r->samples[i]));
-	json_object_set_new(j, "batch", json_integer((json_int_t)r->batch));
-	json_object_set_new(j, "samples", s);
-	json_object_set_new(j, "cycles",
-			    json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
-				      "min", r->cycles.min, "median", r->cycles.median,
-				      "p90", r->cycles.p90, "p99", r->cycles.p99, "mean", r->cycles.mean,
-				      "stddev", r->cycles.stddev, "cv", r->cycles.cv,
-				      "ci95_lo", r->cycles.ci95_lo, "ci95_hi", r->cycles.ci95_hi));
-	json_object_set_new(j, "ns_median", json_real(r->ns_median));
-	json_object_set_new(j, "overhead_cycles", json_real(r->overhead_cycles));
-	json_object_set_new(j, "raw_median_cycles", json_real(r->raw_median));
-	json_object_set_new(j, "ops", json_integer((json_int_t)r->ops));
-	json_object_set_new(j, "per_op", per_op_json(r));
-	if (r->has_trace)
-		json_object_set_new(j, "trace", trace_json(r));
-	if (r->cpu_before >= 0)
-		json_object_set_new(j, "cpu", json_integer(r->cpu_before));
-	if (nn) {
-		jn = json_array();
-		for (size_t i = 0; i < nn; i++)
-			json_array_append_new(jn, json_string(notes[i]));
-		json_object_set_new(j, "notes", jn);
-	}
+	if (!rec)
+		return NULL;
+	probe_outcome_record(o, rec);
+	j = run_probe_json(&rec->rec);
+	free(rec);
 	return j;
 }
 

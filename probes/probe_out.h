@@ -1,6 +1,7 @@
 /*
  * probe_out.h - probe results as text (the aligned table of `exitscope
- * run`) and as JSON probe objects (docs/results-schema.md, PROBE).
+ * run`) and as the result model's probe (results/run.h), which gives the
+ * JSON probe objects (docs/results-schema.md, PROBE).
  */
 #ifndef EXITSCOPE_PROBES_PROBE_OUT_H
 #define EXITSCOPE_PROBES_PROBE_OUT_H
@@ -11,6 +12,7 @@
 
 #include "probes/probes.h"
 #include "harness/latency.h"
+#include "results/run.h"
 
 #define PROBE_CV_WARN		0.10	/* coefficient of variation called "high" */
 #define PROBE_MAX_NOTES		6
@@ -25,7 +27,18 @@ struct probe_outcome {
 /* Noise and provenance notes of one outcome; returns how many. */
 size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max);
 
+/* An outcome as the result model, with the storage of its arrays. */
+struct probe_record {
+	struct run_probe rec;
+	char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
+	const char *note_ptrs[PROBE_MAX_NOTES];
+	struct result_num trace[TRACE_MAX_REASONS];
+};
 
+/* Fill out->rec from o; its strings and samples point into o (and out). */
+void probe_outcome_record(const struct probe_outcome *o, struct probe_record *out);
+
+/* The PROBE object of o (probe_outcome_record + run_probe_json); NULL when out of memory. */
 json_t *probe_outcome_json(const struct probe_outcome *o);
 
 /* The table: a header, one row per outcome, and a legend of the columns. */

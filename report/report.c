@@ -47,8 +47,9 @@ static const char css[] =
 	"tr.changed th.name{box-shadow:inset 4px 0 #cf222e}\n"
 	".bitname{color:var(--muted)}\n"
 	".cs-pass,.st-ok{background:#dafbe1}.cs-fail,.st-failed,.st-hang{background:#ffcecb;font-weight:600}\n"
-	".cs-skip,.st-skipped{background:#f6f8fa;color:var(--muted)}\n"
-	".detail,.reason{font-size:12px;color:var(--muted);overflow-wrap:anywhere}\n"
+	".cs-skip,.st-skipped,.cs-stopped,.st-stopped,.ms-stopped{background:#f6f8fa;color:var(--muted)}\n"
+	".detail,.reason,.evidence{font-size:12px;color:var(--muted);overflow-wrap:anywhere}\n"
+	".evidence code{color:var(--fg)}\n"
 	".comparison{border-left:3px solid var(--line);padding-left:12px;margin:12px 0 24px}\n"
 	"ul.changes{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12.5px}\n"
 	"footer{margin-top:40px;color:var(--muted);font-size:12px}\n"
@@ -70,7 +71,7 @@ static const char *const host_field_names[HF_NR] = {
 /* The text of one host-table cell (malloc'd; NULL when out of memory). */
 static char *host_value(const struct result_file *rf, enum host_field hf)
 {
-	const struct result_host *h = &rf->host;
+	const struct host_record *h = &rf->host;
 	char *s = NULL;
 	size_t len = 0, i;
 	FILE *m = open_memstream(&s, &len);
@@ -295,7 +296,7 @@ static int write_comparisons(const struct report_ctx *r, const struct compare_op
 
 /* Check results: (suite, name) rows x files. */
 struct check_ref {
-	const struct result_check *c;
+	const struct check_result *c;
 	size_t file;
 };
 
@@ -309,16 +310,37 @@ static int cmp_check(const void *pa, const void *pb)
 	return c ? c : (a->file > b->file) - (a->file < b->file);
 }
 
+/* The structured evidence of a check: what it expected and what it observed. */
+static void write_evidence(FILE *f, const struct check_result *c)
+{
+	if (!c->expected[0] && !c->observed[0])
+		return;
+	fputs("<div class=\"evidence\">", f);
+	if (c->expected[0]) {
+		fputs("expected <code class=\"expected\">", f);
+		html_escape(f, c->expected);
+		fputs("</code>", f);
+	}
+	if (c->expected[0] && c->observed[0])
+		fputs(", ", f);
+	if (c->observed[0]) {
+		fputs("observed <code class=\"observed\">", f);
+		html_escape(f, c->observed);
+		fputs("</code>", f);
+	}
+	fputs("</div>", f);
+}
+
 static int write_checks(const struct report_ctx *r)
 {
-	const struct result_check *row[REPORT_MAX_FILES];
+	const struct check_result *row[REPORT_MAX_FILES];
 	struct check_ref *refs;
 	size_t i, j, k, total = 0, n = 0;
-	size_t count[REPORT_MAX_FILES][3] = { { 0 } };
+	size_t count[REPORT_MAX_FILES][CHECK_STATUS_N] = { { 0 } };
 	FILE *f = r->f;
 
 	for (i = 0; i < r->n; i++)
-		total += r->files[i]->n_checks;
+		total += r->files[i]->checks.n;
 	fputs("<section id=\"checks\"><h2>Checks</h2>\n", f);
 	if (!total) {
 		fputs("<p class=\"empty\">No check results in these files (exitscope check --json).</p>"
@@ -329,22 +351,26 @@ static int write_checks(const struct report_ctx *r)
 	if (!refs)
 		return -1;
 	for (i = 0; i < r->n; i++) {
-		for (j = 0; j < r->files[i]->n_checks; j++) {
-			refs[n++] = (struct check_ref){ &r->files[i]->checks[j], i };
-			count[i][r->files[i]->checks[j].status]++;
+		for (j = 0; j < r->files[i]->checks.n; j++) {
+			refs[n++] = (struct check_ref){ &r->files[i]->checks.r[j], i };
+			count[i][r->files[i]->checks.r[j].status]++;
 		}
 	}
 	qsort(refs, n, sizeof(*refs), cmp_check);
 	fputs("<p class=\"summary\">", f);
-	for (i = 0; i < r->n; i++)
-		if (r->files[i]->n_checks)
-			fprintf(f, "%c: %zu pass, %zu fail, %zu skip. ", html_file_label(i),
-				count[i][CHECK_PASS], count[i][CHECK_FAIL],
-				count[i][CHECK_SKIP]);
+	for (i = 0; i < r->n; i++) {
+		if (!r->files[i]->checks.n)
+			continue;
+		fprintf(f, "%c: %zu pass, %zu fail, %zu skip", html_file_label(i),
+			count[i][CHECK_PASS], count[i][CHECK_FAIL], count[i][CHECK_SKIP]);
+		if (count[i][CHECK_STOPPED])
+			fprintf(f, ", %zu stopped", count[i][CHECK_STOPPED]);
+		fputs(". ", f);
+	}
 	fputs("</p>\n<div class=\"scroll\"><table class=\"checks\"><thead><tr><th>suite</th>"
 	      "<th>check</th>", f);
 	for (i = 0; i < r->n; i++)
-		if (r->files[i]->n_checks)
+		if (r->files[i]->checks.n)
 			fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>%c</th>",
 				html_file_color(i), html_file_label(i));
 	fputs("</tr></thead><tbody>\n", f);
@@ -359,7 +385,7 @@ static int write_checks(const struct report_ctx *r)
 		html_escape(f, refs[i].c->name);
 		fputs("</td>", f);
 		for (k = 0; k < r->n; k++) {
-			if (!r->files[k]->n_checks)
+			if (!r->files[k]->checks.n)
 				continue;
 			if (!row[k]) {
 				fputs("<td class=\"cs-skip\">\u2013</td>", f);
@@ -367,11 +393,12 @@ static int write_checks(const struct report_ctx *r)
 			}
 			fprintf(f, "<td class=\"cs-%s\">%s", check_status_names[row[k]->status],
 				check_status_names[row[k]->status]);
-			if (row[k]->detail) {
+			if (row[k]->detail[0]) {
 				fputs("<div class=\"detail\">", f);
 				html_escape(f, row[k]->detail);
 				fputs("</div>", f);
 			}
+			write_evidence(f, row[k]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

@@ -22,13 +22,13 @@ struct row {
 	const char *group, *name;
 	size_t order;		/* first appearance over all files */
 	size_t group_order;	/* first appearance of its group */
-	const struct result_probe *p[REPORT_MAX_FILES];
+	const struct run_probe *p[REPORT_MAX_FILES];
 };
 
 struct item {
 	const char *group, *name;
 	size_t order, file;
-	const struct result_probe *p;
+	const struct run_probe *p;
 };
 
 struct scale {
@@ -73,7 +73,7 @@ static struct row *collect_rows(const struct report_ctx *r, size_t *nrows)
 	}
 	for (i = 0; i < r->n; i++) {
 		for (j = 0; j < r->files[i]->n_probes; j++, k++) {
-			const struct result_probe *p = &r->files[i]->probes[j];
+			const struct run_probe *p = &r->files[i]->probes[j];
 
 			items[k] = (struct item){ p->group, p->name, k, i, p };
 		}
@@ -124,7 +124,7 @@ static void group_scale(const struct row *rows, size_t nrows, size_t nfiles, str
 
 	for (i = 0; i < nrows; i++) {
 		for (j = 0; j < nfiles; j++) {
-			const struct result_probe *p = rows[i].p[j];
+			const struct run_probe *p = rows[i].p[j];
 
 			if (!p || p->status != PROBE_OK)
 				continue;
@@ -214,7 +214,7 @@ static void label_text(FILE *f, const char *s, size_t max)
 }
 
 static void draw_bar(FILE *f, const struct report_ctx *r, const struct scale *sc,
-		     const struct result_probe *p, size_t file, double y)
+		     const struct run_probe *p, size_t file, double y)
 {
 	const struct result_cycles *c;
 	double cy = y + BAR_H / 2.0, ys = y + BAR_H + 2;
@@ -326,7 +326,7 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 	      "<th>exits/op</th><th>other per-op counters</th></tr></thead><tbody>\n", f);
 	for (i = 0; i < nrows; i++) {
 		for (j = 0; j < r->n; j++) {
-			const struct result_probe *p = rows[i].p[j];
+			const struct run_probe *p = rows[i].p[j];
 
 			if (!p)
 				continue;

@@ -1,63 +1,93 @@
-/* check.c - collect, print and serialize check results. */
+/* check.c - the check model: collect and print check results, their JSON writer and reader side by side. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/check.h"
 
-static struct check_result *check_new(struct check_report *rep, const char *suite,
-				      const char *name, enum check_status st)
+/* "" for NULL, so every string of a check is a real one. */
+static char *dup_or_empty(const char *s)
 {
-	struct check_result *c;
+	return strdup(s ? s : "");
+}
 
+static void check_result_free(struct check_result *c)
+{
+	free(c->suite);
+	free(c->name);
+	free(c->detail);
+	free(c->expected);
+	free(c->observed);
+}
+
+/* Append a check; takes detail (malloc'd, may be NULL). 0 or -ENOMEM (nothing appended). */
+static int check_push(struct check_report *rep, const char *suite, const char *name,
+		      enum check_status st, const char *expected, const char *observed,
+		      char *detail)
+{
+	struct check_result c = {
+		.suite = dup_or_empty(suite), .name = dup_or_empty(name), .status = st,
+		.detail = detail ? detail : strdup(""),
+		.expected = dup_or_empty(expected), .observed = dup_or_empty(observed),
+	};
+
+	if (!c.suite || !c.name || !c.detail || !c.expected || !c.observed)
+		goto oom;
 	if (rep->n == rep->cap) {
 		size_t cap = rep->cap ? rep->cap * 2 : 32;
 		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
 
 		if (!r)
-			return NULL;
+			goto oom;
 		rep->r = r;
 		rep->cap = cap;
 	}
-	c = &rep->r[rep->n++];
-	memset(c, 0, sizeof(*c));
-	snprintf(c->suite, sizeof(c->suite), "%s", suite);
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	c->status = st;
-	return c;
+	rep->r[rep->n++] = c;
+	return 0;
+oom:
+	check_result_free(&c);
+	return -ENOMEM;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s;
+
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
 void check_add(struct check_report *rep, const char *suite, const char *name,
 	       enum check_status st, const char *fmt, ...)
 {
-	struct check_result *c = check_new(rep, suite, name, st);
 	va_list ap;
+	char *detail;
 
-	if (!c)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	detail = vformat(fmt, ap);
 	va_end(ap);
+	if (detail)
+		check_push(rep, suite, name, st, NULL, NULL, detail);
 }
 
 void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 		  enum check_status st, const char *expected, const char *observed,
 		  const char *fmt, ...)
 {
-	struct check_result *c = check_new(rep, suite, name, st);
 	va_list ap;
+	char *detail;
 
-	if (!c)
-		return;
-	snprintf(c->expected, sizeof(c->expected), "%s", expected ? expected : "");
-	snprintf(c->observed, sizeof(c->observed), "%s", observed ? observed : "");
 	va_start(ap, fmt);
-	vsnprintf(c->detail, sizeof(c->detail), fmt, ap);
+	detail = vformat(fmt, ap);
 	va_end(ap);
+	if (detail)
+		check_push(rep, suite, name, st, expected, observed, detail);
 }
 
 void check_report_free(struct check_report *rep)
 {
+	for (size_t i = 0; i < rep->n; i++)
+		check_result_free(&rep->r[i]);
 	free(rep->r);
 	memset(rep, 0, sizeof(*rep));
 }
@@ -86,16 +116,49 @@ json_t *check_report_json(const struct check_report *rep)
 
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct check_result *c = &rep->r[i];
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "suite", c->suite, "name", c->name,
-				      "status", check_status_name(c->status), "detail", c->detail);
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "suite", c->suite ? c->suite : "",
+				      "name", c->name ? c->name : "",
+				      "status", check_status_name(c->status),
+				      "detail", c->detail ? c->detail : "");
 
-		if (c->expected[0])
+		if (c->expected && c->expected[0])
 			json_object_set_new(o, "expected", json_string(c->expected));
-		if (c->observed[0])
+		if (c->observed && c->observed[0])
 			json_object_set_new(o, "observed", json_string(c->observed));
 		json_array_append_new(a, o);
 	}
 	return a;
+}
+
+int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
+{
+	json_t *arr, *v;
+	size_t i, mark;
+	const char *suite, *name, *detail, *expected, *observed;
+	char *dup;
+	int idx, rc = jcheck_array(c, root, "checks", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
+
+	if (rc)
+		return rc;
+	json_array_foreach(arr, i, v) {
+		mark = jcheck_push_key(c, "checks");
+		jcheck_push_index(c, i);
+		if (!json_is_object(v))
+			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
+		detail = expected = observed = NULL;
+		JCHECK_TRY(jcheck_string(c, v, "suite", JCHECK_REQUIRED, 0, &suite));
+		JCHECK_TRY(jcheck_string(c, v, "name", JCHECK_REQUIRED, 0, &name));
+		JCHECK_TRY(jcheck_enum(c, v, "status", JCHECK_REQUIRED, check_status_names,
+				       CHECK_STATUS_N, &idx));
+		JCHECK_TRY(jcheck_string(c, v, "detail", JCHECK_OPTIONAL, 1, &detail));
+		JCHECK_TRY(jcheck_string(c, v, "expected", JCHECK_OPTIONAL, 1, &expected));
+		JCHECK_TRY(jcheck_string(c, v, "observed", JCHECK_OPTIONAL, 1, &observed));
+		dup = strdup(detail ? detail : "");
+		if (!dup || check_push(rep, suite, name, idx, expected, observed, dup))
+			return jcheck_fail(c, "out of memory");
+		jcheck_pop(c, mark);
+	}
+	return 0;
 }
 
 void check_report_print(FILE *f, const struct check_report *rep)
@@ -115,6 +178,9 @@ void check_report_print(FILE *f, const struct check_report *rep)
 		fprintf(f, "%-4s  %-*s  %s\n", check_status_name(rep->r[i].status),
 			(int)w, full, rep->r[i].detail);
 	}
-	fprintf(f, "%zu passed, %zu failed, %zu skipped\n", check_count(rep, CHECK_PASS),
+	fprintf(f, "%zu passed, %zu failed, %zu skipped", check_count(rep, CHECK_PASS),
 		check_count(rep, CHECK_FAIL), check_count(rep, CHECK_SKIP));
+	if (check_count(rep, CHECK_STOPPED))
+		fprintf(f, ", %zu stopped", check_count(rep, CHECK_STOPPED));
+	fputc('\n', f);
 }

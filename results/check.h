@@ -1,7 +1,8 @@
 /*
- * check.h - pass/fail/skip results of the check suites (xstate, cet,
- * migrate), with the evidence or the skip reason, as text and JSON
- * ("checks" in docs/results-schema.md).
+ * check.h - the check model: pass/fail/skip/stopped results of the check
+ * suites (xstate, cet, migrate), with the evidence or the skip reason, as
+ * text, as JSON ("checks" in docs/results-schema.md, CHECK) and read back
+ * from a result file.
  */
 #ifndef EXITSCOPE_RESULTS_CHECK_H
 #define EXITSCOPE_RESULTS_CHECK_H
@@ -11,21 +12,21 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "results/jcheck.h"
 #include "results/schema.h"
 
-
-
+/* A check; every string is owned by its report and never NULL ("" = none). */
 struct check_result {
-	char suite[16];
-	char name[64];
+	char *suite;
+	char *name;
 	enum check_status status;
-	char detail[512];	/* evidence (fail), what was seen (pass), reason (skip) */
+	char *detail;		/* evidence (fail), what was seen (pass), reason (skip) */
 	/* Structured evidence, "" when the check has none: the value the check
 	 * wanted and the value it saw, each in one canonical spelling (0x-hex
 	 * for registers and masks, decimal for counts) so tests and tools can
 	 * compare them without reading the prose. */
-	char expected[128];
-	char observed[128];
+	char *expected;
+	char *observed;
 };
 
 struct check_report {
@@ -36,7 +37,8 @@ struct check_report {
 void check_add(struct check_report *rep, const char *suite, const char *name,
 	       enum check_status st, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-/* check_add with structured evidence (either may be NULL: none). */
+/* check_add with structured evidence (either may be NULL: none). A check
+ * that cannot be stored (out of memory) is dropped. */
 void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 		  enum check_status st, const char *expected, const char *observed,
 		  const char *fmt, ...)
@@ -46,6 +48,12 @@ size_t check_count(const struct check_report *rep, enum check_status st);
 const struct check_result *check_find(const struct check_report *rep,
 				      const char *suite, const char *name);
 json_t *check_report_json(const struct check_report *rep);	/* array */
+/*
+ * Read and validate root's optional "checks" array into rep (which must be
+ * empty). 0, 1 when absent, or -1 with the message in c; rep then holds the
+ * checks read so far (check_report_free).
+ */
+int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep);
 void check_report_print(FILE *f, const struct check_report *rep);
 
 #endif

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results/jcheck.h"
@@ -258,4 +259,39 @@ int jcheck_enum(struct jcheck *c, json_t *obj, const char *key, int req,
 	for (i = 0; i < n && o < sizeof(msg); i++)
 		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", i ? "," : "", names[i]);
 	return bad(c, key, msg, NULL);
+}
+
+void *jcheck_calloc(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size);
+}
+
+int jcheck_strings(struct jcheck *c, json_t *obj, const char *key, int req, size_t max,
+		   const char ***out, size_t *n)
+{
+	json_t *arr, *v;
+	size_t i, mark;
+	int rc = jcheck_array(c, obj, key, req, max, &arr);
+
+	if (rc)
+		return rc;
+	if (out) {
+		*out = jcheck_calloc(json_array_size(arr), sizeof(**out));
+		if (!*out)
+			return jcheck_fail(c, "out of memory");
+	}
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v)) {
+			mark = jcheck_push_key(c, key);
+			jcheck_push_index(c, i);
+			jcheck_fail(c, "not a string (found %s)", jcheck_type_name(v));
+			jcheck_pop(c, mark);
+			return -1;
+		}
+		if (out)
+			(*out)[i] = json_string_value(v);
+	}
+	if (n)
+		*n = json_array_size(arr);
+	return 0;
 }

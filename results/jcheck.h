@@ -21,6 +21,12 @@ struct jcheck {
 
 enum { JCHECK_OPTIONAL = 0, JCHECK_REQUIRED = 1 };
 
+/* Run a getter; on error leave the calling function with -1. Absent optionals fall through. */
+#define JCHECK_TRY(expr) do { if ((expr) < 0) return -1; } while (0)
+
+/* calloc of n (at least 1) elements, so an empty array still gets a pointer. */
+void *jcheck_calloc(size_t n, size_t size);
+
 /*
  * Getters return 0 with *out set, 1 when an optional key is absent (*out
  * untouched), or -1 after writing "<file>: <path>.<key>: <problem>" to err.
@@ -38,6 +44,12 @@ int jcheck_bool(struct jcheck *c, json_t *obj, const char *key, int req, int *ou
 /* A string that must be one of names[0..n-1]; *out is its index. */
 int jcheck_enum(struct jcheck *c, json_t *obj, const char *key, int req,
 		const char *const *names, int n, int *out);
+/*
+ * An array of at most max strings; *out (when out is not NULL) gets a
+ * jcheck_calloc'd array of pointers into the document, *n its length.
+ */
+int jcheck_strings(struct jcheck *c, json_t *obj, const char *key, int req, size_t max,
+		   const char ***out, size_t *n);
 
 /* Path bookkeeping: push returns a mark that pop restores. */
 size_t jcheck_push_key(struct jcheck *c, const char *key);

@@ -12,6 +12,14 @@ const char *const map_status_names[MAP_STATUS_N] = {
 	"owned", "intercepted", "rejected", "emulated", "skipped", "stopped",
 };
 const char *const check_status_names[CHECK_STATUS_N] = { "pass", "fail", "skip", "stopped" };
+const char *const host_backend_names[HOST_BACKEND_N] = {
+	"kvm_intel", "kvm_amd", "kvm_pvm", "other", "none",
+};
+const char *const result_per_op_names[RESULT_PER_OP_N] = {
+	"exits", "io_exits", "mmio_exits", "halt_exits",
+	"hypercalls", "insn_emulation", "signal_exits", "irq_exits",
+	"user_io", "user_mmio", "user_msr", "user_intr",
+};
 
 #define NAME_OF(tab, n, v) ((unsigned int)(v) < (n) ? (tab)[v] : "?")
 

@@ -37,12 +37,39 @@ enum map_status {
 /* Outcome of one check ("checks[].status"). */
 enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_SKIP, CHECK_STOPPED, CHECK_STATUS_N };
 
+/* The KVM module of the host record ("host.backend.module"). */
+enum host_backend {
+	BACKEND_KVM_INTEL, BACKEND_KVM_AMD, BACKEND_KVM_PVM, BACKEND_OTHER, BACKEND_NONE,
+	HOST_BACKEND_N
+};
+
+/* The per-op counters of a probe ("probes[].per_op"), in file order. */
+enum result_per_op {
+	/* vCPU binary stats fd deltas over the measured region: required */
+	RESULT_OP_EXITS, RESULT_OP_IO_EXITS, RESULT_OP_MMIO_EXITS, RESULT_OP_HALT_EXITS,
+	RESULT_OP_HYPERCALLS, RESULT_OP_INSN_EMULATION, RESULT_OP_SIGNAL_EXITS,
+	RESULT_OP_IRQ_EXITS,
+	/* exitscope's run loop, KVM_RUN returns to userspace by reason (exact on
+	 * every backend, the only exact exit counts under emulation): optional */
+	RESULT_OP_USER_IO, RESULT_OP_USER_MMIO, RESULT_OP_USER_MSR, RESULT_OP_USER_INTR,
+	RESULT_PER_OP_N,
+};
+/* The first run-loop counter: per_op[RESULT_OP_FIRST_USER..] are optional. */
+#define RESULT_OP_FIRST_USER	RESULT_OP_USER_IO
+
+/* Reader limits (docs/compare-report.md). */
+#define RESULT_MAX_FILE_BYTES	(64u << 20)	/* larger files are refused */
+#define RESULT_MAX_ITEMS	100000		/* probes, samples per probe, map entries, checks... */
+#define RESULT_ERR_MAX		512		/* enough for any message of the reader */
+
 /* Names as they appear in the files, indexed by the enums. */
 extern const char *const result_kind_names[RESULT_KIND_N];
 extern const char *const exec_mode_names[EXEC_MODE_N];
 extern const char *const probe_status_names[PROBE_STATUS_N];
 extern const char *const map_status_names[MAP_STATUS_N];
 extern const char *const check_status_names[CHECK_STATUS_N];
+extern const char *const host_backend_names[HOST_BACKEND_N];
+extern const char *const result_per_op_names[RESULT_PER_OP_N];
 
 const char *exec_mode_name(enum exec_mode m);
 const char *probe_status_name(enum probe_status s);

@@ -13,7 +13,7 @@
 
 static char *tmp;
 static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096];
-static char emu_path[4096];
+static char emu_path[4096], user_a_path[4096], user_b_path[4096];
 
 static json_t *noisy_probe(const char *name, const char *group, double center, double spread,
 			   uint64_t seed, double exits)
@@ -27,6 +27,19 @@ static json_t *noisy_probe(const char *name, const char *group, double center, d
 static json_t *const_probe(const char *name, const double *s, size_t n)
 {
 	return fixture_probe(name, "hand", s, n, 1.0);
+}
+
+/* Set the run loop's exact counters of a probe; a negative value leaves that one out. */
+static json_t *with_user(json_t *probe, double io, double mmio, double msr, double intr)
+{
+	json_t *per_op = json_object_get(probe, "per_op");
+	const char *names[] = { "user_io", "user_mmio", "user_msr", "user_intr" };
+	double v[] = { io, mmio, msr, intr };
+
+	for (size_t i = 0; i < 4; i++)
+		if (v[i] >= 0)
+			json_object_set_new(per_op, names[i], json_real(v[i]));
+	return probe;
 }
 
 static void save(char *dst, const char *name, json_t *doc)
@@ -95,6 +108,26 @@ static void make_files(void)
 	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"),
 			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 23, 1)));
 	save(emu_path, "emulated.json", a);
+
+	/*
+	 * Emulated host, the run loop's exact counters (stats-fd exits equal):
+	 *   pio_to_user     user_io 1 -> 0 (now served in the kernel)
+	 *   mmio_to_user    user_mmio 1 -> 1.02 (under the 0.05/op rule: no line)
+	 *   rd_user_msr     user_msr 0 -> 2, user_intr 0.5 -> 0
+	 *   old_format      user_* only in the new file: not compared
+	 */
+	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"), json_pack("[o, o, o, o]",
+		with_user(noisy_probe("pio_to_user", "io", 5000, 10, 31, 1), 1, 0, 0, 0),
+		with_user(noisy_probe("mmio_to_user", "io", 5000, 10, 32, 1), 0, 1, 0, 0),
+		with_user(noisy_probe("rd_user_msr", "msr", 5000, 10, 33, 1), 0, 0, 0, 0.5),
+		noisy_probe("old_format", "io", 5000, 10, 34, 1)));
+	b = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"), json_pack("[o, o, o, o]",
+		with_user(noisy_probe("pio_to_user", "io", 5000, 10, 41, 1), 0, 0, 0, 0),
+		with_user(noisy_probe("mmio_to_user", "io", 5000, 10, 42, 1), 0, 1.02, 0, 0),
+		with_user(noisy_probe("rd_user_msr", "msr", 5000, 10, 43, 1), 0, 0, 2, 0),
+		with_user(noisy_probe("old_format", "io", 5000, 10, 44, 1), 3, 0, 0, 0)));
+	save(user_a_path, "user_a.json", a);
+	save(user_b_path, "user_b.json", b);
 }
 
 static struct result_file *load(const char *path)
@@ -201,6 +234,52 @@ static void test_library(void)
 	result_free(b);
 }
 
+/* The run loop's user_* counters: read back and compared like the stats-fd ones. */
+static void test_user_counters(void)
+{
+	static const char *const want[] = {
+		"pio_to_user: 1.00 -> 0.00 user_io/op",
+		"rd_user_msr: 0.00 -> 2.00 user_msr/op",
+		"rd_user_msr: 0.50 -> 0.00 user_intr/op",
+	};
+	struct result_file *a = load(user_a_path), *b = load(user_b_path);
+	const struct run_probe *p;
+	struct compare_result *cr;
+	char line[512];
+	size_t i, k, hits[3] = { 0 };
+
+	if (!a || !b) {
+		tap_skip(7, "synthetic files did not load");
+		result_free(a);
+		result_free(b);
+		return;
+	}
+	p = result_find_probe(a, "rd_user_msr");
+	ok(p && p->per_op[RESULT_OP_USER_INTR] == 0.5 && p->per_op[RESULT_OP_USER_MSR] == 0,
+	   "per_op.user_* read back");
+	p = result_find_probe(a, "old_format");
+	ok(p && p->per_op[RESULT_OP_USER_IO] == -1 && p->per_op[RESULT_OP_USER_INTR] == -1,
+	   "per_op.user_* absent: -1");
+	cr = compare_results(a, b, NULL, line, sizeof(line));
+	if (!ok(cr != NULL, "compare_results"))
+		diag("  %s", line);
+	if (cr) {
+		is_int((long long)cr->n_counters, 3, "three user_* changes, nothing else");
+		for (i = 0; i < cr->n_counters; i++) {
+			compare_counter_line(&cr->counters[i], line, sizeof(line));
+			for (k = 0; k < 3; k++)
+				hits[k] += !strcmp(line, want[k]);
+		}
+		for (k = 0; k < 3; k++)
+			ok(hits[k] == 1, "counter line \"%s\"", want[k]);
+	} else {
+		tap_skip(4, "no comparison");
+	}
+	compare_free(cr);
+	result_free(a);
+	result_free(b);
+}
+
 static int has_line(const char *out, const char *a, const char *b)
 {
 	const char *p = out;
@@ -234,7 +313,7 @@ static void test_cli(void)
 	json_t *doc;
 
 	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
-		tap_skip(29, "EXITSCOPE not set (run through make check)");
+		tap_skip(30, "EXITSCOPE not set (run through make check)");
 		return;
 	}
 	run(&r, "--help", NULL, NULL, NULL, NULL);
@@ -280,6 +359,11 @@ static void test_cli(void)
 	is_int(r.status, 0, "faster is no regression, exit 0");
 	run_free(&r);
 
+	run(&r, user_a_path, user_b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "  pio_to_user: 1.00 -> 0.00 user_io/op", NULL) &&
+	   !has_line(r.out, "mmio_to_user:", "user_mmio"), "CLI: user_io/op change line, no drift line");
+	run_free(&r);
+
 	run(&r, slow_a_path, emu_path, NULL, NULL, NULL);
 	ok(r.status == 0 && has_line(r.out, "WARNING: execution modes differ", NULL),
 	   "native vs emulated: loud warning");
@@ -322,6 +406,7 @@ int main(void)
 		return tap_skip_all("cannot make a temp dir");
 	make_files();
 	test_library();
+	test_user_counters();
 	test_cli();
 	fixture_rmdir(tmp);
 	return done_testing();

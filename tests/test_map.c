@@ -18,6 +18,7 @@
 #include "results/result_read.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
+#include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/profile.h"
 #include "tests/fixture.h"
@@ -197,7 +198,7 @@ static struct result_file *map_roundtrip(const struct result_map *map, const str
 	struct result_file *rf = NULL;
 
 	snprintf(path, sizeof(path), "%s/map.json", dir ? dir : "/nonexistent");
-	json_object_set_new(root, "host", hostinfo_json(hi));
+	json_object_set_new(root, "host", hostinfo_record_json(hi));
 	json_object_set_new(root, "map", result_map_json(map));
 	if (!result_write(root, path, err, errlen))
 		rf = result_read_file(path, err, errlen);

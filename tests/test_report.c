@@ -27,10 +27,27 @@ static json_t *probe(const char *name, const char *group, double center, uint64_
 
 static json_t *checks(const char *cet_status)
 {
-	return json_pack("[o, o, o]",
-			 fixture_check("xstate", "xcr0_after_pio", "pass", "xcr0 7 == 7"),
+	json_t *xcr0 = fixture_check("xstate", "xcr0_after_pio", "pass", "xcr0 7 == 7");
+
+	/* Structured evidence (expected/observed) and a check stopped by Ctrl-C. */
+	json_object_set_new(xcr0, "expected", json_string("0x7"));
+	json_object_set_new(xcr0, "observed", json_string("0x7 " EVIL));
+	return json_pack("[o, o, o, o]", xcr0,
 			 fixture_check("cet", "ssp_survives", cet_status, EVIL),
-			 fixture_check("migrate", "xss_roundtrip", "skip", "no XSAVES"));
+			 fixture_check("migrate", "xss_roundtrip", "skip", "no XSAVES"),
+			 fixture_check("migrate", "pkru_roundtrip", "stopped", "stopped by Ctrl-C"));
+}
+
+/* Add the run loop's exact counters to a probe's per_op. */
+static json_t *with_user_io(json_t *probe, double user_io)
+{
+	json_t *per_op = json_object_get(probe, "per_op");
+
+	json_object_set_new(per_op, "user_io", json_real(user_io));
+	json_object_set_new(per_op, "user_mmio", json_real(0));
+	json_object_set_new(per_op, "user_msr", json_real(0));
+	json_object_set_new(per_op, "user_intr", json_real(0));
+	return probe;
 }
 
 static void save(char *dst, const char *name, json_t *doc)
@@ -48,12 +65,12 @@ static void make_files(void)
 	pa = json_pack("[o, o, o, o, o]", probe("cpuid", "insn", 1200, 1, 1),
 		       probe("rdmsr_tsc", "msr", 40, 2, 0),
 		       probe("toggle_cr4_cet", "cr", 2000, 3, 2),
-		       probe("pio_out", "io", 9000, 4, 1),
+		       with_user_io(probe("pio_out", "io", 9000, 4, 1), 1),
 		       fixture_probe_status("xsaves", "insn", "skipped", EVIL));
 	pb = json_pack("[o, o, o, o]", probe("cpuid", "insn", 1000, 11, 1),
 		       probe("rdmsr_tsc", "msr", 40, 12, 0),
 		       probe("toggle_cr4_cet", "cr", 300, 13, 0),
-		       probe("pio_out", "io", 9900, 14, 1));
+		       with_user_io(probe("pio_out", "io", 9900, 14, 1), 0));
 	/* The description of one probe carries markup that must come out escaped. */
 	json_object_set_new(json_array_get(pa, 0), "description", json_string(EVIL));
 	a = fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa);
@@ -112,7 +129,7 @@ static void test_library(void)
 	files[1] = result_read_file(new_path, err, sizeof(err));
 	if (!files[0] || !files[1]) {
 		diag("%s", err);
-		tap_skip(32, "synthetic files did not load");
+		tap_skip(37, "synthetic files did not load");
 		return;
 	}
 
@@ -153,12 +170,18 @@ static void test_library(void)
 		tap_like(html, "<tr class=\"changed\">", "map grid: changed row marked");
 		tap_like(html, "<td class=\"cs-fail\">fail", "checks table: fail");
 		tap_like(html, "<td class=\"cs-pass\">pass", "checks table: pass");
+		tap_like(html, "<td class=\"cs-stopped\">stopped", "checks table: stopped");
+		tap_like(html, "B: 1 pass, 1 fail, 1 skip, 1 stopped.", "checks summary counts stopped");
+		tap_like(html, "<div class=\"evidence\">expected <code class=\"expected\">0x7</code>, "
+			 "observed <code class=\"observed\">0x7 &lt;script&gt;", "check evidence, escaped");
+		tap_like(html, "user_io 1.00", "numbers table: the run loop's user_io/op");
+		tap_like(html, "pio_out: 1.00 -&gt; 0.00 user_io/op", "user_io/op change line");
 		tap_like(html, "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;",
 			 "strings from the files are escaped");
 		ok(!strstr(html, "<script>"), "no raw <script> from the files");
 		no_external(html, "two files");
 	} else {
-		tap_skip(21, "no report");
+		tap_skip(26, "no report");
 	}
 	result_free(files[0]);
 	result_free(files[1]);

@@ -1,5 +1,6 @@
 /* test_result_read.c - the result reader accepts valid files and names every problem of broken ones. */
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,7 +101,7 @@ static void test_valid(void)
 {
 	char err[RESULT_ERR_MAX];
 	struct result_file *rf;
-	const struct result_probe *p;
+	const struct run_probe *p;
 
 	json_t *doc = valid_doc();
 	snprintf(valid_path, sizeof(valid_path), "%s", fixture_write(tmp, "valid.json", doc));
@@ -131,7 +132,7 @@ static void test_valid(void)
 	   "map: one profile, two entries");
 	ok(rf->map && rf->map->profiles[0].entries[0].status == MAP_INTERCEPTED &&
 	   rf->map->profiles[0].entries[0].bit == 23, "map entry status and bit");
-	ok(rf->n_checks == 2 && rf->checks[1].status == CHECK_SKIP, "checks");
+	ok(rf->checks.n == 2 && rf->checks.r[1].status == CHECK_SKIP, "checks");
 	ok(result_find_probe(rf, "nope") == NULL, "unknown probe not found");
 	result_free(rf);
 }
@@ -319,6 +320,20 @@ static void test_probe_errors(void)
 	d = valid_doc();
 	json_object_set_new(probe(d, 0), "name", json_string(""));
 	expect_doc_err("emptyname.json", d, "probes[0].name: empty string");
+
+	/* The run loop's counters are optional, but checked when present. */
+	d = valid_doc();
+	json_object_set_new(json_object_get(probe(d, 1), "per_op"), "user_io", json_real(-1));
+	expect_doc_err("neguserio.json", d, "probes[1].per_op.user_io: not a finite non-negative number");
+
+	d = valid_doc();
+	json_object_set_new(json_object_get(probe(d, 0), "per_op"), "user_intr", json_string("0"));
+	expect_doc_err("struserintr.json", d,
+		       "probes[0].per_op.user_intr: not a finite non-negative number (found a string)");
+
+	d = valid_doc();
+	json_object_set_new(probe(d, 0), "ops", json_real(3.5));
+	expect_doc_err("opsreal.json", d, "probes[0].ops: not an integer (found a real number)");
 }
 
 static void test_map_check_errors(void)
@@ -341,8 +356,56 @@ static void test_map_check_errors(void)
 	expect_doc_err("checkstatus.json", d, "checks[0].status: \"maybe\" is not one of pass, fail, skip, stopped");
 
 	d = valid_doc();
+	json_object_set_new(json_array_get(json_object_get(d, "checks"), 1), "expected",
+			    json_integer(7));
+	expect_doc_err("checkexpected.json", d, "checks[1].expected: not a string (found an integer)");
+
+	d = valid_doc();
+	json_object_set_new(json_array_get(json_object_get(d, "checks"), 0), "observed", json_null());
+	expect_doc_err("checkobserved.json", d, "checks[0].observed: not a string (found null)");
+
+	d = valid_doc();
+	json_object_set_new(json_object_get(json_object_get(d, "host"), "execution"), "loop_insns",
+			    json_integer(-3));
+	expect_doc_err("loopinsns.json", d, "host.execution.loop_insns: must be >= 0 (got -3)");
+
+	d = valid_doc();
 	json_object_set_new(d, "warnings", json_pack("[s, i]", "fine", 3));
 	expect_doc_err("warning.json", d, "warnings[1]: not a string (found an integer)");
+}
+
+/*
+ * Recorded results (the lanes' samples, the fuzz seeds) stay valid: the
+ * schema only grows. Paths are relative to the tree, where make check runs.
+ */
+static void test_recorded(void)
+{
+	static const char *const patterns[] = {
+		"lanes/samples/*/info.json", "lanes/samples/*/run.json",
+		"lanes/samples/*/map.json", "lanes/samples/*/check.json",
+		"fuzz/corpus/valid-*.json", "fuzz/corpus/broken-*.json",
+	};
+	char err[RESULT_ERR_MAX];
+	struct result_file *rf;
+	glob_t g;
+	size_t i, k;
+
+	for (k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++) {
+		int broken = strstr(patterns[k], "broken-") != NULL;
+
+		if (glob(patterns[k], 0, NULL, &g) || g.gl_pathc == 0) {
+			skip("no recorded files here (not run from the tree)");
+			continue;
+		}
+		for (i = 0; i < g.gl_pathc; i++) {
+			rf = result_read_file(g.gl_pathv[i], err, sizeof(err));
+			if (!ok(broken ? !rf : rf != NULL, "%s: %s", g.gl_pathv[i],
+				broken ? "rejected" : "still valid"))
+				diag("  %s", rf ? "accepted" : err);
+			result_free(rf);
+		}
+		globfree(&g);
+	}
 }
 
 static void test_buffer(void)
@@ -384,6 +447,7 @@ int main(void)
 	test_schema_errors();
 	test_probe_errors();
 	test_map_check_errors();
+	test_recorded();
 	test_buffer();
 	fixture_rmdir(tmp);
 	return done_testing();

@@ -210,7 +210,7 @@ static void check_json(const char *path, json_t *root)
 	is_int((long long)rf->n_probes, (long long)json_array_size(json_object_get(root, "probes")),
 	       "reader sees every probe");
 	for (size_t i = 0; i < rf->n_probes; i++) {
-		const struct result_probe *p = &rf->probes[i];
+		const struct run_probe *p = &rf->probes[i];
 		json_t *j = probe_json(root, p->name);
 
 		if (!j || strcmp(probe_status_names[p->status], str(j, "status")))
@@ -337,7 +337,7 @@ int main(void)
 	{
 		struct result_file *rf = result_read_file(path, (char[RESULT_ERR_MAX]){ 0 }, RESULT_ERR_MAX);
 
-		ok(rf && rf->map && rf->n_checks > 0 && rf->n_probes == 1,
+		ok(rf && rf->map && rf->checks.n > 0 && rf->n_probes == 1,
 		   "--all: one probe, the map and the checks, and the reader accepts it");
 		result_free(rf);
 	}

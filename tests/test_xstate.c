@@ -165,8 +165,8 @@ static void test_cli(void)
 	}
 	is_int(rr.status, 0, "exitscope check --json FILE xstate: exit 0 (nothing failed)");
 	rf = result_read_file(path, err, sizeof(err));
-	for (size_t i = 0; rf && i < rf->n_checks; i++)
-		n += rf->checks[i].suite && !strcmp(rf->checks[i].suite, "xstate");
+	for (size_t i = 0; rf && i < rf->checks.n; i++)
+		n += rf->checks.r[i].suite && !strcmp(rf->checks.r[i].suite, "xstate");
 	ok(rf && rf->kind == RESULT_KIND_CHECK, "valid kind 'check' result file (%s)", rf ? "ok" : err);
 	is_int(n, 14, "14 xstate checks in the file");
 	result_free(rf);

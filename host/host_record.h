@@ -1,0 +1,32 @@
+/*
+ * host_record.h - the host record model (results/host_record.h) of what
+ * hostinfo_collect() found, and its JSON: the "host" object of every
+ * result file.
+ */
+#ifndef EXITSCOPE_HOST_HOST_RECORD_H
+#define EXITSCOPE_HOST_HOST_RECORD_H
+
+#include <jansson.h>
+
+#include "host/hostinfo.h"
+#include "results/host_record.h"
+
+#define HOSTINFO_RECORD_CPUID	10	/* the CPUID features of the record */
+#define HOSTINFO_RECORD_MSRS	2	/* the MSR save-list groups of the record */
+
+/* A host record with the storage of its arrays. */
+struct hostinfo_record {
+	struct host_record rec;
+	struct result_kv params[HOSTINFO_MAX_PARAMS];
+	struct result_int caps[HOSTINFO_MAX_CAPS];
+	struct result_flag cpuid[HOSTINFO_RECORD_CPUID];
+	struct result_flag msrs[HOSTINFO_RECORD_MSRS];
+};
+
+/* Fill out->rec from hi; its strings point into hi, valid while hi is. */
+void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out);
+
+/* The "host" object of hi (hostinfo_record + host_record_json). */
+json_t *hostinfo_record_json(const struct hostinfo *hi);
+
+#endif

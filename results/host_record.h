@@ -1,0 +1,75 @@
+/*
+ * host_record.h - the host record model ("host" of every result file, the
+ * whole of kind "info"; docs/results-schema.md HOST): host/ fills it from
+ * what it collected, host_record_json() writes it, host_record_read() fills
+ * it back from a file.
+ */
+#ifndef EXITSCOPE_RESULTS_HOST_RECORD_H
+#define EXITSCOPE_RESULTS_HOST_RECORD_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "results/jcheck.h"
+#include "results/schema.h"
+
+struct result_kv {
+	const char *key, *value;
+};
+
+struct result_flag {
+	const char *key;
+	int value;
+};
+
+struct result_int {
+	const char *key;
+	long long value;
+};
+
+/*
+ * Strings and arrays are borrowed: from the producer's own record, or (read
+ * back) strings from the parsed document and arrays allocated by the reader
+ * (host_record_release). Optional strings and arrays are NULL when absent
+ * (an empty array is a non-NULL pointer with a count of 0); optional
+ * integers are -1 when absent (present values are >= 0).
+ */
+struct host_record {
+	const char *kernel;
+	const char *backend_module;		/* one of host_backend_names */
+	struct result_kv *backend_params;	/* module parameters (sysfs strings), in order */
+	size_t n_backend_params;
+	const char *cpu_vendor, *cpu_name;
+	long long cpu_family, cpu_model, cpu_stepping;
+	long long kvm_api_version;		/* optional */
+	struct result_int *kvm_caps;		/* optional: KVM_CAP_* -> KVM_CHECK_EXTENSION */
+	size_t n_kvm_caps;
+	struct result_flag *cpuid;		/* optional: feature -> supported by KVM */
+	size_t n_cpuid;
+	long long xcr0_supported, xss_supported;	/* optional */
+	struct result_flag *msr_save_list;	/* optional: MSR group -> in the save list */
+	size_t n_msr_save_list;
+	long long tsc_khz;			/* 0 if unknown */
+	enum exec_mode exec_mode;
+	/* The execution-mode probe: instructions of its guest loop, and the exits
+	 * and instruction emulations the loop caused (all optional). */
+	long long exec_loop_insns, exec_exits, exec_insn_emulation;
+	const char *exec_detail;		/* optional */
+};
+
+/* Every optional field absent, every required one zero or NULL. */
+void host_record_init(struct host_record *h);
+
+/* The "host" object (NULL when out of memory or a required string is NULL). */
+json_t *host_record_json(const struct host_record *h);
+
+/*
+ * Read and validate root's required "host" object into h (errors name the
+ * path, "host.cpu.family: ..."). 0, or -1 with the message in c.
+ */
+int host_record_read(struct jcheck *c, json_t *root, struct host_record *h);
+
+/* Free the arrays host_record_read allocated (the strings stay with the document). */
+void host_record_release(struct host_record *h);
+
+#endif

@@ -1,0 +1,75 @@
+/*
+ * run.h - the probe model of run files ("probes" in docs/results-schema.md,
+ * PROBE): probes/ fills it from a measured outcome, run_probe_json()
+ * writes it, run_probes_read() fills it back from a file.
+ */
+#ifndef EXITSCOPE_RESULTS_RUN_H
+#define EXITSCOPE_RESULTS_RUN_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "results/jcheck.h"
+#include "results/schema.h"
+
+struct result_num {
+	const char *key;
+	double value;
+};
+
+struct result_cycles {
+	double min, median, p90, p99, mean, stddev, cv, ci95_lo, ci95_hi;
+};
+
+/*
+ * Strings and arrays are borrowed: from the producer's outcome, or (read
+ * back) strings from the parsed document and arrays allocated by the reader
+ * (run_probes_free). Optional strings and arrays are NULL when absent;
+ * optional numbers and integers are -1 when absent (present values are
+ * >= 0, so the sentinel is unambiguous).
+ */
+struct run_probe {
+	const char *name, *group;
+	const char *description;		/* optional */
+	enum probe_status status;
+	const char *reason;			/* required unless status is ok */
+	/* The rest only when status is ok (zero or absent otherwise). */
+	long long batch;			/* ops per sample, > 0 */
+	const double *samples;			/* cycles/op, finite, >= 0 */
+	size_t n_samples;			/* >= 1 */
+	struct result_cycles cycles;		/* of samples */
+	double ns_median, overhead_cycles;	/* optional */
+	double raw_median_cycles;		/* optional: median before the baseline was subtracted */
+	long long ops;				/* optional: operations measured in total */
+	/* Per op over the measured region; the run-loop counters
+	 * (RESULT_OP_FIRST_USER on) are optional. */
+	double per_op[RESULT_PER_OP_N];
+	const char *per_op_source, *per_op_user_source;	/* optional: where they come from */
+	struct result_num *trace;		/* optional: exits/op by exit reason */
+	size_t n_trace;
+	long long cpu;				/* optional: host CPU of the vCPU thread */
+	const char **notes;			/* optional */
+	size_t n_notes;
+};
+
+/* Every optional field absent, the rest zero or NULL. */
+void run_probe_init(struct run_probe *p);
+
+/* One PROBE object (NULL when out of memory). */
+json_t *run_probe_json(const struct run_probe *p);
+/* The "probes" array of n probes. */
+json_t *run_probes_json(const struct run_probe *p, size_t n);
+
+/*
+ * Read and validate root's "probes" array (required when required is set)
+ * into a new array *out of *n probes; names must be unique. 0, 1 when an
+ * optional array is absent (*out NULL), or -1 with the message in c (*out
+ * and *n then hold what was read so far, for run_probes_free).
+ */
+int run_probes_read(struct jcheck *c, json_t *root, int required,
+		    struct run_probe **out, size_t *n);
+
+/* Free an array run_probes_read allocated, with the arrays of its probes. */
+void run_probes_free(struct run_probe *p, size_t n);
+
+#endif

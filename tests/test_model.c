@@ -1,0 +1,406 @@
+/*
+ * test_model.c - one C model per result kind: a host record (info), probes
+ * (run) and checks (check) built in C with distinctive values are written
+ * by the real writers to a file and read back by the real reader, field by
+ * field; and the producers' conversions (struct hostinfo, struct
+ * probe_outcome) land in the model as they should.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/host_record.h"
+#include "probes/probe_out.h"
+#include "results/result_read.h"
+#include "results/result_write.h"
+#include "tests/fixture.h"
+#include "tests/tap.h"
+
+static char *tmp;
+
+/* Values below are exact in binary and in the writer's 10 significant digits. */
+
+static struct result_kv params[] = { { "ept", "Y" }, { "nested", "N" }, { "pml", "" } };
+static struct result_int caps[] = { { "KVM_CAP_XSAVE2", 4096 }, { "KVM_CAP_X86_USER_SPACE_MSR", -22 } };
+static struct result_flag cpuid[] = { { "xsave", 1 }, { "pku", 0 }, { "shstk", 1 } };
+static struct result_flag msrs[] = { { "ia32_xss", 1 }, { "cet", 0 } };
+
+static void host_fill(struct host_record *h)
+{
+	host_record_init(h);
+	h->kernel = "6.18.44-model";
+	h->backend_module = "kvm_pvm";
+	h->backend_params = params;
+	h->n_backend_params = 3;
+	h->cpu_vendor = "AuthenticAMD";
+	h->cpu_family = 25;
+	h->cpu_model = 17;
+	h->cpu_stepping = 2;
+	h->cpu_name = "AMD EPYC 9654 96-Core Processor";
+	h->kvm_api_version = 12;
+	h->kvm_caps = caps;
+	h->n_kvm_caps = 2;
+	h->cpuid = cpuid;
+	h->n_cpuid = 3;
+	h->xcr0_supported = 0x2e7;
+	h->xss_supported = 0x1800;
+	h->msr_save_list = msrs;
+	h->n_msr_save_list = 2;
+	h->tsc_khz = 2445123;
+	h->exec_mode = EXEC_EMULATED;
+	h->exec_loop_insns = 40001;
+	h->exec_exits = 7;
+	h->exec_insn_emulation = 40013;
+	h->exec_detail = "a 40001-instruction guest loop caused 40013 instruction emulations";
+}
+
+/* Every field of the host record got back as it was written. */
+static void host_is(const struct host_record *g, const struct host_record *w, const char *what)
+{
+	size_t i;
+	int same;
+
+	tap_is_str(g->kernel, w->kernel, "%s: kernel", what);
+	tap_is_str(g->backend_module, w->backend_module, "%s: backend.module", what);
+	same = g->n_backend_params == w->n_backend_params;
+	for (i = 0; same && i < w->n_backend_params; i++)
+		same = !strcmp(g->backend_params[i].key, w->backend_params[i].key) &&
+		       !strcmp(g->backend_params[i].value, w->backend_params[i].value);
+	ok(same, "%s: backend.params in order, values as written (also \"\")", what);
+	tap_is_str(g->cpu_vendor, w->cpu_vendor, "%s: cpu.vendor", what);
+	tap_is_str(g->cpu_name, w->cpu_name, "%s: cpu.name", what);
+	ok(g->cpu_family == w->cpu_family && g->cpu_model == w->cpu_model &&
+	   g->cpu_stepping == w->cpu_stepping, "%s: cpu family, model, stepping", what);
+	ok(g->kvm_api_version == w->kvm_api_version, "%s: kvm.api_version", what);
+	same = g->n_kvm_caps == w->n_kvm_caps && !g->kvm_caps == !w->kvm_caps;
+	for (i = 0; same && i < w->n_kvm_caps; i++)
+		same = !strcmp(g->kvm_caps[i].key, w->kvm_caps[i].key) &&
+		       g->kvm_caps[i].value == w->kvm_caps[i].value;
+	ok(same, "%s: kvm.caps (negative values too)", what);
+	same = g->n_cpuid == w->n_cpuid && !g->cpuid == !w->cpuid;
+	for (i = 0; same && i < w->n_cpuid; i++)
+		same = !strcmp(g->cpuid[i].key, w->cpuid[i].key) && g->cpuid[i].value == w->cpuid[i].value;
+	ok(same, "%s: cpuid flags", what);
+	ok(g->xcr0_supported == w->xcr0_supported && g->xss_supported == w->xss_supported,
+	   "%s: xcr0_supported, xss_supported", what);
+	same = g->n_msr_save_list == w->n_msr_save_list && !g->msr_save_list == !w->msr_save_list;
+	for (i = 0; same && i < w->n_msr_save_list; i++)
+		same = !strcmp(g->msr_save_list[i].key, w->msr_save_list[i].key) &&
+		       g->msr_save_list[i].value == w->msr_save_list[i].value;
+	ok(same, "%s: msr_save_list", what);
+	ok(g->tsc_khz == w->tsc_khz, "%s: tsc_khz", what);
+	ok(g->exec_mode == w->exec_mode, "%s: execution.mode", what);
+	ok(g->exec_loop_insns == w->exec_loop_insns && g->exec_exits == w->exec_exits &&
+	   g->exec_insn_emulation == w->exec_insn_emulation,
+	   "%s: execution loop_insns, exits, insn_emulation", what);
+	if (w->exec_detail)
+		tap_is_str(g->exec_detail, w->exec_detail, "%s: execution.detail", what);
+	else
+		ok(!g->exec_detail, "%s: no execution.detail", what);
+}
+
+/* Write root (steals it) with the real file writer, read it back with the real reader. */
+static struct result_file *round_trip(json_t *root, const char *name)
+{
+	char path[4200], err[RESULT_ERR_MAX];
+	struct result_file *rf = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	if (!root || result_write(root, path, err, sizeof(err))) {
+		diag("writing %s: %s", path, root ? err : "no document");
+	} else {
+		rf = result_read_file(path, err, sizeof(err));
+		if (!rf)
+			diag("reading %s: %s", path, err);
+	}
+	json_decref(root);
+	return rf;
+}
+
+static json_t *envelope(const char *kind, const struct host_record *h)
+{
+	char *argv[] = { (char *)kind, (char *)"--json", (char *)"model.json", NULL };
+	json_t *root = result_new(kind, 3, argv);
+
+	json_object_set_new(root, "host", host_record_json(h));
+	return root;
+}
+
+static void test_info(void)
+{
+	struct host_record h, bare;
+	struct result_file *rf;
+
+	host_fill(&h);
+	rf = round_trip(envelope("info", &h), "info.json");
+	if (!ok(rf && rf->kind == RESULT_KIND_INFO, "info: written and read back as kind info")) {
+		tap_skip(16, "no file");
+	} else {
+		host_is(&rf->host, &h, "info");
+		ok(rf->n_probes == 0 && !rf->map && rf->checks.n == 0, "info: no probes, map or checks");
+	}
+	result_free(rf);
+
+	/* Only the required fields: the optional ones come back absent. */
+	host_record_init(&bare);
+	bare.kernel = "6.1.0";
+	bare.backend_module = "none";
+	bare.cpu_vendor = "";
+	bare.cpu_name = "";
+	bare.exec_mode = EXEC_UNKNOWN;
+	rf = round_trip(envelope("info", &bare), "bare-info.json");
+	if (!ok(rf != NULL, "bare info: written and read back")) {
+		tap_skip(16, "no file");
+	} else {
+		host_is(&rf->host, &bare, "bare info");
+		ok(!rf->host.backend_params && rf->host.kvm_api_version == -1 &&
+		   rf->host.exec_loop_insns == -1, "bare info: absent stays absent (NULL, -1)");
+	}
+	result_free(rf);
+}
+
+static const double samples[] = { 101.25, 99.5, 100.0, 1.0e6 + 0.5 };
+static struct result_num trace[] = { { "CPUID", 1.0 }, { "IO_INSTRUCTION", 0.25 } };
+static const char *notes[] = { "high CV 0.12: noisy", "vCPU thread migrated from CPU 1 to 3" };
+
+static void probe_fill(struct run_probe *p)
+{
+	run_probe_init(p);
+	p->name = "pio_to_user";
+	p->group = "io";
+	p->description = "OUT to a port no one handles in the kernel";
+	p->status = PROBE_OK;
+	p->batch = 1234;
+	p->samples = samples;
+	p->n_samples = 4;
+	p->cycles = (struct result_cycles){ .min = 99.5, .median = 100.625, .p90 = 700000.25,
+		.p99 = 970000.125, .mean = 250075.1875, .stddev = 433000.5, .cv = 1.75,
+		.ci95_lo = 99.5, .ci95_hi = 1.0e6 + 0.5 };
+	p->ns_median = 41.125;
+	p->overhead_cycles = 12.5;
+	p->raw_median_cycles = 113.125;
+	p->ops = 4936;
+	for (int i = 0; i < RESULT_PER_OP_N; i++)
+		p->per_op[i] = 0.125 * (i + 1);	/* all distinct, user_* included */
+	p->per_op_source = "vcpu binary stats fd delta over the measured region";
+	p->per_op_user_source = "exitscope run loop";
+	p->trace = trace;
+	p->n_trace = 2;
+	p->cpu = 3;
+	p->notes = notes;
+	p->n_notes = 2;
+}
+
+static void probe_is(const struct run_probe *g, const struct run_probe *w)
+{
+	int same = g->n_samples == w->n_samples;
+
+	tap_is_str(g->name, w->name, "run: name");
+	tap_is_str(g->group, w->group, "run: group");
+	tap_is_str(g->description, w->description, "run: description");
+	is_int(g->status, w->status, "run: status");
+	ok(!g->reason, "run: no reason for an ok probe");
+	is_int(g->batch, w->batch, "run: batch");
+	for (size_t i = 0; same && i < w->n_samples; i++)
+		same = g->samples[i] == w->samples[i];
+	ok(same, "run: samples, exactly");
+	ok(!memcmp(&g->cycles, &w->cycles, sizeof(g->cycles)), "run: cycles summary, exactly");
+	ok(g->ns_median == w->ns_median && g->overhead_cycles == w->overhead_cycles &&
+	   g->raw_median_cycles == w->raw_median_cycles, "run: ns_median, overhead, raw median");
+	is_int(g->ops, w->ops, "run: ops");
+	for (int i = 0; i < RESULT_PER_OP_N; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "run: per_op.%s", result_per_op_names[i]);
+		is_num(g->per_op[i], w->per_op[i], 0, name);
+	}
+	tap_is_str(g->per_op_source, w->per_op_source, "run: per_op.source");
+	tap_is_str(g->per_op_user_source, w->per_op_user_source, "run: per_op.user_source");
+	same = g->n_trace == w->n_trace;
+	for (size_t i = 0; same && i < w->n_trace; i++)
+		same = !strcmp(g->trace[i].key, w->trace[i].key) && g->trace[i].value == w->trace[i].value;
+	ok(same, "run: trace, in order");
+	is_int(g->cpu, w->cpu, "run: cpu");
+	same = g->n_notes == w->n_notes;
+	for (size_t i = 0; same && i < w->n_notes; i++)
+		same = !strcmp(g->notes[i], w->notes[i]);
+	ok(same, "run: notes");
+}
+
+static void test_run(void)
+{
+	struct run_probe p[3];
+	struct host_record h;
+	struct result_file *rf;
+	json_t *root;
+
+	host_fill(&h);
+	probe_fill(&p[0]);
+	/* Stopped by Ctrl-C: only the reason. */
+	run_probe_init(&p[1]);
+	p[1].name = "cpuid";
+	p[1].group = "insn";
+	p[1].status = PROBE_STOPPED;
+	p[1].reason = "stopped by Ctrl-C before it was measured";
+	/* Written before the run-loop counters were read: none of them. */
+	probe_fill(&p[2]);
+	p[2].name = "old_probe";
+	for (int i = RESULT_OP_FIRST_USER; i < RESULT_PER_OP_N; i++)
+		p[2].per_op[i] = -1;
+	p[2].trace = NULL;
+	p[2].n_trace = 0;
+	p[2].cpu = -1;
+	root = envelope("run", &h);
+	json_object_set_new(root, "probes", run_probes_json(p, 3));
+	rf = round_trip(root, "run.json");
+	if (!ok(rf && rf->kind == RESULT_KIND_RUN && rf->n_probes == 3, "run: three probes read back")) {
+		tap_skip(45, "no file");
+		result_free(rf);
+		return;
+	}
+	host_is(&rf->host, &h, "run host");
+	probe_is(&rf->probes[0], &p[0]);
+	ok(rf->probes[1].status == PROBE_STOPPED && !strcmp(rf->probes[1].reason, p[1].reason) &&
+	   rf->probes[1].n_samples == 0, "run: status stopped with its reason");
+	ok(rf->probes[2].per_op[RESULT_OP_USER_IO] == -1 && rf->probes[2].per_op[RESULT_OP_USER_INTR] == -1 &&
+	   rf->probes[2].per_op[RESULT_OP_IRQ_EXITS] == p[2].per_op[RESULT_OP_IRQ_EXITS],
+	   "run: absent user_* come back absent (-1), stats counters as written");
+	ok(!rf->probes[2].trace && rf->probes[2].cpu == -1, "run: absent trace and cpu stay absent");
+	result_free(rf);
+}
+
+static void test_check(void)
+{
+	struct check_report rep = { 0 };
+	struct host_record h;
+	struct result_file *rf;
+	json_t *root;
+
+	host_fill(&h);
+	check_add_ev(&rep, "xstate", "xcr0_after_pio", CHECK_PASS, "0x7", "0x7", "xcr0 %#x == %#x", 7, 7);
+	check_add_ev(&rep, "xstate", "xss_after_msr", CHECK_FAIL, "0x0", "0x100",
+		     "xss %#x after the exit, want %#x", 0x100, 0);
+	check_add_ev(&rep, "cet", "ssp_survives", CHECK_SKIP, NULL, "0", "no shstk");
+	check_add(&rep, "migrate", "pkru_roundtrip", CHECK_STOPPED, "stopped by Ctrl-C");
+	root = envelope("check", &h);
+	json_object_set_new(root, "checks", check_report_json(&rep));
+	rf = round_trip(root, "check.json");
+	if (!ok(rf && rf->kind == RESULT_KIND_CHECK && rf->checks.n == rep.n,
+		"check: four checks read back")) {
+		tap_skip(6, "no file");
+	} else {
+		for (size_t i = 0; i < rep.n; i++) {
+			const struct check_result *g = &rf->checks.r[i], *w = &rep.r[i];
+
+			ok(!strcmp(g->suite, w->suite) && !strcmp(g->name, w->name) &&
+			   g->status == w->status && !strcmp(g->detail, w->detail) &&
+			   !strcmp(g->expected, w->expected) && !strcmp(g->observed, w->observed),
+			   "check %s.%s: suite, name, status %s, detail, expected '%s', observed '%s'",
+			   w->suite, w->name, check_status_name(w->status), w->expected, w->observed);
+		}
+		tap_is_str(rf->checks.r[1].observed, "0x100", "check: observed evidence read back");
+		ok(!rf->checks.r[2].expected[0] && !strcmp(rf->checks.r[2].observed, "0"),
+		   "check: only observed: expected stays empty");
+	}
+	result_free(rf);
+	check_report_free(&rep);
+}
+
+/* host/: struct hostinfo -> model, e.g. the execution-mode loop's figures. */
+static void test_hostinfo_record(void)
+{
+	struct hostinfo *hi = calloc(1, sizeof(*hi));
+	struct hostinfo_record *r = calloc(1, sizeof(*r));
+
+	if (!hi || !r) {
+		tap_skip(7, "out of memory");
+		free(hi);
+		free(r);
+		return;
+	}
+	snprintf(hi->kernel, sizeof(hi->kernel), "6.18.44");
+	snprintf(hi->backend, sizeof(hi->backend), "kvm_pvm");
+	hi->nr_params = 1;
+	snprintf(hi->params[0].name, sizeof(hi->params[0].name), "nested");
+	snprintf(hi->params[0].value, sizeof(hi->params[0].value), "N");
+	hi->api_version = -25;	/* KVM_GET_API_VERSION failed: left out */
+	hi->feat_shstk = true;
+	hi->msr_cet = true;
+	hi->xcr0_supported = 7;
+	hi->exec_mode = EXEC_EMULATED;
+	hi->exec_loop_insns = 40001;
+	hi->exec_insn_emulation = 40011;
+	hostinfo_record(hi, r);
+	tap_is_str(r->rec.backend_params[0].value, "N", "hostinfo_record: module parameter");
+	is_int(r->rec.kvm_api_version, -1, "hostinfo_record: unknown API version is absent");
+	ok(r->rec.n_cpuid == HOSTINFO_RECORD_CPUID && !strcmp(r->rec.cpuid[5].key, "shstk") &&
+	   r->rec.cpuid[5].value, "hostinfo_record: the CPUID features, shstk supported");
+	ok(!strcmp(r->rec.msr_save_list[1].key, "cet") && r->rec.msr_save_list[1].value,
+	   "hostinfo_record: CET MSRs in the save list");
+	is_int(r->rec.exec_loop_insns, 40001, "hostinfo_record: execution.loop_insns");
+	is_int(r->rec.exec_insn_emulation, 40011, "hostinfo_record: execution.insn_emulation");
+	is_int(r->rec.xcr0_supported, 7, "hostinfo_record: xcr0_supported");
+	free(hi);
+	free(r);
+}
+
+/* probes/: struct probe_outcome -> model, the run loop's counters included. */
+static void test_probe_record(void)
+{
+	static const struct probe pr = { .name = "pio_to_user", .group = "io", .description = "d" };
+	struct probe_outcome *o = calloc(1, sizeof(*o));
+	struct probe_record *r = calloc(1, sizeof(*r));
+
+	if (!o || !r) {
+		tap_skip(7, "out of memory");
+		free(o);
+		free(r);
+		return;
+	}
+	o->probe = &pr;
+	o->res.status = PROBE_OK;
+	o->res.batch = 10;
+	o->res.n = 2;
+	o->res.samples[0] = 5;
+	o->res.samples[1] = 6;
+	o->res.ops = 20;
+	o->res.has_stats = true;
+	o->res.per_op.exits = 1;
+	o->res.per_op.user_io = 1;
+	o->res.per_op.user_msr = 0.5;
+	o->res.per_op.user_intr = 0.25;
+	o->res.cpu_before = o->res.cpu_after = -1;
+	probe_outcome_record(o, r);
+	ok(r->rec.per_op[RESULT_OP_USER_IO] == 1 && r->rec.per_op[RESULT_OP_USER_MMIO] == 0 &&
+	   r->rec.per_op[RESULT_OP_USER_MSR] == 0.5 && r->rec.per_op[RESULT_OP_USER_INTR] == 0.25,
+	   "probe_outcome_record: user_io, user_mmio, user_msr, user_intr");
+	ok(r->rec.per_op[RESULT_OP_EXITS] == 1, "probe_outcome_record: stats exits");
+	ok(r->rec.samples == o->res.samples && r->rec.n_samples == 2 && r->rec.ops == 20,
+	   "probe_outcome_record: samples and ops");
+	ok(r->rec.cpu == -1 && !r->rec.trace, "probe_outcome_record: no cpu, no trace");
+	o->res.status = PROBE_STOPPED;
+	probe_outcome_record(o, r);
+	ok(r->rec.status == PROBE_STOPPED && r->rec.reason &&
+	   strstr(r->rec.reason, "Ctrl-C"), "probe_outcome_record: stopped, with the reason");
+	o->res.status = PROBE_SKIPPED;
+	snprintf(o->res.reason, sizeof(o->res.reason), "no PIO port");
+	probe_outcome_record(o, r);
+	tap_is_str(r->rec.reason, "no PIO port", "probe_outcome_record: skip reason");
+	ok(r->rec.n_samples == 0, "probe_outcome_record: nothing measured when not ok");
+	free(o);
+	free(r);
+}
+
+int main(void)
+{
+	tmp = fixture_tmpdir();
+	if (!tmp)
+		return tap_skip_all("cannot make a temp dir");
+	test_info();
+	test_run();
+	test_check();
+	test_hostinfo_record();
+	test_probe_record();
+	fixture_rmdir(tmp);
+	return done_testing();
+}
