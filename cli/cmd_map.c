@@ -46,7 +46,9 @@ static void map_usage(FILE *f)
 		"  -h, --help            this text\n"
 		"\n"
 		"Bits whose status differs between profiles are listed at the end.\n"
-		"Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available.\n",
+		"Exit status: 0 ok, 1 failure (or the result could not be written),\n"
+		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (the entries\n"
+		"measured so far are still printed and written).\n",
 		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }
 
@@ -81,7 +83,7 @@ int cmd_map(int argc, char **argv)
 	struct cpuid_profile p;
 	struct hostinfo hi;
 	size_t np = 0;
-	json_t *map = NULL;
+	json_t *map = NULL, *root;
 	char err[2048];
 	int c, r;
 
@@ -114,6 +116,9 @@ int cmd_map(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
+	r = cli_output_check("map", json_path);
+	if (r)
+		return r;
 	r = cli_host_init("map", kvm_opt, &hi, &env);
 	if (r)
 		return r;
@@ -129,18 +134,10 @@ int cmd_map(int argc, char **argv)
 	if (r)
 		return cli_kvm_error("map", env.kvm_path, r, err);
 	map_print(stdout, map);
-	if (json_path) {
-		json_t *root = result_new("map", argc, argv);
-
-		json_object_set_new(root, "host", hostinfo_json(&hi));
-		json_object_set(root, "map", map);
-		r = result_write(root, json_path, err, sizeof(err));
-		json_decref(root);
-		if (r) {
-			json_decref(map);
-			return cli_error("map", EXIT_FAIL, "%s", err);
-		}
-	}
-	json_decref(map);
-	return EXIT_OK;
+	root = result_new("map", argc, argv);
+	json_object_set_new(root, "host", hostinfo_json(&hi));
+	json_object_set_new(root, "map", map);
+	r = cli_finish("map", root, json_path, *env.stop, EXIT_OK);
+	json_decref(root);
+	return r;
 }
