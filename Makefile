@@ -9,7 +9,11 @@
 # Both are linked into one non-PIE executable: the guest sees the same image
 # at the same virtual addresses (see guest/vm.c).
 
-CC        ?= gcc
+# gcc unless CC was given (command line or environment): make's built-in
+# default "cc" does not count, so `CC ?= gcc` alone would never apply.
+ifeq ($(origin CC),default)
+CC        := gcc
+endif
 PREFIX    ?= /usr/local
 SANITIZE  ?=
 V         ?=
@@ -20,7 +24,8 @@ PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
 IS_CLANG  := $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1))
 # Messages are cut to fit their buffers on purpose; gcc's truncation
 # warning would make every bounded snprintf an error.
-WARN      := -Wall -Wextra -Werror -Wno-unused-parameter $(if $(IS_CLANG),,-Wno-format-truncation)
+WARN      := -Wall -Wextra -Werror -Wno-unused-parameter $(if $(IS_CLANG),,-Wno-format-truncation) \
+             -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 COMMON    := -std=gnu11 -g -O2 -fno-pie -fno-pic $(WARN) -I. -D_GNU_SOURCE
 HOST_CFLAGS  := $(COMMON) -fno-omit-frame-pointer $(PKG_CFLAGS) $(CFLAGS)
 GUEST_CFLAGS := $(COMMON) -ffreestanding -fno-builtin -mgeneral-regs-only \
@@ -54,9 +59,11 @@ LIB_HOST_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_HOST))
 LIB_GUEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(patsubst %.S,$(BUILD)/%.o,$(LIB_GUEST)))
 CLI_OBJ       := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRC))
 TEST_BIN      := $(patsubst tests/%.c,$(BUILD)/tests/%,$(filter tests/test_%.c,$(TEST_SRC)))
-TEST_LIB_OBJ  := $(patsubst %.c,$(BUILD)/%.o,$(filter-out tests/test_%.c tests/%_guest.c,$(TEST_SRC)))
-# Guest code used only by tests (tests/*_guest.c), built like all guest code.
-TEST_GUEST_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/*_guest.c))
+# Test helpers: tests/X.c with a header tests/X.h (run_cmd, fixture, ...).
+TEST_HELPERS  := $(basename $(notdir $(filter $(patsubst %.h,%.c,$(wildcard tests/*.h)),$(TEST_SRC))))
+# A test links the helpers whose headers it includes, nothing else.
+test_helper_obj = $(patsubst %,$(BUILD)/tests/%.o,$(filter $(TEST_HELPERS),\
+	$(shell sed -n 's|^\#include "tests/\([A-Za-z0-9_]*\)\.h".*|\1|p' tests/$(1).c)))
 
 LIBA   := $(BUILD)/libexitscope.a
 GUESTO := $(BUILD)/guest-image.o
@@ -100,10 +107,16 @@ $(BUILD)/%.o: %.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(HOST_CFLAGS) -MMD -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(TEST_LIB_OBJ) $(TEST_GUEST_OBJ) $(LIBA)
+# Guest code used only by tests (tests/*_guest.c, built like all guest code)
+# has no header: each test that runs it says so here.
+$(BUILD)/tests/test_latency: $(BUILD)/tests/lat_guest.o
+$(BUILD)/tests/test_runtime: $(BUILD)/tests/tg_guest.o
+
+.SECONDEXPANSION:
+$(BUILD)/tests/%: tests/%.c $$(call test_helper_obj,$$*) $(LIBA)
 	@mkdir -p $(dir $@)
 	@echo "  CC [T]  $<"
-	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< $(TEST_LIB_OBJ) $(TEST_GUEST_OBJ) -Wl,--whole-archive $(LIBA) -Wl,--no-whole-archive $(LDFLAGS_ALL) $(LIBS)
+	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< $(filter %.o,$^) -Wl,--whole-archive $(LIBA) -Wl,--no-whole-archive $(LDFLAGS_ALL) $(LIBS)
 
 tests: $(TEST_BIN) $(EXE)
 

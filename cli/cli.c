@@ -1,5 +1,9 @@
-/* cli.c - shared CLI helpers: error lines, exit codes, the KVM device path. */
+/*
+ * cli.c - shared CLI helpers: error lines, exit codes, the KVM device path,
+ * output checks before measuring and the checked end of every command.
+ */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +14,8 @@
 #include "suites/suite_env.h"
 #include "kvm/kvm.h"
 #include "results/check.h"
+#include "results/outfile.h"
+#include "results/result_write.h"
 #include "host/hostinfo.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -62,15 +68,18 @@ int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *deta
 
 int cli_kvm_check(const char *cmd, const char *kvm_path)
 {
-	int fd = kvm_open(kvm_path);
+	int fd = kvm_open(kvm_path), r;
 
 	if (fd < 0)
 		return cli_kvm_error(cmd, kvm_path, fd, NULL);
-	if (kvm_api_version(fd) != KVM_API_VERSION) {
-		close(fd);
-		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM_GET_API_VERSION failed)",
-				 kvm_path ? kvm_path : KVM_DEFAULT_DEV);
-	}
+	r = kvm_api_version(fd);
+	close(fd);
+	if (r < 0)
+		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM_GET_API_VERSION: %s)",
+				 kvm_path ? kvm_path : KVM_DEFAULT_DEV, strerror(-r));
+	if (r != KVM_API_VERSION)
+		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM API version %d, want %d)",
+				 kvm_path ? kvm_path : KVM_DEFAULT_DEV, r, KVM_API_VERSION);
 	close(fd);
 	return EXIT_OK;
 }
@@ -85,11 +94,83 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 	r = cli_kvm_check(cmd, env->kvm_path);
 	if (r)
 		return r;
+	/* Armed before the first VM: from here on Ctrl-C stops, never kills. */
+	cli_install_sigint();
+	env->stop = cli_stop_flag();
 	r = hostinfo_collect(hi, env->kvm_path, err, sizeof(err));
 	if (r)
 		return cli_kvm_error(cmd, env->kvm_path, r, err);
 	env->hi = hi;
-	cli_install_sigint();
-	env->stop = cli_stop_flag();
 	return EXIT_OK;
+}
+
+int cli_output_check(const char *cmd, const char *path)
+{
+	char err[PATH_MAX + 128];
+
+	if (path && outfile_check(path, err, sizeof(err)))
+		return cli_error(cmd, EXIT_USAGE, "cannot write %s", err);
+	return EXIT_OK;
+}
+
+/* stdout's state: 0, or the errno of its failure (EIO when unknown). */
+static int stdout_error(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	return errno ? errno : EIO;
+}
+
+int cli_stdout_check(const char *cmd, int rc)
+{
+	int e = stdout_error();
+
+	if (!e)
+		return rc;
+	cli_error(cmd, EXIT_FAIL, "cannot write to stdout: %s", strerror(e));
+	return EXIT_FAIL;
+}
+
+/* The result could not go where it should: keep it and say where, in one line. */
+static int cli_keep(const char *cmd, json_t *root, const char *why, bool stopped)
+{
+	char kept[PATH_MAX], err[PATH_MAX + 128];
+	const char *stop = stopped ? " (stopped by Ctrl-C)" : "";
+
+	if (!root)
+		return cli_error(cmd, EXIT_FAIL, "%s%s", why, stop);
+	if (result_write_unique(root, cmd, kept, sizeof(kept), err, sizeof(err)))
+		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, stop, err);
+	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, stop, kept);
+}
+
+int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc)
+{
+	char err[PATH_MAX + 128], why[PATH_MAX + 192];
+	int e = stdout_error();
+
+	if (e) {
+		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
+		/* The file still gets the result; keep it elsewhere only if it had none. */
+		if (!json_path || !strcmp(json_path, "-"))
+			return cli_keep(cmd, root, why, stopped);
+		if (result_write(root, json_path, err, sizeof(err))) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err);
+			return cli_keep(cmd, root, why, stopped);
+		}
+		return cli_error(cmd, EXIT_FAIL, "%s%s (the result is in %s)", why,
+				 stopped ? " (stopped by Ctrl-C)" : "", json_path);
+	}
+	if (json_path && result_write(root, json_path, err, sizeof(err))) {
+		snprintf(why, sizeof(why), "cannot write %s", err);
+		return cli_keep(cmd, root, why, stopped);
+	}
+	if (stopped) {
+		if (json_path && strcmp(json_path, "-"))
+			return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is in %s",
+					 json_path);
+		return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is on stdout");
+	}
+	return rc;
 }

@@ -1,11 +1,13 @@
 /*
  * cli.h - what every `exitscope <command>` shares: exit codes, usage errors,
- * the /dev/kvm path (--kvm-dev or $EXITSCOPE_KVM_DEV) and the one-line
- * message for a KVM that cannot be opened.
+ * the /dev/kvm path (--kvm-dev or $EXITSCOPE_KVM_DEV), the one-line
+ * message for a KVM that cannot be opened, and the end of a measuring
+ * command: output written (or kept), stdout checked, Ctrl-C reported.
  */
 #ifndef EXITSCOPE_CLI_CLI_H
 #define EXITSCOPE_CLI_CLI_H
 
+#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 
@@ -14,6 +16,7 @@ enum cli_exit {
 	EXIT_FAIL = 1,		/* internal failure, failed check, regression */
 	EXIT_USAGE = 2,		/* bad arguments or unreadable input files */
 	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
+	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written) */
 };
 
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
@@ -31,6 +34,24 @@ const char *cli_kvm_path(const char *opt);
 int cli_kvm_check(const char *cmd, const char *kvm_path);
 /* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */
 int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *detail);
+
+/*
+ * Before any work: could the output file path be written ("-": stdout;
+ * NULL: no output)? EXIT_OK, or EXIT_USAGE after one line naming the file
+ * and the reason. Creates nothing.
+ */
+int cli_output_check(const char *cmd, const char *path);
+/*
+ * The end of a command that measured something: check that stdout (the
+ * table) was written, write root to json_path (NULL: no file; root may be
+ * NULL then). If either fails, print one line naming the file and the
+ * reason, keep the result in a unique file in $TMPDIR or /tmp named on that
+ * line, and return EXIT_FAIL. Else, when stopped, say so in one line and
+ * return EXIT_STOPPED; else rc.
+ */
+int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc);
+/* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
+int cli_stdout_check(const char *cmd, int rc);
 
 struct hostinfo;
 struct suite_env;

@@ -21,10 +21,27 @@ static void check_usage(FILE *f)
 		fprintf(f, "  %-9s %s\n", check_suites[i].name, check_suites[i].summary);
 	fprintf(f, "\n  --json FILE      also write the results as JSON ('-' for stdout)\n"
 		   "  --kvm-dev PATH   KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
-		   "  -v, --verbose    more detail while running\n"
+		   "  -v, --verbose    while running, print each check on stderr as its suite\n"
+		   "                   finishes, with the expected and observed values\n"
 		   "  -h, --help       this text\n\n"
-		   "Exit status: 0 no check failed, 1 a check failed, 2 usage error,\n"
-		   "3 KVM not available.\n");
+		   "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
+		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C\n"
+		   "(the checks that ran are still printed and written).\n");
+}
+
+/* --verbose: the checks one suite added (rep->r[from..]), with their evidence. */
+static void check_verbose(const struct check_report *rep, size_t from)
+{
+	for (size_t i = from; i < rep->n; i++) {
+		const struct check_result *c = &rep->r[i];
+
+		fprintf(stderr, "%-4s  %s.%s  %s\n", check_status_name(c->status), c->suite, c->name,
+			c->detail);
+		if (c->expected[0] || c->observed[0])
+			fprintf(stderr, "      expected %s, observed %s\n",
+				c->expected[0] ? c->expected : "-", c->observed[0] ? c->observed : "-");
+	}
+	fflush(stderr);
 }
 
 static const struct check_suite *suite_find(const char *name)
@@ -50,7 +67,8 @@ int cmd_check(int argc, char **argv)
 	struct suite_env env = { 0 };
 	struct hostinfo hi;
 	size_t nsel = 0;
-	char err[512];
+	json_t *root;
+	bool stopped;
 	int c, r;
 
 	optind = 1;
@@ -76,27 +94,29 @@ int cmd_check(int argc, char **argv)
 	if (!nsel)
 		for (size_t i = 0; i < nr_check_suites && nsel < sizeof(sel) / sizeof(sel[0]); i++)
 			sel[nsel++] = &check_suites[i];
+	r = cli_output_check("check", json_path);
+	if (r)
+		return r;
 	r = cli_host_init("check", kvm_opt, &hi, &env);
 	if (r)
 		return r;
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
-	for (size_t i = 0; i < nsel && !*env.stop; i++)
-		sel[i]->run(&env, &rep);
-	check_report_print(stdout, &rep);
-	if (json_path) {
-		json_t *root = result_new("check", argc, argv);
+	for (size_t i = 0; i < nsel && !*env.stop; i++) {
+		size_t from = rep.n;
 
-		json_object_set_new(root, "host", hostinfo_record_json(&hi));
-		json_object_set_new(root, "checks", check_report_json(&rep));
-		r = result_write(root, json_path, err, sizeof(err));
-		json_decref(root);
-		if (r) {
-			check_report_free(&rep);
-			return cli_error("check", EXIT_FAIL, "%s", err);
-		}
+		sel[i]->run(&env, &rep);
+		if (env.verbose)
+			check_verbose(&rep, from);
 	}
-	r = check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK;
+	check_report_print(stdout, &rep);
+	root = result_new("check", argc, argv);
+	json_object_set_new(root, "host", hostinfo_record_json(&hi));
+	json_object_set_new(root, "checks", check_report_json(&rep));
+	stopped = *env.stop;
+	r = cli_finish("check", root, json_path, stopped,
+		       check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK);
+	json_decref(root);
 	check_report_free(&rep);
 	return r;
 }

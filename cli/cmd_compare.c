@@ -1,6 +1,7 @@
 /* cmd_compare.c - `exitscope compare BASE NEW`: A/B verdicts with statistics. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "compare/compare.h"
+#include "results/outfile.h"
 #include "results/result_read.h"
 
 static void compare_usage(FILE *f)
@@ -34,8 +36,9 @@ static void compare_usage(FILE *f)
 		"  --seed N              bootstrap seed (default %d; same seed, same intervals)\n"
 		"  -h, --help            this text\n"
 		"\n"
-		"Exit status: 0 compared, 1 regression with --fail-on-regression,\n"
-		"2 usage error or unreadable/invalid input file.\n",
+		"Exit status: 0 compared, 1 regression with --fail-on-regression or the\n"
+		"output could not be written, 2 usage error (an output file that cannot be\n"
+		"written is found before anything is read) or unreadable/invalid input file.\n",
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
@@ -69,22 +72,30 @@ static int parse_seed(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* The comparison as JSON, through a checked (atomic for regular files) outfile. */
 static int write_json(const char *path, const struct compare_result *cr)
 {
 	json_t *doc = compare_to_json(cr);
-	int rc;
+	char err[PATH_MAX + 128];
+	struct outfile o;
+	int r;
 
 	if (!doc)
 		return cli_error("compare", EXIT_FAIL, "out of memory");
-	if (strcmp(path, "-") == 0) {
-		rc = json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-	} else {
-		rc = json_dump_file(doc, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	r = outfile_open(&o, path, err, sizeof(err));
+	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
+		   fputc('\n', o.f) == EOF)) {
+		int e = o.err ? o.err : ENOMEM;
+
+		outfile_abort(&o);
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(e));
+		r = -e;
+	} else if (!r) {
+		r = outfile_commit(&o, err, sizeof(err));
 	}
 	json_decref(doc);
-	if (rc)
-		return cli_error("compare", EXIT_FAIL, "%s: cannot write: %s", path, strerror(errno));
+	if (r)
+		return cli_error("compare", EXIT_FAIL, "cannot write %s", err);
 	return 0;
 }
 
@@ -149,6 +160,10 @@ int cmd_compare(int argc, char **argv)
 		return cli_usage_error("compare", "too many files: '%s' (want BASE NEW)", argv[optind]);
 	if (nfiles != 2)
 		return cli_usage_error("compare", "need two result files: BASE.json NEW.json");
+	rc = cli_output_check("compare", json_path);
+	if (rc)
+		return rc;
+	rc = EXIT_USAGE;
 
 	a = result_read_file(files[0], err, sizeof(err));
 	if (!a) {
@@ -168,11 +183,10 @@ int cmd_compare(int argc, char **argv)
 	/* With --json - stdout carries the JSON alone. */
 	if (!json_path || strcmp(json_path, "-"))
 		compare_print(stdout, cr);
-	fflush(stdout);
-	rc = EXIT_OK;
-	if (json_path && write_json(json_path, cr))
+	rc = cli_stdout_check("compare", EXIT_OK);
+	if (!rc && json_path && write_json(json_path, cr))
 		rc = EXIT_FAIL;
-	else if (fail_on_regression && compare_regressed(cr))
+	else if (!rc && fail_on_regression && compare_regressed(cr))
 		rc = EXIT_FAIL;
 out:
 	compare_free(cr);

@@ -25,7 +25,8 @@ static void info_usage(FILE *f)
 		"  --kvm-dev PATH   KVM device to use (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		"  -h, --help       this text\n"
 		"\n"
-		"Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available.\n");
+		"Exit status: 0 ok, 1 failure (or the record could not be written),\n"
+		"2 usage error, 3 KVM not available.\n");
 }
 
 int cmd_info(int argc, char **argv)
@@ -38,6 +39,7 @@ int cmd_info(int argc, char **argv)
 	};
 	const char *json_path = NULL, *kvm_opt = NULL, *kvm_path;
 	struct hostinfo hi;
+	json_t *root;
 	char err[512];
 	int c, r;
 
@@ -62,6 +64,9 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
+	r = cli_output_check("info", json_path);
+	if (r)
+		return r;
 	kvm_path = cli_kvm_path(kvm_opt);
 	r = cli_kvm_check("info", kvm_path);
 	if (r)
@@ -69,18 +74,12 @@ int cmd_info(int argc, char **argv)
 	r = hostinfo_collect(&hi, kvm_path, err, sizeof(err));
 	if (r)
 		return cli_kvm_error("info", kvm_path, r, err);
-	if (json_path) {
-		json_t *root = result_new("info", argc, argv);
-
-		json_object_set_new(root, "host", hostinfo_record_json(&hi));
-		r = result_write(root, json_path, err, sizeof(err));
-		json_decref(root);
-		if (r)
-			return cli_error("info", EXIT_FAIL, "%s", err);
-		if (strcmp(json_path, "-"))
-			hostinfo_print(stdout, &hi);
-		return EXIT_OK;
-	}
-	hostinfo_print(stdout, &hi);
-	return EXIT_OK;
+	/* With --json - stdout carries the JSON alone. */
+	if (!json_path || strcmp(json_path, "-"))
+		hostinfo_print(stdout, &hi);
+	root = result_new("info", argc, argv);
+	json_object_set_new(root, "host", hostinfo_record_json(&hi));
+	r = cli_finish("info", root, json_path, false, EXIT_OK);
+	json_decref(root);
+	return r;
 }

@@ -47,8 +47,9 @@ static void map_usage(FILE *f)
 		"  -h, --help            this text\n"
 		"\n"
 		"Bits whose status differs between profiles are listed at the end.\n"
-		"Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available, 130 stopped\n"
-		"by Ctrl-C (entries not measured are \"stopped\"; the map is still written).\n",
+		"Exit status: 0 ok, 1 failure (or the result could not be written),\n"
+		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (entries not\n"
+		"measured are \"stopped\"; the map is still printed and written).\n",
 		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }
 
@@ -84,6 +85,7 @@ int cmd_map(int argc, char **argv)
 	struct hostinfo hi;
 	size_t np = 0;
 	struct result_map *map = NULL;
+	json_t *root;
 	char err[2048];
 	int c, r;
 
@@ -116,6 +118,9 @@ int cmd_map(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
+	r = cli_output_check("map", json_path);
+	if (r)
+		return r;
 	r = cli_host_init("map", kvm_opt, &hi, &env);
 	if (r)
 		return r;
@@ -132,20 +137,11 @@ int cmd_map(int argc, char **argv)
 		return cli_kvm_error("map", env.kvm_path, r, err);
 	/* Stopped by Ctrl-C: what was measured is still shown and written. */
 	map_print(stdout, map);
-	if (json_path) {
-		json_t *root = result_new("map", argc, argv);
-		json_t *jmap = result_map_json(map);
-
-		json_object_set_new(root, "host", hostinfo_record_json(&hi));
-		json_object_set_new(root, "map", jmap);
-		r = jmap ? result_write(root, json_path, err, sizeof(err)) : -ENOMEM;
-		json_decref(root);
-		if (r) {
-			result_map_free(map);
-			return cli_error("map", EXIT_FAIL, "%s", jmap ? err : "out of memory");
-		}
-	}
-	r = map->incomplete ? 130 : EXIT_OK;
+	root = result_new("map", argc, argv);
+	json_object_set_new(root, "host", hostinfo_record_json(&hi));
+	json_object_set_new(root, "map", result_map_json(map));
+	r = cli_finish("map", root, json_path, *env.stop || map->incomplete, EXIT_OK);
+	json_decref(root);
 	result_map_free(map);
 	return r;
 }

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "report/report.h"
+#include "results/outfile.h"
 
 #define DEFAULT_OUT "exitscope-report.html"
 
@@ -31,46 +32,33 @@ static void report_usage(FILE *f)
 		"  --seed N            bootstrap seed for the comparisons (default %d)\n"
 		"  -h, --help          this text\n"
 		"\n"
-		"Exit status: 0 written, 1 cannot write, 2 usage error or unreadable/invalid input.\n",
+		"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
+		"2 usage error (including an output FILE that cannot be written, found\n"
+		"before any input is read) or unreadable/invalid input.\n",
 		REPORT_MAX_FILES, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
-/* Write to path.tmp and rename, so a failed run leaves no half report. */
+/* Through a checked outfile: a failed write leaves no half report and an old one intact. */
 static int write_report(const char *path, struct result_file **files, size_t n,
 			const struct compare_opts *o)
 {
-	char err[RESULT_ERR_MAX], *tmp = NULL;
-	FILE *f;
-	int rc;
+	char err[RESULT_ERR_MAX + PATH_MAX];
+	struct outfile of;
+	int r;
 
-	if (strcmp(path, "-") == 0) {
-		if (report_write_html(stdout, files, n, o, err, sizeof(err)) || fflush(stdout))
-			return cli_error("report", EXIT_FAIL, "stdout: %s", err);
-		return EXIT_OK;
-	}
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return cli_error("report", EXIT_FAIL, "out of memory");
-	f = fopen(tmp, "w");
-	if (!f) {
-		rc = cli_error("report", EXIT_FAIL, "%s: cannot write: %s", tmp, strerror(errno));
-		free(tmp);
-		return rc;
-	}
-	rc = report_write_html(f, files, n, o, err, sizeof(err));
-	if (fclose(f) && !rc) {
-		snprintf(err, sizeof(err), "%s", strerror(errno));
-		rc = -1;
-	}
-	if (!rc && rename(tmp, path)) {
-		snprintf(err, sizeof(err), "cannot rename %s: %s", tmp, strerror(errno));
-		rc = -1;
-	}
-	if (rc) {
-		unlink(tmp);
-		free(tmp);
+	r = outfile_open(&of, path, err, sizeof(err));
+	if (r)
+		return cli_error("report", EXIT_FAIL, "cannot write %s", err);
+	if (report_write_html(of.f, files, n, o, err, sizeof(err))) {
+		int e = of.err;
+
+		outfile_abort(&of);
+		if (e)	/* the write failed: that is the reason, not what report saw */
+			return cli_error("report", EXIT_FAIL, "cannot write %s: %s", path, strerror(e));
 		return cli_error("report", EXIT_FAIL, "%s: %s", path, err);
 	}
-	free(tmp);
+	if (outfile_commit(&of, err, sizeof(err)))
+		return cli_error("report", EXIT_FAIL, "cannot write %s", err);
 	return EXIT_OK;
 }
 
@@ -135,6 +123,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (n == 0)
 		return cli_usage_error("report", "need at least one result file");
+	rc = cli_output_check("report", out);
+	if (rc)
+		return rc;
+	rc = EXIT_USAGE;
 
 	for (i = 0; i < n; i++) {
 		files[i] = result_read_file(paths[i], err, sizeof(err));
@@ -146,6 +138,7 @@ int cmd_report(int argc, char **argv)
 	rc = write_report(out, files, n, &copts);
 	if (rc == EXIT_OK && strcmp(out, "-"))
 		printf("exitscope report: wrote %s\n", out);
+	rc = cli_stdout_check("report", rc);
 out:
 	for (i = 0; i < n; i++)
 		result_free(files[i]);

@@ -71,7 +71,7 @@ struct run_args {
 	double budget_s;
 	int cpu;
 	bool list, quiet, trace, all;
-	bool sel[256];			/* by catalogue index */
+	bool *sel;			/* nr_probes entries, by catalogue index */
 	size_t nsel;
 };
 
@@ -90,6 +90,9 @@ static int parse_uint(const char *s, long min, long max, long *out)
 
 static int select_probes(struct run_args *a, int argc, char **argv)
 {
+	a->sel = calloc(nr_probes, sizeof(*a->sel));
+	if (!a->sel)
+		return cli_error("run", EXIT_FAIL, "out of memory");
 	for (int i = optind; i < argc; i++) {
 		bool any = false;
 
@@ -245,19 +248,23 @@ int cmd_run(int argc, char **argv)
 	int r, cpu = -1, rc = EXIT_OK;
 
 	r = parse_args(&a, argc, argv);
-	if (r)
-		return r < 0 ? EXIT_OK : r;
-	if (a.list) {
+	if (!r && a.list) {
 		probe_list_print(stdout);
-		return EXIT_OK;
+		r = cli_stdout_check("run", EXIT_OK);
+		goto out;
 	}
-	r = cli_host_init("run", a.kvm_opt, &hi, &henv);
+	if (!r)
+		r = cli_output_check("run", a.json_path);
+	if (!r)
+		r = cli_host_init("run", a.kvm_opt, &hi, &henv);
 	if (r)
-		return r;
+		goto out;
 	kvm_path = henv.kvm_path;
 	r = latency_pin(a.cpu, &cpu);
-	if (r && a.cpu >= 0)
-		return cli_usage_error("run", "cannot pin to CPU %d: %s", a.cpu, strerror(-r));
+	if (r && a.cpu >= 0) {
+		r = cli_usage_error("run", "cannot pin to CPU %d: %s", a.cpu, strerror(-r));
+		goto out;
+	}
 	root = result_new("run", argc, argv);
 	warnings = json_array();
 	if (r)
@@ -282,9 +289,8 @@ int cmd_run(int argc, char **argv)
 	}
 	r = probe_runner_init(&pr, err, sizeof(err));
 	if (r) {
-		json_decref(root);
-		json_decref(warnings);
-		return cli_kvm_error("run", kvm_path, r, err);
+		rc = cli_kvm_error("run", kvm_path, r, err);
+		goto done;
 	}
 	out = calloc(a.nsel, sizeof(*out));
 	base = calloc(1, sizeof(*base));
@@ -336,12 +342,13 @@ int cmd_run(int argc, char **argv)
 			     out[i].probe->name);
 			break;
 		}
-	probe_table_print(stdout, out, nout, !strcmp(hi.backend, "kvm_pvm"));
+	probe_table_print(stdout, out, nout, hi.exec_mode == EXEC_EMULATED);
 	if (a.all && !stopped)
 		run_all(&a, &hi, kvm_path, root, warnings);
 	stopped = *pr.stop;
+	/* In the file; the line on stderr comes from cli_finish, even with --quiet. */
 	if (stopped)
-		warn(a.quiet, warnings, "stopped by Ctrl-C: probes not measured are listed as skipped");
+		warn(true, warnings, "stopped by Ctrl-C: probes not measured are listed as stopped");
 
 	jprobes = json_array();
 	for (size_t i = 0; i < nout; i++)
@@ -351,15 +358,15 @@ int cmd_run(int argc, char **argv)
 	json_object_set_new(root, "probes", jprobes);
 	json_object_set_new(root, "warnings", warnings);
 	warnings = NULL;
-	if (a.json_path && result_write(root, a.json_path, err, sizeof(err)))
-		rc = cli_error("run", EXIT_FAIL, "%s", err);
-	else if (stopped)
-		rc = 130;
+	rc = cli_finish("run", root, a.json_path, stopped, rc);
 done:
 	json_decref(warnings);
 	json_decref(root);
 	free(out);
 	free(base);
 	probe_runner_free(&pr);
-	return rc;
+	r = rc;
+out:
+	free(a.sel);
+	return r < 0 ? EXIT_OK : r;
 }

@@ -44,11 +44,11 @@ int main(int argc, char **argv)
 	name = argv[1];
 	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
 		main_usage(stdout);
-		return EXIT_OK;
+		return cli_stdout_check("--help", EXIT_OK);
 	}
 	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
 		printf("exitscope %s\n", EXITSCOPE_VERSION);
-		return EXIT_OK;
+		return cli_stdout_check("--version", EXIT_OK);
 	}
 	if (!strcmp(name, "help") && argc >= 3) {
 		char *args[] = { argv[2], "--help", NULL };
@@ -56,11 +56,15 @@ int main(int argc, char **argv)
 		name = argv[2];
 		for (size_t i = 0; i < NR_COMMANDS; i++)
 			if (!strcmp(commands[i].name, name))
-				return commands[i].fn(2, args);
+				return cli_stdout_check(name, commands[i].fn(2, args));	/* --help: 0 */
 	}
+	/* A command that reported no failure may still have lost its stdout (--help > /dev/full). */
 	for (size_t i = 0; i < NR_COMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return commands[i].fn(argc - 1, argv + 1);
+		if (!strcmp(commands[i].name, name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+
+			return rc == EXIT_OK ? cli_stdout_check(name, rc) : rc;
+		}
 	fprintf(stderr, "exitscope: unknown command '%s'\n\n", name);
 	main_usage(stderr);
 	return EXIT_USAGE;

@@ -1,11 +1,13 @@
-/* result_write.c - build the result envelope and write result files atomically. */
+/* result_write.c - build the result envelope and write result files (checked, atomic). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "results/outfile.h"
 #include "results/result_write.h"
+
+#define RESULT_DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
 void result_timestamp(char *buf, size_t len)
 {
@@ -32,47 +34,47 @@ json_t *result_new(const char *kind, int argc, char **argv)
 			 "kind", kind, "command", cmd, "started", ts);
 }
 
+/* Dump root into an open outfile and finish it. */
+static int result_dump(json_t *root, struct outfile *o, char *err, size_t errlen)
+{
+	if (json_dumpf(root, o->f, RESULT_DUMP_FLAGS) || fputc('\n', o->f) == EOF) {
+		/* A failed write recorded its errno; else jansson itself failed. */
+		int e = o->err ? o->err : ENOMEM;
+
+		outfile_abort(o);
+		snprintf(err, errlen, "%s: %s", o->path, strerror(e));
+		return -e;
+	}
+	return outfile_commit(o, err, errlen);
+}
+
 int result_write(json_t *root, const char *path, char *err, size_t errlen)
 {
-	const size_t flags = JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10);
-	char ts[32], tmp[4096];
-	FILE *f;
+	struct outfile o;
+	char ts[32];
+	int r;
 
-	result_timestamp(ts, sizeof(ts));
-	json_object_set_new(root, "finished", json_string(ts));
-	if (!strcmp(path, "-")) {
-		if (json_dumpf(root, stdout, flags) || fputc('\n', stdout) == EOF || fflush(stdout)) {
-			snprintf(err, errlen, "writing results to stdout: %s", strerror(errno));
-			return -EIO;
-		}
-		return 0;
+	if (!json_object_get(root, "finished")) {
+		result_timestamp(ts, sizeof(ts));
+		json_object_set_new(root, "finished", json_string(ts));
 	}
-	/* Write beside the target and rename, so a reader never sees half a file. */
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		int e = errno;
+	r = outfile_open(&o, path, err, errlen);
+	if (r)
+		return r;
+	return result_dump(root, &o, err, errlen);
+}
 
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	if (json_dumpf(root, f, flags) || fputc('\n', f) == EOF || fflush(f) || fsync(fileno(f))) {
-		int e = errno ? errno : EIO;
+int result_write_unique(json_t *root, const char *kind, char *kept, size_t keptlen,
+			char *err, size_t errlen)
+{
+	struct outfile o;
+	char prefix[64];
+	int r;
 
-		fclose(f);
-		unlink(tmp);
-		snprintf(err, errlen, "%s: write failed: %s", path, strerror(e));
-		return -e;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		return -e;
-	}
-	return 0;
+	snprintf(prefix, sizeof(prefix), "exitscope-%s-", kind);
+	r = outfile_open_unique(&o, prefix, ".json", err, errlen);
+	if (r)
+		return r;
+	snprintf(kept, keptlen, "%s", o.name);
+	return result_dump(root, &o, err, errlen);
 }

@@ -1,7 +1,9 @@
 /*
  * result_write.h - the envelope of every result file (docs/results-schema.md):
  * schema and version, tool, kind, command line, timestamps, host record;
- * written atomically to a file or to stdout.
+ * written through results/outfile.h (atomically for regular files, every
+ * error checked) to a file, to stdout, or to a uniquely named file kept in
+ * $TMPDIR when the real target failed.
  */
 #ifndef EXITSCOPE_RESULTS_RESULT_WRITE_H
 #define EXITSCOPE_RESULTS_RESULT_WRITE_H
@@ -13,8 +15,19 @@
 
 /* New root object with schema, tool, kind, command and "started". */
 json_t *result_new(const char *kind, int argc, char **argv);
-/* Set "finished" and write root to path ("-" = stdout). 0 or -errno, err set. */
+/*
+ * Set "finished" and write root to path ("-" = stdout). 0, or -errno of the
+ * call that failed with "PATH: reason" in err; a failed write leaves an
+ * existing regular file untouched.
+ */
 int result_write(json_t *root, const char *path, char *err, size_t errlen);
+/*
+ * Write root to a new file $TMPDIR/exitscope-KIND-XXXXXX.json (TMPDIR unset:
+ * /tmp), its name in kept: where a result goes when its target failed.
+ * 0 or -errno with err set.
+ */
+int result_write_unique(json_t *root, const char *kind, char *kept, size_t keptlen,
+			char *err, size_t errlen);
 /* ISO 8601 UTC time of now. */
 void result_timestamp(char *buf, size_t len);
 

@@ -1,21 +1,42 @@
-/* run_cmd.c - run a program from a test and capture its exit status, stdout and stderr. */
+/*
+ * run_cmd.c - run a program from a test and capture its exit status, stdout
+ * and stderr; start it and watch it while it runs (Ctrl-C tests).
+ */
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tests/run_cmd.h"
 
-static char *slurp(FILE *f)
+/* An unnamed temporary file for a capture, or -1. */
+static int capture_fd(void)
 {
-	size_t cap = 4096, n = 0, r;
-	char *buf = malloc(cap), *nb;
+	FILE *f = tmpfile();
+	int fd;
 
-	rewind(f);
-	while (buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += r;
+	if (!f)
+		return -1;
+	fd = dup(fileno(f));
+	fclose(f);
+	return fd;
+}
+
+static char *slurp_fd(int fd)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap), *nb;
+	ssize_t r;
+
+	while (buf && fd >= 0 && (r = pread(fd, buf + n, cap - n - 1, (off_t)n)) > 0) {
+		n += (size_t)r;
 		if (cap - n - 1 == 0) {
 			cap *= 2;
 			nb = realloc(buf, cap);
@@ -30,43 +51,202 @@ static char *slurp(FILE *f)
 	return buf;
 }
 
-int run_cmd(struct run_result *r, const char *const argv[])
+static long now_ms(void)
 {
-	FILE *out = tmpfile(), *err = tmpfile();
-	int st, devnull;
-	pid_t pid;
+	struct timespec ts;
 
-	r->status = -1;
-	r->out = r->err = NULL;
-	if (!out || !err)
-		goto done;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+static void child(const char *const argv[], const struct run_opts *o, int out_fd, int err_fd,
+		  const char *pty_name)
+{
+	int fd = open("/dev/null", O_RDONLY);
+
+	if (fd >= 0)
+		dup2(fd, 0);
+	if (o && o->stdout_path) {
+		fd = open(o->stdout_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0)
+			dup2(fd, 1);
+	} else if (out_fd >= 0) {
+		dup2(out_fd, 1);
+	}
+	if (pty_name) {
+		fd = open(pty_name, O_RDWR | O_NOCTTY);
+		if (fd >= 0)
+			dup2(fd, 2);
+	} else if (err_fd >= 0) {
+		dup2(err_fd, 2);
+	}
+	if (o && o->fsize_limit > 0) {
+		struct rlimit rl = { .rlim_cur = (rlim_t)o->fsize_limit, .rlim_max = (rlim_t)o->fsize_limit };
+
+		signal(SIGXFSZ, SIG_IGN);	/* survives exec: a too-big write fails EFBIG */
+		setrlimit(RLIMIT_FSIZE, &rl);
+	}
+	execvp(argv[0], (char *const *)argv);
+	fprintf(stderr, "exec %s failed\n", argv[0]);
+	_exit(127);
+}
+
+int run_start(struct run_proc *p, const char *const argv[], const struct run_opts *o)
+{
+	char *pty_name = NULL;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = -1;
+	p->out_fd = capture_fd();
+	p->err_fd = -1;
+	p->pty_fd = -1;
+	if (o && o->stderr_tty) {
+		p->pty_fd = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+		if (p->pty_fd < 0 || grantpt(p->pty_fd) || unlockpt(p->pty_fd) ||
+		    !(pty_name = ptsname(p->pty_fd)))
+			return -1;
+		pty_name = strdup(pty_name);
+	} else {
+		p->err_fd = capture_fd();
+	}
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
-	if (pid == 0) {
-		devnull = open("/dev/null", O_RDONLY);
-		if (devnull >= 0)
-			dup2(devnull, 0);
-		dup2(fileno(out), 1);
-		dup2(fileno(err), 2);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "exec %s failed\n", argv[0]);
-		_exit(127);
-	}
-	if (pid > 0 && waitpid(pid, &st, 0) == pid) {
-		if (WIFEXITED(st))
+	p->pid = fork();
+	if (p->pid == 0)
+		child(argv, o, p->out_fd, p->err_fd, pty_name);
+	free(pty_name);
+	return p->pid > 0 ? 0 : -1;
+}
+
+/* Read what the pty has now, waiting up to ms for something. */
+static void pty_pump(struct run_proc *p, int ms)
+{
+	struct pollfd pfd = { .fd = p->pty_fd, .events = POLLIN };
+	char buf[4096];
+	ssize_t n;
+	char *nb;
+
+	if (p->pty_fd < 0 || poll(&pfd, 1, ms) <= 0 || !(pfd.revents & POLLIN))
+		return;
+	n = read(p->pty_fd, buf, sizeof(buf));
+	if (n <= 0)
+		return;
+	nb = realloc(p->pty_buf, p->pty_len + (size_t)n + 1);
+	if (!nb)
+		return;
+	p->pty_buf = nb;
+	memcpy(p->pty_buf + p->pty_len, buf, (size_t)n);
+	p->pty_len += (size_t)n;
+	p->pty_buf[p->pty_len] = '\0';
+}
+
+/* Still running (not yet exited; nothing reaped)? */
+static bool run_alive(struct run_proc *p)
+{
+	siginfo_t si = { 0 };
+
+	return waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
+}
+
+bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms)
+{
+	long end = now_ms() + timeout_ms;
+
+	do {
+		bool found;
+
+		if (p->pty_fd >= 0) {
+			pty_pump(p, 20);
+			found = p->pty_buf && strstr(p->pty_buf, needle);
+		} else {
+			char *s = slurp_fd(p->err_fd);
+
+			found = strstr(s, needle) != NULL;
+			free(s);
+			if (!found)
+				usleep(20000);
+		}
+		if (found)
+			return true;
+	} while (now_ms() < end && run_alive(p));
+	return false;
+}
+
+bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms)
+{
+	long end = now_ms() + timeout_ms;
+	char path[64], line[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)p->pid);
+	do {
+		FILE *f = fopen(path, "r");
+		unsigned long long mask = 0;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+				break;
+		if (f)
+			fclose(f);
+		if (mask & (1ULL << (sig - 1)))
+			return true;
+		pty_pump(p, 0);
+		usleep(5000);
+	} while (now_ms() < end);
+	return false;
+}
+
+int run_finish(struct run_proc *p, struct run_result *r)
+{
+	pid_t w;
+	int st = 0;
+
+	r->status = -1;
+	r->signal = 0;
+	if (p->pid > 0) {
+		/* Keep draining the pty, or a chatty child would block on it. */
+		while (p->pty_fd >= 0 && (w = waitpid(p->pid, &st, WNOHANG)) == 0)
+			pty_pump(p, 20);
+		if (p->pty_fd < 0)
+			w = waitpid(p->pid, &st, 0);
+		if (w == p->pid && WIFEXITED(st)) {
 			r->status = WEXITSTATUS(st);
-		else if (WIFSIGNALED(st))
-			r->status = 128 + WTERMSIG(st);
+		} else if (w == p->pid && WIFSIGNALED(st)) {
+			r->signal = WTERMSIG(st);
+			r->status = 128 + r->signal;
+		}
 	}
-done:
-	r->out = out ? slurp(out) : strdup("");
-	r->err = err ? slurp(err) : strdup("");
-	if (out)
-		fclose(out);
-	if (err)
-		fclose(err);
+	r->out = slurp_fd(p->out_fd);
+	if (p->pty_fd >= 0) {
+		pty_pump(p, 0);
+		r->err = p->pty_buf ? p->pty_buf : strdup("");
+		p->pty_buf = NULL;
+		close(p->pty_fd);
+	} else {
+		r->err = slurp_fd(p->err_fd);
+	}
+	if (p->out_fd >= 0)
+		close(p->out_fd);
+	if (p->err_fd >= 0)
+		close(p->err_fd);
+	p->pid = -1;
+	p->out_fd = p->err_fd = p->pty_fd = -1;
 	return r->status;
+}
+
+int run_cmd_opts(struct run_result *r, const char *const argv[], const struct run_opts *o)
+{
+	struct run_proc p;
+
+	if (run_start(&p, argv, o)) {
+		p.pid = -1;	/* nothing started: collect empty captures */
+		return run_finish(&p, r);
+	}
+	return run_finish(&p, r);
+}
+
+int run_cmd(struct run_result *r, const char *const argv[])
+{
+	return run_cmd_opts(r, argv, NULL);
 }
 
 void run_free(struct run_result *r)

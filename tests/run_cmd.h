@@ -1,15 +1,49 @@
-/* run_cmd.h - run a program from a test and capture its exit status, stdout and stderr. */
+/*
+ * run_cmd.h - run a program from a test and capture its exit status, stdout
+ * and stderr; or start it, watch its output and signals while it runs (for
+ * Ctrl-C tests), then collect it.
+ */
 #ifndef EXITSCOPE_TESTS_RUN_CMD_H
 #define EXITSCOPE_TESTS_RUN_CMD_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 struct run_result {
 	int status;	/* exit code; 128 + signal if killed; -1 if it could not run */
+	int signal;	/* the signal that killed it, 0 if it exited */
 	char *out;	/* captured stdout, NUL-terminated (never NULL after run_cmd) */
 	char *err;	/* captured stderr */
 };
 
+struct run_opts {
+	const char *stdout_path;	/* stdout to this file (opened for writing), not captured */
+	bool stderr_tty;		/* stderr is a pseudo-terminal (progress output shows) */
+	long fsize_limit;		/* > 0: RLIMIT_FSIZE in bytes, SIGXFSZ ignored (writes fail EFBIG) */
+};
+
+/* A started child. */
+struct run_proc {
+	pid_t pid;
+	int out_fd, err_fd;		/* capture files, or -1 */
+	int pty_fd;			/* stderr_tty: the pty master, or -1 */
+	char *pty_buf;			/* what came through the pty so far */
+	size_t pty_len;
+};
+
 /* Run argv (argv[0] looked up in PATH), stdin from /dev/null; returns r->status. */
 int run_cmd(struct run_result *r, const char *const argv[]);
+/* run_cmd with options (o may be NULL). */
+int run_cmd_opts(struct run_result *r, const char *const argv[], const struct run_opts *o);
 void run_free(struct run_result *r);
+
+/* Start argv (as run_cmd_opts); 0, or -1 if it could not be started. */
+int run_start(struct run_proc *p, const char *const argv[], const struct run_opts *o);
+/* Wait up to timeout_ms until the child's stderr contains needle; true if it did. */
+bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms);
+/* Wait up to timeout_ms until the child catches signal sig (its handler is installed). */
+bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms);
+/* Wait for the child to end and fill r as run_cmd does; returns r->status. */
+int run_finish(struct run_proc *p, struct run_result *r);
 
 #endif

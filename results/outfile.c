@@ -1,0 +1,273 @@
+/*
+ * outfile.c - checked, atomic output files (see outfile.h): a temporary in
+ * the target's directory renamed into place for regular files, in-place
+ * writes for devices, FIFOs, symlinks and stdout, and the errno of the call
+ * that failed in every error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results/outfile.h"
+
+static int fail(char *err, size_t errlen, const char *path, int e)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+	return -e;
+}
+
+static unsigned int rand32(void)
+{
+	struct timespec ts;
+	unsigned int v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned int)ts.tv_nsec ^ (unsigned int)ts.tv_sec * 2654435761u ^ (unsigned int)getpid();
+}
+
+/* A new file named PREFIX<random>SUFFIX: its fd with the name in buf, or -errno. */
+static int create_unique(char *buf, size_t len, const char *prefix, const char *suffix, mode_t mode)
+{
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+	for (int i = 0; i < 32; i++) {
+		unsigned int v = rand32();
+		char rnd[7];
+		int fd, n;
+
+		for (int k = 0; k < 6; k++, v /= sizeof(abc) - 1)
+			rnd[k] = abc[v % (sizeof(abc) - 1)];
+		rnd[6] = '\0';
+		n = snprintf(buf, len, "%s%s%s", prefix, rnd, suffix);
+		if (n < 0 || (size_t)n >= len)
+			return -ENAMETOOLONG;
+		fd = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* The temporary beside path: PATH.tmp.<pid>.<random>. */
+static int create_tmp(const char *path, mode_t mode, char *buf, size_t len)
+{
+	char prefix[PATH_MAX];
+
+	if (snprintf(prefix, sizeof(prefix), "%s.tmp.%d.", path, (int)getpid()) >= (int)sizeof(prefix))
+		return -ENAMETOOLONG;
+	return create_unique(buf, len, prefix, "", mode);
+}
+
+int outfile_check(const char *path, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return fcntl(STDOUT_FILENO, F_GETFL) < 0 ? fail(err, errlen, "stdout", errno) : 0;
+	if (!*path)
+		return fail(err, errlen, "''", ENOENT);
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
+			return fail(err, errlen, path, errno);
+		/* A new file: can its directory take one? */
+		fd = create_tmp(path, 0600, tmp, sizeof(tmp));
+		if (fd < 0)
+			return fail(err, errlen, path, -fd);
+		close(fd);
+		unlink(tmp);
+		return 0;
+	}
+	/* A dangling symlink: writing creates its target; nothing to try first. */
+	if (S_ISLNK(st.st_mode) && stat(path, &st))
+		return errno == ENOENT ? 0 : fail(err, errlen, path, errno);
+	if (S_ISDIR(st.st_mode))
+		return fail(err, errlen, path, EISDIR);
+	if (S_ISFIFO(st.st_mode))
+		return 0;	/* opening it would wait for a reader */
+	/* An existing file or device: may we open it for writing (no O_TRUNC)? */
+	fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, path, errno);
+	close(fd);
+	return 0;
+}
+
+/* The stream's write: record the first error's errno, retry EINTR. */
+static ssize_t outfile_cookie_write(void *cookie, const char *buf, size_t n)
+{
+	struct outfile *o = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = write(o->fd, buf + done, n - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!o->err)
+				o->err = w < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
+static int outfile_cookie_close(void *cookie)
+{
+	struct outfile *o = cookie;
+
+	if (o->own_fd && close(o->fd) && !o->err)
+		o->err = errno;
+	o->own_fd = false;
+	return o->err ? -1 : 0;
+}
+
+static int outfile_stream(struct outfile *o, int fd, bool own, char *err, size_t errlen)
+{
+	static const cookie_io_functions_t io = {
+		.write = outfile_cookie_write,
+		.close = outfile_cookie_close,
+	};
+	struct stat st;
+
+	o->fd = fd;
+	o->own_fd = own;
+	o->sync = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	o->f = fopencookie(o, "w", io);
+	if (!o->f) {
+		int e = errno ? errno : ENOMEM;
+
+		if (own)
+			close(fd);
+		if (o->tmp[0])
+			unlink(o->tmp);
+		return fail(err, errlen, o->path, e);
+	}
+	return 0;
+}
+
+int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd = -1, r;
+
+	memset(o, 0, sizeof(*o));
+	o->path = path;
+	if (!strcmp(path, "-")) {
+		/* What the command printed before must come first. */
+		if (fflush(stdout))
+			return fail(err, errlen, "stdout", errno);
+		return outfile_stream(o, STDOUT_FILENO, false, err, errlen);
+	}
+	r = lstat(path, &st) ? -errno : 0;
+	if (r && r != -ENOENT)
+		return fail(err, errlen, path, -r);
+	if (!r && S_ISDIR(st.st_mode))
+		return fail(err, errlen, path, EISDIR);
+	if (r || S_ISREG(st.st_mode)) {
+		fd = create_tmp(path, r ? 0666 : (st.st_mode & 07777), o->tmp, sizeof(o->tmp));
+		if (fd >= 0 && !r)
+			(void)fchmod(fd, st.st_mode & 07777);	/* as the file it replaces, not umask */
+		if (fd < 0 && r)
+			return fail(err, errlen, path, -fd);
+		if (fd < 0)
+			o->tmp[0] = '\0';	/* existing file, no temporary possible: in place */
+	}
+	if (fd < 0) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return fail(err, errlen, path, errno);
+	}
+	return outfile_stream(o, fd, true, err, errlen);
+}
+
+int outfile_open_unique(struct outfile *o, const char *prefix, const char *suffix,
+			char *err, size_t errlen)
+{
+	const char *dir = getenv("TMPDIR");
+	char pfx[PATH_MAX];
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!dir || !*dir)
+		dir = "/tmp";
+	o->path = o->name;
+	if (snprintf(pfx, sizeof(pfx), "%s/%s", dir, prefix) >= (int)sizeof(pfx))
+		return fail(err, errlen, dir, ENAMETOOLONG);
+	fd = create_unique(o->name, sizeof(o->name), pfx, suffix, 0600);
+	if (fd < 0)
+		return fail(err, errlen, dir, -fd);
+	return outfile_stream(o, fd, true, err, errlen);
+}
+
+/* Make the rename durable; best effort (the data itself is already synced). */
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+}
+
+int outfile_commit(struct outfile *o, char *err, size_t errlen)
+{
+	int e;
+
+	if (fflush(o->f) && !o->err)
+		o->err = EIO;
+	if (ferror(o->f) && !o->err)
+		o->err = EIO;
+	/* EINVAL: this file cannot be synced (e.g. in /proc); nothing to wait for. */
+	if (!o->err && o->sync && fsync(o->fd) && errno != EINVAL)
+		o->err = errno;
+	fclose(o->f);		/* closes the fd; its error lands in o->err */
+	o->f = NULL;
+	e = o->err;
+	if (!e && o->tmp[0] && rename(o->tmp, o->path))
+		e = errno;
+	if (e) {
+		if (o->tmp[0])
+			unlink(o->tmp);
+		return fail(err, errlen, o->path, e);
+	}
+	if (o->tmp[0])
+		sync_dir(o->path);
+	return 0;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp[0])
+		unlink(o->tmp);
+	o->tmp[0] = '\0';
+}

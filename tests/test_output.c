@@ -1,0 +1,577 @@
+/*
+ * test_output.c - nothing measured is ever lost and every stop says so:
+ * an output path that cannot be written is refused before anything is
+ * measured (exit 2, one line); a write that fails at the end (/dev/full,
+ * a file size limit, a target that cannot be replaced, stdout) says so in
+ * one line naming the file and the errno, keeps the result in a file named
+ * on that line, leaves an existing target untouched and exits 1; Ctrl-C
+ * during run, check and map exits 130 with what was measured written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <dirent.h>
+#include <unistd.h>
+
+#include "results/result_read.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static const char *exe;
+static char *dir;		/* the children's $TMPDIR too: kept files land here */
+static char tmpdir_env[600];
+static char full[600];		/* a full device: our own node, else /dev/full */
+
+/* Lines of s that start with "exitscope ": the command's own messages. */
+static int own_lines(const char *s)
+{
+	int n = 0;
+
+	for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		n += !strncmp(l, "exitscope ", 10);
+	return n;
+}
+
+/* The file named after "the result is kept in " on stderr (static), or NULL. */
+static const char *kept_path(const char *err)
+{
+	static char path[600];
+	const char *p = strstr(err, "the result is kept in ");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += strlen("the result is kept in ");
+	n = strcspn(p, "\r\n");	/* a pty ends lines with \r\n */
+	if (n >= sizeof(path))
+		return NULL;
+	memcpy(path, p, n);
+	path[n] = '\0';
+	return path;
+}
+
+static struct result_file *read_result(const char *path)
+{
+	char err[RESULT_ERR_MAX];
+	struct result_file *rf = path ? result_read_file(path, err, sizeof(err)) : NULL;
+
+	if (path && !rf)
+		diag("%s", err);
+	return rf;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = '\0';
+		*len = (size_t)n;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Is path's content exactly want? */
+static bool same_content(const char *path, const char *want, size_t wlen)
+{
+	size_t len = 0;
+	char *got = slurp(path, &len);
+	bool same = got && len == wlen && !memcmp(got, want, len);
+
+	free(got);
+	return same;
+}
+
+/* Names in dir starting with prefix (temporaries left behind). */
+static int count_prefixed(const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static bool is_chardev(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISCHR(st.st_mode);
+}
+
+/* A result file for compare and report, no KVM needed. */
+static const char *input_file(const char *name, double center)
+{
+	static char paths[2][600];
+	static int which;
+	double s[20];
+	json_t *doc;
+	const char *p;
+
+	fixture_samples(s, 20, center, center / 50, 7);
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+			     json_pack("[o]", fixture_probe("cpuid", "insn", s, 20, 1.0)));
+	p = fixture_write(dir, name, doc);
+	json_decref(doc);
+	if (!p)
+		return NULL;
+	which ^= 1;
+	snprintf(paths[which], sizeof(paths[which]), "%s", p);
+	return paths[which];
+}
+
+/* A path that cannot be written is refused before any work: exit 2, one line, nothing else. */
+static void test_preflight(const char *a, const char *b)
+{
+	static const char bad[] = "/nonexistent/dir/x.json";
+	const char *const cases[][9] = {
+		{ exe, "run", "cpuid", "--samples", "2", "--json", bad, NULL },
+		{ exe, "map", "--json", bad, NULL },
+		{ exe, "check", "--json", bad, NULL },
+		{ exe, "info", "--json", bad, NULL },
+		{ exe, "compare", a, b, "--json", bad, NULL },
+		{ exe, "report", a, "-o", bad, NULL },
+	};
+	struct run_result r;
+	char want[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *cmd = cases[i][1];
+
+		run_cmd(&r, (const char *const[]){ "env", tmpdir_env, cases[i][0], cases[i][1],
+			cases[i][2], cases[i][3], cases[i][4], cases[i][5], cases[i][6], cases[i][7], NULL });
+		snprintf(want, sizeof(want), "exitscope %s: cannot write %s: No such file or directory\n",
+			 cmd, bad);
+		is_int(r.status, 2, cmd);
+		tap_is_str(r.err, want, "%s: one line naming the file and the errno, before measuring", cmd);
+		tap_is_str(r.out, "", "%s: nothing measured or printed", cmd);
+		run_free(&r);
+	}
+	/* A directory, and the reason says so. */
+	run_cmd(&r, (const char *const[]){ exe, "run", "cpuid", "--json", dir, NULL });
+	snprintf(want, sizeof(want), "exitscope run: cannot write %s: Is a directory\n", dir);
+	is_int(r.status, 2, "run --json DIR: exit 2");
+	tap_is_str(r.err, want, "run --json DIR: Is a directory");
+	run_free(&r);
+	is_int(count_prefixed("exitscope-"), 0, "no result was kept for a refused command");
+}
+
+/* compare and report onto a full device, and onto a regular file with a size limit. */
+static void test_derived(const char *a, const char *b)
+{
+	const struct run_opts lim = { .fsize_limit = 512 };
+	struct run_result r;
+	char target[700], want[800];
+	const char old[] = "old contents that must survive\n";
+	int fd;
+
+	run_cmd(&r, (const char *const[]){ exe, "compare", a, b, "--json", full, NULL });
+	snprintf(want, sizeof(want), "exitscope compare: cannot write %s: No space left on device\n", full);
+	is_int(r.status, 1, "compare --json FULL: exit 1");
+	tap_is_str(r.err, want, "compare --json FULL: one line, file and errno");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "report", a, b, "-o", full, NULL });
+	snprintf(want, sizeof(want), "exitscope report: cannot write %s: No space left on device\n", full);
+	is_int(r.status, 1, "report -o FULL: exit 1");
+	tap_is_str(r.err, want, "report -o FULL: one line, file and errno");
+	run_free(&r);
+	ok(is_chardev(full), "the device was written in place, not replaced by a file");
+
+	/* A write that fails half-way leaves the old file as it was and no temporary. */
+	snprintf(target, sizeof(target), "%s/old.html", dir);
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	if (fd < 0 || write(fd, old, sizeof(old) - 1) != (ssize_t)(sizeof(old) - 1) || close(fd)) {
+		tap_skip(6, "cannot create the old target");
+		return;
+	}
+	run_cmd_opts(&r, (const char *const[]){ exe, "report", a, "-o", target, NULL }, &lim);
+	snprintf(want, sizeof(want), "exitscope report: cannot write %s: File too large\n", target);
+	is_int(r.status, 1, "report over the file size limit: exit 1");
+	tap_is_str(r.err, want, "report: one line naming EFBIG");
+	ok(same_content(target, old, sizeof(old) - 1), "report: the old file is untouched");
+	is_int(count_prefixed("old.html.tmp"), 0, "report: no temporary left behind");
+	run_free(&r);
+	snprintf(target, sizeof(target), "%s/old.json", dir);
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0640);
+	if (fd < 0 || write(fd, old, sizeof(old) - 1) != (ssize_t)(sizeof(old) - 1) || close(fd)) {
+		tap_skip(4, "cannot create the old target");
+		return;
+	}
+	run_cmd_opts(&r, (const char *const[]){ exe, "compare", a, b, "--json", target, NULL }, &lim);
+	is_int(r.status, 1, "compare over the file size limit: exit 1");
+	ok(same_content(target, old, sizeof(old) - 1), "compare: the old file is untouched");
+	run_free(&r);
+	/* And a write that succeeds replaces it, keeping its permissions. */
+	run_cmd(&r, (const char *const[]){ exe, "compare", a, b, "--json", target, NULL });
+	{
+		struct stat st;
+		json_error_t je;
+		json_t *doc = json_load_file(target, 0, &je);
+
+		ok(r.status == 0 && doc && json_object_get(doc, "probes"),
+		   "compare --json over an old file: exit 0, the comparison replaced it");
+		ok(!stat(target, &st) && (st.st_mode & 07777) == 0640 && count_prefixed("old.json.tmp") == 0,
+		   "with the old file's mode 0640 and no temporary left");
+		json_decref(doc);
+	}
+	run_free(&r);
+}
+
+/* The target fails at the end: one line, the result kept in $TMPDIR, exit 1. */
+static void check_kept(const struct run_result *r, const char *cmd, const char *file,
+		       const char *errtext, enum result_kind kind, struct result_file **out)
+{
+	char want[800];
+	const char *k = kept_path(r->err);
+	struct result_file *rf;
+
+	snprintf(want, sizeof(want), "exitscope %s: cannot write %s: %s; the result is kept in ",
+		 cmd, file, errtext);
+	is_int(r->status, 1, cmd);
+	tap_like(r->err, want, "%s: says which file, why, and where the result went", cmd);
+	is_int(own_lines(r->err), 1, "in one line");
+	ok(k && !strncmp(k, dir, strlen(dir)), "%s: kept in $TMPDIR (%s)", cmd, k ? k : "none");
+	rf = read_result(k);
+	ok(rf && rf->kind == kind, "%s: the kept file is a valid %s result", cmd, result_kind_names[kind]);
+	if (out)
+		*out = rf;
+	else
+		result_free(rf);
+	if (k)
+		unlink(k);
+}
+
+static void test_full_kvm(void)
+{
+	const struct run_opts to_full = { .stdout_path = full };
+	struct result_file *rf = NULL;
+	const struct run_probe *p;
+	struct run_result r;
+
+	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "run", "cpuid", "--samples", "2",
+		"--time-budget", "0.05", "--quiet", "--json", full, NULL });
+	check_kept(&r, "run", full, "No space left on device", RESULT_KIND_RUN, &rf);
+	p = rf ? result_find_probe(rf, "cpuid") : NULL;
+	ok(p && p->status == PROBE_OK && p->n_samples == 2, "run: the measured cpuid is in it");
+	result_free(rf);
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "info", "--json", full, NULL });
+	check_kept(&r, "info", full, "No space left on device", RESULT_KIND_INFO, &rf);
+	ok(rf && rf->host.kernel && rf->host.exec_mode != EXEC_UNKNOWN, "info: with the host record");
+	result_free(rf);
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "map", "--cpuid-profile", "host",
+		"--ops", "2", "--rounds", "1", "--json", full, NULL });
+	check_kept(&r, "map", full, "No space left on device", RESULT_KIND_MAP, &rf);
+	ok(rf && rf->map && rf->map->n_profiles == 1 && rf->map->profiles[0].n_entries > 0,
+	   "map: with the measured entries");
+	result_free(rf);
+	run_free(&r);
+
+	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "check", "cet", "--json", full, NULL });
+	check_kept(&r, "check", full, "No space left on device", RESULT_KIND_CHECK, &rf);
+	ok(rf && rf->checks.n > 0, "check: with the checks that ran");
+	result_free(rf);
+	run_free(&r);
+
+	/* No --json: stdout was the only output, and it is full. */
+	run_cmd_opts(&r, (const char *const[]){ "env", tmpdir_env, exe, "run", "cpuid", "--samples", "2",
+		"--time-budget", "0.05", "--quiet", NULL }, &to_full);
+	is_int(r.status, 1, "run > FULL: exit 1");
+	tap_like(r.err, "exitscope run: cannot write to stdout: No space left on device; the result is kept in ",
+		 "run > FULL: says stdout failed and where the result went");
+	rf = read_result(kept_path(r.err));
+	p = rf ? result_find_probe(rf, "cpuid") : NULL;
+	ok(p && p->status == PROBE_OK, "run > FULL: the kept file has the measured cpuid");
+	result_free(rf);
+	if (kept_path(r.err))
+		unlink(kept_path(r.err));
+	run_free(&r);
+	ok(is_chardev(full), "the device was written in place, not replaced by a file");
+}
+
+/* /proc/version: the reason is the real one, never "No such file or directory". */
+static void test_proc_version(void)
+{
+	int fd = open("/proc/version", O_WRONLY);
+	int e = errno;
+	struct run_result r;
+	char want[300];
+
+	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "info", "--json", "/proc/version", NULL });
+	ok(!strstr(r.err, "No such file"), "info --json /proc/version: no made-up ENOENT");
+	if (fd < 0) {
+		snprintf(want, sizeof(want), "exitscope info: cannot write /proc/version: %s\n", strerror(e));
+		is_int(r.status, 2, "refused before measuring: exit 2");
+		tap_is_str(r.err, want, "with the errno of open()");
+	} else {
+		close(fd);
+		is_int(r.status, 1, "opens but cannot be written: exit 1");
+		tap_like(r.err, "exitscope info: cannot write /proc/version: ", "names the file and the write's errno");
+		if (kept_path(r.err))
+			unlink(kept_path(r.err));
+	}
+	run_free(&r);
+}
+
+/* FS_IMMUTABLE_FL on or off; 0 or -errno. */
+static int set_immutable(const char *path, bool on)
+{
+	int fd = open(path, O_RDONLY), flags = 0, r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags))
+		r = -errno;
+	flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+	if (!r && ioctl(fd, FS_IOC_SETFLAGS, &flags))
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* The target becomes impossible to replace while the run measures. */
+static void test_rename_fails(void)
+{
+	const char old[] = "{\"old\": true}\n";
+	struct result_file *rf = NULL;
+	struct run_proc pr;
+	struct run_result r;
+	char target[700];
+	int fd, im;
+
+	snprintf(target, sizeof(target), "%s/locked.json", dir);
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, old, sizeof(old) - 1) != (ssize_t)(sizeof(old) - 1) || close(fd) ||
+	    (im = set_immutable(target, true)) < 0 || set_immutable(target, false) < 0) {
+		tap_skip(8, "cannot make a file immutable here (needs root and ext4-like chattr +i)");
+		return;
+	}
+	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "run", "nop", "--samples", "3",
+		      "--time-budget", "0.3", "--quiet", "--json", target, NULL }, NULL)) {
+		tap_skip(8, "cannot start exitscope");
+		return;
+	}
+	/* Its handler is armed after the output check: the target was accepted. */
+	ok(run_wait_caught(&pr, SIGINT, 20000), "run started measuring");
+	im = set_immutable(target, true);
+	run_finish(&pr, &r);
+	set_immutable(target, false);
+	if (im) {
+		tap_skip(7, "could not lock the target in time");
+		run_free(&r);
+		return;
+	}
+	check_kept(&r, "run", target, "Operation not permitted", RESULT_KIND_RUN, &rf);
+	ok(rf && result_find_probe(rf, "nop") && result_find_probe(rf, "nop")->status == PROBE_OK,
+	   "the measured nop is in the kept file");
+	ok(same_content(target, old, sizeof(old) - 1) && count_prefixed("locked.json.tmp") == 0,
+	   "the old target is untouched, no temporary left");
+	result_free(rf);
+	run_free(&r);
+}
+
+/* Ctrl-C while cpuid hangs (after nop was measured): exit 130, nop kept, the rest stopped. */
+static void test_sigint_run(const char *json, const char *errtext)
+{
+	const struct run_opts tty = { .stderr_tty = true };
+	struct result_file *rf = NULL;
+	const struct run_probe *n, *c, *t;
+	struct run_proc pr;
+	struct run_result r;
+	char want[800];
+	bool started;
+
+	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, "EXITSCOPE_TEST_HANG=cpuid", exe,
+		      "run", "nop", "cpuid", "rdtsc", "--samples", "3", "--time-budget", "0.3",
+		      "--json", json, NULL }, &tty)) {
+		tap_skip(7, "cannot start exitscope");
+		return;
+	}
+	/* The progress line on the terminal: nop is done, cpuid hangs for 1.6 s. */
+	started = run_wait_stderr(&pr, "[2/3] cpuid", 30000);
+	ok(started, "run: measuring cpuid (progress on the tty)");
+	if (started)
+		kill(pr.pid, SIGINT);
+	run_finish(&pr, &r);
+	if (!errtext) {
+		snprintf(want, sizeof(want), "exitscope run: stopped by Ctrl-C: what was measured is in %s",
+			 json);
+		ok(r.signal == 0 && r.status == 130, "run: Ctrl-C exits 130 (status %d, signal %d)",
+		   r.status, r.signal);
+		tap_like(r.err, want, "run: says it stopped and where the result is");
+		rf = read_result(json);
+		ok(rf != NULL, "run: the result file was written and is valid");
+	} else {
+		snprintf(want, sizeof(want), "exitscope run: cannot write %s: %s (stopped by Ctrl-C); "
+			 "the result is kept in ", json, errtext);
+		ok(r.signal == 0 && r.status == 1, "run: Ctrl-C, then a failed write: exit 1 (status %d)",
+		   r.status);
+		tap_like(r.err, want, "run: says the write failed, that it was stopped, and where the result is");
+		rf = read_result(kept_path(r.err));
+		ok(rf != NULL, "run: the kept file is valid");
+		if (kept_path(r.err))
+			unlink(kept_path(r.err));
+	}
+	n = rf ? result_find_probe(rf, "nop") : NULL;
+	c = rf ? result_find_probe(rf, "cpuid") : NULL;
+	t = rf ? result_find_probe(rf, "rdtsc") : NULL;
+	ok(n && n->status == PROBE_OK && n->n_samples == 3, "run: the measured nop is kept");
+	ok(c && c->status == PROBE_STOPPED, "run: cpuid, interrupted, is 'stopped'");
+	ok(t && t->status == PROBE_STOPPED, "run: rdtsc, never started, is 'stopped'");
+	result_free(rf);
+	run_free(&r);
+}
+
+/* Ctrl-C after two suites finished (--verbose says so): 130, their checks kept. */
+static void test_sigint_check(void)
+{
+	struct result_file *rf = NULL;
+	struct run_proc pr;
+	struct run_result r;
+	char json[700], want[800];
+	size_t nx = 0, nc = 0;
+	bool seen;
+
+	snprintf(json, sizeof(json), "%s/check.json", dir);
+	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "check", "xstate", "cet",
+		      "migrate", "--verbose", "--json", json, NULL }, NULL)) {
+		tap_skip(5, "cannot start exitscope");
+		return;
+	}
+	seen = run_wait_stderr(&pr, "  cet.", 30000);
+	ok(seen, "check --verbose: prints each check as its suite finishes");
+	if (seen)
+		kill(pr.pid, SIGINT);
+	run_finish(&pr, &r);
+	ok(r.signal == 0 && r.status == 130, "check: Ctrl-C exits 130 (status %d, signal %d)",
+	   r.status, r.signal);
+	snprintf(want, sizeof(want), "exitscope check: stopped by Ctrl-C: what was measured is in %s", json);
+	tap_like(r.err, want, "check: says it stopped and where the result is");
+	rf = read_result(json);
+	for (size_t i = 0; rf && i < rf->checks.n; i++) {
+		nx += !strcmp(rf->checks.r[i].suite, "xstate");
+		nc += !strcmp(rf->checks.r[i].suite, "cet");
+	}
+	ok(rf != NULL, "check: the result file was written and is valid");
+	ok(nx > 0 && nc > 0, "check: the checks that ran are kept (xstate %zu, cet %zu)", nx, nc);
+	result_free(rf);
+	run_free(&r);
+}
+
+/* Ctrl-C during the map: 130, the entries measured so far kept, marked incomplete. */
+static void test_sigint_map(void)
+{
+	struct result_file *rf = NULL;
+	struct run_proc pr;
+	struct run_result r;
+	char json[700], want[800];
+	size_t measured = 0;
+
+	snprintf(json, sizeof(json), "%s/map.json", dir);
+	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "map", "--cpuid-profile", "host",
+		      "--cpuid-profile", "minimal", "--ops", "100000", "--rounds", "3", "--json", json,
+		      NULL }, NULL)) {
+		tap_skip(5, "cannot start exitscope");
+		return;
+	}
+	ok(run_wait_caught(&pr, SIGINT, 20000), "map: Ctrl-C handler armed");
+	sleep(1);	/* the trigger only: the facts below are read from the file */
+	kill(pr.pid, SIGINT);
+	run_finish(&pr, &r);
+	if (r.status == 0) {
+		json_t *doc = json_load_file(json, 0, NULL);
+		bool stopped = json_is_true(json_object_get(json_object_get(doc, "map"), "incomplete"));
+
+		json_decref(doc);
+		if (!stopped) {
+			tap_skip(4, "the map finished before Ctrl-C was sent");
+			run_free(&r);
+			return;
+		}
+	}
+	ok(r.signal == 0 && r.status == 130, "map: Ctrl-C exits 130 (status %d, signal %d)",
+	   r.status, r.signal);
+	snprintf(want, sizeof(want), "exitscope map: stopped by Ctrl-C: what was measured is in %s", json);
+	tap_like(r.err, want, "map: says it stopped and where the result is");
+	rf = read_result(json);
+	ok(rf && rf->map, "map: the result file was written and is valid");
+	for (size_t i = 0; rf && rf->map && i < rf->map->n_profiles; i++)
+		for (size_t k = 0; k < rf->map->profiles[i].n_entries; k++) {
+			enum map_status s = rf->map->profiles[i].entries[k].status;
+
+			measured += s != MAP_STOPPED && s != MAP_SKIPPED;
+		}
+	ok(measured > 0, "map: the entries measured before Ctrl-C are kept (%zu)", measured);
+	result_free(rf);
+	run_free(&r);
+}
+
+int main(void)
+{
+	const char *a, *b;
+	char json[700];
+
+	exe = getenv("EXITSCOPE");
+	if (!exe || access(exe, X_OK))
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	dir = fixture_tmpdir();
+	if (!dir)
+		return tap_skip_all("no temp dir");
+	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", dir);
+	/* Our own full device: no broken build can replace the system's /dev/full. */
+	snprintf(full, sizeof(full), "%s/full", dir);
+	if (mknod(full, S_IFCHR | 0666, makedev(1, 7)) || !is_chardev(full))
+		snprintf(full, sizeof(full), "/dev/full");
+	if (!is_chardev(full)) {
+		fixture_rmdir(dir);
+		return tap_skip_all("no full device (mknod failed, /dev/full is not a device)");
+	}
+	a = input_file("a.json", 1000);
+	b = input_file("b.json", 1100);
+	if (!a || !b) {
+		fixture_rmdir(dir);
+		return tap_skip_all("cannot write the input files");
+	}
+	test_preflight(a, b);
+	test_derived(a, b);
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		skip("/dev/kvm is not usable: no measurements");
+		fixture_rmdir(dir);
+		return done_testing();
+	}
+	test_full_kvm();
+	test_proc_version();
+	test_rename_fails();
+	snprintf(json, sizeof(json), "%s/sigint.json", dir);
+	test_sigint_run(json, NULL);
+	test_sigint_run(full, "No space left on device");
+	test_sigint_check();
+	test_sigint_map();
+	is_int(count_prefixed("exitscope-"), 0, "every kept file was accounted for");
+	fixture_rmdir(dir);
+	return done_testing();
+}
