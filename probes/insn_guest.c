@@ -9,16 +9,14 @@
 uint64_t probe_ro_page;
 static uint64_t probe_msr_value;
 
-#define OP(name) uint64_t name(uint64_t a); uint64_t name(uint64_t a)
-
-OP(probe_hang)
+PROBE_FN(probe_hang)
 {
 	for (;;)
 		asm volatile("" ::: "memory");
 	return 0;
 }
 
-OP(probe_cpuid)
+PROBE_FN(probe_cpuid)
 {
 	uint32_t eax, ebx, ecx, edx;
 
@@ -26,7 +24,7 @@ OP(probe_cpuid)
 	return eax;
 }
 
-OP(probe_vmcall)
+PROBE_FN(probe_vmcall)
 {
 	uint64_t rax = 0;	/* no such hypercall: -KVM_ENOSYS */
 
@@ -34,7 +32,7 @@ OP(probe_vmcall)
 	return rax;
 }
 
-OP(probe_vmmcall)
+PROBE_FN(probe_vmmcall)
 {
 	uint64_t rax = 0;
 
@@ -42,11 +40,11 @@ OP(probe_vmmcall)
 	return rax;
 }
 
-OP(probe_wbinvd) { asm volatile("wbinvd" ::: "memory"); return 0; }
-OP(probe_invd) { asm volatile("invd" ::: "memory"); return 0; }
-OP(probe_rdtsc) { return rdtsc(); }
+PROBE_FN(probe_wbinvd) { asm volatile("wbinvd" ::: "memory"); return 0; }
+PROBE_FN(probe_invd) { asm volatile("invd" ::: "memory"); return 0; }
+PROBE_FN(probe_rdtsc) { return rdtsc(); }
 
-OP(probe_rdtscp)
+PROBE_FN(probe_rdtscp)
 {
 	uint32_t lo, hi, aux;
 
@@ -54,7 +52,7 @@ OP(probe_rdtscp)
 	return lo | (uint64_t)hi << 32;
 }
 
-OP(probe_rdpmc)
+PROBE_FN(probe_rdpmc)
 {
 	uint32_t lo, hi;
 
@@ -62,7 +60,7 @@ OP(probe_rdpmc)
 	return lo | (uint64_t)hi << 32;
 }
 
-OP(probe_rdpmc_setup)
+PROBE_FN(probe_rdpmc_setup)
 {
 	GUEST_SAFE_REG;
 	uint32_t lo = 0, hi = 0;
@@ -72,15 +70,15 @@ OP(probe_rdpmc_setup)
 	return __safe_fault;
 }
 
-OP(probe_mov_dr) { asm volatile("mov %0, %%dr7" :: "r"(0x400UL) : "memory"); return 0; }
-OP(probe_mov_from_cr8) { return read_cr8(); }
-OP(probe_mov_to_cr8) { write_cr8(0); return 0; }
-OP(probe_mov_from_cr0) { return read_cr0(); }
-OP(probe_mov_from_cr3) { return read_cr3(); }
-OP(probe_mov_to_cr3) { write_cr3(read_cr3()); return 0; }
+PROBE_FN(probe_mov_dr) { asm volatile("mov %0, %%dr7" :: "r"(0x400UL) : "memory"); return 0; }
+PROBE_FN(probe_mov_from_cr8) { return read_cr8(); }
+PROBE_FN(probe_mov_to_cr8) { write_cr8(0); return 0; }
+PROBE_FN(probe_mov_from_cr0) { return read_cr0(); }
+PROBE_FN(probe_mov_from_cr3) { return read_cr3(); }
+PROBE_FN(probe_mov_to_cr3) { write_cr3(read_cr3()); return 0; }
 
 /* Control register toggles: one op = flip the bit and flip it back. */
-OP(probe_toggle_cr0)
+PROBE_FN(probe_toggle_cr0)
 {
 	uint64_t cr0 = read_cr0();
 
@@ -89,7 +87,7 @@ OP(probe_toggle_cr0)
 	return 0;
 }
 
-OP(probe_toggle_cr4)
+PROBE_FN(probe_toggle_cr4)
 {
 	uint64_t cr4 = read_cr4();
 
@@ -99,7 +97,7 @@ OP(probe_toggle_cr4)
 }
 
 /* Can this CR4 bit be toggled at all? */
-OP(probe_toggle_cr4_setup)
+PROBE_FN(probe_toggle_cr4_setup)
 {
 	uint64_t cr4 = read_cr4();
 	int r = guest_write_cr4_safe(cr4 ^ a);
@@ -114,7 +112,7 @@ OP(probe_toggle_cr4_setup)
  * (PaX/grsecurity pax_open_kernel/pax_close_kernel): drop CR4.CET if set
  * (CET requires CR0.WP), clear CR0.WP, store, set CR0.WP, restore CR4.CET.
  */
-OP(probe_pax_open_kernel)
+PROBE_FN(probe_pax_open_kernel)
 {
 	uint64_t cr4 = read_cr4(), cr0 = read_cr0();
 
@@ -128,43 +126,43 @@ OP(probe_pax_open_kernel)
 	return 0;
 }
 
-OP(probe_pax_setup)
+PROBE_FN(probe_pax_setup)
 {
 	return probe_ro_page ? 0 : GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE);
 }
 
 /* MSRs: setup reads (or writes) once safely and keeps the value. */
-OP(probe_msr_setup_rd)
+PROBE_FN(probe_msr_setup_rd)
 {
 	return guest_rdmsr_safe((uint32_t)a, &probe_msr_value);
 }
 
-OP(probe_msr_setup_wr)
+PROBE_FN(probe_msr_setup_wr)
 {
 	int r = guest_rdmsr_safe((uint32_t)a, &probe_msr_value);
 
 	return r ? r : guest_wrmsr_safe((uint32_t)a, probe_msr_value);
 }
 
-OP(probe_msr_setup_wr0)
+PROBE_FN(probe_msr_setup_wr0)
 {
 	return guest_wrmsr_safe((uint32_t)a, 0);
 }
 
-OP(probe_rdmsr) { return rdmsr((uint32_t)a); }
-OP(probe_wrmsr_same) { wrmsr((uint32_t)a, probe_msr_value); return 0; }
-OP(probe_wrmsr_zero) { wrmsr((uint32_t)a, 0); return 0; }
+PROBE_FN(probe_rdmsr) { return rdmsr((uint32_t)a); }
+PROBE_FN(probe_wrmsr_same) { wrmsr((uint32_t)a, probe_msr_value); return 0; }
+PROBE_FN(probe_wrmsr_zero) { wrmsr((uint32_t)a, 0); return 0; }
 
-OP(probe_wr_ibrs)
+PROBE_FN(probe_wr_ibrs)
 {
 	wrmsr(MSR_IA32_SPEC_CTRL, 1);
 	wrmsr(MSR_IA32_SPEC_CTRL, 0);
 	return 0;
 }
 
-OP(probe_wr_ibpb) { wrmsr(MSR_IA32_PRED_CMD, 1); return 0; }
+PROBE_FN(probe_wr_ibpb) { wrmsr(MSR_IA32_PRED_CMD, 1); return 0; }
 
-OP(probe_user_msr_setup)
+PROBE_FN(probe_user_msr_setup)
 {
 	int r = guest_rdmsr_safe(PROBE_USER_MSR, &probe_msr_value);
 
@@ -174,9 +172,9 @@ OP(probe_user_msr_setup)
 }
 
 /* I/O. */
-OP(probe_inl_from_kernel) { return inb(0x4d0); }
-OP(probe_outl_to_kernel) { outb(0x4d0, 0); return 0; }
-OP(probe_pio_to_user) { outl(PROBE_PIO_USER_PORT, 0); return 0; }
-OP(probe_mmio_to_user) { mmio_write32(PROBE_MMIO_USER, 0); return 0; }
-OP(probe_ioeventfd_pio) { outl(PROBE_PIO_EVENT_PORT, PROBE_DATAMATCH); return 0; }
-OP(probe_ioeventfd_mmio) { mmio_write32(PROBE_MMIO_EVENT, PROBE_DATAMATCH); return 0; }
+PROBE_FN(probe_inl_from_kernel) { return inb(0x4d0); }
+PROBE_FN(probe_outl_to_kernel) { outb(0x4d0, 0); return 0; }
+PROBE_FN(probe_pio_to_user) { outl(PROBE_PIO_USER_PORT, 0); return 0; }
+PROBE_FN(probe_mmio_to_user) { mmio_write32(PROBE_MMIO_USER, 0); return 0; }
+PROBE_FN(probe_ioeventfd_pio) { outl(PROBE_PIO_EVENT_PORT, PROBE_DATAMATCH); return 0; }
+PROBE_FN(probe_ioeventfd_mmio) { mmio_write32(PROBE_MMIO_EVENT, PROBE_DATAMATCH); return 0; }

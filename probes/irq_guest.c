@@ -14,8 +14,6 @@ uint64_t probe_ipi_ready, probe_ipi_stop;
 #define ICR_SELF	(1ULL << 18)	/* destination shorthand: self */
 #define LVT_TSC_DEADLINE (2ULL << 17)
 
-#define OP(name) uint64_t name(uint64_t a); uint64_t name(uint64_t a)
-
 static volatile uint64_t *irq_count_of(uint64_t vcpu)
 {
 	struct guest_percpu *p = (struct guest_percpu *)(GUEST_PERCPU + vcpu * GUEST_PERCPU_SIZE);
@@ -38,9 +36,9 @@ static uint64_t x2apic_enable(void)
 	return r;
 }
 
-OP(probe_x2apic_setup) { return x2apic_enable(); }
+PROBE_FN(probe_x2apic_setup) { return x2apic_enable(); }
 
-OP(probe_self_ipi)
+PROBE_FN(probe_self_ipi)
 {
 	wrmsr(MSR_X2APIC_ICR, ICR_SELF | PROBE_IRQ_VECTOR);
 	asm volatile("sti; nop; cli" ::: "memory");
@@ -48,7 +46,7 @@ OP(probe_self_ipi)
 }
 
 /* The self IPI is pending (IF=0) when STI;HLT runs: HLT wakes at once. */
-OP(probe_hlt)
+PROBE_FN(probe_hlt)
 {
 	wrmsr(MSR_X2APIC_ICR, ICR_SELF | PROBE_IRQ_VECTOR);
 	asm volatile("sti; hlt; cli" ::: "memory");
@@ -56,7 +54,7 @@ OP(probe_hlt)
 }
 
 /* vCPU 1: take IPIs until told to stop; a = 1: halt between them. */
-OP(probe_ipi_target)
+PROBE_FN(probe_ipi_target)
 {
 	if (x2apic_enable())
 		return 1;
@@ -73,7 +71,7 @@ OP(probe_ipi_target)
 	return *irq_count_of(1);
 }
 
-OP(probe_ipi_setup)
+PROBE_FN(probe_ipi_setup)
 {
 	uint64_t r = x2apic_enable();
 
@@ -88,7 +86,7 @@ OP(probe_ipi_setup)
 	return GUEST_SKIP(PROBE_SKIP_IPI_TARGET);
 }
 
-OP(probe_ipi)
+PROBE_FN(probe_ipi)
 {
 	volatile uint64_t *cnt = irq_count_of(1);
 	uint64_t c = *cnt;
@@ -99,14 +97,14 @@ OP(probe_ipi)
 	return 0;
 }
 
-OP(probe_ipi_teardown)
+PROBE_FN(probe_ipi_teardown)
 {
 	*(volatile uint64_t *)&probe_ipi_stop = 1;
 	wrmsr(MSR_X2APIC_ICR, (1ULL << 32) | PROBE_IPI_VECTOR);
 	return 0;
 }
 
-OP(probe_tscdeadline_setup)
+PROBE_FN(probe_tscdeadline_setup)
 {
 	uint64_t r = x2apic_enable();
 
@@ -116,7 +114,7 @@ OP(probe_tscdeadline_setup)
 }
 
 /* Arm the timer a cycles ahead (0: already expired) and wait for it. */
-OP(probe_tscdeadline)
+PROBE_FN(probe_tscdeadline)
 {
 	volatile uint64_t *cnt = irq_count_of(guest_vcpu_id());
 	uint64_t c = *cnt;

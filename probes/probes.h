@@ -46,7 +46,6 @@ struct probe {
 	const char *description;
 	unsigned int needs;		/* PROBE_NEED_* */
 	enum x86_feat cpuid_any[2];	/* needs one of these CPUID features (NONE: none) */
-	const char *cpuid_text;		/* how to say it in --list */
 	/* Host side, after the VM is built: 0, or -errno / >0 (skip: ctx->reason). */
 	int (*host_setup)(struct probe_ctx *ctx);
 	void (*host_teardown)(struct probe_ctx *ctx);
@@ -75,6 +74,42 @@ int probe_host_ro_page(struct probe_ctx *ctx);
 int probe_host_ipi_target(struct probe_ctx *ctx);
 void probe_host_ipi_target_done(struct probe_ctx *ctx);
 
+/*
+ * Guest functions (probes/ *_guest.c). A row's own operation probe_<name> is
+ * declared by catalog.c from probes/catalog.def.
+ * Below: the guest functions several rows share (setups, teardowns, ops
+ * taking the bit or MSR in .arg).
+ */
+/* PROBE_FN(probe_x) { ... }: a guest function; its argument a is the row's .arg. */
+#define PROBE_FN(name) uint64_t name(uint64_t a); uint64_t name(uint64_t a)
+
+uint64_t probe_vmmcall(uint64_t arg);
+uint64_t probe_rdpmc_setup(uint64_t arg);
+uint64_t probe_toggle_cr0(uint64_t arg);
+uint64_t probe_toggle_cr4(uint64_t arg);
+uint64_t probe_toggle_cr4_setup(uint64_t arg);
+uint64_t probe_pax_setup(uint64_t arg);
+uint64_t probe_msr_setup_rd(uint64_t arg);
+uint64_t probe_msr_setup_wr(uint64_t arg);
+uint64_t probe_msr_setup_wr0(uint64_t arg);
+uint64_t probe_rdmsr(uint64_t arg);
+uint64_t probe_wrmsr_same(uint64_t arg);
+uint64_t probe_wrmsr_zero(uint64_t arg);
+uint64_t probe_wr_ibrs(uint64_t arg);
+uint64_t probe_wr_ibpb(uint64_t arg);
+uint64_t probe_user_msr_setup(uint64_t arg);
+uint64_t probe_ioeventfd_pio(uint64_t arg);
+uint64_t probe_ioeventfd_mmio(uint64_t arg);
+uint64_t probe_x2apic_setup(uint64_t arg);
+uint64_t probe_ipi_setup(uint64_t arg);
+uint64_t probe_ipi_teardown(uint64_t arg);
+uint64_t probe_ipi_target(uint64_t arg);
+uint64_t probe_tscdeadline_setup(uint64_t arg);
+uint64_t probe_osxsave_setup(uint64_t arg);
+uint64_t probe_xss_setup(uint64_t arg);
+uint64_t probe_rd_xss(uint64_t arg);
+uint64_t probe_wr_xss(uint64_t arg);
+uint64_t probe_pke_setup(uint64_t arg);
 /* Guest op that never returns: the EXITSCOPE_TEST_HANG test hook. */
 uint64_t probe_hang(uint64_t arg);
 

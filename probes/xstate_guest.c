@@ -9,23 +9,21 @@ static uint64_t probe_xss_value;
 
 #define GUEST_XCR0	(XFEATURE_X87 | XFEATURE_SSE)
 
-#define OP(name) uint64_t name(uint64_t a); uint64_t name(uint64_t a)
-
 /* CR4.OSXSAVE on, XCR0 = x87|SSE (without ever running XGETBV). */
-OP(probe_osxsave_setup)
+PROBE_FN(probe_osxsave_setup)
 {
 	int r = guest_write_cr4_safe(read_cr4() | X86_CR4_OSXSAVE);
 
 	return r ? r : guest_xsetbv_safe(0, GUEST_XCR0);
 }
 
-OP(probe_xsetbv)
+PROBE_FN(probe_xsetbv)
 {
 	asm volatile("xsetbv" :: "c"(0), "a"((uint32_t)GUEST_XCR0), "d"(0) : "memory");
 	return 0;
 }
 
-OP(probe_xss_setup)
+PROBE_FN(probe_xss_setup)
 {
 	int r = probe_osxsave_setup(0);
 
@@ -34,15 +32,15 @@ OP(probe_xss_setup)
 	return r ? r : guest_wrmsr_safe(MSR_IA32_XSS, probe_xss_value);
 }
 
-OP(probe_rd_xss) { return rdmsr(MSR_IA32_XSS); }
-OP(probe_wr_xss) { wrmsr(MSR_IA32_XSS, probe_xss_value); return 0; }
+PROBE_FN(probe_rd_xss) { return rdmsr(MSR_IA32_XSS); }
+PROBE_FN(probe_wr_xss) { wrmsr(MSR_IA32_XSS, probe_xss_value); return 0; }
 
-OP(probe_pke_setup)
+PROBE_FN(probe_pke_setup)
 {
 	return guest_write_cr4_safe(read_cr4() | X86_CR4_PKE);
 }
 
-OP(probe_rdpkru)
+PROBE_FN(probe_rdpkru)
 {
 	uint32_t eax, edx;
 
@@ -50,7 +48,7 @@ OP(probe_rdpkru)
 	return eax;
 }
 
-OP(probe_wrpkru)
+PROBE_FN(probe_wrpkru)
 {
 	asm volatile("wrpkru" :: "a"(0), "c"(0), "d"(0) : "memory");
 	return 0;

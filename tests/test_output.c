@@ -453,13 +453,13 @@ static void test_sigint_check(void)
 	struct run_proc pr;
 	struct run_result r;
 	char json[700], want[800];
-	size_t nx = 0, nc = 0;
+	size_t nx = 0, nc = 0, nm = 0, nfail = 0, nstop = 0;
 	bool seen;
 
 	snprintf(json, sizeof(json), "%s/check.json", dir);
 	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "check", "xstate", "cet",
 		      "migrate", "--verbose", "--json", json, NULL }, NULL)) {
-		tap_skip(5, "cannot start exitscope");
+		tap_skip(6, "cannot start exitscope");
 		return;
 	}
 	seen = run_wait_stderr(&pr, "  cet.", 30000);
@@ -475,9 +475,15 @@ static void test_sigint_check(void)
 	for (size_t i = 0; rf && i < rf->checks.n; i++) {
 		nx += !strcmp(rf->checks.r[i].suite, "xstate");
 		nc += !strcmp(rf->checks.r[i].suite, "cet");
+		nm += !strcmp(rf->checks.r[i].suite, "migrate");
+		nfail += rf->checks.r[i].status == CHECK_FAIL;
+		nstop += rf->checks.r[i].status == CHECK_STOPPED;
 	}
 	ok(rf != NULL, "check: the result file was written and is valid");
 	ok(nx > 0 && nc > 0, "check: the checks that ran are kept (xstate %zu, cet %zu)", nx, nc);
+	ok(nm > 0 && nstop > 0 && nfail == 0,
+	   "check: the suite cut short is recorded, as 'stopped', never as a failure "
+	   "(migrate %zu, stopped %zu, failed %zu)", nm, nstop, nfail);
 	result_free(rf);
 	run_free(&r);
 }
