@@ -133,9 +133,12 @@ check-all:
 	$(MAKE) check-lanes
 
 # Includes point down the layers drawn in the README (scripts/check-layers);
-# the second line proves the checker fails on an include that points up.
-check-layers:
+# the last line proves the checker fails on an include that points up.
+# Inside a folder no two files may use each other (scripts/check-cycles, on
+# the built objects).
+check-layers: $(LIBA)
 	$(Q)scripts/check-layers
+	$(Q)scripts/check-cycles $(BUILD)
 	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/probes && echo '#include "probes/probes.h"' > $$t/kvm/bad.c && \
 	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/ -> probes/" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 

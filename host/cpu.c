@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "host/cpu.h"
-#include "host/xstate_cpu.h"
 
 bool host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4])
 {
@@ -27,9 +26,17 @@ bool host_cpu_has(enum x86_feat f)
 	return x && host_cpuid(x->fn, x->idx, regs) && ((regs[x->reg] >> x->bit) & 1);
 }
 
+uint64_t host_cpu_xgetbv(void)
+{
+	uint32_t lo, hi;
+
+	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return lo | (uint64_t)hi << 32;
+}
+
 uint64_t host_cpu_xcr0(void)
 {
-	return host_cpu_has(X86_FEAT_OSXSAVE) ? xs_host_xgetbv() : 0;
+	return host_cpu_has(X86_FEAT_OSXSAVE) ? host_cpu_xgetbv() : 0;
 }
 
 bool host_cpuinfo_flag(const char *flag)

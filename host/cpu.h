@@ -16,6 +16,8 @@
 bool host_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
 /* A typed feature bit (kvm/cpuid.h) in the host CPU's own CPUID. */
 bool host_cpu_has(enum x86_feat f);
+/* XGETBV(0) as is: only where OSXSAVE is set (else #UD). */
+uint64_t host_cpu_xgetbv(void);
 /* The process's XCR0, 0 when the host has no OSXSAVE (xgetbv not usable). */
 uint64_t host_cpu_xcr0(void);
 /* A whole-word flag in the first "flags" line of /proc/cpuinfo. */

@@ -16,14 +16,6 @@
 #define XS_YMM_XCR0	(XFEATURE_SSE | XFEATURE_YMM)
 #define XS_ZMM_XCR0	(XS_YMM_XCR0 | XFEATURE_AVX512)
 
-uint64_t xs_host_xgetbv(void)
-{
-	uint32_t lo, hi;
-
-	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return lo | (uint64_t)hi << 32;
-}
-
 uint32_t xs_host_rdpkru(void)
 {
 	uint32_t a, d;
@@ -39,7 +31,7 @@ void xs_host_cpu(struct xs_host_cpu *c)
 	c->osxsave = host_cpu_has(X86_FEAT_OSXSAVE);
 	if (!c->osxsave)
 		return;
-	c->xcr0 = xs_host_xgetbv();
+	c->xcr0 = host_cpu_xgetbv();
 	if (host_cpu_has(X86_FEAT_AVX) && (c->xcr0 & XS_YMM_XCR0) == XS_YMM_XCR0)
 		c->vec = XS_VEC_YMM;
 	c->ospke = host_cpu_has(X86_FEAT_OSPKE);

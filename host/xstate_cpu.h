@@ -23,7 +23,6 @@ struct xs_host_cpu {
 #define XS_VEC_MAX_BYTES	(32 * 64)	/* zmm0-31 */
 
 void xs_host_cpu(struct xs_host_cpu *c);
-uint64_t xs_host_xgetbv(void);		/* only when osxsave */
 uint32_t xs_host_rdpkru(void);		/* only when ospke */
 size_t xs_vec_bytes(enum xs_vec_kind k);
 const char *xs_vec_name(enum xs_vec_kind k);	/* "xmm0-15", "ymm0-15", "zmm0-31" */

@@ -60,7 +60,7 @@ static bool xs_hook_fn(struct vcpu *v, struct kvm_run *run, void *ctx)
 		return false;
 	}
 	h->hits++;
-	if (h->cpu.osxsave && (x = xs_host_xgetbv()) != h->cpu.xcr0) {
+	if (h->cpu.osxsave && (x = host_cpu_xgetbv()) != h->cpu.xcr0) {
 		h->xcr0_bad++;
 		h->xcr0_last = x;
 	}

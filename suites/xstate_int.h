@@ -11,6 +11,7 @@
 
 #include "guest/vm.h"
 #include "host/hostinfo.h"
+#include "host/cpu.h"
 #include "host/xstate_cpu.h"
 #include "results/check.h"
 #include "suites/suite_env.h"

@@ -302,7 +302,7 @@ void xs_check_exits(void *arg)
 	vm_global_set(x->vm, xs_g_hlt, x->irqchip);
 	for (k = vcpu_call_run(x->v, xs_guest_exits, 0, XS_BUDGET_MS, &res); k == GUEST_SYNC;
 	     k = vcpu_run(x->v, XS_BUDGET_MS, &res)) {
-		uint64_t host = x->hook.cpu.osxsave ? xs_host_xgetbv() : 0;
+		uint64_t host = x->hook.cpu.osxsave ? host_cpu_xgetbv() : 0;
 		struct xs_step_seen *s;
 
 		if (kicking) {
