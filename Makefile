@@ -139,6 +139,9 @@ check-all:
 check-layers: $(LIBA)
 	$(Q)scripts/check-layers
 	$(Q)scripts/check-cycles $(BUILD)
+	$(Q)t=$$(mktemp -d) && echo 'int b(void); int a(void) { return b(); }' > $$t/a.c && \
+	echo 'int a(void); int b(void) { return a(); }' > $$t/b.c && $(CC) -c -o $$t/a.o $$t/a.c && $(CC) -c -o $$t/b.o $$t/b.c && \
+	if scripts/check-cycles $$t 2>/dev/null; then echo "check-cycles: missed a.o <-> b.o" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/probes && echo '#include "probes/probes.h"' > $$t/kvm/bad.c && \
 	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/ -> probes/" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 
