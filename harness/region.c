@@ -121,3 +121,17 @@ uint64_t region_user_exits(const struct region_counts *c)
 {
 	return c->user_io + c->user_mmio + c->user_msr + c->user_intr + c->user_other;
 }
+
+_Static_assert(RESULT_TRACE_NAME_LEN >= TRACE_NAME_LEN && RESULT_TRACE_MAX >= TRACE_MAX_REASONS,
+	       "the result model holds a whole trace_counts");
+
+int region_trace_per_op(const struct trace_counts *tc, double ops, struct result_trace *out)
+{
+	int r = result_trace_alloc(out, tc->nr);
+
+	for (unsigned int i = 0; !r && i < tc->nr; i++) {
+		snprintf(out->reason[i].name, sizeof(out->reason[i].name), "%s", tc->reason[i].name);
+		out->reason[i].per_op = ops > 0 ? (double)tc->reason[i].count / ops : 0;
+	}
+	return r;
+}

@@ -29,6 +29,7 @@
 #include "guest/vm.h"
 #include "kvm/stats.h"
 #include "kvm/trace.h"
+#include "results/trace.h"
 
 struct region {
 	struct vcpu *vcpu;
@@ -72,5 +73,8 @@ void region_abort(struct region *r);
 
 /* All returns to userspace of c other than the harness's syncs. */
 uint64_t region_user_exits(const struct region_counts *c);
+
+/* Exits by reason in tc divided by ops, as the result model keeps them. 0 or -errno. */
+int region_trace_per_op(const struct trace_counts *tc, double ops, struct result_trace *out);
 
 #endif

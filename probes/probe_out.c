@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/region.h"
 #include "probes/probe_out.h"
 
 size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max)
@@ -84,13 +85,8 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 		? "vcpu binary stats fd delta over the measured region, harness ucall subtracted"
 		: "no vcpu stats fd: stats fields are 0";
 	p->per_op_user_source = "exitscope run loop: KVM_RUN returns to userspace by reason";
-	if (r->has_trace) {
-		for (i = 0; i < r->trace.nr && i < TRACE_MAX_REASONS; i++)
-			out->trace[i] = (struct result_num){ r->trace.reason[i].name,
-				(double)r->trace.reason[i].count / (double)r->ops };
-		p->trace = out->trace;
-		p->n_trace = i;
-	}
+	if (r->has_trace)
+		region_trace_per_op(&r->trace, (double)r->ops, &p->trace);
 	if (r->cpu_before >= 0)
 		p->cpu = r->cpu_before;
 	nn = probe_notes(o, out->notes, PROBE_MAX_NOTES);
@@ -102,6 +98,11 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 	}
 }
 
+void probe_record_release(struct probe_record *r)
+{
+	result_trace_free(&r->rec.trace);
+}
+
 json_t *probe_outcome_json(const struct probe_outcome *o)
 {
 	struct probe_record *rec = malloc(sizeof(*rec));
@@ -111,6 +112,7 @@ json_t *probe_outcome_json(const struct probe_outcome *o)
 		return NULL;
 	probe_outcome_record(o, rec);
 	j = run_probe_json(&rec->rec);
+	probe_record_release(rec);
 	free(rec);
 	return j;
 }

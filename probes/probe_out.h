@@ -32,11 +32,14 @@ struct probe_record {
 	struct run_probe rec;
 	char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
 	const char *note_ptrs[PROBE_MAX_NOTES];
-	struct result_num trace[TRACE_MAX_REASONS];
 };
 
-/* Fill out->rec from o; its strings and samples point into o (and out). */
+/*
+ * Fill out->rec from o; its strings and samples point into o (and out), its
+ * trace is allocated: probe_record_release() when done.
+ */
 void probe_outcome_record(const struct probe_outcome *o, struct probe_record *out);
+void probe_record_release(struct probe_record *r);
 
 /* The PROBE object of o (probe_outcome_record + run_probe_json); NULL when out of memory. */
 json_t *probe_outcome_json(const struct probe_outcome *o);

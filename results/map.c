@@ -31,7 +31,7 @@ void result_map_free(struct result_map *m)
 		struct result_map_profile *p = &m->profiles[i];
 
 		for (size_t j = 0; j < p->n_entries; j++)
-			free(p->entries[j].trace);
+			result_trace_free(&p->entries[j].trace);
 		free(p->entries);
 	}
 	free(m->profiles);
@@ -84,7 +84,7 @@ struct result_map_profile *result_map_profile_add(struct result_map *m, const ch
 
 void result_map_entry_reset(struct result_map_entry *e)
 {
-	free(e->trace);
+	result_trace_free(&e->trace);
 	memset(e, 0, sizeof(*e));
 	e->status = MAP_SKIPPED;
 	e->vector = -1;
@@ -104,20 +104,9 @@ struct result_map_entry *result_map_entry_add(struct result_map_profile *p)
 		return NULL;
 	p->entries = e;
 	e = &p->entries[p->n_entries++];
-	e->trace = NULL;
+	memset(&e->trace, 0, sizeof(e->trace));
 	result_map_entry_reset(e);
 	return e;
-}
-
-int result_map_entry_trace(struct result_map_entry *e, size_t n)
-{
-	if (n > MAP_MAX_TRACE)
-		return -E2BIG;
-	free(e->trace);
-	e->trace = calloc(n ? n : 1, sizeof(*e->trace));
-	e->n_trace = e->trace ? n : 0;
-	e->has_trace = e->trace != NULL;
-	return e->trace ? 0 : -ENOMEM;
 }
 
 static bool same_key(const struct result_map_entry *a, const struct result_map_entry *b)
@@ -182,13 +171,8 @@ static json_t *entry_json(const struct result_map_entry *e)
 		if (e->sregs_errno > 0)
 			json_object_set_new(o, "sregs_errno", json_integer(e->sregs_errno));
 	}
-	if (e->has_trace) {
-		json_t *t = json_object();
-
-		for (size_t i = 0; i < e->n_trace; i++)
-			json_object_set_new(t, e->trace[i].name, json_real(e->trace[i].per_op));
-		json_object_set_new(o, "trace", t);
-	}
+	if (e->trace.present)
+		json_object_set_new(o, "trace", result_trace_json(&e->trace));
 	json_object_set_new(o, "status", json_string(map_status_name(e->status)));
 	if (e->vector >= 0)
 		json_object_set_new(o, "vector", json_integer(e->vector));
@@ -299,32 +283,6 @@ static int read_str(struct jcheck *c, json_t *obj, const char *key, int req, int
 	return 0;
 }
 
-static int read_trace(struct jcheck *c, json_t *obj, struct result_map_entry *e)
-{
-	json_t *t, *v;
-	const char *key;
-	size_t i = 0, mark;
-	int rc = jcheck_object(c, obj, "trace", JCHECK_OPTIONAL, &t);
-
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "trace");
-	if (json_object_size(t) > MAP_MAX_TRACE)
-		return jcheck_fail(c, "too many exit reasons (%zu, limit %d)", json_object_size(t),
-				   MAP_MAX_TRACE);
-	if (result_map_entry_trace(e, json_object_size(t)))
-		return jcheck_fail(c, "out of memory");
-	json_object_foreach(t, key, v) {
-		if (!copy_str(e->trace[i].name, sizeof(e->trace[i].name), key))
-			return jcheck_fail(c, "exit reason longer than %d characters",
-					   MAP_TRACE_NAME_LEN - 1);
-		TRY(jcheck_num(c, t, key, JCHECK_REQUIRED, &e->trace[i].per_op));
-		i++;
-	}
-	jcheck_pop(c, mark);
-	return 0;
-}
-
 static int read_entry(struct jcheck *c, json_t *obj, struct result_map_entry *e)
 {
 	long long ll;
@@ -356,7 +314,7 @@ static int read_entry(struct jcheck *c, json_t *obj, struct result_map_entry *e)
 	ll = 0;
 	TRY(jcheck_int(c, obj, "sregs_errno", JCHECK_OPTIONAL, 1, 4095, &ll));
 	e->sregs_errno = (int)ll;
-	return read_trace(c, obj, e);
+	return result_trace_read(c, obj, &e->trace);
 }
 
 static int read_profile(struct jcheck *c, json_t *obj, struct result_map *m)

@@ -19,22 +19,15 @@
 
 #include "results/jcheck.h"
 #include "results/schema.h"
+#include "results/trace.h"
 
 #define MAP_KEY_LEN		32	/* reg, name, op, feature */
 #define MAP_DETAIL_LEN		384	/* free text: longer text read from a file is cut */
 #define MAP_PROFILE_LEN		160	/* profile name and spec */
 #define MAP_NOTE_LEN		256	/* free text: cut like detail */
-#define MAP_TRACE_NAME_LEN	48	/* an exit reason as the kernel prints it */
-#define MAP_MAX_TRACE		64	/* reasons per entry */
 
 /* Outcome of KVM_SET_SREGS with the entry's CR4 bit set ("sregs"). */
 enum map_sregs { MAP_SREGS_NONE, MAP_SREGS_ACCEPTED, MAP_SREGS_REJECTED };
-
-/* Exits per op of one exit reason (tracefs kvm_exit events). */
-struct result_map_trace {
-	char name[MAP_TRACE_NAME_LEN];
-	double per_op;
-};
 
 struct result_map_entry {
 	char reg[MAP_KEY_LEN];			/* "cr0", "cr4"... */
@@ -50,9 +43,7 @@ struct result_map_entry {
 	int cpuid;				/* the profile has it: 1/0; -1 without feature */
 	enum map_sregs sregs;
 	int sregs_errno;			/* > 0 when sregs is rejected, else 0 */
-	bool has_trace;				/* trace[] was taken (may be empty) */
-	struct result_map_trace *trace;		/* malloc'd, n_trace of them */
-	size_t n_trace;
+	struct result_trace trace;		/* exits/op by exit reason, when traced */
 };
 
 struct result_map_profile {
@@ -85,8 +76,6 @@ struct result_map_profile *result_map_profile_add(struct result_map *m, const ch
 						  const char *spec);
 struct result_map_entry *result_map_entry_add(struct result_map_profile *p);
 void result_map_entry_reset(struct result_map_entry *e);
-/* Give e n trace reasons (zeroed); 0 or -ENOMEM (-E2BIG above MAP_MAX_TRACE). */
-int result_map_entry_trace(struct result_map_entry *e, size_t n);
 
 /* The entry of p with key's reg, bit and op, or NULL. */
 const struct result_map_entry *result_map_find_entry(const struct result_map_profile *p,

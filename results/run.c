@@ -91,12 +91,8 @@ json_t *run_probe_json(const struct run_probe *p)
 	if (p->ops >= 0)
 		json_object_set_new(o, "ops", json_integer((json_int_t)p->ops));
 	json_object_set_new(o, "per_op", per_op_json(p));
-	if (p->trace) {
-		a = json_object();
-		for (size_t i = 0; a && i < p->n_trace; i++)
-			json_object_set_new(a, p->trace[i].key, json_real(p->trace[i].value));
-		json_object_set_new(o, "trace", a);
-	}
+	if (p->trace.present)
+		json_object_set_new(o, "trace", result_trace_json(&p->trace));
 	if (p->cpu >= 0)
 		json_object_set_new(o, "cpu", json_integer((json_int_t)p->cpu));
 	if (p->notes && p->n_notes) {
@@ -163,30 +159,6 @@ static int read_per_op(struct jcheck *c, json_t *obj, struct run_probe *p)
 	return 0;
 }
 
-static int read_trace(struct jcheck *c, json_t *obj, struct run_probe *p)
-{
-	json_t *trace, *v;
-	const char *key;
-	size_t i = 0, mark;
-	int rc = jcheck_object(c, obj, "trace", JCHECK_OPTIONAL, &trace);
-
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "trace");
-	if (json_object_size(trace) > RESULT_MAX_ITEMS)
-		return jcheck_fail(c, "too many entries");
-	p->trace = jcheck_calloc(json_object_size(trace), sizeof(*p->trace));
-	if (!p->trace)
-		return jcheck_fail(c, "out of memory");
-	json_object_foreach(trace, key, v) {
-		TRY(jcheck_num(c, trace, key, JCHECK_REQUIRED, &p->trace[i].value));
-		p->trace[i++].key = key;
-		p->n_trace = i;
-	}
-	jcheck_pop(c, mark);
-	return 0;
-}
-
 static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
 {
 	json_t *cycles;
@@ -205,7 +177,7 @@ static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
 	TRY(jcheck_num(c, obj, "raw_median_cycles", JCHECK_OPTIONAL, &p->raw_median_cycles));
 	TRY(jcheck_int(c, obj, "ops", JCHECK_OPTIONAL, 0, LLONG_MAX, &p->ops));
 	TRY(read_per_op(c, obj, p));
-	TRY(read_trace(c, obj, p));
+	TRY(result_trace_read(c, obj, &p->trace));
 	TRY(jcheck_int(c, obj, "cpu", JCHECK_OPTIONAL, 0, INT_MAX, &p->cpu));
 	return 0;
 }
@@ -275,7 +247,7 @@ void run_probes_free(struct run_probe *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++) {
 		free((void *)p[i].samples);
-		free(p[i].trace);
+		result_trace_free(&p[i].trace);
 		free(p[i].notes);
 	}
 	free(p);

@@ -11,11 +11,7 @@
 
 #include "results/jcheck.h"
 #include "results/schema.h"
-
-struct result_num {
-	const char *key;
-	double value;
-};
+#include "results/trace.h"
 
 struct result_cycles {
 	double min, median, p90, p99, mean, stddev, cv, ci95_lo, ci95_hi;
@@ -24,7 +20,7 @@ struct result_cycles {
 /*
  * Strings and arrays are borrowed: from the producer's outcome, or (read
  * back) strings from the parsed document and arrays allocated by the reader
- * (run_probes_free). Optional strings and arrays are NULL when absent;
+ * (run_probes_free); the trace is the model's own (result_trace_free). Optional strings and arrays are NULL when absent;
  * optional numbers and integers are -1 when absent (present values are
  * >= 0, so the sentinel is unambiguous).
  */
@@ -45,8 +41,7 @@ struct run_probe {
 	 * (RESULT_OP_FIRST_USER on) are optional. */
 	double per_op[RESULT_PER_OP_N];
 	const char *per_op_source, *per_op_user_source;	/* optional: where they come from */
-	struct result_num *trace;		/* optional: exits/op by exit reason */
-	size_t n_trace;
+	struct result_trace trace;		/* optional: exits/op by exit reason (owned) */
 	long long cpu;				/* optional: host CPU of the vCPU thread */
 	const char **notes;			/* optional */
 	size_t n_notes;

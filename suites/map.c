@@ -69,8 +69,6 @@ static const struct map_item map_items[] = {
 };
 #define NR_MAP_ITEMS (sizeof(map_items) / sizeof(map_items[0]))
 
-_Static_assert(MAP_TRACE_NAME_LEN == TRACE_NAME_LEN && MAP_MAX_TRACE == TRACE_MAX_REASONS,
-	       "the map model holds a trace_counts");
 
 struct map_ctx {
 	const struct suite_env *env;
@@ -210,12 +208,7 @@ static void map_measured(struct map_ctx *m, struct result_map_entry *e, const st
 /* The region's exits by reason, per op, into e. */
 static void map_trace(struct map_ctx *m, struct result_map_entry *e, const struct trace_counts *tc)
 {
-	if (result_map_entry_trace(e, tc->nr))
-		return;
-	for (unsigned int i = 0; i < tc->nr; i++) {
-		snprintf(e->trace[i].name, sizeof(e->trace[i].name), "%s", tc->reason[i].name);
-		e->trace[i].per_op = (double)tc->reason[i].count / m->ops;
-	}
+	region_trace_per_op(tc, m->ops, &e->trace);
 }
 
 /* Measure one entry (its key already in e); Ctrl-C makes it "stopped". */
@@ -468,11 +461,11 @@ static void map_print_entry(FILE *f, const struct result_map_entry *e)
 		fprintf(f, "  %s", e->detail);
 	else if (e->cpuid == 0)
 		fprintf(f, "  accepted although guest CPUID lacks %s", e->feature);
-	if (e->has_trace) {
+	if (e->trace.present) {
 		fprintf(f, "  [");
-		for (size_t i = 0; i < e->n_trace; i++)
-			fprintf(f, " %s %.2f", e->trace[i].name, e->trace[i].per_op);
-		fprintf(f, e->n_trace ? " ]" : " no kvm_exit events ]");
+		for (size_t i = 0; i < e->trace.n; i++)
+			fprintf(f, " %s %.2f", e->trace.reason[i].name, e->trace.reason[i].per_op);
+		fprintf(f, e->trace.n ? " ]" : " no kvm_exit events ]");
 	}
 	fprintf(f, "\n");
 }

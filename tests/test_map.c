@@ -234,8 +234,8 @@ static bool map_same(const struct result_map *a, const struct result_map *b, cha
 			    x->insn_emulation_per_op != y->insn_emulation_per_op ||
 			    strcmp(x->detail, y->detail) || strcmp(x->feature, y->feature) ||
 			    x->cpuid != y->cpuid || x->sregs != y->sregs ||
-			    x->sregs_errno != y->sregs_errno || x->has_trace != y->has_trace ||
-			    x->n_trace != y->n_trace) {
+			    x->sregs_errno != y->sregs_errno || x->trace.present != y->trace.present ||
+			    x->trace.n != y->trace.n) {
 				snprintf(why, len, "profiles[%zu] entry %s.%s differs", i, x->reg, x->name);
 				return false;
 			}

@@ -160,7 +160,7 @@ static void test_info(void)
 }
 
 static const double samples[] = { 101.25, 99.5, 100.0, 1.0e6 + 0.5 };
-static struct result_num trace[] = { { "CPUID", 1.0 }, { "IO_INSTRUCTION", 0.25 } };
+static struct result_trace_reason trace[] = { { "CPUID", 1.0 }, { "IO_INSTRUCTION", 0.25 } };
 static const char *notes[] = { "high CV 0.12: noisy", "vCPU thread migrated from CPU 1 to 3" };
 
 static void probe_fill(struct run_probe *p)
@@ -184,8 +184,7 @@ static void probe_fill(struct run_probe *p)
 		p->per_op[i] = 0.125 * (i + 1);	/* all distinct, user_* included */
 	p->per_op_source = "vcpu binary stats fd delta over the measured region";
 	p->per_op_user_source = "exitscope run loop";
-	p->trace = trace;
-	p->n_trace = 2;
+	p->trace = (struct result_trace){ .present = true, .n = 2, .reason = trace };
 	p->cpu = 3;
 	p->notes = notes;
 	p->n_notes = 2;
@@ -216,9 +215,10 @@ static void probe_is(const struct run_probe *g, const struct run_probe *w)
 	}
 	tap_is_str(g->per_op_source, w->per_op_source, "run: per_op.source");
 	tap_is_str(g->per_op_user_source, w->per_op_user_source, "run: per_op.user_source");
-	same = g->n_trace == w->n_trace;
-	for (size_t i = 0; same && i < w->n_trace; i++)
-		same = !strcmp(g->trace[i].key, w->trace[i].key) && g->trace[i].value == w->trace[i].value;
+	same = g->trace.present == w->trace.present && g->trace.n == w->trace.n;
+	for (size_t i = 0; same && i < w->trace.n; i++)
+		same = !strcmp(g->trace.reason[i].name, w->trace.reason[i].name) &&
+		       g->trace.reason[i].per_op == w->trace.reason[i].per_op;
 	ok(same, "run: trace, in order");
 	is_int(g->cpu, w->cpu, "run: cpu");
 	same = g->n_notes == w->n_notes;
@@ -247,8 +247,7 @@ static void test_run(void)
 	p[2].name = "old_probe";
 	for (int i = RESULT_OP_FIRST_USER; i < RESULT_PER_OP_N; i++)
 		p[2].per_op[i] = -1;
-	p[2].trace = NULL;
-	p[2].n_trace = 0;
+	p[2].trace = (struct result_trace){ 0 };
 	p[2].cpu = -1;
 	root = envelope("run", &h);
 	json_object_set_new(root, "probes", run_probes_json(p, 3));
@@ -265,7 +264,7 @@ static void test_run(void)
 	ok(rf->probes[2].per_op[RESULT_OP_USER_IO] == -1 && rf->probes[2].per_op[RESULT_OP_USER_INTR] == -1 &&
 	   rf->probes[2].per_op[RESULT_OP_IRQ_EXITS] == p[2].per_op[RESULT_OP_IRQ_EXITS],
 	   "run: absent user_* come back absent (-1), stats counters as written");
-	ok(!rf->probes[2].trace && rf->probes[2].cpu == -1, "run: absent trace and cpu stay absent");
+	ok(!rf->probes[2].trace.present && rf->probes[2].cpu == -1, "run: absent trace and cpu stay absent");
 	result_free(rf);
 }
 
@@ -377,7 +376,7 @@ static void test_probe_record(void)
 	ok(r->rec.per_op[RESULT_OP_EXITS] == 1, "probe_outcome_record: stats exits");
 	ok(r->rec.samples == o->res.samples && r->rec.n_samples == 2 && r->rec.ops == 20,
 	   "probe_outcome_record: samples and ops");
-	ok(r->rec.cpu == -1 && !r->rec.trace, "probe_outcome_record: no cpu, no trace");
+	ok(r->rec.cpu == -1 && !r->rec.trace.present, "probe_outcome_record: no cpu, no trace");
 	o->res.status = PROBE_STOPPED;
 	probe_outcome_record(o, r);
 	ok(r->rec.status == PROBE_STOPPED && r->rec.reason &&

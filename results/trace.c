@@ -1,0 +1,65 @@
+/* trace.c - the "trace" object (exits/op by exit reason): writer and reader side by side. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/jcheck.h"
+#include "results/trace.h"
+
+int result_trace_alloc(struct result_trace *t, size_t n)
+{
+	result_trace_free(t);
+	if (n > RESULT_TRACE_MAX)
+		return -E2BIG;
+	t->reason = calloc(n ? n : 1, sizeof(*t->reason));
+	if (!t->reason)
+		return -ENOMEM;
+	t->n = n;
+	t->present = true;
+	return 0;
+}
+
+void result_trace_free(struct result_trace *t)
+{
+	free(t->reason);
+	memset(t, 0, sizeof(*t));
+}
+
+json_t *result_trace_json(const struct result_trace *t)
+{
+	json_t *o;
+
+	if (!t->present || !(o = json_object()))
+		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		json_object_set_new(o, t->reason[i].name, json_real(t->reason[i].per_op));
+	return o;
+}
+
+int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t)
+{
+	json_t *o, *v;
+	const char *key;
+	size_t i = 0, mark;
+	int rc = jcheck_object(c, obj, "trace", JCHECK_OPTIONAL, &o);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	mark = jcheck_push_key(c, "trace");
+	if (json_object_size(o) > RESULT_TRACE_MAX)
+		return jcheck_fail(c, "too many exit reasons (%zu, limit %d)", json_object_size(o),
+				   RESULT_TRACE_MAX);
+	if (result_trace_alloc(t, json_object_size(o)))
+		return jcheck_fail(c, "out of memory");
+	json_object_foreach(o, key, v) {
+		if (strlen(key) >= RESULT_TRACE_NAME_LEN)
+			return jcheck_fail(c, "exit reason longer than %d characters",
+					   RESULT_TRACE_NAME_LEN - 1);
+		strcpy(t->reason[i].name, key);
+		if (jcheck_num(c, o, key, JCHECK_REQUIRED, &t->reason[i].per_op) < 0)
+			return -1;
+		i++;
+	}
+	jcheck_pop(c, mark);
+	return 0;
+}
