@@ -57,6 +57,22 @@ static char *vformat(const char *fmt, va_list ap)
 	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
+int check_restate(struct check_result *c, enum check_status st, const char *fmt, ...)
+{
+	va_list ap;
+	char *detail;
+
+	va_start(ap, fmt);
+	detail = vformat(fmt, ap);
+	va_end(ap);
+	if (!detail)
+		return -ENOMEM;
+	free(c->detail);
+	c->detail = detail;
+	c->status = st;
+	return 0;
+}
+
 void check_add(struct check_report *rep, const char *suite, const char *name,
 	       enum check_status st, const char *fmt, ...)
 {

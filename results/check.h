@@ -43,6 +43,9 @@ void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 		  enum check_status st, const char *expected, const char *observed,
 		  const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+/* Give c a new status and detail (fmt may use c's old detail). 0 or -ENOMEM (c unchanged). */
+int check_restate(struct check_result *c, enum check_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void check_report_free(struct check_report *rep);
 size_t check_count(const struct check_report *rep, enum check_status st);
 const struct check_result *check_find(const struct check_report *rep,

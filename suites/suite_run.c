@@ -14,14 +14,12 @@ static void suite_mark_stopped(struct check_report *rep, size_t first)
 {
 	for (size_t i = first; i < rep->n; i++) {
 		struct check_result *c = &rep->r[i];
-		char detail[sizeof(c->detail)];
 
 		if (c->status != CHECK_FAIL && c->status != CHECK_SKIP)
 			continue;
-		snprintf(detail, sizeof(detail), "stopped by request while it ran (%s: %s)",
-			 check_status_name(c->status), c->detail);
-		memcpy(c->detail, detail, sizeof(detail));
-		c->status = CHECK_STOPPED;
+		if (check_restate(c, CHECK_STOPPED, "stopped by request while it ran (%s: %s)",
+				  check_status_name(c->status), c->detail))
+			c->status = CHECK_STOPPED;	/* out of memory: the old detail stays */
 	}
 }
 
