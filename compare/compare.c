@@ -1,4 +1,4 @@
-/* compare.c - A/B comparison of two result files: host differences, per-probe verdicts, exits/op and map changes. */
+/* compare.c - A/B comparison of two result files: host differences, per-probe verdicts, exits/op, map and check changes. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -375,6 +375,10 @@ static int add_map_change(struct compare_result *cr, const char *profile,
 	m->bit = e->bit;
 	m->a = ea ? map_status_names[ea->status] : NULL;
 	m->b = eb ? map_status_names[eb->status] : NULL;
+	m->a_exits = ea ? ea->exits_per_op : -1;
+	m->b_exits = eb ? eb->exits_per_op : -1;
+	m->a_cycles = ea ? ea->cycles_per_op : -1;
+	m->b_cycles = eb ? eb->cycles_per_op : -1;
 	return 0;
 }
 
@@ -448,6 +452,7 @@ static int compare_maps(struct compare_result *cr, const struct result_map *a,
 				return -1;
 			m->profile = a->profiles[i].name;
 			m->a = "present";
+			m->a_exits = m->b_exits = m->a_cycles = m->b_cycles = -1;
 			continue;
 		}
 		if (compare_profile(cr, &a->profiles[i], pb))
@@ -461,8 +466,96 @@ static int compare_maps(struct compare_result *cr, const struct result_map *a,
 			return -1;
 		m->profile = b->profiles[i].name;
 		m->b = "present";
+		m->a_exits = m->b_exits = m->a_cycles = m->b_cycles = -1;
 	}
 	return 0;
+}
+
+/* Checks are matched on (suite, name); a repeated key pairs up in file order. */
+static int cmp_check(const void *pa, const void *pb)
+{
+	const struct check_result *a = *(const struct check_result *const *)pa;
+	const struct check_result *b = *(const struct check_result *const *)pb;
+	int c = strcmp(a->suite, b->suite);
+
+	if (c)
+		return c;
+	c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	return (a > b) - (a < b);
+}
+
+static int cmp_check_key(const struct check_result *a, const struct check_result *b)
+{
+	int c = strcmp(a->suite, b->suite);
+
+	return c ? c : strcmp(a->name, b->name);
+}
+
+static const struct check_result **sorted_checks(const struct check_report *rep)
+{
+	const struct check_result **v = malloc((rep->n ? rep->n : 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < rep->n; i++)
+		v[i] = &rep->r[i];
+	qsort(v, rep->n, sizeof(*v), cmp_check);
+	return v;
+}
+
+static int add_check_change(struct compare_result *cr, const struct check_result *ca,
+			    const struct check_result *cb)
+{
+	const struct check_result *c = ca ? ca : cb;
+	struct compare_check_change *m = push(&cr->checks, &cr->n_checks, sizeof(*m));
+
+	if (!m)
+		return -1;
+	m->suite = c->suite;
+	m->name = c->name;
+	m->a = ca ? check_status_names[ca->status] : NULL;
+	m->b = cb ? check_status_names[cb->status] : NULL;
+	return 0;
+}
+
+static int compare_checks(struct compare_result *cr, const struct check_report *a,
+			  const struct check_report *b)
+{
+	const struct check_result **va = sorted_checks(a), **vb = sorted_checks(b);
+	size_t i = 0, j = 0;
+	int c, rc = -1;
+
+	cr->checks_compared = 1;
+	if (!va || !vb)
+		goto out;
+	while (i < a->n || j < b->n) {
+		if (i == a->n)
+			c = 1;
+		else if (j == b->n)
+			c = -1;
+		else
+			c = cmp_check_key(va[i], vb[j]);
+		if (c < 0) {
+			if (add_check_change(cr, va[i++], NULL))
+				goto out;
+		} else if (c > 0) {
+			if (add_check_change(cr, NULL, vb[j++]))
+				goto out;
+		} else {
+			if (va[i]->status != vb[j]->status && add_check_change(cr, va[i], vb[j]))
+				goto out;
+			i++;
+			j++;
+		}
+	}
+	rc = 0;
+out:
+	free(va);
+	free(vb);
+	return rc;
 }
 
 struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
@@ -481,7 +574,8 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 	if (!cr->name_a || !cr->name_b ||
 	    compare_host(cr, &a->host, &b->host) ||
 	    compare_probes(cr, a, b) ||
-	    (a->map && b->map && compare_maps(cr, a->map, b->map)))
+	    (a->map && b->map && compare_maps(cr, a->map, b->map)) ||
+	    (a->checks.n && b->checks.n && compare_checks(cr, &a->checks, &b->checks)))
 		goto oom;
 	return cr;
 oom:
@@ -514,6 +608,7 @@ void compare_free(struct compare_result *cr)
 	free(cr->probes);
 	free(cr->counters);
 	free(cr->map);
+	free(cr->checks);
 	free(cr->only_a);
 	free(cr->only_b);
 	free(cr->name_a);

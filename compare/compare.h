@@ -1,4 +1,4 @@
-/* compare.h - A/B comparison of two result files: host differences, per-probe verdicts, exits/op and map changes. */
+/* compare.h - A/B comparison of two result files: host differences, per-probe verdicts, exits/op, map and check changes. */
 #ifndef EXITSCOPE_COMPARE_COMPARE_H
 #define EXITSCOPE_COMPARE_COMPARE_H
 
@@ -55,6 +55,14 @@ struct compare_map_change {
 	const char *reg, *name, *op;	/* reg NULL: the whole profile is absent on one side */
 	long long bit;
 	const char *a, *b;
+	double a_exits, b_exits;	/* exits/op of the entry; -1 absent or not measured */
+	double a_cycles, b_cycles;	/* cycles/op of the entry; -1 absent or not measured */
+};
+
+/* A check whose status changed; status NULL = absent on that side. */
+struct compare_check_change {
+	const char *suite, *name;
+	const char *a, *b;
 };
 
 struct compare_result {
@@ -66,6 +74,8 @@ struct compare_result {
 	struct compare_counter *counters; size_t n_counters;
 	int map_compared;		/* both files carry a map */
 	struct compare_map_change *map;	size_t n_map;
+	int checks_compared;		/* both files carry checks */
+	struct compare_check_change *checks; size_t n_checks;
 	const char **only_a;		size_t n_only_a;
 	const char **only_b;		size_t n_only_b;
 	size_t n_faster, n_slower, n_same, n_not_run;
@@ -89,6 +99,8 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 const char *compare_counter_line(const struct compare_counter *c, char *buf, size_t len);
 const char *compare_map_line(const struct compare_result *cr, const struct compare_map_change *m,
 			     char *buf, size_t len);
+/* e.g. "xstate/xcr0_subset_guest: skip -> pass", "cet/ibt: (absent) -> fail". */
+const char *compare_check_line(const struct compare_check_change *c, char *buf, size_t len);
 
 /* Human-readable report (host differences and warnings first). */
 void compare_print(FILE *f, const struct compare_result *cr);

@@ -23,6 +23,13 @@ const char *compare_map_line(const struct compare_result *cr, const struct compa
 	return buf;
 }
 
+const char *compare_check_line(const struct compare_check_change *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s: %s -> %s", c->suite, c->name, c->a ? c->a : "(absent)",
+		 c->b ? c->b : "(absent)");
+	return buf;
+}
+
 static const char *status_text(const struct run_probe *p, char *buf, size_t len)
 {
 	if (p->status == PROBE_OK)
@@ -105,6 +112,14 @@ void compare_print(FILE *f, const struct compare_result *cr)
 		for (i = 0; i < cr->n_map; i++)
 			fprintf(f, "  %s\n", compare_map_line(cr, &cr->map[i], line, sizeof(line)));
 	}
+	if (cr->checks_compared) {
+		if (cr->n_checks == 0)
+			fprintf(f, "\nchecks: no status changes\n");
+		else
+			fprintf(f, "\ncheck status changes:\n");
+		for (i = 0; i < cr->n_checks; i++)
+			fprintf(f, "  %s\n", compare_check_line(&cr->checks[i], line, sizeof(line)));
+	}
 	if (cr->n_not_run) {
 		fprintf(f, "\nnot compared (did not run in both):\n");
 		for (i = 0; i < cr->n_probes; i++) {
@@ -135,6 +150,24 @@ void compare_print(FILE *f, const struct compare_result *cr)
 		cr->n_not_run, cr->n_only_a, cr->name_a, cr->n_only_b, cr->name_b);
 }
 
+/* A measured per-op figure, or null (not measured). */
+static json_t *opt_real(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+/* Every per-op counter the probe has (the optional run-loop ones only when present). */
+static json_t *per_op_json(const struct run_probe *p)
+{
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; o && i < RESULT_PER_OP_N; i++)
+		if (p->per_op[i] >= 0)
+			json_object_set_new(o, result_per_op_names[i], json_real(p->per_op[i]));
+	return o;
+}
+
 static json_t *probe_json(const struct compare_probe *p)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s}", "name", p->name, "group", p->group,
@@ -158,12 +191,14 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "resamples", json_integer(p->d.iters));
 	json_object_set_new(o, "base_exits_per_op", json_real(p->a->per_op[RESULT_OP_EXITS]));
 	json_object_set_new(o, "new_exits_per_op", json_real(p->b->per_op[RESULT_OP_EXITS]));
+	json_object_set_new(o, "base_per_op", per_op_json(p->a));
+	json_object_set_new(o, "new_per_op", per_op_json(p->b));
 	return o;
 }
 
 json_t *compare_to_json(const struct compare_result *cr)
 {
-	json_t *doc, *host, *warn, *probes, *counters, *map, *oa, *ob;
+	json_t *doc, *host, *warn, *probes, *counters, *map, *checks, *oa, *ob;
 	size_t i;
 
 	host = json_array();
@@ -171,6 +206,7 @@ json_t *compare_to_json(const struct compare_result *cr)
 	probes = json_array();
 	counters = json_array();
 	map = json_array();
+	checks = json_array();
 	oa = json_array();
 	ob = json_array();
 	for (i = 0; i < cr->n_host; i++)
@@ -194,22 +230,34 @@ json_t *compare_to_json(const struct compare_result *cr)
 			json_array_append_new(map, json_pack("{s:s, s:s}", "profile", m->profile,
 							     "only_in", m->a ? "base" : "new"));
 		else
-			json_array_append_new(map, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s?, s:s?}",
+			json_array_append_new(map, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s?, s:s?,"
+							     " s:o, s:o, s:o, s:o}",
 				"profile", m->profile, "reg", m->reg, "bit", (json_int_t)m->bit,
-				"name", m->name, "op", m->op, "base", m->a, "new", m->b));
+				"name", m->name, "op", m->op, "base", m->a, "new", m->b,
+				"base_exits_per_op", opt_real(m->a_exits),
+				"new_exits_per_op", opt_real(m->b_exits),
+				"base_cycles_per_op", opt_real(m->a_cycles),
+				"new_cycles_per_op", opt_real(m->b_cycles)));
+	}
+	for (i = 0; i < cr->n_checks; i++) {
+		const struct compare_check_change *c = &cr->checks[i];
+
+		json_array_append_new(checks, json_pack("{s:s, s:s, s:s?, s:s?}", "suite", c->suite,
+							"name", c->name, "base", c->a, "new", c->b));
 	}
 	for (i = 0; i < cr->n_only_a; i++)
 		json_array_append_new(oa, json_string(cr->only_a[i]));
 	for (i = 0; i < cr->n_only_b; i++)
 		json_array_append_new(ob, json_string(cr->only_b[i]));
-	doc = json_pack("{s:s, s:i, s:s, s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o,"
-			" s:{s:I, s:I, s:I, s:I}, s:b}",
+	doc = json_pack("{s:s, s:i, s:s, s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:b, s:o,"
+			" s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:b}",
 			"schema", COMPARE_SCHEMA, "schema_version", COMPARE_SCHEMA_VERSION,
 			"base", cr->name_a, "new", cr->name_b,
 			"threshold_pct", cr->opts.threshold_pct, "seed", (json_int_t)cr->opts.seed,
 			"host_differences", host, "warnings", warn, "probes", probes,
 			"counter_changes", counters, "map_compared", cr->map_compared,
-			"map_changes", map, "only_in_base", oa, "only_in_new", ob,
+			"map_changes", map, "checks_compared", cr->checks_compared,
+			"check_changes", checks, "only_in_base", oa, "only_in_new", ob,
 			"summary", "faster", (json_int_t)cr->n_faster, "slower", (json_int_t)cr->n_slower,
 			"same", (json_int_t)cr->n_same, "not_compared", (json_int_t)cr->n_not_run,
 			"regression", compare_regressed(cr));

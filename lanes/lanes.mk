@@ -46,3 +46,5 @@ check-lanes: lane-exitscope check-lane-assert
 
 check-lane-assert:
 	$(Q)scripts/lane-selftest
+
+-include lanes/ab.mk

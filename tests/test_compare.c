@@ -93,6 +93,15 @@ static void make_files(void)
 	json_object_set_new(b, "map", fixture_map(0, "host",
 		json_pack("[o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "owned", 0),
 			  fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0))));
+	/* Checks: xstate/b skip -> pass, cet/c only in base, cet/d only in new, xstate/a same. */
+	json_object_set_new(a, "checks", json_pack("[o, o, o]",
+		fixture_check("xstate", "a", "pass", "same"),
+		fixture_check("xstate", "b", "skip", "no XSAVE"),
+		fixture_check("cet", "c", "pass", "gone in new")));
+	json_object_set_new(b, "checks", json_pack("[o, o, o]",
+		fixture_check("cet", "d", "fail", "new in new"),
+		fixture_check("xstate", "b", "pass", "ran"),
+		fixture_check("xstate", "a", "pass", "same")));
 	save(base_path, "base.json", a);
 	save(new_path, "new.json", b);
 
@@ -169,7 +178,7 @@ static void test_library(void)
 	int found;
 
 	if (!a || !b) {
-		tap_skip(25, "synthetic files did not load");
+		tap_skip(31, "synthetic files did not load");
 		result_free(a);
 		result_free(b);
 		return;
@@ -217,6 +226,23 @@ static void test_library(void)
 	if (cr->n_map)
 		tap_is_str(compare_map_line(cr, &cr->map[0], line, sizeof(line)),
 			   "host: cr4 bit 23 (CET) toggle: intercepted -> owned", "map change line");
+	/* fixture_map_entry: cycles/op = exits/op * 1000 + 20. */
+	ok(cr->n_map == 1 && cr->map[0].a_exits == 2 && cr->map[0].b_exits == 0 &&
+	   cr->map[0].a_cycles == 2020 && cr->map[0].b_cycles == 20,
+	   "map change carries exits/op 2 -> 0 and cycles/op 2020 -> 20");
+
+	ok(cr->checks_compared, "both files have checks: compared");
+	is_int((long long)cr->n_checks, 3, "three check changes (the unchanged one is not listed)");
+	if (cr->n_checks == 3) {
+		tap_is_str(compare_check_line(&cr->checks[0], line, sizeof(line)),
+			   "cet/c: pass -> (absent)", "check only in base");
+		tap_is_str(compare_check_line(&cr->checks[1], line, sizeof(line)),
+			   "cet/d: (absent) -> fail", "check only in new");
+		tap_is_str(compare_check_line(&cr->checks[2], line, sizeof(line)),
+			   "xstate/b: skip -> pass", "check status change");
+	} else {
+		tap_skip(3, "wrong number of check changes");
+	}
 	ok(cr->n_host == 1 && strcmp(cr->host[0].field, "kernel") == 0 &&
 	   strcmp(cr->host[0].b, "6.18.44") == 0, "host difference: kernel only");
 	is_int((long long)cr->n_warnings, 0, "same CPU and mode: no warnings");
@@ -313,7 +339,7 @@ static void test_cli(void)
 	json_t *doc;
 
 	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
-		tap_skip(30, "EXITSCOPE not set (run through make check)");
+		tap_skip(34, "EXITSCOPE not set (run through make check)");
 		return;
 	}
 	run(&r, "--help", NULL, NULL, NULL, NULL);
@@ -335,6 +361,8 @@ static void test_cli(void)
 	   "now intercepted");
 	ok(has_line(r.out, "host: cr4 bit 23 (CET) toggle: intercepted -> owned", NULL), "map change line");
 	ok(has_line(r.out, "flaky: ", "skipped (no PIO port)"), "not-compared probe with reason");
+	ok(has_line(r.out, "check status changes:", NULL) &&
+	   has_line(r.out, "  xstate/b: skip -> pass", NULL), "check status change line");
 	ok(has_line(r.out, "only in ", "old_only"), "only in base listed");
 	ok(has_line(r.out, "only in ", "new_only"), "only in new listed");
 	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL), "summary line");
@@ -375,6 +403,24 @@ static void test_cli(void)
 	doc = json_load_file(json_path, 0, NULL);
 	ok(r.status == 0 && doc && json_is_true(json_object_get(doc, "regression")) &&
 	   json_array_size(json_object_get(doc, "probes")) == 7, "--json writes the comparison");
+	{
+		json_t *m = json_array_get(json_object_get(doc, "map_changes"), 0);
+		json_t *c = json_array_get(json_object_get(doc, "check_changes"), 2);
+		json_t *p = json_array_get(json_object_get(doc, "probes"), 2);	/* toggle_cr4_cet */
+
+		ok(m && json_real_value(json_object_get(m, "base_cycles_per_op")) == 2020 &&
+		   json_real_value(json_object_get(m, "new_exits_per_op")) == 0,
+		   "--json: map change with exits/op and cycles/op of both sides");
+		ok(json_is_true(json_object_get(doc, "checks_compared")) &&
+		   json_array_size(json_object_get(doc, "check_changes")) == 3 && c &&
+		   !strcmp(json_string_value(json_object_get(c, "base")) ?: "", "skip") &&
+		   !strcmp(json_string_value(json_object_get(c, "new")) ?: "", "pass"),
+		   "--json: check_changes, xstate/b skip -> pass");
+		ok(p && !strcmp(json_string_value(json_object_get(p, "name")) ?: "", "toggle_cr4_cet") &&
+		   json_real_value(json_object_get(json_object_get(p, "base_per_op"), "exits")) == 2 &&
+		   json_real_value(json_object_get(json_object_get(p, "new_per_op"), "exits")) == 0,
+		   "--json: per-op counters of both sides per probe");
+	}
 	json_decref(doc);
 	run_free(&r);
 	run(&r, base_path, new_path, "--json", "-", NULL);

@@ -1,0 +1,23 @@
+# ab.mk - kernel A/B in the lanes (included by lanes/lanes.mk).
+#
+#   make ab-vmx AB=lanes/ab/<name>.ab   run the .ab file's command list on each
+#   make ab-svm AB=lanes/ab/<name>.ab   of its kernels (A, B, ...) in that lane,
+#                                       compare, report, assert (scripts/lane-ab)
+#   make check-lane-ab                  host-only self-test of scripts/lane-ab on
+#                                       recorded results (part of check-lane-assert)
+#
+# Everything lands in build-lanes/ab-<name>-<lane>/: each side's results,
+# compare-<base>-<new>-<block>.{json,txt}, report.html and assert.txt.
+
+.PHONY: ab-vmx ab-svm check-lane-ab
+
+$(if $(filter ab-vmx ab-svm,$(MAKECMDGOALS)),$(if $(AB),,$(error usage: make ab-vmx|ab-svm AB=lanes/ab/<name>.ab)))
+
+ab-vmx ab-svm: lane-exitscope $(EXE)
+	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) \
+		scripts/lane-ab $(@:ab-%=%) $(AB)
+
+check-lane-ab: $(EXE)
+	$(Q)LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-ab-selftest
+
+check-lane-assert: check-lane-ab
