@@ -35,7 +35,7 @@ static void run_usage(FILE *f)
 	fprintf(f,
 		"usage: exitscope run [PROBE|GLOB ...] [--list] [--json FILE] [--samples N]\n"
 		"                     [--time-budget S] [--cpu N] [--quiet] [--trace] [--all]\n"
-		"                     [--kvm-dev PATH]\n"
+		"                     [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
@@ -56,6 +56,13 @@ static void run_usage(FILE *f)
 		"  --all             also run the CR ownership map and the check suites (their\n"
 		"                    results go to the table and JSON; a failed check does not\n"
 		"                    change the exit status: use 'exitscope check' for that)\n"
+		"  --guest-xcr0 MASK before any probe (the nop baseline too) runs, set CR4.OSXSAVE\n"
+		"                    and XCR0 = MASK (e.g. 0x3) in its guest; MASK needs bit 0\n"
+		"                    (x87), the architectural pairs, and only bits of KVM's\n"
+		"                    supported XCR0 (else exit 2). Probes whose own setup loads\n"
+		"                    XCR0 (xsetbv, invd_xcr0_differs, the XSS ones) still do.\n"
+		"                    Without XSAVE in KVM's supported CPUID every probe is\n"
+		"                    skipped with that reason. Recorded as settings.guest_xcr0\n"
 		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		"  -h, --help        this text\n"
 		"\n"
@@ -66,7 +73,8 @@ static void run_usage(FILE *f)
 }
 
 struct run_args {
-	const char *json_path, *kvm_opt;
+	const char *json_path, *kvm_opt, *xcr0_opt;
+	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
 	unsigned int samples;
 	double budget_s;
 	int cpu;
@@ -128,6 +136,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		{ "trace", no_argument, NULL, 'T' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "kvm-dev", required_argument, NULL, 'k' },
+		{ "guest-xcr0", required_argument, NULL, 'x' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -148,6 +157,14 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		case 'T': a->trace = true; break;
 		case 'a': a->all = true; break;
 		case 'k': a->kvm_opt = optarg; break;
+		case 'x':
+			errno = 0;
+			a->guest_xcr0 = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || *optarg == '-')
+				return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, "
+						       "not '%s'", optarg);
+			a->xcr0_opt = optarg;
+			break;
 		case 's':
 			if (parse_uint(optarg, 1, LATENCY_MAX_SAMPLES, &v))
 				return cli_usage_error("run", "--samples wants an integer 1-%d, not '%s'",
@@ -226,9 +243,13 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 
 static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
 {
-	return json_pack("{s:i, s:f, s:i, s:f, s:b}", "samples", (json_int_t)a->samples,
-			 "time_budget_s", a->budget_s, "cpu", (json_int_t)cpu,
-			 "overhead_cycles", overhead, "trace", a->trace);
+	json_t *s = json_pack("{s:i, s:f, s:i, s:f, s:b}", "samples", (json_int_t)a->samples,
+			      "time_budget_s", a->budget_s, "cpu", (json_int_t)cpu,
+			      "overhead_cycles", overhead, "trace", a->trace);
+
+	if (s && a->xcr0_opt)
+		json_object_set_new(s, "guest_xcr0", json_integer((json_int_t)a->guest_xcr0));
+	return s;
 }
 
 int cmd_run(int argc, char **argv)
@@ -260,6 +281,10 @@ int cmd_run(int argc, char **argv)
 	if (r)
 		goto out;
 	kvm_path = henv.kvm_path;
+	if (a.xcr0_opt && guest_xcr0_check(a.guest_xcr0, &hi, err, sizeof(err))) {
+		r = cli_usage_error("run", "--guest-xcr0 %s: %s", a.xcr0_opt, err);
+		goto out;
+	}
 	r = latency_pin(a.cpu, &cpu);
 	if (r && a.cpu >= 0) {
 		r = cli_usage_error("run", "cannot pin to CPU %d: %s", a.cpu, strerror(-r));
@@ -279,6 +304,7 @@ int cmd_run(int argc, char **argv)
 	pr.env.budget_ms = (uint64_t)(a.budget_s * 1000);
 	hang = getenv(RUN_HANG_ENV);
 	pr.hang_probe = hang && *hang ? hang : NULL;
+	pr.guest_xcr0 = a.guest_xcr0;
 	if (a.trace) {
 		char why[256];
 

@@ -1,6 +1,7 @@
 /*
  * runner.c - one probe, one VM: check what the probe needs, build a VM for
- * it, run its host setup, measure it with the latency harness, tear down.
+ * it, set CR4.OSXSAVE and XCR0 when asked to (--guest-xcr0), run its host
+ * setup, measure it with the latency harness, tear down.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,81 @@
 #include "guest/vm.h"
 #include "probes/runner.h"
 #include "host/hostinfo.h"
+#include "kvm/abi.h"
+#include "kvm/kvm.h"
+
+#define XFEATURE_XTILE	((1ULL << 17) | (1ULL << 18))	/* AMX TILECFG | TILEDATA */
+
+int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, char *why, size_t len)
+{
+	uint64_t avx512 = mask & XFEATURE_AVX512, mpx = mask & (XFEATURE_BNDREGS | XFEATURE_BNDCSR);
+	uint64_t amx = mask & XFEATURE_XTILE, extra = mask & ~hi->xcr0_supported;
+
+	if (!(mask & XFEATURE_X87))
+		snprintf(why, len, "bit 0 (x87) is not set");
+	else if ((mask & XFEATURE_YMM) && !(mask & XFEATURE_SSE))
+		snprintf(why, len, "bit 2 (AVX) needs bit 1 (SSE)");
+	else if (avx512 && (avx512 != XFEATURE_AVX512 || !(mask & XFEATURE_YMM)))
+		snprintf(why, len, "bits 5-7 (AVX-512) go together and need bit 2 (AVX)");
+	else if (mpx && mpx != (XFEATURE_BNDREGS | XFEATURE_BNDCSR))
+		snprintf(why, len, "bits 3-4 (MPX) go together");
+	else if (amx && amx != XFEATURE_XTILE)
+		snprintf(why, len, "bits 17-18 (AMX) go together");
+	else if (extra)
+		snprintf(why, len, "bits %#llx are not in KVM's supported XCR0 %#llx",
+			 (unsigned long long)extra, (unsigned long long)hi->xcr0_supported);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int guest_xcr0_read(int vcpu_fd, uint64_t *xcr0)
+{
+	struct kvm_xcrs x;
+	int r = kvm_get_xcrs(vcpu_fd, &x);
+
+	if (r)
+		return r;
+	for (uint32_t i = 0; i < x.nr_xcrs && i < KVM_MAX_XCRS; i++)
+		if (x.xcrs[i].xcr == 0) {
+			*xcr0 = x.xcrs[i].value;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int guest_xcr0_apply(struct vm *vm, uint64_t mask, char *why, size_t len)
+{
+	for (int i = 0; i < vm->nr_vcpus; i++) {
+		int fd = vm->vcpus[i].fd;
+		struct kvm_xcrs x = { .nr_xcrs = 1, .xcrs = { { .xcr = 0, .value = mask } } };
+		struct kvm_sregs sr;
+		uint64_t got = 0;
+		int r = kvm_get_sregs(fd, &sr);
+
+		if (r)
+			return r;
+		sr.cr4 |= X86_CR4_OSXSAVE;
+		r = kvm_set_sregs(fd, &sr);
+		if (r)
+			return snprintf(why, len, "KVM_SET_SREGS with CR4.OSXSAVE: %s", strerror(-r)), 1;
+		r = kvm_set_xcrs(fd, &x);
+		if (r)
+			return snprintf(why, len, "KVM_SET_XCRS XCR0 %#llx: %s",
+					(unsigned long long)mask, strerror(-r)), 1;
+		r = kvm_get_sregs(fd, &sr);
+		if (!r && !(sr.cr4 & X86_CR4_OSXSAVE))
+			return snprintf(why, len, "KVM_GET_SREGS: CR4.OSXSAVE did not stay set"), 1;
+		if (!r)
+			r = guest_xcr0_read(fd, &got);
+		if (r)
+			return r;
+		if (got != mask)
+			return snprintf(why, len, "KVM_GET_XCRS reads XCR0 %#llx back, not %#llx",
+					(unsigned long long)got, (unsigned long long)mask), 1;
+	}
+	return 0;
+}
 
 int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
 {
@@ -79,8 +155,15 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 
 	memset(res, 0, sizeof(*res));
 	res->cpu_before = res->cpu_after = -1;
+	r->guest_xcr0_after = 0;
 	if (probe_unmet(p, r->hi, r->cpuid, r->kvm_fd, res->reason, sizeof(res->reason))) {
 		res->status = PROBE_SKIPPED;
+		return 0;
+	}
+	if (r->guest_xcr0 && !cpuid_has(r->cpuid, X86_FEAT_XSAVE)) {
+		res->status = PROBE_SKIPPED;
+		snprintf(res->reason, sizeof(res->reason), GUEST_XCR0_NO_XSAVE,
+			 (unsigned long long)r->guest_xcr0);
 		return 0;
 	}
 	rc = vm_create(&ctx.vm, &vo, err, sizeof(err));
@@ -95,6 +178,17 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 		op.op = p->op_amd;
 	if (r->hang_probe && !strcmp(r->hang_probe, p->name))
 		op.op = probe_hang;
+	if (r->guest_xcr0) {
+		char why[LATENCY_REASON_LEN - 64];
+
+		rc = guest_xcr0_apply(ctx.vm, r->guest_xcr0, why, sizeof(why));
+		if (rc) {
+			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
+			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s",
+				 (unsigned long long)r->guest_xcr0, rc > 0 ? why : strerror(-rc));
+			goto destroy;
+		}
+	}
 	if (p->host_setup) {
 		rc = p->host_setup(&ctx);
 		if (rc) {
@@ -109,6 +203,8 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	env.vcpu = &ctx.vm->vcpus[0];
 	env.watchdog_ms = ctx.watchdog_ms;
 	rc = latency_measure(&env, &op, res);
+	if (r->guest_xcr0 && guest_xcr0_read(ctx.vm->vcpus[0].fd, &r->guest_xcr0_after))
+		r->guest_xcr0_after = 0;
 	if (rc) {
 		res->status = PROBE_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s", strerror(-rc));
@@ -126,6 +222,7 @@ out:
 			snprintf(res->reason + l, sizeof(res->reason) - l, "; %s", ctx.reason);
 		}
 	}
+destroy:
 	vm_destroy(ctx.vm);
 	return 0;
 }
