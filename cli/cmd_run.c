@@ -243,13 +243,17 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 
 static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
 {
-	json_t *s = json_pack("{s:i, s:f, s:i, s:f, s:b}", "samples", (json_int_t)a->samples,
-			      "time_budget_s", a->budget_s, "cpu", (json_int_t)cpu,
-			      "overhead_cycles", overhead, "trace", a->trace);
+	struct run_settings s;
 
-	if (s && a->xcr0_opt)
-		json_object_set_new(s, "guest_xcr0", json_integer((json_int_t)a->guest_xcr0));
-	return s;
+	run_settings_init(&s);
+	s.samples = a->samples;
+	s.time_budget_s = a->budget_s;
+	s.cpu = cpu;
+	s.overhead_cycles = overhead;
+	s.trace = a->trace;
+	if (a->xcr0_opt)
+		s.guest_xcr0 = (long long)a->guest_xcr0;
+	return run_settings_json(&s);
 }
 
 int cmd_run(int argc, char **argv)

@@ -124,6 +124,40 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
 	return 0;
 }
 
+/* A setting as text ("(unset)" when absent), for the host-difference lines. */
+static void setting_text(char *buf, size_t len, long long v, bool hex)
+{
+	if (v < 0)
+		snprintf(buf, len, "(unset)");
+	else
+		snprintf(buf, len, hex ? "%#llx" : "%lld", v);
+}
+
+/*
+ * How the two runs measured: a different sample count or budget changes
+ * the CI, a different guest XCR0 changes what an exit costs.
+ */
+static int compare_settings(struct compare_result *cr, const struct run_settings *a,
+			    const struct run_settings *b)
+{
+	char va[32], vb[32];
+
+	setting_text(va, sizeof(va), a->samples, false);
+	setting_text(vb, sizeof(vb), b->samples, false);
+	if (add_host(cr, "settings.samples", va, vb))
+		return -1;
+	setting_text(va, sizeof(va), a->guest_xcr0, true);
+	setting_text(vb, sizeof(vb), b->guest_xcr0, true);
+	if (add_host(cr, "settings.guest_xcr0", va, vb))
+		return -1;
+	if (strcmp(va, vb) &&
+	    add_warning(cr, xasprintf("WARNING: the runs set different guest XCR0 (--guest-xcr0: "
+				      "%s: %s, %s: %s): exits that switch XCR0 cost differently",
+				      cr->name_a, va, cr->name_b, vb)))
+		return -1;
+	return 0;
+}
+
 static int compare_host(struct compare_result *cr, const struct host_record *a,
 			const struct host_record *b)
 {
@@ -573,6 +607,8 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 	cr->name_b = strdup(b->name);
 	if (!cr->name_a || !cr->name_b ||
 	    compare_host(cr, &a->host, &b->host) ||
+	    (a->settings.present && b->settings.present &&
+	     compare_settings(cr, &a->settings, &b->settings)) ||
 	    compare_probes(cr, a, b) ||
 	    (a->map && b->map && compare_maps(cr, a->map, b->map)) ||
 	    (a->checks.n && b->checks.n && compare_checks(cr, &a->checks, &b->checks)))

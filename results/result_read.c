@@ -88,6 +88,7 @@ static int read_document(struct jcheck *c, json_t *root, struct result_file *rf)
 	TRY(read_header(c, root, rf));
 	TRY(host_record_read(c, root, &rf->host));
 	TRY(run_probes_read(c, root, rf->kind == RESULT_KIND_RUN, &rf->probes, &rf->n_probes));
+	TRY(run_settings_read(c, root, &rf->settings));
 	TRY(read_map(c, root, rf));
 	TRY(check_report_read(c, root, &rf->checks));
 	TRY(jcheck_strings(c, root, "warnings", JCHECK_OPTIONAL, RESULT_MAX_ITEMS,

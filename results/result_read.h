@@ -31,6 +31,7 @@ struct result_file {
 	struct host_record host;
 	struct run_probe *probes;		/* required for kind "run" */
 	size_t n_probes;
+	struct run_settings settings;		/* run files: how it measured (optional) */
 	struct result_map *map;			/* NULL when absent (results/map.h) */
 	struct check_report checks;		/* optional: empty when absent */
 	const char **warnings;			/* optional */

@@ -252,3 +252,50 @@ void run_probes_free(struct run_probe *p, size_t n)
 	}
 	free(p);
 }
+
+/* ---- settings ---- */
+
+void run_settings_init(struct run_settings *s)
+{
+	*s = (struct run_settings){ .present = 0, .samples = -1, .time_budget_s = -1, .cpu = -1,
+				    .overhead_cycles = -1, .trace = -1, .guest_xcr0 = -1 };
+}
+
+json_t *run_settings_json(const struct run_settings *s)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	if (s->samples >= 0)
+		json_object_set_new(o, "samples", json_integer((json_int_t)s->samples));
+	set_num(o, "time_budget_s", s->time_budget_s);
+	json_object_set_new(o, "cpu", json_integer((json_int_t)s->cpu));
+	set_num(o, "overhead_cycles", s->overhead_cycles);
+	if (s->trace >= 0)
+		json_object_set_new(o, "trace", json_boolean(s->trace));
+	if (s->guest_xcr0 >= 0)
+		json_object_set_new(o, "guest_xcr0", json_integer((json_int_t)s->guest_xcr0));
+	return o;
+}
+
+int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
+{
+	json_t *o;
+	size_t mark;
+	int rc = jcheck_object(c, root, "settings", JCHECK_OPTIONAL, &o);
+
+	run_settings_init(s);
+	if (rc)
+		return rc;
+	s->present = 1;
+	mark = jcheck_push_key(c, "settings");
+	TRY(jcheck_int(c, o, "samples", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->samples));
+	TRY(jcheck_num(c, o, "time_budget_s", JCHECK_OPTIONAL, &s->time_budget_s));
+	TRY(jcheck_int(c, o, "cpu", JCHECK_OPTIONAL, -1, INT_MAX, &s->cpu));
+	TRY(jcheck_num(c, o, "overhead_cycles", JCHECK_OPTIONAL, &s->overhead_cycles));
+	TRY(jcheck_bool(c, o, "trace", JCHECK_OPTIONAL, &s->trace));
+	TRY(jcheck_int(c, o, "guest_xcr0", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->guest_xcr0));
+	jcheck_pop(c, mark);
+	return 0;
+}

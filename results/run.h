@@ -67,4 +67,21 @@ int run_probes_read(struct jcheck *c, json_t *root, int required,
 /* Free an array run_probes_read allocated, with the arrays of its probes. */
 void run_probes_free(struct run_probe *p, size_t n);
 
+/* How the run measured ("settings"); absent members are -1. */
+struct run_settings {
+	int present;				/* the file has "settings" */
+	long long samples;			/* samples per probe */
+	double time_budget_s;			/* per probe */
+	long long cpu;				/* host CPU the vCPU thread was pinned to */
+	double overhead_cycles;			/* nop baseline subtracted */
+	int trace;				/* --trace asked for: 1/0 */
+	long long guest_xcr0;			/* --guest-xcr0 MASK */
+};
+
+/* Every member absent (-1), present 0. */
+void run_settings_init(struct run_settings *s);
+json_t *run_settings_json(const struct run_settings *s);
+/* root's optional "settings" into s: 0, 1 when absent, or -1 with the message in c. */
+int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s);
+
 #endif

@@ -13,7 +13,7 @@
 
 static char *tmp;
 static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096];
-static char emu_path[4096], user_a_path[4096], user_b_path[4096];
+static char emu_path[4096], user_a_path[4096], user_b_path[4096], xcr0_path[4096];
 
 static json_t *noisy_probe(const char *name, const char *group, double center, double spread,
 			   uint64_t seed, double exits)
@@ -110,8 +110,15 @@ static void make_files(void)
 			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 21, 1)));
 	b = fixture_result(fixture_host("6.1.0", "Xeon", "native"),
 			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1100, 10, 22, 1)));
+	json_object_set_new(a, "settings", json_pack("{s:i, s:f}", "samples", 15, "time_budget_s", 1.5));
+	json_object_set_new(b, "settings", json_pack("{s:i, s:f}", "samples", 15, "time_budget_s", 1.5));
 	save(slow_a_path, "slow_a.json", a);
 	save(slow_b_path, "slow_b.json", b);
+	/* slow_a again, measured with --guest-xcr0 0x3 and fewer samples. */
+	b = fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 21, 1)));
+	json_object_set_new(b, "settings", json_pack("{s:i, s:i}", "samples", 5, "guest_xcr0", 3));
+	save(xcr0_path, "xcr0.json", b);
 
 	/* Same probes, emulated on another CPU. */
 	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"),
@@ -332,6 +339,33 @@ static int run(struct run_result *r, const char *a1, const char *a2, const char 
 	return run_cmd(r, argv);
 }
 
+/* How each run measured: differences are listed, a different guest XCR0 is a warning. */
+static void test_settings(void)
+{
+	struct result_file *a = load(slow_a_path), *b = load(slow_b_path), *x = load(xcr0_path);
+	struct compare_result *cr = NULL, *cx = NULL;
+	char err[256];
+	bool warned = false;
+
+	if (a && b)
+		cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && cr->n_host == 0 && cr->n_warnings == 0, "same settings: nothing to say");
+	if (a && x)
+		cx = compare_results(a, x, NULL, err, sizeof(err));
+	ok(cx && cx->n_host == 2 && !strcmp(cx->host[0].field, "settings.samples") &&
+	   !strcmp(cx->host[0].a, "15") && !strcmp(cx->host[0].b, "5") &&
+	   !strcmp(cx->host[1].field, "settings.guest_xcr0") && !strcmp(cx->host[1].a, "(unset)") &&
+	   !strcmp(cx->host[1].b, "0x3"), "samples 15 -> 5 and guest_xcr0 (unset) -> 0x3 listed");
+	for (size_t i = 0; cx && i < cx->n_warnings; i++)
+		warned |= strstr(cx->warnings[i], "different guest XCR0") != NULL;
+	ok(warned, "a different guest XCR0 is a warning");
+	compare_free(cr);
+	compare_free(cx);
+	result_free(a);
+	result_free(b);
+	result_free(x);
+}
+
 static void test_cli(void)
 {
 	struct run_result r, r2;
@@ -453,6 +487,7 @@ int main(void)
 	make_files();
 	test_library();
 	test_user_counters();
+	test_settings();
 	test_cli();
 	fixture_rmdir(tmp);
 	return done_testing();

@@ -390,6 +390,47 @@ static void test_probe_record(void)
 	free(r);
 }
 
+/* The run's settings: written, read back field by field; absent ones stay absent. */
+static void test_settings(void)
+{
+	struct run_settings w, bare;
+	struct host_record h;
+	struct result_file *rf;
+	json_t *root;
+
+	host_fill(&h);
+	run_settings_init(&w);
+	w.samples = 7;
+	w.time_budget_s = 0.25;
+	w.cpu = 1;
+	w.overhead_cycles = 12.5;
+	w.trace = 1;
+	w.guest_xcr0 = 0x207;
+	root = envelope("run", &h);
+	json_object_set_new(root, "probes", json_array());
+	json_object_set_new(root, "settings", run_settings_json(&w));
+	rf = round_trip(root, "settings.json");
+	ok(rf && rf->settings.present && rf->settings.samples == 7 && rf->settings.time_budget_s == 0.25 &&
+	   rf->settings.cpu == 1 && rf->settings.overhead_cycles == 12.5 && rf->settings.trace == 1 &&
+	   rf->settings.guest_xcr0 == 0x207, "settings: every member read back as written");
+	result_free(rf);
+	run_settings_init(&bare);
+	bare.samples = 3;
+	root = envelope("run", &h);
+	json_object_set_new(root, "probes", json_array());
+	json_object_set_new(root, "settings", run_settings_json(&bare));
+	rf = round_trip(root, "settings-bare.json");
+	ok(rf && rf->settings.present && rf->settings.samples == 3 && rf->settings.guest_xcr0 == -1 &&
+	   rf->settings.trace == -1 && rf->settings.time_budget_s == -1,
+	   "settings: members not written come back absent (-1)");
+	result_free(rf);
+	root = envelope("run", &h);
+	json_object_set_new(root, "probes", json_array());
+	rf = round_trip(root, "no-settings.json");
+	ok(rf && !rf->settings.present, "settings: a file without them says so");
+	result_free(rf);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -397,6 +438,7 @@ int main(void)
 		return tap_skip_all("cannot make a temp dir");
 	test_info();
 	test_run();
+	test_settings();
 	test_check();
 	test_hostinfo_record();
 	test_probe_record();
