@@ -65,6 +65,21 @@ void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out)
 	h->exec_exits = u64_or_absent(hi->exec_exits);
 	h->exec_insn_emulation = u64_or_absent(hi->exec_insn_emulation);
 	h->exec_detail = hi->exec_detail;
+	if (hi->lane.present) {
+		const struct hostinfo_lane *l = &hi->lane;
+
+		h->lane.present = 1;
+		h->lane.name = l->name;
+		h->lane.emulator = l->emulator;
+		h->lane.kernel_kind = l->kernel_kind;
+		h->lane.kernel_config_sha256 = l->config_sha256[0] ? l->config_sha256 : NULL;
+		n = l->nr_patches > 0 ? (size_t)l->nr_patches : 0;
+		for (i = 0; i < n && i < HOSTINFO_LANE_PATCHES; i++)
+			out->lane_patches[i] = l->patches[i];
+		h->lane.kernel_patches = out->lane_patches;
+		h->lane.n_kernel_patches = i;
+		h->lane.cycles = l->cycles[0] ? l->cycles : NULL;
+	}
 }
 
 json_t *hostinfo_record_json(const struct hostinfo *hi)

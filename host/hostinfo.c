@@ -264,12 +264,94 @@ out:
 	return 0;
 }
 
+/* name's value copied into buf: 0, 1 when unset or empty, -EINVAL when too long. */
+static int lane_var(const char *name, char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		return 1;
+	if (strlen(v) >= len) {
+		snprintf(err, errlen, "%s: value longer than %zu characters", name, len - 1);
+		return -EINVAL;
+	}
+	snprintf(buf, len, "%s", v);
+	return 0;
+}
+
+static int lane_enum(const char *name, const char *const *names, int n, int *out,
+		     char *err, size_t errlen)
+{
+	const char *v = getenv(name);
+
+	for (int i = 0; v && i < n; i++) {
+		if (!strcmp(v, names[i])) {
+			*out = i;
+			return 0;
+		}
+	}
+	snprintf(err, errlen, "%s: '%.40s' is not one of %s%s%s%s%s", name, v ? v : "",
+		 names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "", n > 2 ? ", " : "",
+		 n > 2 ? names[2] : "");
+	return -EINVAL;
+}
+
+int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
+{
+	char list[HOSTINFO_LANE_PATCHES * 128], *p, *save = NULL;
+	int idx, r;
+
+	memset(l, 0, sizeof(*l));
+	if (!getenv("EXITSCOPE_LANE"))
+		return 0;
+	r = lane_enum("EXITSCOPE_LANE", host_lane_names, HOST_LANE_N, &idx, err, errlen);
+	if (r)
+		return r;
+	l->name = idx;
+	r = lane_enum("EXITSCOPE_LANE_KERNEL", host_lane_kernel_names, HOST_LANE_KERNEL_N, &idx,
+		      err, errlen);
+	if (r)
+		return r;
+	l->kernel_kind = idx;
+	r = lane_var("EXITSCOPE_LANE_EMULATOR", l->emulator, sizeof(l->emulator), err, errlen);
+	if (r > 0) {
+		snprintf(err, errlen, "EXITSCOPE_LANE_EMULATOR: not set (EXITSCOPE_LANE is)");
+		return -EINVAL;
+	}
+	if (r < 0)
+		return r;
+	r = lane_var("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256", l->config_sha256,
+		     sizeof(l->config_sha256), err, errlen);
+	if (r < 0)
+		return r;
+	r = lane_var("EXITSCOPE_LANE_CYCLES", l->cycles, sizeof(l->cycles), err, errlen);
+	if (r < 0)
+		return r;
+	r = lane_var("EXITSCOPE_LANE_KERNEL_PATCHES", list, sizeof(list), err, errlen);
+	if (r < 0)
+		return r;
+	for (p = r ? NULL : strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+		if (l->nr_patches == HOSTINFO_LANE_PATCHES || strlen(p) >= sizeof(l->patches[0])) {
+			snprintf(err, errlen, "EXITSCOPE_LANE_KERNEL_PATCHES: more than %d patches or "
+				 "a name longer than %zu characters", HOSTINFO_LANE_PATCHES,
+				 sizeof(l->patches[0]) - 1);
+			return -EINVAL;
+		}
+		snprintf(l->patches[l->nr_patches++], sizeof(l->patches[0]), "%s", p);
+	}
+	l->present = true;
+	return 0;
+}
+
 int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen)
 {
 	struct utsname u;
-	int kvm_fd;
+	int kvm_fd, r;
 
 	memset(hi, 0, sizeof(*hi));
+	r = hostinfo_lane_env(&hi->lane, err, errlen);
+	if (r)
+		return r;
 	if (!uname(&u))
 		snprintf(hi->kernel, sizeof(hi->kernel), "%s", u.release);
 	collect_backend(hi);
@@ -354,6 +436,16 @@ void hostinfo_print(FILE *f, const struct hostinfo *hi)
 	fprintf(f, "msr save list   IA32_XSS=%s CET=%s\n", yesno(hi->msr_xss), yesno(hi->msr_cet));
 	fprintf(f, "tsc             %d kHz\n", hi->tsc_khz);
 	fprintf(f, "guest execution %s (%s)\n", exec_mode_name(hi->exec_mode), hi->exec_detail);
+	if (hi->lane.present) {
+		fprintf(f, "lane            %s in %s\n", host_lane_names[hi->lane.name], hi->lane.emulator);
+		fprintf(f, "lane kernel     %s config sha256 %s patches", host_lane_kernel_names[hi->lane.kernel_kind],
+			hi->lane.config_sha256[0] ? hi->lane.config_sha256 : "unknown");
+		for (int i = 0; i < hi->lane.nr_patches; i++)
+			fprintf(f, " %s", hi->lane.patches[i]);
+		fprintf(f, "%s\n", hi->lane.nr_patches ? "" : " none");
+		if (hi->lane.cycles[0])
+			fprintf(f, "lane cycles     %s\n", hi->lane.cycles);
+	}
 	if (w)
 		fprintf(f, "warning: %s\n", w);
 }

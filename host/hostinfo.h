@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <linux/kvm.h>
 
+#include "results/host_record.h"
 #include "results/schema.h"
 
 #define HOSTINFO_MAX_PARAMS	64
@@ -22,6 +23,29 @@
 struct hostinfo_param {
 	char name[48];
 	char value[64];
+};
+
+/*
+ * The lane this process runs in, from the environment lanes/init exports
+ * (absent outside a lane):
+ *   EXITSCOPE_LANE                      vmx | svm
+ *   EXITSCOPE_LANE_EMULATOR             the emulated PC, e.g. "qemu 7.2 tcg -cpu EPYC,+pku"
+ *   EXITSCOPE_LANE_KERNEL               stock | tiny | path
+ *   EXITSCOPE_LANE_KERNEL_CONFIG_SHA256 sha256 of the kernel's .config (optional)
+ *   EXITSCOPE_LANE_KERNEL_PATCHES       "series/file" names, ':'-separated (optional)
+ *   EXITSCOPE_LANE_CYCLES               one sentence: what the lane's cycles are (optional)
+ */
+#define HOSTINFO_LANE_PATCHES	32
+
+struct hostinfo_lane {
+	bool present;
+	enum host_lane_name name;
+	enum host_lane_kernel kernel_kind;
+	char emulator[128];
+	char config_sha256[72];
+	int nr_patches;
+	char patches[HOSTINFO_LANE_PATCHES][128];
+	char cycles[384];
 };
 
 struct hostinfo_cap {
@@ -64,6 +88,7 @@ struct hostinfo {
 	enum exec_mode exec_mode;
 	uint64_t exec_loop_insns, exec_exits, exec_insn_emulation;
 	char exec_detail[160];
+	struct hostinfo_lane lane;
 };
 #ifdef __clang__
 #pragma clang diagnostic pop
@@ -74,6 +99,12 @@ struct hostinfo {
  * all, with err saying why; partial failures are recorded in the fields.
  */
 int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
+/*
+ * Read the lane variables (above) into *l. 0 (l->present false when
+ * EXITSCOPE_LANE is unset), or -EINVAL with err naming the variable whose
+ * value is not valid or too long.
+ */
+int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen);
 /* The execution-mode probe alone (part of hostinfo_collect). */
 int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
 /*

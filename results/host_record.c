@@ -7,6 +7,11 @@
 
 #define TRY JCHECK_TRY
 
+#define HOST_LANE_MAX_PATCHES	64
+
+const char *const host_lane_names[HOST_LANE_N] = { "vmx", "svm" };
+const char *const host_lane_kernel_names[HOST_LANE_KERNEL_N] = { "stock", "tiny", "path" };
+
 void host_record_init(struct host_record *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -34,6 +39,30 @@ static void set_int(json_t *o, const char *key, long long v)
 {
 	if (v >= 0)
 		json_object_set_new(o, key, json_integer((json_int_t)v));
+}
+
+static json_t *lane_json(const struct host_lane *l)
+{
+	json_t *o = json_object(), *k = json_object(), *p = json_array();
+
+	if (!o || !k || !p) {
+		json_decref(o);
+		json_decref(k);
+		json_decref(p);
+		return NULL;
+	}
+	json_object_set_new(o, "name", json_string(host_lane_names[l->name]));
+	json_object_set_new(o, "emulator", str_or_empty(l->emulator));
+	json_object_set_new(k, "kind", json_string(host_lane_kernel_names[l->kernel_kind]));
+	if (l->kernel_config_sha256)
+		json_object_set_new(k, "config_sha256", json_string(l->kernel_config_sha256));
+	for (size_t i = 0; i < l->n_kernel_patches; i++)
+		json_array_append_new(p, str_or_empty(l->kernel_patches[i]));
+	json_object_set_new(k, "patches", p);
+	json_object_set_new(o, "kernel", k);
+	if (l->cycles)
+		json_object_set_new(o, "cycles", json_string(l->cycles));
+	return o;
 }
 
 json_t *host_record_json(const struct host_record *h)
@@ -88,6 +117,9 @@ json_t *host_record_json(const struct host_record *h)
 	if (h->exec_detail)
 		json_object_set_new(ex, "detail", json_string(h->exec_detail));
 	json_object_set_new(o, "execution", ex);
+	if (h->lane.present && (unsigned)h->lane.name < HOST_LANE_N &&
+	    (unsigned)h->lane.kernel_kind < HOST_LANE_KERNEL_N)
+		json_object_set_new(o, "lane", lane_json(&h->lane));
 	return o;
 }
 
@@ -217,6 +249,34 @@ static int read_execution(struct jcheck *c, json_t *host, struct host_record *h)
 	return 0;
 }
 
+static int read_lane(struct jcheck *c, json_t *host, struct host_record *h)
+{
+	struct host_lane *l = &h->lane;
+	json_t *lane, *k;
+	size_t mark;
+	int idx, rc = jcheck_object(c, host, "lane", JCHECK_OPTIONAL, &lane);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, "lane");
+	TRY(jcheck_enum(c, lane, "name", JCHECK_REQUIRED, host_lane_names, HOST_LANE_N, &idx));
+	l->name = idx;
+	TRY(jcheck_string(c, lane, "emulator", JCHECK_REQUIRED, 0, &l->emulator));
+	TRY(jcheck_string(c, lane, "cycles", JCHECK_OPTIONAL, 0, &l->cycles));
+	TRY(jcheck_object(c, lane, "kernel", JCHECK_REQUIRED, &k));
+	jcheck_push_key(c, "kernel");
+	TRY(jcheck_enum(c, k, "kind", JCHECK_REQUIRED, host_lane_kernel_names, HOST_LANE_KERNEL_N, &idx));
+	l->kernel_kind = idx;
+	TRY(jcheck_string(c, k, "config_sha256", JCHECK_OPTIONAL, 0, &l->kernel_config_sha256));
+	rc = jcheck_strings(c, k, "patches", JCHECK_OPTIONAL, HOST_LANE_MAX_PATCHES,
+			    &l->kernel_patches, &l->n_kernel_patches);
+	if (rc < 0)
+		return -1;
+	jcheck_pop(c, mark);
+	l->present = 1;
+	return 0;
+}
+
 int host_record_read(struct jcheck *c, json_t *root, struct host_record *h)
 {
 	json_t *host;
@@ -236,6 +296,7 @@ int host_record_read(struct jcheck *c, json_t *root, struct host_record *h)
 	TRY(jcheck_int(c, host, "xcr0_supported", JCHECK_OPTIONAL, 0, LLONG_MAX, &h->xcr0_supported));
 	TRY(jcheck_int(c, host, "xss_supported", JCHECK_OPTIONAL, 0, LLONG_MAX, &h->xss_supported));
 	TRY(read_flags(c, host, "msr_save_list", &h->msr_save_list, &h->n_msr_save_list));
+	TRY(read_lane(c, host, h));
 	jcheck_pop(c, mark);
 	return 0;
 }
@@ -246,6 +307,9 @@ void host_record_release(struct host_record *h)
 	free(h->kvm_caps);
 	free(h->cpuid);
 	free(h->msr_save_list);
+	free(h->lane.kernel_patches);
+	h->lane.kernel_patches = NULL;
+	h->lane.n_kernel_patches = 0;
 	h->backend_params = NULL;
 	h->kvm_caps = NULL;
 	h->cpuid = NULL;

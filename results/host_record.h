@@ -28,6 +28,27 @@ struct result_int {
 };
 
 /*
+ * The optional "lane" object: which emulated PC and which kernel a result
+ * was measured in (scripts/lane-run; docs/results-schema.md LANE).
+ */
+enum host_lane_name { HOST_LANE_VMX, HOST_LANE_SVM, HOST_LANE_N };
+enum host_lane_kernel { HOST_LANE_KERNEL_STOCK, HOST_LANE_KERNEL_TINY, HOST_LANE_KERNEL_PATH,
+			HOST_LANE_KERNEL_N };
+extern const char *const host_lane_names[HOST_LANE_N];		/* "vmx", "svm" */
+extern const char *const host_lane_kernel_names[HOST_LANE_KERNEL_N];	/* "stock", "tiny", "path" */
+
+struct host_lane {
+	int present;				/* 0: no "lane" object */
+	enum host_lane_name name;
+	const char *emulator;			/* e.g. "bochs 2.7 corei7_skylake_x" */
+	enum host_lane_kernel kernel_kind;
+	const char *kernel_config_sha256;	/* optional */
+	const char **kernel_patches;		/* "series/file", in the order applied */
+	size_t n_kernel_patches;
+	const char *cycles;			/* optional: what the lane's cycles are */
+};
+
+/*
  * Strings and arrays are borrowed: from the producer's own record, or (read
  * back) strings from the parsed document and arrays allocated by the reader
  * (host_record_release). Optional strings and arrays are NULL when absent
@@ -55,6 +76,7 @@ struct host_record {
 	 * and instruction emulations the loop caused (all optional). */
 	long long exec_loop_insns, exec_exits, exec_insn_emulation;
 	const char *exec_detail;		/* optional */
+	struct host_lane lane;			/* optional (lane.present) */
 };
 
 /* Every optional field absent, every required one zero or NULL. */

@@ -5,6 +5,7 @@
  * field; and the producers' conversions (struct hostinfo, struct
  * probe_outcome) land in the model as they should.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,130 @@ static void test_hostinfo_record(void)
 	free(r);
 }
 
+/* The optional "lane" object: written, read back, absent when not set, validated. */
+static void test_lane(void)
+{
+	static const char *lane_patches[] = { "seed004-a-fastpath-invd/0001-invd.patch",
+					      "seed004-b-xcr0-outside-loop/0001-xcr0.patch" };
+	struct host_record h;
+	struct result_file *rf;
+	char path[4200], err[RESULT_ERR_MAX];
+	json_t *root;
+
+	host_fill(&h);
+	h.lane.present = 1;
+	h.lane.name = HOST_LANE_SVM;
+	h.lane.emulator = "qemu 7.2 tcg -cpu EPYC,+pku -icount shift=0";
+	h.lane.kernel_kind = HOST_LANE_KERNEL_TINY;
+	h.lane.kernel_config_sha256 = "0123abcd";
+	h.lane.kernel_patches = lane_patches;
+	h.lane.n_kernel_patches = 2;
+	h.lane.cycles = "emulated time";
+	rf = round_trip(envelope("info", &h), "lane-info.json");
+	if (!ok(rf && rf->host.lane.present, "lane: written and read back")) {
+		tap_skip(5, "no lane");
+	} else {
+		const struct host_lane *l = &rf->host.lane;
+
+		ok(l->name == HOST_LANE_SVM && l->kernel_kind == HOST_LANE_KERNEL_TINY,
+		   "lane: name svm, kernel kind tiny");
+		tap_is_str(l->emulator, h.lane.emulator, "lane: emulator");
+		tap_is_str(l->kernel_config_sha256, "0123abcd", "lane: kernel.config_sha256");
+		ok(l->n_kernel_patches == 2 && !strcmp(l->kernel_patches[0], lane_patches[0]) &&
+		   !strcmp(l->kernel_patches[1], lane_patches[1]), "lane: kernel.patches in order");
+		tap_is_str(l->cycles, "emulated time", "lane: cycles");
+	}
+	result_free(rf);
+
+	/* Only the required parts: no config hash, no patches, no cycles. */
+	h.lane.name = HOST_LANE_VMX;
+	h.lane.kernel_kind = HOST_LANE_KERNEL_STOCK;
+	h.lane.kernel_config_sha256 = NULL;
+	h.lane.kernel_patches = NULL;
+	h.lane.n_kernel_patches = 0;
+	h.lane.cycles = NULL;
+	rf = round_trip(envelope("info", &h), "lane-bare.json");
+	ok(rf && rf->host.lane.present && rf->host.lane.name == HOST_LANE_VMX &&
+	   rf->host.lane.kernel_kind == HOST_LANE_KERNEL_STOCK && !rf->host.lane.kernel_config_sha256 &&
+	   rf->host.lane.n_kernel_patches == 0 && !rf->host.lane.cycles,
+	   "lane: optional parts stay absent");
+	result_free(rf);
+
+	/* A record without it (all recorded results): no lane. */
+	host_fill(&h);
+	rf = round_trip(envelope("info", &h), "nolane.json");
+	ok(rf && !rf->host.lane.present, "lane: absent without the object");
+	result_free(rf);
+
+	/* An unknown kernel kind is rejected, naming the path. */
+	h.lane.present = 1;
+	h.lane.emulator = "bochs";
+	root = envelope("info", &h);
+	json_object_set_new(json_object_get(json_object_get(json_object_get(root, "host"), "lane"),
+					    "kernel"), "kind", json_string("vmlinuz"));
+	snprintf(path, sizeof(path), "%s/badlane.json", tmp);
+	if (result_write(root, path, err, sizeof(err))) {
+		diag("cannot write %s: %s", path, err);
+		tap_skip(2, "cannot write the file");
+	} else {
+		rf = result_read_file(path, err, sizeof(err));
+		ok(!rf, "lane: kernel.kind 'vmlinuz' rejected");
+		tap_like(err, "host.lane.kernel.kind", "lane: the message names host.lane.kernel.kind");
+		result_free(rf);
+	}
+	json_decref(root);
+}
+
+/* host/: the lane variables lanes/init exports -> struct hostinfo_lane -> model. */
+static void test_lane_env(void)
+{
+	struct hostinfo *hi = calloc(1, sizeof(*hi));
+	struct hostinfo_record *r = calloc(1, sizeof(*r));
+	char err[256] = "";
+
+	if (!hi || !r) {
+		tap_skip(9, "out of memory");
+		free(hi);
+		free(r);
+		return;
+	}
+	unsetenv("EXITSCOPE_LANE");
+	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == 0 && !hi->lane.present,
+	   "lane env: no EXITSCOPE_LANE, no lane");
+	setenv("EXITSCOPE_LANE", "vmx", 1);
+	setenv("EXITSCOPE_LANE_EMULATOR", "bochs 2.7 corei7_skylake_x", 1);
+	setenv("EXITSCOPE_LANE_KERNEL", "tiny", 1);
+	setenv("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256", "feedbeef", 1);
+	setenv("EXITSCOPE_LANE_KERNEL_PATCHES", "s-a/0001-x.patch:s-b/0002-y.patch", 1);
+	setenv("EXITSCOPE_LANE_CYCLES", "Bochs instructions", 1);
+	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == 0 && hi->lane.present,
+	   "lane env: read (%s)", err);
+	hostinfo_record(hi, r);
+	ok(r->rec.lane.present && r->rec.lane.name == HOST_LANE_VMX &&
+	   r->rec.lane.kernel_kind == HOST_LANE_KERNEL_TINY, "lane env: vmx, tiny");
+	tap_is_str(r->rec.lane.emulator, "bochs 2.7 corei7_skylake_x", "lane env: emulator");
+	ok(r->rec.lane.n_kernel_patches == 2 &&
+	   !strcmp(r->rec.lane.kernel_patches[1], "s-b/0002-y.patch"), "lane env: patches split on ':'");
+	tap_is_str(r->rec.lane.cycles, "Bochs instructions", "lane env: cycles");
+	setenv("EXITSCOPE_LANE_KERNEL_PATCHES", "", 1);
+	unsetenv("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256");
+	hostinfo_lane_env(&hi->lane, err, sizeof(err));
+	hostinfo_record(hi, r);
+	ok(r->rec.lane.n_kernel_patches == 0 && !r->rec.lane.kernel_config_sha256,
+	   "lane env: no patches, no config hash");
+	setenv("EXITSCOPE_LANE_KERNEL", "bzImage", 1);
+	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == -EINVAL && !hi->lane.present,
+	   "lane env: a bad kernel kind is an error");
+	tap_like(err, "EXITSCOPE_LANE_KERNEL", "lane env: the message names the variable");
+	unsetenv("EXITSCOPE_LANE");
+	unsetenv("EXITSCOPE_LANE_EMULATOR");
+	unsetenv("EXITSCOPE_LANE_KERNEL");
+	unsetenv("EXITSCOPE_LANE_KERNEL_PATCHES");
+	unsetenv("EXITSCOPE_LANE_CYCLES");
+	free(hi);
+	free(r);
+}
+
 /* probes/: struct probe_outcome -> model, the run loop's counters included. */
 static void test_probe_record(void)
 {
@@ -441,6 +566,8 @@ int main(void)
 	test_settings();
 	test_check();
 	test_hostinfo_record();
+	test_lane();
+	test_lane_env();
 	test_probe_record();
 	fixture_rmdir(tmp);
 	return done_testing();
