@@ -177,6 +177,14 @@ static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 		const struct kvm_cpuid_entry2 *e;
 
 		hi->cpuid_ok = true;
+		/*
+		 * KVM emulates the TSC-deadline timer in its LAPIC but never lists
+		 * it in KVM_GET_SUPPORTED_CPUID (its bit is "reserved" in
+		 * kvm_set_cpu_caps); it says so with KVM_CAP_TSC_DEADLINE_TIMER,
+		 * and a VMM (QEMU) sets CPUID.1:ECX.TSC_DEADLINE from that.
+		 */
+		if (kvm_check_cap(kvm_fd, KVM_CAP_TSC_DEADLINE_TIMER) > 0)
+			cpuid_set(cpuid, X86_FEAT_TSC_DEADLINE, true);
 		hi->supported_cpuid.head.nent = cpuid->nent;
 		memcpy(hi->supported_cpuid.entries, cpuid->entries, cpuid->nent * sizeof(cpuid->entries[0]));
 		hi->feat_xsave = cpuid_has(cpuid, X86_FEAT_XSAVE);
