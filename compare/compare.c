@@ -158,6 +158,47 @@ static int compare_settings(struct compare_result *cr, const struct run_settings
 	return 0;
 }
 
+/* The lane kernel's patches as one line ("(none)"); malloc'd, NULL when out of memory. */
+static char *lane_patches(const struct host_lane *l)
+{
+	size_t len = 1;
+	char *s;
+
+	if (!l->n_kernel_patches)
+		return strdup("(none)");
+	for (size_t i = 0; i < l->n_kernel_patches; i++)
+		len += strlen(l->kernel_patches[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; i < l->n_kernel_patches; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, l->kernel_patches[i]);
+	}
+	return s;
+}
+
+/* Two lane runs: the kernels may differ by config and patches under one release. */
+static int compare_lanes(struct compare_result *cr, const struct host_lane *a,
+			 const struct host_lane *b)
+{
+	char *pa = lane_patches(a), *pb = lane_patches(b);
+	int rc = -1;
+
+	if (pa && pb &&
+	    !add_host(cr, "lane.name", host_lane_names[a->name], host_lane_names[b->name]) &&
+	    !add_host(cr, "lane.kernel.config_sha256",
+		      a->kernel_config_sha256 ? a->kernel_config_sha256 : "(unknown)",
+		      b->kernel_config_sha256 ? b->kernel_config_sha256 : "(unknown)") &&
+	    !add_host(cr, "lane.kernel.patches", pa, pb))
+		rc = 0;
+	free(pa);
+	free(pb);
+	return rc;
+}
+
 static int compare_host(struct compare_result *cr, const struct host_record *a,
 			const struct host_record *b)
 {
@@ -174,7 +215,8 @@ static int compare_host(struct compare_result *cr, const struct host_record *a,
 	    compare_params(cr, a, b) ||
 	    add_host(cr, "cpu", ca, cb) ||
 	    add_host(cr, "tsc_khz", ta, tb) ||
-	    add_host(cr, "execution.mode", ma, mb))
+	    add_host(cr, "execution.mode", ma, mb) ||
+	    (a->lane.present && b->lane.present && compare_lanes(cr, &a->lane, &b->lane)))
 		goto out;
 	if (a->exec_mode != b->exec_mode &&
 	    add_warning(cr, xasprintf("WARNING: execution modes differ (%s: %s, %s: %s): "

@@ -14,6 +14,7 @@
 static char *tmp;
 static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096];
 static char emu_path[4096], user_a_path[4096], user_b_path[4096], xcr0_path[4096];
+static char lane_a_path[4096], lane_b_path[4096];
 
 static json_t *noisy_probe(const char *name, const char *group, double center, double spread,
 			   uint64_t seed, double exits)
@@ -119,6 +120,19 @@ static void make_files(void)
 			   json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 21, 1)));
 	json_object_set_new(b, "settings", json_pack("{s:i, s:i}", "samples", 5, "guest_xcr0", 3));
 	save(xcr0_path, "xcr0.json", b);
+
+	/* Two lane runs of one release: unpatched, and with a patch series. */
+	for (int side = 0; side < 2; side++) {
+		json_t *host = fixture_host("6.1.192", "Xeon", "native");
+
+		json_object_set_new(host, "lane", json_pack("{s:s, s:s, s:{s:s, s:s, s:o}}",
+			"name", "vmx", "emulator", "bochs",
+			"kernel", "kind", "tiny", "config_sha256", "5a12",
+			"patches", side ? json_pack("[s, s]", "s/0001-a.patch", "s/0002-b.patch")
+					: json_array()));
+		a = fixture_result(host, json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 21, 1)));
+		save(side ? lane_b_path : lane_a_path, side ? "lane_b.json" : "lane_a.json", a);
+	}
 
 	/* Same probes, emulated on another CPU. */
 	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"),
@@ -366,6 +380,27 @@ static void test_settings(void)
 	result_free(x);
 }
 
+/* Lane runs: the same release under another patch series is a host difference. */
+static void test_lanes(void)
+{
+	struct result_file *a = load(lane_a_path), *b = load(lane_b_path);
+	struct compare_result *cr = NULL;
+	char err[256];
+
+	if (a && b)
+		cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.kernel.patches") &&
+	   !strcmp(cr->host[0].a, "(none)") && !strcmp(cr->host[0].b, "s/0001-a.patch s/0002-b.patch"),
+	   "lane kernels: the patch series is the one host difference");
+	compare_free(cr);
+	if (a)
+		cr = compare_results(a, a, NULL, err, sizeof(err));
+	ok(cr && cr->n_host == 0, "the same lane kernel: no host difference");
+	compare_free(cr);
+	result_free(a);
+	result_free(b);
+}
+
 static void test_cli(void)
 {
 	struct run_result r, r2;
@@ -488,6 +523,7 @@ int main(void)
 	test_library();
 	test_user_counters();
 	test_settings();
+	test_lanes();
 	test_cli();
 	fixture_rmdir(tmp);
 	return done_testing();
