@@ -125,12 +125,13 @@ check: tests check-layers
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
 
 # Everything CI runs: the tests, the tests again under ASan+UBSan (host
-# code), and the real VMX/SVM lanes in emulated PCs.
+# code), the real VMX/SVM lanes in emulated PCs, and the seed kernel A/Bs there.
 check-all:
 	$(MAKE) check
 	$(MAKE) build-clang
 	$(MAKE) check SANITIZE=1
 	$(MAKE) check-lanes
+	$(MAKE) check-ab
 
 # Includes point down the layers drawn in the README (scripts/check-layers);
 # the last line proves the checker fails on an include that points up.

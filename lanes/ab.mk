@@ -5,11 +5,16 @@
 #                                       compare, report, assert (scripts/lane-ab)
 #   make check-lane-ab                  host-only self-test of scripts/lane-ab on
 #                                       recorded results (part of check-lane-assert)
+#   make check-ab                       the seed A/Bs (AB_SEEDS) in both lanes: what
+#                                       .ci/run runs (make check-all)
 #
 # Everything lands in build-lanes/ab-<name>-<lane>/: each side's results,
 # compare-<base>-<new>-<block>.{json,txt}, report.html and assert.txt.
 
-.PHONY: ab-vmx ab-svm check-lane-ab
+.PHONY: ab-vmx ab-svm check-lane-ab check-ab
+
+# The seeds' A/Bs (issue 10): each .ab in both lanes.
+AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab
 
 $(if $(filter ab-vmx ab-svm,$(MAKECMDGOALS)),$(if $(AB),,$(error usage: make ab-vmx|ab-svm AB=lanes/ab/<name>.ab)))
 
@@ -21,3 +26,10 @@ check-lane-ab: $(EXE)
 	$(Q)LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-ab-selftest
 
 check-lane-assert: check-lane-ab
+
+# Every seed A/B in both lanes, even when one fails; fail if any did.
+check-ab: lane-exitscope $(EXE)
+	@rc=0; for ab in $(AB_SEEDS); do for lane in vmx svm; do \
+		LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) \
+			scripts/lane-ab $$lane $$ab || rc=1; \
+	done; done; exit $$rc
