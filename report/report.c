@@ -60,12 +60,13 @@ static const char css[] =
 
 enum host_field {
 	HF_FILE, HF_KIND, HF_TOOL, HF_STARTED, HF_KERNEL, HF_BACKEND, HF_PARAMS, HF_CPU,
-	HF_KVM, HF_CPUID, HF_XSTATE, HF_TSC, HF_EXEC, HF_NR,
+	HF_KVM, HF_CPUID, HF_XSTATE, HF_TSC, HF_EXEC, HF_LANE, HF_NR,
 };
 
 static const char *const host_field_names[HF_NR] = {
 	"file", "kind", "exitscope", "started", "kernel", "backend module", "module parameters",
 	"CPU", "KVM API", "CPUID (KVM supports)", "XCR0 / XSS supported", "TSC", "guest execution",
+	"lane",
 };
 
 /* The text of one host-table cell (malloc'd; NULL when out of memory). */
@@ -132,6 +133,22 @@ static char *host_value(const struct result_file *rf, enum host_field hf)
 		fputs(exec_mode_names[h->exec_mode], m);
 		if (h->exec_detail)
 			fprintf(m, " (%s)", h->exec_detail);
+		break;
+	case HF_LANE:
+		if (!h->lane.present) {
+			fputs("-", m);
+			break;
+		}
+		fprintf(m, "%s: %s; kernel %s", host_lane_names[h->lane.name],
+			h->lane.emulator ? h->lane.emulator : "?",
+			host_lane_kernel_names[h->lane.kernel_kind]);
+		if (h->lane.kernel_config_sha256)
+			fprintf(m, ", config %.12s", h->lane.kernel_config_sha256);
+		fputs(h->lane.n_kernel_patches ? ", patches" : ", unpatched", m);
+		for (i = 0; i < h->lane.n_kernel_patches; i++)
+			fprintf(m, " %s", h->lane.kernel_patches[i]);
+		if (h->lane.cycles)
+			fprintf(m, "; cycles: %s", h->lane.cycles);
 		break;
 	case HF_NR:
 		break;

@@ -75,6 +75,10 @@ static void make_files(void)
 	json_object_set_new(json_array_get(pa, 0), "description", json_string(EVIL));
 	a = fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa);
 	b = fixture_result(fixture_host("6.18.44 " EVIL, "Xeon", "native"), pb);
+	/* B ran in a lane, on a patched kernel. */
+	json_object_set_new(json_object_get(b, "host"), "lane", json_pack("{s:s, s:s, s:{s:s, s:o}}",
+		"name", "vmx", "emulator", "bochs", "kernel", "kind", "tiny",
+		"patches", json_pack("[s]", "seed/0001-x.patch")));
 	json_object_set_new(a, "map", fixture_map(0, "host",
 		json_pack("[o, o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "intercepted", 2),
 			  fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0),
@@ -129,7 +133,7 @@ static void test_library(void)
 	files[1] = result_read_file(new_path, err, sizeof(err));
 	if (!files[0] || !files[1]) {
 		diag("%s", err);
-		tap_skip(37, "synthetic files did not load");
+		tap_skip(38, "synthetic files did not load");
 		return;
 	}
 
@@ -151,6 +155,8 @@ static void test_library(void)
 	ok(html != NULL, "two files: report written");
 	if (html) {
 		tap_like(html, "id=\"compare\"", "two files: comparison section");
+		tap_like(html, "<th>lane</th><td>-</td><td class=\"differs\">vmx: bochs; kernel tiny, patches seed/0001-x.patch</td>",
+			 "the host table names the lane kernel and its patches (A: no lane)");
 		ok(strstr(html, "id=\"host\"") < strstr(html, "id=\"compare\"") &&
 		   strstr(html, "id=\"compare\"") < strstr(html, "id=\"probes\""),
 		   "host record at the top, then the comparison, then the probes");
