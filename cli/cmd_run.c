@@ -28,6 +28,7 @@
 
 #define RUN_DEFAULT_SAMPLES	15
 #define RUN_DEFAULT_BUDGET_S	1.0
+/* Test hook: PROBE[@MS]: that probe's op never returns; its watchdog is MS (default: as any probe's). */
 #define RUN_HANG_ENV		"EXITSCOPE_TEST_HANG"
 
 static void run_usage(FILE *f)
@@ -263,6 +264,7 @@ int cmd_run(int argc, char **argv)
 	struct probe_outcome *out = NULL;
 	struct latency_result *base = NULL;
 	const char *kvm_path, *hang;
+	char hang_name[64];
 	json_t *root = NULL, *jprobes, *warnings;
 	struct hostinfo hi;
 	struct suite_env henv = { 0 };
@@ -307,7 +309,13 @@ int cmd_run(int argc, char **argv)
 	pr.env.samples = a.samples;
 	pr.env.budget_ms = (uint64_t)(a.budget_s * 1000);
 	hang = getenv(RUN_HANG_ENV);
-	pr.hang_probe = hang && *hang ? hang : NULL;
+	if (hang && *hang) {
+		const char *at = strchr(hang, '@');
+
+		snprintf(hang_name, sizeof(hang_name), "%.*s", at ? (int)(at - hang) : (int)strlen(hang), hang);
+		pr.hang_probe = hang_name;
+		pr.hang_watchdog_ms = at ? strtoull(at + 1, NULL, 10) : 0;
+	}
 	pr.guest_xcr0 = a.guest_xcr0;
 	if (a.trace) {
 		char why[256];

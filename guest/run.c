@@ -313,6 +313,19 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 	deadline = now_ns() + budget_ms * 1000000ULL;
 	watchdog_arm(v, budget_ms ? budget_ms : 1);
 	for (;;) {
+		/*
+		 * A Ctrl-C that came while this thread was outside KVM_RUN has
+		 * been handled already: only the flag tells, no signal would
+		 * interrupt the next entry. (One landing between this check and
+		 * the entry is seen at the guest's next exit or the watchdog.)
+		 */
+		if (v->vm->stop && *v->vm->stop) {
+			vcpu_sync_state(v);
+			res->rip = vcpu_rip(v);
+			kind = result(res, GUEST_STOPPED, "stopped by request at RIP %#llx",
+				      (unsigned long long)res->rip);
+			break;
+		}
 		r = kvm_run(v->fd);
 		if (r == -EINTR || (r == 0 && run->exit_reason == KVM_EXIT_INTR)) {
 			v->user_exits.intr++;

@@ -176,8 +176,11 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	ctx.watchdog_ms = env.watchdog_ms ? env.watchdog_ms : 2 * env.budget_ms + 1000;
 	if (ctx.amd && p->op_amd)
 		op.op = p->op_amd;
-	if (r->hang_probe && !strcmp(r->hang_probe, p->name))
+	if (r->hang_probe && !strcmp(r->hang_probe, p->name)) {
 		op.op = probe_hang;
+		if (r->hang_watchdog_ms)
+			ctx.watchdog_ms = r->hang_watchdog_ms;
+	}
 	if (r->guest_xcr0) {
 		char why[LATENCY_REASON_LEN - 64];
 

@@ -25,6 +25,7 @@ struct probe_runner {
 	const struct hostinfo *hi;	/* collected; its KVM_GET_SUPPORTED_CPUID is used */
 	struct latency_env env;		/* template: samples, budget, overhead, trace */
 	const char *hang_probe;		/* test hook: this probe's op never returns */
+	uint64_t hang_watchdog_ms;	/* ... and its watchdog (0: as any probe's) */
 	uint64_t guest_xcr0;		/* 0: CR4/XCR0 as built; else checked by guest_xcr0_check */
 	/* Set by probe_run when guest_xcr0 is set: vCPU 0's XCR0 (KVM_GET_XCRS) after measuring. */
 	uint64_t guest_xcr0_after;
