@@ -319,7 +319,7 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 		 * interrupt the next entry. (One landing between this check and
 		 * the entry is seen at the guest's next exit or the watchdog.)
 		 */
-		if (v->vm->stop && *v->vm->stop) {
+		if (vm_stop_requested(v->vm)) {
 			vcpu_sync_state(v);
 			res->rip = vcpu_rip(v);
 			kind = result(res, GUEST_STOPPED, "stopped by request at RIP %#llx",
@@ -329,14 +329,8 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 		r = kvm_run(v->fd);
 		if (r == -EINTR || (r == 0 && run->exit_reason == KVM_EXIT_INTR)) {
 			v->user_exits.intr++;
-			if (v->vm->stop && *v->vm->stop) {
-				vcpu_sync_state(v);
-				res->rip = vcpu_rip(v);
-				kind = result(res, GUEST_STOPPED, "stopped by request at RIP %#llx",
-					      (unsigned long long)res->rip);
-				break;
-			}
-			if (now_ns() >= deadline) {
+			/* A Ctrl-C stops it at the top of the loop, even past the deadline. */
+			if (!vm_stop_requested(v->vm) && now_ns() >= deadline) {
 				vcpu_sync_state(v);
 				res->rip = vcpu_rip(v);
 				kind = result(res, GUEST_HANG,
@@ -345,7 +339,7 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 					      (unsigned long long)res->rip);
 				break;
 			}
-			/* Someone else's kick (e.g. a test): drop it and go on. */
+			/* Ctrl-C, or someone else's kick (e.g. a test): drop it and go on. */
 			watchdog_drain();
 			continue;
 		}

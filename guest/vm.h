@@ -125,6 +125,12 @@ uint64_t vm_alloc_page(struct vm *vm);
 /* The 4 KiB PTE mapping a pool or low address, NULL otherwise. */
 uint64_t *vm_pte(struct vm *vm, uint64_t gva);
 
+/* Whether the VM's stop flag (Ctrl-C) is set. */
+static inline bool vm_stop_requested(const struct vm *vm)
+{
+	return vm->stop && *vm->stop;
+}
+
 /* Prepare vCPU registers to call fn(arg) from a fresh stack. */
 int vcpu_call(struct vcpu *v, guest_fn_t fn, uint64_t arg);
 /*

@@ -73,17 +73,24 @@ int check_restate(struct check_result *c, enum check_status st, const char *fmt,
 	return 0;
 }
 
+static void check_vadd(struct check_report *rep, const char *suite, const char *name,
+		       enum check_status st, const char *expected, const char *observed,
+		       const char *fmt, va_list ap)
+{
+	char *detail = vformat(fmt, ap);
+
+	if (detail)
+		check_push(rep, suite, name, st, expected, observed, detail);
+}
+
 void check_add(struct check_report *rep, const char *suite, const char *name,
 	       enum check_status st, const char *fmt, ...)
 {
 	va_list ap;
-	char *detail;
 
 	va_start(ap, fmt);
-	detail = vformat(fmt, ap);
+	check_vadd(rep, suite, name, st, NULL, NULL, fmt, ap);
 	va_end(ap);
-	if (detail)
-		check_push(rep, suite, name, st, NULL, NULL, detail);
 }
 
 void check_add_ev(struct check_report *rep, const char *suite, const char *name,
@@ -91,13 +98,10 @@ void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 		  const char *fmt, ...)
 {
 	va_list ap;
-	char *detail;
 
 	va_start(ap, fmt);
-	detail = vformat(fmt, ap);
+	check_vadd(rep, suite, name, st, expected, observed, fmt, ap);
 	va_end(ap);
-	if (detail)
-		check_push(rep, suite, name, st, expected, observed, detail);
 }
 
 void check_report_free(struct check_report *rep)
