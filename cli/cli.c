@@ -100,7 +100,19 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 	r = hostinfo_collect(hi, env->kvm_path, err, sizeof(err));
 	if (r)
 		return cli_kvm_error(cmd, env->kvm_path, r, err);
+	r = cli_host_lane(cmd, hi);
+	if (r)
+		return r;
 	env->hi = hi;
+	return EXIT_OK;
+}
+
+int cli_host_lane(const char *cmd, struct hostinfo *hi)
+{
+	char err[512];
+
+	if (hostinfo_lane_env(&hi->lane, err, sizeof(err)))
+		return cli_error(cmd, EXIT_USAGE, "%s", err);
 	return EXIT_OK;
 }
 

@@ -56,6 +56,11 @@ int cli_stdout_check(const char *cmd, int rc);
 struct hostinfo;
 struct suite_env;
 /*
+ * The host record's lane (EXITSCOPE_LANE* from lanes/init) into hi->lane:
+ * EXIT_OK, or EXIT_USAGE after one line naming the bad variable.
+ */
+int cli_host_lane(const char *cmd, struct hostinfo *hi);
+/*
  * The start of every measuring command: resolve the KVM device, check it,
  * collect the host record into *hi, arm Ctrl-C, and fill env (kvm_path, hi,
  * stop). Returns EXIT_OK, or the exit code after printing why.

@@ -74,6 +74,9 @@ int cmd_info(int argc, char **argv)
 	r = hostinfo_collect(&hi, kvm_path, err, sizeof(err));
 	if (r)
 		return cli_kvm_error("info", kvm_path, r, err);
+	r = cli_host_lane("info", &hi);
+	if (r)
+		return r;
 	/* With --json - stdout carries the JSON alone. */
 	if (!json_path || strcmp(json_path, "-"))
 		hostinfo_print(stdout, &hi);

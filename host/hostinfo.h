@@ -95,8 +95,9 @@ struct hostinfo {
 #endif
 
 /*
- * Fill hi. Returns 0, or -errno when /dev/kvm (kvm_path) cannot be used at
- * all, with err saying why; partial failures are recorded in the fields.
+ * Fill hi (all but hi->lane: hostinfo_lane_env). Returns 0, or -errno when
+ * /dev/kvm (kvm_path) cannot be used at all, with err saying why; partial
+ * failures are recorded in the fields.
  */
 int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
 /*

@@ -28,7 +28,7 @@ int main(void)
 
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	tap_plan(27);
+	tap_plan(31);
 
 	run_cmd(&r, (const char *const[]){ exe, NULL });
 	tap_is_u64(r.status, 2, "no command: exit 2");
@@ -69,6 +69,22 @@ int main(void)
 	tap_is_u64(r.status, 3, "a device that is not KVM: exit 3");
 	tap_like(r.err, "/dev/null is not a KVM device", "says it is not KVM");
 	run_free(&r);
+
+	/* A lane record that lanes/init got wrong is a usage error, not "KVM unusable". */
+	if (access("/dev/kvm", R_OK | W_OK) == 0) {
+		run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_LANE=bogus", exe, "info", NULL });
+		tap_is_u64(r.status, 2, "bad EXITSCOPE_LANE: exit 2");
+		tap_is_str(r.err, "exitscope info: EXITSCOPE_LANE: 'bogus' is not one of vmx, svm\n",
+			   "one line naming the variable and the values it takes");
+		run_free(&r);
+		run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_LANE=vmx", "EXITSCOPE_LANE_KERNEL=tiny",
+			exe, "run", "cpuid", NULL });
+		tap_is_u64(r.status, 2, "EXITSCOPE_LANE without its emulator: run exits 2");
+		tap_like(r.err, "EXITSCOPE_LANE_EMULATOR: not set (EXITSCOPE_LANE is)", "and says which is missing");
+		run_free(&r);
+	} else {
+		tap_skip(4, "no usable /dev/kvm: the lane record is read after the host's");
+	}
 
 	/* Permission denied: as an unprivileged user where we can become one. */
 	if (getuid() == 0 && access("/usr/bin/setpriv", X_OK) == 0 && access("/dev/kvm", F_OK) == 0) {
