@@ -74,7 +74,7 @@ Q := $(if $(V),,@)
 # Keep every object: test helpers are otherwise deleted as intermediates.
 .SECONDARY:
 
-.PHONY: all build-clang check check-all check-layers clean install run fuzz check-vmx check-svm check-lanes tests
+.PHONY: all build-clang check check-all check-fuzz-corpus check-layers clean install run fuzz check-vmx check-svm check-lanes tests
 all: $(EXE)
 
 # Guest objects are linked into one relocatable object first; anything it
@@ -130,6 +130,7 @@ check-all:
 	$(MAKE) check
 	$(MAKE) build-clang
 	$(MAKE) check SANITIZE=1
+	$(MAKE) check-fuzz-corpus
 	$(MAKE) check-lanes
 	$(MAKE) check-ab
 

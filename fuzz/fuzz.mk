@@ -2,6 +2,8 @@
 #
 # FUZZ_SECONDS (default 60) bounds the run; new inputs go to build-fuzz/corpus,
 # the seed corpus fuzz/corpus/ (valid and broken result files) is only read.
+# `make check-fuzz-corpus` (in check-all) builds the target and runs each seed
+# once: deterministic, so the target cannot rot and the seeds stay clean.
 # Needs clang and its libFuzzer runtime (Debian: clang, libclang-rt-14-dev).
 
 FUZZ_CC      ?= clang
@@ -23,3 +25,6 @@ fuzz: $(FUZZ_BUILD)/fuzz_result_read
 	$(FUZZ_BUILD)/fuzz_result_read -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 		-dict=fuzz/result.dict -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix=$(FUZZ_BUILD)/ $(FUZZ_BUILD)/corpus fuzz/corpus
+
+check-fuzz-corpus: $(FUZZ_BUILD)/fuzz_result_read
+	$(Q)$(FUZZ_BUILD)/fuzz_result_read -runs=0 fuzz/corpus

@@ -50,8 +50,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (j = 0; j < RESULT_PER_OP_N; j++)
 			if (!(p->per_op[j] >= 0 || (j >= RESULT_OP_FIRST_USER && p->per_op[j] == -1)))
 				__builtin_trap();
-		for (j = 0; j < p->n_trace; j++)
-			sum += (double)strlen(p->trace[j].key);
+		for (j = 0; j < p->trace.n; j++)
+			if (!(p->trace.reason[j].per_op >= 0))
+				__builtin_trap();
+			else
+				sum += (double)strlen(p->trace.reason[j].name);
 		for (j = 0; j < p->n_notes; j++)
 			sum += (double)strlen(p->notes[j]);
 		if (result_find_probe(rf, p->name) == NULL)
@@ -59,7 +62,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (i = 0; rf->map && i < rf->map->n_profiles; i++)
 		for (j = 0; j < rf->map->profiles[i].n_entries; j++)
-			sum += (double)strlen(rf->map->profiles[i].entries[j].reg);
+			sum += (double)strlen(rf->map->profiles[i].entries[j].reg) +
+			       (double)rf->map->profiles[i].entries[j].trace.n;
+	if (rf->settings.present && rf->settings.guest_xcr0 == 0)
+		__builtin_trap();	/* read as >= 1 or absent (-1) */
 	for (i = 0; i < rf->checks.n; i++) {
 		const struct check_result *k = &rf->checks.r[i];
 
