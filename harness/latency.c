@@ -191,7 +191,11 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		res->status = PROBE_OK;	/* measured; only the teardown was cut */
 	else if (g.kind != GUEST_DONE)
 		finish(res, PROBE_FAILED, "teardown: %s: %s", guest_exit_name(g.kind), g.msg);
-	else
+	else if (g.args[0]) {
+		res->check_code = g.args[0];
+		finish(res, PROBE_FAILED, "the probe's check after the samples failed (code %#llx)",
+		       (unsigned long long)g.args[0]);
+	} else
 		res->status = PROBE_OK;
 out:
 	region_free(&rg);

@@ -53,7 +53,12 @@ struct latency_op {
 	guest_fn_t setup;
 	guest_fn_t op;		/* one operation; gets arg */
 	uint64_t arg;
-	guest_fn_t teardown;	/* after the samples (may be NULL) */
+	/*
+	 * After the samples (may be NULL): returns 0, or GUEST_CHECK(index)
+	 * when the op did not do what it must (the measurement then fails,
+	 * res->check_code says which; the caller words the reason).
+	 */
+	guest_fn_t teardown;
 };
 
 struct latency_env {
@@ -79,6 +84,7 @@ struct latency_result {
 	enum probe_status status;
 	char reason[LATENCY_REASON_LEN];	/* unless PROBE_OK */
 	uint64_t setup_code;		/* the op's setup return value when it refused */
+	uint64_t check_code;		/* the teardown's non-zero return (PROBE_FAILED) */
 	uint64_t batch;			/* ops per sample */
 	size_t n;			/* samples measured */
 	double samples[LATENCY_MAX_SAMPLES];	/* cycles/op, overhead subtracted, >= 0 */
