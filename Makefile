@@ -75,6 +75,7 @@ Q := $(if $(V),,@)
 .SECONDARY:
 
 .PHONY: all build-clang check check-all check-fuzz-corpus check-layers clean install run fuzz check-vmx check-svm check-lanes tests
+.PHONY: man uninstall check-deb
 all: $(EXE)
 
 # Guest objects are linked into one relocatable object first; anything it
@@ -118,7 +119,7 @@ $(BUILD)/tests/%: tests/%.c $$(call test_helper_obj,$$*) $(LIBA)
 	@echo "  CC [T]  $<"
 	$(Q)$(CC) $(HOST_CFLAGS) -o $@ $< $(filter %.o,$^) -Wl,--whole-archive $(LIBA) -Wl,--no-whole-archive $(LDFLAGS_ALL) $(LIBS)
 
-tests: $(TEST_BIN) $(EXE)
+tests: $(TEST_BIN) $(EXE) man
 
 # The tests find the binary under test through EXITSCOPE.
 check: tests check-layers
@@ -131,6 +132,7 @@ check-all:
 	$(MAKE) build-clang
 	$(MAKE) check SANITIZE=1
 	$(MAKE) check-fuzz-corpus
+	$(MAKE) check-deb
 	$(MAKE) check-lanes
 	$(MAKE) check-ab
 
@@ -154,8 +156,55 @@ build-clang:
 run: $(EXE)
 	./$(EXE) run --json exitscope-run.json
 
-install: $(EXE)
-	install -D -m 0755 $(EXE) $(DESTDIR)$(PREFIX)/bin/$(EXE)
+# Man pages: man/*.scd (scdoc) -> $(BUILD)/man/*.1; man/tidy.awk removes what
+# mandoc -Tlint would warn about in scdoc's output (tests/test_man.c lints them).
+MAN_SRC   := $(wildcard man/*.scd)
+MAN_PAGES := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRC))
+
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: man/%.scd man/tidy.awk
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $<"
+	$(Q)scdoc < $< | awk -f man/tidy.awk > $@.tmp && mv $@.tmp $@
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the man pages
+# (gzip -9n: no name or time stamp) and the bash completion; make uninstall
+# removes exactly those files (tests/test_install.c lists what lands).
+BINDIR      = $(PREFIX)/bin
+MAN1DIR     = $(PREFIX)/share/man/man1
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+INSTALLED   = $(DESTDIR)$(BINDIR)/exitscope $(DESTDIR)$(BASHCOMPDIR)/exitscope \
+              $(patsubst $(BUILD)/man/%,$(DESTDIR)$(MAN1DIR)/%.gz,$(MAN_PAGES))
+
+install: $(EXE) man
+	install -D -m 0755 $(EXE) $(DESTDIR)$(BINDIR)/exitscope
+	install -d -m 0755 $(DESTDIR)$(MAN1DIR)
+	for p in $(MAN_PAGES); do \
+		gzip -9n -c $$p > $(DESTDIR)$(MAN1DIR)/$${p##*/}.gz && \
+		chmod 0644 $(DESTDIR)$(MAN1DIR)/$${p##*/}.gz || exit 1; \
+	done
+	install -D -m 0644 completion/exitscope.bash $(DESTDIR)$(BASHCOMPDIR)/exitscope
+
+uninstall:
+	rm -f $(INSTALLED)
+
+# The Debian package, built from a clean copy of the tracked files (the
+# working tree is not touched), linted (errors fail), installed with dpkg -i
+# (root: CI), its /usr/bin/exitscope run, and removed again.
+check-deb:
+	$(Q)t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && mkdir "$$t/src" && \
+	git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$$t/src" && \
+	(cd "$$t/src" && DEB_BUILD_OPTIONS="nocheck parallel=2 $$DEB_BUILD_OPTIONS" \
+		dpkg-buildpackage -us -uc -b >"$$t/build.log" 2>&1) || \
+		{ tail -40 "$$t/build.log" >&2; echo "check-deb: dpkg-buildpackage failed" >&2; exit 1; } && \
+	deb=$$(ls "$$t"/exitscope_*_amd64.deb) && echo "check-deb: built $${deb##*/}" && \
+	lintian --fail-on error --info "$$t"/exitscope_*_amd64.changes && \
+	if [ "$$(id -u)" != 0 ]; then echo "check-deb: dpkg -i needs root (CI runs as root)" >&2; exit 1; fi && \
+	dpkg -i "$$deb" && /usr/bin/exitscope --help >/dev/null && /usr/bin/exitscope info && \
+	man -w exitscope-run >/dev/null && dpkg -r exitscope && \
+	if [ -e /usr/bin/exitscope ]; then echo "check-deb: /usr/bin/exitscope left after dpkg -r" >&2; exit 1; fi && \
+	echo "check-deb: ok"
 
 clean:
 	rm -rf build build-san build-fuzz build-clang $(EXE) exitscope-run.json

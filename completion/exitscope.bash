@@ -1,0 +1,107 @@
+# exitscope.bash - bash completion for exitscope(1).
+#
+# Everything offered comes from the exitscope binary being completed, so it
+# never drifts from the program: the commands from `exitscope --help`, each
+# command's options from `exitscope CMD --help`, the probe names from
+# `exitscope run --list`, the suite names from `exitscope check --help`.
+# Installed as $(PREFIX)/share/bash-completion/completions/exitscope; works
+# with or without the bash-completion package loaded.
+
+# The program being completed: the word typed, if it runs, else exitscope.
+_exitscope_prog()
+{
+	local p=${COMP_WORDS[0]}
+
+	p=${p/#\~/$HOME}
+	if [[ $p == */* && -x $p ]] || type -P -- "$p" >/dev/null 2>&1; then
+		printf '%s\n' "$p"
+	else
+		printf 'exitscope\n'
+	fi
+}
+
+# The names listed under "HEADING:" in a --help text (until a blank line).
+_exitscope_section()
+{
+	awk -v h="$1:" '$0 == h { on = 1; next } on && /^$/ { exit } on && /^  [a-z]/ { print $1 }'
+}
+
+# Files, through bash-completion's _filedir when it is loaded.
+_exitscope_files()
+{
+	if declare -F _filedir >/dev/null; then
+		_filedir "$@"
+	else
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -f -- "$cur"))
+	fi
+}
+
+_exitscope()
+{
+	local cur prev prog cmd help opts i
+	COMPREPLY=()
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD - 1]}
+	prog=$(_exitscope_prog)
+
+	# The command: the first word after the program that is not an option.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} != -* ]]; then
+			cmd=${COMP_WORDS[i]}
+			break
+		fi
+	done
+	if [[ -z $cmd ]]; then
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W '--help --version' -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "$("$prog" --help 2>/dev/null |
+				_exitscope_section commands) help version" -- "$cur"))
+		fi
+		return 0
+	fi
+	if [[ $cmd == help ]]; then
+		COMPREPLY=($(compgen -W "$("$prog" --help 2>/dev/null |
+			_exitscope_section commands)" -- "$cur"))
+		return 0
+	fi
+
+	# Option arguments.
+	case $prev in
+	--json|-o|--output)
+		_exitscope_files
+		return 0 ;;
+	--kvm-dev)
+		local IFS=$'\n'
+		COMPREPLY=($(compgen -f -- "${cur:-/dev/}"))
+		return 0 ;;
+	--cpuid-profile)
+		COMPREPLY=($(compgen -W 'host minimal' -- "$cur"))
+		return 0 ;;
+	--samples|--time-budget|--cpu|--guest-xcr0|--ops|--rounds|--threshold|--seed)
+		return 0 ;;
+	esac
+
+	help=$("$prog" "$cmd" --help 2>/dev/null)
+	if [[ $cur == -* ]]; then
+		opts=$(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z0-9-]*\|-[a-z],' |
+			tr -d , | sort -u)
+		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		return 0
+	fi
+
+	case $cmd in
+	run)
+		COMPREPLY=($(compgen -W "$("$prog" run --list 2>/dev/null |
+			awk 'NR > 1 && NF { print $1 }')" -- "$cur")) ;;
+	check)
+		COMPREPLY=($(compgen -W "$(printf '%s\n' "$help" |
+			_exitscope_section suites)" -- "$cur")) ;;
+	compare|report)
+		_exitscope_files '@(json)' ;;
+	esac
+	return 0
+}
+
+complete -F _exitscope exitscope

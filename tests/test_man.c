@@ -1,0 +1,261 @@
+/*
+ * test_man.c - the man pages cannot drift from the program: every command
+ * in `exitscope --help` has its page in $BUILD/man (and no page lacks its
+ * command), every option token (--long, -x) of each --help appears in the
+ * rendered page, exitscope(1) names every command's page, and
+ * `mandoc -Tlint` has nothing at all to say about any page. The checker is
+ * shown to fail on an option a page lacks and on a page mandoc warns about.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+#define MAX_CMDS	32
+#define MAX_TOKENS	128
+
+/* The names listed under "commands:" in the top-level --help. */
+static size_t help_commands(const char *help, char names[][32], size_t max)
+{
+	const char *p = strstr(help, "\ncommands:\n");
+	size_t n = 0;
+
+	if (!p)
+		return 0;
+	for (p += strlen("\ncommands:\n"); *p == ' ' && n < max; p = strchr(p, '\n') + 1) {
+		int len = 0;
+
+		while (*p == ' ')
+			p++;
+		while (p[len] && !isspace((unsigned char)p[len]))
+			len++;
+		snprintf(names[n++], 32, "%.*s", len, p);
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return n;
+}
+
+static bool opt_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '-';
+}
+
+/* Option tokens of a --help text: --long and -x (a lone letter after a dash). */
+static size_t help_options(const char *help, char toks[][48], size_t max)
+{
+	size_t n = 0;
+
+	for (const char *p = help; *p && n < max; p++) {
+		int len = 0;
+
+		if (*p != '-' || (p > help && opt_char(p[-1])))
+			continue;
+		if (p[1] == '-' && islower((unsigned char)p[2])) {
+			len = 2;
+			while (opt_char(p[len]))
+				len++;
+			while (p[len - 1] == '-')	/* "--foo-" at a line end */
+				len--;
+		} else if (isalpha((unsigned char)p[1]) && !opt_char(p[2])) {
+			len = 2;
+		}
+		if (!len)
+			continue;
+		snprintf(toks[n], 48, "%.*s", len, p);
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(toks[i], toks[n])) {
+				n--;
+				break;
+			}
+		n++;
+		p += len - 1;
+	}
+	return n;
+}
+
+/* tok appears in text as a whole option (not as part of a longer one). */
+static bool has_option(const char *text, const char *tok)
+{
+	size_t len = strlen(tok);
+
+	for (const char *p = strstr(text, tok); p; p = strstr(p + 1, tok))
+		if ((p == text || !opt_char(p[-1])) && !opt_char(p[len]))
+			return true;
+	return false;
+}
+
+/* The page as mandoc renders it, overstrike (bold/underline) removed; NULL if it fails. */
+static char *render(const char *page)
+{
+	const char *argv[] = { "mandoc", "-Tascii", "-Owidth=250", page, NULL };
+	struct run_result r;
+	char *text, *o;
+
+	if (run_cmd(&r, argv) != 0) {
+		run_free(&r);
+		return NULL;
+	}
+	text = strdup(r.out);
+	o = text;
+	for (const char *p = r.out; *p; p++) {
+		if (*p == '\b') {
+			if (o > text)
+				o--;
+			continue;
+		}
+		*o++ = *p;
+	}
+	*o = 0;
+	run_free(&r);
+	return text;
+}
+
+/* mandoc -Tlint on page: true when it exits 0 and says nothing. */
+static bool lint_clean(const char *page, char *why, size_t len)
+{
+	const char *argv[] = { "mandoc", "-Tlint", page, NULL };
+	struct run_result r;
+	bool clean;
+
+	run_cmd(&r, argv);
+	clean = r.status == 0 && !*r.out && !*r.err;
+	snprintf(why, len, "status %d: %s%s", r.status, r.out, r.err);
+	run_free(&r);
+	return clean;
+}
+
+static char *help_of(const char *exe, const char *cmd)
+{
+	struct run_result r;
+	char *s;
+
+	if (cmd)
+		run_cmd(&r, (const char *const[]){ exe, cmd, "--help", NULL });
+	else
+		run_cmd(&r, (const char *const[]){ exe, "--help", NULL });
+	s = r.status == 0 ? strdup(r.out) : NULL;
+	run_free(&r);
+	return s;
+}
+
+/* One page against one --help: exists, lints clean, names every option. */
+static void check_page(const char *exe, const char *build, const char *cmd,
+		       char cmds[][32], size_t ncmds)
+{
+	char page[512], why[2048], name[64], toks[MAX_TOKENS][48];
+	char *help, *text;
+	size_t ntok, missing = 0;
+
+	snprintf(name, sizeof(name), "exitscope%s%s", cmd ? "-" : "", cmd ? cmd : "");
+	snprintf(page, sizeof(page), "%s/man/%s.1", build, name);
+	if (!ok(access(page, R_OK) == 0, "%s(1) is built: %s", name, page)) {
+		skip("no page to lint");
+		skip("no page to read");
+		return;
+	}
+	if (!ok(lint_clean(page, why, sizeof(why)), "%s(1): mandoc -Tlint says nothing", name))
+		diag("%s", why);
+	help = help_of(exe, cmd);
+	text = render(page);
+	if (!help || !text) {
+		ok(false, "%s(1): --help and the rendered page (help %s, page %s)", name,
+		   help ? "ok" : "failed", text ? "ok" : "failed");
+		free(help);
+		free(text);
+		return;
+	}
+	ntok = help_options(help, toks, MAX_TOKENS);
+	for (size_t i = 0; i < ntok; i++)
+		if (!has_option(text, toks[i])) {
+			diag("%s --help has %s, its page does not", cmd ? cmd : "exitscope", toks[i]);
+			missing++;
+		}
+	ok(ntok > 0 && !missing, "%s(1) has all %zu options of its --help", name, ntok);
+	if (!cmd)
+		for (size_t i = 0; i < ncmds; i++) {
+			char ref[64];
+
+			snprintf(ref, sizeof(ref), "exitscope-%s(1)", cmds[i]);
+			ok(strstr(text, ref) != NULL, "exitscope(1) refers to %s", ref);
+		}
+	free(help);
+	free(text);
+}
+
+int main(void)
+{
+	const char *exe = getenv("EXITSCOPE"), *build = getenv("BUILD");
+	char cmds[MAX_CMDS][32], toks[MAX_TOKENS][48], dir[512], why[2048];
+	char *help, *tmp;
+	size_t ncmds, ntok;
+	struct dirent *de;
+	DIR *d;
+
+	if (!exe || !build)
+		return tap_skip_all("EXITSCOPE or BUILD is not set (run through make check)");
+	if (access("/usr/bin/mandoc", X_OK))
+		return tap_skip_all("mandoc is not installed (scripts/install-deps)");
+
+	/* The parsers themselves, on a known text. */
+	ntok = help_options("  -o, --output FILE  x (-shstk,-ibt) --a-b\n  --json [FILE]\n",
+			    toks, MAX_TOKENS);
+	ok(ntok == 4 && !strcmp(toks[0], "-o") && !strcmp(toks[1], "--output") &&
+	   !strcmp(toks[2], "--a-b") && !strcmp(toks[3], "--json"),
+	   "option tokens: -o --output --a-b --json, not -shstk/-ibt (got %zu)", ntok);
+	ok(has_option("x --json FILE", "--json") && !has_option("x --json-lines", "--json") &&
+	   !has_option("x --jsonx", "--json"), "an option is matched whole");
+
+	help = help_of(exe, NULL);
+	ncmds = help ? help_commands(help, cmds, MAX_CMDS) : 0;
+	free(help);
+	ok(ncmds >= 6, "exitscope --help lists the commands (%zu)", ncmds);
+
+	check_page(exe, build, NULL, cmds, ncmds);
+	for (size_t i = 0; i < ncmds; i++)
+		check_page(exe, build, cmds[i], cmds, ncmds);
+
+	/* No page without its command. */
+	snprintf(dir, sizeof(dir), "%s/man", build);
+	d = opendir(dir);
+	ok(d != NULL, "%s can be listed", dir);
+	while (d && (de = readdir(d))) {
+		bool known = !strcmp(de->d_name, "exitscope.1");
+
+		if (de->d_name[0] == '.')
+			continue;
+		for (size_t i = 0; i < ncmds && !known; i++) {
+			char want[64];
+
+			snprintf(want, sizeof(want), "exitscope-%s.1", cmds[i]);
+			known = !strcmp(de->d_name, want);
+		}
+		ok(known, "%s/%s belongs to a command", dir, de->d_name);
+	}
+	if (d)
+		closedir(d);
+
+	/* The checks can fail: a page without the option, a page mandoc warns about. */
+	tmp = fixture_tmpdir();
+	if (tmp) {
+		static const char bad[] = ".TH \"BAD\" \"1\"\n.SH NAME\n.PP\nbad \\- a page\n";
+		const char *path = fixture_write_raw(tmp, "bad.1", bad, sizeof(bad) - 1);
+		char *text = path ? render(path) : NULL;
+
+		ok(path && !lint_clean(path, why, sizeof(why)) && strstr(why, "WARNING"),
+		   "the lint check fails on a page mandoc warns about");
+		ok(text && strstr(text, "bad - a page") && !has_option(text, "--json"),
+		   "the option check fails on a page without the option");
+		free(text);
+		fixture_rmdir(tmp);
+	} else {
+		tap_skip(2, "no temp dir");
+	}
+	return done_testing();
+}
