@@ -127,7 +127,7 @@ uint64_t probe_hang(uint64_t arg);
 enum probe_skip {
 	PROBE_SKIP_NO_RO_PAGE,		/* the host gave pax_open_kernel no read-only page */
 	PROBE_SKIP_USER_MSR,		/* RDMSR did not reach userspace through the filter */
-	PROBE_SKIP_IPI_TARGET,		/* the second vCPU did not enable its x2APIC in time */
+	PROBE_SKIP_IPI_TARGET,		/* the second vCPU (IPI target, PLE peer) was not ready in time */
 	PROBE_SKIP_XAPIC,		/* the APIC is in x2APIC mode already: no xAPIC page */
 };
 

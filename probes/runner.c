@@ -134,7 +134,8 @@ static void setup_reason(const struct probe *p, struct latency_result *res)
 			 "RDMSR %#x did not reach userspace through the MSR filter", PROBE_USER_MSR);
 	else if (c == GUEST_SKIP(PROBE_SKIP_IPI_TARGET))
 		snprintf(res->reason, sizeof(res->reason),
-			 "the second vCPU did not enable its x2APIC in time");
+			 "the second vCPU did not get ready in time (%s)",
+			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop");
 	else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
 		snprintf(res->reason, sizeof(res->reason),
 			 "the APIC is in x2APIC mode already: no xAPIC MMIO page");
