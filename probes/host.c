@@ -1,8 +1,9 @@
 /*
  * host.c - host-side setup of the probes that need more than a plain VM:
  * ioeventfds, an MSR filtered to userspace (with the exit hook answering
- * it), a read-only page for pax_open_kernel, and a second vCPU thread that
- * receives IPIs.
+ * it), a read-only page for pax_open_kernel, a second vCPU thread that
+ * receives IPIs or plays the other side of ple_round_robin, the ACPI PM
+ * timer port answered in userspace, and the self-IPI test hook.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest/vm.h"
@@ -92,9 +94,49 @@ int probe_host_ro_page(struct probe_ctx *ctx)
 	return 0;
 }
 
+/*
+ * The ACPI PM timer as QEMU's PIIX4 PM answers it: a 24-bit count at
+ * 3.579545 MHz, here derived from CLOCK_MONOTONIC.
+ */
+static bool pmtimer_hook(struct vcpu *v, struct kvm_run *run, void *unused)
+{
+	struct timespec ts;
+	uint64_t ticks;
+	uint32_t val;
+
+	if (run->exit_reason != KVM_EXIT_IO || run->io.port != PROBE_PMTIMER_PORT ||
+	    run->io.direction != KVM_EXIT_IO_IN)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ticks = (uint64_t)ts.tv_sec * PROBE_PMTIMER_HZ +
+		(uint64_t)ts.tv_nsec * PROBE_PMTIMER_HZ / 1000000000u;
+	val = (uint32_t)(ticks & 0xffffff);
+	for (uint32_t i = 0; i < run->io.count; i++)
+		memcpy((char *)run + run->io.data_offset + (size_t)i * run->io.size, &val,
+		       run->io.size < sizeof(val) ? run->io.size : sizeof(val));
+	return true;
+}
+
+int probe_host_pmtimer(struct probe_ctx *ctx)
+{
+	ctx->vm->vcpus[0].exit_hook = pmtimer_hook;
+	return 0;
+}
+
+/* Test hook: the guest keeps TPR at 15, so its self IPI is never taken. */
+int probe_host_self_ipi(struct probe_ctx *ctx)
+{
+	const char *mask = getenv(PROBE_MASK_SELF_IPI_ENV);
+
+	if (mask && !strcmp(mask, "1"))
+		vm_global_set(ctx->vm, probe_tpr_open, 0x0f);
+	return 0;
+}
+
 struct ipi_thread {
 	pthread_t tid;
 	struct vcpu *vcpu;
+	guest_fn_t fn;			/* what vCPU 1 runs */
 	uint64_t halt, budget_ms;
 	int avoid_cpu;
 	struct guest_result res;
@@ -114,11 +156,11 @@ static void *ipi_thread_main(void *arg)
 			CPU_SET(c, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
-	vcpu_call_run(t->vcpu, probe_ipi_target, t->halt, t->budget_ms, &t->res);
+	vcpu_call_run(t->vcpu, t->fn, t->halt, t->budget_ms, &t->res);
 	return NULL;
 }
 
-int probe_host_ipi_target(struct probe_ctx *ctx)
+static int peer_start(struct probe_ctx *ctx, guest_fn_t fn)
 {
 	struct ipi_thread *t = calloc(1, sizeof(*t));
 	int r;
@@ -131,6 +173,7 @@ int probe_host_ipi_target(struct probe_ctx *ctx)
 		return 1;
 	}
 	t->vcpu = &ctx->vm->vcpus[1];
+	t->fn = fn;
 	t->halt = ctx->probe->arg;
 	t->avoid_cpu = sched_getcpu();
 	/*
@@ -152,6 +195,16 @@ int probe_host_ipi_target(struct probe_ctx *ctx)
 	}
 	ctx->thread = t;
 	return 0;
+}
+
+int probe_host_ipi_target(struct probe_ctx *ctx)
+{
+	return peer_start(ctx, probe_ipi_target);
+}
+
+int probe_host_ple_peer(struct probe_ctx *ctx)
+{
+	return peer_start(ctx, probe_ple_peer);
 }
 
 /* Tell vCPU 1 to stop and wake it (an MSI to APIC id 1), then reap it. */

@@ -72,7 +72,11 @@ void probe_host_ioeventfd_done(struct probe_ctx *ctx);
 int probe_host_user_msr(struct probe_ctx *ctx);
 int probe_host_ro_page(struct probe_ctx *ctx);
 int probe_host_ipi_target(struct probe_ctx *ctx);
-void probe_host_ipi_target_done(struct probe_ctx *ctx);
+void probe_host_ipi_target_done(struct probe_ctx *ctx);	/* also ends the PLE peer */
+int probe_host_ple_peer(struct probe_ctx *ctx);
+int probe_host_pmtimer(struct probe_ctx *ctx);
+/* Reads the EXITSCOPE_TEST_MASK_SELF_IPI test hook (PROBE_MASK_SELF_IPI_ENV). */
+int probe_host_self_ipi(struct probe_ctx *ctx);
 
 /*
  * Guest functions (probes/ *_guest.c). A row's own operation probe_<name> is
@@ -101,6 +105,12 @@ uint64_t probe_user_msr_setup(uint64_t arg);
 uint64_t probe_ioeventfd_pio(uint64_t arg);
 uint64_t probe_ioeventfd_mmio(uint64_t arg);
 uint64_t probe_x2apic_setup(uint64_t arg);
+uint64_t probe_xapic_setup(uint64_t arg);
+uint64_t probe_irq_check(uint64_t arg);	/* teardown: one interrupt per op, else GUEST_CHECK */
+void probe_irq_reset(void);		/* setups: zero the counts, TPR = probe_tpr_open */
+uint64_t probe_wait_peer(void);		/* 0 once vCPU 1 set probe_ipi_ready, else GUEST_SKIP */
+uint64_t probe_ple_setup(uint64_t arg);
+uint64_t probe_ple_peer(uint64_t arg);
 uint64_t probe_ipi_setup(uint64_t arg);
 uint64_t probe_ipi_teardown(uint64_t arg);
 uint64_t probe_ipi_target(uint64_t arg);
@@ -117,7 +127,13 @@ uint64_t probe_hang(uint64_t arg);
 enum probe_skip {
 	PROBE_SKIP_NO_RO_PAGE,		/* the host gave pax_open_kernel no read-only page */
 	PROBE_SKIP_USER_MSR,		/* RDMSR did not reach userspace through the filter */
-	PROBE_SKIP_IPI_TARGET,		/* the second vCPU did not enable its x2APIC in time */
+	PROBE_SKIP_IPI_TARGET,		/* the second vCPU (IPI target, PLE peer) was not ready in time */
+	PROBE_SKIP_XAPIC,		/* the APIC is in x2APIC mode already: no xAPIC page */
+};
+
+/* Indexes of GUEST_CHECK(i) that probe teardowns return (texts in probes/runner.c). */
+enum probe_check {
+	PROBE_CHECK_IRQ,		/* not one interrupt per op (probe_irq_seen vs probe_irq_ops) */
 };
 
 /* Guest globals shared with the host hooks (probes/..._guest.c). */
@@ -130,12 +146,18 @@ enum probe_skip {
 #define PROBE_DATAMATCH		0x1234
 #define PROBE_IRQ_VECTOR	0xec
 #define PROBE_IPI_VECTOR	0xed
+#define PROBE_PMTIMER_PORT	0xb008	/* ACPI PM timer of QEMU's PIIX4 PM (pm_tmr_blk) */
+#define PROBE_PMTIMER_HZ	3579545
+/* Test hook: "1" makes the self-IPI probes without HLT keep TPR at 15 (never taken). */
+#define PROBE_MASK_SELF_IPI_ENV	"EXITSCOPE_TEST_MASK_SELF_IPI"
 
 /* arg bits of the I/O probes. */
 #define PROBE_IO_MMIO		(1ULL << 0)
 #define PROBE_IO_DATAMATCH	(1ULL << 1)
 
 extern uint64_t probe_ro_page;		/* read-only page for pax_open_kernel */
-extern uint64_t probe_ipi_ready, probe_ipi_stop;
+extern uint64_t probe_ipi_ready, probe_ipi_stop;	/* vCPU 1 (IPI target, PLE peer) */
+/* Interrupt probes: ops run, interrupts taken (at teardown), TPR after each TPR window. */
+extern uint64_t probe_irq_ops, probe_irq_seen, probe_tpr_open;
 
 #endif

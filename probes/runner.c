@@ -134,7 +134,21 @@ static void setup_reason(const struct probe *p, struct latency_result *res)
 			 "RDMSR %#x did not reach userspace through the MSR filter", PROBE_USER_MSR);
 	else if (c == GUEST_SKIP(PROBE_SKIP_IPI_TARGET))
 		snprintf(res->reason, sizeof(res->reason),
-			 "the second vCPU did not enable its x2APIC in time");
+			 "the second vCPU did not get ready in time (%s)",
+			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop");
+	else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
+		snprintf(res->reason, sizeof(res->reason),
+			 "the APIC is in x2APIC mode already: no xAPIC MMIO page");
+}
+
+/* Say what the probe's teardown check found (res->check_code). */
+static void check_reason(const struct probe *p, struct latency_result *res, struct vm *vm)
+{
+	if (res->check_code == GUEST_CHECK(PROBE_CHECK_IRQ))
+		snprintf(res->reason, sizeof(res->reason),
+			 "the interrupt of %s was not taken in its window: %llu interrupts for %llu ops",
+			 p->name, (unsigned long long)vm_global_get(vm, probe_irq_seen),
+			 (unsigned long long)vm_global_get(vm, probe_irq_ops));
 }
 
 int probe_run(struct probe_runner *r, const struct probe *p, struct latency_result *res)
@@ -213,6 +227,8 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s", strerror(-rc));
 	} else if (res->status == PROBE_SKIPPED && res->setup_code) {
 		setup_reason(p, res);
+	} else if (res->status == PROBE_FAILED && res->check_code) {
+		check_reason(p, res, ctx.vm);
 	}
 out:
 	if (p->host_teardown) {

@@ -1,0 +1,251 @@
+/*
+ * test_probes.c - the probes that share a name with kvm-unit-tests
+ * x86/vmexit.c time what vmexit.c times: the catalogue has every vmexit.c
+ * case it can run, each new or changed probe yields figures (or a skip or
+ * check failure with its reason), inl_from_pmtimer is exactly one userspace
+ * I/O exit per op, the xAPIC self IPIs never leave the kernel,
+ * tscdeadline_immed does not wait, and a self IPI that is not taken (the
+ * EXITSCOPE_TEST_MASK_SELF_IPI test hook) fails with the counts.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "probes/probes.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static const char *exe;
+
+/* The probes this suite runs: new or changed for vmexit.c semantics. */
+static const char *const run_names[] = {
+	"hlt", "self_ipi", "self_ipi_sti_nop", "self_ipi_sti_hlt", "self_ipi_tpr",
+	"self_ipi_tpr_sti_nop", "self_ipi_tpr_sti_hlt", "x2apic_self_ipi_sti_nop",
+	"x2apic_self_ipi_sti_hlt", "x2apic_self_ipi_tpr", "x2apic_self_ipi_tpr_sti_nop",
+	"x2apic_self_ipi_tpr_sti_hlt", "ipi_halt", "tscdeadline", "tscdeadline_immed",
+	"inl_from_pmtimer", "ple_round_robin",
+};
+
+/* vmexit.c's cases that exitscope has under the same name. */
+static const char *const vmexit_names[] = {
+	"cpuid", "vmcall", "mov_from_cr8", "mov_to_cr8", "inl_from_pmtimer", "inl_from_kernel",
+	"outl_to_kernel", "mov_dr", "tscdeadline_immed", "tscdeadline", "self_ipi_sti_nop",
+	"self_ipi_sti_hlt", "self_ipi_tpr", "self_ipi_tpr_sti_nop", "self_ipi_tpr_sti_hlt",
+	"x2apic_self_ipi_sti_nop", "x2apic_self_ipi_sti_hlt", "x2apic_self_ipi_tpr",
+	"x2apic_self_ipi_tpr_sti_nop", "x2apic_self_ipi_tpr_sti_hlt", "ipi", "ipi_halt",
+	"ple_round_robin", "wr_kernel_gs_base", "wr_tsx_ctrl_msr", "wr_ibrs_msr", "wr_ibpb_msr",
+	"wr_tsc_adjust_msr", "rd_tsc_adjust_msr", "toggle_cr0_wp", "toggle_cr4_pge",
+};
+
+#define NOT_TAKEN	"was not taken in its window"
+
+static json_t *probe_json(json_t *root, const char *name)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(root, "probes"), i, p)
+		if (!strcmp(json_string_value(json_object_get(p, "name")), name))
+			return p;
+	return NULL;
+}
+
+static double num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
+}
+
+static bool is_ok(json_t *p)
+{
+	return p && !strcmp(str(p, "status"), "ok");
+}
+
+static json_t *run_json(const char *path, const char *env, size_t n, const char *const *names)
+{
+	const char *argv[64];
+	struct run_result r;
+	json_error_t je;
+	size_t a = 0;
+	json_t *root;
+
+	if (env) {
+		argv[a++] = "env";
+		argv[a++] = env;
+	}
+	argv[a++] = exe;
+	argv[a++] = "run";
+	for (size_t i = 0; i < n && a < 50; i++)
+		argv[a++] = names[i];
+	for (const char *const *o = (const char *const[]){ "--samples", "3", "--time-budget", "0.05",
+							    "--quiet", "--json", path, NULL }; *o; o++)
+		argv[a++] = *o;
+	argv[a] = NULL;
+	unlink(path);
+	run_cmd(&r, argv);
+	if (r.status)
+		diag("exitscope run: exit %d: %s", r.status, r.err);
+	ok(r.status == 0, "%s: exit 0", env ? env : "run of the vmexit.c probes");
+	run_free(&r);
+	root = json_load_file(path, 0, &je);
+	ok(root != NULL, "the JSON result was written");
+	return root;
+}
+
+static void test_catalogue(void)
+{
+	size_t missing = 0;
+
+	for (size_t i = 0; i < sizeof(vmexit_names) / sizeof(vmexit_names[0]); i++)
+		if (!probe_find(vmexit_names[i])) {
+			diag("vmexit.c's %s is not in the catalogue", vmexit_names[i]);
+			missing++;
+		}
+	ok(!missing, "every vmexit.c case exitscope can run is in the catalogue under its name");
+	ok(probe_find("self_ipi_tpr") && strstr(probe_find("self_ipi_tpr")->description, "vmexit.c"),
+	   "a description says how the probe differs from vmexit.c");
+	ok(probe_find("tscdeadline_immed") && probe_find("tscdeadline_immed")->op !=
+	   probe_find("tscdeadline")->op, "tscdeadline_immed has an op of its own (it does not wait)");
+}
+
+/* Every probe run: figures, a skip with a reason, or its interrupt check's failure. */
+static void check_every_probe(json_t *root)
+{
+	size_t bad = 0, nok = 0;
+
+	for (size_t i = 0; i < sizeof(run_names) / sizeof(run_names[0]); i++) {
+		json_t *p = probe_json(root, run_names[i]);
+		const char *st = p ? str(p, "status") : "absent", *why = p ? str(p, "reason") : "";
+		bool checked = probe_find(run_names[i]) &&
+			       probe_find(run_names[i])->teardown == probe_irq_check;
+
+		if (is_ok(p)) {
+			json_t *c = json_object_get(p, "cycles");
+
+			nok++;
+			if (!(num(p, "raw_median_cycles") > 0) || !(num(c, "median") >= 0) ||
+			    !isfinite(num(c, "median")) || !(num(p, "batch") >= 1)) {
+				diag("%s: figures not positive/finite", run_names[i]);
+				bad++;
+			}
+		} else if (!strcmp(st, "skipped") && *why) {
+			diag("%s skipped: %s", run_names[i], why);
+		} else if (!strcmp(st, "failed") && checked && strstr(why, NOT_TAKEN)) {
+			/* The host did not deliver the interrupt in the window (kvm_pvm). */
+			diag("%s failed its check: %s", run_names[i], why);
+		} else {
+			diag("%s: status %s, reason '%s'", run_names[i], st, why);
+			bad++;
+		}
+	}
+	ok(!bad, "every probe: positive figures, or a skip or an interrupt check failure with its reason");
+	diag("%zu of %zu measured here", nok, sizeof(run_names) / sizeof(run_names[0]));
+}
+
+static void check_per_op(json_t *root)
+{
+	json_t *pm = probe_json(root, "inl_from_pmtimer"), *t = probe_json(root, "tscdeadline");
+	json_t *ti = probe_json(root, "tscdeadline_immed");
+	static const char *const xapic[] = { "self_ipi_sti_nop", "self_ipi_sti_hlt", "self_ipi_tpr",
+					     "self_ipi_tpr_sti_nop", "self_ipi_tpr_sti_hlt" };
+	size_t n = 0, user = 0;
+
+	if (is_ok(pm)) {
+		json_t *po = json_object_get(pm, "per_op");
+
+		is_num(num(po, "user_io"), 1, 0.01, "inl_from_pmtimer: one userspace I/O exit per op");
+		is_num(num(po, "user_mmio") + num(po, "user_msr"), 0, 0,
+		       "inl_from_pmtimer: no other userspace exit");
+	} else {
+		tap_skip(2, "inl_from_pmtimer not measured here");
+	}
+	/* The xAPIC page is the in-kernel LAPIC's: no MMIO exit reaches exitscope. */
+	for (size_t i = 0; i < sizeof(xapic) / sizeof(xapic[0]); i++) {
+		json_t *p = probe_json(root, xapic[i]);
+
+		if (is_ok(p)) {
+			n++;
+			user += num(json_object_get(p, "per_op"), "user_mmio") != 0;
+		}
+	}
+	if (n)
+		ok(!user, "xAPIC self IPIs: user_mmio is 0 in all %zu measured (in-kernel LAPIC)", n);
+	else
+		tap_skip(1, "no xAPIC self IPI measured here");
+	/* tscdeadline_immed measured means its check passed: one interrupt per op, no wait. */
+	if (is_ok(ti) && is_ok(t) && num(json_object_get(t, "per_op"), "insn_emulation") > 0)
+		ok(num(json_object_get(ti, "per_op"), "insn_emulation") <
+		   num(json_object_get(t, "per_op"), "insn_emulation"),
+		   "tscdeadline_immed emulates fewer instructions per op than tscdeadline (no wait loop)");
+	else if (ti && !is_ok(ti))
+		tap_like(str(ti, "reason"), NOT_TAKEN,
+			 "tscdeadline_immed not measured: its interrupt check says why");
+	else
+		tap_skip(1, "no instruction-emulation counts to compare the two timer probes");
+	if (is_ok(probe_json(root, "ple_round_robin")))
+		is_num(num(json_object_get(probe_json(root, "ple_round_robin"), "per_op"), "user_io"), 0, 0,
+		       "ple_round_robin: no userspace exit");
+	else
+		tap_skip(1, "ple_round_robin not measured here");
+}
+
+/* The hook keeps TPR at 15: the IPI is never taken, the probe fails with the counts. */
+static void test_mask_hook(const char *path)
+{
+	static const char *const names[] = { "self_ipi_tpr", "x2apic_self_ipi_sti_nop" };
+	json_t *root = run_json(path, PROBE_MASK_SELF_IPI_ENV "=1", 2, names);
+
+	for (size_t i = 0; root && i < 2; i++) {
+		json_t *p = probe_json(root, names[i]);
+		char what[128];
+
+		if (p && !strcmp(str(p, "status"), "skipped")) {
+			tap_skip(2, "probe skipped on this host");
+			continue;
+		}
+		snprintf(what, sizeof(what), "masked %s: status failed", names[i]);
+		tap_is_str(p ? str(p, "status") : NULL, "failed", "%s", what);
+		snprintf(what, sizeof(what), "masked %s: the reason says no interrupt was taken", names[i]);
+		tap_like(p ? str(p, "reason") : NULL, NOT_TAKEN ": 0 interrupts for", "%s", what);
+	}
+	json_decref(root);
+}
+
+int main(void)
+{
+	char *dir, path[512];
+	json_t *root;
+
+	exe = getenv("EXITSCOPE");
+	if (!exe || access(exe, X_OK))
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	test_catalogue();
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		skip("/dev/kvm is not usable: no measurements");
+		return done_testing();
+	}
+	dir = fixture_tmpdir();
+	snprintf(path, sizeof(path), "%s/probes.json", dir);
+	root = run_json(path, NULL, sizeof(run_names) / sizeof(run_names[0]), run_names);
+	if (root) {
+		check_every_probe(root);
+		check_per_op(root);
+		json_decref(root);
+	}
+	snprintf(path, sizeof(path), "%s/masked.json", dir);
+	test_mask_hook(path);
+	fixture_rmdir(dir);
+	return done_testing();
+}
