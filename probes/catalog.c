@@ -10,6 +10,7 @@
 #include "guest/guest.h"
 #include "kvm/kvm.h"
 #include "probes/probes.h"
+#include "probes/xstate_probes.h"
 #include "host/cpu.h"
 #include "host/hostinfo.h"
 

@@ -5,8 +5,10 @@
  */
 #include "guest/guest.h"
 #include "probes/probes.h"
+#include "probes/xstate_probes.h"
 
 uint64_t probe_ro_page;
+uint64_t probe_pax_cet;
 static uint64_t probe_msr_value;
 
 PROBE_FN(probe_hang)
@@ -110,7 +112,10 @@ PROBE_FN(probe_toggle_cr4_setup)
 /*
  * What a hardened guest kernel does to write read-only kernel data
  * (PaX/grsecurity pax_open_kernel/pax_close_kernel): drop CR4.CET if set
- * (CET requires CR0.WP), clear CR0.WP, store, set CR0.WP, restore CR4.CET.
+ * (CR0.WP cannot be cleared while CR4.CET is set), clear CR0.WP, store,
+ * set CR0.WP, restore CR4.CET. CR4.CET is set by the setup when the guest
+ * CPUID has SHSTK or IBT (the host decides: probe_pax_cet), as on a CET
+ * kernel; IA32_S_CET stays 0, so no shadow stack or ENDBR check is enforced.
  */
 PROBE_FN(probe_pax_open_kernel)
 {
@@ -128,7 +133,9 @@ PROBE_FN(probe_pax_open_kernel)
 
 PROBE_FN(probe_pax_setup)
 {
-	return probe_ro_page ? 0 : GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE);
+	if (!probe_ro_page)
+		return GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE);
+	return probe_pax_cet ? (uint64_t)guest_write_cr4_safe(read_cr4() | X86_CR4_CET) : 0;
 }
 
 /* MSRs: setup reads (or writes) once safely and keeps the value. */

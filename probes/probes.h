@@ -51,6 +51,9 @@ struct probe {
 	void (*host_teardown)(struct probe_ctx *ctx);
 	guest_fn_t setup, op, op_amd, teardown;	/* op_amd: op on AMD hosts when set */
 	uint64_t arg;
+	/* CPUID features cleared from this probe's guest CPUID (NONE: none), e.g.
+	 * XSAVES so that KVM never swaps IA32_XSS on its exits (probes/xstate_probes.h). */
+	enum x86_feat cpuid_clear[2];
 };
 
 extern const struct probe probes[];

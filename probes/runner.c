@@ -12,6 +12,7 @@
 #include "guest/guest.h"
 #include "guest/vm.h"
 #include "probes/runner.h"
+#include "probes/xstate_probes.h"
 #include "host/hostinfo.h"
 #include "kvm/abi.h"
 #include "kvm/kvm.h"
@@ -180,7 +181,17 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 			 (unsigned long long)r->guest_xcr0);
 		return 0;
 	}
-	rc = vm_create(&ctx.vm, &vo, err, sizeof(err));
+	if (p->cpuid_clear[0]) {	/* the row's guest CPUID: KVM's minus .cpuid_clear */
+		struct kvm_cpuid2 *c = probe_guest_cpuid(p, r->cpuid);
+
+		vo.cpuid = c;
+		rc = c ? vm_create(&ctx.vm, &vo, err, sizeof(err)) : -ENOMEM;
+		if (!c)
+			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		free(c);
+	} else {
+		rc = vm_create(&ctx.vm, &vo, err, sizeof(err));
+	}
 	if (rc) {
 		res->status = PROBE_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);

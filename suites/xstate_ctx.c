@@ -39,6 +39,11 @@ void xs_hex(char *buf, uint64_t v)
 	snprintf(buf, XS_EV_LEN, "0x%llx", (unsigned long long)v);
 }
 
+void xs_ev_xcr0(char *buf, uint64_t v, const char *via)
+{
+	snprintf(buf, XS_EV_LEN, "xcr0=0x%llx via=%s", (unsigned long long)v, via);
+}
+
 void xs_fill(uint8_t *p, size_t n, uint8_t seed)
 {
 	for (size_t i = 0; i < n; i++)

@@ -15,10 +15,10 @@
 #include "host/xstate_cpu.h"
 #include "results/check.h"
 #include "suites/suite_env.h"
+#include "suites/xstate_decide.h"
 
 #define XS_SUITE	"xstate"
 #define XS_BUDGET_MS	10000
-#define XS_EV_LEN	128	/* == sizeof(struct check_result.expected) */
 
 /* What the exit hook sees on each claimed exit, right after KVM_RUN returned. */
 struct xs_hook {
@@ -41,6 +41,7 @@ struct xs_ctx {
 	char no_xgetbv[200];		/* why not */
 	uint64_t subset;		/* guest XCR0 established, 0: none */
 	char subset_how[64];
+	bool subset_by_guest;		/* the guest's own XSETBV set it (KVM saw it) */
 };
 
 /* xstate_ctx.c */
@@ -52,6 +53,8 @@ int xs_set_xcr0(struct xs_ctx *x, uint64_t val);
 void xs_fill(uint8_t *p, size_t n, uint8_t seed);
 /* "0x..." into buf (XS_EV_LEN): a register value as structured evidence. */
 void xs_hex(char *buf, uint64_t v);
+/* "xcr0=0x... via=<evidence>" into buf (XS_EV_LEN): an XCR0 value and where it was read. */
+void xs_ev_xcr0(char *buf, uint64_t v, const char *via);
 /* "guest <exit>: <message>" of a run that did not end as the check wanted. */
 const char *xs_outcome(const struct guest_result *res, char *buf, size_t len);
 /* Such a run's status: skip when the host could not emulate the guest, else fail. */

@@ -17,6 +17,9 @@
 
 #define XS_RAW_RUN_MS		10000
 #define XS_XSAVE_XMM_OFFSET	160	/* xmm0 in the legacy XSAVE area */
+#define XS_XSAVE_MXCSR_OFFSET	24
+#define XS_XSAVE_BV_OFFSET	512	/* XSTATE_BV in the XSAVE header */
+#define XS_MXCSR_DEFAULT	0x1f80
 
 static size_t xs_first_diff(const uint8_t *a, const uint8_t *b, size_t n)
 {
@@ -174,8 +177,22 @@ void xs_check_set_xsave(void *arg)
 			  strerror(-r));
 		goto out;
 	}
+	/*
+	 * The SSE component in full: xmm0-15, MXCSR at its reset value, and
+	 * XSTATE_BV's SSE bit (clear, KVM would load the init state, zeros,
+	 * whatever the bytes; whether it is set depends on what ran before).
+	 */
 	xs_fill(want, sizeof(want), 0x71);
 	memcpy((uint8_t *)xs->region + XS_XSAVE_XMM_OFFSET, want, sizeof(want));
+	{
+		uint32_t mxcsr = XS_MXCSR_DEFAULT;
+		uint64_t bv;
+
+		memcpy((uint8_t *)xs->region + XS_XSAVE_MXCSR_OFFSET, &mxcsr, sizeof(mxcsr));
+		memcpy(&bv, (uint8_t *)xs->region + XS_XSAVE_BV_OFFSET, sizeof(bv));
+		bv |= XFEATURE_SSE;
+		memcpy((uint8_t *)xs->region + XS_XSAVE_BV_OFFSET, &bv, sizeof(bv));
+	}
 	r = kvm_set_xsave(x->v->fd, xs);
 	if (r) {
 		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_FAIL, "KVM_SET_XSAVE: %s",
@@ -198,8 +215,8 @@ void xs_check_set_xsave(void *arg)
 			  (*vm_global(x->vm, xs_g_xmm))[d], want[d]);
 	else
 		check_add_ev(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_PASS, ev_want, ev_seen,
-			  "xmm0-15 written with KVM_SET_XSAVE (%d-byte buffer) read back by the guest (movdqu)",
-			  size);
+			  "xmm0-15 written with KVM_SET_XSAVE (%d-byte buffer, XSTATE_BV SSE set, MXCSR %#x) "
+			  "read back by the guest (movdqu)", size, XS_MXCSR_DEFAULT);
 out:
 	free(xs);
 }
@@ -266,7 +283,8 @@ void xs_check_pkru(void *arg)
 {
 	struct xs_ctx *x = arg;
 	const struct hostinfo *hi = x->env->hi;
-	const uint32_t want = 0x55555554;	/* access disabled for keys 1-15 */
+	/* neither the host's PKRU nor 0 nor Linux's default: each side would see a missed switch */
+	const uint32_t want = xs_pkru_guest_value(x->hook.pkru0);
 	uint64_t guest_mid = 0, bad0 = x->hook.pkru_bad;
 	uint32_t host_mid = 0;
 	struct guest_result res;
@@ -303,8 +321,8 @@ void xs_check_pkru(void *arg)
 	check_add_ev(x->rep, XS_SUITE, "pkru",
 		  guest_mid == want && res.args[0] == want && host_ok ? CHECK_PASS : CHECK_FAIL,
 		  ev_want, ev_seen,
-		  "guest PKRU %#x: rdpkru %#llx after PIO and CPUID exits, %#llx after a sync; host PKRU %s",
-		  want, (unsigned long long)guest_mid, (unsigned long long)res.args[0],
+		  "guest PKRU %#x (host's %#x): rdpkru %#llx after PIO and CPUID exits, %#llx after a sync; host PKRU %s",
+		  want, x->hook.pkru0, (unsigned long long)guest_mid, (unsigned long long)res.args[0],
 		  x->hook.cpu.ospke ? (host_ok ? "unchanged after KVM_RUN" : "CHANGED after KVM_RUN")
 				    : "not readable (host without OSPKE)");
 }

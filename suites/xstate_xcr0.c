@@ -20,14 +20,17 @@ static const char *const xs_step_names[XS_NR_STEPS + 1] = {
 	[XS_STEP_SIGNAL] = "signal",
 };
 
-/* The guest sets the XCR0 subset itself, then tries xgetbv. */
+/*
+ * The guest sets the XCR0 subset itself (KVM's copy set to another value
+ * first, so that KVM_GET_XCRS can show the guest's XSETBV), then tries xgetbv.
+ */
 void xs_check_subset_guest(void *arg)
 {
 	struct xs_ctx *x = arg;
+	struct xs_subset_ev e = { .subset = x->subset, .guest = XS_NO_VALUE };
 	struct guest_result res;
-	uint64_t got = 0;
 	char buf[600], want[XS_EV_LEN], seen[XS_EV_LEN];
-	int r;
+	enum check_status st;
 
 	xs_hex(want, x->subset);
 	if (!x->guest_xsave) {
@@ -37,56 +40,50 @@ void xs_check_subset_guest(void *arg)
 			  "or run xgetbv", x->no_xgetbv);
 		return;
 	}
+	e.kvm_before = x->subset == 0x1 ? 0x3 : 0x1;
+	if (xs_set_xcr0(x, e.kvm_before))
+		e.kvm_before = XS_NO_VALUE;
 	vcpu_call_run(x->v, xs_guest_set_xcr0, x->subset, XS_BUDGET_MS, &res);
-	if (res.kind != GUEST_DONE || res.args[0]) {
-		enum check_status st = res.kind == GUEST_EMULATION_FAILURE ? CHECK_SKIP : CHECK_FAIL;
-
+	if (res.kind != GUEST_DONE || (res.args[0] & GUEST_FAULT_PREREQ)) {
+		st = res.kind == GUEST_EMULATION_FAILURE ? CHECK_SKIP : CHECK_FAIL;
 		if (res.kind == GUEST_DONE)
-			snprintf(buf, sizeof(buf), "%s faulted with %s although guest CPUID has XSAVE",
-				 res.args[0] & GUEST_FAULT_PREREQ ? "setting CR4.OSXSAVE" : "xsetbv",
+			snprintf(buf, sizeof(buf), "setting CR4.OSXSAVE faulted with %s although guest CPUID has XSAVE",
 				 vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		else
 			xs_outcome(&res, buf, sizeof(buf));
 		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "the guest could not set XCR0");
-		xs_hex(seen, res.kind == GUEST_DONE ? res.args[0] : XS_NO_VALUE);
-		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", st, "0x0", seen, "XCR0 %#llx: %s",
-			  (unsigned long long)x->subset, buf);
+		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", st, "xsetbv=ok", "xsetbv=none",
+			  "XCR0 %#llx: %s", (unsigned long long)x->subset, buf);
 		return;
 	}
-	r = xs_get_xcr0(x, &got);
-	if (r || got != x->subset) {
-		xs_hex(seen, got);
-		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", CHECK_FAIL, want, r ? NULL : seen,
-			  "guest set XCR0 %#llx with xsetbv, KVM_GET_XCRS %s %#llx%s",
-			  (unsigned long long)x->subset, r ? strerror(-r) : "returned",
-			  (unsigned long long)got,
-			  r ? "" : ": KVM never saw the guest's XSETBV (no XSETBV exit; e.g. a CPU "
-				   "emulator whose nested virtualization does not intercept it) and "
-				   "will load its own value on the next entry");
-		return;
-	}
-	snprintf(x->subset_how, sizeof(x->subset_how), "set by the guest (xsetbv)");
-	vcpu_call_run(x->v, xs_guest_xgetbv, 0, XS_BUDGET_MS, &res);
-	if (res.kind == GUEST_DONE && !(res.args[0] & GUEST_NO_VALUE)) {
-		x->guest_xgetbv = true;
-		xs_hex(seen, res.args[0]);
-		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest",
-			  res.args[0] == x->subset ? CHECK_PASS : CHECK_FAIL, want, seen,
-			  "guest set XCR0 %#llx (host %#llx): KVM_GET_XCRS %#llx, guest xgetbv %#llx",
-			  (unsigned long long)x->subset, (unsigned long long)x->hook.cpu.xcr0,
-			  (unsigned long long)got, (unsigned long long)res.args[0]);
-		return;
-	}
-	if (res.kind == GUEST_DONE)
-		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest xgetbv faulted with %s",
-			 vector_name(GUEST_FAULT_VECTOR(res.args[0])));
+	e.xsetbv_ok = !res.args[0];
+	if (!e.xsetbv_ok)
+		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "the guest could not set XCR0");
 	else
-		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest xgetbv: %s", res.msg);
-	xs_hex(seen, got);
-	check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", CHECK_PASS, want, seen,
-		  "guest set XCR0 %#llx (host %#llx): KVM_GET_XCRS %#llx; %s",
-		  (unsigned long long)x->subset, (unsigned long long)x->hook.cpu.xcr0,
-		  (unsigned long long)got, x->no_xgetbv);
+		e.kvm_err = xs_get_xcr0(x, &e.kvm);
+	if (e.xsetbv_ok && !e.kvm_err && e.kvm == x->subset) {
+		vcpu_call_run(x->v, xs_guest_xgetbv, 0, XS_BUDGET_MS, &res);
+		if (res.kind == GUEST_DONE && !(res.args[0] & GUEST_NO_VALUE)) {
+			x->guest_xgetbv = true;
+			e.guest = res.args[0];
+		} else if (res.kind == GUEST_DONE) {
+			snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest xgetbv faulted with %s",
+				 vector_name(GUEST_FAULT_VECTOR(res.args[0])));
+		} else {
+			snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest xgetbv: %s", res.msg);
+		}
+	} else if (e.xsetbv_ok) {
+		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "KVM did not see the guest's XSETBV");
+	}
+	e.no_guest = x->no_xgetbv;
+	st = xs_subset_verdict(&e, buf, sizeof(buf), want, seen);
+	if (e.xsetbv_ok && !e.kvm_err && e.kvm == x->subset) {
+		x->subset_by_guest = true;
+		snprintf(x->subset_how, sizeof(x->subset_how), "set by the guest (xsetbv)");
+	}
+	check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", st, want, seen,
+		  "guest set XCR0 %#llx with xsetbv (host %#llx): %s", (unsigned long long)x->subset,
+		  (unsigned long long)x->hook.cpu.xcr0, buf);
 }
 
 /* The same subset through KVM_SET_XCRS from the host. */
@@ -97,7 +94,7 @@ void xs_check_subset_host(void *arg)
 	uint64_t got = 0;
 	int r = xs_set_xcr0(x, x->subset);
 
-	xs_hex(want, x->subset);
+	xs_ev_xcr0(want, x->subset, "kvm_get_xcrs");
 	if (r) {
 		check_add(x->rep, XS_SUITE, "xcr0_subset_host",
 			  x->hook.cpu.osxsave ? CHECK_FAIL : CHECK_SKIP,
@@ -108,7 +105,7 @@ void xs_check_subset_host(void *arg)
 		return;
 	}
 	r = xs_get_xcr0(x, &got);
-	xs_hex(seen, got);
+	xs_ev_xcr0(seen, got, "kvm_get_xcrs");
 	if (r || got != x->subset) {
 		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_host", CHECK_FAIL, want, r ? NULL : seen,
 			  "KVM_SET_XCRS XCR0=%#llx accepted, KVM_GET_XCRS %s %#llx",
@@ -224,57 +221,31 @@ static void xs_step_evidence(int step, const struct xs_step_seen *s, char *buf, 
 
 static void xs_report_step(struct xs_ctx *x, int step, const struct xs_step_seen *s)
 {
-	char name[32], ev[160], guest[160], exit_want[XS_EV_LEN], exit_seen[XS_EV_LEN];
-	char want[XS_EV_LEN], seen[XS_EV_LEN], host_want[48] = "", host_seen[48] = "";
-	char guest_want[48] = "", guest_seen[48] = "";
-	enum check_status st;
-	bool host_ok, guest_ok;
+	char name[32], ev[160], why[400], exit_want[XS_EV_LEN], exit_seen[XS_EV_LEN];
+	char want[XS_EV_LEN], seen[XS_EV_LEN], want2[2 * XS_EV_LEN], seen2[2 * XS_EV_LEN];
+	struct xs_xcr0_ev e = {
+		.subset = x->subset, .set_by_guest = x->subset_by_guest, .guest = s->guest,
+		.no_guest = x->no_xgetbv, .kvm_err = s->kvm_err, .kvm = s->kvm,
+		.host_measured = x->hook.cpu.osxsave, .host_want = x->hook.cpu.xcr0, .host = s->host,
+		.hook_bad = s->hook_bad,
+		/* the exit hook reads XCR0 on the return of these exits themselves */
+		.host_at_exit = step == XS_STEP_PIO_USER || step == XS_STEP_MMIO,
+	};
+	enum check_status st, ev_st;
 
 	snprintf(name, sizeof(name), "xcr0_after_%s", xs_step_names[step]);
-	xs_step_evidence(step, s, ev, sizeof(ev), exit_want, exit_seen, &st);
-	if (x->hook.cpu.osxsave) {
-		snprintf(host_want, sizeof(host_want), "host=0x%llx hook_wrong=0 ",
-			 (unsigned long long)x->hook.cpu.xcr0);
-		snprintf(host_seen, sizeof(host_seen), "host=0x%llx hook_wrong=%llu ",
-			 (unsigned long long)s->host, (unsigned long long)s->hook_bad);
-	}
-	if (x->subset) {
-		uint64_t g = s->guest != XS_NO_VALUE && s->guest != x->subset ? s->guest : s->kvm;
-
-		snprintf(guest_want, sizeof(guest_want), "guest=0x%llx", (unsigned long long)x->subset);
-		if (s->kvm_err)
-			snprintf(guest_seen, sizeof(guest_seen), "guest=?");
-		else
-			snprintf(guest_seen, sizeof(guest_seen), "guest=0x%llx", (unsigned long long)g);
-	}
-	snprintf(want, sizeof(want), "%s%s%s", host_want, guest_want, exit_want);
-	snprintf(seen, sizeof(seen), "%s%s%s", host_seen, guest_seen, exit_seen);
-	if (st == CHECK_SKIP) {
-		check_add_ev(x->rep, XS_SUITE, name, CHECK_SKIP, want, seen,
+	xs_step_evidence(step, s, ev, sizeof(ev), exit_want, exit_seen, &ev_st);
+	st = xs_xcr0_verdict(&e, why, sizeof(why), want, seen);
+	snprintf(want2, sizeof(want2), "%s%s", want, exit_want);
+	snprintf(seen2, sizeof(seen2), "%s%s", seen, exit_seen);
+	if (ev_st == CHECK_SKIP && st != CHECK_FAIL) {
+		check_add_ev(x->rep, XS_SUITE, name, CHECK_SKIP, want2, seen2,
 			     "the exit did not happen as intended: %s", ev);
 		return;
 	}
-	host_ok = !x->hook.cpu.osxsave || (s->host == x->hook.cpu.xcr0 && !s->hook_bad);
-	guest_ok = !x->subset || (!s->kvm_err && s->kvm == x->subset &&
-				  (s->guest == XS_NO_VALUE || s->guest == x->subset));
-	if (s->guest == XS_NO_VALUE)
-		snprintf(guest, sizeof(guest), "guest xgetbv not run: %s", x->no_xgetbv);
-	else
-		snprintf(guest, sizeof(guest), "guest xgetbv %#llx", (unsigned long long)s->guest);
-	if (!x->subset)
-		check_add_ev(x->rep, XS_SUITE, name, host_ok ? CHECK_PASS : CHECK_FAIL, want, seen,
-			  "after %s: host XCR0 %#llx (expected %#llx, %llu wrong in the exit hook); "
-			  "no guest XCR0 subset could be set, host half only", ev,
-			  (unsigned long long)s->host, (unsigned long long)x->hook.cpu.xcr0,
-			  (unsigned long long)s->hook_bad);
-	else
-		check_add_ev(x->rep, XS_SUITE, name, host_ok && guest_ok ? CHECK_PASS : CHECK_FAIL,
-			  want, seen,
-			  "after %s: guest XCR0 %#llx %s (KVM_GET_XCRS %#llx%s, %s); host XCR0 %#llx "
-			  "(xgetbv in the vCPU thread after KVM_RUN returned; expected %#llx, %llu wrong in the exit hook)",
-			  ev, (unsigned long long)x->subset, x->subset_how, (unsigned long long)s->kvm,
-			  s->kvm_err ? " (error)" : "", guest, (unsigned long long)s->host,
-			  (unsigned long long)x->hook.cpu.xcr0, (unsigned long long)s->hook_bad);
+	check_add_ev(x->rep, XS_SUITE, name, st, want2, seen2,
+		     "after %s: guest XCR0 %#llx %s; %s", ev, (unsigned long long)x->subset,
+		     x->subset ? x->subset_how : "(none)", why);
 }
 
 void xs_check_exits(void *arg)
@@ -359,7 +330,7 @@ void xs_check_exits(void *arg)
 	}
 }
 
-/* KVM_SET_XCRS from the host, then xgetbv in the guest. */
+/* KVM_SET_XCRS from the host, then xgetbv in the guest: without it the check skips. */
 void xs_check_set_xcrs(void *arg)
 {
 	struct xs_ctx *x = arg;
@@ -371,8 +342,8 @@ void xs_check_set_xcrs(void *arg)
 
 	if (!r)
 		r = xs_get_xcr0(x, &got);
-	xs_hex(ev_want, want);
-	xs_hex(ev_seen, got);
+	xs_ev_xcr0(ev_want, want, "xgetbv");
+	xs_ev_xcr0(ev_seen, got, "kvm_get_xcrs");
 	if (r) {
 		check_add(x->rep, XS_SUITE, "set_xcrs_guest_view",
 			  x->hook.cpu.osxsave ? CHECK_FAIL : CHECK_SKIP,
@@ -382,19 +353,21 @@ void xs_check_set_xcrs(void *arg)
 	}
 	if (!x->guest_xgetbv) {
 		check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view", got == want ? CHECK_SKIP : CHECK_FAIL,
-			  ev_want, ev_seen, "%s; KVM_GET_XCRS returns %#llx after KVM_SET_XCRS %#llx",
+			  ev_want, ev_seen, "guest xgetbv not run (%s): the guest's view is unverified; "
+			  "KVM_GET_XCRS returns %#llx after KVM_SET_XCRS %#llx",
 			  x->no_xgetbv, (unsigned long long)got, (unsigned long long)want);
 		return;
 	}
 	vcpu_call_run(x->v, xs_guest_xgetbv, 0, XS_BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || (res.args[0] & GUEST_NO_VALUE)) {
-		check_add(x->rep, XS_SUITE, "set_xcrs_guest_view", CHECK_FAIL,
+		check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view", CHECK_FAIL, ev_want, "via=none",
 			  "KVM_SET_XCRS %#llx, then xgetbv in the guest: %s", (unsigned long long)want,
 			  res.kind == GUEST_DONE ? vector_name(GUEST_FAULT_VECTOR(res.args[0]))
 						 : xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}
-	xs_hex(ev_seen, got != want ? got : res.args[0]);
+	if (got == want)
+		xs_ev_xcr0(ev_seen, res.args[0], "xgetbv");
 	check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view",
 		  res.args[0] == want && got == want ? CHECK_PASS : CHECK_FAIL, ev_want, ev_seen,
 		  "KVM_SET_XCRS XCR0=%#llx: KVM_GET_XCRS %#llx, guest xgetbv %#llx",
