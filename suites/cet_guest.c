@@ -14,6 +14,7 @@
 uint64_t cet_ss_token;
 
 uint32_t cet_g_msrs[CET_NR_MSRS];
+uint32_t cet_g_exit_msr;
 
 uint64_t cet_g_cr4_set(uint64_t arg)
 {
@@ -84,7 +85,7 @@ static uint64_t shstk_exits(void)
 	outb(0x80, 0xce);				/* PIO exit to userspace */
 	(void)mmio_read32(GUEST_MMIO_BASE);		/* MMIO exit to userspace */
 	guest_cpuid(0, 0, &a, &b, &c, &d);		/* handled in the kernel */
-	(void)rdmsr(MSR_IA32_PL1_SSP);			/* MSR access */
+	(void)rdmsr(cet_g_exit_msr);			/* MSR exit: INT_SSP_TAB stays intercepted */
 	GUEST_SYNC(CET_SYNC_MARK, ssp, s_cet, pl0);	/* ucall; the host may migrate here */
 	if (rdmsr(MSR_IA32_S_CET) != s_cet)
 		lost |= CET_LOST_S_CET;
