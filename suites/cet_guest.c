@@ -143,6 +143,7 @@ uint64_t cet_g_shstk(uint64_t mode)
 {
 	uint64_t tok = cet_ss_token, cr4 = read_cr4(), r;
 
+	guest_shstk_begin();	/* CET-safe faults, no IST (no INT_SSP_TAB tokens) */
 	write_cr4(cr4 | X86_CR4_CET);
 	wrmsr(MSR_IA32_PL0_SSP, tok);
 	/* Enable supervisor shadow stacks and take the token: SSP = PL0_SSP. */
@@ -153,6 +154,7 @@ uint64_t cet_g_shstk(uint64_t mode)
 	asm volatile("clrssbsy (%0)\n\twrmsr"
 		     :: "r"(tok), "c"(MSR_IA32_S_CET), "a"(0), "d"(0) : "memory");
 	write_cr4(cr4);
+	guest_shstk_end();
 	return r;
 }
 
