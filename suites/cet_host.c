@@ -175,7 +175,8 @@ void cet_check_msrs_refused(void *arg)
 	 * the guest CPUID, KVM lets the host write 0 and read 0 (reset and
 	 * migration of advertised MSRs); non-zero values must still be refused.
 	 */
-	msr_access_refused(&vm->vcpus[0], cs, acc, sizeof(acc), &n, kvm_cet);
+	/* FRED in KVM advertises PL0_SSP too, with the same host 0-write rule. */
+	msr_access_refused(&vm->vcpus[0], cs, acc, sizeof(acc), &n, kvm_cet || cs->fred);
 	if (n)
 		check_add_ev(rep, SUITE, name, CHECK_FAIL, "accepted=none", "accepted=some",
 			  "guest CPUID without SHSTK/IBT, yet KVM accepted: %s", acc);
