@@ -86,7 +86,12 @@ static uint64_t shstk_exits(void)
 	(void)mmio_read32(GUEST_MMIO_BASE);		/* MMIO exit to userspace */
 	guest_cpuid(0, 0, &a, &b, &c, &d);		/* handled in the kernel */
 	(void)rdmsr(cet_g_exit_msr);			/* MSR exit: INT_SSP_TAB stays intercepted */
-	GUEST_SYNC(CET_SYNC_MARK, ssp, s_cet, pl0);	/* ucall; the host may migrate here */
+	/*
+	 * ucall; the host may migrate here. Nothing between the RDSSP above and
+	 * this is a call, so at the OUT the SSP is ssp - 8: the one push of
+	 * `call guest_ucall` (cet_ucall_guest_ssp() on the host side).
+	 */
+	GUEST_SYNC(CET_SYNC_MARK, ssp, s_cet, pl0);
 	if (rdmsr(MSR_IA32_S_CET) != s_cet)
 		lost |= CET_LOST_S_CET;
 	if (rdmsr(MSR_IA32_PL0_SSP) != pl0)
