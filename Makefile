@@ -74,7 +74,7 @@ Q := $(if $(V),,@)
 # Keep every object: test helpers are otherwise deleted as intermediates.
 .SECONDARY:
 
-.PHONY: all build-clang check check-all check-fuzz-corpus check-layers clean install run fuzz check-vmx check-svm check-lanes tests
+.PHONY: all build-clang check check-uapi check-all check-fuzz-corpus check-layers clean install run fuzz check-vmx check-svm check-lanes tests
 .PHONY: man uninstall check-deb
 all: $(EXE)
 
@@ -122,7 +122,7 @@ $(BUILD)/tests/%: tests/%.c $$(call test_helper_obj,$$*) $(LIBA)
 tests: $(TEST_BIN) $(EXE) man
 
 # The tests find the binary under test through EXITSCOPE.
-check: tests check-layers
+check: tests check-layers check-uapi
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
 
 # Everything CI runs: the tests, the tests again under ASan+UBSan (host
@@ -135,6 +135,14 @@ check-all:
 	$(MAKE) check-deb
 	$(MAKE) check-lanes
 	$(MAKE) check-ab
+
+# The users of the 6.18 uapi names kvm/abi.h falls back on also build against
+# a copy of the 6.18 definitions (tests/uapi-6.18/, searched first); check.c
+# fails unless that copy really was the one included.
+UAPI_USERS := $(shell grep -lE 'KVM_X86_REG_|KVM_REG_GUEST_SSP|(CP|HV|VC|SX)_VECTOR' $(LIB_HOST) $(CLI_SRC) $(TEST_SRC))
+check-uapi:
+	$(Q)echo "  UAPI    $(UAPI_USERS)"; for f in tests/uapi-6.18/check.c $(UAPI_USERS); do \
+		$(CC) -Itests/uapi-6.18 $(HOST_CFLAGS) -fsyntax-only $$f || exit 1; done
 
 # Includes point down the layers drawn in the README (scripts/check-layers);
 # the last line proves the checker fails on an include that points up.

@@ -4,7 +4,10 @@
  * Every stub pushes a zero error code where the CPU does not push one, then
  * the vector, and jumps to a common path that saves the general registers as
  * struct ex_regs at the offsets of guest/ex_regs.h (asserted against the C
- * struct there) and calls guest_handle_exception().
+ * struct there) and calls guest_handle_exception(regs, ssp) with the SSP
+ * right after delivery: 0 unless guest_shstk_begin() armed the RDSSP (a NOP
+ * while shadow stacks are off at CPL0; left out otherwise, since an
+ * emulating host may not decode it, and no CR4 read, which may exit on SVM).
  * Vectors with a CPU error code: 8, 10-14, 17, 21 (#CP), 29, 30.
  */
 #include "guest/ex_regs.h"
@@ -57,7 +60,11 @@ isr_common:
 	mov %r13, EX_REGS_R13(%rsp)
 	mov %r14, EX_REGS_R14(%rsp)
 	mov %r15, EX_REGS_R15(%rsp)
-	mov %rsp, %rdi
+	xor %esi, %esi
+	cmpb $0, guest_shstk_armed(%rip)
+	je 1f
+	rdsspq %rsi
+1:	mov %rsp, %rdi
 	cld
 	call guest_handle_exception
 	mov EX_REGS_RAX(%rsp), %rax

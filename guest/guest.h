@@ -146,6 +146,44 @@ static inline int guest_write_cr4_safe(uint64_t val)
 	return (int)__safe_fault;
 }
 
+/*
+ * CET-safe exception handling. With supervisor shadow stacks on (CR4.CET and
+ * S_CET.SH_STK_EN), delivering an exception at CPL0 also pushes the old CS,
+ * LIP (= RIP, CS base 0) and SSP onto the shadow stack, and IRET #CPs unless
+ * the frame's RIP and CS still match those: a handler that resumes elsewhere
+ * (safe-helper fixup, installed handler) must rewrite the shadow-stack LIP
+ * too. While guest code has armed the runtime for shadow stacks
+ * (guest_shstk_begin), guest/entry.S hands the handler the SSP at delivery
+ * (RDSSP: 0 while shadow stacks are off); guest_shstk_plan() decides, from
+ * given values:
+ */
+enum guest_shstk_plan {
+	GUEST_SHSTK_NONE,	/* no shadow stack, or RIP unchanged: plain IRET */
+	GUEST_SHSTK_REWRITE,	/* WRSS the new RIP over the frame's LIP, then IRET */
+	GUEST_SHSTK_REPORT,	/* the frame is not the one delivered for old_rip: report */
+};
+static inline enum guest_shstk_plan guest_shstk_plan(uint64_t ssp, uint64_t frame_lip,
+						      uint64_t old_rip, uint64_t new_rip)
+{
+	if (!ssp || new_rip == old_rip)
+		return GUEST_SHSTK_NONE;
+	return frame_lip == old_rip ? GUEST_SHSTK_REWRITE : GUEST_SHSTK_REPORT;
+}
+/* Where the LIP of the shadow-stack frame at ssp lies (SSP, LIP, CS upwards). */
+#define GUEST_SHSTK_FRAME_LIP	8
+
+/*
+ * Call guest_shstk_begin() before setting CR4.CET with S_CET.SH_STK_EN and
+ * guest_shstk_end() after clearing them (no nesting). Begin arms the SSP
+ * read in guest/entry.S (RDSSP is not executed otherwise: an emulating host
+ * may not know it) and clears the IST index of every IDT gate: with
+ * supervisor shadow stacks an IST gate switches SSP to INT_SSP_TAB[ist] and
+ * demands a supervisor token there, which the runtime does not provide
+ * (NMI, #DF and #MC use IST1 otherwise). End restores both.
+ */
+void guest_shstk_begin(void);
+void guest_shstk_end(void);
+
 /* Plain instructions. */
 static inline uint64_t read_cr0(void) { uint64_t v; asm volatile("mov %%cr0, %0" : "=r"(v)); return v; }
 static inline uint64_t read_cr2(void) { uint64_t v; asm volatile("mov %%cr2, %0" : "=r"(v)); return v; }

@@ -1,7 +1,9 @@
 /*
  * rt_guest.c - the guest side of the runtime: entry into the test function,
  * ucalls, and exception dispatch (safe-instruction fixups, installed
- * handlers, otherwise a report of the unhandled exception to the host).
+ * handlers, otherwise a report of the unhandled exception to the host),
+ * kept CET-safe: a changed RIP is mirrored into the shadow-stack frame, and
+ * IST can be suspended while supervisor shadow stacks are on (guest.h).
  *
  * Globals here live in the guest's copy of the image: one per VM.
  */
@@ -13,6 +15,34 @@ extern const struct guest_ex_entry __start_guest_ex_table[], __stop_guest_ex_tab
 asm(".pushsection guest_ex_table, \"a\"\n\t.popsection");
 
 static guest_handler_t guest_handlers[256];
+/* IST index of each IDT gate, saved by guest_shstk_begin(). */
+static uint8_t guest_saved_ist[256];
+/* Read by guest/entry.S: non-zero while shadow stacks may be on. */
+uint8_t guest_shstk_armed;
+
+#define IDT_GATE_IST_SHIFT	32
+#define IDT_GATE_IST_MASK	(7ULL << IDT_GATE_IST_SHIFT)
+
+void guest_shstk_begin(void)
+{
+	volatile uint64_t *idt = (volatile uint64_t *)GUEST_IDT;
+
+	for (int v = 0; v < 256; v++) {
+		guest_saved_ist[v] = (uint8_t)((idt[2 * v] & IDT_GATE_IST_MASK) >> IDT_GATE_IST_SHIFT);
+		idt[2 * v] &= ~IDT_GATE_IST_MASK;
+	}
+	*(volatile uint8_t *)&guest_shstk_armed = 1;
+}
+
+void guest_shstk_end(void)
+{
+	volatile uint64_t *idt = (volatile uint64_t *)GUEST_IDT;
+
+	*(volatile uint8_t *)&guest_shstk_armed = 0;
+	for (int v = 0; v < 256; v++)
+		idt[2 * v] = (idt[2 * v] & ~IDT_GATE_IST_MASK) |
+			     ((uint64_t)(guest_saved_ist[v] & 7) << IDT_GATE_IST_SHIFT);
+}
 
 struct guest_percpu *guest_this_cpu(void)
 {
@@ -67,10 +97,34 @@ void guest_irq_count_handler(struct ex_regs *regs)
 	wrmsr(MSR_X2APIC_EOI, 0);
 }
 
-void guest_handle_exception(struct ex_regs *regs);
-void guest_handle_exception(struct ex_regs *regs)
+/*
+ * The handler resumes at regs->rip instead of old_rip: with a shadow stack
+ * (ssp != 0) make the shadow-stack frame say so too, or IRET would #CP.
+ * WRSS needs S_CET.WRSS_EN, set just for the write. False: the frame is
+ * not the delivered one, the exception must be reported instead.
+ */
+static bool guest_shstk_follow(uint64_t ssp, uint64_t old_rip, uint64_t new_rip)
 {
-	uint64_t args[4];
+	uint64_t lip_at = ssp + GUEST_SHSTK_FRAME_LIP, s_cet;
+	enum guest_shstk_plan plan;
+
+	plan = guest_shstk_plan(ssp, ssp ? *(volatile uint64_t *)lip_at : 0, old_rip, new_rip);
+	if (plan != GUEST_SHSTK_REWRITE)
+		return plan == GUEST_SHSTK_NONE;
+	s_cet = rdmsr(MSR_IA32_S_CET);
+	if (!(s_cet & CET_WRSS_EN))
+		wrmsr(MSR_IA32_S_CET, s_cet | CET_WRSS_EN);
+	asm volatile("wrssq %0, (%1)" :: "r"(new_rip), "r"(lip_at) : "memory");
+	if (!(s_cet & CET_WRSS_EN))
+		wrmsr(MSR_IA32_S_CET, s_cet);
+	return true;
+}
+
+/* ssp: the SSP right after delivery (guest/entry.S), 0 without shadow stacks. */
+void guest_handle_exception(struct ex_regs *regs, uint64_t ssp);
+void guest_handle_exception(struct ex_regs *regs, uint64_t ssp)
+{
+	uint64_t args[4], rip = regs->rip;
 
 	if (regs->vector < 32) {
 		for (const struct guest_ex_entry *e = __start_guest_ex_table;
@@ -78,14 +132,20 @@ void guest_handle_exception(struct ex_regs *regs)
 			if (e->insn == regs->rip) {
 				regs->rip = e->fixup;
 				regs->GUEST_SAFE_FIELD = GUEST_FAULT_CODE(regs->vector);
-				return;
+				if (guest_shstk_follow(ssp, rip, regs->rip))
+					return;
+				regs->rip = rip;
+				goto report;
 			}
 		}
 	}
 	if (guest_handlers[regs->vector]) {
 		guest_handlers[regs->vector](regs);
-		return;
+		if (guest_shstk_follow(ssp, rip, regs->rip))
+			return;
+		regs->rip = rip;
 	}
+report:
 	args[0] = regs->vector;
 	args[1] = regs->error_code;
 	args[2] = regs->rip;

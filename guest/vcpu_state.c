@@ -137,8 +137,8 @@ int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, char *err, size_t l
 	r = save_msrs(v, s);
 	if (r)
 		goto fail_r_msrs;
-	if (reg_list_has(v, KVM_REG_GUEST_SSP)) {
-		r = kvm_get_one_reg(v->fd, KVM_REG_GUEST_SSP, &s->ssp);
+	if (reg_list_has(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP))) {
+		r = kvm_get_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &s->ssp);
 		if (r)
 			goto fail_r_ssp;
 		s->has_ssp = true;
@@ -349,8 +349,8 @@ static int state_apply(struct vcpu *v, const struct vcpu_state *s, const struct 
 	if ((uint32_t)r != m->nmsrs)
 		return fail(err, len, -EINVAL, "KVM_SET_MSRS: MSR %#x = %#llx refused (%d of %u set)",
 			    m->entries[r].index, (unsigned long long)m->entries[r].data, r, m->nmsrs);
-	if (s->has_ssp && (s->ssp || reg_list_has(v, KVM_REG_GUEST_SSP))) {
-		r = kvm_set_one_reg(v->fd, KVM_REG_GUEST_SSP, &s->ssp);
+	if (s->has_ssp && (s->ssp || reg_list_has(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP)))) {
+		r = kvm_set_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &s->ssp);
 		if (r)
 			return fail(err, len, r, "KVM_SET_ONE_REG(GUEST_SSP): %s", strerror(-r));
 	}

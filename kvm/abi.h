@@ -9,17 +9,36 @@
 
 #include <linux/kvm.h>
 
-/* ONE_REG ids for x86 (Linux 6.18, CET series). */
+/*
+ * ONE_REG ids for x86 as upstream defines them (arch/x86/include/uapi/asm/
+ * kvm.h, Linux 6.18): KVM_REG_GUEST_SSP is the INDEX 0 of a register of type
+ * KVM_X86_REG_TYPE_KVM, its full id is KVM_X86_REG_KVM(KVM_REG_GUEST_SSP) =
+ * 0x2030000300000000. Each name is defined here only where the installed
+ * headers lack it; `make check-uapi` builds the users against a copy of the
+ * 6.18 definitions (tests/uapi-6.18/) to prove both ways compile.
+ * Upstream's KVM_X86_REG_TYPE_SIZE is a statement expression: the ids are
+ * not constant expressions, so no user may put them in a static initializer
+ * or a case label.
+ */
 #ifndef KVM_X86_REG_TYPE_MSR
 #define KVM_X86_REG_TYPE_MSR		2
+#endif
+#ifndef KVM_X86_REG_TYPE_KVM
 #define KVM_X86_REG_TYPE_KVM		3
-#define KVM_X86_KVM_REG_GUEST_SSP	0
-#define KVM_X86_REG_ID(type, index) \
+#endif
+#ifndef KVM_REG_GUEST_SSP
+#define KVM_REG_GUEST_SSP		0	/* KVM-defined registers start from 0 */
+#endif
+#ifndef KVM_X86_REG_ID
+#define KVM_X86_REG_ID(type, index)					\
 	(KVM_REG_X86 | ((__u64)(type) << 32) | KVM_REG_SIZE_U64 | (__u64)(index))
+#endif
+#ifndef KVM_X86_REG_MSR
 #define KVM_X86_REG_MSR(index)		KVM_X86_REG_ID(KVM_X86_REG_TYPE_MSR, index)
+#endif
+#ifndef KVM_X86_REG_KVM
 #define KVM_X86_REG_KVM(index)		KVM_X86_REG_ID(KVM_X86_REG_TYPE_KVM, index)
 #endif
-#define KVM_REG_GUEST_SSP		KVM_X86_REG_KVM(KVM_X86_KVM_REG_GUEST_SSP)
 
 /* Capabilities added after 6.1. */
 #ifndef KVM_CAP_X86_APIC_BUS_CYCLES_NS
@@ -149,10 +168,18 @@
 #define MC_VECTOR	18
 #define XM_VECTOR	19
 #define VE_VECTOR	20
+#ifndef CP_VECTOR
 #define CP_VECTOR	21
+#endif
+#ifndef HV_VECTOR
 #define HV_VECTOR	28
+#endif
+#ifndef VC_VECTOR
 #define VC_VECTOR	29
+#endif
+#ifndef SX_VECTOR
 #define SX_VECTOR	30
+#endif
 
 /* #CP error codes. */
 #define CP_NEAR_RET	1

@@ -56,7 +56,8 @@ enum cpuid_reg { CPUID_EAX, CPUID_EBX, CPUID_ECX, CPUID_EDX };
 	F(AMD_IBPB,          "amd_ibpb",           0x80000008, 0, CPUID_EBX, 12) \
 	F(AMD_IBRS,          "amd_ibrs",           0x80000008, 0, CPUID_EBX, 14) \
 	F(PKS,               "pks",                0x7, 0, CPUID_ECX, 31) \
-	F(LAM,               "lam",                0x7, 1, CPUID_EAX, 26)
+	F(LAM,               "lam",                0x7, 1, CPUID_EAX, 26) \
+	F(FRED,              "fred",               0x7, 1, CPUID_EAX, 17)
 enum x86_feat {
 	X86_FEAT_NONE,		/* "no feature needed": 0, so table rows may omit it */
 #define X86_FEAT_ENUM(id, name, fn, idx, reg, bit) X86_FEAT_##id,

@@ -41,7 +41,8 @@ static const struct suite_check cet_table[] = {
 
 void cet_checks(const struct suite_env *env, struct check_report *rep)
 {
-	struct cet_ctx cc = { .env = env, .rep = rep };
+	struct cet_ctx cc = { .env = env, .rep = rep,
+			      .ignore_msrs = cet_ignore_msrs_read(CET_IGNORE_MSRS_PATH) };
 	int r = cet_support_of(env->hi, &cc.cs);
 
 	if (r) {

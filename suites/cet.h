@@ -24,6 +24,7 @@ struct hostinfo;
 /* What KVM_GET_SUPPORTED_CPUID says about CET. */
 struct cet_support {
 	bool shstk, ibt;
+	bool fred;			/* FRED: PL0_SSP exists for FRED guests too */
 	uint64_t xss;			/* supported IA32_XSS (CPUID 0xd.1 ECX:EDX) */
 };
 

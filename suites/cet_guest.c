@@ -14,6 +14,7 @@
 uint64_t cet_ss_token;
 
 uint32_t cet_g_msrs[CET_NR_MSRS];
+uint32_t cet_g_exit_msr;
 
 uint64_t cet_g_cr4_set(uint64_t arg)
 {
@@ -84,8 +85,13 @@ static uint64_t shstk_exits(void)
 	outb(0x80, 0xce);				/* PIO exit to userspace */
 	(void)mmio_read32(GUEST_MMIO_BASE);		/* MMIO exit to userspace */
 	guest_cpuid(0, 0, &a, &b, &c, &d);		/* handled in the kernel */
-	(void)rdmsr(MSR_IA32_PL1_SSP);			/* MSR access */
-	GUEST_SYNC(CET_SYNC_MARK, ssp, s_cet, pl0);	/* ucall; the host may migrate here */
+	(void)rdmsr(cet_g_exit_msr);			/* MSR exit: INT_SSP_TAB stays intercepted */
+	/*
+	 * ucall; the host may migrate here. Nothing between the RDSSP above and
+	 * this is a call, so at the OUT the SSP is ssp - 8: the one push of
+	 * `call guest_ucall` (cet_ucall_guest_ssp() on the host side).
+	 */
+	GUEST_SYNC(CET_SYNC_MARK, ssp, s_cet, pl0);
 	if (rdmsr(MSR_IA32_S_CET) != s_cet)
 		lost |= CET_LOST_S_CET;
 	if (rdmsr(MSR_IA32_PL0_SSP) != pl0)
@@ -142,6 +148,7 @@ uint64_t cet_g_shstk(uint64_t mode)
 {
 	uint64_t tok = cet_ss_token, cr4 = read_cr4(), r;
 
+	guest_shstk_begin();	/* CET-safe faults, no IST (no INT_SSP_TAB tokens) */
 	write_cr4(cr4 | X86_CR4_CET);
 	wrmsr(MSR_IA32_PL0_SSP, tok);
 	/* Enable supervisor shadow stacks and take the token: SSP = PL0_SSP. */
@@ -152,6 +159,7 @@ uint64_t cet_g_shstk(uint64_t mode)
 	asm volatile("clrssbsy (%0)\n\twrmsr"
 		     :: "r"(tok), "c"(MSR_IA32_S_CET), "a"(0), "d"(0) : "memory");
 	write_cr4(cr4);
+	guest_shstk_end();
 	return r;
 }
 

@@ -36,6 +36,8 @@ _Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) < CET_WP_NOT_RUN, "a fault code
 extern uint64_t cet_ss_token;
 /* The CET MSR indexes, as in cet_msrs[] (kvm/msr.h): set by cet_vm_create. */
 extern uint32_t cet_g_msrs[CET_NR_MSRS];
+/* A CET MSR whose access exits even in a CET guest (cet_exit_msr()): set by cet_vm_create. */
+extern uint32_t cet_g_exit_msr;
 
 uint64_t cet_g_cr4_set(uint64_t arg);	/* 0 or GUEST_FAULT|vector of mov to CR4 |= CET */
 uint64_t cet_g_msr_access(uint64_t arg);	/* bit i: CET MSR i did not #GP on read (i) or write (i + 8) */

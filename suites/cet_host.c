@@ -11,21 +11,16 @@
 #include <unistd.h>
 
 #include "host/cpu.h"
+#include "host/hostinfo.h"
 #include "suites/cet_int.h"
 
 #define SUITE		CET_SUITE
-#define NONCANONICAL	0x0000800000000000ULL
 
 static const char *yesno(bool b)
 {
 	return b ? "yes" : "no";
 }
 
-/* The CET MSR m exists with the CPUID that cs describes. */
-static bool cet_msr_supported(const struct cet_msr *m, const struct cet_support *cs)
-{
-	return (m->feat == X86_FEAT_SHSTK && cs->shstk) || (m->alt == X86_FEAT_IBT && cs->ibt);
-}
 
 /* "U_CET,S_CET" into buf: the CET MSRs of mask (bit i: cet_msrs[i]), "none" without. */
 static const char *cet_msr_list(uint32_t mask, char *buf, size_t len)
@@ -46,23 +41,27 @@ void cet_check_cpuid_policy(void *arg)
 	struct cet_ctx *cc = arg;
 	struct check_report *rep = cc->rep;
 	const struct cet_support *cs = &cc->cs;
-	bool cpu_shstk, cpu_ibt, fl_shstk, fl_ibt;
+	struct cet_host_cpu h = { .kvm_shstk = cs->shstk, .kvm_ibt = cs->ibt };
 	char want[CET_EV_LEN], seen[CET_EV_LEN];
+	bool fl_user_shstk, fl_ibt;
 
-	cpu_shstk = host_cpu_has(X86_FEAT_SHSTK);
-	cpu_ibt = host_cpu_has(X86_FEAT_IBT);
-	fl_shstk = host_cpuinfo_flag("user_shstk") || host_cpuinfo_flag("shstk");
+	/*
+	 * What KVM offers, the host CPU must have: KVM derives SHSTK/IBT from
+	 * the CPU's CPUID and its VMX/SVM capabilities, not from the host
+	 * kernel's user shadow stacks, so /proc/cpuinfo ("user_shstk", "ibt";
+	 * there is no "shstk" flag) is information only.
+	 */
+	h.cpu_shstk = host_cpu_has(X86_FEAT_SHSTK);
+	h.cpu_ibt = host_cpu_has(X86_FEAT_IBT);
+	fl_user_shstk = host_cpuinfo_flag("user_shstk");
 	fl_ibt = host_cpuinfo_flag("ibt");
-	/* What KVM offers, the host must have (CPUID and kernel support). */
 	snprintf(want, sizeof(want), "shstk=%d ibt=%d", cs->shstk, cs->ibt);
-	snprintf(seen, sizeof(seen), "shstk=%d ibt=%d", cs->shstk && cpu_shstk && fl_shstk,
-		 cs->ibt && cpu_ibt && fl_ibt);
-	check_add_ev(rep, SUITE, "cpuid_host_cpu",
-		  (cs->shstk && !(cpu_shstk && fl_shstk)) || (cs->ibt && !(cpu_ibt && fl_ibt)) ?
-		  CHECK_FAIL : CHECK_PASS, want, seen,
-		  "KVM_GET_SUPPORTED_CPUID shstk=%s ibt=%s; host CPUID shstk=%s ibt=%s; "
-		  "/proc/cpuinfo user_shstk=%s ibt=%s",
-		  yesno(cs->shstk), yesno(cs->ibt), yesno(cpu_shstk), yesno(cpu_ibt), yesno(fl_shstk), yesno(fl_ibt));
+	snprintf(seen, sizeof(seen), "shstk=%d ibt=%d", cs->shstk && h.cpu_shstk, cs->ibt && h.cpu_ibt);
+	check_add_ev(rep, SUITE, "cpuid_host_cpu", cet_cpuid_host_status(&h), want, seen,
+		  "KVM_GET_SUPPORTED_CPUID shstk=%s ibt=%s; host CPUID 7.0 shstk (ECX bit 7)=%s "
+		  "ibt (EDX bit 20)=%s; /proc/cpuinfo (information only) user_shstk=%s ibt=%s",
+		  yesno(cs->shstk), yesno(cs->ibt), yesno(h.cpu_shstk), yesno(h.cpu_ibt),
+		  yesno(fl_user_shstk), yesno(fl_ibt));
 	snprintf(want, sizeof(want), "0x%llx", cs->shstk || cs->ibt ? (unsigned long long)XSS_CET : 0ULL);
 	snprintf(seen, sizeof(seen), "0x%llx", (unsigned long long)(cs->xss & XSS_CET));
 	check_add_ev(rep, SUITE, "cpuid_xss_bits",
@@ -96,7 +95,7 @@ void cet_check_msr_list(void *arg)
 	}
 	for (int i = 0; i < CET_NR_MSRS; i++) {
 		uint32_t m = cet_msrs[i].index;
-		bool want = cet_msr_supported(&cet_msrs[i], cs);
+		bool want = cet_msr_exists(&cet_msrs[i], cs);
 		bool has = kvm_msr_list_has(l, m);
 
 		want_mask |= (uint32_t)want << i;
@@ -158,10 +157,15 @@ void cet_check_msrs_refused(void *arg)
 	const struct cet_support *cs = &cc->cs;
 	bool kvm_cet = cs->shstk || cs->ibt;
 	const char *name = kvm_cet ? "msr_refused_cleared_cpuid" : "msr_refused_no_cet";
+	const char *skip = cet_ignore_msrs_skip(cc->ignore_msrs);
 	char acc[384] = "", err[256];
 	struct vm *vm;
 	size_t n = 0;
 
+	if (skip) {
+		check_add_ev(rep, SUITE, name, CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y", "%s", skip);
+		return;
+	}
 	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, err, sizeof(err))) {
 		check_add(rep, SUITE, name, CHECK_FAIL, "vm_create: %s", err);
 		return;
@@ -171,7 +175,8 @@ void cet_check_msrs_refused(void *arg)
 	 * the guest CPUID, KVM lets the host write 0 and read 0 (reset and
 	 * migration of advertised MSRs); non-zero values must still be refused.
 	 */
-	msr_access_refused(&vm->vcpus[0], cs, acc, sizeof(acc), &n, kvm_cet);
+	/* FRED in KVM advertises PL0_SSP too, with the same host 0-write rule. */
+	msr_access_refused(&vm->vcpus[0], cs, acc, sizeof(acc), &n, kvm_cet || cs->fred);
 	if (n)
 		check_add_ev(rep, SUITE, name, CHECK_FAIL, "accepted=none", "accepted=some",
 			  "guest CPUID without SHSTK/IBT, yet KVM accepted: %s", acc);
@@ -194,7 +199,7 @@ static int reg_list_has_ssp(struct vcpu *v, uint64_t *n)
 		return r;
 	*n = l->n;
 	for (uint64_t i = 0; i < l->n; i++)
-		has |= l->reg[i] == KVM_REG_GUEST_SSP;
+		has |= l->reg[i] == KVM_X86_REG_KVM(KVM_REG_GUEST_SSP);
 	free(l);
 	return has;
 }
@@ -204,9 +209,11 @@ void cet_check_reg_list_absent(void *arg)
 	struct cet_ctx *cc = arg;
 	struct check_report *rep = cc->rep;
 	const struct suite_env *env = cc->env;
+	bool one_reg_cap = hostinfo_cap(env->hi, "KVM_CAP_ONE_REG") > 0;
 	char seen[CET_EV_LEN];
 	uint64_t n = 0, ssp = 0x7ffff000, got = 0;
 	char err[256], one[160];
+	enum check_status st;
 	struct vm *vm;
 	int r, s, g;
 
@@ -215,23 +222,27 @@ void cet_check_reg_list_absent(void *arg)
 		return;
 	}
 	r = reg_list_has_ssp(&vm->vcpus[0], &n);
-	s = kvm_set_one_reg(vm->vcpus[0].fd, KVM_REG_GUEST_SSP, &ssp);
-	g = kvm_get_one_reg(vm->vcpus[0].fd, KVM_REG_GUEST_SSP, &got);
+	s = kvm_set_one_reg(vm->vcpus[0].fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &ssp);
+	g = kvm_get_one_reg(vm->vcpus[0].fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &got);
 	snprintf(one, sizeof(one), "KVM_SET_ONE_REG(GUEST_SSP=%#llx) %s, KVM_GET_ONE_REG %s",
 		 (unsigned long long)ssp, s ? strerror(-s) : "accepted",
 		 g ? strerror(-g) : "accepted");
 	snprintf(seen, sizeof(seen), "listed=%d set_one_reg=%s", r == 1, s ? "refused" : "accepted");
 #define REG_LIST_WANT	"listed=0 set_one_reg=refused"
+	st = cet_reg_list_absent_status(r, s, one_reg_cap);
 	if (r == 1 || !s)
-		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", CHECK_FAIL, REG_LIST_WANT, seen,
+		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", st, REG_LIST_WANT, seen,
 			  "guest CPUID without SHSTK: GUEST_SSP %s in KVM_GET_REG_LIST; %s",
 			  r == 1 ? "listed" : "not listed", one);
 	else if (r < 0)
-		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", CHECK_PASS, REG_LIST_WANT, seen,
-			  "KVM_GET_REG_LIST failed (%s: x86 reg list predates Linux 6.18), so GUEST_SSP "
-			  "is not listed; %s", strerror(-r), one);
+		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", st, REG_LIST_WANT, seen,
+			  st == CHECK_PASS ?
+			  "KVM_GET_REG_LIST failed (%s) and KVM_CAP_ONE_REG is not advertised: the x86 "
+			  "reg list predates Linux 6.18, so GUEST_SSP is not listed; %s" :
+			  "KVM_GET_REG_LIST failed (%s) although KVM_CAP_ONE_REG is advertised; %s",
+			  strerror(-r), one);
 	else
-		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", CHECK_PASS, REG_LIST_WANT, seen,
+		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", st, REG_LIST_WANT, seen,
 			  "guest CPUID without SHSTK: KVM_GET_REG_LIST lists %llu registers, no "
 			  "GUEST_SSP; %s", (unsigned long long)n, one);
 	vm_destroy(vm);
@@ -309,7 +320,7 @@ static void refused_one(struct vcpu *v, uint64_t id, uint32_t m, uint64_t val, c
 
 	if (!r)
 		*n += snprintf(bad + *n, len - *n, "%s%s %s %#llx accepted", *n ? "; " : "",
-			       id == KVM_REG_GUEST_SSP ? "GUEST_SSP" : cet_msr_name(m), what,
+			       id == KVM_X86_REG_KVM(KVM_REG_GUEST_SSP) ? "GUEST_SSP" : cet_msr_name(m), what,
 			       (unsigned long long)val);
 	if (*n >= len)
 		*n = len - 1;
@@ -345,7 +356,7 @@ void cet_check_roundtrips(void *arg)
 	for (int i = 0; i < CET_NR_MSRS; i++) {
 		uint32_t m = cet_msrs[i].index;
 
-		if (!cet_msr_supported(&cet_msrs[i], cs))
+		if (!cet_msr_exists(&cet_msrs[i], cs))
 			continue;
 		roundtrip_one(v, m, cet_valid_value(m, cs, 0), false, bad, sizeof(bad), &n);
 		roundtrip_one(v, m, cet_valid_value(m, cs, 1), true, bad, sizeof(bad), &n);
@@ -353,8 +364,8 @@ void cet_check_roundtrips(void *arg)
 	}
 	if (cs->shstk) {
 		ssp = 0x00007ffff0003ff8ULL;
-		r = kvm_set_one_reg(v->fd, KVM_REG_GUEST_SSP, &ssp);
-		if (r || kvm_get_one_reg(v->fd, KVM_REG_GUEST_SSP, &got) || got != ssp)
+		r = kvm_set_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &ssp);
+		if (r || kvm_get_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &got) || got != ssp)
 			n += snprintf(bad + n, sizeof(bad) - n, "%sGUEST_SSP %#llx: set %s, read %#llx",
 				      n ? "; " : "", (unsigned long long)ssp,
 				      r ? strerror(-r) : "ok", (unsigned long long)got);
@@ -373,13 +384,13 @@ void cet_check_roundtrips(void *arg)
 		for (int i = 0; i < CET_NR_MSRS; i++) {
 			if (!cet_msrs[i].ssp)
 				continue;
-			refused_one(v, 0, cet_msrs[i].index, NONCANONICAL, "non-canonical", bad, sizeof(bad), &n);
+			refused_one(v, 0, cet_msrs[i].index, CET_SSP_NONCANONICAL, "non-canonical", bad, sizeof(bad), &n);
 			if (cet_msrs[i].index != MSR_IA32_INT_SSP_TAB)
-				refused_one(v, 0, cet_msrs[i].index, 0x7ffff0001001ULL, "misaligned", bad,
+				refused_one(v, 0, cet_msrs[i].index, CET_SSP_MISALIGNED, "misaligned", bad,
 					    sizeof(bad), &n);
 		}
-		refused_one(v, KVM_REG_GUEST_SSP, 0, NONCANONICAL, "non-canonical", bad, sizeof(bad), &n);
-		refused_one(v, KVM_REG_GUEST_SSP, 0, 0x7ffff0001002ULL, "misaligned", bad, sizeof(bad), &n);
+		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_NONCANONICAL, "non-canonical", bad, sizeof(bad), &n);
+		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_MISALIGNED, "misaligned", bad, sizeof(bad), &n);
 	}
 	check_add_ev(rep, SUITE, "msr_invalid_refused", n ? CHECK_FAIL : CHECK_PASS,
 		  "accepted=none", n ? "accepted=some" : "accepted=none", "%s",

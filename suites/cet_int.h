@@ -7,6 +7,7 @@
 #define EXITSCOPE_SUITES_CET_INT_H
 
 #include "suites/cet.h"
+#include "suites/cet_decide.h"
 
 #define CET_SUITE	"cet"
 #define CET_EV_LEN	128	/* == sizeof(struct check_result.expected) */
@@ -17,6 +18,7 @@ struct cet_ctx {
 	const struct suite_env *env;
 	struct check_report *rep;
 	struct cet_support cs;
+	enum cet_ignore_msrs ignore_msrs;	/* kvm.ignore_msrs, read once per run */
 };
 
 /* cet_host.c */

@@ -26,6 +26,7 @@ int cet_support_of(const struct hostinfo *hi, struct cet_support *cs)
 		return -ENODATA;
 	cs->shstk = cpuid_has(c, X86_FEAT_SHSTK);
 	cs->ibt = cpuid_has(c, X86_FEAT_IBT);
+	cs->fred = cpuid_has(c, X86_FEAT_FRED);
 	e = cpuid_find_const(c, 0xd, 1);
 	if (e)
 		cs->xss = e->ecx | (uint64_t)e->edx << 32;
@@ -55,6 +56,7 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 
 		cpuid_set(c, X86_FEAT_SHSTK, false);
 		cpuid_set(c, X86_FEAT_IBT, false);
+		cpuid_set(c, X86_FEAT_FRED, false);	/* PL0_SSP exists with FRED too */
 		if (e)
 			e->ecx &= ~(uint32_t)XSS_CET;
 	}
@@ -65,6 +67,7 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 		return r;
 	for (int i = 0; i < CET_NR_MSRS; i++)
 		(*vm_global(*out, cet_g_msrs))[i] = cet_msrs[i].index;
+	vm_global_set(*out, cet_g_exit_msr, cet_exit_msr());
 	return 0;
 }
 

@@ -97,11 +97,17 @@ void cet_check_msr_gp(void *arg)
 {
 	struct cet_ctx *cc = arg;
 	struct check_report *rep = cc->rep;
-	struct vm *vm = scenario_vm(cc->env, CET_CPUID_CLEARED, rep, "guest_msr_gp");
+	const char *skip = cet_ignore_msrs_skip(cc->ignore_msrs);
 	struct guest_result res;
 	char ok[256] = "", seen[CET_EV_LEN];
+	struct vm *vm;
 	size_t n = 0;
 
+	if (skip) {
+		check_add_ev(rep, SUITE, "guest_msr_gp", CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y", "%s", skip);
+		return;
+	}
+	vm = scenario_vm(cc->env, CET_CPUID_CLEARED, rep, "guest_msr_gp");
 	if (!vm)
 		return;
 	vcpu_call_run(&vm->vcpus[0], cet_g_msr_access, 0, BUDGET_MS, &res);
@@ -311,27 +317,34 @@ void cet_check_state_exits(void *arg)
 		goto out;
 	}
 	ssp = res.args[1];
-	/* The host's view at the ucall exit must match the guest's. */
-	r1 = kvm_get_one_reg(v->fd, KVM_REG_GUEST_SSP, &host_ssp);
+	/*
+	 * The host's view at the ucall exit must match the guest's: the guest
+	 * read SSP before GUEST_SYNC, whose `call guest_ucall` then pushed 8
+	 * bytes on the shadow stack before the OUT exited.
+	 */
+	r1 = kvm_get_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &host_ssp);
 	r2 = kvm_get_msr(v->fd, MSR_IA32_S_CET, &s_cet);
 	r3 = kvm_get_msr(v->fd, MSR_IA32_PL0_SSP, &pl0);
 	vcpu_run(v, BUDGET_MS, &res);
 	lost = res.kind == GUEST_DONE ? res.args[0] : ~0ULL;
 	snprintf(want, sizeof(want), "lost=0x0 guest_ssp=0x%llx s_cet=0x%llx pl0_ssp=0x%llx",
-		 (unsigned long long)ssp, (unsigned long long)CET_SHSTK_EN, (unsigned long long)tok);
+		 (unsigned long long)cet_ucall_guest_ssp(ssp), (unsigned long long)CET_SHSTK_EN,
+		 (unsigned long long)tok);
 	snprintf(seen, sizeof(seen), "lost=0x%llx guest_ssp=0x%llx s_cet=0x%llx pl0_ssp=0x%llx",
 		 (unsigned long long)lost, (unsigned long long)host_ssp, (unsigned long long)s_cet,
 		 (unsigned long long)pl0);
 	check_add_ev(rep, SUITE, "guest_cet_state_exits",
-		  !lost && !r1 && !r2 && !r3 && host_ssp == ssp && s_cet == CET_SHSTK_EN &&
+		  !lost && !r1 && !r2 && !r3 && host_ssp == cet_ucall_guest_ssp(ssp) && s_cet == CET_SHSTK_EN &&
 		  pl0 == tok && v->user_exits.io > u0.io && v->user_exits.mmio > u0.mmio ?
 		  CHECK_PASS : CHECK_FAIL, want, seen,
-		  "%llu PIO + %llu MMIO exits, CPUID, RDMSR and a ucall with the shadow stack active: "
+		  "%llu PIO + %llu MMIO exits, CPUID, RDMSR %s and a ucall with the shadow stack active: "
 		  "guest-side changes %#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack entry); host "
-		  "view at the ucall: GUEST_SSP %#llx (guest %#llx), S_CET %#llx, PL0_SSP %#llx "
+		  "view at the ucall: GUEST_SSP %#llx (guest %#llx before the call's 8-byte push), "
+		  "S_CET %#llx, PL0_SSP %#llx "
 		  "(token %#llx); end: %s",
 		  (unsigned long long)(v->user_exits.io - u0.io),
-		  (unsigned long long)(v->user_exits.mmio - u0.mmio), (unsigned long long)lost,
+		  (unsigned long long)(v->user_exits.mmio - u0.mmio), cet_msr_name(cet_exit_msr()),
+		  (unsigned long long)lost,
 		  (unsigned long long)host_ssp, (unsigned long long)ssp, (unsigned long long)s_cet,
 		  (unsigned long long)pl0, (unsigned long long)tok, res.msg);
 out:

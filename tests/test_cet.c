@@ -3,7 +3,9 @@
  * facts that hold on every host without CET in the guest CPUID (MSRs absent
  * from the save list when KVM lacks CET, KVM_SET_MSRS refused, CR4.CET
  * refused via SREGS and #GP from the guest, GUEST_SSP not listed), checked
- * directly and through the suite and the CLI.
+ * directly and through the suite and the CLI. Before any of that, the
+ * decisions a CET host takes (suites/cet_decide.h, the kvm/abi.h ids, the
+ * kvm/msr.h table) are fed the inputs such a host would give.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,11 +15,103 @@
 #include <jansson.h>
 
 #include "suites/cet.h"
+#include "suites/cet_decide.h"
 #include "suites/cet_guest.h"
 #include "host/hostinfo.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
+
+/* Issue 12 item 4: upstream's names and meanings (6.18 uapi asm/kvm.h). */
+static void abi_checks(void)
+{
+	is_int(KVM_REG_GUEST_SSP, 0, "KVM_REG_GUEST_SSP is the index 0 of a KVM-type register");
+	ok(KVM_X86_REG_KVM(KVM_REG_GUEST_SSP) == 0x2030000300000000ULL,
+	   "its full id KVM_X86_REG_KVM(KVM_REG_GUEST_SSP) is 0x2030000300000000");
+	ok(KVM_X86_REG_MSR(MSR_IA32_S_CET) == 0x20300002000006a2ULL,
+	   "KVM_X86_REG_MSR(S_CET) is 0x20300002000006a2");
+}
+
+static void decide_checks(void)
+{
+	struct cet_host_cpu h;
+	struct cet_support cs;
+	char *dir = fixture_tmpdir(), path[512];
+	const char *p;
+
+	/* Item 1: the host sees GUEST_SSP 8 below the guest's SSP at the ucall. */
+	ok(cet_ucall_guest_ssp(0x40fff8) == 0x40fff0, "ucall exit: GUEST_SSP = guest SSP 0x40fff8 - 8");
+	ok(cet_ucall_guest_ssp(0x40fff8) != 0x40fff8, "the guest's own SSP is not what the host sees");
+
+	/* Item 2: the refused SSP values, at 48 and 57 address bits. */
+	ok(!cet_canonical(CET_SSP_NONCANONICAL, 48) && !cet_canonical(CET_SSP_NONCANONICAL, 57),
+	   "%#llx is non-canonical at 48 and at 57 bits", (unsigned long long)CET_SSP_NONCANONICAL);
+	is_int(CET_SSP_NONCANONICAL & 3, 0, "and 4-byte aligned: only canonicality can refuse it");
+	ok(!cet_canonical(0x0000800000000000ULL, 48) && cet_canonical(0x0000800000000000ULL, 57),
+	   "the old value 0x0000800000000000 is canonical on an LA57 host");
+	ok(cet_canonical(CET_SSP_MISALIGNED, 48) && cet_canonical(CET_SSP_MISALIGNED, 57) &&
+	   (CET_SSP_MISALIGNED & 3), "%#llx is canonical at both widths and not 4-byte aligned",
+	   (unsigned long long)CET_SSP_MISALIGNED);
+	ok(cet_canonical(0xffff888000002000ULL, 48) && !cet_canonical(0x0100000000000000ULL, 57) &&
+	   cet_canonical(0xff00000000000000ULL, 57), "canonical at 48/57 bits: sign-extended kernel addresses");
+
+	/* Item 5: cpuid_host_cpu goes by CPUID only. */
+	h = (struct cet_host_cpu){ .kvm_shstk = true, .kvm_ibt = true, .cpu_shstk = true, .cpu_ibt = true };
+	is_int(cet_cpuid_host_status(&h), CHECK_PASS, "KVM and CPU CPUID with SHSTK+IBT: pass (no cpuinfo needed)");
+	h.cpu_shstk = false;
+	is_int(cet_cpuid_host_status(&h), CHECK_FAIL, "KVM offers SHSTK the CPU lacks: fail");
+	h = (struct cet_host_cpu){ .kvm_ibt = true, .cpu_shstk = true };
+	is_int(cet_cpuid_host_status(&h), CHECK_FAIL, "KVM offers IBT the CPU lacks: fail");
+	h = (struct cet_host_cpu){ .cpu_shstk = true, .cpu_ibt = true };
+	is_int(cet_cpuid_host_status(&h), CHECK_PASS, "KVM offers less than the CPU has: pass");
+
+	/* Item 6: kvm.ignore_msrs. */
+	is_int(cet_ignore_msrs_parse("Y\n"), CET_IGNORE_MSRS_YES, "ignore_msrs 'Y' parsed");
+	is_int(cet_ignore_msrs_parse("N\n"), CET_IGNORE_MSRS_NO, "ignore_msrs 'N' parsed");
+	is_int(cet_ignore_msrs_parse(NULL), CET_IGNORE_MSRS_UNKNOWN, "missing parameter: unknown");
+	p = cet_ignore_msrs_skip(CET_IGNORE_MSRS_YES);
+	ok(p && strstr(p, "ignore_msrs=Y"), "Y: the MSR-refusal checks skip (%s)", p ? p : "no skip");
+	ok(!cet_ignore_msrs_skip(CET_IGNORE_MSRS_NO) && !cet_ignore_msrs_skip(CET_IGNORE_MSRS_UNKNOWN),
+	   "N or missing: they run");
+	if (dir) {
+		is_int(cet_ignore_msrs_read(fixture_write_raw(dir, "y", "Y\n", 2)), CET_IGNORE_MSRS_YES,
+		       "read from a file holding Y");
+		is_int(cet_ignore_msrs_read(fixture_write_raw(dir, "n", "N\n", 2)), CET_IGNORE_MSRS_NO,
+		       "read from a file holding N");
+		snprintf(path, sizeof(path), "%s/absent", dir);
+		is_int(cet_ignore_msrs_read(path), CET_IGNORE_MSRS_UNKNOWN, "read from a missing file");
+	} else {
+		tap_skip(3, "no temporary directory");
+	}
+	fixture_rmdir(dir);
+
+	/* Item 8: the "MSR access exit" uses an MSR KVM keeps intercepted. */
+	is_int(cet_exit_msr(), MSR_IA32_INT_SSP_TAB, "the exit MSR is INT_SSP_TAB");
+	ok(cet_msr_of(MSR_IA32_PL1_SSP)->passthrough && cet_msr_of(MSR_IA32_U_CET)->passthrough &&
+	   cet_msr_of(MSR_IA32_S_CET)->passthrough && !cet_msr_of(MSR_IA32_INT_SSP_TAB)->passthrough,
+	   "PL0-3_SSP, U_CET, S_CET passed through to a CET guest, INT_SSP_TAB intercepted");
+
+	/* Item 11: KVM_GET_REG_LIST failing with KVM_CAP_ONE_REG advertised. */
+	is_int(cet_reg_list_absent_status(-EINVAL, -EINVAL, true), CHECK_FAIL,
+	       "REG_LIST fails although ONE_REG is advertised: fail");
+	is_int(cet_reg_list_absent_status(-EINVAL, -EINVAL, false), CHECK_PASS,
+	       "REG_LIST fails without ONE_REG: pre-6.18 kernel, pass");
+	is_int(cet_reg_list_absent_status(0, -EINVAL, true), CHECK_PASS, "listed without GUEST_SSP, set refused: pass");
+	is_int(cet_reg_list_absent_status(1, -EINVAL, true), CHECK_FAIL, "GUEST_SSP listed: fail");
+	is_int(cet_reg_list_absent_status(0, 0, true), CHECK_FAIL, "GUEST_SSP set accepted: fail");
+
+	/* Item 11, FRED: PL0_SSP exists for shstk || fred, the other SSP MSRs for shstk only. */
+	cs = (struct cet_support){ .fred = true };
+	ok(cet_msr_exists(cet_msr_of(MSR_IA32_PL0_SSP), &cs) &&
+	   !cet_msr_exists(cet_msr_of(MSR_IA32_PL1_SSP), &cs) &&
+	   !cet_msr_exists(cet_msr_of(MSR_IA32_S_CET), &cs), "FRED only: PL0_SSP expected, PL1_SSP and S_CET not");
+	cs = (struct cet_support){ .ibt = true };
+	ok(cet_msr_exists(cet_msr_of(MSR_IA32_U_CET), &cs) && !cet_msr_exists(cet_msr_of(MSR_IA32_PL0_SSP), &cs),
+	   "IBT only: U_CET expected, PL0_SSP not");
+	cs = (struct cet_support){ .shstk = true };
+	ok(cet_msr_exists(cet_msr_of(MSR_IA32_PL0_SSP), &cs) && cet_msr_exists(cet_msr_of(MSR_IA32_INT_SSP_TAB), &cs),
+	   "SHSTK: PL0_SSP and INT_SSP_TAB expected");
+}
 
 static void direct_checks(const struct suite_env *env, const struct cet_support *cs)
 {
@@ -35,8 +129,8 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 	close(fd);
 	ok(r == 0, "KVM_GET_MSR_INDEX_LIST works");
 	for (int i = 0; i < CET_NR_MSRS; i++) {
-		if (cs->shstk || cs->ibt)
-			skip("KVM supports CET: its MSRs belong in the list");
+		if (cet_msr_exists(&cet_msrs[i], cs))
+			skip("KVM supports it: the MSR belongs in the list");
 		else
 			ok(!kvm_msr_list_has(l, cet_msrs[i].index), "%s (%#x) absent from the MSR save list",
 			   cet_msrs[i].name, cet_msrs[i].index);
@@ -65,12 +159,13 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 	/* KVM_GET_REG_LIST: no GUEST_SSP (or no x86 reg list at all before 6.18). */
 	r = kvm_get_reg_list(vm->vcpus[0].fd, &rl);
 	if (r) {
-		ok(r == -EINVAL || r == -ENOTTY, "KVM_GET_REG_LIST unsupported (%d): GUEST_SSP not listed", r);
+		ok((r == -EINVAL || r == -ENOTTY) && hostinfo_cap(env->hi, "KVM_CAP_ONE_REG") <= 0,
+		   "KVM_GET_REG_LIST unsupported (%d) and KVM_CAP_ONE_REG not advertised: GUEST_SSP not listed", r);
 	} else {
 		bool has = false;
 
 		for (uint64_t i = 0; i < rl->n; i++)
-			has |= rl->reg[i] == KVM_REG_GUEST_SSP;
+			has |= rl->reg[i] == KVM_X86_REG_KVM(KVM_REG_GUEST_SSP);
 		ok(!has, "KVM_GET_REG_LIST (%llu registers) has no GUEST_SSP", (unsigned long long)rl->n);
 		free(rl);
 	}
@@ -198,10 +293,16 @@ int main(void)
 	struct hostinfo hi;
 	char err[256];
 
-	if (access("/dev/kvm", R_OK | W_OK))
-		return tap_skip_all("/dev/kvm is not accessible");
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_of(&hi, &cs))
-		return tap_skip_all("KVM cannot be queried");
+	abi_checks();
+	decide_checks();
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		skip("/dev/kvm is not accessible");
+		return done_testing();
+	}
+	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_of(&hi, &cs)) {
+		skip("KVM cannot be queried");
+		return done_testing();
+	}
 	env.hi = &hi;
 	diag("KVM CET support: shstk=%d ibt=%d xss=%#llx", cs.shstk, cs.ibt, (unsigned long long)cs.xss);
 	direct_checks(&env, &cs);

@@ -1,13 +1,16 @@
 /*
  * test_runtime.c - the guest runtime on real /dev/kvm: C guest functions,
  * ucalls (return value, sync, assert with file:line), unhandled and "safe"
- * exceptions, the watchdog, and exact I/O exit counts from the stats fd.
+ * exceptions, the watchdog, and exact I/O exit counts from the stats fd;
+ * the CET-safe fault path's decision (guest/guest.h guest_shstk_plan) on
+ * the values a shadow-stack host would give, and IST suspended around it.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include "guest/guest.h"
 #include "guest/vm.h"
 #include "tests/tap.h"
 
@@ -26,6 +29,7 @@ uint64_t tg_xgetbv(uint64_t arg);
 uint64_t tg_handler(uint64_t arg);
 uint64_t tg_print(uint64_t arg);
 uint64_t tg_count_sync(uint64_t arg);
+uint64_t tg_shstk_ist(uint64_t arg);
 extern uint64_t tg_global_counter;
 
 #define BUDGET_MS 20000
@@ -45,7 +49,20 @@ int main(void)
 		tap_ok(0, "vm_create: %s", err);
 		return tap_done();
 	}
-	tap_plan(33);
+	tap_plan(39);
+
+	/*
+	 * Which exit path a fault under supervisor shadow stacks takes: ssp is
+	 * the SSP after delivery (0: none), lip the frame's LIP there.
+	 */
+	tap_ok(guest_shstk_plan(0, 0, 0x401000, 0x401008) == GUEST_SHSTK_NONE,
+	       "no shadow stack: a fixup just changes RIP and IRETs");
+	tap_ok(guest_shstk_plan(0x2fe8, 0x401000, 0x401000, 0x401000) == GUEST_SHSTK_NONE,
+	       "shadow stack, RIP unchanged (installed handler returning): plain IRET");
+	tap_ok(guest_shstk_plan(0x2fe8, 0x401000, 0x401000, 0x401008) == GUEST_SHSTK_REWRITE,
+	       "shadow stack, fixup moves RIP: the frame's LIP is rewritten first");
+	tap_ok(guest_shstk_plan(0x2fe8, 0x402000, 0x401000, 0x401008) == GUEST_SHSTK_REPORT,
+	       "shadow stack, frame LIP is not the faulting RIP: report, no IRET");
 
 	/* A guest C function computes a value and returns it through the channel. */
 	vcpu_call_run(&vm->vcpus[0], tg_add, 100, BUDGET_MS, &res);
@@ -178,6 +195,13 @@ int main(void)
 	/* Installed guest handlers run instead of the report. */
 	vcpu_call_run(&vm->vcpus[0], tg_handler, 0, BUDGET_MS, &res);
 	tap_ok(res.kind == GUEST_DONE && res.args[0] == 0x5a, "installed #UD handler ran (%s)", res.msg);
+
+	/* guest_shstk_begin/end: IST off in every gate and the SSP read armed, then both back. */
+	vcpu_call_run(&vm->vcpus[0], tg_shstk_ist, 0, BUDGET_MS, &res);
+	tap_ok(res.kind == GUEST_DONE && (res.args[0] & 0xff) == 3 && ((res.args[0] >> 8) & 0xff) == 0 &&
+	       ((res.args[0] >> 16) & 0xff) == 3, "guest_shstk_begin clears the IST of NMI, #DF, #MC; "
+	       "guest_shstk_end restores them (%#llx, %s)", (unsigned long long)res.args[0], res.msg);
+	tap_ok((res.args[0] >> 24 & 3) == 3, "the entry path's SSP read is armed in between only");
 
 	/* GUEST_PRINTF formats integers only and continues. */
 	vm->quiet = true;

@@ -138,3 +138,33 @@ uint64_t tg_count_sync(uint64_t arg)
 			GUEST_SYNC(i);
 	return i;
 }
+
+/*
+ * guest_shstk_begin/end on the IDT: bits 0-7 the gates with a non-zero IST
+ * before (count), 8-15 after begin, 16-23 after end; bit 24 armed in
+ * between, bit 25 disarmed after. No shadow stack is enabled in between.
+ */
+extern uint8_t guest_shstk_armed;
+static uint64_t tg_ist_gates(void)
+{
+	const volatile uint64_t *idt = (const volatile uint64_t *)GUEST_IDT;
+	uint64_t n = 0;
+
+	for (int v = 0; v < 256; v++)
+		n += (idt[2 * v] >> 32 & 7) != 0;
+	return n;
+}
+
+uint64_t tg_shstk_ist(uint64_t arg);
+uint64_t tg_shstk_ist(uint64_t arg)
+{
+	uint64_t r = tg_ist_gates();
+
+	guest_shstk_begin();
+	r |= tg_ist_gates() << 8;
+	r |= (uint64_t)(guest_shstk_armed != 0) << 24;
+	guest_shstk_end();
+	r |= tg_ist_gates() << 16;
+	r |= (uint64_t)(guest_shstk_armed == 0) << 25;
+	return r;
+}
