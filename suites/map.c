@@ -453,6 +453,7 @@ size_t map_nr_entries(void)
 
 void map_entry_key_at(size_t i, struct result_map_entry *e)
 {
+	memset(e, 0, sizeof(*e));	/* e holds nothing yet: reset frees nothing */
 	result_map_entry_reset(e);
 	if (i < NR_MAP_ITEMS)
 		map_item_key(e, &map_items[i]);
