@@ -157,6 +157,51 @@ static void test_hook(void)
 	check_report_free(&rep);
 }
 
+/* scripts/lane-progress, the line lane-run draws, on a made-up console log. */
+static void test_lane(void)
+{
+	char dirp[] = "/tmp/exitscope-test-lanep-XXXXXX", serial[96], list[96];
+	struct run_result r;
+	FILE *f;
+
+	if (access("scripts/lane-progress", X_OK) || !mkdtemp(dirp)) {
+		tap_skip(4, "scripts/lane-progress not found from here (run from the top of the tree)");
+		return;
+	}
+	snprintf(serial, sizeof(serial), "%s/serial.log", dirp);
+	snprintf(list, sizeof(list), "%s/commands.list", dirp);
+	f = fopen(list, "w");
+	if (f) {
+		fputs("# comment\ninfo info --json @JSON@\nmap map --json @JSON@\n", f);
+		fclose(f);
+	}
+	f = fopen(serial, "w");
+	if (f) {
+		fputs("[    0.000000] Linux version 6.1\r\n", f);
+		fclose(f);
+	}
+	run_cmd(&r, (const char *const[]){ "scripts/lane-progress", "vmx", serial, list, "5", "300", NULL });
+	tap_is_str(r.out, "lane vmx: 5s booting, at most 4m55s left (timeout) | [    0.000000] Linux version 6.1",
+		   "lane: booting, the timeout as the bound, the console's last line");
+	run_free(&r);
+	f = fopen(serial, "a");
+	if (f) {
+		fputs("@@LANE START vmx\r\n@@LANE RESULT kvm rc=0 bytes=9\r\n@@LANE RESULT tsc rc=0\r\n", f);
+		fclose(f);
+	}
+	run_cmd(&r, (const char *const[]){ "scripts/lane-progress", "vmx", serial, list, "65", "300", "100", NULL });
+	tap_is_str(r.out, "lane vmx: 1m05s block 3/4 info, ~35s left | @@LANE RESULT tsc rc=0",
+		   "lane: two blocks done, the third (info) under way, the last run's time as estimate");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ "scripts/lane-progress", "vmx", serial, list, "120", "300", "100", NULL });
+	tap_like(r.out, "longer than the last run (1m40s)", "lane: past the estimate, it says so");
+	ok(!strchr(r.out, '\r') && !strchr(r.out, '\n'), "lane: one line, no control characters");
+	run_free(&r);
+	unlink(serial);
+	unlink(list);
+	rmdir(dirp);
+}
+
 /* One tmux server of our own: its socket name, and commands on it. */
 static char tmux_sock[64];
 
@@ -279,6 +324,7 @@ int main(void)
 	test_pure();
 	test_draw();
 	test_hook();
+	test_lane();
 	if (!exe) {
 		tap_skip(10, "EXITSCOPE is not set (run through make check)");
 		return done_testing();
