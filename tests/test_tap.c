@@ -9,6 +9,7 @@
  * usage errors of --expect files and the TAP writer's escaping.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,39 @@ static void test_check(void)
 	run_free(&r);
 }
 
+/* Ctrl-C as check starts: the checks not run are "not ok" with the reason; exit 130. */
+static void test_check_stopped(void)
+{
+	struct run_result r;
+	struct run_proc pr;
+	struct tap_stats st;
+	unsigned stopped = 0;
+
+	if (run_start(&pr, (const char *const[]){ exe, "check", "--tap", NULL }, NULL)) {
+		tap_skip(3, "cannot start exitscope");
+		return;
+	}
+	if (!run_wait_caught(&pr, SIGINT, 10000))
+		diag("exitscope check did not install its SIGINT handler in 10 s");
+	kill(pr.pid, SIGINT);
+	run_finish(&pr, &r);
+	if (r.status == 3) {
+		tap_skip(3, "KVM is not available here");
+		run_free(&r);
+		return;
+	}
+	tap_scan(r.out, &st);
+	for (const char *s = r.out; (s = strstr(s, "\nnot ok ")); s++)
+		stopped += strstr(s, " (stopped: stopped by request") < strchr(s + 1, '\n') &&
+			   strstr(s, " (stopped: stopped by request") != NULL;
+	is_int(r.status, 130, "check --tap, Ctrl-C: exit 130");
+	ok(st.plan == (long)st.tests && st.tests > 0, "the plan (%ld) still equals the tests (%u)", st.plan,
+	   st.tests);
+	ok(st.not_ok > 0 && stopped == st.not_ok,
+	   "the stopped checks are 'not ok' with the reason (%u of %u not ok)", stopped, st.not_ok);
+	run_free(&r);
+}
+
 static const char good_expect[] =
 	"# the map as this host shows it: true whatever the backend\n"
 	"map cr4 * read owned|intercepted|emulated|skipped\n"  /* * : every cr4 read (one) */
@@ -321,6 +355,7 @@ int main(void)
 		return tap_skip_all("cannot create a temporary directory");
 	test_writer();
 	test_check();
+	test_check_stopped();
 	test_map();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
