@@ -1,9 +1,15 @@
-/* cmd_check.c - `exitscope check [SUITE...]`: run check suites, report pass/fail/skip. */
+/*
+ * cmd_check.c - `exitscope check [SUITE...]`: run check suites, report
+ * pass/fail/skip as a table or as TAP (--tap), with a progress line on a
+ * terminal.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
+#include "cli/tap_out.h"
 #include "suites/suite_env.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
@@ -13,20 +19,27 @@
 
 static void check_usage(FILE *f)
 {
-	fprintf(f, "usage: exitscope check [SUITE ...] [--json FILE] [--kvm-dev PATH] [-v]\n\n"
+	fprintf(f, "usage: exitscope check [SUITE ...] [--tap] [--json FILE] [--kvm-dev PATH] [-v]\n\n"
 		   "Run conformance checks against the host KVM. Each check passes, fails\n"
 		   "with the evidence, or is skipped with the reason. Without SUITE, all run.\n\n"
 		   "suites:\n");
 	for (size_t i = 0; i < nr_check_suites; i++)
 		fprintf(f, "  %-9s %s\n", check_suites[i].name, check_suites[i].summary);
-	fprintf(f, "\n  --json FILE      also write the results as JSON ('-' for stdout)\n"
+	fprintf(f, "\n  --tap            print TAP version 13 instead of the table (for prove and\n"
+		   "                   kselftest-style harnesses): one test per check, named\n"
+		   "                   SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
+		   "                   a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
+		   "                   detail, expected and observed values in a YAML block\n"
+		   "  --json FILE      also write the results as JSON ('-' for stdout)\n"
 		   "  --kvm-dev PATH   KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		   "  -v, --verbose    while running, print each check on stderr as its suite\n"
 		   "                   finishes, with the expected and observed values\n"
 		   "  -h, --help       this text\n\n"
 		   "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
 		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C\n"
-		   "(the checks that ran are still printed and written).\n");
+		   "(the checks that ran are still printed and written). The same with --tap;\n"
+		   "when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
+		   "On a terminal, stderr shows a progress line with the time left.\n");
 }
 
 /* --verbose: the checks one suite added (rep->r[from..]), with their evidence. */
@@ -44,6 +57,50 @@ static void check_verbose(const struct check_report *rep, size_t from)
 	fflush(stderr);
 }
 
+/* The progress line: suite k of nsel (an item), the check under way (a part of it). */
+struct check_progress {
+	struct progress p;
+	unsigned suite;		/* index of the suite running */
+	char label[128];
+};
+
+static void check_progress(void *ctx, const char *suite, size_t i, size_t n, const char *name)
+{
+	struct check_progress *cp = ctx;
+
+	snprintf(cp->label, sizeof(cp->label), "%s %zu/%zu %s", suite, i + 1, n, name ? name : "");
+	progress_step_part(&cp->p, cp->suite, n ? (double)i / n : 0, cp->label);
+}
+
+/* The checks as TAP: one test per check, evidence in a YAML block. */
+static void check_tap(FILE *f, const struct check_report *rep)
+{
+	struct tap_out t;
+	char desc[256];
+
+	tap_out_begin(&t, f, (unsigned)rep->n);
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct check_result *c = &rep->r[i];
+
+		snprintf(desc, sizeof(desc), "%s/%s", c->suite, c->name);
+		if (c->status == CHECK_SKIP) {
+			tap_out_skip(&t, desc, c->detail);
+			continue;
+		}
+		if (c->status == CHECK_STOPPED)
+			snprintf(desc, sizeof(desc), "%s/%s (stopped: %s)", c->suite, c->name,
+				 c->detail[0] ? c->detail : "stopped by request");
+		tap_out_test(&t, c->status == CHECK_PASS, desc);
+		tap_out_yaml(&t, "status", check_status_name(c->status));
+		tap_out_yaml(&t, "detail", c->detail);
+		tap_out_yaml(&t, "expected", c->expected);
+		tap_out_yaml(&t, "observed", c->observed);
+	}
+	tap_out_comment(&t, "%zu passed, %zu failed, %zu skipped, %zu stopped",
+			check_count(rep, CHECK_PASS), check_count(rep, CHECK_FAIL),
+			check_count(rep, CHECK_SKIP), check_count(rep, CHECK_STOPPED));
+}
+
 static const struct check_suite *suite_find(const char *name)
 {
 	for (size_t i = 0; i < nr_check_suites; i++)
@@ -56,6 +113,7 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "tap", no_argument, NULL, 't' },
 		{ "kvm-dev", required_argument, NULL, 'k' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -65,10 +123,11 @@ int cmd_check(int argc, char **argv)
 	const struct check_suite *sel[16];
 	struct check_report rep = { 0 };
 	struct suite_env env = { 0 };
+	struct check_progress cp;
 	struct hostinfo hi;
 	size_t nsel = 0;
 	json_t *root;
-	bool stopped;
+	bool stopped, tap = false;
 	int c, r;
 
 	optind = 1;
@@ -77,6 +136,7 @@ int cmd_check(int argc, char **argv)
 		switch (c) {
 		case 'j': json_path = optarg; break;
 		case 'k': kvm_opt = optarg; break;
+		case 't': tap = true; break;
 		case 'v': env.verbose = true; break;
 		case 'h': check_usage(stdout); return EXIT_OK;
 		default:
@@ -94,23 +154,39 @@ int cmd_check(int argc, char **argv)
 	if (!nsel)
 		for (size_t i = 0; i < nr_check_suites && nsel < sizeof(sel) / sizeof(sel[0]); i++)
 			sel[nsel++] = &check_suites[i];
+	if (tap && json_path && !strcmp(json_path, "-"))
+		return cli_usage_error("check", "--tap and --json - both want stdout");
 	r = cli_output_check("check", json_path);
 	if (r)
 		return r;
 	r = cli_host_init("check", kvm_opt, &hi, &env);
-	if (r)
+	if (r) {
+		/* A TAP consumer still gets a valid stream saying why nothing ran. */
+		if (tap && r == EXIT_NOKVM)
+			tap_out_skip_all(stdout, "KVM is not available (exitscope check exit 3, the reason is on stderr)");
 		return r;
+	}
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
+	progress_init(&cp.p, "check", (unsigned)nsel);
+	env.progress = check_progress;
+	env.progress_ctx = &cp;
 	/* After Ctrl-C every suite still runs: it records its checks as stopped. */
 	for (size_t i = 0; i < nsel; i++) {
 		size_t from = rep.n;
 
+		cp.suite = (unsigned)i;
 		sel[i]->run(&env, &rep);
-		if (env.verbose)
+		if (env.verbose) {
+			progress_clear(&cp.p);
 			check_verbose(&rep, from);
+		}
 	}
-	check_report_print(stdout, &rep);
+	progress_done(&cp.p);
+	if (tap)
+		check_tap(stdout, &rep);
+	else
+		check_report_print(stdout, &rep);
 	root = result_new("check", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "checks", check_report_json(&rep));

@@ -1,4 +1,8 @@
-/* cmd_map.c - `exitscope map`: the CR0/CR4 ownership map under CPUID profiles. */
+/*
+ * cmd_map.c - `exitscope map`: the CR0/CR4 ownership map under CPUID
+ * profiles, as a table or as TAP against an expectations file (--tap
+ * --expect), with a progress line on a terminal.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -6,6 +10,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/map_expect.h"
+#include "cli/progress.h"
+#include "cli/tap_out.h"
 #include "suites/suite_env.h"
 #include "kvm/trace.h"
 #include "cli/cmds.h"
@@ -21,7 +28,7 @@ static void map_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: exitscope map [--cpuid-profile SPEC ...] [--json FILE] [--kvm-dev PATH]\n"
-		"                     [--ops N] [--rounds N] [--trace]\n"
+		"                     [--ops N] [--rounds N] [--trace] [--tap --expect FILE]\n"
 		"\n"
 		"Which CR0/CR4 bits may a guest flip without a VM exit? For every bit a 64-bit\n"
 		"guest may toggle, and for reads of CR0/CR3/CR4/CR8, the guest performs the\n"
@@ -41,16 +48,45 @@ static void map_usage(FILE *f)
 		"  --kvm-dev PATH        KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		"  --ops N               CR writes or reads per round (default %d, made even)\n"
 		"  --rounds N            rounds per entry (default %d)\n"
+		"  --tap                 print TAP version 13 instead of the table: one test per\n"
+		"                        profile and entry that --expect FILE names (needs it)\n"
+		"  --expect FILE         expected ownership, lines 'map REG NAME|BIT|* OP\n"
+		"                        STATUS[|STATUS...] [NUM]' as in scripts/lane-assert\n"
+		"                        (a lane's lanes/expect-*.txt works as it is) and\n"
+		"                        'profile NAME|*' for the map lines after it (default:\n"
+		"                        host, else the first profile); # comments. An entry\n"
+		"                        of a host that emulates guest code is skipped when\n"
+		"                        owned/intercepted was expected; entries not named\n"
+		"                        are listed in a comment, not tested\n"
 		"  --trace               attribute each entry's exits to exit reasons (tracefs\n"
 		"                        kvm_exit events; needs root and a kernel with them):\n"
 		"                        per-op counts of the first round, e.g. CR_ACCESS 1.00\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Bits whose status differs between profiles are listed at the end.\n"
-		"Exit status: 0 ok, 1 failure (or the result could not be written),\n"
-		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (entries not\n"
-		"measured are \"stopped\"; the map is still printed and written).\n",
+		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
+		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
+		"expectations file, a bad line, an unknown entry, status or profile in it),\n"
+		"3 KVM not available, 130 stopped by Ctrl-C (entries not measured are\n"
+		"\"stopped\": \"not ok\" in TAP; the map is still printed and written).\n"
+		"On a terminal, stderr shows a progress line with the time left.\n",
 		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
+}
+
+/* The progress line: one item per entry of every profile. */
+struct map_progress {
+	struct progress p;
+	unsigned done;
+	char label[MAP_PROFILE_LEN + 2 * MAP_KEY_LEN + 8];
+};
+
+static void map_progress(void *ctx, const char *profile, const struct result_map_entry *e)
+{
+	struct map_progress *mp = ctx;
+
+	snprintf(mp->label, sizeof(mp->label), "%s %s.%s", profile, e->reg,
+		 strcmp(e->op, "read") ? e->name : "read");
+	progress_step(&mp->p, mp->done++, mp->label);
 }
 
 static int map_number(const char *s, unsigned int max, unsigned int *out)
@@ -75,10 +111,20 @@ int cmd_map(int argc, char **argv)
 		{ "ops", required_argument, NULL, 'n' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "trace", no_argument, NULL, 't' },
+		{ "tap", no_argument, NULL, 'T' },
+		{ "expect", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *profiles[MAP_MAX_PROFILES], *json_path = NULL, *kvm_opt = NULL;
+	const char *expect_path = NULL;
+	static const char *const default_names[] = { "host", "minimal" };
+	char names[MAP_MAX_PROFILES][MAP_PROFILE_LEN];
+	const char *name_ptrs[MAP_MAX_PROFILES];
+	struct map_expect x = { 0 };
+	struct map_progress mp = { 0 };
+	unsigned failed = 0;
+	bool tap = false;
 	struct map_opts mo = { 0 };
 	struct suite_env env = { 0 };
 	struct cpuid_profile p;
@@ -98,6 +144,8 @@ int cmd_map(int argc, char **argv)
 				return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
 			if (profile_parse(optarg, &p, err, sizeof(err)))
 				return cli_usage_error("map", "%s", err);
+			snprintf(names[np], sizeof(names[np]), "%s", p.name);
+			name_ptrs[np] = names[np];
 			profiles[np++] = optarg;
 			break;
 		case 'j': json_path = optarg; break;
@@ -111,6 +159,8 @@ int cmd_map(int argc, char **argv)
 				return cli_usage_error("map", "--rounds wants a count 1..100, got '%s'", optarg);
 			break;
 		case 't': mo.trace = true; break;
+		case 'T': tap = true; break;
+		case 'e': expect_path = optarg; break;
 		case 'h': map_usage(stdout); return EXIT_OK;
 		default:
 			return cli_usage_error("map", "unknown or incomplete option '%s'", argv[optind - 1]);
@@ -118,30 +168,58 @@ int cmd_map(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
+	if (tap != !!expect_path)
+		return cli_usage_error("map", "--tap and --expect FILE go together: the tests are the expectations");
+	if (tap && json_path && !strcmp(json_path, "-"))
+		return cli_usage_error("map", "--tap and --json - both want stdout");
+	/* The expectations are checked before anything is measured. */
+	if (expect_path) {
+		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, err,
+				    sizeof(err));
+		if (r)
+			return cli_usage_error("map", "%s", err);
+	}
 	r = cli_output_check("map", json_path);
 	if (r)
-		return r;
+		goto out_expect;
 	r = cli_host_init("map", kvm_opt, &hi, &env);
-	if (r)
-		return r;
+	if (r) {
+		if (tap && r == EXIT_NOKVM)
+			tap_out_skip_all(stdout, "KVM is not available (exitscope map exit 3, the reason is on stderr)");
+		goto out_expect;
+	}
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
 	if (mo.trace && !trace_available(err, sizeof(err))) {
 		fprintf(stderr, "note: no exit attribution (--trace): %s\n", err);
 		mo.trace = false;
 	}
+	progress_init(&mp.p, "map", (unsigned)(map_nr_entries() * (np ? np : 2)));
+	mo.progress = map_progress;
+	mo.progress_ctx = &mp;
 	r = map_collect_opts(&env, profiles, np, &mo, &map, err, sizeof(err));
-	if (r == -EINVAL)
-		return cli_usage_error("map", "%s", err);
-	if (r && r != -EINTR)
-		return cli_kvm_error("map", env.kvm_path, r, err);
+	progress_done(&mp.p);
+	if (r == -EINVAL) {
+		r = cli_usage_error("map", "%s", err);
+		goto out_expect;
+	}
+	if (r && r != -EINTR) {
+		r = cli_kvm_error("map", env.kvm_path, r, err);
+		goto out_expect;
+	}
 	/* Stopped by Ctrl-C: what was measured is still shown and written. */
-	map_print(stdout, map);
+	if (tap)
+		failed = map_expect_tap(stdout, &x, map);
+	else
+		map_print(stdout, map);
 	root = result_new("map", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "map", result_map_json(map));
-	r = cli_finish("map", root, json_path, *env.stop || map->incomplete, EXIT_OK);
+	r = cli_finish("map", root, json_path, *env.stop || map->incomplete,
+		       failed ? EXIT_FAIL : EXIT_OK);
 	json_decref(root);
 	result_map_free(map);
+out_expect:
+	map_expect_free(&x);
 	return r;
 }

@@ -118,16 +118,22 @@ static bool map_stop_requested(const struct map_ctx *m)
 	return m->env->stop && *m->env->stop;
 }
 
+/* What identifies e: reg, name, op, bit. */
+static void map_item_key(struct result_map_entry *e, const struct map_item *it)
+{
+	snprintf(e->reg, sizeof(e->reg), "%s", map_reg_name(it->reg));
+	snprintf(e->name, sizeof(e->name), "%s", map_item_name(it));
+	snprintf(e->op, sizeof(e->op), "%s", it->op == MAP_READ ? "read" : "toggle");
+	e->bit = it->bit;
+}
+
 /* What identifies e, and the CPUID feature it needs ("shstk/ibt") under cpuid. */
 static void map_entry_key(struct result_map_entry *e, const struct map_item *it,
 			  const struct kvm_cpuid2 *cpuid)
 {
 	const struct cr4_bit *b = map_item_cr4(it);
 
-	snprintf(e->reg, sizeof(e->reg), "%s", map_reg_name(it->reg));
-	snprintf(e->name, sizeof(e->name), "%s", map_item_name(it));
-	snprintf(e->op, sizeof(e->op), "%s", it->op == MAP_READ ? "read" : "toggle");
-	e->bit = it->bit;
+	map_item_key(e, it);
 	if (!map_item_gated(it))
 		return;
 	snprintf(e->feature, sizeof(e->feature), "%s%s%s", x86_feature_name(b->feat),
@@ -438,6 +444,19 @@ int map_collect(const struct suite_env *env, const char *const *profiles, size_t
 		struct result_map **map_out, char *err, size_t errlen)
 {
 	return map_collect_opts(env, profiles, n, NULL, map_out, err, errlen);
+}
+
+size_t map_nr_entries(void)
+{
+	return NR_MAP_ITEMS;
+}
+
+void map_entry_key_at(size_t i, struct result_map_entry *e)
+{
+	memset(e, 0, sizeof(*e));	/* e holds nothing yet: reset frees nothing */
+	result_map_entry_reset(e);
+	if (i < NR_MAP_ITEMS)
+		map_item_key(e, &map_items[i]);
 }
 
 static void map_print_entry(FILE *f, const struct result_map_entry *e)

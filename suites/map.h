@@ -52,6 +52,13 @@ int map_collect(const struct suite_env *env, const char *const *profiles, size_t
 int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
 		     const struct map_opts *opts, struct result_map **map_out,
 		     char *err, size_t errlen);
+/*
+ * The entries every profile has, in order: how many, and the key (reg,
+ * name, op, bit; no feature) of entry i < map_nr_entries() into e (any
+ * memory, overwritten: all else absent; it owns nothing afterwards).
+ */
+size_t map_nr_entries(void);
+void map_entry_key_at(size_t i, struct result_map_entry *e);
 /* The grid (one table per profile) and the changes between profiles. */
 void map_print(FILE *f, const struct result_map *map);
 

@@ -8,6 +8,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct hostinfo;
 
@@ -16,6 +17,13 @@ struct suite_env {
 	const struct hostinfo *hi;	/* collected once by the command */
 	volatile sig_atomic_t *stop;	/* Ctrl-C */
 	bool verbose;
+	/*
+	 * Called (may be NULL) by suite_run as check i of a suite's n-entry
+	 * table starts, with the first result name it records: the command's
+	 * progress line. Layers point down: no cli type here.
+	 */
+	void (*progress)(void *ctx, const char *suite, size_t i, size_t n, const char *name);
+	void *progress_ctx;
 };
 
 #endif

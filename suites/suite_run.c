@@ -34,6 +34,9 @@ void suite_run(const struct suite_env *env, struct check_report *rep, const char
 		if (!suite_stopped(env)) {
 			size_t first = rep->n;
 
+			if (env->progress)
+				env->progress(env->progress_ctx, suite, i, n, c->names[0]);
+
 			c->run(ctx);
 			if (suite_stopped(env))
 				suite_mark_stopped(rep, first);

@@ -4,6 +4,7 @@
  * the flag is set has its failures and skips recorded as CHECK_STOPPED, and
  * every check after it, plus any result the interrupted one did not get to,
  * is recorded as CHECK_STOPPED without running. A stopped run never fails.
+ * env->progress, when set, hears of each check as it starts.
  */
 #ifndef EXITSCOPE_SUITES_SUITE_RUN_H
 #define EXITSCOPE_SUITES_SUITE_RUN_H

@@ -1,0 +1,404 @@
+/* map_expect.c - map expectations read, and checked against a map as TAP (map_expect.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/map_expect.h"
+#include "cli/tap_out.h"
+#include "suites/map.h"
+
+#define MAP_EXPECT_WORDS	8
+
+/* Lines of scripts/lane-assert that are about other blocks than the map's ownership. */
+static const char *const map_expect_other[] = {
+	"rc", "jq", "field", "mode", "maptrace", "mapchanges", "probe", "trace", "check", "someof",
+};
+
+static bool map_expect_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Whether the line is about entry e (profile aside). */
+static bool map_expect_matches(const struct map_expect_line *l, const struct result_map_entry *e)
+{
+	if (strcmp(l->reg, e->reg) || strcmp(l->op, e->op))
+		return false;
+	if (!strcmp(l->name, "*"))
+		return true;
+	if (map_expect_digits(l->name))
+		return !strcmp(e->op, "toggle") && e->bit == atoll(l->name);
+	return !strcasecmp(l->name, e->name);
+}
+
+/* The names of the entries of reg with op, for a message. */
+static void map_expect_names(char *buf, size_t len, const char *reg, const char *op)
+{
+	struct result_map_entry e;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < map_nr_entries() && n < len; i++) {
+		map_entry_key_at(i, &e);
+		if (!strcmp(e.reg, reg) && !strcmp(e.op, op))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", e.name);
+	}
+}
+
+static int map_expect_statuses(const char *s, unsigned *out)
+{
+	char buf[128], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	*out = 0;
+	for (char *w = strtok_r(buf, "|", &save); w; w = strtok_r(NULL, "|", &save)) {
+		int st = -1;
+
+		for (int k = 0; k < MAP_STATUS_N; k++)
+			if (k != MAP_STOPPED && !strcmp(w, map_status_names[k]))
+				st = k;
+		if (st < 0)
+			return -EINVAL;
+		*out |= 1u << st;
+	}
+	return *out ? 0 : -EINVAL;
+}
+
+static int map_expect_num(const char *s, struct map_expect_line *l)
+{
+	static const char *const ops[] = { ">=", "<=", ">", "<" };
+	char *end;
+
+	snprintf(l->cmp, sizeof(l->cmp), "=");
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strncmp(s, ops[i], strlen(ops[i]))) {
+			snprintf(l->cmp, sizeof(l->cmp), "%s", ops[i]);
+			s += strlen(ops[i]);
+			break;
+		}
+	snprintf(l->numtext, sizeof(l->numtext), "%s%s", strcmp(l->cmp, "=") ? l->cmp : "", s);
+	errno = 0;
+	l->num = strtod(s, &end);
+	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+/* One "map ..." line (words after "map"). */
+static int map_expect_map_line(struct map_expect_line *l, char **w, int nw, char *err, size_t errlen)
+{
+	struct result_map_entry e;
+	char names[512];
+	bool any = false;
+
+	if (nw < 4 || nw > 5) {
+		snprintf(err, errlen, "want 'map REG NAME|BIT|* OP STATUS[|STATUS...] [NUM]'");
+		return -EINVAL;
+	}
+	snprintf(l->reg, sizeof(l->reg), "%s", w[0]);
+	snprintf(l->name, sizeof(l->name), "%s", w[1]);
+	snprintf(l->op, sizeof(l->op), "%s", w[2]);
+	for (size_t i = 0; i < map_nr_entries() && !any; i++) {
+		map_entry_key_at(i, &e);
+		any = map_expect_matches(l, &e);
+	}
+	if (!any) {
+		map_expect_names(names, sizeof(names), l->reg, l->op);
+		if (names[0])
+			snprintf(err, errlen, "no map entry '%s %s %s' (%s %s entries: %s)", l->reg, l->name,
+				 l->op, l->reg, l->op, names);
+		else
+			snprintf(err, errlen, "no map entry '%s %s %s' (REG is cr0, cr3, cr4 or cr8; OP toggle or read)",
+				 l->reg, l->name, l->op);
+		return -EINVAL;
+	}
+	if (map_expect_statuses(w[3], &l->statuses)) {
+		snprintf(err, errlen, "unknown status '%s' (owned, intercepted, rejected, emulated, skipped; '|' between alternatives)",
+			 w[3]);
+		return -EINVAL;
+	}
+	if (nw == 5 && map_expect_num(w[4], l)) {
+		snprintf(err, errlen, "'%s' is not N, >=N, <=N, >N or <N exits/op", w[4]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int map_expect_add(struct map_expect *x, const struct map_expect_line *l)
+{
+	struct map_expect_line *n = realloc(x->l, (x->n + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	x->l = n;
+	x->l[x->n++] = *l;
+	return 0;
+}
+
+/* The profile a "profile" line names: one of profiles[], or "*". */
+static int map_expect_profile(const char *want, const char *const *profiles, size_t np,
+			      char *out, size_t len, char *err, size_t errlen)
+{
+	char known[512];
+	size_t n = 0;
+
+	if (!strcmp(want, "*")) {
+		snprintf(out, len, "*");
+		return 0;
+	}
+	for (size_t i = 0; i < np; i++) {
+		if (!strcmp(profiles[i], want)) {
+			snprintf(out, len, "%s", want);
+			return 0;
+		}
+		n += (size_t)snprintf(known + n, n < sizeof(known) ? sizeof(known) - n : 0, "%s%s",
+				      i ? ", " : "", profiles[i]);
+		if (n >= sizeof(known))
+			n = sizeof(known) - 1;
+	}
+	known[n] = 0;
+	snprintf(err, errlen, "profile '%s' is not mapped (mapped: %s; add --cpuid-profile %s)", want,
+		 known, want);
+	return -EINVAL;
+}
+
+int map_expect_read(const char *path, const char *const *profiles, size_t np,
+		    struct map_expect *x, char *err, size_t errlen)
+{
+	char line[1024], msg[768], profile[MAP_PROFILE_LEN] = "";
+	unsigned lineno = 0;
+	FILE *f;
+	int r = 0;
+
+	memset(x, 0, sizeof(*x));
+	snprintf(x->path, sizeof(x->path), "%s", path);
+	/* Before any profile line: host when it is mapped, else the first. */
+	for (size_t i = 0; i < np && !profile[0]; i++)
+		if (!strcmp(profiles[i], "host"))
+			snprintf(profile, sizeof(profile), "host");
+	if (!profile[0] && np)
+		snprintf(profile, sizeof(profile), "%s", profiles[0]);
+	f = fopen(path, "r");
+	if (!f) {
+		r = -errno;
+		snprintf(err, errlen, "cannot read expectations file %s: %s", path, strerror(errno));
+		return r;
+	}
+	while (!r && fgets(line, sizeof(line), f)) {
+		struct map_expect_line l = { 0 };
+		char *w[MAP_EXPECT_WORDS + 1], *save = NULL, *hash = strchr(line, '#');
+		size_t len;
+		int nw = 0;
+
+		lineno++;
+		if (hash)
+			*hash = 0;
+		len = strlen(line);
+		while (len && isspace((unsigned char)line[len - 1]))
+			line[--len] = 0;
+		if (len && line[len - 1] == '?')	/* lane-assert: optional */
+			line[--len] = 0;
+		l.lineno = lineno;
+		snprintf(l.text, sizeof(l.text), "%s", line);
+		for (char *t = strtok_r(line, " \t", &save); t && nw <= MAP_EXPECT_WORDS;
+		     t = strtok_r(NULL, " \t", &save))
+			w[nw++] = t;
+		if (!nw)
+			continue;
+		msg[0] = 0;
+		if (!strcmp(w[0], "map")) {
+			snprintf(l.profile, sizeof(l.profile), "%s", profile);
+			r = map_expect_map_line(&l, w + 1, nw - 1, msg, sizeof(msg));
+			if (!r && (r = map_expect_add(x, &l)))
+				snprintf(msg, sizeof(msg), "out of memory");
+		} else if (!strcmp(w[0], "profile")) {
+			if (nw != 2) {
+				snprintf(msg, sizeof(msg), "want 'profile NAME' or 'profile *'");
+				r = -EINVAL;
+			} else {
+				r = map_expect_profile(w[1], profiles, np, profile, sizeof(profile), msg,
+						       sizeof(msg));
+			}
+		} else {
+			bool other = false;
+
+			for (size_t k = 0; k < sizeof(map_expect_other) / sizeof(map_expect_other[0]); k++)
+				other |= !strcmp(w[0], map_expect_other[k]);
+			if (other) {
+				x->ignored++;
+			} else {
+				snprintf(msg, sizeof(msg), "unknown line kind '%s' (map, profile; # comments)", w[0]);
+				r = -EINVAL;
+			}
+		}
+		if (r)
+			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+	}
+	if (!r && ferror(f)) {
+		r = -EIO;
+		snprintf(err, errlen, "cannot read expectations file %s: %s", path, strerror(EIO));
+	}
+	fclose(f);
+	if (r)
+		map_expect_free(x);
+	return r;
+}
+
+void map_expect_free(struct map_expect *x)
+{
+	free(x->l);
+	x->l = NULL;
+	x->n = 0;
+}
+
+static bool map_expect_num_ok(const struct map_expect_line *l, double x)
+{
+	double t = MAP_EXPECT_TOL;
+
+	if (x < 0)
+		return false;
+	if (!strcmp(l->cmp, ">="))
+		return x >= l->num - t;
+	if (!strcmp(l->cmp, "<="))
+		return x <= l->num + t;
+	if (!strcmp(l->cmp, ">"))
+		return x > l->num;
+	if (!strcmp(l->cmp, "<"))
+		return x < l->num;
+	return x - l->num <= t && l->num - x <= t;
+}
+
+static void map_expect_status_text(char *buf, size_t len, unsigned statuses)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < MAP_STATUS_N && n < len; k++)
+		if (statuses & (1u << k))
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "|" : "", map_status_names[k]);
+}
+
+/* One test: line l about entry e of profile prof. Returns whether it passed (or was skipped). */
+static bool map_expect_test(struct tap_out *t, const struct map_expect *x,
+			    const struct map_expect_line *l, const char *prof,
+			    const struct result_map_entry *e)
+{
+	const unsigned own = 1u << MAP_OWNED | 1u << MAP_INTERCEPTED;
+	char desc[256], want[96], ex[32] = "", where[300];
+	bool in = l->statuses & (1u << e->status), num_checked, pass;
+
+	map_expect_status_text(want, sizeof(want), l->statuses);
+	snprintf(desc, sizeof(desc), "%s %s.%s: %s%s%s%s", prof, e->reg,
+		 strcmp(e->op, "read") ? e->name : "read", want, l->cmp[0] ? " " : "",
+		 l->numtext, l->cmp[0] ? " exits/op" : "");
+	if (e->exits_per_op >= 0)
+		snprintf(ex, sizeof(ex), "%.2f", e->exits_per_op);
+	snprintf(where, sizeof(where), "%s:%u", x->path, l->lineno);
+	if (e->status == MAP_STOPPED) {
+		char d[sizeof(desc) + 64];
+
+		snprintf(d, sizeof(d), "%s (stopped: %s)", desc, e->detail);
+		tap_out_test(t, false, d);
+		pass = false;
+	} else if (!in && e->status == MAP_SKIPPED) {
+		tap_out_skip(t, desc, e->detail);
+		return true;
+	} else if (!in && e->status == MAP_EMULATED && (l->statuses & own)) {
+		char why[MAP_DETAIL_LEN + 96];
+
+		snprintf(why, sizeof(why), "the host emulates guest code: ownership is not meaningful (%s exits/op)",
+			 ex[0] ? ex : "-");
+		tap_out_skip(t, desc, why);
+		return true;
+	} else {
+		num_checked = l->cmp[0] && e->status != MAP_REJECTED && e->status != MAP_SKIPPED;
+		pass = in && (!num_checked || map_expect_num_ok(l, e->exits_per_op));
+		tap_out_test(t, pass, desc);
+	}
+	tap_out_yaml(t, "expected", l->text);
+	tap_out_yaml(t, "observed_status", map_status_name(e->status));
+	tap_out_yaml(t, "observed_exits_per_op", ex);
+	tap_out_yaml(t, "detail", e->detail);
+	tap_out_yaml(t, "line", where);
+	return pass;
+}
+
+/* Calls test for every (line, profile, entry) the expectations name; returns the count. */
+static unsigned map_expect_walk(const struct map_expect *x, const struct result_map *map,
+				struct tap_out *t, unsigned *failed)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < x->n; i++) {
+		const struct map_expect_line *l = &x->l[i];
+
+		for (size_t j = 0; j < map->n_profiles; j++) {
+			const struct result_map_profile *p = &map->profiles[j];
+
+			if (strcmp(l->profile, "*") && strcmp(l->profile, p->name))
+				continue;
+			for (size_t k = 0; k < p->n_entries; k++) {
+				if (!map_expect_matches(l, &p->entries[k]))
+					continue;
+				n++;
+				if (t && !map_expect_test(t, x, l, p->name, &p->entries[k]))
+					(*failed)++;
+			}
+		}
+	}
+	return n;
+}
+
+/* Entries of a profile that no expectation names, as one comment per profile. */
+static void map_expect_untested(struct tap_out *t, const struct map_expect *x,
+				const struct result_map *map)
+{
+	for (size_t j = 0; j < map->n_profiles; j++) {
+		const struct result_map_profile *p = &map->profiles[j];
+		char list[900];
+		size_t n = 0, count = 0;
+
+		list[0] = 0;
+		for (size_t k = 0; k < p->n_entries; k++) {
+			const struct result_map_entry *e = &p->entries[k];
+			bool named = false;
+
+			for (size_t i = 0; i < x->n && !named; i++)
+				named = (!strcmp(x->l[i].profile, "*") || !strcmp(x->l[i].profile, p->name)) &&
+					map_expect_matches(&x->l[i], e);
+			if (named)
+				continue;
+			count++;
+			if (n < sizeof(list))
+				n += (size_t)snprintf(list + n, sizeof(list) - n, " %s.%s", e->reg,
+						      strcmp(e->op, "read") ? e->name : "read");
+		}
+		if (count)
+			tap_out_comment(t, "profile %s: %zu entries without an expectation, not tested:%s",
+					p->name, count, list);
+	}
+}
+
+unsigned map_expect_tap(FILE *f, const struct map_expect *x, const struct result_map *map)
+{
+	struct tap_out t;
+	unsigned failed = 0, n = map_expect_walk(x, map, NULL, NULL);
+
+	tap_out_begin(&t, f, n);
+	if (map->emulated)
+		tap_out_comment(&t, "this host emulates guest code: owned/intercepted expectations are skipped");
+	map_expect_walk(x, map, &t, &failed);
+	map_expect_untested(&t, x, map);
+	if (x->ignored)
+		tap_out_comment(&t, "%zu lines of %s are not about map ownership (rc, jq, probe, check, ...): ignored",
+				x->ignored, x->path);
+	tap_out_comment(&t, "%u expectations tested, %u not met", n, failed);
+	return failed;
+}
