@@ -110,7 +110,7 @@ struct run_args {
 	unsigned int samples, rounds;
 	double budget_s, precision_pct, floor_cycles, run_limit_s;
 	int cpu, cpu2;			/* --cpu A[,B]; -1 not given */
-	bool list, quiet, trace, all, budget_given;
+	bool list, quiet, trace, all, budget_given, samples_given;
 	bool *sel;			/* nr_probes entries, by catalogue index */
 	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
 	size_t nsel;
@@ -250,6 +250,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 				return cli_usage_error("run", "--samples wants an integer 1-%d, not '%s'",
 						       LATENCY_MAX_SAMPLES, optarg);
 			a->samples = (unsigned int)v;
+			a->samples_given = true;
 			break;
 		case 't':
 			if (parse_num(optarg, 0.01, 600, &a->budget_s))
@@ -669,6 +670,9 @@ int cmd_run(int argc, char **argv)
 	nout = a.nsel;
 	tty = !a.quiet && isatty(STDERR_FILENO);
 	check_cpu2(&a, cpu, warnings);
+	if (a.samples_given && a.method != RUN_METHOD_V1)
+		warn(a.quiet, warnings, "--samples applies to --method v1; v2 measures %d pairs per round",
+		     RUN_PAIRS);
 	if (a.method == RUN_METHOD_V1) {
 		measure_v1(&a, &pr, out, tty, warnings, &overhead);
 	} else if (measure_v2(&a, &pr, out, tty)) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "host/host_record.h"
+#include "harness/rounds.h"
 #include "probes/probe_out.h"
 #include "results/result_read.h"
 #include "results/result_write.h"
@@ -608,6 +609,27 @@ static void test_probe_record(void)
 	ok(r->rec.samples == o->res.samples && r->rec.n_samples == 2 && r->rec.ops == 20,
 	   "probe_outcome_record: samples and ops");
 	ok(r->rec.cpu == -1 && !r->rec.trace.present, "probe_outcome_record: no cpu, no trace");
+	ok(!r->rec.rounds && r->rec.n_rounds == 0, "probe_outcome_record: v1, no rounds");
+	/* Method v2: the rounds, stop, CI and the two vCPUs' CPUs. */
+	{
+		static const uint64_t tb[] = { 100, 120, 110 }, t[] = { 300, 330, 290 };
+
+		latency_round_from_tsc(&o->res.rounds[0], 10, tb, t, 3);
+		latency_round_from_tsc(&o->res.rounds[1], 10, t, tb, 3);
+		o->res.n_rounds = 2;
+		o->res.stop = PROBE_STOP_PRECISION;
+		o->res.ci_rel_pct = 0.5;
+		o->res.cpus[0] = 0;
+		o->res.cpus[1] = 1;
+		probe_outcome_record(o, r);
+		ok(r->rec.n_rounds == 2 && r->rec.rounds[0].batch == 10 && r->rec.rounds[0].n_samples == 3 &&
+		   r->rec.rounds[0].samples[1] == 21 && r->rec.rounds[0].median == 20 &&
+		   r->rec.rounds[0].baseline_median == 11 && r->rec.rounds[0].raw_median == 30 &&
+		   r->rec.rounds[1].median == -20, "probe_outcome_record: rounds as measured, negative too");
+		ok(r->rec.stop == PROBE_STOP_PRECISION && r->rec.ci_rel_pct == 0.5 && r->rec.cpus[0] == 0 &&
+		   r->rec.cpus[1] == 1, "probe_outcome_record: stop, ci_rel_pct, cpus");
+		o->res.n_rounds = 0;
+	}
 	o->res.status = PROBE_STOPPED;
 	probe_outcome_record(o, r);
 	ok(r->rec.status == PROBE_STOPPED && r->rec.reason &&
