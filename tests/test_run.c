@@ -374,6 +374,32 @@ static void test_v1(const char *dir)
 	json_decref(root);
 }
 
+/* --run-limit: no 49 VMs in 10 ms; the probes it cut off say so. */
+static void test_run_limit(const char *dir)
+{
+	char path[512];
+	struct run_result r;
+	json_t *root, *p;
+	size_t i, cut = 0, bad = 0;
+
+	snprintf(path, sizeof(path), "%s/limit.json", dir);
+	root = run_json(path, &r, (const char *const[]){ exe, "run", "--run-limit", "0.01",
+			"--time-budget", "0.05", "--quiet", "--json", path, NULL });
+	is_int(r.status, 0, "--run-limit 0.01: exit 0");
+	run_free(&r);
+	json_array_foreach(root ? json_object_get(root, "probes") : NULL, i, p) {
+		if (!strcmp(str(p, "status"), "ok"))
+			bad += strcmp(str(p, "stop"), "run_limit") && strcmp(str(p, "stop"), "precision");
+		else if (strstr(str(p, "reason"), "run limit"))
+			cut++;
+	}
+	ok(root && cut > 0 && !bad, "probes the run limit cut off are skipped saying so (%zu), the "
+	   "measured ones stopped at it", cut);
+	tap_is_str(root ? str(json_array_get(json_object_get(root, "probes"), 0), "stop") : NULL,
+		   "run_limit", "the first probe had its first round, then the limit stopped it");
+	json_decref(root);
+}
+
 int main(void)
 {
 	struct run_result r;
@@ -408,6 +434,7 @@ int main(void)
 
 	test_order_cpus(dir);
 	test_v1(dir);
+	test_run_limit(dir);
 
 	/* A probe forced to hang is stopped at its watchdog; the rest completes. */
 	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,
