@@ -522,13 +522,15 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 				if (open[i])
 					probe_session_close(pr, &ss[i], res);
 				open[i] = false;
+				if (res->status != PROBE_OK) {	/* its teardown check failed */
+					done[i] = true;
+					continue;
+				}
 			}
 			if (st != PROBE_STOP_NONE) {
 				done[i] = true;
-				if (res->status == PROBE_OK) {
-					res->stop = st;
-					latency_session_result(res, tsc_khz);
-				}
+				res->stop = st;
+				latency_session_result(res, tsc_khz);
 			}
 		}
 	}

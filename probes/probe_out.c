@@ -33,9 +33,12 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 			 (unsigned long long)r->trace.lost);
 	if (n < max && r->trace_note[0])
 		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->trace_note);
-	if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds)
+	if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the precision was reached "
 			 "(CI +-%.1f%% after %zu rounds)", r->ci_rel_pct, r->n_rounds);
+	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent after %zu round%s: no CI of the "
+			 "rounds", r->n_rounds, r->n_rounds == 1 ? "" : "s");
 	if (n < max && r->stop == PROBE_STOP_RUN_LIMIT)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "the run limit ended it after %zu rounds",
 			 r->n_rounds);
