@@ -121,6 +121,13 @@ void probe_runner_free(struct probe_runner *r)
 static void session_finish(struct probe_runner *r, struct probe_session *s,
 			   struct latency_result *res);
 
+/* Say why the probe's check after its samples failed (GUEST_CHECK(index) of its teardown). */
+static void check_reason(const struct probe *p, struct latency_result *res)
+{
+	snprintf(res->reason, sizeof(res->reason), "%s: the check after the samples failed (check %u)",
+		 p->name, (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
+}
+
 /* Say why the guest's setup refused, in the probe's own terms. */
 static void setup_reason(const struct probe *p, struct latency_result *res)
 {
@@ -236,6 +243,8 @@ static void session_finish(struct probe_runner *r, struct probe_session *s,
 		r->guest_xcr0_after = 0;
 	if (res->status == PROBE_SKIPPED && res->setup_code)
 		setup_reason(p, res);
+	else if (res->status == PROBE_FAILED && res->check_code)
+		check_reason(p, res);
 	if (p->host_teardown) {
 		ctx->reason[0] = 0;
 		p->host_teardown(ctx);
