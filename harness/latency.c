@@ -175,7 +175,7 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		goto out;
 	}
 	res->n = n;
-	res->ops = res->batch * n;
+	res->ops = res->trace_ops = res->batch * n;
 	res->has_stats = rc.has_stats;
 	per_op(res, &rc);
 	samples_from_tsc(res, c, env->overhead_cycles);
@@ -339,6 +339,7 @@ int latency_session_round(struct latency_session *s, struct latency_result *res)
 	counts_add(&res->acc, &rc, first);
 	res->ops += s->batch * s->pairs;
 	if (first) {
+		res->trace_ops = s->batch * s->pairs;
 		res->has_trace = rc.has_trace;
 		if (rc.has_trace)
 			res->trace = rc.trace;

@@ -102,6 +102,7 @@ struct latency_result {
 	uint64_t ops;			/* batch * n */
 	bool has_trace;
 	struct trace_counts trace;	/* exits by reason in the measured region */
+	uint64_t trace_ops;		/* operations the trace covers (v2: the first round's) */
 	char trace_note[160];		/* why there is no trace, when asked for */
 	int cpu_before, cpu_after;	/* host CPU of the vCPU thread (-1 unknown) */
 	bool migrated;

@@ -100,7 +100,7 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 		: "no vcpu stats fd: stats fields are 0";
 	p->per_op_user_source = "exitscope run loop: KVM_RUN returns to userspace by reason";
 	if (r->has_trace)
-		region_trace_per_op(&r->trace, (double)r->ops, &p->trace);
+		region_trace_per_op(&r->trace, (double)(r->trace_ops ? r->trace_ops : r->ops), &p->trace);
 	if (r->cpu_before >= 0)
 		p->cpu = r->cpu_before;
 	for (i = 0; i < r->n_rounds && i < LATENCY_MAX_ROUNDS; i++) {
