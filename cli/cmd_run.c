@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -20,6 +21,7 @@
 #include "kvm/trace.h"
 #include "probes/probe_out.h"
 #include "probes/runner.h"
+#include "harness/cpuload.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
@@ -27,33 +29,59 @@
 #include "suites/suites.h"
 
 #define RUN_DEFAULT_SAMPLES	15
-#define RUN_DEFAULT_BUDGET_S	1.0
+#define RUN_DEFAULT_BUDGET_S	1.0	/* v1 */
+/* v2: 20 probes x 0.15 s leaves room for VM setup in a 5 s default run. */
+#define RUN_DEFAULT_BUDGET_V2_S	0.15
+#define RUN_DEFAULT_ROUNDS	5
+#define RUN_DEFAULT_PRECISION_PCT 1.0
+#define RUN_DEFAULT_FLOOR_CYCLES 1.0
+#define RUN_PAIRS		7	/* pairs per round: odd, so a round's median is one pair */
 /* Test hook: PROBE[@MS]: that probe's op never returns; its watchdog is MS (default: as any probe's). */
 #define RUN_HANG_ENV		"EXITSCOPE_TEST_HANG"
 
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: exitscope run [PROBE|GLOB ...] [--list] [--json FILE] [--samples N]\n"
-		"                     [--time-budget S] [--cpu N] [--quiet] [--trace] [--all]\n"
-		"                     [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
+		"usage: exitscope run [PROBE|GLOB ...] [--list] [--json FILE] [--method v1|v2]\n"
+		"                     [--rounds N] [--precision PCT] [--precision-floor CYCLES]\n"
+		"                     [--time-budget S] [--run-limit S] [--samples N] [--cpu A[,B]]\n"
+		"                     [--quiet] [--trace] [--all] [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
-		"in batches inside a test guest, timed with serialized TSC reads; the nop\n"
-		"baseline is subtracted. Per op it reports cycles (median, 95%% CI), ns, and\n"
-		"exits from the vCPU stats fd and from exitscope's own run loop. Without\n"
-		"PROBE, the whole catalogue runs; GLOB is a shell pattern ('toggle_*').\n"
-		"A probe the host cannot run is skipped with the reason.\n"
+		"in batches inside a test guest, timed with serialized TSC reads. Per op it\n"
+		"reports cycles (median, 95%% CI), ns, and exits from the vCPU stats fd and\n"
+		"from exitscope's own run loop. Probes run in the order named; without PROBE,\n"
+		"the whole catalogue runs; GLOB is a shell pattern ('toggle_*'). A probe the\n"
+		"host cannot run is skipped with the reason.\n"
+		"\n"
+		"Method v2 (default): the probes are visited round-robin, --rounds times at\n"
+		"most; in each round a probe's guest alternates %d pairs of a baseline batch\n"
+		"(its own loop calling an empty function) and a probe batch, and each pair\n"
+		"gives one net figure. A probe stops once the 95%% CI of its round medians is\n"
+		"within --precision (or --precision-floor cycles), else when its rounds or\n"
+		"its --time-budget are spent (the table notes it). Method v1: one nop\n"
+		"baseline per run, then each probe in one pass of --samples batches.\n"
 		"\n"
 		"  --list            list the probes with their group and what they need\n"
 		"  --json FILE       write the result file ('-' for stdout)\n"
-		"  --samples N       samples per probe (1-%d, default %d)\n"
-		"  --time-budget S   seconds per probe for calibration and samples (default %.1f);\n"
+		"  --method v1|v2    measurement method (default v2)\n"
+		"  --rounds N        v2: round-robin passes at most (1-%d, default %d)\n"
+		"  --precision PCT   v2: stop a probe when its CI half-width is within PCT %% of\n"
+		"                    its median (default %g)\n"
+		"  --precision-floor CYCLES\n"
+		"                    v2: ... or within CYCLES cycles, for near-zero costs (default %g)\n"
+		"  --time-budget S   seconds per probe, an upper bound (default %g in v2, %g in v1);\n"
 		"                    a guest run still going after 2 x S + 1 s is reported as a hang\n"
-		"  --cpu N           pin the vCPU thread to CPU N (default: the current CPU)\n"
+		"  --run-limit S     v2: seconds for the whole measurement; probes not done then\n"
+		"                    stop (default: no limit)\n"
+		"  --samples N       v1: samples per probe (1-%d, default %d)\n"
+		"  --cpu A[,B]       pin vCPU 0's thread to CPU A (default: the current CPU) and\n"
+		"                    a second vCPU's to B (default: any CPU but A); run warns when\n"
+		"                    B (or every CPU but A) is busy\n"
 		"  --quiet           no progress or warnings on stderr\n"
 		"  --trace           attribute exits by reason through tracefs kvm_exit events\n"
+		"                    (v2: over each probe's first round)\n"
 		"  --all             also run the CR ownership map and the check suites (their\n"
 		"                    results go to the table and JSON; a failed check does not\n"
 		"                    change the exit status: use 'exitscope check' for that)\n"
@@ -70,17 +98,21 @@ static void run_usage(FILE *f)
 		"Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
 		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (results so far\n"
 		"are still printed and written).\n",
-		LATENCY_MAX_SAMPLES, RUN_DEFAULT_SAMPLES, RUN_DEFAULT_BUDGET_S);
+		RUN_PAIRS, LATENCY_MAX_ROUNDS, RUN_DEFAULT_ROUNDS, RUN_DEFAULT_PRECISION_PCT,
+		RUN_DEFAULT_FLOOR_CYCLES, RUN_DEFAULT_BUDGET_V2_S, RUN_DEFAULT_BUDGET_S,
+		LATENCY_MAX_SAMPLES, RUN_DEFAULT_SAMPLES);
 }
 
 struct run_args {
 	const char *json_path, *kvm_opt, *xcr0_opt;
 	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
-	unsigned int samples;
-	double budget_s;
-	int cpu;
-	bool list, quiet, trace, all;
+	enum run_method method;
+	unsigned int samples, rounds;
+	double budget_s, precision_pct, floor_cycles, run_limit_s;
+	int cpu, cpu2;			/* --cpu A[,B]; -1 not given */
+	bool list, quiet, trace, all, budget_given, samples_given;
 	bool *sel;			/* nr_probes entries, by catalogue index */
+	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
 	size_t nsel;
 };
 
@@ -97,10 +129,12 @@ static int parse_uint(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+/* Probes in the order the command line names them (a glob: catalogue order), each once. */
 static int select_probes(struct run_args *a, int argc, char **argv)
 {
 	a->sel = calloc(nr_probes, sizeof(*a->sel));
-	if (!a->sel)
+	a->order = calloc(nr_probes, sizeof(*a->order));
+	if (!a->sel || !a->order)
 		return cli_error("run", EXIT_FAIL, "out of memory");
 	for (int i = optind; i < argc; i++) {
 		bool any = false;
@@ -110,7 +144,7 @@ static int select_probes(struct run_args *a, int argc, char **argv)
 				continue;
 			any = true;
 			if (!a->sel[k])
-				a->nsel++;
+				a->order[a->nsel++] = k;
 			a->sel[k] = true;
 		}
 		if (!any)
@@ -118,9 +152,46 @@ static int select_probes(struct run_args *a, int argc, char **argv)
 					       argv[i]);
 	}
 	if (!a->nsel) {
-		for (size_t k = 0; k < nr_probes; k++)
+		for (size_t k = 0; k < nr_probes; k++) {
 			a->sel[k] = true;
+			a->order[k] = k;
+		}
 		a->nsel = nr_probes;
+	}
+	return 0;
+}
+
+/* A number of seconds or cycles in [min, max]: 0 or -1. */
+static int parse_num(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* --cpu A[,B] */
+static int parse_cpus(struct run_args *a, const char *s)
+{
+	char buf[64], *comma;
+	long v;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	comma = strchr(buf, ',');
+	if (comma)
+		*comma++ = 0;
+	if (parse_uint(buf, 0, CPU_SETSIZE - 1, &v))
+		return -1;
+	a->cpu = (int)v;
+	if (comma) {
+		if (parse_uint(comma, 0, CPU_SETSIZE - 1, &v) || v == a->cpu)
+			return -1;
+		a->cpu2 = (int)v;
 	}
 	return 0;
 }
@@ -138,6 +209,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "kvm-dev", required_argument, NULL, 'k' },
 		{ "guest-xcr0", required_argument, NULL, 'x' },
+		{ "method", required_argument, NULL, 'm' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "precision", required_argument, NULL, 'p' },
+		{ "precision-floor", required_argument, NULL, 'f' },
+		{ "run-limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -145,9 +221,12 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	long v;
 	int c;
 
+	a->method = RUN_METHOD_V2;
 	a->samples = RUN_DEFAULT_SAMPLES;
-	a->budget_s = RUN_DEFAULT_BUDGET_S;
-	a->cpu = -1;
+	a->rounds = RUN_DEFAULT_ROUNDS;
+	a->precision_pct = RUN_DEFAULT_PRECISION_PCT;
+	a->floor_cycles = RUN_DEFAULT_FLOOR_CYCLES;
+	a->cpu = a->cpu2 = -1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
@@ -171,19 +250,45 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 				return cli_usage_error("run", "--samples wants an integer 1-%d, not '%s'",
 						       LATENCY_MAX_SAMPLES, optarg);
 			a->samples = (unsigned int)v;
+			a->samples_given = true;
 			break;
 		case 't':
-			errno = 0;
-			a->budget_s = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !isfinite(a->budget_s) ||
-			    a->budget_s < 0.01 || a->budget_s > 600)
+			if (parse_num(optarg, 0.01, 600, &a->budget_s))
 				return cli_usage_error("run", "--time-budget wants seconds 0.01-600, not '%s'",
 						       optarg);
+			a->budget_given = true;
+			break;
+		case 'L':
+			if (parse_num(optarg, 0.01, 86400, &a->run_limit_s))
+				return cli_usage_error("run", "--run-limit wants seconds 0.01-86400, not '%s'",
+						       optarg);
+			break;
+		case 'p':
+			if (parse_num(optarg, 0.001, 100, &a->precision_pct))
+				return cli_usage_error("run", "--precision wants a percentage 0.001-100, not '%s'",
+						       optarg);
+			break;
+		case 'f':
+			if (parse_num(optarg, 0, 1e9, &a->floor_cycles))
+				return cli_usage_error("run", "--precision-floor wants cycles >= 0, not '%s'",
+						       optarg);
+			break;
+		case 'r':
+			if (parse_uint(optarg, 1, LATENCY_MAX_ROUNDS, &v))
+				return cli_usage_error("run", "--rounds wants an integer 1-%d, not '%s'",
+						       LATENCY_MAX_ROUNDS, optarg);
+			a->rounds = (unsigned int)v;
+			break;
+		case 'm':
+			v = schema_enum_find(run_method_names, RUN_METHOD_N, optarg);
+			if (v < 0)
+				return cli_usage_error("run", "--method wants v1 or v2, not '%s'", optarg);
+			a->method = (enum run_method)v;
 			break;
 		case 'c':
-			if (parse_uint(optarg, 0, CPU_SETSIZE - 1, &v))
-				return cli_usage_error("run", "--cpu wants a CPU number, not '%s'", optarg);
-			a->cpu = (int)v;
+			if (parse_cpus(a, optarg))
+				return cli_usage_error("run", "--cpu wants a CPU number or two different ones "
+						       "(A,B), not '%s'", optarg);
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -192,6 +297,8 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			return cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	if (!a->budget_given)
+		a->budget_s = a->method == RUN_METHOD_V1 ? RUN_DEFAULT_BUDGET_S : RUN_DEFAULT_BUDGET_V2_S;
 	return select_probes(a, argc, argv);
 }
 
@@ -247,14 +354,239 @@ static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
 	struct run_settings s;
 
 	run_settings_init(&s);
-	s.samples = a->samples;
+	s.method = a->method;
 	s.time_budget_s = a->budget_s;
 	s.cpu = cpu;
-	s.overhead_cycles = overhead;
 	s.trace = a->trace;
 	if (a->xcr0_opt)
 		s.guest_xcr0 = (long long)a->guest_xcr0;
+	if (a->method == RUN_METHOD_V1) {
+		s.samples = a->samples;
+		s.overhead_cycles = overhead;
+	} else {
+		s.rounds = a->rounds;
+		s.precision_pct = a->precision_pct;
+		s.precision_floor_cycles = a->floor_cycles;
+		if (a->run_limit_s > 0)
+			s.run_limit_s = a->run_limit_s;
+	}
+	if (cpu >= 0) {
+		s.cpus[s.n_cpus++] = cpu;
+		if (a->cpu2 >= 0)
+			s.cpus[s.n_cpus++] = a->cpu2;
+	}
 	return run_settings_json(&s);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Method v1, as before rounds: the nop baseline once, then each probe in one pass. */
+static void measure_v1(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
+		       bool tty, json_t *warnings, double *overhead)
+{
+	struct latency_result *base = calloc(1, sizeof(*base));
+	int r;
+
+	*overhead = 0;
+	if (!base) {
+		warn(a->quiet, warnings, "out of memory: nop baseline not measured");
+	} else {
+		/* The nop baseline first: its median is every other probe's overhead. */
+		progress(tty, 0, a->nsel, "nop baseline");
+		r = probe_run(pr, probe_find("nop"), base);
+		if (!r && base->status == PROBE_OK)
+			*overhead = base->raw_median;
+		else if (!*pr->stop)
+			warn(a->quiet, warnings, "nop baseline not measured (%s): nothing subtracted",
+			     r ? strerror(-r) : base->reason);
+	}
+	pr->env.overhead_cycles = *overhead;
+	for (size_t i = 0; i < a->nsel; i++) {
+		struct probe_outcome *o = &out[i];
+
+		if (*pr->stop) {
+			o->res.status = PROBE_STOPPED;
+			continue;
+		}
+		progress(tty, i + 1, a->nsel, o->probe->name);
+		if (!strcmp(o->probe->name, "nop") && base && base->status == PROBE_OK) {
+			o->res = *base;		/* the baseline itself, nothing subtracted */
+			continue;
+		}
+		r = probe_run(pr, o->probe, &o->res);
+		if (r) {
+			o->res.status = PROBE_FAILED;
+			snprintf(o->res.reason, sizeof(o->res.reason), "runner: %s", strerror(-r));
+		}
+	}
+	free(base);
+}
+
+/* A v2 probe's measurement ended with stop: its figures from the rounds it has. */
+static void v2_settle(struct probe_outcome *o, enum probe_stop stop, uint64_t tsc_khz)
+{
+	struct latency_result *res = &o->res;
+
+	if (res->status != PROBE_OK)
+		return;
+	if (!res->n_rounds) {
+		res->status = stop == PROBE_STOP_RUN_LIMIT ? PROBE_SKIPPED : PROBE_STOPPED;
+		snprintf(res->reason, sizeof(res->reason), "the run limit was reached before it was measured");
+		return;
+	}
+	res->stop = stop;
+	latency_session_result(res, tsc_khz);
+}
+
+/*
+ * Method v2: round-robin over the probes in command-line order; a probe's
+ * VM and guest stay between its rounds (a two-vCPU probe's are rebuilt each
+ * round, so its second vCPU does not spin through the other probes'), and
+ * it leaves the rotation when latency_stop_decide says so.
+ */
+static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
+		      bool tty)
+{
+	struct probe_session *ss = calloc(a->nsel, sizeof(*ss));
+	double *spent = calloc(a->nsel, sizeof(*spent));
+	bool *done = calloc(a->nsel, sizeof(*done)), *open = calloc(a->nsel, sizeof(*open));
+	struct latency_stop_rule rule = {
+		.precision_pct = a->precision_pct, .floor_cycles = a->floor_cycles,
+		.min_rounds = a->rounds < LATENCY_MIN_ROUNDS ? a->rounds : LATENCY_MIN_ROUNDS,
+		.max_rounds = a->rounds, .budget_s = a->budget_s,
+	};
+	double t_start = now_s(), medians[LATENCY_MAX_ROUNDS];
+	uint64_t tsc_khz = pr->env.tsc_khz;
+	char label[96];
+	int rc = 0;
+
+	if (!ss || !spent || !done || !open) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	pr->env.rounds = a->rounds;
+	pr->env.pairs = RUN_PAIRS;
+	pr->env.budget_ms = (uint64_t)(a->budget_s * 1000);
+	for (size_t i = 0; i < a->nsel; i++)
+		latency_result_clear(&out[i].res);
+	for (unsigned int round = 0; round < a->rounds; round++) {
+		for (size_t i = 0; i < a->nsel; i++) {
+			struct probe_outcome *o = &out[i];
+			struct latency_result *res = &o->res;
+			enum probe_stop st;
+			double t0;
+
+			if (done[i])
+				continue;
+			if (*pr->stop || (a->run_limit_s > 0 && now_s() - t_start >= a->run_limit_s)) {
+				st = *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_RUN_LIMIT;
+				if (open[i])
+					probe_session_close(pr, &ss[i], res);
+				open[i] = false;
+				done[i] = true;
+				v2_settle(o, st, tsc_khz);
+				continue;
+			}
+			snprintf(label, sizeof(label), "%s (round %u/%u)", o->probe->name, round + 1,
+				 a->rounds);
+			progress(tty, i + 1, a->nsel, label);
+			if (!open[i]) {
+				probe_session_open(pr, o->probe, &ss[i], res);
+				open[i] = ss[i].ls.open;
+			}
+			/*
+			 * The budget counts the rounds' guest runs: not the VM setup and
+			 * calibration, nor the first round when it sets up tracing.
+			 */
+			t0 = now_s();
+			if (open[i]) {
+				probe_session_round(pr, &ss[i], res);
+				open[i] = ss[i].ls.open;
+			}
+			if (!(pr->env.trace && round == 0))
+				spent[i] += now_s() - t0;
+			if (res->status != PROBE_OK) {
+				/* A failure, hang or Ctrl-C inside the guest: the probe is done. */
+				if (open[i])
+					probe_session_close(pr, &ss[i], res);
+				open[i] = false;
+				done[i] = true;
+				continue;
+			}
+			for (size_t k = 0; k < res->n_rounds; k++)
+				medians[k] = res->rounds[k].median;
+			st = latency_stop_decide(&rule, medians, res->n_rounds, spent[i], &res->ci_rel_pct);
+			if (st != PROBE_STOP_NONE || (o->probe->needs & PROBE_NEED_2VCPUS)) {
+				/* Two-vCPU probes: a fresh VM next round; the teardown checks each. */
+				if (open[i])
+					probe_session_close(pr, &ss[i], res);
+				open[i] = false;
+				if (res->status != PROBE_OK) {	/* its teardown check failed */
+					done[i] = true;
+					continue;
+				}
+			}
+			if (st != PROBE_STOP_NONE) {
+				done[i] = true;
+				res->stop = st;
+				latency_session_result(res, tsc_khz);
+			}
+		}
+	}
+	/* Probes still going when the rounds ran out (a Ctrl-C between the last ones). */
+	for (size_t i = 0; i < a->nsel; i++) {
+		if (open[i])
+			probe_session_close(pr, &ss[i], &out[i].res);
+		if (!done[i])
+			v2_settle(&out[i], *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_BUDGET, tsc_khz);
+	}
+out:
+	free(ss);
+	free(spent);
+	free(done);
+	free(open);
+	return rc;
+}
+
+/*
+ * A probe that needs two vCPUs runs the second where --cpu B says (else on
+ * any CPU but vCPU 0's): warn when that CPU (every such CPU) is busy.
+ */
+static void check_cpu2(const struct run_args *a, int cpu, json_t *warnings)
+{
+	double idle[CPU_SETSIZE > 1024 ? 1024 : CPU_SETSIZE];
+	double best = -1;
+	bool any = false;
+	int n, best_cpu = -1;
+
+	for (size_t i = 0; i < a->nsel; i++)
+		any = any || (probes[a->order[i]].needs & PROBE_NEED_2VCPUS);
+	if (!any)
+		return;
+	n = cpuload_idle(CPULOAD_WINDOW_MS, idle, sizeof(idle) / sizeof(idle[0]));
+	if (n <= 0)
+		return;
+	for (int c = 0; c < n; c++) {
+		if (a->cpu2 >= 0 ? c != a->cpu2 : c == cpu)
+			continue;
+		if (idle[c] > best) {
+			best = idle[c];
+			best_cpu = c;
+		}
+	}
+	if (best_cpu < 0 && a->cpu2 < 0)
+		warn(a->quiet, warnings, "one CPU only: a second vCPU shares CPU %d with the first", cpu);
+	else if (best_cpu < 0)
+		warn(a->quiet, warnings, "--cpu: CPU %d is not listed in /proc/stat", a->cpu2);
+	else if (best < CPULOAD_BUSY_IDLE)
+		warn(a->quiet, warnings, "CPU %d, where a second vCPU runs, is busy (%.0f%% idle over %d ms): "
+		     "two-vCPU probes may be noisy", best_cpu, 100 * best, CPULOAD_WINDOW_MS);
 }
 
 int cmd_run(int argc, char **argv)
@@ -262,13 +594,12 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { 0 };
 	struct probe_runner pr = { .kvm_fd = -1 };
 	struct probe_outcome *out = NULL;
-	struct latency_result *base = NULL;
 	const char *kvm_path, *hang;
 	char hang_name[64];
 	json_t *root = NULL, *jprobes, *warnings;
 	struct hostinfo hi;
 	struct suite_env henv = { 0 };
-	size_t nout = 0, idx = 0;
+	size_t nout = 0;
 	bool tty, stopped;
 	char err[512];
 	double overhead = 0;
@@ -296,6 +627,10 @@ int cmd_run(int argc, char **argv)
 		r = cli_usage_error("run", "cannot pin to CPU %d: %s", a.cpu, strerror(-r));
 		goto out;
 	}
+	if (a.cpu2 >= 0 && a.cpu2 >= sysconf(_SC_NPROCESSORS_ONLN)) {
+		r = cli_usage_error("run", "--cpu %d,%d: there is no CPU %d online", a.cpu, a.cpu2, a.cpu2);
+		goto out;
+	}
 	root = result_new("run", argc, argv);
 	warnings = json_array();
 	if (r)
@@ -308,6 +643,8 @@ int cmd_run(int argc, char **argv)
 	pr.env.tsc_khz = hi.tsc_khz > 0 ? (uint64_t)hi.tsc_khz : 0;
 	pr.env.samples = a.samples;
 	pr.env.budget_ms = (uint64_t)(a.budget_s * 1000);
+	pr.pin_cpu2 = a.cpu2 >= 0;
+	pr.cpu2 = a.cpu2;
 	hang = getenv(RUN_HANG_ENV);
 	if (hang && *hang) {
 		const char *at = strchr(hang, '@');
@@ -331,45 +668,23 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	}
 	out = calloc(a.nsel, sizeof(*out));
-	base = calloc(1, sizeof(*base));
-	if (!out || !base) {
+	if (!out) {
 		rc = cli_error("run", EXIT_FAIL, "out of memory");
 		goto done;
 	}
+	for (size_t i = 0; i < a.nsel; i++)
+		out[i].probe = &probes[a.order[i]];
+	nout = a.nsel;
 	tty = !a.quiet && isatty(STDERR_FILENO);
-
-	/* The nop baseline first: its median is every other probe's overhead. */
-	progress(tty, 0, a.nsel, "nop baseline");
-	r = probe_run(&pr, probe_find("nop"), base);
-	if (!r && base->status == PROBE_OK)
-		overhead = base->raw_median;
-	else if (!*pr.stop)
-		warn(a.quiet, warnings, "nop baseline not measured (%s): nothing subtracted",
-		     r ? strerror(-r) : base->reason);
-	pr.env.overhead_cycles = overhead;
-
-	for (size_t k = 0; k < nr_probes; k++) {
-		struct probe_outcome *o;
-
-		if (!a.sel[k])
-			continue;
-		o = &out[nout++];
-		o->probe = &probes[k];
-		idx++;
-		if (*pr.stop) {
-			o->res.status = PROBE_STOPPED;
-			continue;
-		}
-		progress(tty, idx, a.nsel, probes[k].name);
-		if (!strcmp(probes[k].name, "nop") && base->status == PROBE_OK) {
-			o->res = *base;		/* the baseline itself, nothing subtracted */
-			continue;
-		}
-		r = probe_run(&pr, &probes[k], &o->res);
-		if (r) {
-			o->res.status = PROBE_FAILED;
-			snprintf(o->res.reason, sizeof(o->res.reason), "runner: %s", strerror(-r));
-		}
+	check_cpu2(&a, cpu, warnings);
+	if (a.samples_given && a.method != RUN_METHOD_V1)
+		warn(a.quiet, warnings, "--samples applies to --method v1; v2 measures %d pairs per round",
+		     RUN_PAIRS);
+	if (a.method == RUN_METHOD_V1) {
+		measure_v1(&a, &pr, out, tty, warnings, &overhead);
+	} else if (measure_v2(&a, &pr, out, tty)) {
+		rc = cli_error("run", EXIT_FAIL, "out of memory");
+		goto done;
 	}
 	if (tty)
 		fprintf(stderr, "\r\033[K");
@@ -401,10 +716,10 @@ done:
 	json_decref(warnings);
 	json_decref(root);
 	free(out);
-	free(base);
 	probe_runner_free(&pr);
 	r = rc;
 out:
 	free(a.sel);
+	free(a.order);
 	return r < 0 ? EXIT_OK : r;
 }

@@ -133,9 +133,8 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	n = env->samples ? env->samples : 1;
 	if (n > LATENCY_MAX_SAMPLES)
 		return -EINVAL;
-	memset(res, 0, sizeof(*res));
+	latency_result_clear(res);
 	res->cpu_before = sched_getcpu();
-	res->cpu_after = -1;
 	c = vm_global(v->vm, latency_ctl);
 	if (!c)
 		return -EFAULT;
@@ -176,7 +175,7 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		goto out;
 	}
 	res->n = n;
-	res->ops = res->batch * n;
+	res->ops = res->trace_ops = res->batch * n;
 	res->has_stats = rc.has_stats;
 	per_op(res, &rc);
 	samples_from_tsc(res, c, env->overhead_cycles);
@@ -198,7 +197,211 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	} else
 		res->status = PROBE_OK;
 out:
+	if (res->status == PROBE_OK)
+		res->stop = PROBE_STOP_SAMPLES;
 	region_free(&rg);
+	return 0;
+}
+
+void latency_result_clear(struct latency_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->cpu_before = res->cpu_after = -1;
+	res->cpus[0] = res->cpus[1] = -1;
+	res->ci_rel_pct = -1;
+}
+
+/* Fill the control block for op; target: TSC cycles one batch should span. */
+static struct latency_ctl *ctl_fill(struct vcpu *v, const struct latency_op *op, uint64_t target)
+{
+	struct latency_ctl *c = vm_global(v->vm, latency_ctl);
+
+	if (!c)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	c->setup = (uint64_t)(uintptr_t)op->setup;
+	c->op = (uint64_t)(uintptr_t)op->op;
+	c->teardown = (uint64_t)(uintptr_t)op->teardown;
+	c->arg = op->arg;
+	c->max_batch = LATENCY_MAX_BATCH;
+	c->target_cycles = target ? target : 1;
+	return c;
+}
+
+static void session_end(struct latency_session *s)
+{
+	if (s->open)
+		region_free(&s->rg);
+	s->open = false;
+}
+
+int latency_session_open(struct latency_session *s, const struct latency_env *env,
+			 const struct latency_op *op, struct latency_result *res)
+{
+	struct vcpu *v = env ? env->vcpu : NULL;
+	uint64_t budget_ms, budget_cycles, batches;
+	struct guest_result g;
+
+	if (!v || !op || !op->op || !res || !env->rounds || env->rounds > LATENCY_MAX_ROUNDS ||
+	    !env->pairs || env->pairs > LATENCY_MAX_PAIRS)
+		return -EINVAL;
+	memset(s, 0, sizeof(*s));
+	budget_ms = env->budget_ms ? env->budget_ms : 1000;
+	budget_cycles = (env->tsc_khz ? env->tsc_khz : 2000000) * budget_ms;
+	/* Every round's 2 x pairs batches, plus calibration and the two warm-ups. */
+	batches = (uint64_t)env->rounds * 2 * env->pairs + 3;
+	s->ctl = ctl_fill(v, op, budget_cycles / batches);
+	if (!s->ctl)
+		return -EFAULT;
+	s->v = v;
+	s->pairs = env->pairs;
+	s->trace = env->trace;
+	s->wd = env->watchdog_ms ? env->watchdog_ms : 2 * budget_ms + 1000;
+	if (res->cpu_before < 0)
+		res->cpu_before = sched_getcpu();
+	region_init(&s->rg, v);
+	s->open = true;
+	vcpu_call_run(v, latency_guest_paired_main, 0, s->wd, &g);
+	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START) {
+		guest_outcome(res, &g);
+		session_end(s);
+		return 0;
+	}
+	s->batch = g.args[1] ? g.args[1] : 1;
+	res->batch = s->batch;
+	res->status = PROBE_OK;
+	return 0;
+}
+
+static void counts_add(struct region_counts *a, const struct region_counts *b, bool first)
+{
+	if (first) {
+		*a = *b;	/* the trace too: it covers the first round */
+		return;
+	}
+	a->has_stats = a->has_stats && b->has_stats;
+	a->exits += b->exits;
+	a->io_exits += b->io_exits;
+	a->mmio_exits += b->mmio_exits;
+	a->halt_exits += b->halt_exits;
+	a->hypercalls += b->hypercalls;
+	a->insn_emulation += b->insn_emulation;
+	a->signal_exits += b->signal_exits;
+	a->irq_exits += b->irq_exits;
+	a->user_io += b->user_io;
+	a->user_mmio += b->user_mmio;
+	a->user_msr += b->user_msr;
+	a->user_intr += b->user_intr;
+	a->user_other += b->user_other;
+	a->ucalls += b->ucalls;
+}
+
+int latency_session_round(struct latency_session *s, struct latency_result *res)
+{
+	struct region_counts rc;
+	struct guest_result g;
+	bool first = res->n_rounds == 0;
+	int cpu;
+
+	if (!s->open || res->n_rounds >= LATENCY_MAX_ROUNDS)
+		return -EINVAL;
+	if (s->at_end) {	/* let the guest come back round to its START sync */
+		vcpu_run(s->v, s->wd, &g);
+		if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START) {
+			guest_outcome(res, &g);
+			session_end(s);
+			return 0;
+		}
+		s->at_end = false;
+	}
+	s->ctl->pairs = s->pairs;
+	region_begin(&s->rg, s->trace && first);
+	vcpu_run(s->v, s->wd, &g);
+	region_end(&s->rg, &rc);
+	cpu = sched_getcpu();
+	if (cpu >= 0) {
+		if (res->cpu_after >= 0 && res->cpu_after != cpu)
+			res->migrated = true;
+		res->cpu_after = cpu;
+	}
+	if (res->cpu_before >= 0 && res->cpu_after >= 0 && res->cpu_before != res->cpu_after)
+		res->migrated = true;
+	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_END) {
+		guest_outcome(res, &g);
+		session_end(s);
+		return 0;
+	}
+	s->at_end = true;
+	if (latency_round_from_tsc(&res->rounds[res->n_rounds], s->batch, s->ctl->tb, s->ctl->t,
+				   s->pairs))
+		return finish(res, PROBE_FAILED, "a round without pairs");
+	res->n_rounds++;
+	counts_add(&res->acc, &rc, first);
+	res->ops += s->batch * s->pairs;
+	if (first) {
+		res->trace_ops = s->batch * s->pairs;
+		res->has_trace = rc.has_trace;
+		if (rc.has_trace)
+			res->trace = rc.trace;
+		snprintf(res->trace_note, sizeof(res->trace_note), "%s", rc.trace_note);
+	}
+	return 0;
+}
+
+int latency_session_close(struct latency_session *s, struct latency_result *res)
+{
+	struct guest_result g;
+
+	if (!s->open)
+		return 0;
+	if (s->at_end) {
+		vcpu_run(s->v, s->wd, &g);
+		if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START)
+			goto teardown_done;
+	}
+	s->ctl->pairs = 0;	/* no more rounds: the guest runs the teardown and returns */
+	vcpu_run(s->v, s->wd, &g);
+teardown_done:
+	if (res->status == PROBE_OK) {
+		if (g.kind == GUEST_STOPPED)
+			;	/* measured; only the teardown was cut */
+		else if (g.kind != GUEST_DONE)
+			finish(res, PROBE_FAILED, "teardown: %s: %s", guest_exit_name(g.kind), g.msg);
+		else if (g.args[0]) {
+			res->check_code = g.args[0];
+			finish(res, PROBE_FAILED,
+			       "the probe's check after the samples failed (code %#llx)",
+			       (unsigned long long)g.args[0]);
+		}
+	}
+	session_end(s);
+	return 0;
+}
+
+int latency_session_result(struct latency_result *res, uint64_t tsc_khz)
+{
+	double med[LATENCY_MAX_ROUNDS], base[LATENCY_MAX_ROUNDS];
+	size_t n = 0;
+
+	if (!res->n_rounds)
+		return -EINVAL;
+	for (size_t r = 0; r < res->n_rounds; r++) {
+		const struct latency_round *rd = &res->rounds[r];
+
+		for (size_t i = 0; i < rd->n && n < LATENCY_MAX_SAMPLES; i++)
+			res->samples[n++] = rd->net[i] > 0 ? rd->net[i] : 0;
+		med[r] = rd->raw_median;
+		base[r] = rd->baseline_median;
+	}
+	res->n = n;
+	res->raw_median = stats_median(med, res->n_rounds);
+	res->overhead_cycles = stats_median(base, res->n_rounds);
+	if (stats_summarize(res->samples, res->n, &res->cycles))
+		return finish(res, PROBE_FAILED, "samples are not finite numbers");
+	res->ns_median = tsc_khz ? res->cycles.median * 1e6 / (double)tsc_khz : 0;
+	res->has_stats = res->acc.has_stats;
+	if (res->ops)
+		per_op(res, &res->acc);
 	return 0;
 }
 

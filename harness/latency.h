@@ -31,6 +31,8 @@
 #include <stdint.h>
 
 #include "guest/status.h"
+#include "harness/region.h"
+#include "harness/rounds.h"
 #include "kvm/trace.h"
 #include "results/schema.h"
 #include "stats/stats.h"
@@ -69,6 +71,9 @@ struct latency_env {
 	uint64_t watchdog_ms;		/* a guest run longer than this is a hang; 0: 2 x budget + 1 s */
 	double overhead_cycles;		/* per-op harness cost to subtract (nop baseline) */
 	bool trace;			/* attribute exits by reason through tracefs */
+	/* Method v2 (latency_session_*): budget_ms is spread over rounds x pairs. */
+	unsigned int rounds;		/* rounds planned, 1..LATENCY_MAX_ROUNDS */
+	unsigned int pairs;		/* pairs per round, 1..LATENCY_MAX_PAIRS */
 };
 
 /* Per-op counters over the measured region, harness ucalls subtracted. */
@@ -97,10 +102,21 @@ struct latency_result {
 	uint64_t ops;			/* batch * n */
 	bool has_trace;
 	struct trace_counts trace;	/* exits by reason in the measured region */
+	uint64_t trace_ops;		/* operations the trace covers (v2: the first round's) */
 	char trace_note[160];		/* why there is no trace, when asked for */
 	int cpu_before, cpu_after;	/* host CPU of the vCPU thread (-1 unknown) */
 	bool migrated;
+	/* Method v2: n_rounds 0 in v1 (latency_measure). */
+	struct latency_round rounds[LATENCY_MAX_ROUNDS];
+	size_t n_rounds;
+	enum probe_stop stop;		/* why it ended (v1: PROBE_STOP_SAMPLES when measured) */
+	double ci_rel_pct;		/* -1 unknown */
+	int cpus[2];			/* host CPUs of vCPU 0 and 1 (two-vCPU probes), -1 unknown */
+	struct region_counts acc;	/* region counts summed over the rounds (trace: first round) */
 };
+
+/* Nothing measured yet: zero, the CPUs and ci_rel_pct unknown (-1). */
+void latency_result_clear(struct latency_result *res);
 
 /*
  * Measure op on env->vcpu. Returns 0 when a status was determined (see
@@ -116,6 +132,42 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
  * res (may be NULL) receives the full nop measurement.
  */
 int latency_overhead(const struct latency_env *env, double *cycles, struct latency_result *res);
+
+/*
+ * Method v2: a probe's op and its baseline measured in rounds, the guest
+ * kept alive between them (harness/latency_guest.c, the paired loop):
+ *
+ *	latency_result_clear(res);
+ *	latency_session_open(&s, &env, &op, res);	// setup, calibration
+ *	while (s.open && ...) latency_session_round(&s, res);	// adds res->rounds[]
+ *	latency_session_close(&s, res);			// teardown and its check
+ *	latency_session_result(res, tsc_khz);		// flat samples, summary, per op
+ *
+ * Each returns 0 with res->status saying how it went (a guest failure
+ * closes the session: s.open false), or -errno for a bad call. A session
+ * may be closed and another opened on a new VM for the same res: its rounds
+ * are appended (the batch is calibrated again).
+ */
+struct latency_session {
+	struct vcpu *v;
+	struct latency_ctl *ctl;
+	struct region rg;
+	uint64_t wd, batch;
+	unsigned int pairs;
+	bool trace, open, at_end;	/* at_end: the guest waits at its END sync */
+};
+
+int latency_session_open(struct latency_session *s, const struct latency_env *env,
+			 const struct latency_op *op, struct latency_result *res);
+int latency_session_round(struct latency_session *s, struct latency_result *res);
+int latency_session_close(struct latency_session *s, struct latency_result *res);
+/*
+ * From res->rounds: the flat samples (every pair's net, clamped at 0), their
+ * summary, raw_median / overhead_cycles (medians of the rounds' raw and
+ * baseline medians), ns_median, ops and per_op from res->acc. 0, or
+ * -EINVAL when there is no round.
+ */
+int latency_session_result(struct latency_result *res, uint64_t tsc_khz);
 
 /* The guest nop op, for callers that list it themselves. */
 uint64_t latency_guest_nop(uint64_t arg);

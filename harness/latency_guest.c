@@ -4,6 +4,12 @@
  * `samples` batches with serialized TSC reads around each one. The two
  * GUEST_SYNCs bracket exactly the measured batches, so the host's stats
  * snapshots there cover nothing else but one closing ucall.
+ *
+ * The paired loop (method v2) calibrates the same way, then runs rounds the
+ * host asks for: each round is `pairs` pairs of a baseline batch (the same
+ * run_batch loop calling latency_guest_nop, so it holds exactly the harness)
+ * and an op batch, in ABBA order (even pairs baseline first, odd pairs op
+ * first) so a linear drift within a round cancels over two pairs.
  */
 #include "guest/guest.h"
 #include "harness/latency_guest.h"
@@ -33,20 +39,11 @@ static __attribute__((noinline)) uint64_t run_batch(guest_fn_t op, uint64_t arg,
 	return t1 > t0 ? t1 - t0 : 0;
 }
 
-uint64_t latency_guest_main(uint64_t unused)
+/* Double the batch until it spans an eighth of the target, then scale. */
+static uint64_t calibrate(guest_fn_t op, uint64_t arg, uint64_t target, uint64_t max)
 {
-	volatile struct latency_ctl *c = &latency_ctl;
-	guest_fn_t op = (guest_fn_t)c->op;
-	uint64_t arg = c->arg, target = c->target_cycles, max = c->max_batch;
-	uint64_t batch = 1, t, n = c->samples;
+	uint64_t batch = 1, t;
 
-	if (c->setup) {
-		uint64_t r = ((guest_fn_t)c->setup)(arg);
-
-		if (r)
-			return r;
-	}
-	/* Double the batch until it spans an eighth of the target, then scale. */
 	for (;;) {
 		t = run_batch(op, arg, batch);
 		if (t >= target / 8 || batch >= max)
@@ -61,6 +58,22 @@ uint64_t latency_guest_main(uint64_t unused)
 		batch = max;
 	if (!batch)
 		batch = 1;
+	return batch;
+}
+
+uint64_t latency_guest_main(uint64_t unused)
+{
+	volatile struct latency_ctl *c = &latency_ctl;
+	guest_fn_t op = (guest_fn_t)c->op;
+	uint64_t arg = c->arg, batch, n = c->samples;
+
+	if (c->setup) {
+		uint64_t r = ((guest_fn_t)c->setup)(arg);
+
+		if (r)
+			return r;
+	}
+	batch = calibrate(op, arg, c->target_cycles, c->max_batch);
 	c->batch = batch;
 	run_batch(op, arg, batch);	/* warm-up at the final size */
 	GUEST_SYNC(LATENCY_SYNC_START, batch);
@@ -68,5 +81,42 @@ uint64_t latency_guest_main(uint64_t unused)
 		c->t[i] = run_batch(op, arg, batch);
 	GUEST_SYNC(LATENCY_SYNC_END);
 	/* A teardown may check the measured op did its job (GUEST_CHECK). */
+	return c->teardown ? ((guest_fn_t)c->teardown)(arg) : 0;
+}
+
+uint64_t latency_guest_paired_main(uint64_t unused)
+{
+	volatile struct latency_ctl *c = &latency_ctl;
+	/* Through a volatile, so the compiler cannot specialize run_batch for the nop. */
+	guest_fn_t volatile nop_v = latency_guest_nop;
+	guest_fn_t op = (guest_fn_t)c->op, nop = nop_v;
+	uint64_t arg = c->arg, batch, n;
+
+	if (c->setup) {
+		uint64_t r = ((guest_fn_t)c->setup)(arg);
+
+		if (r)
+			return r;
+	}
+	batch = calibrate(op, arg, c->target_cycles, c->max_batch);
+	c->batch = batch;
+	run_batch(nop, arg, batch);	/* warm-up of both loops at the final size */
+	run_batch(op, arg, batch);
+	for (;;) {
+		GUEST_SYNC(LATENCY_SYNC_START, batch);
+		n = c->pairs;
+		if (!n)
+			break;
+		for (uint64_t i = 0; i < n && i < LATENCY_CTL_PAIRS; i++) {
+			if (i & 1) {
+				c->t[i] = run_batch(op, arg, batch);
+				c->tb[i] = run_batch(nop, arg, batch);
+			} else {
+				c->tb[i] = run_batch(nop, arg, batch);
+				c->t[i] = run_batch(op, arg, batch);
+			}
+		}
+		GUEST_SYNC(LATENCY_SYNC_END);
+	}
 	return c->teardown ? ((guest_fn_t)c->teardown)(arg) : 0;
 }

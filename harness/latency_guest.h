@@ -10,10 +10,12 @@
 #include <stdint.h>
 
 #define LATENCY_CTL_SAMPLES	1000	/* == LATENCY_MAX_SAMPLES */
+#define LATENCY_CTL_PAIRS	15	/* == LATENCY_MAX_PAIRS */
 
 /* Values of the first GUEST_SYNC argument. */
 #define LATENCY_SYNC_START	0x5354		/* calibrated: args[1] = batch */
 #define LATENCY_SYNC_END	0x454e		/* samples taken */
+/* The paired loop syncs START before every round (host sets pairs; 0 ends it), END after it. */
 
 struct latency_ctl {
 	uint64_t setup, op, teardown;	/* guest function addresses (setup/teardown may be 0) */
@@ -23,11 +25,16 @@ struct latency_ctl {
 	uint64_t samples;
 	uint64_t batch;			/* out: ops per batch */
 	uint64_t t[LATENCY_CTL_SAMPLES];	/* out: TSC cycles of each batch */
+	/* Paired loop (latency_guest_paired_main) */
+	uint64_t pairs;			/* in, at each START: pairs of this round, 0: finish */
+	uint64_t tb[LATENCY_CTL_PAIRS];	/* out: TSC cycles of each pair's baseline batch (t[]: op batch) */
 };
 
 extern struct latency_ctl latency_ctl;
 
 uint64_t latency_guest_main(uint64_t arg);
+/* Rounds of (baseline batch, op batch) pairs; the baseline is the same loop calling the nop. */
+uint64_t latency_guest_paired_main(uint64_t arg);
 /* For a probe's guest setup: the TSC cycles one batch of the current measurement should span. */
 uint64_t latency_guest_target_cycles(void);
 

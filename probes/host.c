@@ -138,7 +138,7 @@ struct ipi_thread {
 	struct vcpu *vcpu;
 	guest_fn_t fn;			/* what vCPU 1 runs */
 	uint64_t halt, budget_ms;
-	int avoid_cpu;
+	int avoid_cpu, want_cpu, ran_cpu;	/* want -1: any but avoid_cpu */
 	struct guest_result res;
 };
 
@@ -152,10 +152,11 @@ static void *ipi_thread_main(void *arg)
 	/* Off the measured vCPU's CPU when there is another one (threads inherit the pin). */
 	CPU_ZERO(&set);
 	for (int c = 0; c < CPU_SETSIZE && c < sysconf(_SC_NPROCESSORS_ONLN); c++)
-		if (c != t->avoid_cpu)
+		if (t->want_cpu >= 0 ? c == t->want_cpu : c != t->avoid_cpu)
 			CPU_SET(c, &set);
 	if (CPU_COUNT(&set))
 		sched_setaffinity(0, sizeof(set), &set);
+	t->ran_cpu = sched_getcpu();
 	vcpu_call_run(t->vcpu, t->fn, t->halt, t->budget_ms, &t->res);
 	return NULL;
 }
@@ -176,6 +177,8 @@ static int peer_start(struct probe_ctx *ctx, guest_fn_t fn)
 	t->fn = fn;
 	t->halt = ctx->probe->arg;
 	t->avoid_cpu = sched_getcpu();
+	t->want_cpu = ctx->vcpu1_cpu;
+	ctx->vcpu1_cpu = -1;
 	/*
 	 * With an in-kernel irqchip KVM starts every vCPU but 0 waiting for
 	 * INIT/SIPI; vm_create() leaves it so. Make it runnable ourselves.
@@ -218,6 +221,7 @@ void probe_host_ipi_target_done(struct probe_ctx *ctx)
 	vm_global_set(ctx->vm, probe_ipi_stop, 1);
 	kvm_ioctl(ctx->vm->fd, KVM_SIGNAL_MSI, &msi);
 	pthread_join(t->tid, NULL);
+	ctx->vcpu1_cpu = t->ran_cpu;
 	if (t->res.kind != GUEST_DONE)
 		snprintf(ctx->reason, sizeof(ctx->reason), "second vCPU: %s: %s",
 			 guest_exit_name(t->res.kind), t->res.msg);

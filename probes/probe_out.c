@@ -33,7 +33,21 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 			 (unsigned long long)r->trace.lost);
 	if (n < max && r->trace_note[0])
 		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->trace_note);
-	if (n < max && r->raw_median > 0 && r->overhead_cycles >= r->raw_median)
+	if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the precision was reached "
+			 "(CI +-%.1f%% after %zu rounds)", r->ci_rel_pct, r->n_rounds);
+	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent after %zu round%s: no CI of the "
+			 "rounds", r->n_rounds, r->n_rounds == 1 ? "" : "s");
+	if (n < max && r->stop == PROBE_STOP_RUN_LIMIT)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "the run limit ended it after %zu rounds",
+			 r->n_rounds);
+	if (n < max && r->stop == PROBE_STOP_STOPPED)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it after %zu rounds", r->n_rounds);
+	if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "vCPU 0 on CPU %d, vCPU 1 on CPU %d",
+			 r->cpus[0], r->cpus[1]);
+	if (n < max && !r->n_rounds && r->raw_median > 0 && r->overhead_cycles >= r->raw_median)
 		snprintf(notes[n++], PROBE_NOTE_LEN,
 			 "not above the nop baseline (%.1f <= %.1f cycles)",
 			 r->raw_median, r->overhead_cycles);
@@ -86,9 +100,26 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 		: "no vcpu stats fd: stats fields are 0";
 	p->per_op_user_source = "exitscope run loop: KVM_RUN returns to userspace by reason";
 	if (r->has_trace)
-		region_trace_per_op(&r->trace, (double)r->ops, &p->trace);
+		region_trace_per_op(&r->trace, (double)(r->trace_ops ? r->trace_ops : r->ops), &p->trace);
 	if (r->cpu_before >= 0)
 		p->cpu = r->cpu_before;
+	for (i = 0; i < r->n_rounds && i < LATENCY_MAX_ROUNDS; i++) {
+		const struct latency_round *rd = &r->rounds[i];
+
+		out->rounds[i] = (struct run_round){
+			.batch = (long long)rd->batch, .samples = rd->net, .n_samples = rd->n,
+			.median = rd->median, .baseline_median = rd->baseline_median,
+			.raw_median = rd->raw_median,
+		};
+	}
+	if (r->n_rounds) {
+		p->rounds = out->rounds;
+		p->n_rounds = r->n_rounds;
+	}
+	p->stop = r->stop;
+	p->ci_rel_pct = r->ci_rel_pct;
+	p->cpus[0] = r->cpus[0];
+	p->cpus[1] = r->cpus[1];
 	nn = probe_notes(o, out->notes, PROBE_MAX_NOTES);
 	for (i = 0; i < nn; i++)
 		out->note_ptrs[i] = out->notes[i];
@@ -139,6 +170,10 @@ static void fmt_per_op(char *buf, size_t len, double v)
 
 void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, bool emulated)
 {
+	bool paired = false;
+
+	for (size_t i = 0; i < n; i++)
+		paired = paired || o[i].res.n_rounds;
 	fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s\n", "probe", "cycles", "95% CI of median",
 		"ns", "exits/op", "user/op", "note");
 	for (size_t i = 0; i < n; i++) {
@@ -162,12 +197,19 @@ void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, bool em
 		fmt_per_op(us, sizeof(us), r->per_op.user_io + r->per_op.user_mmio + r->per_op.user_msr);
 		nn = probe_notes(&o[i], notes, PROBE_MAX_NOTES);
 		fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s%s\n", o[i].probe->name, med, ci, ns, ex, us,
-			!strcmp(o[i].probe->name, "nop") ? (nn ? "harness overhead; " : "harness overhead, subtracted from the others") : "",
+			strcmp(o[i].probe->name, "nop") ? "" :
+			paired ? (nn ? "the baseline loop itself; " : "the baseline loop itself: net ~0") :
+			(nn ? "harness overhead; " : "harness overhead, subtracted from the others"),
 			nn ? notes[0] : "");
 		for (size_t k = 1; k < nn; k++)
 			fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s\n", "", "", "", "", "", "", notes[k]);
 	}
-	fprintf(f, "\ncycles: median TSC cycles per op, nop baseline subtracted; ns from the TSC frequency.\n"
+	if (paired)
+		fprintf(f, "\ncycles: median net TSC cycles per op: each probe batch minus the paired baseline\n"
+			   "        batch (the same loop calling an empty function), over rounds; ns from the TSC.\n");
+	else
+		fprintf(f, "\ncycles: median TSC cycles per op, nop baseline subtracted; ns from the TSC frequency.\n");
+	fprintf(f,
 		   "exits/op: 'exits' of the vCPU binary stats fd over the measured region%s.\n"
 		   "user/op: KVM_RUN returns to exitscope (I/O, MMIO, MSR), counted by its run loop.\n",
 		emulated ? "\n          (kvm_pvm keeps its own notion of exits there: not hardware VM exits)" : "");

@@ -32,6 +32,7 @@ struct probe_record {
 	struct run_probe rec;
 	char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
 	const char *note_ptrs[PROBE_MAX_NOTES];
+	struct run_round rounds[LATENCY_MAX_ROUNDS];	/* samples point into the outcome */
 };
 
 /*

@@ -37,6 +37,8 @@ struct probe_ctx {
 	int efd;			/* ioeventfd, -1 */
 	uint64_t watchdog_ms;		/* of the measured vCPU; the second one gets more */
 	void *thread;			/* second vCPU's thread state (probes/host.c) */
+	int vcpu1_cpu;			/* in: host CPU for vCPU 1's thread (-1: any but vCPU 0's);
+					 * out (after host_teardown): where it ran, -1 unknown */
 	char reason[LATENCY_REASON_LEN];	/* why host setup refused */
 };
 

@@ -1,7 +1,9 @@
 /*
  * runner.c - one probe, one VM: check what the probe needs, build a VM for
  * it, set CR4.OSXSAVE and XCR0 when asked to (--guest-xcr0), run its host
- * setup, measure it with the latency harness, tear down.
+ * setup, measure it with the latency harness, tear down. probe_run measures
+ * in one pass (method v1); a probe session (method v2) keeps the VM and its
+ * guest between rounds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -117,6 +119,9 @@ void probe_runner_free(struct probe_runner *r)
 	r->kvm_fd = -1;
 }
 
+static void session_finish(struct probe_runner *r, struct probe_session *s,
+			   struct latency_result *res);
+
 /* Say why the guest's setup refused, in the probe's own terms. */
 static void setup_reason(const struct probe *p, struct latency_result *res)
 {
@@ -150,109 +155,190 @@ static void check_reason(const struct probe *p, struct latency_result *res, stru
 			 "the interrupt of %s was not taken in its window: %llu interrupts for %llu ops",
 			 p->name, (unsigned long long)vm_global_get(vm, probe_irq_seen),
 			 (unsigned long long)vm_global_get(vm, probe_irq_ops));
+	else
+		snprintf(res->reason, sizeof(res->reason), "%s: the check after the samples failed (check %u)",
+			 p->name, (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
 }
 
-int probe_run(struct probe_runner *r, const struct probe *p, struct latency_result *res)
+/*
+ * Everything before the measurement: the probe's requirements, its VM, the
+ * guest XCR0 (--guest-xcr0), its host setup. 0 with the session ready (s->vm
+ * set), or 1 with res->status/reason saying why not (nothing to tear down).
+ */
+static int session_prepare(struct probe_runner *r, const struct probe *p, struct probe_session *s,
+			   struct latency_result *res)
 {
 	struct vm_opts vo = {
 		.kvm_path = r->kvm_path, .stop = r->stop, .quiet = true,
 		.nr_vcpus = p->needs & PROBE_NEED_2VCPUS ? 2 : 1,
 		.irqchip = p->needs & PROBE_NEED_IRQCHIP, .cpuid = r->cpuid,
 	};
-	struct probe_ctx ctx = { .probe = p, .hi = r->hi, .efd = -1 };
-	struct latency_op op = {
-		.name = p->name, .setup = p->setup, .op = p->op, .arg = p->arg,
-		.teardown = p->teardown,
-	};
-	struct latency_env env = r->env;
+	struct probe_ctx *ctx = &s->ctx;
 	char err[LATENCY_REASON_LEN - 64];
 	int rc;
 
-	memset(res, 0, sizeof(*res));
-	res->cpu_before = res->cpu_after = -1;
+	memset(s, 0, sizeof(*s));
+	s->probe = p;
+	*ctx = (struct probe_ctx){ .probe = p, .hi = r->hi, .efd = -1, .vcpu1_cpu = r->pin_cpu2 ? r->cpu2 : -1 };
+	s->op = (struct latency_op){
+		.name = p->name, .setup = p->setup, .op = p->op, .arg = p->arg,
+		.teardown = p->teardown,
+	};
+	s->env = r->env;
 	r->guest_xcr0_after = 0;
 	if (probe_unmet(p, r->hi, r->cpuid, r->kvm_fd, res->reason, sizeof(res->reason))) {
 		res->status = PROBE_SKIPPED;
-		return 0;
+		return 1;
 	}
 	if (r->guest_xcr0 && !cpuid_has(r->cpuid, X86_FEAT_XSAVE)) {
 		res->status = PROBE_SKIPPED;
 		snprintf(res->reason, sizeof(res->reason), GUEST_XCR0_NO_XSAVE,
 			 (unsigned long long)r->guest_xcr0);
-		return 0;
+		return 1;
 	}
 	if (p->cpuid_clear[0]) {	/* the row's guest CPUID: KVM's minus .cpuid_clear */
 		struct kvm_cpuid2 *c = probe_guest_cpuid(p, r->cpuid);
 
 		vo.cpuid = c;
-		rc = c ? vm_create(&ctx.vm, &vo, err, sizeof(err)) : -ENOMEM;
+		rc = c ? vm_create(&ctx->vm, &vo, err, sizeof(err)) : -ENOMEM;
 		if (!c)
 			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
 		free(c);
 	} else {
-		rc = vm_create(&ctx.vm, &vo, err, sizeof(err));
+		rc = vm_create(&ctx->vm, &vo, err, sizeof(err));
 	}
 	if (rc) {
 		res->status = PROBE_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
-		return 0;
+		return 1;
 	}
-	ctx.amd = hostinfo_vendor_amd(r->hi);
-	ctx.watchdog_ms = env.watchdog_ms ? env.watchdog_ms : 2 * env.budget_ms + 1000;
-	if (ctx.amd && p->op_amd)
-		op.op = p->op_amd;
+	ctx->amd = hostinfo_vendor_amd(r->hi);
+	ctx->watchdog_ms = s->env.watchdog_ms ? s->env.watchdog_ms : 2 * s->env.budget_ms + 1000;
+	if (ctx->amd && p->op_amd)
+		s->op.op = p->op_amd;
 	if (r->hang_probe && !strcmp(r->hang_probe, p->name)) {
-		op.op = probe_hang;
+		s->op.op = probe_hang;
 		if (r->hang_watchdog_ms)
-			ctx.watchdog_ms = r->hang_watchdog_ms;
+			ctx->watchdog_ms = r->hang_watchdog_ms;
 	}
 	if (r->guest_xcr0) {
 		char why[LATENCY_REASON_LEN - 64];
 
-		rc = guest_xcr0_apply(ctx.vm, r->guest_xcr0, why, sizeof(why));
+		rc = guest_xcr0_apply(ctx->vm, r->guest_xcr0, why, sizeof(why));
 		if (rc) {
 			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
 			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s",
 				 (unsigned long long)r->guest_xcr0, rc > 0 ? why : strerror(-rc));
-			goto destroy;
+			vm_destroy(ctx->vm);
+			ctx->vm = NULL;
+			return 1;
 		}
 	}
 	if (p->host_setup) {
-		rc = p->host_setup(&ctx);
+		rc = p->host_setup(ctx);
 		if (rc) {
 			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
 			if (rc > 0)
-				snprintf(res->reason, sizeof(res->reason), "%s", ctx.reason);
+				snprintf(res->reason, sizeof(res->reason), "%s", ctx->reason);
 			else
 				snprintf(res->reason, sizeof(res->reason), "host setup: %s", strerror(-rc));
-			goto out;
+			session_finish(r, s, res);
+			return 1;
 		}
 	}
-	env.vcpu = &ctx.vm->vcpus[0];
-	env.watchdog_ms = ctx.watchdog_ms;
-	rc = latency_measure(&env, &op, res);
-	if (r->guest_xcr0 && guest_xcr0_read(ctx.vm->vcpus[0].fd, &r->guest_xcr0_after))
+	s->env.vcpu = &ctx->vm->vcpus[0];
+	s->env.watchdog_ms = ctx->watchdog_ms;
+	return 0;
+}
+
+/* After the measurement (rc: the harness's return): reasons, host teardown, the VM. */
+static void session_finish(struct probe_runner *r, struct probe_session *s,
+			   struct latency_result *res)
+{
+	const struct probe *p = s->probe;
+	struct probe_ctx *ctx = &s->ctx;
+
+	if (!ctx->vm)
+		return;
+	if (r->guest_xcr0 && guest_xcr0_read(ctx->vm->vcpus[0].fd, &r->guest_xcr0_after))
 		r->guest_xcr0_after = 0;
+	if (res->status == PROBE_SKIPPED && res->setup_code)
+		setup_reason(p, res);
+	else if (res->status == PROBE_FAILED && res->check_code)
+		check_reason(p, res, ctx->vm);
+	if (p->host_teardown) {
+		ctx->reason[0] = 0;
+		p->host_teardown(ctx);
+		/* What went wrong on the host side explains a guest that did not finish. */
+		if (res->status != PROBE_OK && ctx->reason[0]) {
+			size_t l = strlen(res->reason);
+
+			snprintf(res->reason + l, sizeof(res->reason) - l, "; %s", ctx->reason);
+		}
+	}
+	if (p->needs & PROBE_NEED_2VCPUS) {
+		res->cpus[0] = res->cpu_before;
+		res->cpus[1] = ctx->vcpu1_cpu;
+	}
+	vm_destroy(ctx->vm);
+	ctx->vm = NULL;
+}
+
+int probe_run(struct probe_runner *r, const struct probe *p, struct latency_result *res)
+{
+	struct probe_session *s = malloc(sizeof(*s));
+	int rc;
+
+	latency_result_clear(res);
+	if (!s)
+		return -ENOMEM;
+	if (session_prepare(r, p, s, res)) {
+		free(s);
+		return 0;
+	}
+	rc = latency_measure(&s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
 		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s", strerror(-rc));
-	} else if (res->status == PROBE_SKIPPED && res->setup_code) {
-		setup_reason(p, res);
-	} else if (res->status == PROBE_FAILED && res->check_code) {
-		check_reason(p, res, ctx.vm);
 	}
-out:
-	if (p->host_teardown) {
-		ctx.reason[0] = 0;
-		p->host_teardown(&ctx);
-		/* What went wrong on the host side explains a guest that did not finish. */
-		if (res->status != PROBE_OK && ctx.reason[0]) {
-			size_t l = strlen(res->reason);
-
-			snprintf(res->reason + l, sizeof(res->reason) - l, "; %s", ctx.reason);
-		}
-	}
-destroy:
-	vm_destroy(ctx.vm);
+	session_finish(r, s, res);
+	free(s);
 	return 0;
+}
+
+int probe_session_open(struct probe_runner *r, const struct probe *p, struct probe_session *s,
+		       struct latency_result *res)
+{
+	int rc;
+
+	if (session_prepare(r, p, s, res))
+		return 0;
+	rc = latency_session_open(&s->ls, &s->env, &s->op, res);
+	if (rc) {
+		res->status = PROBE_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s", strerror(-rc));
+	}
+	if (!s->ls.open)
+		session_finish(r, s, res);
+	return 0;
+}
+
+int probe_session_round(struct probe_runner *r, struct probe_session *s, struct latency_result *res)
+{
+	int rc = latency_session_round(&s->ls, res);
+
+	if (rc) {
+		res->status = PROBE_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s", strerror(-rc));
+		latency_session_close(&s->ls, res);
+	}
+	if (!s->ls.open)
+		session_finish(r, s, res);
+	return 0;
+}
+
+void probe_session_close(struct probe_runner *r, struct probe_session *s, struct latency_result *res)
+{
+	latency_session_close(&s->ls, res);
+	session_finish(r, s, res);
 }

@@ -24,6 +24,8 @@ struct probe_runner {
 	volatile sig_atomic_t *stop;	/* Ctrl-C */
 	const struct hostinfo *hi;	/* collected; its KVM_GET_SUPPORTED_CPUID is used */
 	struct latency_env env;		/* template: samples, budget, overhead, trace */
+	bool pin_cpu2;			/* a second vCPU's thread goes to cpu2 (else: any but vCPU 0's) */
+	int cpu2;
 	const char *hang_probe;		/* test hook: this probe's op never returns */
 	uint64_t hang_watchdog_ms;	/* ... and its watchdog (0: as any probe's) */
 	uint64_t guest_xcr0;		/* 0: CR4/XCR0 as built; else checked by guest_xcr0_check */
@@ -43,6 +45,28 @@ void probe_runner_free(struct probe_runner *r);
  * a result, not an error), or -errno when the runner itself failed.
  */
 int probe_run(struct probe_runner *r, const struct probe *p, struct latency_result *res);
+
+/*
+ * Method v2: one probe measured in rounds on a VM kept between them
+ * (latency_session_*, harness/latency.h). res is cleared by the caller
+ * (latency_result_clear) before the first open; rounds append to it. open
+ * and round return 0 with res->status set; when the measurement ended
+ * (skip, failure, hang) the session is closed (s->ls.open false) and its VM
+ * gone. probe_session_close ends a session still open (teardown check,
+ * host teardown, VM). Two-vCPU probes record res->cpus.
+ */
+struct probe_session {
+	const struct probe *probe;
+	struct probe_ctx ctx;
+	struct latency_op op;
+	struct latency_env env;
+	struct latency_session ls;
+};
+
+int probe_session_open(struct probe_runner *r, const struct probe *p, struct probe_session *s,
+		       struct latency_result *res);
+int probe_session_round(struct probe_runner *r, struct probe_session *s, struct latency_result *res);
+void probe_session_close(struct probe_runner *r, struct probe_session *s, struct latency_result *res);
 
 /* The skip reason of every probe under guest_xcr0 when CPUID has no XSAVE. */
 #define GUEST_XCR0_NO_XSAVE \

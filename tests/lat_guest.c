@@ -32,3 +32,6 @@ OP(lat_spin)
 }
 
 OP(lat_ud) { asm volatile("ud2"); return 0; }
+
+/* A teardown whose check fails: the measured op "did not do its job". */
+OP(lat_check_fail) { return GUEST_CHECK(2); }

@@ -269,7 +269,7 @@ static void test_full_kvm(void)
 	const struct run_probe *p;
 	struct run_result r;
 
-	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "run", "cpuid", "--samples", "2",
+	run_cmd(&r, (const char *const[]){ "env", tmpdir_env, exe, "run", "cpuid", "--method", "v1", "--samples", "2",
 		"--time-budget", "0.05", "--quiet", "--json", full, NULL });
 	check_kept(&r, "run", full, "No space left on device", RESULT_KIND_RUN, &rf);
 	p = rf ? result_find_probe(rf, "cpuid") : NULL;
@@ -370,7 +370,7 @@ static void test_rename_fails(void)
 		tap_skip(8, "cannot make a file immutable here (needs root and ext4-like chattr +i)");
 		return;
 	}
-	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "run", "nop", "--samples", "3",
+	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "run", "nop", "--method", "v1", "--samples", "3",
 		      "--time-budget", "0.3", "--quiet", "--json", target, NULL }, NULL)) {
 		tap_skip(8, "cannot start exitscope");
 		return;
@@ -406,7 +406,7 @@ static void test_sigint_run(const char *json, const char *errtext)
 	bool started;
 
 	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, "EXITSCOPE_TEST_HANG=cpuid@600000", exe,
-		      "run", "nop", "cpuid", "rdtsc", "--samples", "3", "--time-budget", "0.3",
+		      "run", "nop", "cpuid", "rdtsc", "--method", "v1", "--samples", "3", "--time-budget", "0.3",
 		      "--json", json, NULL }, &tty)) {
 		tap_skip(7, "cannot start exitscope");
 		return;

@@ -116,12 +116,24 @@ static void check_every_probe(json_t *root)
 		}
 		if (!strcmp(st, "ok")) {
 			json_t *c = json_object_get(p, "cycles"), *s = json_object_get(p, "samples"), *v;
+			json_t *rounds = json_object_get(p, "rounds"), *rd;
 			double raw = num(p, "raw_median_cycles");
-			size_t k;
+			size_t k, pairs = 0;
 
 			nok++;
+			/* Method v2: the flat samples are every round's pairs. */
+			json_array_foreach(rounds, k, rd) {
+				pairs += json_array_size(json_object_get(rd, "samples"));
+				if (!(num(rd, "batch") >= 1) || !(num(rd, "raw_median") > 0))
+					bad++;
+			}
+			if (!json_array_size(rounds) || json_array_size(rounds) > 5 ||
+			    (strcmp(str(p, "stop"), "precision") && strcmp(str(p, "stop"), "budget"))) {
+				diag("%s: %zu rounds, stop '%s'", name, json_array_size(rounds), str(p, "stop"));
+				bad++;
+			}
 			if (!(raw > 0 && isfinite(raw)) || !(num(p, "batch") >= 1) ||
-			    json_array_size(s) != 3 || !isfinite(num(c, "median")) ||
+			    json_array_size(s) != pairs || !pairs || !isfinite(num(c, "median")) ||
 			    !(num(c, "median") >= 0) || !(num(p, "ns_median") >= 0) ||
 			    !(num(p, "overhead_cycles") >= 0)) {
 				diag("%s: figures not positive/finite (raw %g, batch %g, %zu samples)",
@@ -142,7 +154,8 @@ static void check_every_probe(json_t *root)
 	}
 	is_int((long long)json_array_size(json_object_get(root, "probes")), (long long)nr_probes,
 	       "the whole catalogue is in the result");
-	ok(!bad, "every probe: positive finite figures, or skipped/failed/hang with a reason");
+	ok(!bad, "every probe: positive finite figures in 1-5 rounds with a stop, or skipped/failed/hang "
+	   "with a reason");
 	ok(probe_json(root, "nop") && !strcmp(str(probe_json(root, "nop"), "status"), "ok"),
 	   "the nop baseline was measured");
 	diag("%zu of %zu probes measured on this host", nok, nr_probes);
@@ -277,6 +290,116 @@ static json_t *run_json(const char *path, struct run_result *r, const char *cons
 	return json_load_file(path, 0, &je);
 }
 
+/* Probes run in command-line order; --cpu A,B is in the settings and on the two-vCPU probe. */
+static void test_order_cpus(const char *dir)
+{
+	const char *names[] = { "ipi", "rdtsc", "cpuid", "nop" };	/* reverse catalogue order */
+	char path[512];
+	struct run_result r;
+	json_t *root, *ps, *set, *p;
+	bool two = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	size_t i, inorder = 0;
+
+	snprintf(path, sizeof(path), "%s/order.json", dir);
+	root = run_json(path, &r, (const char *const[]){ exe, "run", "ipi", "rdtsc", "cpuid", "nop",
+			"--rounds", "2", "--time-budget", "0.05", "--cpu", two ? "0,1" : "0", "--quiet",
+			"--json", path, NULL });
+	is_int(r.status, 0, "ipi rdtsc cpuid nop --cpu 0,1 --rounds 2: exit 0");
+	run_free(&r);
+	if (!root) {
+		tap_skip(7, "no JSON");
+		return;
+	}
+	ps = json_object_get(root, "probes");
+	json_array_foreach(ps, i, p)
+		if (i < 4 && !strcmp(str(p, "name"), names[i]))
+			inorder++;
+	ok(json_array_size(ps) == 4 && inorder == 4, "the probes are in command-line order (%s, %s, ...)",
+	   str(json_array_get(ps, 0), "name"), str(json_array_get(ps, 1), "name"));
+	set = json_object_get(root, "settings");
+	tap_is_str(str(set, "method"), "v2", "settings.method v2 (the default)");
+	is_int(json_integer_value(json_object_get(set, "rounds")), 2, "settings.rounds 2");
+	ok(json_array_size(json_object_get(set, "cpus")) == (two ? 2 : 1) &&
+	   json_integer_value(json_array_get(json_object_get(set, "cpus"), 0)) == 0 &&
+	   (!two || json_integer_value(json_array_get(json_object_get(set, "cpus"), 1)) == 1),
+	   "settings.cpus as --cpu asked");
+	p = json_array_get(ps, 1);
+	ok(!strcmp(str(p, "status"), "ok") && json_array_size(json_object_get(p, "rounds")) >= 1 &&
+	   json_array_size(json_object_get(p, "rounds")) <= 2, "rdtsc: one or two rounds");
+	ok(!json_object_get(p, "cpus"), "rdtsc (one vCPU): no cpus");
+	p = json_array_get(ps, 0);
+	if (!two || strcmp(str(p, "status"), "ok")) {
+		tap_skip(1, two ? "ipi not measured here" : "one CPU");
+	} else {
+		json_t *c = json_object_get(p, "cpus");
+
+		ok(json_array_size(c) == 2 && json_integer_value(json_array_get(c, 0)) == 0 &&
+		   json_integer_value(json_array_get(c, 1)) == 1, "ipi: cpus [0, 1] as pinned");
+	}
+	json_decref(root);
+}
+
+/* --method v1: today's shape: fixed --samples, one nop baseline, no rounds. */
+static void test_v1(const char *dir)
+{
+	char path[512];
+	struct run_result r;
+	json_t *root, *set, *p;
+	size_t i, old = 0;
+
+	snprintf(path, sizeof(path), "%s/v1.json", dir);
+	root = run_json(path, &r, (const char *const[]){ exe, "run", "cpuid", "nop", "--method", "v1",
+			"--samples", "3", "--time-budget", "0.05", "--quiet", "--json", path, NULL });
+	is_int(r.status, 0, "--method v1: exit 0");
+	run_free(&r);
+	if (!root) {
+		tap_skip(4, "no JSON");
+		return;
+	}
+	set = json_object_get(root, "settings");
+	ok(!strcmp(str(set, "method"), "v1") && json_integer_value(json_object_get(set, "samples")) == 3 &&
+	   json_object_get(set, "overhead_cycles") && !json_object_get(set, "rounds") &&
+	   !json_object_get(set, "precision_pct"),
+	   "v1 settings: method v1, samples 3, overhead_cycles, no rounds or precision");
+	json_array_foreach(json_object_get(root, "probes"), i, p)
+		if (!strcmp(str(p, "status"), "ok") && json_array_size(json_object_get(p, "samples")) == 3 &&
+		    !json_object_get(p, "rounds") && !json_object_get(p, "ci_rel_pct") &&
+		    !strcmp(str(p, "stop"), "samples"))
+			old++;
+	is_int((long long)old, 2, "v1 probes: 3 samples each, no rounds, stop 'samples'");
+	tap_is_str(str(json_array_get(json_object_get(root, "probes"), 0), "name"), "cpuid",
+		   "v1 also runs in command-line order");
+	tap_is_str(str(json_array_get(json_object_get(root, "probes"), 1), "name"), "nop",
+		 "v1: nop second, as named");
+	json_decref(root);
+}
+
+/* --run-limit: no 49 VMs in 10 ms; the probes it cut off say so. */
+static void test_run_limit(const char *dir)
+{
+	char path[512];
+	struct run_result r;
+	json_t *root, *p;
+	size_t i, cut = 0, bad = 0;
+
+	snprintf(path, sizeof(path), "%s/limit.json", dir);
+	root = run_json(path, &r, (const char *const[]){ exe, "run", "--run-limit", "0.01",
+			"--time-budget", "0.05", "--quiet", "--json", path, NULL });
+	is_int(r.status, 0, "--run-limit 0.01: exit 0");
+	run_free(&r);
+	json_array_foreach(root ? json_object_get(root, "probes") : NULL, i, p) {
+		if (!strcmp(str(p, "status"), "ok"))
+			bad += strcmp(str(p, "stop"), "run_limit") && strcmp(str(p, "stop"), "precision");
+		else if (strstr(str(p, "reason"), "run limit"))
+			cut++;
+	}
+	ok(root && cut > 0 && !bad, "probes the run limit cut off are skipped saying so (%zu), the "
+	   "measured ones stopped at it", cut);
+	tap_is_str(root ? str(json_array_get(json_object_get(root, "probes"), 0), "stop") : NULL,
+		   "run_limit", "the first probe had its first round, then the limit stopped it");
+	json_decref(root);
+}
+
 int main(void)
 {
 	struct run_result r;
@@ -295,7 +418,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/run.json", dir);
 	snprintf(hpath, sizeof(hpath), "%s/hang.json", dir);
 
-	root = run_json(path, &r, (const char *const[]){ exe, "run", "--samples", "3",
+	root = run_json(path, &r, (const char *const[]){ exe, "run",
 			"--time-budget", "0.05", "--quiet", "--json", path, NULL });
 	is_int(r.status, 0, "whole catalogue: exit 0");
 	if (r.status)
@@ -308,6 +431,10 @@ int main(void)
 		check_json(path, root);
 		json_decref(root);
 	}
+
+	test_order_cpus(dir);
+	test_v1(dir);
+	test_run_limit(dir);
 
 	/* A probe forced to hang is stopped at its watchdog; the rest completes. */
 	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,

@@ -1,0 +1,72 @@
+/* rounds.c - method v2's per-round arithmetic and stop decision (harness/rounds.h). */
+#include <errno.h>
+#include <math.h>
+
+#include "harness/rounds.h"
+#include "stats/stats.h"
+
+int latency_round_from_tsc(struct latency_round *r, uint64_t batch, const uint64_t *tb,
+			   const uint64_t *t, size_t n)
+{
+	if (!n || n > LATENCY_MAX_PAIRS || !batch)
+		return -EINVAL;
+	r->batch = batch;
+	r->n = n;
+	for (size_t i = 0; i < n; i++) {
+		r->base[i] = (double)tb[i] / (double)batch;
+		r->raw[i] = (double)t[i] / (double)batch;
+		r->net[i] = r->raw[i] - r->base[i];
+	}
+	r->median = stats_median(r->net, n);
+	r->baseline_median = stats_median(r->base, n);
+	r->raw_median = stats_median(r->raw, n);
+	return 0;
+}
+
+/* Two-sided 95% Student t quantiles for 1..30 degrees of freedom; 1.96 beyond. */
+static double t95(size_t df)
+{
+	static const double q[] = {
+		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+
+	return df >= 1 && df <= sizeof(q) / sizeof(q[0]) ? q[df - 1] : 1.96;
+}
+
+int latency_rounds_ci(const double *medians, size_t n, double *center, double *half)
+{
+	double mean = 0, ss = 0;
+
+	if (n < 2)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		mean += medians[i];
+	mean /= (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (medians[i] - mean) * (medians[i] - mean);
+	*center = mean;
+	*half = t95(n - 1) * sqrt(ss / (double)(n - 1)) / sqrt((double)n);
+	return 0;
+}
+
+enum probe_stop latency_stop_decide(const struct latency_stop_rule *rule, const double *medians,
+				    size_t n, double spent_s, double *ci_rel_pct)
+{
+	double center, half, want;
+
+	*ci_rel_pct = -1;
+	if (!latency_rounds_ci(medians, n, &center, &half)) {
+		if (center != 0)
+			*ci_rel_pct = 100 * half / fabs(center);
+		want = rule->precision_pct / 100 * fabs(center);
+		if (want < rule->floor_cycles)
+			want = rule->floor_cycles;
+		if (n >= rule->min_rounds && half <= want)
+			return PROBE_STOP_PRECISION;
+	}
+	if (n >= rule->max_rounds || (rule->budget_s > 0 && spent_s >= rule->budget_s))
+		return PROBE_STOP_BUDGET;
+	return PROBE_STOP_NONE;
+}
