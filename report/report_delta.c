@@ -13,7 +13,7 @@
 #define AXIS_H	24
 #define MAX_PCT	200.0	/* wider changes are drawn clipped at the edge */
 
-static const char *const verdict_class[COMPARE_VERDICT_N] = { "faster", "slower", "same", "na" };
+static const char *const verdict_class[COMPARE_VERDICT_N] = { "faster", "slower", "same", "noisy", "na" };
 
 static double px(double pct, double d)
 {
