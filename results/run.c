@@ -29,6 +29,8 @@ void run_probe_init(struct run_probe *p)
 	memset(p, 0, sizeof(*p));
 	p->ns_median = p->overhead_cycles = p->raw_median_cycles = -1;
 	p->ops = p->cpu = -1;
+	p->ci_rel_pct = -1;
+	p->cpus[0] = p->cpus[1] = -1;
 	for (size_t i = RESULT_OP_FIRST_USER; i < RESULT_PER_OP_N; i++)
 		p->per_op[i] = -1;
 }
@@ -56,6 +58,47 @@ static json_t *per_op_json(const struct run_probe *p)
 	if (o && p->per_op_user_source)
 		json_object_set_new(o, "user_source", json_string(p->per_op_user_source));
 	return o;
+}
+
+static json_t *round_json(const struct run_round *r)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	if (!o || !a) {
+		json_decref(o);
+		json_decref(a);
+		return NULL;
+	}
+	json_object_set_new(o, "batch", json_integer((json_int_t)r->batch));
+	for (size_t i = 0; i < r->n_samples; i++)
+		json_array_append_new(a, json_real(r->samples[i]));
+	json_object_set_new(o, "samples", a);
+	json_object_set_new(o, "median", json_real(r->median));
+	json_object_set_new(o, "baseline_median", json_real(r->baseline_median));
+	json_object_set_new(o, "raw_median", json_real(r->raw_median));
+	return o;
+}
+
+/* The method-v2 members: rounds, stop, ci_rel_pct, cpus (each when present). */
+static void v2_json(json_t *o, const struct run_probe *p)
+{
+	json_t *a;
+
+	if (p->rounds && p->n_rounds) {
+		a = json_array();
+		for (size_t i = 0; a && i < p->n_rounds; i++)
+			json_array_append_new(a, round_json(&p->rounds[i]));
+		json_object_set_new(o, "rounds", a);
+	}
+	if (p->stop != PROBE_STOP_NONE)
+		json_object_set_new(o, "stop", json_string(probe_stop_name(p->stop)));
+	set_num(o, "ci_rel_pct", p->ci_rel_pct);
+	if (p->cpus[0] >= 0 && p->cpus[1] >= 0) {
+		a = json_array();
+		for (size_t i = 0; a && i < 2; i++)
+			json_array_append_new(a, json_integer((json_int_t)p->cpus[i]));
+		json_object_set_new(o, "cpus", a);
+	}
 }
 
 json_t *run_probe_json(const struct run_probe *p)
@@ -95,6 +138,7 @@ json_t *run_probe_json(const struct run_probe *p)
 		json_object_set_new(o, "trace", result_trace_json(&p->trace));
 	if (p->cpu >= 0)
 		json_object_set_new(o, "cpu", json_integer((json_int_t)p->cpu));
+	v2_json(o, p);
 	if (p->notes && p->n_notes) {
 		a = json_array();
 		for (size_t i = 0; a && i < p->n_notes; i++)
@@ -159,6 +203,125 @@ static int read_per_op(struct jcheck *c, json_t *obj, struct run_probe *p)
 	return 0;
 }
 
+/* A finite number of any sign (net figures of near-zero ops may be < 0). */
+static int read_signed(struct jcheck *c, json_t *obj, const char *key, double *out)
+{
+	json_t *v = json_object_get(obj, key);
+	size_t mark;
+
+	if (!v)
+		return jcheck_fail(c, "missing required field \"%s\"", key);
+	if (!json_is_number(v) || !isfinite(json_number_value(v))) {
+		mark = jcheck_push_key(c, key);
+		jcheck_fail(c, "not a finite number");
+		jcheck_pop(c, mark);
+		return -1;
+	}
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int read_round(struct jcheck *c, json_t *obj, struct run_round *r)
+{
+	json_t *arr, *v;
+	double *s;
+	size_t i, mark;
+
+	if (!json_is_object(obj))
+		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
+	TRY(jcheck_int(c, obj, "batch", JCHECK_REQUIRED, 1, LLONG_MAX, &r->batch));
+	TRY(jcheck_array(c, obj, "samples", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
+	mark = jcheck_push_key(c, "samples");
+	if (json_array_size(arr) == 0)
+		return jcheck_fail(c, "a round has at least one sample");
+	s = malloc(json_array_size(arr) * sizeof(*s));
+	if (!s)
+		return jcheck_fail(c, "out of memory");
+	r->samples = s;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
+			jcheck_push_index(c, i);
+			return jcheck_fail(c, "not a finite number");
+		}
+		s[i] = json_number_value(v);
+	}
+	r->n_samples = json_array_size(arr);
+	jcheck_pop(c, mark);
+	TRY(read_signed(c, obj, "median", &r->median));
+	TRY(jcheck_num(c, obj, "baseline_median", JCHECK_REQUIRED, &r->baseline_median));
+	TRY(jcheck_num(c, obj, "raw_median", JCHECK_REQUIRED, &r->raw_median));
+	return 0;
+}
+
+static int read_rounds(struct jcheck *c, json_t *obj, struct run_probe *p)
+{
+	struct run_round *r;
+	json_t *arr, *v;
+	size_t i, mark;
+	int rc = jcheck_array(c, obj, "rounds", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, "rounds");
+	if (json_array_size(arr) == 0)
+		return jcheck_fail(c, "no rounds (leave the member out instead)");
+	r = jcheck_calloc(json_array_size(arr), sizeof(*r));
+	if (!r)
+		return jcheck_fail(c, "out of memory");
+	p->rounds = r;
+	json_array_foreach(arr, i, v) {
+		size_t m = jcheck_push_index(c, i);
+
+		p->n_rounds = i + 1;
+		TRY(read_round(c, v, &r[i]));
+		jcheck_pop(c, m);
+	}
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+static int read_cpus(struct jcheck *c, json_t *obj, long long *cpus, size_t min, size_t max,
+		     size_t *n)
+{
+	json_t *arr, *v;
+	size_t i, mark;
+	int rc = jcheck_array(c, obj, "cpus", JCHECK_OPTIONAL, max, &arr);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, "cpus");
+	if (json_array_size(arr) < min)
+		return jcheck_fail(c, "%zu CPUs, want %zu", json_array_size(arr), min);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX) {
+			jcheck_push_index(c, i);
+			return jcheck_fail(c, "not a CPU number (an integer >= 0)");
+		}
+		cpus[i] = json_integer_value(v);
+	}
+	if (n)
+		*n = json_array_size(arr);
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+/* The method-v2 members, all optional. */
+static int read_v2(struct jcheck *c, json_t *obj, struct run_probe *p)
+{
+	int idx, rc;
+
+	TRY(read_rounds(c, obj, p));
+	/* probe_stop_names[0] ("", absent) is not a value a file may hold. */
+	rc = jcheck_enum(c, obj, "stop", JCHECK_OPTIONAL, probe_stop_names + 1, PROBE_STOP_N - 1, &idx);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		p->stop = idx + 1;
+	TRY(jcheck_num(c, obj, "ci_rel_pct", JCHECK_OPTIONAL, &p->ci_rel_pct));
+	TRY(read_cpus(c, obj, p->cpus, 2, 2, NULL));
+	return 0;
+}
+
 static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
 {
 	json_t *cycles;
@@ -179,7 +342,7 @@ static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
 	TRY(read_per_op(c, obj, p));
 	TRY(result_trace_read(c, obj, &p->trace));
 	TRY(jcheck_int(c, obj, "cpu", JCHECK_OPTIONAL, 0, INT_MAX, &p->cpu));
-	return 0;
+	return read_v2(c, obj, p);
 }
 
 static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
@@ -247,6 +410,9 @@ void run_probes_free(struct run_probe *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++) {
 		free((void *)p[i].samples);
+		for (size_t j = 0; p[i].rounds && j < p[i].n_rounds; j++)
+			free((void *)p[i].rounds[j].samples);
+		free((void *)p[i].rounds);
 		result_trace_free(&p[i].trace);
 		free(p[i].notes);
 	}
@@ -258,7 +424,10 @@ void run_probes_free(struct run_probe *p, size_t n)
 void run_settings_init(struct run_settings *s)
 {
 	*s = (struct run_settings){ .present = 0, .samples = -1, .time_budget_s = -1, .cpu = -1,
-				    .overhead_cycles = -1, .trace = -1, .guest_xcr0 = -1 };
+				    .overhead_cycles = -1, .trace = -1, .guest_xcr0 = -1,
+				    .method = -1, .rounds = -1, .precision_pct = -1,
+				    .precision_floor_cycles = -1, .run_limit_s = -1,
+				    .cpus = { -1, -1 }, .n_cpus = 0 };
 }
 
 json_t *run_settings_json(const struct run_settings *s)
@@ -276,6 +445,20 @@ json_t *run_settings_json(const struct run_settings *s)
 		json_object_set_new(o, "trace", json_boolean(s->trace));
 	if (s->guest_xcr0 >= 0)
 		json_object_set_new(o, "guest_xcr0", json_integer((json_int_t)s->guest_xcr0));
+	if (s->method >= 0)
+		json_object_set_new(o, "method", json_string(run_method_name(s->method)));
+	if (s->rounds >= 0)
+		json_object_set_new(o, "rounds", json_integer((json_int_t)s->rounds));
+	set_num(o, "precision_pct", s->precision_pct);
+	set_num(o, "precision_floor_cycles", s->precision_floor_cycles);
+	set_num(o, "run_limit_s", s->run_limit_s);
+	if (s->n_cpus) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; a && i < s->n_cpus && i < RUN_SETTINGS_CPUS; i++)
+			json_array_append_new(a, json_integer((json_int_t)s->cpus[i]));
+		json_object_set_new(o, "cpus", a);
+	}
 	return o;
 }
 
@@ -296,6 +479,12 @@ int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
 	TRY(jcheck_num(c, o, "overhead_cycles", JCHECK_OPTIONAL, &s->overhead_cycles));
 	TRY(jcheck_bool(c, o, "trace", JCHECK_OPTIONAL, &s->trace));
 	TRY(jcheck_int(c, o, "guest_xcr0", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->guest_xcr0));
+	TRY(jcheck_enum(c, o, "method", JCHECK_OPTIONAL, run_method_names, RUN_METHOD_N, &s->method));
+	TRY(jcheck_int(c, o, "rounds", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->rounds));
+	TRY(jcheck_num(c, o, "precision_pct", JCHECK_OPTIONAL, &s->precision_pct));
+	TRY(jcheck_num(c, o, "precision_floor_cycles", JCHECK_OPTIONAL, &s->precision_floor_cycles));
+	TRY(jcheck_num(c, o, "run_limit_s", JCHECK_OPTIONAL, &s->run_limit_s));
+	TRY(read_cpus(c, o, s->cpus, 1, RUN_SETTINGS_CPUS, &s->n_cpus));
 	jcheck_pop(c, mark);
 	return 0;
 }

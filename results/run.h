@@ -18,6 +18,19 @@ struct result_cycles {
 };
 
 /*
+ * One round of a probe (method v2): pairs of (baseline batch, probe batch)
+ * measured back to back in one guest run. samples[i] is the net cycles/op of
+ * pair i (probe batch - baseline batch), not clamped: finite, may be < 0.
+ */
+struct run_round {
+	long long batch;			/* ops per batch, > 0 */
+	const double *samples;			/* n_samples >= 1 */
+	size_t n_samples;
+	double median;				/* of samples (may be < 0) */
+	double baseline_median, raw_median;	/* cycles/op of the baseline / probe batches, >= 0 */
+};
+
+/*
  * Strings and arrays are borrowed: from the producer's outcome, or (read
  * back) strings from the parsed document and arrays allocated by the reader
  * (run_probes_free); the trace is the model's own (result_trace_free). Optional strings and arrays are NULL when absent;
@@ -43,6 +56,12 @@ struct run_probe {
 	const char *per_op_source, *per_op_user_source;	/* optional: where they come from */
 	struct result_trace trace;		/* optional: exits/op by exit reason (owned) */
 	long long cpu;				/* optional: host CPU of the vCPU thread */
+	/* Method v2 (all optional, absent in v1 files and old recordings). */
+	const struct run_round *rounds;		/* NULL/0 when absent */
+	size_t n_rounds;
+	enum probe_stop stop;			/* PROBE_STOP_NONE when absent */
+	double ci_rel_pct;			/* 95% CI half-width, % of the median; -1 absent */
+	long long cpus[2];			/* host CPUs of vCPU 0 and 1; -1 absent */
 	const char **notes;			/* optional */
 	size_t n_notes;
 };
@@ -67,6 +86,8 @@ int run_probes_read(struct jcheck *c, json_t *root, int required,
 /* Free an array run_probes_read allocated, with the arrays of its probes. */
 void run_probes_free(struct run_probe *p, size_t n);
 
+#define RUN_SETTINGS_CPUS 2
+
 /* How the run measured ("settings"); absent members are -1. */
 struct run_settings {
 	int present;				/* the file has "settings" */
@@ -76,6 +97,13 @@ struct run_settings {
 	double overhead_cycles;			/* nop baseline subtracted */
 	int trace;				/* --trace asked for: 1/0 */
 	long long guest_xcr0;			/* --guest-xcr0 MASK */
+	int method;				/* enum run_method, -1 absent */
+	long long rounds;			/* --rounds */
+	double precision_pct;			/* --precision */
+	double precision_floor_cycles;		/* --precision-floor */
+	double run_limit_s;			/* --run-limit */
+	long long cpus[RUN_SETTINGS_CPUS];	/* --cpu A[,B]; n_cpus of them */
+	size_t n_cpus;				/* 0 when absent */
 };
 
 /* Every member absent (-1), present 0. */

@@ -8,6 +8,10 @@ const char *const exec_mode_names[EXEC_MODE_N] = { "unknown", "native", "emulate
 const char *const probe_status_names[PROBE_STATUS_N] = {
 	"ok", "skipped", "failed", "hang", "stopped",
 };
+const char *const probe_stop_names[PROBE_STOP_N] = {
+	"", "precision", "budget", "run_limit", "stopped", "samples",
+};
+const char *const run_method_names[RUN_METHOD_N] = { "v1", "v2" };
 const char *const map_status_names[MAP_STATUS_N] = {
 	"owned", "intercepted", "rejected", "emulated", "skipped", "stopped",
 };
@@ -31,6 +35,16 @@ const char *exec_mode_name(enum exec_mode m)
 const char *probe_status_name(enum probe_status s)
 {
 	return NAME_OF(probe_status_names, PROBE_STATUS_N, s);
+}
+
+const char *probe_stop_name(enum probe_stop s)
+{
+	return NAME_OF(probe_stop_names, PROBE_STOP_N, s);
+}
+
+const char *run_method_name(enum run_method m)
+{
+	return NAME_OF(run_method_names, RUN_METHOD_N, m);
 }
 
 const char *map_status_name(enum map_status s)

@@ -28,6 +28,20 @@ enum probe_status {
 	PROBE_STATUS_N
 };
 
+/* Why a probe's measurement ended (run "probes[].stop"; absent: NONE). */
+enum probe_stop {
+	PROBE_STOP_NONE,	/* not written (files before rounds, probes not measured) */
+	PROBE_STOP_PRECISION,	/* its CI reached --precision */
+	PROBE_STOP_BUDGET,	/* its --time-budget was spent first */
+	PROBE_STOP_RUN_LIMIT,	/* the whole run's --run-limit was reached */
+	PROBE_STOP_STOPPED,	/* Ctrl-C after some rounds were measured */
+	PROBE_STOP_SAMPLES,	/* --method v1: the fixed --samples count */
+	PROBE_STOP_N
+};
+
+/* How a run measured (run "settings.method"). */
+enum run_method { RUN_METHOD_V1, RUN_METHOD_V2, RUN_METHOD_N };
+
 /* Outcome of one ownership-map entry (map "profiles[].entries[].status"). */
 enum map_status {
 	MAP_OWNED, MAP_INTERCEPTED, MAP_REJECTED, MAP_EMULATED, MAP_SKIPPED, MAP_STOPPED,
@@ -66,6 +80,8 @@ enum result_per_op {
 extern const char *const result_kind_names[RESULT_KIND_N];
 extern const char *const exec_mode_names[EXEC_MODE_N];
 extern const char *const probe_status_names[PROBE_STATUS_N];
+extern const char *const probe_stop_names[PROBE_STOP_N];	/* [PROBE_STOP_NONE] is "" */
+extern const char *const run_method_names[RUN_METHOD_N];
 extern const char *const map_status_names[MAP_STATUS_N];
 extern const char *const check_status_names[CHECK_STATUS_N];
 extern const char *const host_backend_names[HOST_BACKEND_N];
@@ -73,6 +89,8 @@ extern const char *const result_per_op_names[RESULT_PER_OP_N];
 
 const char *exec_mode_name(enum exec_mode m);
 const char *probe_status_name(enum probe_status s);
+const char *probe_stop_name(enum probe_stop s);
+const char *run_method_name(enum run_method m);
 const char *map_status_name(enum map_status s);
 const char *check_status_name(enum check_status s);
 

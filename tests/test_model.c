@@ -164,6 +164,15 @@ static const double samples[] = { 101.25, 99.5, 100.0, 1.0e6 + 0.5 };
 static struct result_trace_reason trace[] = { { "CPUID", 1.0 }, { "IO_INSTRUCTION", 0.25 } };
 static const char *notes[] = { "high CV 0.12: noisy", "vCPU thread migrated from CPU 1 to 3" };
 
+static const double r0_samples[] = { 12.5, -0.75, 13.25 };
+static const double r1_samples[] = { 11.0 };
+static const struct run_round rounds[] = {
+	{ .batch = 1234, .samples = r0_samples, .n_samples = 3, .median = 12.5,
+	  .baseline_median = 40.25, .raw_median = 52.75 },
+	{ .batch = 617, .samples = r1_samples, .n_samples = 1, .median = -0.5,
+	  .baseline_median = 0, .raw_median = 41.5 },
+};
+
 static void probe_fill(struct run_probe *p)
 {
 	run_probe_init(p);
@@ -187,6 +196,12 @@ static void probe_fill(struct run_probe *p)
 	p->per_op_user_source = "exitscope run loop";
 	p->trace = (struct result_trace){ .present = true, .n = 2, .reason = trace };
 	p->cpu = 3;
+	p->rounds = rounds;
+	p->n_rounds = 2;
+	p->stop = PROBE_STOP_BUDGET;
+	p->ci_rel_pct = 0.875;
+	p->cpus[0] = 3;
+	p->cpus[1] = 0;
 	p->notes = notes;
 	p->n_notes = 2;
 }
@@ -222,6 +237,20 @@ static void probe_is(const struct run_probe *g, const struct run_probe *w)
 		       g->trace.reason[i].per_op == w->trace.reason[i].per_op;
 	ok(same, "run: trace, in order");
 	is_int(g->cpu, w->cpu, "run: cpu");
+	same = g->n_rounds == w->n_rounds;
+	for (size_t i = 0; same && i < w->n_rounds; i++) {
+		const struct run_round *a = &g->rounds[i], *b = &w->rounds[i];
+
+		same = a->batch == b->batch && a->n_samples == b->n_samples && a->median == b->median &&
+		       a->baseline_median == b->baseline_median && a->raw_median == b->raw_median;
+		for (size_t j = 0; same && j < b->n_samples; j++)
+			same = a->samples[j] == b->samples[j];
+	}
+	ok(same, "run: rounds (batch, unclamped samples, medians, negative too), exactly");
+	ok(g->stop == w->stop, "run: stop %s", probe_stop_name(g->stop));
+	is_num(g->ci_rel_pct, w->ci_rel_pct, 0, "run: ci_rel_pct");
+	ok(g->cpus[0] == w->cpus[0] && g->cpus[1] == w->cpus[1], "run: cpus [%lld, %lld]",
+	   g->cpus[0], g->cpus[1]);
 	same = g->n_notes == w->n_notes;
 	for (size_t i = 0; same && i < w->n_notes; i++)
 		same = !strcmp(g->notes[i], w->notes[i]);
@@ -250,11 +279,16 @@ static void test_run(void)
 		p[2].per_op[i] = -1;
 	p[2].trace = (struct result_trace){ 0 };
 	p[2].cpu = -1;
+	p[2].rounds = NULL;
+	p[2].n_rounds = 0;
+	p[2].stop = PROBE_STOP_NONE;
+	p[2].ci_rel_pct = -1;
+	p[2].cpus[0] = p[2].cpus[1] = -1;
 	root = envelope("run", &h);
 	json_object_set_new(root, "probes", run_probes_json(p, 3));
 	rf = round_trip(root, "run.json");
 	if (!ok(rf && rf->kind == RESULT_KIND_RUN && rf->n_probes == 3, "run: three probes read back")) {
-		tap_skip(45, "no file");
+		tap_skip(50, "no file");
 		result_free(rf);
 		return;
 	}
@@ -266,7 +300,79 @@ static void test_run(void)
 	   rf->probes[2].per_op[RESULT_OP_IRQ_EXITS] == p[2].per_op[RESULT_OP_IRQ_EXITS],
 	   "run: absent user_* come back absent (-1), stats counters as written");
 	ok(!rf->probes[2].trace.present && rf->probes[2].cpu == -1, "run: absent trace and cpu stay absent");
+	ok(!rf->probes[2].rounds && rf->probes[2].n_rounds == 0 && rf->probes[2].stop == PROBE_STOP_NONE &&
+	   rf->probes[2].ci_rel_pct == -1 && rf->probes[2].cpus[0] == -1 && rf->probes[2].cpus[1] == -1,
+	   "run: a v1 probe: no rounds, stop, ci_rel_pct or cpus");
 	result_free(rf);
+}
+
+/* Write one probe, spoil one member with edit(), expect the reader to refuse, naming where. */
+static void reject_one(const char *what, void (*edit)(json_t *probe), const char *where)
+{
+	struct host_record h;
+	struct run_probe p;
+	struct result_file *rf;
+	char path[4200], err[RESULT_ERR_MAX];
+	json_t *root, *arr;
+
+	host_fill(&h);
+	probe_fill(&p);
+	root = envelope("run", &h);
+	arr = run_probes_json(&p, 1);
+	edit(json_array_get(arr, 0));
+	json_object_set_new(root, "probes", arr);
+	snprintf(path, sizeof(path), "%s/bad-%s.json", tmp, where);
+	if (result_write(root, path, err, sizeof(err))) {
+		diag("cannot write %s: %s", path, err);
+		tap_skip(2, "cannot write the file");
+	} else {
+		rf = result_read_file(path, err, sizeof(err));
+		ok(!rf, "reader rejects %s", what);
+		tap_like(err, where, "the message names %s (%s)", where, err);
+		result_free(rf);
+	}
+	json_decref(root);
+}
+
+static void bad_stop(json_t *o)
+{
+	json_object_set_new(o, "stop", json_string("tired"));
+}
+
+static void empty_stop(json_t *o)
+{
+	json_object_set_new(o, "stop", json_string(""));
+}
+
+static void zero_batch(json_t *o)
+{
+	json_object_set_new(json_array_get(json_object_get(o, "rounds"), 1), "batch", json_integer(0));
+}
+
+static void no_round_samples(json_t *o)
+{
+	json_object_set_new(json_array_get(json_object_get(o, "rounds"), 0), "samples", json_array());
+}
+
+static void one_cpu(json_t *o)
+{
+	json_array_remove(json_object_get(o, "cpus"), 1);
+}
+
+static void negative_raw(json_t *o)
+{
+	json_object_set_new(json_array_get(json_object_get(o, "rounds"), 0), "raw_median",
+			    json_real(-1));
+}
+
+static void test_run_reject(void)
+{
+	reject_one("an unknown stop", bad_stop, "probes[0].stop");
+	reject_one("an empty stop", empty_stop, "probes[0].stop");
+	reject_one("a round with batch 0", zero_batch, "probes[0].rounds[1].batch");
+	reject_one("a round without samples", no_round_samples, "probes[0].rounds[0].samples");
+	reject_one("cpus with one CPU", one_cpu, "probes[0].cpus");
+	reject_one("a negative raw_median", negative_raw, "probes[0].rounds[0].raw_median");
 }
 
 static void test_check(void)
@@ -531,6 +637,14 @@ static void test_settings(void)
 	w.overhead_cycles = 12.5;
 	w.trace = 1;
 	w.guest_xcr0 = 0x207;
+	w.method = RUN_METHOD_V2;
+	w.rounds = 5;
+	w.precision_pct = 1.5;
+	w.precision_floor_cycles = 2.0;
+	w.run_limit_s = 30;
+	w.cpus[0] = 2;
+	w.cpus[1] = 0;
+	w.n_cpus = 2;
 	root = envelope("run", &h);
 	json_object_set_new(root, "probes", json_array());
 	json_object_set_new(root, "settings", run_settings_json(&w));
@@ -538,6 +652,10 @@ static void test_settings(void)
 	ok(rf && rf->settings.present && rf->settings.samples == 7 && rf->settings.time_budget_s == 0.25 &&
 	   rf->settings.cpu == 1 && rf->settings.overhead_cycles == 12.5 && rf->settings.trace == 1 &&
 	   rf->settings.guest_xcr0 == 0x207, "settings: every member read back as written");
+	ok(rf && rf->settings.method == RUN_METHOD_V2 && rf->settings.rounds == 5 &&
+	   rf->settings.precision_pct == 1.5 && rf->settings.precision_floor_cycles == 2.0 &&
+	   rf->settings.run_limit_s == 30 && rf->settings.n_cpus == 2 && rf->settings.cpus[0] == 2 &&
+	   rf->settings.cpus[1] == 0, "settings: method v2, rounds, precision, floor, run limit, cpus");
 	result_free(rf);
 	run_settings_init(&bare);
 	bare.samples = 3;
@@ -546,7 +664,9 @@ static void test_settings(void)
 	json_object_set_new(root, "settings", run_settings_json(&bare));
 	rf = round_trip(root, "settings-bare.json");
 	ok(rf && rf->settings.present && rf->settings.samples == 3 && rf->settings.guest_xcr0 == -1 &&
-	   rf->settings.trace == -1 && rf->settings.time_budget_s == -1,
+	   rf->settings.trace == -1 && rf->settings.time_budget_s == -1 && rf->settings.method == -1 &&
+	   rf->settings.rounds == -1 && rf->settings.precision_pct == -1 && rf->settings.n_cpus == 0 &&
+	   rf->settings.run_limit_s == -1 && rf->settings.precision_floor_cycles == -1,
 	   "settings: members not written come back absent (-1)");
 	result_free(rf);
 	root = envelope("run", &h);
@@ -563,6 +683,7 @@ int main(void)
 		return tap_skip_all("cannot make a temp dir");
 	test_info();
 	test_run();
+	test_run_reject();
 	test_settings();
 	test_check();
 	test_hostinfo_record();
