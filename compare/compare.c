@@ -346,10 +346,17 @@ struct pooled {
 	int all_rounds;			/* every ok run has rounds with samples */
 };
 
+/* Rounds with samples (an empty round could not be resampled: none is ever written). */
 static int probe_has_rounds(const struct run_probe *p)
 {
-	(void)p;
-	return 0;
+	size_t i;
+
+	if (!p->rounds || !p->n_rounds)
+		return 0;
+	for (i = 0; i < p->n_rounds; i++)
+		if (!p->rounds[i].samples || !p->rounds[i].n_samples)
+			return 0;
+	return 1;
 }
 
 static int pool_side(const struct side *s, const struct key_ref *first, struct pooled *pl)
@@ -415,9 +422,20 @@ static int diff_by_batches(struct compare_result *cr, struct compare_probe *p,
 /* Every round of every run of a side as a bootstrap group (malloc'd; *n their count). */
 static struct stats_group *pool_rounds(const struct pooled *pl, size_t *n)
 {
-	(void)pl;
-	*n = 0;
-	return NULL;
+	struct stats_group *g;
+	size_t i, k, m = 0;
+
+	for (i = 0; i < pl->n_ok; i++)
+		m += pl->ok[i]->n_rounds;
+	g = malloc((m ? m : 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	for (i = 0, m = 0; i < pl->n_ok; i++)
+		for (k = 0; k < pl->ok[i]->n_rounds; k++)
+			g[m++] = (struct stats_group){ pl->ok[i]->rounds[k].samples,
+						       pl->ok[i]->rounds[k].n_samples };
+	*n = m;
+	return g;
 }
 
 /* The rounds method: hierarchical bootstrap over the pooled rounds (docs/method.md). */
