@@ -225,6 +225,11 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
 	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
 	json_object_set_new(o, "new_runs", json_integer((json_int_t)p->runs_b));
+	/* Why each side's (first) run stopped measuring it, when the file says. */
+	if (p->a->stop != PROBE_STOP_NONE)
+		json_object_set_new(o, "base_stop", json_string(probe_stop_names[p->a->stop]));
+	if (p->b->stop != PROBE_STOP_NONE)
+		json_object_set_new(o, "new_stop", json_string(probe_stop_names[p->b->stop]));
 	json_object_set_new(o, "base_rounds", json_integer((json_int_t)p->rounds_a));
 	json_object_set_new(o, "new_rounds", json_integer((json_int_t)p->rounds_b));
 	json_object_set_new(o, "base_exits_per_op", json_real(p->a->per_op[RESULT_OP_EXITS]));

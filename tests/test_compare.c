@@ -701,10 +701,11 @@ static void test_cli(void)
 		ok(doc && !strcmp(json_string_value(json_object_get(p, "verdict")) ?: "", "too noisy") &&
 		   json_real_value(json_object_get(p, "min_detectable_pct")) > 2 &&
 		   !strcmp(json_string_value(json_object_get(p, "method")) ?: "", "rounds") &&
+		   !strcmp(json_string_value(json_object_get(p, "base_stop")) ?: "", "budget") &&
 		   json_integer_value(json_object_get(json_object_get(doc, "summary"), "too_noisy")) == 1 &&
 		   json_is_false(json_object_get(doc, "regression")) &&
 		   json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION,
-		   "--json: verdict 'too noisy', min_detectable_pct, method, summary, no regression");
+		   "--json: verdict 'too noisy', min_detectable_pct, method, stop, summary, no regression");
 	}
 	json_decref(doc);
 	run_free(&r);
