@@ -1,4 +1,4 @@
-/* cmd_compare.c - `exitscope compare BASE NEW`: A/B verdicts with statistics. */
+/* cmd_compare.c - `exitscope compare BASE NEW` or `A1 [A2..] -- B1 [B2..]`: A/B verdicts with statistics. */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -16,29 +16,38 @@
 static void compare_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: exitscope compare BASE.json NEW.json [--threshold PCT] [--fail-on-regression]\n"
-		"                         [--json FILE] [--seed N]\n"
+		"usage: exitscope compare [options] BASE.json NEW.json\n"
+		"       exitscope compare [options] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
 		"\n"
-		"Compare two result files (from `exitscope run --json`): host differences\n"
+		"Compare result files (from `exitscope run --json`): host differences\n"
 		"first (with a loud warning when the CPUs or the execution modes differ),\n"
-		"then for every probe in both files the median cycles/op of each, the\n"
+		"then for every probe in both sides the median cycles/op of each, the\n"
 		"difference in cycles and percent, its 95%% confidence interval (a seeded,\n"
-		"reproducible bootstrap over the raw samples) and a verdict: faster, slower\n"
-		"or no significant change. A change is significant when the interval\n"
-		"excludes 0 and the difference is at least the threshold. Changes of\n"
-		"exits/op and the other per-op counters, ownership-map changes, and probes\n"
-		"found in only one file are listed too.\n"
+		"reproducible bootstrap) and a verdict: faster, slower, no significant\n"
+		"change, or too noisy (the interval is wider than the threshold: a change of\n"
+		"that size could not have been detected; the smallest one that could is\n"
+		"shown). A change is significant when the interval excludes 0 and the\n"
+		"difference is at least the threshold. Files with rounds (`run --method v2`)\n"
+		"are bootstrapped over rounds, then samples within a round, which sees the\n"
+		"drift between rounds; files without (v1, older recordings) over their\n"
+		"samples, with a note that run-to-run variance is not seen. Several runs per\n"
+		"side (before and after '--') are pooled: their rounds count as rounds of\n"
+		"that side (docs/method.md). Changes of exits/op and the other per-op\n"
+		"counters, ownership-map and check changes (of each side's first file), and\n"
+		"probes found on one side only are listed too.\n"
 		"\n"
 		"  --threshold PCT       smallest relative change that counts (default %.0f%%)\n"
 		"  --fail-on-regression  exit 1 if any probe is significantly slower\n"
+		"                        ('too noisy' is not a regression)\n"
 		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout,\n"
 		"                        instead of the text)\n"
 		"  --seed N              bootstrap seed (default %d; same seed, same intervals)\n"
 		"  -h, --help            this text\n"
 		"\n"
-		"Exit status: 0 compared, 1 regression with --fail-on-regression or the\n"
-		"output could not be written, 2 usage error (an output file that cannot be\n"
-		"written is found before anything is read) or unreadable/invalid input file.\n",
+		"Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
+		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
+		"output file that cannot be written is found before anything is read) or\n"
+		"unreadable/invalid input file.\n",
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
@@ -99,6 +108,26 @@ static int write_json(const char *path, const struct compare_result *cr)
 	return 0;
 }
 
+/* Read files[0..n-1] into rf[]; 0, or a usage error naming the file. */
+static int read_side(const char *const *files, size_t n, struct result_file **rf)
+{
+	char err[RESULT_ERR_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		rf[i] = result_read_file(files[i], err, sizeof(err));
+		if (!rf[i])
+			return cli_error("compare", EXIT_USAGE, "%s", err);
+	}
+	return 0;
+}
+
+static void free_side(struct result_file **rf, size_t n)
+{
+	for (size_t i = 0; rf && i < n; i++)
+		result_free(rf[i]);
+	free(rf);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -109,31 +138,60 @@ int cmd_compare(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct result_file *a = NULL, *b = NULL;
+	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
 	struct compare_opts copts;
-	const char *json_path = NULL, *files[2];
-	int c, nfiles = 0, fail_on_regression = 0, rc = EXIT_USAGE;
+	const char *json_path = NULL, **files = NULL;
+	char **args = NULL;
+	int c, i, nargs = 0, split = -1, fail_on_regression = 0, rc = EXIT_USAGE;
+	size_t nfiles = 0, na = 0, nb = 0;
 	char err[RESULT_ERR_MAX];
 
 	compare_opts_init(&copts);
+	/*
+	 * The one '--' between the sides is taken out before getopt (which would
+	 * end option parsing there), so options may still follow it; split is
+	 * the number of files before it.
+	 */
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	files = calloc((size_t)argc + 1, sizeof(*files));
+	if (!args || !files) {
+		rc = cli_error("compare", EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && strcmp(argv[i], "--") == 0) {
+			if (split >= 0) {
+				rc = cli_usage_error("compare", "more than one '--' (want A1.json [A2.json ...] "
+						     "-- B1.json [B2.json ...])");
+				goto out;
+			}
+			split = nargs;	/* position in args: resolved to a file count below */
+			continue;
+		}
+		args[nargs++] = argv[i];
+	}
 	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
 	opterr = 0;
-	/* Options may come before, between or after the two files. */
-	while (optind < argc) {
-		c = getopt_long(argc, argv, "-h", opts, NULL);
+	/* Options may come before, between or after the files. */
+	na = 0;
+	while (optind < nargs) {
+		c = getopt_long(nargs, args, "-h", opts, NULL);
 		if (c == -1)
 			break;
 		switch (c) {
 		case 1:
-			if (nfiles == 2)
-				return cli_usage_error("compare", "too many files: '%s' (want BASE NEW)", optarg);
+			/* A file, at args[optind - 1]: a base file when before the '--'. */
 			files[nfiles++] = optarg;
+			if (split < 0 || optind - 1 < split)
+				na = nfiles;
 			break;
 		case 't':
-			if (parse_threshold(optarg, &copts.threshold_pct))
-				return cli_usage_error("compare", "--threshold: '%s' is not a percentage "
-						       "in 0..1000", optarg);
+			if (parse_threshold(optarg, &copts.threshold_pct)) {
+				rc = cli_usage_error("compare", "--threshold: '%s' is not a percentage "
+						     "in 0..1000", optarg);
+				goto out;
+			}
 			break;
 		case 'f':
 			fail_on_regression = 1;
@@ -142,40 +200,59 @@ int cmd_compare(int argc, char **argv)
 			json_path = optarg;
 			break;
 		case 's':
-			if (parse_seed(optarg, &copts.seed))
-				return cli_usage_error("compare", "--seed: '%s' is not a non-negative integer",
-						       optarg);
+			if (parse_seed(optarg, &copts.seed)) {
+				rc = cli_usage_error("compare", "--seed: '%s' is not a non-negative integer",
+						     optarg);
+				goto out;
+			}
 			break;
 		case 'h':
 			compare_usage(stdout);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			goto out;
 		default:
-			return cli_usage_error("compare", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
+			rc = cli_usage_error("compare", "unknown or incomplete option '%s'",
+					     args[optind - 1]);
+			goto out;
 		}
 	}
-	while (optind < argc && nfiles < 2)
-		files[nfiles++] = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("compare", "too many files: '%s' (want BASE NEW)", argv[optind]);
-	if (nfiles != 2)
-		return cli_usage_error("compare", "need two result files: BASE.json NEW.json");
+	while (optind < nargs) {
+		files[nfiles++] = args[optind];
+		if (split < 0 || optind < split)
+			na = nfiles;
+		optind++;
+	}
+	if (split < 0) {
+		if (nfiles != 2) {
+			rc = cli_usage_error("compare", nfiles < 2 ?
+					     "need two result files: BASE.json NEW.json (or A1.json "
+					     "[A2.json ...] -- B1.json [B2.json ...])" :
+					     "%zu files without '--': separate the sides (A1.json "
+					     "[A2.json ...] -- B1.json [B2.json ...])", nfiles);
+			goto out;
+		}
+		na = 1;
+	}
+	nb = nfiles - na;
+	if (!na || !nb) {
+		rc = cli_usage_error("compare", "no %s files %s '--' (want A1.json [A2.json ...] -- "
+				     "B1.json [B2.json ...])", na ? "new" : "base", na ? "after" : "before");
+		goto out;
+	}
 	rc = cli_output_check("compare", json_path);
 	if (rc)
-		return rc;
+		goto out;
 	rc = EXIT_USAGE;
-
-	a = result_read_file(files[0], err, sizeof(err));
-	if (!a) {
-		cli_error("compare", EXIT_USAGE, "%s", err);
+	a = calloc(na, sizeof(*a));
+	b = calloc(nb, sizeof(*b));
+	if (!a || !b) {
+		rc = cli_error("compare", EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	b = result_read_file(files[1], err, sizeof(err));
-	if (!b) {
-		cli_error("compare", EXIT_USAGE, "%s", err);
+	if (read_side(files, na, a) || read_side(files + na, nb, b))
 		goto out;
-	}
-	cr = compare_results(a, b, &copts, err, sizeof(err));
+	cr = compare_results_multi((const struct result_file *const *)a, na,
+				   (const struct result_file *const *)b, nb, &copts, err, sizeof(err));
 	if (!cr) {
 		rc = cli_error("compare", EXIT_FAIL, "%s", err);
 		goto out;
@@ -190,7 +267,9 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_FAIL;
 out:
 	compare_free(cr);
-	result_free(a);
-	result_free(b);
+	free_side(a, na);
+	free_side(b, nb);
+	free(args);
+	free(files);
 	return rc;
 }

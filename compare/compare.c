@@ -1,4 +1,8 @@
-/* compare.c - A/B comparison of two result files: host differences, per-probe verdicts, exits/op, map and check changes. */
+/*
+ * compare.c - A/B comparison of result files (one or several runs per side):
+ * host differences, per-probe verdicts (docs/method.md), exits/op, map and
+ * check changes.
+ */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,8 +12,20 @@
 #include "compare/compare.h"
 
 const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
-	"faster", "slower", "no significant change", "not compared",
+	"faster", "slower", "no significant change", "too noisy", "not compared",
 };
+
+const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds" };
+
+/* Printed with the probes (and in the JSON) when some probe had no rounds. */
+static const char batches_note[] =
+	"note: no rounds in these files (v1 runs or older recordings): the interval resamples "
+	"the samples of the runs and does not see run-to-run variance, so a drift between the "
+	"runs can read as a change";
+static const char mixed_note[] =
+	"note: probes marked (b) have no rounds on one side (v1 runs or older recordings): "
+	"their interval resamples the samples and does not see run-to-run variance, so a "
+	"drift between the runs can read as a change";
 
 void compare_opts_init(struct compare_opts *o)
 {
@@ -239,10 +255,10 @@ out:
 	return rc;
 }
 
-/* Sorted index of strings, for matching by name without quadratic scans. */
+/* Sorted index of the probes of a side's files, for matching by name without quadratic scans. */
 struct key_ref {
 	const char *key;
-	size_t idx;
+	size_t file, idx;
 };
 
 static int cmp_key_ref(const void *pa, const void *pb)
@@ -250,9 +266,14 @@ static int cmp_key_ref(const void *pa, const void *pb)
 	const struct key_ref *a = pa, *b = pb;
 	int c = strcmp(a->key, b->key);
 
-	return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
+	if (c)
+		return c;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
+/* The first (lowest file, then index) entry called key, or NULL. */
 static const struct key_ref *find_key(const struct key_ref *refs, size_t n, const char *key)
 {
 	size_t lo = 0, hi = n;
@@ -274,19 +295,32 @@ static const struct key_ref *find_key(const struct key_ref *refs, size_t n, cons
 	return NULL;
 }
 
-static struct key_ref *probe_index(const struct result_file *rf)
-{
-	struct key_ref *refs = malloc((rf->n_probes ? rf->n_probes : 1) * sizeof(*refs));
-	size_t i;
+struct side {
+	const struct result_file *const *f;
+	size_t n;
+	struct key_ref *refs;
+	size_t n_refs;
+};
 
-	if (!refs)
-		return NULL;
-	for (i = 0; i < rf->n_probes; i++) {
-		refs[i].key = rf->probes[i].name;
-		refs[i].idx = i;
-	}
-	qsort(refs, rf->n_probes, sizeof(*refs), cmp_key_ref);
-	return refs;
+static int side_index(struct side *s)
+{
+	size_t i, j, total = 0;
+
+	for (i = 0; i < s->n; i++)
+		total += s->f[i]->n_probes;
+	s->refs = malloc((total ? total : 1) * sizeof(*s->refs));
+	if (!s->refs)
+		return -1;
+	for (i = 0; i < s->n; i++)
+		for (j = 0; j < s->f[i]->n_probes; j++)
+			s->refs[s->n_refs++] = (struct key_ref){ s->f[i]->probes[j].name, i, j };
+	qsort(s->refs, s->n_refs, sizeof(*s->refs), cmp_key_ref);
+	return 0;
+}
+
+static const struct run_probe *ref_probe(const struct side *s, const struct key_ref *r)
+{
+	return &s->f[r->file]->probes[r->idx];
 }
 
 /* Per-probe seed: independent of probe order, so adding a probe changes no other CI. */
@@ -300,37 +334,192 @@ static uint64_t probe_seed(uint64_t seed, const char *name)
 	return stats_splitmix64(&seed);
 }
 
-static int compare_probe(struct compare_result *cr, struct compare_probe *p)
-{
-	const struct run_probe *a = p->a, *b = p->b;
-	int significant;
+/*
+ * A probe's measurements on one side: the probe in every file where it ran
+ * (status ok), the first such (or the first file's, when it ran nowhere) as
+ * the side's representative.
+ */
+struct pooled {
+	const struct run_probe **ok;
+	size_t n_ok;
+	const struct run_probe *rep;
+	int all_rounds;			/* every ok run has rounds with samples */
+};
 
-	if (a->status != PROBE_OK || b->status != PROBE_OK) {
+/* Rounds with samples (an empty round could not be resampled: none is ever written). */
+static int probe_has_rounds(const struct run_probe *p)
+{
+	size_t i;
+
+	if (!p->rounds || !p->n_rounds)
+		return 0;
+	for (i = 0; i < p->n_rounds; i++)
+		if (!p->rounds[i].samples || !p->rounds[i].n_samples)
+			return 0;
+	return 1;
+}
+
+static int pool_side(const struct side *s, const struct key_ref *first, struct pooled *pl)
+{
+	const struct key_ref *r, *end = s->refs + s->n_refs;
+
+	pl->n_ok = 0;
+	pl->rep = ref_probe(s, first);
+	pl->all_rounds = 1;
+	pl->ok = malloc(s->n * sizeof(*pl->ok));
+	if (!pl->ok)
+		return -1;
+	for (r = first; r < end && strcmp(r->key, first->key) == 0; r++) {
+		const struct run_probe *p = ref_probe(s, r);
+
+		if (p->status != PROBE_OK)
+			continue;
+		if (!pl->n_ok)
+			pl->rep = p;
+		if (pl->n_ok < s->n)	/* a name is unique within a file */
+			pl->ok[pl->n_ok++] = p;
+		pl->all_rounds &= probe_has_rounds(p);
+	}
+	return 0;
+}
+
+/* The flat samples of every run of a side, concatenated (malloc'd; *n their count). */
+static double *pool_samples(const struct pooled *pl, size_t *n)
+{
+	size_t i, m = 0;
+	double *x;
+
+	for (i = 0; i < pl->n_ok; i++)
+		m += pl->ok[i]->n_samples;
+	x = malloc((m ? m : 1) * sizeof(*x));
+	if (!x)
+		return NULL;
+	for (i = 0, m = 0; i < pl->n_ok; i++) {
+		memcpy(x + m, pl->ok[i]->samples, pl->ok[i]->n_samples * sizeof(*x));
+		m += pl->ok[i]->n_samples;
+	}
+	*n = m;
+	return x;
+}
+
+/* The batches method: today's bootstrap over the pooled flat samples. */
+static int diff_by_batches(struct compare_result *cr, struct compare_probe *p,
+			   const struct pooled *pa, const struct pooled *pb)
+{
+	size_t na = 0, nb = 0;
+	double *xa = pool_samples(pa, &na), *xb = pool_samples(pb, &nb);
+	int rc = -1;
+
+	if (xa && xb)
+		rc = stats_bootstrap_median_diff(xa, na, xb, nb, cr->opts.iters,
+						 probe_seed(cr->opts.seed, p->name), &p->d);
+	free(xa);
+	free(xb);
+	p->method = COMPARE_METHOD_BATCHES;
+	return rc;
+}
+
+/* Every round of every run of a side as a bootstrap group (malloc'd; *n their count). */
+static struct stats_group *pool_rounds(const struct pooled *pl, size_t *n)
+{
+	struct stats_group *g;
+	size_t i, k, m = 0;
+
+	for (i = 0; i < pl->n_ok; i++)
+		m += pl->ok[i]->n_rounds;
+	g = malloc((m ? m : 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	for (i = 0, m = 0; i < pl->n_ok; i++)
+		for (k = 0; k < pl->ok[i]->n_rounds; k++)
+			g[m++] = (struct stats_group){ pl->ok[i]->rounds[k].samples,
+						       pl->ok[i]->rounds[k].n_samples };
+	*n = m;
+	return g;
+}
+
+/* The rounds method: hierarchical bootstrap over the pooled rounds (docs/method.md). */
+static int diff_by_rounds(struct compare_result *cr, struct compare_probe *p,
+			  const struct pooled *pa, const struct pooled *pb)
+{
+	struct stats_group *ga = pool_rounds(pa, &p->rounds_a), *gb = pool_rounds(pb, &p->rounds_b);
+	int rc = -1;
+
+	if (ga && gb)
+		rc = stats_hier_bootstrap_median_diff(ga, p->rounds_a, gb, p->rounds_b,
+						      cr->opts.iters,
+						      probe_seed(cr->opts.seed, p->name), &p->d);
+	free(ga);
+	free(gb);
+	p->method = COMPARE_METHOD_ROUNDS;
+	return rc;
+}
+
+/*
+ * The verdict (docs/method.md): significant when the CI excludes 0 and the
+ * change reaches the threshold; otherwise "too noisy" when the CI's half
+ * width (the smallest detectable change) exceeds the threshold, else "no
+ * significant change". Without a percentage (base median <= 0) the interval
+ * alone decides and there is no "too noisy".
+ */
+static enum compare_verdict decide(const struct compare_probe *p, double threshold_pct)
+{
+	int significant = (p->d.lo > 0 || p->d.hi < 0) &&
+			  (!p->has_pct || fabs(p->pct) >= threshold_pct);
+
+	if (significant)
+		return p->d.diff < 0 ? COMPARE_FASTER : COMPARE_SLOWER;
+	if (p->has_pct && p->mde_pct > threshold_pct)
+		return COMPARE_TOO_NOISY;
+	return COMPARE_SAME;
+}
+
+static int compare_probe(struct compare_result *cr, struct compare_probe *p,
+			 const struct pooled *pa, const struct pooled *pb)
+{
+	int rc;
+
+	p->a = pa->rep;
+	p->b = pb->rep;
+	p->runs_a = pa->n_ok;
+	p->runs_b = pb->n_ok;
+	p->mde_pct = -1;
+	if (!pa->n_ok || !pb->n_ok) {
 		p->verdict = COMPARE_NOT_RUN;
 		cr->n_not_run++;
 		return 0;
 	}
-	if (stats_bootstrap_median_diff(a->samples, a->n_samples, b->samples, b->n_samples,
-					cr->opts.iters, probe_seed(cr->opts.seed, p->name), &p->d))
+	/* Both sides need rounds: a mixed pair is compared by batches, as both have those. */
+	if (pa->all_rounds && pb->all_rounds) {
+		rc = diff_by_rounds(cr, p, pa, pb);
+		cr->n_by_rounds++;
+	} else {
+		rc = diff_by_batches(cr, p, pa, pb);
+		cr->n_by_batches++;
+	}
+	if (rc)
 		return -1;
 	p->has_pct = p->d.median_a > 0;
 	if (p->has_pct) {
 		p->pct = 100 * p->d.diff / p->d.median_a;
 		p->pct_lo = 100 * p->d.lo / p->d.median_a;
 		p->pct_hi = 100 * p->d.hi / p->d.median_a;
+		p->mde_pct = (p->pct_hi - p->pct_lo) / 2;
 	}
-	/* Significant: the CI excludes 0 and the change reaches the threshold. */
-	significant = (p->d.lo > 0 || p->d.hi < 0) &&
-		      (!p->has_pct || fabs(p->pct) >= cr->opts.threshold_pct);
-	if (!significant) {
-		p->verdict = COMPARE_SAME;
-		cr->n_same++;
-	} else if (p->d.diff < 0) {
-		p->verdict = COMPARE_FASTER;
+	p->verdict = decide(p, cr->opts.threshold_pct);
+	switch (p->verdict) {
+	case COMPARE_FASTER:
 		cr->n_faster++;
-	} else {
-		p->verdict = COMPARE_SLOWER;
+		break;
+	case COMPARE_SLOWER:
 		cr->n_slower++;
+		break;
+	case COMPARE_TOO_NOISY:
+		cr->n_too_noisy++;
+		break;
+	default:
+		cr->n_same++;
+		break;
 	}
 	return 0;
 }
@@ -367,43 +556,64 @@ static int compare_counters(struct compare_result *cr, const struct compare_prob
 	return 0;
 }
 
-static int compare_probes(struct compare_result *cr, const struct result_file *a,
-			  const struct result_file *b)
+/* Is r the first entry of its name on side s (so the name is listed once, in file order)? */
+static int first_of_name(const struct side *s, size_t file, size_t idx, const struct key_ref **first)
 {
-	struct key_ref *ia = probe_index(a), *ib = probe_index(b);
-	const struct key_ref *r;
+	*first = find_key(s->refs, s->n_refs, s->f[file]->probes[idx].name);
+	return *first && (*first)->file == file && (*first)->idx == idx;
+}
+
+static int compare_probes(struct compare_result *cr, struct side *sa, struct side *sb)
+{
+	struct pooled pa = { 0 }, pb = { 0 };
+	const struct key_ref *ra, *rb, *dummy;
 	struct compare_probe *p;
-	size_t i;
+	size_t i, j;
 	int rc = -1;
 
-	if (!ia || !ib)
+	if (side_index(sa) || side_index(sb))
 		goto out;
-	cr->probes = calloc(a->n_probes ? a->n_probes : 1, sizeof(*cr->probes));
-	cr->only_a = calloc(a->n_probes ? a->n_probes : 1, sizeof(*cr->only_a));
-	cr->only_b = calloc(b->n_probes ? b->n_probes : 1, sizeof(*cr->only_b));
+	cr->probes = calloc(sa->n_refs ? sa->n_refs : 1, sizeof(*cr->probes));
+	cr->only_a = calloc(sa->n_refs ? sa->n_refs : 1, sizeof(*cr->only_a));
+	cr->only_b = calloc(sb->n_refs ? sb->n_refs : 1, sizeof(*cr->only_b));
 	if (!cr->probes || !cr->only_a || !cr->only_b)
 		goto out;
-	for (i = 0; i < a->n_probes; i++) {
-		r = find_key(ib, b->n_probes, a->probes[i].name);
-		if (!r) {
-			cr->only_a[cr->n_only_a++] = a->probes[i].name;
-			continue;
+	/* Probes in the order of the base side's files, each name once. */
+	for (i = 0; i < sa->n; i++) {
+		for (j = 0; j < sa->f[i]->n_probes; j++) {
+			if (!first_of_name(sa, i, j, &ra))
+				continue;
+			rb = find_key(sb->refs, sb->n_refs, ra->key);
+			if (!rb) {
+				cr->only_a[cr->n_only_a++] = ra->key;
+				continue;
+			}
+			free(pa.ok);
+			free(pb.ok);
+			pb.ok = NULL;
+			if (pool_side(sa, ra, &pa) || pool_side(sb, rb, &pb))
+				goto out;
+			p = &cr->probes[cr->n_probes++];
+			p->name = ra->key;
+			p->group = pa.rep->group;
+			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
+				goto out;
 		}
-		p = &cr->probes[cr->n_probes++];
-		p->name = a->probes[i].name;
-		p->group = a->probes[i].group;
-		p->a = &a->probes[i];
-		p->b = &b->probes[r->idx];
-		if (compare_probe(cr, p) || compare_counters(cr, p))
-			goto out;
 	}
-	for (i = 0; i < b->n_probes; i++)
-		if (!find_key(ia, a->n_probes, b->probes[i].name))
-			cr->only_b[cr->n_only_b++] = b->probes[i].name;
+	for (i = 0; i < sb->n; i++)
+		for (j = 0; j < sb->f[i]->n_probes; j++)
+			if (first_of_name(sb, i, j, &dummy) &&
+			    !find_key(sa->refs, sa->n_refs, dummy->key))
+				cr->only_b[cr->n_only_b++] = dummy->key;
+	if (cr->n_by_batches)
+		cr->method_note = cr->n_by_rounds ? mixed_note : batches_note;
 	rc = 0;
 out:
-	free(ia);
-	free(ib);
+	free(pa.ok);
+	free(pb.ok);
+	free(sa->refs);
+	free(sb->refs);
+	sa->refs = sb->refs = NULL;
 	return rc;
 }
 
@@ -634,33 +844,101 @@ out:
 	return rc;
 }
 
-struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
-				       const struct compare_opts *opts, char *err, size_t errlen)
+/* "a.json + b.json" (malloc'd). */
+static char *join_names(const struct result_file *const *f, size_t n)
 {
-	struct compare_result *cr = calloc(1, sizeof(*cr));
+	size_t i, len = 1;
+	char *s;
 
+	for (i = 0; i < n; i++)
+		len += strlen(f[i]->name) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(s, " + ");
+		strcat(s, f[i]->name);
+	}
+	return s;
+}
+
+static const char **file_names(const struct result_file *const *f, size_t n)
+{
+	const char **v = malloc(n * sizeof(*v));
+
+	for (size_t i = 0; v && i < n; i++)
+		v[i] = f[i]->name;
+	return v;
+}
+
+/* The runs of one side should come from one setup: say so when they do not. */
+static int check_side(struct compare_result *cr, const char *what,
+		      const struct result_file *const *f, size_t n)
+{
+	const struct host_record *h0 = &f[0]->host;
+
+	for (size_t i = 1; i < n; i++) {
+		const struct host_record *h = &f[i]->host;
+		const char *field = strcmp(h->kernel, h0->kernel) ? "kernel" :
+				    strcmp(h->cpu_name, h0->cpu_name) ? "CPU" :
+				    h->exec_mode != h0->exec_mode ? "execution mode" : NULL;
+
+		if (field && add_warning(cr, xasprintf("WARNING: the %s runs differ in %s (%s vs %s): "
+						       "they are pooled as runs of one setup",
+						       what, field, f[0]->name, f[i]->name)))
+			return -1;
+	}
+	return 0;
+}
+
+struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
+					     const struct result_file *const *b, size_t nb,
+					     const struct compare_opts *opts, char *err, size_t errlen)
+{
+	struct compare_result *cr = NULL;
+	struct side sa = { a, na, NULL, 0 }, sb = { b, nb, NULL, 0 };
+
+	if (!na || !nb) {
+		if (err && errlen)
+			snprintf(err, errlen, "no %s files", na ? "new" : "base");
+		return NULL;
+	}
+	cr = calloc(1, sizeof(*cr));
 	if (!cr)
 		goto oom;
 	if (opts)
 		cr->opts = *opts;
 	else
 		compare_opts_init(&cr->opts);
-	cr->name_a = strdup(a->name);
-	cr->name_b = strdup(b->name);
-	if (!cr->name_a || !cr->name_b ||
-	    compare_host(cr, &a->host, &b->host) ||
-	    (a->settings.present && b->settings.present &&
-	     compare_settings(cr, &a->settings, &b->settings)) ||
-	    compare_probes(cr, a, b) ||
-	    (a->map && b->map && compare_maps(cr, a->map, b->map)) ||
-	    (a->checks.n && b->checks.n && compare_checks(cr, &a->checks, &b->checks)))
+	cr->name_a = join_names(a, na);
+	cr->name_b = join_names(b, nb);
+	cr->files_a = file_names(a, na);
+	cr->files_b = file_names(b, nb);
+	cr->n_files_a = na;
+	cr->n_files_b = nb;
+	if (!cr->name_a || !cr->name_b || !cr->files_a || !cr->files_b ||
+	    compare_host(cr, &a[0]->host, &b[0]->host) ||
+	    check_side(cr, "base", a, na) || check_side(cr, "new", b, nb) ||
+	    (a[0]->settings.present && b[0]->settings.present &&
+	     compare_settings(cr, &a[0]->settings, &b[0]->settings)) ||
+	    compare_probes(cr, &sa, &sb) ||
+	    (a[0]->map && b[0]->map && compare_maps(cr, a[0]->map, b[0]->map)) ||
+	    (a[0]->checks.n && b[0]->checks.n && compare_checks(cr, &a[0]->checks, &b[0]->checks)))
 		goto oom;
 	return cr;
 oom:
 	compare_free(cr);
 	if (err && errlen)
-		snprintf(err, errlen, "%s vs %s: out of memory", a->name, b->name);
+		snprintf(err, errlen, "%s vs %s: out of memory", a[0]->name, b[0]->name);
 	return NULL;
+}
+
+struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
+				       const struct compare_opts *opts, char *err, size_t errlen)
+{
+	return compare_results_multi(&a, 1, &b, 1, opts, err, errlen);
 }
 
 int compare_regressed(const struct compare_result *cr)
@@ -691,5 +969,7 @@ void compare_free(struct compare_result *cr)
 	free(cr->only_b);
 	free(cr->name_a);
 	free(cr->name_b);
+	free(cr->files_a);
+	free(cr->files_b);
 	free(cr);
 }

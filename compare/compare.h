@@ -1,4 +1,8 @@
-/* compare.h - A/B comparison of two result files: host differences, per-probe verdicts, exits/op, map and check changes. */
+/*
+ * compare.h - A/B comparison of result files (one or several runs per side):
+ * host differences, per-probe verdicts, exits/op, map and check changes.
+ * The statistics are in docs/method.md.
+ */
 #ifndef EXITSCOPE_COMPARE_COMPARE_H
 #define EXITSCOPE_COMPARE_COMPARE_H
 
@@ -21,13 +25,31 @@ struct compare_opts {
 	unsigned iters;			/* bootstrap resamples; 0: default */
 };
 
-enum compare_verdict { COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME, COMPARE_NOT_RUN, COMPARE_VERDICT_N };
-/* "faster", "slower", "no significant change", "not compared" */
+enum compare_verdict {
+	COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME,
+	COMPARE_TOO_NOISY,	/* not significant, and a change of the threshold would not be either */
+	COMPARE_NOT_RUN, COMPARE_VERDICT_N
+};
+/* "faster", "slower", "no significant change", "too noisy", "not compared" */
 extern const char *const compare_verdict_names[COMPARE_VERDICT_N];
 
-/* The document compare_to_json() writes. */
+/* Where a probe's interval comes from (docs/method.md). */
+enum compare_method {
+	COMPARE_METHOD_BATCHES,	/* bootstrap of the flat samples: the v1 method, no run-to-run variance */
+	COMPARE_METHOD_ROUNDS,	/* hierarchical bootstrap: rounds, then samples within a round */
+	COMPARE_METHOD_N
+};
+/* "batches", "rounds" */
+extern const char *const compare_method_names[COMPARE_METHOD_N];
+
+/*
+ * The document compare_to_json() writes. Version 2 (issue 13): "verdict" may
+ * be "too noisy", each probe says its "method", medians and CI of probes
+ * with rounds come from the rounds' (unclamped) samples; all version 1
+ * fields are still there with their names.
+ */
 #define COMPARE_SCHEMA		"exitscope-compare"
-#define COMPARE_SCHEMA_VERSION	1
+#define COMPARE_SCHEMA_VERSION	2
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
@@ -37,9 +59,18 @@ struct compare_probe {
 	const char *name, *group;
 	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
+	enum compare_method method;
 	struct stats_diff d;		/* medians, diff = new - base, 95% CI, resamples */
 	int has_pct;			/* base median > 0 */
 	double pct, pct_lo, pct_hi;	/* diff and CI in % of the base median */
+	/*
+	 * Half the CI's width in % of the base median (-1 without a
+	 * percentage): the smallest change this comparison could detect
+	 * (docs/method.md). "too noisy" when it exceeds the threshold.
+	 */
+	double mde_pct;
+	size_t runs_a, runs_b;		/* files of each side in which the probe ran */
+	size_t rounds_a, rounds_b;	/* rounds pooled per side (0: batches method) */
 };
 
 /* A per-op counter of a probe that changed: facts, not noise. */
@@ -66,7 +97,9 @@ struct compare_check_change {
 };
 
 struct compare_result {
-	char *name_a, *name_b;
+	char *name_a, *name_b;		/* the files of each side, joined with " + " */
+	const char **files_a, **files_b; size_t n_files_a, n_files_b;
+	const char *method_note;	/* set when some probe was compared by batches */
 	struct compare_opts opts;
 	struct compare_host_diff *host;	size_t n_host;
 	char **warnings;		size_t n_warnings;	/* "WARNING: ..." and "note: ..." */
@@ -78,7 +111,8 @@ struct compare_result {
 	struct compare_check_change *checks; size_t n_checks;
 	const char **only_a;		size_t n_only_a;
 	const char **only_b;		size_t n_only_b;
-	size_t n_faster, n_slower, n_same, n_not_run;
+	size_t n_faster, n_slower, n_same, n_too_noisy, n_not_run;
+	size_t n_by_rounds, n_by_batches;	/* compared probes by method */
 };
 
 /* Defaults: threshold 2%, seed 1, default resamples. */
@@ -90,6 +124,18 @@ void compare_opts_init(struct compare_opts *o);
  */
 struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
 				       const struct compare_opts *opts, char *err, size_t errlen);
+
+/*
+ * Compare several runs of the base (a[0..na-1]) with several of the new
+ * (b[0..nb-1]), na, nb >= 1: a probe's samples (its rounds, or its flat
+ * samples when a file has no rounds) are pooled over the files of a side;
+ * host, settings, per-op counters, map and checks are those of each side's
+ * first file (with a warning when a side's files differ in kernel, CPU or
+ * execution mode). Same ownership rules and errors as compare_results.
+ */
+struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
+					     const struct result_file *const *b, size_t nb,
+					     const struct compare_opts *opts, char *err, size_t errlen);
 
 /*
  * One-line descriptions shared by the text and HTML output, e.g.
@@ -108,7 +154,10 @@ void compare_print(FILE *f, const struct compare_result *cr);
 /* The comparison as a JSON document (COMPARE_SCHEMA, COMPARE_SCHEMA_VERSION). */
 json_t *compare_to_json(const struct compare_result *cr);
 
-/* Any probe significantly slower beyond the threshold. */
+/*
+ * Any probe significantly slower beyond the threshold. "too noisy" is not a
+ * regression (nothing was shown); compare_print() says how many were.
+ */
 int compare_regressed(const struct compare_result *cr);
 
 void compare_free(struct compare_result *cr);

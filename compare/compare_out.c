@@ -55,24 +55,47 @@ static void print_host(FILE *f, const struct compare_result *cr)
 			cr->warnings[i]);
 }
 
+/* How the intervals were drawn, for the table's header. */
+static const char *method_text(const struct compare_result *cr)
+{
+	if (!cr->n_by_batches)
+		return "hierarchical bootstrap over rounds, then samples within a round";
+	if (!cr->n_by_rounds)
+		return "bootstrap over the samples";
+	return "hierarchical bootstrap over rounds, or over the samples where marked (b)";
+}
+
+/* The verdict column: "too noisy (>= 7.3% detectable)" says what could have been seen. */
+static const char *verdict_text(const struct compare_probe *p, char *buf, size_t len)
+{
+	if (p->verdict == COMPARE_TOO_NOISY)
+		snprintf(buf, len, "too noisy (could detect >= %.1f%%)", p->mde_pct);
+	else
+		snprintf(buf, len, "%s", compare_verdict_names[p->verdict]);
+	return buf;
+}
+
 static void print_probes(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32];
+	char ci[64], pct[32], v[64], name[64];
 	size_t i, w = 5;
 	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
+	int mark = cr->n_by_rounds && cr->n_by_batches;
 
 	if (cr->n_probes == cr->n_not_run) {
 		fprintf(f, "\nprobes: none ran in both files\n");
 		return;
 	}
 	for (i = 0; i < cr->n_probes; i++)
-		if (strlen(cr->probes[i].name) > w)
-			w = strlen(cr->probes[i].name);
+		if (strlen(cr->probes[i].name) + (mark ? 4 : 0) > w)
+			w = strlen(cr->probes[i].name) + (mark ? 4 : 0);
 	if (w > 40)
 		w = 40;
-	fprintf(f, "\nprobes (median cycles/op; 95%% CI of the difference by bootstrap, "
-		"%u resamples, seed %llu; threshold %.1f%%):\n", iters,
+	fprintf(f, "\nprobes (median cycles/op; 95%% CI of the difference by %s, "
+		"%u resamples, seed %llu; threshold %.1f%%):\n", method_text(cr), iters,
 		(unsigned long long)cr->opts.seed, cr->opts.threshold_pct);
+	if (cr->n_files_a > 1 || cr->n_files_b > 1)
+		fprintf(f, "  (pooled: %zu base runs, %zu new runs)\n", cr->n_files_a, cr->n_files_b);
 	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %s\n", (int)w, "probe", "base", "new",
 		"diff", "diff%", "95% CI of diff", "verdict");
 	for (i = 0; i < cr->n_probes; i++) {
@@ -85,10 +108,18 @@ static void print_probes(FILE *f, const struct compare_result *cr)
 			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
 		else
 			snprintf(pct, sizeof(pct), "n/a");
-		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %s\n", (int)w, p->name,
+		snprintf(name, sizeof(name), "%s%s", p->name,
+			 mark && p->method == COMPARE_METHOD_BATCHES ? " (b)" : "");
+		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %s\n", (int)w, name,
 			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
-			compare_verdict_names[p->verdict]);
+			verdict_text(p, v, sizeof(v)));
 	}
+	if (cr->method_note)
+		fprintf(f, "%s\n", cr->method_note);
+	if (cr->n_too_noisy)
+		fprintf(f, "note: 'too noisy': the interval is wider than the threshold, so a change "
+			"of %.1f%% could not have been told from noise; not a regression "
+			"(add runs per side or rounds per run)\n", cr->opts.threshold_pct);
 }
 
 void compare_print(FILE *f, const struct compare_result *cr)
@@ -145,9 +176,10 @@ void compare_print(FILE *f, const struct compare_result *cr)
 			fprintf(f, " %s", cr->only_b[i]);
 		fputc('\n', f);
 	}
-	fprintf(f, "\nsummary: %zu faster, %zu slower, %zu no significant change, %zu not compared, "
-		"%zu only in %s, %zu only in %s\n", cr->n_faster, cr->n_slower, cr->n_same,
-		cr->n_not_run, cr->n_only_a, cr->name_a, cr->n_only_b, cr->name_b);
+	fprintf(f, "\nsummary: %zu faster, %zu slower, %zu no significant change, %zu too noisy, "
+		"%zu not compared, %zu only in %s, %zu only in %s\n", cr->n_faster, cr->n_slower,
+		cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a, cr->name_a, cr->n_only_b,
+		cr->name_b);
 }
 
 /* A measured per-op figure, or null (not measured). */
@@ -189,6 +221,17 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "ci95_pct_lo", p->has_pct ? json_real(p->pct_lo) : json_null());
 	json_object_set_new(o, "ci95_pct_hi", p->has_pct ? json_real(p->pct_hi) : json_null());
 	json_object_set_new(o, "resamples", json_integer(p->d.iters));
+	json_object_set_new(o, "method", json_string(compare_method_names[p->method]));
+	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
+	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
+	json_object_set_new(o, "new_runs", json_integer((json_int_t)p->runs_b));
+	/* Why each side's (first) run stopped measuring it, when the file says. */
+	if (p->a->stop != PROBE_STOP_NONE)
+		json_object_set_new(o, "base_stop", json_string(probe_stop_names[p->a->stop]));
+	if (p->b->stop != PROBE_STOP_NONE)
+		json_object_set_new(o, "new_stop", json_string(probe_stop_names[p->b->stop]));
+	json_object_set_new(o, "base_rounds", json_integer((json_int_t)p->rounds_a));
+	json_object_set_new(o, "new_rounds", json_integer((json_int_t)p->rounds_b));
 	json_object_set_new(o, "base_exits_per_op", json_real(p->a->per_op[RESULT_OP_EXITS]));
 	json_object_set_new(o, "new_exits_per_op", json_real(p->b->per_op[RESULT_OP_EXITS]));
 	json_object_set_new(o, "base_per_op", per_op_json(p->a));
@@ -198,7 +241,7 @@ static json_t *probe_json(const struct compare_probe *p)
 
 json_t *compare_to_json(const struct compare_result *cr)
 {
-	json_t *doc, *host, *warn, *probes, *counters, *map, *checks, *oa, *ob;
+	json_t *doc, *host, *warn, *probes, *counters, *map, *checks, *oa, *ob, *fa, *fb;
 	size_t i;
 
 	host = json_array();
@@ -249,8 +292,14 @@ json_t *compare_to_json(const struct compare_result *cr)
 		json_array_append_new(oa, json_string(cr->only_a[i]));
 	for (i = 0; i < cr->n_only_b; i++)
 		json_array_append_new(ob, json_string(cr->only_b[i]));
+	fa = json_array();
+	fb = json_array();
+	for (i = 0; i < cr->n_files_a; i++)
+		json_array_append_new(fa, json_string(cr->files_a[i]));
+	for (i = 0; i < cr->n_files_b; i++)
+		json_array_append_new(fb, json_string(cr->files_b[i]));
 	doc = json_pack("{s:s, s:i, s:s, s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:b, s:o,"
-			" s:o, s:o, s:{s:I, s:I, s:I, s:I}, s:b}",
+			" s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:b, s:o, s:o, s:s?}",
 			"schema", COMPARE_SCHEMA, "schema_version", COMPARE_SCHEMA_VERSION,
 			"base", cr->name_a, "new", cr->name_b,
 			"threshold_pct", cr->opts.threshold_pct, "seed", (json_int_t)cr->opts.seed,
@@ -259,7 +308,9 @@ json_t *compare_to_json(const struct compare_result *cr)
 			"map_changes", map, "checks_compared", cr->checks_compared,
 			"check_changes", checks, "only_in_base", oa, "only_in_new", ob,
 			"summary", "faster", (json_int_t)cr->n_faster, "slower", (json_int_t)cr->n_slower,
-			"same", (json_int_t)cr->n_same, "not_compared", (json_int_t)cr->n_not_run,
-			"regression", compare_regressed(cr));
+			"same", (json_int_t)cr->n_same, "too_noisy", (json_int_t)cr->n_too_noisy,
+			"not_compared", (json_int_t)cr->n_not_run,
+			"regression", compare_regressed(cr), "base_files", fa, "new_files", fb,
+			"method_note", cr->method_note);
 	return doc;
 }

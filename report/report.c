@@ -40,7 +40,10 @@ static const char css[] =
 	"svg .dbar.v-faster{fill:#1a7f37}svg .dbar.v-slower{fill:#cf222e}svg .dbar.v-same{fill:#8c959f}\n"
 	"svg text.v-faster{fill:#1a7f37}svg text.v-slower{fill:#cf222e}\n"
 	".v-faster{color:#1a7f37;font-weight:600}.v-slower{color:#cf222e;font-weight:600}\n"
-	".v-same,.v-na{color:var(--muted)}\n"
+	".v-same,.v-na{color:var(--muted)}.v-noisy{color:#9a6700;font-weight:600}\n"
+	"svg .dbar.v-noisy{fill:#d4a72c}svg text.v-noisy{fill:#9a6700}\n"
+	".stop{font-size:11px;color:var(--muted);margin-left:4px}.stop-budget,.stop-run_limit,"
+	".stop-stopped{color:#9a6700;font-weight:600}\n"
 	".ms-owned{background:#dafbe1}.ms-intercepted{background:#ffe6cc}.ms-rejected{background:#ffcecb}\n"
 	".ms-emulated{background:#eddeff}.ms-skipped,.ms-none{background:#f6f8fa;color:var(--muted)}\n"
 	"table.grid td{text-align:center;white-space:nowrap}\n"
@@ -240,9 +243,15 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 	html_escape(f, cr->name_b);
 	fprintf(f, "</h3>\n<p class=\"summary\"><span class=\"v-faster\">%zu faster</span>, "
 		"<span class=\"v-slower\">%zu slower</span>, %zu no significant change, "
+		"<span class=\"v-noisy\">%zu too noisy</span>, "
 		"%zu not compared, %zu only in A, %zu only in %c.</p>\n",
-		cr->n_faster, cr->n_slower, cr->n_same, cr->n_not_run, cr->n_only_a, cr->n_only_b,
-		html_file_label(ib));
+		cr->n_faster, cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a,
+		cr->n_only_b, html_file_label(ib));
+	if (cr->method_note) {
+		fputs("<p class=\"note\">", f);
+		html_escape(f, cr->method_note);
+		fputs("</p>\n", f);
+	}
 	if (cr->n_host == 0) {
 		fputs("<p>Same kernel, backend, CPU, TSC frequency and execution mode.</p>\n", f);
 	} else {

@@ -315,6 +315,33 @@ static void number_cell(FILE *f, double v)
 	fputs("</td>", f);
 }
 
+/*
+ * Why the probe's measurement ended, when the file says (method v2): a mark
+ * after "ok", loud for "budget" (the precision was not reached), with the
+ * achieved CI half-width in the title.
+ */
+static void stop_mark(FILE *f, const struct run_probe *p)
+{
+	static const char *const why[PROBE_STOP_N] = {
+		[PROBE_STOP_PRECISION] = "its CI reached --precision",
+		[PROBE_STOP_BUDGET] = "its --time-budget was spent before the CI reached --precision",
+		[PROBE_STOP_RUN_LIMIT] = "the run's --run-limit was reached",
+		[PROBE_STOP_STOPPED] = "the run was stopped (Ctrl-C)",
+		[PROBE_STOP_SAMPLES] = "the fixed --samples count (method v1)",
+	};
+
+	if (p->stop == PROBE_STOP_NONE || p->stop >= PROBE_STOP_N)
+		return;
+	fprintf(f, "<span class=\"stop stop-%s\" title=\"stopped: %s", probe_stop_names[p->stop],
+		why[p->stop]);
+	if (p->ci_rel_pct >= 0)
+		fprintf(f, "; 95%% CI \u00b1%.2f%% of the median", p->ci_rel_pct);
+	fprintf(f, "\">%s", probe_stop_names[p->stop]);
+	if (p->ci_rel_pct >= 0 && p->stop != PROBE_STOP_SAMPLES)
+		fprintf(f, " \u00b1%.1f%%", p->ci_rel_pct);
+	fputs("</span>", f);
+}
+
 static void draw_group_table(const struct report_ctx *r, const struct row *rows, size_t nrows)
 {
 	FILE *f = r->f;
@@ -342,7 +369,9 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 				fputs("</td></tr>\n", f);
 				continue;
 			}
-			fputs("<td class=\"st-ok\">ok</td>", f);
+			fputs("<td class=\"st-ok\">ok", f);
+			stop_mark(f, p);
+			fputs("</td>", f);
 			number_cell(f, p->cycles.median);
 			fputs("<td class=\"num\">", f);
 			html_num(f, p->cycles.ci95_lo);
@@ -351,9 +380,11 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 			fputs("</td>", f);
 			number_cell(f, p->cycles.p90);
 			number_cell(f, p->cycles.p99);
-			fprintf(f, "<td class=\"num\">%.3f</td><td class=\"num\">%zu \u00d7 %lld</td>"
-				"<td class=\"num\">%.2f</td><td>", p->cycles.cv, p->n_samples, p->batch,
-				p->per_op[RESULT_OP_EXITS]);
+			fprintf(f, "<td class=\"num\">%.3f</td><td class=\"num\">%zu \u00d7 %lld",
+				p->cycles.cv, p->n_samples, p->batch);
+			if (p->n_rounds)
+				fprintf(f, " (%zu rounds)", p->n_rounds);
+			fprintf(f, "</td><td class=\"num\">%.2f</td><td>", p->per_op[RESULT_OP_EXITS]);
 			for (k = 1; k < RESULT_PER_OP_N; k++)
 				if (p->per_op[k] >= COMPARE_COUNTER_ZERO)
 					fprintf(f, "%s %.2f ", result_per_op_names[k], p->per_op[k]);

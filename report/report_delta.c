@@ -13,7 +13,7 @@
 #define AXIS_H	24
 #define MAX_PCT	200.0	/* wider changes are drawn clipped at the edge */
 
-static const char *const verdict_class[COMPARE_VERDICT_N] = { "faster", "slower", "same", "na" };
+static const char *const verdict_class[COMPARE_VERDICT_N] = { "faster", "slower", "same", "noisy", "na" };
 
 static double px(double pct, double d)
 {
@@ -147,8 +147,13 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 		else
 			fputs("n/a", f);
 		fprintf(f, "</td><td class=\"num\">[%+.1f, %+.1f]</td>", p->d.lo, p->d.hi);
-		fprintf(f, "<td class=\"v-%s\">%s</td>", verdict_class[p->verdict],
+		fprintf(f, "<td class=\"v-%s\">%s", verdict_class[p->verdict],
 			compare_verdict_names[p->verdict]);
+		if (p->verdict == COMPARE_TOO_NOISY)
+			fprintf(f, " (could detect \u2265 %.1f%%)", p->mde_pct);
+		if (p->method == COMPARE_METHOD_BATCHES && cr->n_by_rounds)
+			fputs(" (b)", f);
+		fputs("</td>", f);
 		fprintf(f, "<td class=\"num\">%.2f \u2192 %.2f</td></tr>\n",
 			p->a->per_op[RESULT_OP_EXITS], p->b->per_op[RESULT_OP_EXITS]);
 	}
@@ -164,11 +169,16 @@ void report_delta(const struct report_ctx *r, const struct compare_result *cr, s
 		return;
 	}
 	fprintf(f, "<p class=\"help\">Change of the median cycles/op from %c to %c with the 95%% "
-		"confidence interval of the difference (bootstrap over the raw samples, %u resamples, "
+		"confidence interval of the difference (%s, %u resamples, "
 		"seed %llu). Significant: the interval excludes 0 and the change is at least %.1f%% "
-		"(shaded band).</p>\n", html_file_label(ia), html_file_label(ib),
+		"(shaded band); too noisy: not significant and the interval's half width exceeds "
+		"%.1f%%, so a change of that size could not have been seen.</p>\n",
+		html_file_label(ia), html_file_label(ib),
+		!cr->n_by_batches ? "hierarchical bootstrap over rounds, then samples within a round" :
+		!cr->n_by_rounds ? "bootstrap over the raw samples" :
+		"hierarchical bootstrap over rounds; (b): over the raw samples, no rounds",
 		stats_bootstrap_iters(0, 0, cr->opts.iters), (unsigned long long)cr->opts.seed,
-		cr->opts.threshold_pct);
+		cr->opts.threshold_pct, cr->opts.threshold_pct);
 	delta_chart(f, cr);
 	delta_table(f, cr, html_file_label(ia), html_file_label(ib));
 }

@@ -261,3 +261,95 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b, siz
 	free(buf);
 	return 0;
 }
+
+/* Total samples of groups g[0..n-1], their largest group; 0 when a group is empty or not finite. */
+static size_t groups_total(const struct stats_group *g, size_t n, size_t *max_n)
+{
+	size_t i, k, total = 0;
+
+	*max_n = 0;
+	for (i = 0; i < n; i++) {
+		if (!g[i].x || g[i].n == 0)
+			return 0;
+		for (k = 0; k < g[i].n; k++)
+			if (!isfinite(g[i].x[k]))
+				return 0;
+		total += g[i].n;
+		if (g[i].n > *max_n)
+			*max_n = g[i].n;
+	}
+	return total;
+}
+
+/* Every sample of the groups, concatenated into buf. */
+static size_t groups_flatten(const struct stats_group *g, size_t n, double *buf)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		memcpy(buf + m, g[i].x, g[i].n * sizeof(*buf));
+		m += g[i].n;
+	}
+	return m;
+}
+
+/* One two-level resample of g: rounds with replacement, then samples within each. */
+static double hier_resample_median(const struct stats_group *g, size_t n, double *buf,
+				   uint64_t *state)
+{
+	size_t i, k, m = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct stats_group *r = &g[rand_index(state, n)];
+
+		for (k = 0; k < r->n; k++)
+			buf[m++] = r->x[rand_index(state, r->n)];
+	}
+	return median_inplace(buf, m);
+}
+
+int stats_hier_bootstrap_median_diff(const struct stats_group *a, size_t na,
+				     const struct stats_group *b, size_t nb,
+				     unsigned iters, uint64_t seed, struct stats_diff *out)
+{
+	size_t ta, tb, max_a, max_b, cap;
+	double *diffs, *buf;
+	uint64_t state = seed;
+	unsigned i;
+
+	memset(out, 0, sizeof(*out));
+	if (!a || !b || na == 0 || nb == 0)
+		return -EINVAL;
+	ta = groups_total(a, na, &max_a);
+	tb = groups_total(b, nb, &max_b);
+	if (!ta || !tb)
+		return -EINVAL;
+	iters = stats_bootstrap_iters(ta, tb, iters);
+	/* A resample of a side holds at most (rounds x largest round) samples. */
+	if (max_a > STATS_BOOTSTRAP_BUDGET / na || max_b > STATS_BOOTSTRAP_BUDGET / nb)
+		return -ENOMEM;
+	cap = na * max_a > nb * max_b ? na * max_a : nb * max_b;
+	diffs = malloc(iters * sizeof(*diffs));
+	buf = malloc(cap * sizeof(*buf));
+	if (!diffs || !buf) {
+		free(diffs);
+		free(buf);
+		return -ENOMEM;
+	}
+	out->median_a = median_inplace(buf, groups_flatten(a, na, buf));
+	out->median_b = median_inplace(buf, groups_flatten(b, nb, buf));
+	out->diff = out->median_b - out->median_a;
+	for (i = 0; i < iters; i++) {
+		double ma = hier_resample_median(a, na, buf, &state);
+		double mb = hier_resample_median(b, nb, buf, &state);
+
+		diffs[i] = mb - ma;
+	}
+	qsort(diffs, iters, sizeof(*diffs), cmp_double);
+	out->lo = stats_percentile_sorted(diffs, iters, 2.5);
+	out->hi = stats_percentile_sorted(diffs, iters, 97.5);
+	out->iters = iters;
+	free(diffs);
+	free(buf);
+	return 0;
+}

@@ -62,4 +62,28 @@ unsigned stats_bootstrap_iters(size_t na, size_t nb, unsigned requested);
 int stats_bootstrap_median_diff(const double *a, size_t na, const double *b, size_t nb,
 				unsigned iters, uint64_t seed, struct stats_diff *out);
 
+/* One cluster of samples for the hierarchical bootstrap: the net samples of one round. */
+struct stats_group {
+	const double *x;
+	size_t n;		/* > 0 */
+};
+
+/*
+ * Hierarchical (two-level) percentile bootstrap of the difference of
+ * medians: each resample draws na rounds of a with replacement, then, within
+ * each drawn round, as many samples as it has with replacement, and takes the
+ * median of everything drawn; the same for b; diff = median(b) - median(a).
+ * Resampling the rounds is what puts the round-to-round (drift) variance into
+ * the interval; resampling within a round keeps the within-round noise
+ * (docs/method.md). The point estimates are the medians of all samples of
+ * each side. Draw order per resample: a's round indices and their samples
+ * round by round, then b's (splitmix64 seeded with seed), so tests can
+ * recompute it. iters as for stats_bootstrap_median_diff (counted on all
+ * samples). Returns 0, -EINVAL (no round, an empty round, a non-finite value)
+ * or -ENOMEM.
+ */
+int stats_hier_bootstrap_median_diff(const struct stats_group *a, size_t na,
+				     const struct stats_group *b, size_t nb,
+				     unsigned iters, uint64_t seed, struct stats_diff *out);
+
 #endif

@@ -1,4 +1,5 @@
 /* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,9 @@ static char *tmp;
 static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096];
 static char emu_path[4096], user_a_path[4096], user_b_path[4096], xcr0_path[4096];
 static char lane_a_path[4096], lane_b_path[4096];
+/* Round files (method v2): A/A with drift, a 10% change, too noisy, and a v1 copy. */
+static char aa1_path[4096], aa2_path[4096], aa3_path[4096], aa4_path[4096], up_path[4096];
+static char wild_a_path[4096], wild_b_path[4096], flat_a_path[4096], flat_b_path[4096];
 
 static json_t *noisy_probe(const char *name, const char *group, double center, double spread,
 			   uint64_t seed, double exits)
@@ -41,6 +45,50 @@ static json_t *with_user(json_t *probe, double io, double mmio, double msr, doub
 		if (v[i] >= 0)
 			json_object_set_new(per_op, names[i], json_real(v[i]));
 	return probe;
+}
+
+#define ROUNDS	30
+#define PER	10
+
+/*
+ * A method-v2 probe: ROUNDS rounds of PER net samples each, round r's level
+ * center * (1 + drift_r) with drift_r uniform in +-drift (the slow host drift
+ * between rounds), samples uniform +-noise around it (both fractions). The
+ * flat samples are all rounds' (they are all > 0 here, so clamping is moot);
+ * with_rounds 0 leaves "rounds" out: the same data as a v1 file.
+ */
+static json_t *rounds_probe(const char *name, double center, double drift, double noise,
+			    uint64_t seed, int with_rounds)
+{
+	double all[ROUNDS * PER], lvl[ROUNDS];
+	json_t *probe, *rounds = json_array();
+	uint64_t st = seed;
+
+	fixture_samples(lvl, ROUNDS, center, center * drift, seed ^ 0x5eed);
+	for (size_t r = 0; r < ROUNDS; r++) {
+		double *x = all + r * PER;
+		json_t *xs = json_array();
+
+		fixture_samples(x, PER, lvl[r], lvl[r] * noise, stats_splitmix64(&st));
+		for (size_t k = 0; k < PER; k++)
+			json_array_append_new(xs, json_real(x[k]));
+		json_array_append_new(rounds, json_pack("{s:i, s:o, s:f, s:f, s:f}", "batch", 64,
+			"samples", xs, "median", stats_median(x, PER), "baseline_median", 1000.0,
+			"raw_median", 1000.0 + stats_median(x, PER)));
+	}
+	probe = fixture_probe(name, "insn", all, ROUNDS * PER, 1);
+	if (with_rounds) {
+		json_object_set_new(probe, "rounds", rounds);
+		json_object_set_new(probe, "stop", json_string("budget"));
+	} else {
+		json_decref(rounds);
+	}
+	return probe;
+}
+
+static json_t *rounds_file(json_t *probe)
+{
+	return fixture_result(fixture_host("6.1.0", "Xeon", "native"), json_pack("[o]", probe));
 }
 
 static void save(char *dst, const char *name, json_t *doc)
@@ -158,6 +206,19 @@ static void make_files(void)
 		with_user(noisy_probe("old_format", "io", 5000, 10, 44, 1), 3, 0, 0, 0)));
 	save(user_a_path, "user_a.json", a);
 	save(user_b_path, "user_b.json", b);
+
+	/* Four runs of one setup (drift +-3% between rounds, noise +-2%), then 10% up. */
+	save(aa1_path, "aa1.json", rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, 101, 1)));
+	save(aa2_path, "aa2.json", rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, 202, 1)));
+	save(aa3_path, "aa3.json", rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, 303, 1)));
+	save(aa4_path, "aa4.json", rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, 404, 1)));
+	save(up_path, "up.json", rounds_file(rounds_probe("drifty", 1100, 0.03, 0.02, 505, 1)));
+	/* Drift +-40% between rounds: the interval cannot resolve 2%. */
+	save(wild_a_path, "wild_a.json", rounds_file(rounds_probe("drifty", 1000, 0.4, 0.02, 606, 1)));
+	save(wild_b_path, "wild_b.json", rounds_file(rounds_probe("drifty", 1000, 0.4, 0.02, 707, 1)));
+	/* aa1 and aa2 without their rounds: what a v1 reader of the same samples sees. */
+	save(flat_a_path, "flat_a.json", rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, 101, 0)));
+	save(flat_b_path, "flat_b.json", rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, 202, 0)));
 }
 
 static struct result_file *load(const char *path)
@@ -327,6 +388,156 @@ static void test_user_counters(void)
 	result_free(b);
 }
 
+/* Compare files pa[0..na-1] against pb[0..nb-1] (NULL when they do not load). */
+static struct compare_result *compare_paths(const char *const *pa, size_t na,
+					    const char *const *pb, size_t nb, struct result_file **rf)
+{
+	const struct result_file *a[4], *b[4];
+	struct compare_result *cr = NULL;
+	char err[RESULT_ERR_MAX];
+	size_t i;
+
+	for (i = 0; i < na + nb; i++)
+		if (!(rf[i] = load(i < na ? pa[i] : pb[i - na])))
+			return NULL;
+	for (i = 0; i < na; i++)
+		a[i] = rf[i];
+	for (i = 0; i < nb; i++)
+		b[i] = rf[na + i];
+	cr = compare_results_multi(a, na, b, nb, NULL, err, sizeof(err));
+	if (!cr)
+		diag("compare_results_multi: %s", err);
+	return cr;
+}
+
+static void free_files(struct result_file **rf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		result_free(rf[i]);
+		rf[i] = NULL;
+	}
+}
+
+/* A one-probe round file read back from memory (with_rounds 0: the same data as v1). */
+static struct result_file *mem_file(double drift, uint64_t seed, int with_rounds)
+{
+	json_t *doc = rounds_file(rounds_probe("drifty", 1000, drift, 0.02, seed, with_rounds));
+	char *text = json_dumps(doc, 0), err[RESULT_ERR_MAX];
+	struct result_file *rf = text ? result_read_buffer("mem.json", text, strlen(text), err,
+							    sizeof(err)) : NULL;
+
+	if (!rf)
+		diag("mem_file: %s", text ? err : "out of memory");
+	free(text);
+	json_decref(doc);
+	return rf;
+}
+
+/*
+ * The A/A experiment on synthetic data: 20 pairs of runs of one setup whose
+ * rounds drift +-10% (so two runs' levels differ by chance by a few
+ * percent). The batch bootstrap, blind to the drift, calls many of them a
+ * change (11 of 20 with these seeds); the hierarchical one at most 5% (1 of
+ * 20: a 95% interval misses now and then), the issue's target.
+ */
+static void test_aa_pairs(void)
+{
+	unsigned fp_batches = 0, fp_rounds = 0, k;
+
+	for (k = 0; k < 20; k++) {
+		for (int with_rounds = 0; with_rounds < 2; with_rounds++) {
+			struct result_file *a = mem_file(0.10, 1000 + 2 * k, with_rounds);
+			struct result_file *b = mem_file(0.10, 1001 + 2 * k, with_rounds);
+			struct compare_result *cr = a && b ? compare_results(a, b, NULL, NULL, 0) : NULL;
+
+			if (cr && (cr->n_faster || cr->n_slower))
+				(*(with_rounds ? &fp_rounds : &fp_batches))++;
+			compare_free(cr);
+			result_free(a);
+			result_free(b);
+		}
+	}
+	ok(fp_batches > 0, "A/A, drift between rounds: the batch bootstrap calls %u of 20 pairs a change",
+	   fp_batches);
+	ok(fp_rounds <= 1 && fp_rounds < fp_batches, "A/A, drift between rounds: the hierarchical "
+	   "bootstrap calls %u of 20 a change (at most 5%%)", fp_rounds);
+}
+
+/* The round-level method on synthetic runs with drift between rounds. */
+static void test_rounds(void)
+{
+	const char *aa[] = { aa1_path, aa2_path }, *bb[] = { aa3_path, aa4_path };
+	const char *up[] = { up_path }, *wa[] = { wild_a_path }, *wb[] = { wild_b_path };
+	const char *fa[] = { flat_a_path }, *fb[] = { flat_b_path }, *mixed[] = { aa2_path };
+	struct result_file *rf[8] = { 0 };
+	struct compare_result *cr;
+	const struct compare_probe *p;
+	double hier_width = 0;
+
+	/* A/A: two runs of the same setup. */
+	cr = compare_paths(aa, 1, aa + 1, 1, rf);
+	p = cr ? find(cr, "drifty") : NULL;
+	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->rounds_a == ROUNDS && p->rounds_b == ROUNDS,
+	   "rounds present: hierarchical method over %d rounds a side", ROUNDS);
+	ok(p && p->verdict == COMPARE_SAME, "A/A with drift between rounds: no significant change "
+	   "(%+.2f%%, CI [%+.2f%%, %+.2f%%])", p ? p->pct : 0, p ? p->pct_lo : 0, p ? p->pct_hi : 0);
+	ok(cr && !cr->method_note && cr->n_by_rounds == 1, "rounds on both sides: no batches note");
+	if (p)
+		hier_width = p->d.hi - p->d.lo;
+	compare_free(cr);
+	free_files(rf, 2);
+
+	/* The same samples without rounds: the batch bootstrap sees no drift, a narrower CI. */
+	cr = compare_paths(fa, 1, fb, 1, rf);
+	p = cr ? find(cr, "drifty") : NULL;
+	ok(p && p->method == COMPARE_METHOD_BATCHES && cr->method_note &&
+	   strstr(cr->method_note, "does not see run-to-run variance"),
+	   "no rounds: batches method with the note");
+	ok(p && p->d.hi - p->d.lo < hier_width, "the batch CI (%.1f) is narrower than the "
+	   "hierarchical one (%.1f) on the same samples", p ? p->d.hi - p->d.lo : 0, hier_width);
+	compare_free(cr);
+	free_files(rf, 2);
+
+	/* One side with rounds, one without: batches for both, marked. */
+	cr = compare_paths(fa, 1, mixed, 1, rf);
+	p = cr ? find(cr, "drifty") : NULL;
+	ok(p && p->method == COMPARE_METHOD_BATCHES && cr->method_note, "rounds on one side only: batches");
+	compare_free(cr);
+	free_files(rf, 2);
+
+	/* A 10% change with the same drift and noise is found. */
+	cr = compare_paths(aa, 1, up, 1, rf);
+	p = cr ? find(cr, "drifty") : NULL;
+	ok(p && p->verdict == COMPARE_SLOWER && p->d.lo > 0 && p->pct > 5 && p->pct < 15,
+	   "10%% slower with the same noise: slower (%+.2f%%)", p ? p->pct : 0);
+	ok(cr && compare_regressed(cr), "slower is a regression");
+	compare_free(cr);
+	free_files(rf, 2);
+
+	/* Several runs per side, pooled: twice the rounds. */
+	cr = compare_paths(aa, 2, bb, 2, rf);
+	p = cr ? find(cr, "drifty") : NULL;
+	ok(p && p->rounds_a == 2 * ROUNDS && p->rounds_b == 2 * ROUNDS && p->runs_a == 2 &&
+	   p->runs_b == 2, "2 + 2 runs: rounds pooled (%zu, %zu)", p ? p->rounds_a : 0,
+	   p ? p->rounds_b : 0);
+	ok(p && p->verdict == COMPARE_SAME, "2 + 2 runs of one setup: no significant change");
+	ok(cr && cr->n_files_a == 2 && !strcmp(cr->files_a[1], aa2_path) &&
+	   strstr(cr->name_a, " + "), "both base files named");
+	compare_free(cr);
+	free_files(rf, 4);
+
+	/* Drift of +-40%: a 2% change could not be seen. */
+	cr = compare_paths(wa, 1, wb, 1, rf);
+	p = cr ? find(cr, "drifty") : NULL;
+	ok(p && p->verdict == COMPARE_TOO_NOISY, "CI wider than the threshold: too noisy (half width %.1f%%)",
+	   p ? p->mde_pct : 0);
+	ok(p && fabs(p->mde_pct - (p->pct_hi - p->pct_lo) / 2) < 1e-9 && p->mde_pct > 2,
+	   "smallest detectable change = the CI's half width in %%");
+	ok(cr && cr->n_too_noisy == 1 && !compare_regressed(cr), "too noisy is not a regression");
+	compare_free(cr);
+	free_files(rf, 2);
+}
+
 static int has_line(const char *out, const char *a, const char *b)
 {
 	const char *p = out;
@@ -408,7 +619,7 @@ static void test_cli(void)
 	json_t *doc;
 
 	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
-		tap_skip(34, "EXITSCOPE not set (run through make check)");
+		tap_skip(45, "EXITSCOPE not set (run through make check)");
 		return;
 	}
 	run(&r, "--help", NULL, NULL, NULL, NULL);
@@ -512,6 +723,64 @@ static void test_cli(void)
 	run(&r, base_path, new_path, "--bogus", NULL, NULL);
 	is_int(r.status, 2, "unknown option: exit 2");
 	run_free(&r);
+
+	/* Several runs per side. */
+	run(&r, aa1_path, aa2_path, "--", aa3_path, aa4_path);
+	ok(r.status == 0 && has_line(r.out, "(pooled: 2 base runs, 2 new runs)", NULL) &&
+	   has_line(r.out, "drifty ", "no significant change") &&
+	   has_line(r.out, "hierarchical bootstrap over rounds", NULL),
+	   "A1 A2 -- B1 B2: pooled, hierarchical, no significant change");
+	run_free(&r);
+	run(&r, aa1_path, "--", up_path, "--fail-on-regression", NULL);
+	is_int(r.status, 1, "options after the '--' still count (--fail-on-regression: exit 1)");
+	run_free(&r);
+	run(&r, wild_a_path, wild_b_path, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "drifty ", "too noisy (could detect >= ") &&
+	   has_line(r.out, "summary: ", "1 too noisy"), "too noisy: says what could be detected, exit 0");
+	run_free(&r);
+	run(&r, wild_a_path, wild_b_path, "--json", "-", NULL);
+	doc = json_loads(r.out, 0, NULL);
+	{
+		json_t *p = json_array_get(json_object_get(doc, "probes"), 0);
+
+		ok(doc && !strcmp(json_string_value(json_object_get(p, "verdict")) ?: "", "too noisy") &&
+		   json_real_value(json_object_get(p, "min_detectable_pct")) > 2 &&
+		   !strcmp(json_string_value(json_object_get(p, "method")) ?: "", "rounds") &&
+		   !strcmp(json_string_value(json_object_get(p, "base_stop")) ?: "", "budget") &&
+		   json_integer_value(json_object_get(json_object_get(doc, "summary"), "too_noisy")) == 1 &&
+		   json_is_false(json_object_get(doc, "regression")) &&
+		   json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION,
+		   "--json: verdict 'too noisy', min_detectable_pct, method, stop, summary, no regression");
+	}
+	json_decref(doc);
+	run_free(&r);
+	run(&r, flat_a_path, flat_b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "note: no rounds in these files", "run-to-run variance"),
+	   "v1 files: the note says run-to-run variance is not seen");
+	run_free(&r);
+	run(&r, base_path, base_path, "--", new_path, NULL);
+	ok(r.status == 0 && has_line(r.out, "hand_const ", "[-10.0, -10.0]"),
+	   "v1 files pooled: hand_const still -10 exactly");
+	run_free(&r);
+
+	run(&r, aa1_path, aa2_path, aa3_path, NULL, NULL);
+	ok(r.status == 2 && strstr(r.err, "exitscope compare: 3 files without '--'") == r.err,
+	   "3 files without '--': exit 2, one line");
+	run_free(&r);
+	run(&r, aa1_path, aa2_path, "--", NULL, NULL);
+	ok(r.status == 2 && strstr(r.err, "exitscope compare: no new files after '--'") == r.err,
+	   "empty new side: exit 2");
+	run_free(&r);
+	run(&r, "--", aa1_path, NULL, NULL, NULL);
+	ok(r.status == 2 && strstr(r.err, "exitscope compare: no base files before '--'") == r.err,
+	   "empty base side: exit 2");
+	run_free(&r);
+	run(&r, aa1_path, "--", aa2_path, "--", aa3_path);
+	ok(r.status == 2 && strstr(r.err, "more than one '--'"), "two '--': exit 2");
+	run_free(&r);
+	run(&r, aa1_path, "--", aa2_path, "/no/such.json", NULL);
+	ok(r.status == 2 && strstr(r.err, "/no/such.json"), "an unreadable file of a side: exit 2, named");
+	run_free(&r);
 }
 
 int main(void)
@@ -524,6 +793,8 @@ int main(void)
 	test_user_counters();
 	test_settings();
 	test_lanes();
+	test_rounds();
+	test_aa_pairs();
 	test_cli();
 	fixture_rmdir(tmp);
 	return done_testing();

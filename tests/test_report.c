@@ -112,6 +112,76 @@ static char *render(struct result_file **files, size_t n)
 	return buf;
 }
 
+/*
+ * A method-v2 probe: one round per level (5 samples level +- 1%), stop
+ * reason and achieved CI half-width as given.
+ */
+static json_t *round_probe(const char *name, const double *levels, size_t n, const char *stop,
+			   double ci_rel_pct, uint64_t seed)
+{
+	double all[64 * 5];
+	json_t *rounds = json_array(), *p;
+
+	for (size_t r = 0; r < n && r < 64; r++) {
+		json_t *xs = json_array();
+
+		fixture_samples(all + r * 5, 5, levels[r], levels[r] / 100, seed + r);
+		for (size_t k = 0; k < 5; k++)
+			json_array_append_new(xs, json_real(all[r * 5 + k]));
+		json_array_append_new(rounds, json_pack("{s:i, s:o, s:f, s:f, s:f}", "batch", 32,
+			"samples", xs, "median", levels[r], "baseline_median", 500.0,
+			"raw_median", 500.0 + levels[r]));
+	}
+	p = fixture_probe(name, "insn", all, n * 5, 1);
+	json_object_set_new(p, "rounds", rounds);
+	json_object_set_new(p, "stop", json_string(stop));
+	json_object_set_new(p, "ci_rel_pct", json_real(ci_rel_pct));
+	return p;
+}
+
+/* Two round files: a steady probe that reached its precision, a drifting one out of budget. */
+static void test_rounds(void)
+{
+	const double steady[] = { 1000, 1001, 999, 1000, 1000, 1001 };
+	const double wild_a[] = { 600, 1400, 900, 1300, 700, 1100 };
+	const double wild_b[] = { 1200, 650, 1350, 800, 1000, 950 };
+	char err[RESULT_ERR_MAX], pa[4096], pb[4096];
+	struct result_file *files[2];
+	char *html;
+
+	save(pa, "rounds_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o]", round_probe("steady", steady, 6, "precision", 0.4, 1),
+			  round_probe("wild", wild_a, 6, "budget", 18.5, 2))));
+	save(pb, "rounds_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o]", round_probe("steady", steady, 6, "precision", 0.4, 3),
+			  round_probe("wild", wild_b, 6, "budget", 17.0, 4))));
+	files[0] = result_read_file(pa, err, sizeof(err));
+	files[1] = files[0] ? result_read_file(pb, err, sizeof(err)) : NULL;
+	html = files[1] ? render(files, 2) : NULL;
+	if (!html) {
+		diag("%s", err);
+		tap_skip(6, "round files did not load or render");
+	} else {
+		ok(strstr(html, "<span class=\"stop stop-budget\"") != NULL &&
+		   strstr(html, ">budget \u00b118.5%</span>") != NULL,
+		   "a probe out of budget is marked 'budget' with its CI half-width");
+		ok(strstr(html, "<span class=\"stop stop-precision\"") != NULL &&
+		   strstr(html, ">precision \u00b10.4%</span>") != NULL, "a probe that reached precision says so");
+		ok(strstr(html, "(6 rounds)") != NULL, "the samples cell counts the rounds");
+		ok(strstr(html, "<td class=\"v-noisy\">too noisy (could detect \u2265 ") != NULL,
+		   "the drifting probe: too noisy, with the smallest detectable change");
+		ok(strstr(html, "<span class=\"v-noisy\">1 too noisy</span>") != NULL,
+		   "the summary counts too noisy");
+		ok(strstr(html, "hierarchical bootstrap over rounds") != NULL &&
+		   !strstr(html, "does not see run-to-run variance"),
+		   "the help names the round-level method, no batches note");
+	}
+	free(html);
+	result_free(files[0]);
+	if (files[0])
+		result_free(files[1]);
+}
+
 static void no_external(const char *html, const char *what)
 {
 	ok(!strstr(html, "http://") && !strstr(html, "https://") && !strstr(html, "//cdn"),
@@ -361,6 +431,7 @@ int main(void)
 		return tap_skip_all("cannot make a temp dir");
 	make_files();
 	test_library();
+	test_rounds();
 	test_cli();
 	test_chromium();
 	free(html2);

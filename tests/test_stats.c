@@ -185,6 +185,104 @@ static void test_bootstrap(void)
 	       "never fewer than the minimum");
 }
 
+/* Independent recomputation of the hierarchical bootstrap: sort-based medians, same draw order. */
+static int cmp_dbl(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static size_t ref_index(uint64_t *st, size_t n)
+{
+	return (size_t)(((unsigned __int128)stats_splitmix64(st) * n) >> 64);
+}
+
+static double ref_median(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_dbl);
+	return n & 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+static double ref_side(const struct stats_group *g, size_t n, uint64_t *st)
+{
+	double buf[256];
+	size_t i, k, m = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct stats_group *r = &g[ref_index(st, n)];
+
+		for (k = 0; k < r->n; k++)
+			buf[m++] = r->x[ref_index(st, r->n)];
+	}
+	return ref_median(buf, m);
+}
+
+static void ref_hier(const struct stats_group *a, size_t na, const struct stats_group *b,
+		     size_t nb, unsigned iters, uint64_t seed, double *lo, double *hi)
+{
+	double d[1000];
+	uint64_t st = seed;
+	unsigned i;
+
+	for (i = 0; i < iters; i++) {
+		double ma = ref_side(a, na, &st);
+
+		d[i] = ref_side(b, nb, &st) - ma;
+	}
+	qsort(d, iters, sizeof(*d), cmp_dbl);
+	*lo = stats_percentile_sorted(d, iters, 2.5);
+	*hi = stats_percentile_sorted(d, iters, 97.5);
+}
+
+static void test_hier_bootstrap(void)
+{
+	const double c5[] = { 5, 5, 5 }, c7[] = { 7, 7 }, ten[] = { 10, 10, 10 }, twenty[] = { 20, 20, 20 };
+	const double r1[] = { 100, 103, 98, 101 }, r2[] = { 110, 108, 112 }, r3[] = { 95, 97, 96, 99, 94 };
+	const double r4[] = { 104, 102 }, r5[] = { 120, 90, 105 }, bad[] = { 1, NAN };
+	const struct stats_group same_a[] = { { c5, 3 }, { c5, 3 }, { c5, 2 } };
+	const struct stats_group same_b[] = { { c7, 2 }, { c7, 2 } };
+	const struct stats_group two[] = { { ten, 3 }, { twenty, 3 } };
+	const struct stats_group ga[] = { { r1, 4 }, { r2, 3 }, { r3, 5 } };
+	const struct stats_group gb[] = { { r4, 2 }, { r5, 3 } };
+	const struct stats_group empty[] = { { c5, 0 } }, nan[] = { { bad, 2 } };
+	struct stats_diff d, e;
+	double lo, hi;
+
+	is_int(stats_hier_bootstrap_median_diff(same_a, 3, same_b, 2, 0, 1, &d), 0,
+	       "hier: constant rounds");
+	ok(d.diff == 2 && d.lo == 2 && d.hi == 2 && d.median_a == 5 && d.median_b == 7,
+	   "hier: identical constant rounds: diff 2, CI of width 0");
+
+	/*
+	 * Rounds {10,10,10} and {20,20,20}: a resample draws two rounds, (10,10)
+	 * 1/4 -> median 10, mixed 1/2 -> 15, (20,20) 1/4 -> 20. The difference of
+	 * two such medians is -10 with probability 1/16 > 2.5% (likewise +10), so
+	 * the interval is [-10, 10]: all of the round-to-round spread, which a
+	 * flat bootstrap of the pooled six values would see only as luck allows.
+	 */
+	stats_hier_bootstrap_median_diff(two, 2, two, 2, 4000, 3, &d);
+	ok(d.diff == 0 && d.lo == -10 && d.hi == 10, "hier: two rounds 10|20 vs the same: CI [-10, 10]");
+	ok(d.median_a == 15 && d.median_b == 15, "hier: point estimate = median of all samples");
+
+	stats_hier_bootstrap_median_diff(ga, 3, gb, 2, 1000, 12345, &d);
+	stats_hier_bootstrap_median_diff(ga, 3, gb, 2, 1000, 12345, &e);
+	ref_hier(ga, 3, gb, 2, 1000, 12345, &lo, &hi);
+	ok(d.lo == lo && d.hi == hi, "hier: fixed seed: interval equals an independent recomputation "
+	   "[%g, %g] vs [%g, %g]", d.lo, d.hi, lo, hi);
+	ok(d.lo == e.lo && d.hi == e.hi, "hier: same seed, same interval");
+	is_num(d.median_a, 99.5, EPS, "hier: median of a's 12 samples (99 + 100) / 2");
+	is_num(d.median_b, 104, EPS, "hier: median of b's 5 samples 104");
+	ok(d.lo < d.diff && d.diff < d.hi, "hier: interval contains the estimate");
+	stats_hier_bootstrap_median_diff(ga, 3, gb, 2, 1000, 54321, &e);
+	ok(e.lo != d.lo || e.hi != d.hi, "hier: another seed, another interval");
+
+	is_int(stats_hier_bootstrap_median_diff(ga, 0, gb, 2, 0, 1, &d), -EINVAL, "hier: no rounds is -EINVAL");
+	is_int(stats_hier_bootstrap_median_diff(empty, 1, gb, 2, 0, 1, &d), -EINVAL,
+	       "hier: an empty round is -EINVAL");
+	is_int(stats_hier_bootstrap_median_diff(ga, 3, nan, 1, 0, 1, &d), -EINVAL, "hier: NaN is -EINVAL");
+}
+
 int main(void)
 {
 	test_one_sample();
@@ -195,5 +293,6 @@ int main(void)
 	test_errors();
 	test_splitmix();
 	test_bootstrap();
+	test_hier_bootstrap();
 	return done_testing();
 }
