@@ -36,7 +36,7 @@ static void run_usage(FILE *f)
 	fprintf(f,
 		"usage: exitscope run [PROBE|GLOB ...] [--list] [--json FILE] [--samples N]\n"
 		"                     [--time-budget S] [--cpu N] [--quiet] [--trace] [--all]\n"
-		"                     [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
+		"                     [--guest-xcr0 MASK] [--kvm-dev PATH] [--openmetrics FILE]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
@@ -48,6 +48,8 @@ static void run_usage(FILE *f)
 		"\n"
 		"  --list            list the probes with their group and what they need\n"
 		"  --json FILE       write the result file ('-' for stdout)\n"
+		"  --openmetrics FILE also write it as Prometheus text, atomically (as\n"
+		"                    'exitscope export'), e.g. for node_exporter's textfile collector\n"
 		"  --samples N       samples per probe (1-%d, default %d)\n"
 		"  --time-budget S   seconds per probe for calibration and samples (default %.1f);\n"
 		"                    a guest run still going after 2 x S + 1 s is reported as a hang\n"
@@ -74,7 +76,7 @@ static void run_usage(FILE *f)
 }
 
 struct run_args {
-	const char *json_path, *kvm_opt, *xcr0_opt;
+	const char *json_path, *kvm_opt, *xcr0_opt, *openmetrics;
 	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
 	unsigned int samples;
 	double budget_s;
@@ -130,6 +132,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "openmetrics", required_argument, NULL, 'O' },
 		{ "samples", required_argument, NULL, 's' },
 		{ "time-budget", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -154,6 +157,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		switch (c) {
 		case 'l': a->list = true; break;
 		case 'j': a->json_path = optarg; break;
+		case 'O': a->openmetrics = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'T': a->trace = true; break;
 		case 'a': a->all = true; break;
@@ -283,6 +287,8 @@ int cmd_run(int argc, char **argv)
 	if (!r)
 		r = cli_output_check("run", a.json_path);
 	if (!r)
+		r = cli_output_check("run", a.openmetrics);
+	if (!r)
 		r = cli_host_init("run", a.kvm_opt, &hi, &henv);
 	if (r)
 		goto out;
@@ -397,6 +403,8 @@ int cmd_run(int argc, char **argv)
 	json_object_set_new(root, "warnings", warnings);
 	warnings = NULL;
 	rc = cli_finish("run", root, a.json_path, stopped, rc);
+	if (a.openmetrics && export_root_write("run", root, a.json_path, a.openmetrics) && rc == EXIT_OK)
+		rc = EXIT_FAIL;
 done:
 	json_decref(warnings);
 	json_decref(root);
