@@ -15,6 +15,7 @@
 #include "export/openmetrics.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
+#include "results/result_write.h"
 
 #define EXPORT_MAX_FILES	64
 
@@ -68,8 +69,8 @@ int export_root_write(const char *cmd, json_t *root, const char *json_path, cons
 	char *text;
 	int rc;
 
-	/* Through the reader, so the text says what the file says. */
-	text = json_dumps(root, JSON_COMPACT);
+	/* Serialized as the file is and read back, so the text says what the file says. */
+	text = json_dumps(root, RESULT_DUMP_FLAGS);
 	if (!text)
 		return cli_error(cmd, EXIT_FAIL, "--openmetrics: out of memory");
 	rf = result_read_buffer(json_path && strcmp(json_path, "-") ? json_path : "run", text,
