@@ -303,7 +303,7 @@ static void test_corpus(void)
 static void test_escaping(void)
 {
 	json_t *host = fixture_host("6.1 \"odd\" \\path\nline2", "CPU \"quoted\"", "native");
-	json_t *probes = json_array();
+	json_t *probes = json_array(), *doc;
 	double s[5];
 	const char *path, *a[] = { "-o", NULL, NULL, NULL };
 	char out[PATHLEN], *text;
@@ -313,7 +313,9 @@ static void test_escaping(void)
 	json_array_append_new(probes, fixture_probe("cpuid", "insn", s, 5, 1.0));
 	json_array_append_new(probes, fixture_probe_status("odd\\probe", "g\"1", "failed",
 							    "a reason\nover two lines"));
-	path = fixture_write(dir, "odd.json", fixture_result(host, probes));
+	doc = fixture_result(host, probes);
+	path = fixture_write(dir, "odd.json", doc);
+	json_decref(doc);
 	snprintf(out, sizeof(out), "%s/odd.prom", dir);
 	a[1] = out;
 	a[2] = path;
