@@ -46,6 +46,7 @@ static void run_usage(FILE *f)
 		"                     [--rounds N] [--precision PCT] [--precision-floor CYCLES]\n"
 		"                     [--time-budget S] [--run-limit S] [--samples N] [--cpu A[,B]]\n"
 		"                     [--quiet] [--trace] [--all] [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
+		"                     [--openmetrics FILE]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
@@ -65,6 +66,8 @@ static void run_usage(FILE *f)
 		"\n"
 		"  --list            list the probes with their group and what they need\n"
 		"  --json FILE       write the result file ('-' for stdout)\n"
+		"  --openmetrics FILE also write it as Prometheus text, atomically (as\n"
+		"                    'exitscope export'), e.g. for node_exporter's textfile collector\n"
 		"  --method v1|v2    measurement method (default v2)\n"
 		"  --rounds N        v2: round-robin passes at most (1-%d, default %d)\n"
 		"  --precision PCT   v2: stop a probe when its CI half-width is within PCT %% of\n"
@@ -89,7 +92,7 @@ static void run_usage(FILE *f)
 		"                    and XCR0 = MASK (e.g. 0x3) in its guest; MASK needs bit 0\n"
 		"                    (x87), the architectural pairs, and only bits of KVM's\n"
 		"                    supported XCR0 (else exit 2). Probes whose own setup loads\n"
-		"                    XCR0 (xsetbv, invd_xcr0_differs, the XSS ones) still do.\n"
+		"                    XCR0 (xsetbv, invd_xcr0_differs, invd_xss_differs) still do.\n"
 		"                    Without XSAVE in KVM's supported CPUID every probe is\n"
 		"                    skipped with that reason. Recorded as settings.guest_xcr0\n"
 		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
@@ -104,7 +107,7 @@ static void run_usage(FILE *f)
 }
 
 struct run_args {
-	const char *json_path, *kvm_opt, *xcr0_opt;
+	const char *json_path, *kvm_opt, *xcr0_opt, *openmetrics;
 	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
 	enum run_method method;
 	unsigned int samples, rounds;
@@ -201,6 +204,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "list", no_argument, NULL, 'l' },
 		{ "json", required_argument, NULL, 'j' },
+		{ "openmetrics", required_argument, NULL, 'O' },
 		{ "samples", required_argument, NULL, 's' },
 		{ "time-budget", required_argument, NULL, 't' },
 		{ "cpu", required_argument, NULL, 'c' },
@@ -233,6 +237,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		switch (c) {
 		case 'l': a->list = true; break;
 		case 'j': a->json_path = optarg; break;
+		case 'O': a->openmetrics = optarg; break;
 		case 'q': a->quiet = true; break;
 		case 'T': a->trace = true; break;
 		case 'a': a->all = true; break;
@@ -614,6 +619,8 @@ int cmd_run(int argc, char **argv)
 	if (!r)
 		r = cli_output_check("run", a.json_path);
 	if (!r)
+		r = cli_output_check("run", a.openmetrics);
+	if (!r)
 		r = cli_host_init("run", a.kvm_opt, &hi, &henv);
 	if (r)
 		goto out;
@@ -712,6 +719,8 @@ int cmd_run(int argc, char **argv)
 	json_object_set_new(root, "warnings", warnings);
 	warnings = NULL;
 	rc = cli_finish("run", root, a.json_path, stopped, rc);
+	if (a.openmetrics && export_root_write("run", root, a.json_path, a.openmetrics) && rc == EXIT_OK)
+		rc = EXIT_FAIL;
 done:
 	json_decref(warnings);
 	json_decref(root);

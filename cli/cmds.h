@@ -2,11 +2,21 @@
 #ifndef EXITSCOPE_CLI_CMDS_H
 #define EXITSCOPE_CLI_CMDS_H
 
+#include <jansson.h>
+
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_map(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+/*
+ * run --openmetrics: the result document root (as written to json_path, NULL
+ * or "-": none) as Prometheus text in path (cli/cmd_export.c). EXIT_OK, or
+ * EXIT_FAIL after one line.
+ */
+int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path);
 
 #endif

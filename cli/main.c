@@ -17,6 +17,7 @@ static const struct command {
 	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
 	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
+	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -7,8 +7,6 @@
 #include "results/outfile.h"
 #include "results/result_write.h"
 
-#define RESULT_DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
-
 void result_timestamp(char *buf, size_t len)
 {
 	time_t t = time(NULL);

@@ -13,6 +13,9 @@
 
 #include "results/schema.h"
 
+/* How result files are serialized (numbers with 10 significant digits). */
+#define RESULT_DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
 /* New root object with schema, tool, kind, command and "started". */
 json_t *result_new(const char *kind, int argc, char **argv);
 /*

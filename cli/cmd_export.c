@@ -1,0 +1,155 @@
+/*
+ * cmd_export.c - `exitscope export --format openmetrics [-o FILE] RUN.json...`:
+ * result files as the Prometheus text node_exporter's textfile collector
+ * reads (export/openmetrics.h), written atomically; and the same text from
+ * the document `run --openmetrics FILE` has just made (export_root_write).
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "export/openmetrics.h"
+#include "results/outfile.h"
+#include "results/result_read.h"
+#include "results/result_write.h"
+
+#define EXPORT_MAX_FILES	64
+
+static void export_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: exitscope export [--format openmetrics] [-o FILE] RESULT.json [MORE.json ...]\n"
+		"\n"
+		"Write result files (run, map, check, info) as Prometheus metrics in the text\n"
+		"format node_exporter's textfile collector reads: per probe its status and the\n"
+		"median and 95%% CI of cycles/op, exits/op and the exact userspace exits/op;\n"
+		"per CR bit and CPUID profile its ownership; per check its status; the host\n"
+		"record as the labels of exitscope_info. Every series has a label run=NAME,\n"
+		"NAME being the file's name without .json: files with the same NAME are\n"
+		"refused. FILE is written to a temporary in its directory and renamed, so a\n"
+		"collector never reads half a file and a failed export leaves the old one.\n"
+		"\n"
+		"  --format FMT        openmetrics (the default; also 'prometheus'): text\n"
+		"                      exposition format 0.0.4, no timestamps, no '# EOF'\n"
+		"  -o, --output FILE   where to write (default '-': stdout); for node_exporter\n"
+		"                      a name ending in .prom in its textfile directory\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
+		"2 usage error (including an output FILE that cannot be written, found\n"
+		"before any input is read) or unreadable/invalid input.\n");
+}
+
+/* Write the runs through a checked outfile: all or nothing. */
+static int export_write(const char *cmd, const char *path, const struct export_run *runs, size_t n)
+{
+	char err[RESULT_ERR_MAX + PATH_MAX];
+	struct outfile of;
+
+	if (outfile_open(&of, path, err, sizeof(err)))
+		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err);
+	if (export_openmetrics(of.f, runs, n, err, sizeof(err))) {
+		outfile_abort(&of);
+		return cli_error(cmd, EXIT_USAGE, "%s", err);
+	}
+	if (outfile_commit(&of, err, sizeof(err)))
+		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err);
+	return EXIT_OK;
+}
+
+int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path)
+{
+	char err[RESULT_ERR_MAX], label[EXPORT_RUN_LABEL_LEN];
+	struct result_file *rf;
+	struct export_run run;
+	char *text;
+	int rc;
+
+	/* Serialized as the file is and read back, so the text says what the file says. */
+	text = json_dumps(root, RESULT_DUMP_FLAGS);
+	if (!text)
+		return cli_error(cmd, EXIT_FAIL, "--openmetrics: out of memory");
+	rf = result_read_buffer(json_path && strcmp(json_path, "-") ? json_path : "run", text,
+				strlen(text), err, sizeof(err));
+	free(text);
+	if (!rf)
+		return cli_error(cmd, EXIT_FAIL, "--openmetrics: %s", err);
+	export_run_label(json_path, label, sizeof(label));
+	run = (struct export_run){ rf, label };
+	rc = export_write(cmd, path, &run, 1);
+	result_free(rf);
+	return rc == EXIT_OK ? EXIT_OK : EXIT_FAIL;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char labels[EXPORT_MAX_FILES][EXPORT_RUN_LABEL_LEN];
+	struct result_file *files[EXPORT_MAX_FILES];
+	struct export_run runs[EXPORT_MAX_FILES];
+	const char *paths[EXPORT_MAX_FILES], *out = "-";
+	char err[RESULT_ERR_MAX];
+	size_t n = 0, i, nread = 0;
+	int c, rc;
+
+	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			if (n == EXPORT_MAX_FILES)
+				return cli_usage_error("export", "too many files (at most %d)",
+						       EXPORT_MAX_FILES);
+			paths[n++] = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "openmetrics") && strcmp(optarg, "prometheus"))
+				return cli_usage_error("export", "--format: '%s' is not openmetrics",
+						       optarg);
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			export_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("export", "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	while (optind < argc) {
+		if (n == EXPORT_MAX_FILES)
+			return cli_usage_error("export", "too many files (at most %d)", EXPORT_MAX_FILES);
+		paths[n++] = argv[optind++];
+	}
+	if (n == 0)
+		return cli_usage_error("export", "need at least one result file");
+	rc = cli_output_check("export", out);
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++) {
+		files[i] = result_read_file(paths[i], err, sizeof(err));
+		if (!files[i]) {
+			rc = cli_error("export", EXIT_USAGE, "%s", err);
+			goto out;
+		}
+		nread++;
+		export_run_label(paths[i], labels[i], sizeof(labels[i]));
+		runs[i] = (struct export_run){ files[i], labels[i] };
+	}
+	rc = export_write("export", out, runs, n);
+out:
+	for (i = 0; i < nread; i++)
+		result_free(files[i]);
+	return rc;
+}

@@ -1,0 +1,650 @@
+/*
+ * test_export.c - `exitscope export` and `run --openmetrics` against the
+ * real tools: the text passes `promtool check metrics` (Debian prometheus)
+ * for results the binary measures and for recorded ones, holds the lines
+ * it should (metric names, label values, escaping), is written atomically
+ * (a failure leaves no file, no temporary and an old file intact; success
+ * renames a new file into place), and bad input is one line and exit 2.
+ * The systemd units pass `systemd-analyze verify`; the alert rules pass
+ * `promtool check rules` and their unit test `promtool test rules`.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "results/result_read.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+#define PROMTOOL	"promtool"
+#define PATHLEN		600
+
+static const char *exe;
+static char *dir;
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+		buf[n] = '\0';
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* text holds line as a whole line. */
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; p && (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* text has a line that starts with prefix. */
+static bool has_prefix(const char *text, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, prefix, n))
+			return true;
+	return false;
+}
+
+/* One line on stderr, starting "exitscope CMD: ". */
+static bool one_line(const struct run_result *r, const char *cmd)
+{
+	char want[64];
+	size_t n = strlen(r->err);
+
+	snprintf(want, sizeof(want), "exitscope %s: ", cmd);
+	return n && !strncmp(r->err, want, strlen(want)) && strchr(r->err, '\n') == r->err + n - 1;
+}
+
+/* A usage error: "exitscope CMD: ..." and the hint to --help, nothing else. */
+static bool usage_lines(const struct run_result *r, const char *cmd)
+{
+	char want[64];
+	const char *nl = strchr(r->err, '\n');
+
+	snprintf(want, sizeof(want), "\nTry 'exitscope %s --help'.\n", cmd);
+	return nl && !strncmp(r->err, "exitscope ", 10) && !strcmp(nl, want);
+}
+
+/* `promtool check metrics < path`: its exit status; its output (lints) in *out (free it). */
+static int promtool_metrics(const char *path, char **out)
+{
+	const char *argv[] = { "sh", "-c", PROMTOOL " check metrics < \"$1\" 2>&1", "sh", path, NULL };
+	struct run_result r;
+	int st = run_cmd(&r, argv);
+
+	*out = strdup(r.out);
+	run_free(&r);
+	return st;
+}
+
+static bool promtool_clean(const char *path, const char *what)
+{
+	char *out = NULL;
+	int st = promtool_metrics(path, &out);
+	bool good = ok(st == 0 && out && !*out, "promtool check metrics accepts %s without a lint", what);
+
+	if (!good)
+		diag("promtool exit %d: %s", st, out ? out : "");
+	free(out);
+	return good;
+}
+
+static int run_export(struct run_result *r, const char *const *args, const struct run_opts *o)
+{
+	const char *argv[32] = { exe, "export" };
+	size_t n = 2;
+
+	while (*args && n < 31)
+		argv[n++] = *args++;
+	return run_cmd_opts(r, argv, o);
+}
+
+/* How many entries dir d holds (. and .. aside). */
+static int dir_entries(const char *d)
+{
+	DIR *dh = opendir(d);
+	struct dirent *de;
+	int n = 0;
+
+	if (!dh)
+		return -1;
+	while ((de = readdir(dh)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(dh);
+	return n;
+}
+
+static void test_promtool_is_real(void)
+{
+	char path[PATHLEN], *out = NULL;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/nohelp.prom", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("exitscope_x{run=\"a\"} 1\nexitscope_x{run=\"a\"} 2 3 4\n", f);
+		fclose(f);
+	}
+	ok(promtool_metrics(path, &out) != 0, "promtool rejects a text without HELP/TYPE and with a bad line "
+	   "(the check below can fail)");
+	free(out);
+}
+
+static void test_usage(void)
+{
+	struct run_result r;
+	char out[PATHLEN];
+
+	{
+		const char *a[] = { "--help", NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 0 && strstr(r.out, "--format") && strstr(r.out, "--output") &&
+		   strstr(r.out, "run=NAME"), "export --help: exit 0, names its options and the run label");
+		run_free(&r);
+	}
+	{
+		const char *a[] = { NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && usage_lines(&r, "export"), "no result file: exit 2, one line and the --help hint");
+		run_free(&r);
+	}
+	{
+		const char *a[] = { "--format", "json", "lanes/samples/vmx/run.json", NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && usage_lines(&r, "export") && strstr(r.err, "'json'"),
+		   "--format json: exit 2, one line naming it and the --help hint");
+		run_free(&r);
+	}
+	snprintf(out, sizeof(out), "%s/bad-input.prom", dir);
+	{
+		const char *a[] = { "-o", out, "lanes/samples/vmx/run.json", "nonexistent.json", NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && one_line(&r, "export") && strstr(r.err, "nonexistent.json: cannot open") &&
+		   access(out, F_OK), "a missing input: exit 2, one line naming it, no output file");
+		run_free(&r);
+	}
+	{
+		const char *a[] = { "-o", out, "fuzz/corpus/broken-negative-sample.json", NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && one_line(&r, "export") && strstr(r.err, "samples[") && access(out, F_OK),
+		   "an invalid input: exit 2, one line with the reader's reason, no output file");
+		if (r.status != 2)
+			diag("%s", r.err);
+		run_free(&r);
+	}
+}
+
+static void test_recorded(void)
+{
+	const char *a[] = { "-o", NULL, "lanes/samples/vmx/run.json", "lanes/samples/vmx/map.json",
+			    "lanes/samples/vmx/check.json", "lanes/samples/svm/info.json", NULL };
+	static const char *const lines[] = {
+		"# HELP exitscope_info The host record of the run as labels; value 1.",
+		"# TYPE exitscope_info gauge",
+		"exitscope_info{run=\"run\",version=\"0.1.0\",kernel=\"6.1.192\",backend=\"kvm_intel\","
+		"cpu_vendor=\"GenuineIntel\",cpu_model_name=\"Intel(R) Core(TM) i7-7800X CPU @ 3.50GHz\","
+		"cpu_family=\"6\",cpu_model=\"85\",cpu_stepping=\"4\",execution_mode=\"native\",lane=\"vmx\","
+		"lane_kernel=\"tiny\"} 1",
+		"exitscope_info{run=\"info\",version=\"0.1.0\",kernel=\"6.1.192\",backend=\"kvm_amd\","
+		"cpu_vendor=\"AuthenticAMD\",cpu_model_name=\"AMD EPYC Processor\",cpu_family=\"23\","
+		"cpu_model=\"1\",cpu_stepping=\"2\",execution_mode=\"native\",lane=\"svm\",lane_kernel=\"tiny\"} 1",
+		"# TYPE exitscope_probe_median_cycles gauge",
+		"exitscope_probe_median_cycles{run=\"run\",probe=\"toggle_cr4_pge\",group=\"cr\"} 4.000060669",
+		"exitscope_probe_ci95_lower_cycles{run=\"run\",probe=\"cpuid\",group=\"insn\"} 2085.049514",
+		"exitscope_probe_ci95_upper_cycles{run=\"run\",probe=\"cpuid\",group=\"insn\"} 2141.566302",
+		"exitscope_probe_exits_per_op{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1",
+		"exitscope_probe_userspace_exits_per_op{run=\"run\",probe=\"pio_to_user\",group=\"io\",reason=\"io\"} 1",
+		"exitscope_probe_status{run=\"run\",probe=\"toggle_cr4_cet\",group=\"cr\",status=\"skipped\"} 1",
+		"exitscope_probe_status{run=\"run\",probe=\"toggle_cr4_cet\",group=\"cr\",status=\"ok\"} 0",
+		"exitscope_run_finished_timestamp_seconds{run=\"run\"} 1796114499",
+		"exitscope_host_tsc_hertz{run=\"run\"} 20000000",
+		"exitscope_map_emulated{run=\"map\"} 0",
+		"exitscope_map_bit_status{run=\"map\",profile=\"host\",reg=\"cr4\",bit=\"7\",bit_name=\"PGE\","
+		"op=\"toggle\",status=\"owned\"} 1",
+		"exitscope_map_bit_status{run=\"map\",profile=\"host\",reg=\"cr4\",bit=\"7\",bit_name=\"PGE\","
+		"op=\"toggle\",status=\"intercepted\"} 0",
+		"exitscope_map_bit_exits_per_op{run=\"map\",profile=\"host\",reg=\"cr4\",bit=\"7\",bit_name=\"PGE\","
+		"op=\"toggle\"} 0",
+		"exitscope_check_status{run=\"check\",suite=\"xstate\",check=\"xss\",status=\"skip\"} 1",
+		"exitscope_check_status{run=\"check\",suite=\"xstate\",check=\"xss\",status=\"pass\"} 0",
+	};
+	char out[PATHLEN], *text;
+	struct run_result r;
+	size_t missing = 0, types = 0, helps = 0, bad_names = 0;
+
+	snprintf(out, sizeof(out), "%s/lanes.prom", dir);
+	a[1] = out;
+	run_export(&r, a, NULL);
+	ok(r.status == 0 && !*r.err, "export of the recorded vmx run, map, check and svm info: exit 0, silent");
+	run_free(&r);
+	promtool_clean(out, "the recorded lane results");
+	text = slurp(out);
+	for (size_t i = 0; text && i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!has_line(text, lines[i])) {
+			diag("missing: %s", lines[i]);
+			missing++;
+		}
+	ok(text && !missing, "the text holds the expected lines (host labels, probe medians and CI, exits, "
+	   "status state sets, CR bit ownership, checks): %zu missing", missing);
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		types += !strncmp(p, "# TYPE ", 7);
+		helps += !strncmp(p, "# HELP ", 7);
+		bad_names += *p != '#' && strncmp(p, "exitscope_", 10);
+	}
+	ok(text && types >= 12 && types == helps && !bad_names,
+	   "every family has HELP and TYPE (%zu, %zu) and every sample is exitscope_* (%zu not)", helps, types,
+	   bad_names);
+	ok(text && !strstr(text, "# EOF") && !has_prefix(text, "# TYPE exitscope_info info"),
+	   "the node_exporter text format: no '# EOF', typed families are gauges");
+	free(text);
+}
+
+static void test_corpus(void)
+{
+	const char *a[40] = { "-o" };
+	char out[PATHLEN], *text;
+	struct run_result r;
+	size_t n = 2;
+	DIR *d = opendir("fuzz/corpus");
+	struct dirent *de;
+	static char names[32][PATHLEN];
+	size_t k = 0;
+
+	snprintf(out, sizeof(out), "%s/corpus.prom", dir);
+	a[1] = out;
+	while (d && (de = readdir(d)) && k < 32)
+		if (!strncmp(de->d_name, "valid-", 6)) {
+			snprintf(names[k], sizeof(names[k]), "fuzz/corpus/%s", de->d_name);
+			a[n++] = names[k++];
+		}
+	if (d)
+		closedir(d);
+	run_export(&r, a, NULL);
+	ok(k >= 5 && r.status == 0, "export of the fuzz corpus's %zu valid files together: exit 0", k);
+	if (r.status)
+		diag("%s", r.err);
+	run_free(&r);
+	promtool_clean(out, "the fuzz corpus's valid files");
+	text = slurp(out);
+	ok(text && has_prefix(text, "exitscope_info{run=\"valid-run-map-checks\",") &&
+	   has_prefix(text, "exitscope_info{run=\"valid-info\","),
+	   "one exitscope_info series per file, told apart by run=<file name without .json>");
+	free(text);
+}
+
+static void test_escaping(void)
+{
+	json_t *host = fixture_host("6.1 \"odd\" \\path\nline2", "CPU \"quoted\"", "native");
+	json_t *probes = json_array(), *doc;
+	double s[5];
+	const char *path, *a[] = { "-o", NULL, NULL, NULL };
+	char out[PATHLEN], *text;
+	struct run_result r;
+
+	fixture_samples(s, 5, 100, 2, 7);
+	json_array_append_new(probes, fixture_probe("cpuid", "insn", s, 5, 1.0));
+	json_array_append_new(probes, fixture_probe_status("odd\\probe", "g\"1", "failed",
+							    "a reason\nover two lines"));
+	doc = fixture_result(host, probes);
+	path = fixture_write(dir, "odd.json", doc);
+	json_decref(doc);
+	snprintf(out, sizeof(out), "%s/odd.prom", dir);
+	a[1] = out;
+	a[2] = path;
+	run_export(&r, a, NULL);
+	ok(r.status == 0, "export of a file whose strings need escaping: exit 0");
+	run_free(&r);
+	promtool_clean(out, "escaped label values");
+	text = slurp(out);
+	ok(text && strstr(text, ",kernel=\"6.1 \\\"odd\\\" \\\\path\\nline2\",") &&
+	   strstr(text, "cpu_model_name=\"CPU \\\"quoted\\\"\"") &&
+	   has_line(text, "exitscope_probe_status{run=\"odd\",probe=\"odd\\\\probe\",group=\"g\\\"1\","
+		    "status=\"failed\"} 1"),
+	   "label values escape backslash, double quote and line feed");
+	free(text);
+}
+
+static void test_duplicates(void)
+{
+	char a_dir[PATHLEN], b_dir[PATHLEN], out[PATHLEN];
+	const char *pa, *pb, *path;
+	struct run_result r;
+	json_t *doc, *entries;
+
+	snprintf(a_dir, sizeof(a_dir), "%s/a", dir);
+	snprintf(b_dir, sizeof(b_dir), "%s/b", dir);
+	mkdir(a_dir, 0700);
+	mkdir(b_dir, 0700);
+	doc = fixture_result(fixture_host("6.1", "CPU", "native"), json_array());
+	pa = strdup(fixture_write(a_dir, "run.json", doc));
+	pb = strdup(fixture_write(b_dir, "run.json", doc));
+	json_decref(doc);
+	snprintf(out, sizeof(out), "%s/dup.prom", dir);
+	{
+		const char *a[] = { "-o", out, pa, pb, NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && one_line(&r, "export") && strstr(r.err, "run=\"run\"") && access(out, F_OK),
+		   "two files named run.json: exit 2, one line naming the label, no output");
+		run_free(&r);
+	}
+	entries = json_array();
+	json_array_append_new(entries, fixture_map_entry("cr4", 7, "PGE", "toggle", "owned", 0));
+	json_array_append_new(entries, fixture_map_entry("cr4", 7, "PGE", "toggle", "intercepted", 1));
+	doc = fixture_result(fixture_host("6.1", "CPU", "native"), json_array());
+	json_object_set_new(doc, "map", fixture_map(0, "host", entries));
+	path = fixture_write(dir, "dupmap.json", doc);
+	json_decref(doc);
+	{
+		const char *a[] = { "-o", out, path, NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && one_line(&r, "export") && strstr(r.err, "cr4 bit 7") && access(out, F_OK),
+		   "a map with one entry twice: exit 2, one line naming it, no output");
+		run_free(&r);
+	}
+	free((char *)pa);
+	free((char *)pb);
+}
+
+static void test_atomic(void)
+{
+	char sub[PATHLEN], out[PATHLEN], *after;
+	struct run_result r;
+	struct stat st0, st1;
+	FILE *f;
+
+	/* A directory that cannot take the file: nothing is read, nothing is made. */
+	snprintf(out, sizeof(out), "%s/no-such-dir/x.prom", dir);
+	{
+		const char *a[] = { "-o", out, "lanes/samples/vmx/run.json", NULL };
+
+		run_export(&r, a, NULL);
+		ok(r.status == 2 && one_line(&r, "export") && strstr(r.err, "cannot write") && access(out, F_OK),
+		   "-o into a missing directory: exit 2, one line, no file");
+		run_free(&r);
+	}
+	snprintf(sub, sizeof(sub), "%s/ro", dir);
+	mkdir(sub, 0555);
+	chmod(sub, 0555);
+	snprintf(out, sizeof(out), "%s/x.prom", sub);
+	{
+		/* root writes anywhere: take CAP_DAC_OVERRIDE away for the child. */
+		const char *plain[] = { exe, "export", "-o", out, "lanes/samples/vmx/run.json", NULL };
+		const char *priv[] = { "setpriv", "--bounding-set=-dac_override,-dac_read_search", exe,
+				       "export", "-o", out, "lanes/samples/vmx/run.json", NULL };
+		bool root = geteuid() == 0;
+
+		if (root && access("/usr/bin/setpriv", X_OK)) {
+			skip("running as root without setpriv: a read-only directory is writable to us");
+		} else {
+			run_cmd(&r, root ? priv : plain);
+			ok(r.status == 2 && one_line(&r, "export") && strstr(r.err, "Permission denied") &&
+			   dir_entries(sub) == 0,
+			   "-o into an unwritable directory: exit 2, one line, nothing in the directory");
+			run_free(&r);
+		}
+	}
+	chmod(sub, 0755);
+	/* An old file stays as it was when the input is bad or the write fails. */
+	snprintf(sub, sizeof(sub), "%s/keep", dir);
+	mkdir(sub, 0700);
+	snprintf(out, sizeof(out), "%s/exitscope.prom", sub);
+	f = fopen(out, "w");
+	if (f) {
+		fputs("# old\n", f);
+		fclose(f);
+	}
+	{
+		const char *a[] = { "-o", out, "fuzz/corpus/broken-truncated.json", NULL };
+
+		run_export(&r, a, NULL);
+		after = slurp(out);
+		ok(r.status == 2 && after && !strcmp(after, "# old\n") && dir_entries(sub) == 1,
+		   "bad input: exit 2, the old file untouched, no temporary left");
+		free(after);
+		run_free(&r);
+	}
+	{
+		const char *a[] = { "-o", out, "lanes/samples/vmx/run.json", NULL };
+		struct run_opts o = { .fsize_limit = 512 };
+
+		run_export(&r, a, &o);
+		after = slurp(out);
+		ok(r.status == 1 && one_line(&r, "export") && strstr(r.err, "cannot write") && after &&
+		   !strcmp(after, "# old\n") && dir_entries(sub) == 1,
+		   "a write that fails (file size limit): exit 1, one line, the old file untouched, no temporary");
+		if (r.status != 1)
+			diag("exit %d: %s", r.status, r.err);
+		free(after);
+		run_free(&r);
+	}
+	stat(out, &st0);
+	{
+		const char *a[] = { "-o", out, "lanes/samples/vmx/run.json", NULL };
+
+		run_export(&r, a, NULL);
+		after = slurp(out);
+		ok(r.status == 0 && !stat(out, &st1) && st1.st_ino != st0.st_ino && after &&
+		   has_prefix(after, "exitscope_info{run=\"run\",") && dir_entries(sub) == 1,
+		   "success replaces the file by a rename (a new inode), nothing else left in the directory");
+		free(after);
+		run_free(&r);
+	}
+}
+
+static void test_run_openmetrics(void)
+{
+	char json[PATHLEN], prom[PATHLEN], again[PATHLEN], never[PATHLEN], bad[PATHLEN], want[512];
+	char err[RESULT_ERR_MAX], *t1 = NULL, *t2 = NULL;
+	struct result_file *rf = NULL;
+	const struct run_probe *p = NULL;
+	struct run_result r;
+	struct utsname u;
+
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		tap_skip(7, "/dev/kvm is not usable: run cannot measure");
+		return;
+	}
+	snprintf(json, sizeof(json), "%s/today.json", dir);
+	snprintf(prom, sizeof(prom), "%s/today.prom", dir);
+	snprintf(again, sizeof(again), "%s/again.prom", dir);
+	snprintf(never, sizeof(never), "%s/never.json", dir);
+	snprintf(bad, sizeof(bad), "%s/no-such-dir/x.prom", dir);
+	{
+		const char *argv[] = { exe, "run", "--json", never, "--openmetrics", bad, "--quiet", "cpuid", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 2 && one_line(&r, "run") && strstr(r.err, bad) && access(never, F_OK),
+		   "run --openmetrics into a missing directory: exit 2 before measuring, one line, no file");
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "run", "--json", json, "--openmetrics", prom, "--samples", "3",
+				       "--time-budget", "0.05", "--quiet", "cpuid", "nop", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && !access(prom, R_OK), "run --json F --openmetrics P cpuid nop: exit 0, P written");
+		if (r.status)
+			diag("%s", r.err);
+		run_free(&r);
+	}
+	promtool_clean(prom, "what run --openmetrics wrote");
+	t1 = slurp(prom);
+	rf = result_read_file(json, err, sizeof(err));
+	if (rf)
+		p = result_find_probe(rf, "cpuid");
+	if (p && p->status == PROBE_OK)
+		snprintf(want, sizeof(want), "exitscope_probe_median_cycles{run=\"today\",probe=\"cpuid\","
+			 "group=\"insn\"} %.15g", p->cycles.median);
+	else
+		snprintf(want, sizeof(want), "exitscope_probe_status{run=\"today\",probe=\"cpuid\",group=\"insn\","
+			 "status=\"%s\"} 1", p ? probe_status_name(p->status) : "?");
+	ok(t1 && rf && has_line(t1, want), "the median of cpuid is the JSON's (run label 'today'): %s", want);
+	uname(&u);
+	{
+		char info[512];
+
+		snprintf(info, sizeof(info), "exitscope_info{run=\"today\",version=\"%s\",kernel=\"%s\",backend=\"%s\",",
+			 EXITSCOPE_VERSION, u.release, rf ? rf->host.backend_module : "?");
+		ok(t1 && rf && has_prefix(t1, info) &&
+		   strstr(t1, rf->host.exec_mode == EXEC_EMULATED ? "execution_mode=\"emulated\"" :
+			  rf->host.exec_mode == EXEC_NATIVE ? "execution_mode=\"native\"" :
+			  "execution_mode=\"unknown\""),
+		   "exitscope_info: this kernel (uname -r), the backend module and the execution mode of the record");
+	}
+	{
+		char st[256];
+
+		snprintf(st, sizeof(st), "exitscope_probe_status{run=\"today\",probe=\"nop\",group=\"%s\",status=\"ok\"} ",
+			 rf && result_find_probe(rf, "nop") ? result_find_probe(rf, "nop")->group : "?");
+		ok(t1 && has_prefix(t1, st), "nop has a status state set too");
+	}
+	{
+		const char *a[] = { "-o", again, json, NULL };
+
+		run_export(&r, a, NULL);
+		t2 = slurp(again);
+		ok(r.status == 0 && t1 && t2 && !strcmp(t1, t2),
+		   "exitscope export of the run's JSON gives the same text as run --openmetrics");
+		run_free(&r);
+	}
+	result_free(rf);
+	free(t1);
+	free(t2);
+}
+
+static void test_systemd(void)
+{
+	char root[PATHLEN], cmd[4 * PATHLEN];
+	char *svc = slurp("dist/systemd/exitscope-export.service"), *tim = slurp("dist/systemd/exitscope.timer");
+	struct run_result r;
+
+	ok(svc && strstr(svc, "\nType=oneshot\n") &&
+	   strstr(svc, "\nExecStart=/usr/bin/exitscope run --quiet --json /var/lib/exitscope/run.json "
+		  "--openmetrics /var/lib/prometheus/node-exporter/exitscope.prom\n") &&
+	   tim && strstr(tim, "\nOnCalendar=daily\n") && strstr(tim, "\nRandomizedDelaySec=") &&
+	   strstr(tim, "\nUnit=exitscope-export.service\n"),
+	   "the service runs the catalogue into Debian's node_exporter textfile directory; the timer is daily, "
+	   "randomized");
+	free(svc);
+	free(tim);
+	if (access("/usr/bin/systemd-analyze", X_OK) || access("/usr/lib/systemd/system/sysinit.target", R_OK)) {
+		tap_skip(2, "systemd-analyze or the system's units are not installed");
+		return;
+	}
+	/* A root with the system's units and the binary where the service expects it. */
+	snprintf(root, sizeof(root), "%s/sysroot", dir);
+	snprintf(cmd, sizeof(cmd),
+		 "set -e; r=\"$1\"; mkdir -p \"$r/usr/bin\" \"$r/usr/lib/systemd\" \"$r/etc/systemd/system\"; "
+		 "cp -r /usr/lib/systemd/system \"$r/usr/lib/systemd/\"; cp \"$2\" \"$r/usr/bin/exitscope\"; "
+		 "cp dist/systemd/exitscope-export.service dist/systemd/exitscope.timer \"$r/etc/systemd/system/\"; "
+		 "systemd-analyze verify --man=no --root=\"$r\" \"$r/etc/systemd/system/exitscope-export.service\" "
+		 "\"$r/etc/systemd/system/exitscope.timer\"");
+	{
+		const char *argv[] = { "sh", "-c", cmd, "sh", root, exe, NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && !*r.err, "systemd-analyze verify accepts the service and the timer");
+		if (r.status || *r.err)
+			diag("exit %d: %s", r.status, r.err);
+		run_free(&r);
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "r=\"$1\"; sed -i 's/^OnCalendar=daily$/OnCalendar=every day/' \"$r/etc/systemd/system/exitscope.timer\"; "
+		 "systemd-analyze verify --man=no --root=\"$r\" \"$r/etc/systemd/system/exitscope.timer\"");
+	{
+		const char *argv[] = { "sh", "-c", cmd, "sh", root, NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status != 0 && strstr(r.err, "calendar"),
+		   "and rejects a timer with a bad OnCalendar (the check can fail)");
+		run_free(&r);
+	}
+}
+
+static void test_rules(void)
+{
+	struct run_result r;
+
+	{
+		const char *argv[] = { PROMTOOL, "check", "rules", "dist/prometheus/exitscope-rules.yml", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && strstr(r.out, "SUCCESS: 7 rules found"),
+		   "promtool check rules accepts dist/prometheus/exitscope-rules.yml (7 rules)");
+		if (r.status)
+			diag("%s%s", r.out, r.err);
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { PROMTOOL, "test", "rules", "dist/prometheus/exitscope-rules.test.yml", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && strstr(r.out, "SUCCESS"),
+		   "promtool test rules: a kernel update that adds an exit to toggle_cr4_pge fires "
+		   "ExitscopeExitsPerOpIncreased with the new kernel for one day; a failed check fires");
+		if (r.status)
+			diag("%s%s", r.out, r.err);
+		run_free(&r);
+	}
+}
+
+int main(void)
+{
+	const char *argv[] = { PROMTOOL, "--version", NULL };
+	struct run_result r;
+	int st;
+
+	exe = getenv("EXITSCOPE");
+	if (!exe)
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	run_cmd(&r, argv);
+	st = r.status;
+	run_free(&r);
+	if (st)
+		return tap_skip_all("promtool is not installed (Debian prometheus; scripts/install-deps)");
+	dir = fixture_tmpdir();
+	if (!dir)
+		return tap_skip_all("no temp dir");
+	test_promtool_is_real();
+	test_usage();
+	test_recorded();
+	test_corpus();
+	test_escaping();
+	test_duplicates();
+	test_atomic();
+	test_run_openmetrics();
+	test_systemd();
+	test_rules();
+	fixture_rmdir(dir);
+	return done_testing();
+}
