@@ -35,7 +35,8 @@
 #define RUN_DEFAULT_ROUNDS	5
 #define RUN_DEFAULT_PRECISION_PCT 1.0
 #define RUN_DEFAULT_FLOOR_CYCLES 1.0
-#define RUN_PAIRS		7	/* pairs per round: odd, so a round's median is one pair */
+#define RUN_PAIRS		31	/* pairs per round: odd, so a round's median is one pair; many short
+				   batches, so the median skips those a host interrupt hit */
 /* Test hook: PROBE[@MS]: that probe's op never returns; its watchdog is MS (default: as any probe's). */
 #define RUN_HANG_ENV		"EXITSCOPE_TEST_HANG"
 

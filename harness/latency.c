@@ -19,6 +19,9 @@
 #include "harness/region.h"
 
 _Static_assert(LATENCY_CTL_SAMPLES == LATENCY_MAX_SAMPLES, "sample arrays differ");
+_Static_assert(LATENCY_CTL_PAIRS == LATENCY_MAX_PAIRS, "pair arrays differ");
+_Static_assert(LATENCY_MAX_ROUNDS * LATENCY_MAX_PAIRS <= LATENCY_MAX_SAMPLES,
+	       "every round's pairs fit the flat samples");
 
 void latency_setup_reason(uint64_t code, char *buf, size_t len)
 {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define LATENCY_CTL_SAMPLES	1000	/* == LATENCY_MAX_SAMPLES */
-#define LATENCY_CTL_PAIRS	15	/* == LATENCY_MAX_PAIRS */
+#define LATENCY_CTL_PAIRS	31	/* == LATENCY_MAX_PAIRS */
 
 /* Values of the first GUEST_SYNC argument. */
 #define LATENCY_SYNC_START	0x5354		/* calibrated: args[1] = batch */

@@ -13,8 +13,8 @@
 
 #include "results/schema.h"
 
-#define LATENCY_MAX_PAIRS	15	/* pairs per round (== LATENCY_CTL_PAIRS) */
-#define LATENCY_MAX_ROUNDS	64	/* x LATENCY_MAX_PAIRS <= LATENCY_MAX_SAMPLES */
+#define LATENCY_MAX_PAIRS	31	/* pairs per round (== LATENCY_CTL_PAIRS) */
+#define LATENCY_MAX_ROUNDS	32	/* x LATENCY_MAX_PAIRS <= LATENCY_MAX_SAMPLES */
 #define LATENCY_MIN_ROUNDS	3	/* rounds before a probe may stop on precision */
 
 struct latency_round {
