@@ -17,15 +17,15 @@ const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 
 const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds" };
 
-/* Printed with the probes (and in the JSON) when some probe had no rounds. */
+/* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
-	"note: no rounds in these files (v1 runs or older recordings): the interval resamples "
-	"the samples of the runs and does not see run-to-run variance, so a drift between the "
-	"runs can read as a change";
+	"note: fewer than 2 rounds on a side (v1 runs, older recordings or a single round): "
+	"the interval resamples the samples of the runs and does not see run-to-run "
+	"variance, so a drift between the runs can read as a change";
 static const char mixed_note[] =
-	"note: probes marked (b) have no rounds on one side (v1 runs or older recordings): "
-	"their interval resamples the samples and does not see run-to-run variance, so a "
-	"drift between the runs can read as a change";
+	"note: probes marked (b) have fewer than 2 rounds on a side (v1 runs, older "
+	"recordings or a single round): their interval resamples the samples and does not "
+	"see run-to-run variance, so a drift between the runs can read as a change";
 
 void compare_opts_init(struct compare_opts *o)
 {
@@ -344,6 +344,7 @@ struct pooled {
 	size_t n_ok;
 	const struct run_probe *rep;
 	int all_rounds;			/* every ok run has rounds with samples */
+	size_t n_rounds;		/* rounds of the ok runs */
 };
 
 /* Rounds with samples (an empty round could not be resampled: none is ever written). */
@@ -366,6 +367,7 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
 	pl->n_ok = 0;
 	pl->rep = ref_probe(s, first);
 	pl->all_rounds = 1;
+	pl->n_rounds = 0;
 	pl->ok = malloc(s->n * sizeof(*pl->ok));
 	if (!pl->ok)
 		return -1;
@@ -379,6 +381,7 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
 		if (pl->n_ok < s->n)	/* a name is unique within a file */
 			pl->ok[pl->n_ok++] = p;
 		pl->all_rounds &= probe_has_rounds(p);
+		pl->n_rounds += p->n_rounds;
 	}
 	return 0;
 }
@@ -419,38 +422,39 @@ static int diff_by_batches(struct compare_result *cr, struct compare_probe *p,
 	return rc;
 }
 
-/* Every round of every run of a side as a bootstrap group (malloc'd; *n their count). */
-static struct stats_group *pool_rounds(const struct pooled *pl, size_t *n)
+/* The median of every round of every run of a side (malloc'd; *n their count). */
+static double *pool_round_medians(const struct pooled *pl, size_t *n)
 {
-	struct stats_group *g;
 	size_t i, k, m = 0;
+	double *x;
 
 	for (i = 0; i < pl->n_ok; i++)
 		m += pl->ok[i]->n_rounds;
-	g = malloc((m ? m : 1) * sizeof(*g));
-	if (!g)
+	x = malloc((m ? m : 1) * sizeof(*x));
+	if (!x)
 		return NULL;
 	for (i = 0, m = 0; i < pl->n_ok; i++)
 		for (k = 0; k < pl->ok[i]->n_rounds; k++)
-			g[m++] = (struct stats_group){ pl->ok[i]->rounds[k].samples,
-						       pl->ok[i]->rounds[k].n_samples };
+			x[m++] = pl->ok[i]->rounds[k].median;
 	*n = m;
-	return g;
+	return x;
 }
 
-/* The rounds method: hierarchical bootstrap over the pooled rounds (docs/method.md). */
-static int diff_by_rounds(struct compare_result *cr, struct compare_probe *p,
-			  const struct pooled *pa, const struct pooled *pb)
+/*
+ * The rounds method: Welch's t interval on the round medians of each side,
+ * pooled over its runs (docs/method.md); the sides' figures are the means of
+ * their round medians.
+ */
+static int diff_by_rounds(struct compare_probe *p, const struct pooled *pa,
+			  const struct pooled *pb)
 {
-	struct stats_group *ga = pool_rounds(pa, &p->rounds_a), *gb = pool_rounds(pb, &p->rounds_b);
+	double *xa = pool_round_medians(pa, &p->rounds_a), *xb = pool_round_medians(pb, &p->rounds_b);
 	int rc = -1;
 
-	if (ga && gb)
-		rc = stats_hier_bootstrap_median_diff(ga, p->rounds_a, gb, p->rounds_b,
-						      cr->opts.iters,
-						      probe_seed(cr->opts.seed, p->name), &p->d);
-	free(ga);
-	free(gb);
+	if (xa && xb)
+		rc = stats_welch_diff(xa, p->rounds_a, xb, p->rounds_b, &p->d);
+	free(xa);
+	free(xb);
 	p->method = COMPARE_METHOD_ROUNDS;
 	return rc;
 }
@@ -489,9 +493,12 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		cr->n_not_run++;
 		return 0;
 	}
-	/* Both sides need rounds: a mixed pair is compared by batches, as both have those. */
-	if (pa->all_rounds && pb->all_rounds) {
-		rc = diff_by_rounds(cr, p, pa, pb);
+	/*
+	 * Both sides need rounds, at least two each (a variance): otherwise the
+	 * pair is compared by batches, as both sides have those.
+	 */
+	if (pa->all_rounds && pb->all_rounds && pa->n_rounds >= 2 && pb->n_rounds >= 2) {
+		rc = diff_by_rounds(p, pa, pb);
 		cr->n_by_rounds++;
 	} else {
 		rc = diff_by_batches(cr, p, pa, pb);

@@ -36,7 +36,7 @@ extern const char *const compare_verdict_names[COMPARE_VERDICT_N];
 /* Where a probe's interval comes from (docs/method.md). */
 enum compare_method {
 	COMPARE_METHOD_BATCHES,	/* bootstrap of the flat samples: the v1 method, no run-to-run variance */
-	COMPARE_METHOD_ROUNDS,	/* hierarchical bootstrap: rounds, then samples within a round */
+	COMPARE_METHOD_ROUNDS,	/* Welch t interval on the round medians (stats_welch_diff) */
 	COMPARE_METHOD_N
 };
 /* "batches", "rounds" */
@@ -44,9 +44,10 @@ extern const char *const compare_method_names[COMPARE_METHOD_N];
 
 /*
  * The document compare_to_json() writes. Version 2 (issue 13): "verdict" may
- * be "too noisy", each probe says its "method", medians and CI of probes
- * with rounds come from the rounds' (unclamped) samples; all version 1
- * fields are still there with their names.
+ * be "too noisy", each probe says its "method"; for method "rounds" the
+ * medians are the means of the round medians (of the unclamped samples),
+ * the CI Welch's t interval on them and "df" its degrees of freedom; all
+ * version 1 fields are still there with their names.
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
 #define COMPARE_SCHEMA_VERSION	2
@@ -60,7 +61,12 @@ struct compare_probe {
 	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
 	enum compare_method method;
-	struct stats_diff d;		/* medians, diff = new - base, 95% CI, resamples */
+	/*
+	 * diff = new - base and its 95% CI; median_a/median_b: the pooled
+	 * samples' medians (batches) or the means of the round medians
+	 * (rounds); iters: resamples (batches), df: Welch df (rounds).
+	 */
+	struct stats_diff d;
 	int has_pct;			/* base median > 0 */
 	double pct, pct_lo, pct_hi;	/* diff and CI in % of the base median */
 	/*

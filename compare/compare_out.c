@@ -55,14 +55,21 @@ static void print_host(FILE *f, const struct compare_result *cr)
 			cr->warnings[i]);
 }
 
-/* How the intervals were drawn, for the table's header. */
-static const char *method_text(const struct compare_result *cr)
+/* How the intervals were drawn, for the table's header (buf: room for the resamples). */
+static const char *method_text(const struct compare_result *cr, char *buf, size_t len)
 {
+	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
+	unsigned long long seed = (unsigned long long)cr->opts.seed;
+
 	if (!cr->n_by_batches)
-		return "hierarchical bootstrap over rounds, then samples within a round";
+		return "Welch t interval on the round medians; base, new: means of the round medians";
 	if (!cr->n_by_rounds)
-		return "bootstrap over the samples";
-	return "hierarchical bootstrap over rounds, or over the samples where marked (b)";
+		snprintf(buf, len, "bootstrap over the samples, %u resamples, seed %llu", iters, seed);
+	else
+		snprintf(buf, len, "Welch t interval on the round medians (base, new: their means), "
+			 "or where marked (b) bootstrap over the samples (medians), %u resamples, "
+			 "seed %llu", iters, seed);
+	return buf;
 }
 
 /* The verdict column: "too noisy (>= 7.3% detectable)" says what could have been seen. */
@@ -77,9 +84,8 @@ static const char *verdict_text(const struct compare_probe *p, char *buf, size_t
 
 static void print_probes(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64], name[64];
+	char ci[64], pct[32], v[64], name[64], how[192];
 	size_t i, w = 5;
-	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
 	int mark = cr->n_by_rounds && cr->n_by_batches;
 
 	if (cr->n_probes == cr->n_not_run) {
@@ -91,9 +97,8 @@ static void print_probes(FILE *f, const struct compare_result *cr)
 			w = strlen(cr->probes[i].name) + (mark ? 4 : 0);
 	if (w > 40)
 		w = 40;
-	fprintf(f, "\nprobes (median cycles/op; 95%% CI of the difference by %s, "
-		"%u resamples, seed %llu; threshold %.1f%%):\n", method_text(cr), iters,
-		(unsigned long long)cr->opts.seed, cr->opts.threshold_pct);
+	fprintf(f, "\nprobes (cycles/op; 95%% CI of the difference by %s; threshold %.1f%%):\n",
+		method_text(cr, how, sizeof(how)), cr->opts.threshold_pct);
 	if (cr->n_files_a > 1 || cr->n_files_b > 1)
 		fprintf(f, "  (pooled: %zu base runs, %zu new runs)\n", cr->n_files_a, cr->n_files_b);
 	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %s\n", (int)w, "probe", "base", "new",
@@ -222,6 +227,8 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "ci95_pct_hi", p->has_pct ? json_real(p->pct_hi) : json_null());
 	json_object_set_new(o, "resamples", json_integer(p->d.iters));
 	json_object_set_new(o, "method", json_string(compare_method_names[p->method]));
+	json_object_set_new(o, "df", p->method == COMPARE_METHOD_ROUNDS ? json_real(p->d.df) :
+				     json_null());
 	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
 	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
 	json_object_set_new(o, "new_runs", json_integer((json_int_t)p->runs_b));

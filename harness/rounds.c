@@ -23,18 +23,6 @@ int latency_round_from_tsc(struct latency_round *r, uint64_t batch, const uint64
 	return 0;
 }
 
-/* Two-sided 95% Student t quantiles for 1..30 degrees of freedom; 1.96 beyond. */
-static double t95(size_t df)
-{
-	static const double q[] = {
-		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-	};
-
-	return df >= 1 && df <= sizeof(q) / sizeof(q[0]) ? q[df - 1] : 1.96;
-}
-
 int latency_rounds_ci(const double *medians, size_t n, double *center, double *half)
 {
 	double mean = 0, ss = 0;
@@ -47,7 +35,7 @@ int latency_rounds_ci(const double *medians, size_t n, double *center, double *h
 	for (size_t i = 0; i < n; i++)
 		ss += (medians[i] - mean) * (medians[i] - mean);
 	*center = mean;
-	*half = t95(n - 1) * sqrt(ss / (double)(n - 1)) / sqrt((double)n);
+	*half = stats_t95(n - 1) * sqrt(ss / (double)(n - 1)) / sqrt((double)n);
 	return 0;
 }
 

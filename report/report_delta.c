@@ -168,16 +168,18 @@ void report_delta(const struct report_ctx *r, const struct compare_result *cr, s
 		fputs("<p class=\"empty\">No probes in both files.</p>\n", f);
 		return;
 	}
-	fprintf(f, "<p class=\"help\">Change of the median cycles/op from %c to %c with the 95%% "
-		"confidence interval of the difference (%s, %u resamples, "
-		"seed %llu). Significant: the interval excludes 0 and the change is at least %.1f%% "
+	fprintf(f, "<p class=\"help\">Change of the cycles/op from %c to %c with the 95%% "
+		"confidence interval of the difference (", html_file_label(ia), html_file_label(ib));
+	if (cr->n_by_rounds)
+		fputs("Welch t interval on the round medians; a side's figure is the mean of its "
+		      "round medians", f);
+	if (cr->n_by_batches)
+		fprintf(f, "%sbootstrap over the raw samples, medians, %u resamples, seed %llu",
+			cr->n_by_rounds ? "; (b): fewer than 2 rounds on a side, " : "",
+			stats_bootstrap_iters(0, 0, cr->opts.iters), (unsigned long long)cr->opts.seed);
+	fprintf(f, "). Significant: the interval excludes 0 and the change is at least %.1f%% "
 		"(shaded band); too noisy: not significant and the interval's half width exceeds "
 		"%.1f%%, so a change of that size could not have been seen.</p>\n",
-		html_file_label(ia), html_file_label(ib),
-		!cr->n_by_batches ? "hierarchical bootstrap over rounds, then samples within a round" :
-		!cr->n_by_rounds ? "bootstrap over the raw samples" :
-		"hierarchical bootstrap over rounds; (b): over the raw samples, no rounds",
-		stats_bootstrap_iters(0, 0, cr->opts.iters), (unsigned long long)cr->opts.seed,
 		cr->opts.threshold_pct, cr->opts.threshold_pct);
 	delta_chart(f, cr);
 	delta_table(f, cr, html_file_label(ia), html_file_label(ib));

@@ -262,94 +262,63 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b, siz
 	return 0;
 }
 
-/* Total samples of groups g[0..n-1], their largest group; 0 when a group is empty or not finite. */
-static size_t groups_total(const struct stats_group *g, size_t n, size_t *max_n)
+double stats_t95(size_t df)
 {
-	size_t i, k, total = 0;
+	static const double q[] = {
+		12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+	};
+	const double z = 1.959964, z3 = z * z * z, z5 = z3 * z * z;
+	double v = (double)df;
 
-	*max_n = 0;
-	for (i = 0; i < n; i++) {
-		if (!g[i].x || g[i].n == 0)
-			return 0;
-		for (k = 0; k < g[i].n; k++)
-			if (!isfinite(g[i].x[k]))
-				return 0;
-		total += g[i].n;
-		if (g[i].n > *max_n)
-			*max_n = g[i].n;
-	}
-	return total;
+	if (df == 0)
+		return INFINITY;
+	if (df <= sizeof(q) / sizeof(q[0]))
+		return q[df - 1];
+	/* Cornish-Fisher: t = z + (z^3 + z) / 4v + (5z^5 + 16z^3 + 3z) / 96v^2 + O(v^-3). */
+	return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v);
 }
 
-/* Every sample of the groups, concatenated into buf. */
-static size_t groups_flatten(const struct stats_group *g, size_t n, double *buf)
+/* Mean and sample variance (n - 1) of x[0..n-1], n >= 2; -EINVAL when a value is not finite. */
+static int mean_var(const double *x, size_t n, double *mean, double *var)
 {
-	size_t i, m = 0;
+	double m = 0, ss = 0;
+	size_t i;
 
 	for (i = 0; i < n; i++) {
-		memcpy(buf + m, g[i].x, g[i].n * sizeof(*buf));
-		m += g[i].n;
+		if (!isfinite(x[i]))
+			return -EINVAL;
+		m += x[i];
 	}
-	return m;
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*var = ss / (double)(n - 1);
+	return 0;
 }
 
-/* One two-level resample of g: rounds with replacement, then samples within each. */
-static double hier_resample_median(const struct stats_group *g, size_t n, double *buf,
-				   uint64_t *state)
+int stats_welch_diff(const double *a, size_t na, const double *b, size_t nb,
+		     struct stats_diff *out)
 {
-	size_t i, k, m = 0;
-
-	for (i = 0; i < n; i++) {
-		const struct stats_group *r = &g[rand_index(state, n)];
-
-		for (k = 0; k < r->n; k++)
-			buf[m++] = r->x[rand_index(state, r->n)];
-	}
-	return median_inplace(buf, m);
-}
-
-int stats_hier_bootstrap_median_diff(const struct stats_group *a, size_t na,
-				     const struct stats_group *b, size_t nb,
-				     unsigned iters, uint64_t seed, struct stats_diff *out)
-{
-	size_t ta, tb, max_a, max_b, cap;
-	double *diffs, *buf;
-	uint64_t state = seed;
-	unsigned i;
+	double va, vb, se2, half, df;
 
 	memset(out, 0, sizeof(*out));
-	if (!a || !b || na == 0 || nb == 0)
+	if (!a || !b || na < 2 || nb < 2 ||
+	    mean_var(a, na, &out->median_a, &va) || mean_var(b, nb, &out->median_b, &vb))
 		return -EINVAL;
-	ta = groups_total(a, na, &max_a);
-	tb = groups_total(b, nb, &max_b);
-	if (!ta || !tb)
-		return -EINVAL;
-	iters = stats_bootstrap_iters(ta, tb, iters);
-	/* A resample of a side holds at most (rounds x largest round) samples. */
-	if (max_a > STATS_BOOTSTRAP_BUDGET / na || max_b > STATS_BOOTSTRAP_BUDGET / nb)
-		return -ENOMEM;
-	cap = na * max_a > nb * max_b ? na * max_a : nb * max_b;
-	diffs = malloc(iters * sizeof(*diffs));
-	buf = malloc(cap * sizeof(*buf));
-	if (!diffs || !buf) {
-		free(diffs);
-		free(buf);
-		return -ENOMEM;
-	}
-	out->median_a = median_inplace(buf, groups_flatten(a, na, buf));
-	out->median_b = median_inplace(buf, groups_flatten(b, nb, buf));
 	out->diff = out->median_b - out->median_a;
-	for (i = 0; i < iters; i++) {
-		double ma = hier_resample_median(a, na, buf, &state);
-		double mb = hier_resample_median(b, nb, buf, &state);
-
-		diffs[i] = mb - ma;
-	}
-	qsort(diffs, iters, sizeof(*diffs), cmp_double);
-	out->lo = stats_percentile_sorted(diffs, iters, 2.5);
-	out->hi = stats_percentile_sorted(diffs, iters, 97.5);
-	out->iters = iters;
-	free(diffs);
-	free(buf);
+	va /= (double)na;	/* squared standard errors of the means */
+	vb /= (double)nb;
+	se2 = va + vb;
+	if (se2 > 0)
+		df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
+	else
+		df = (double)(na + nb - 2);
+	out->df = df;
+	half = stats_t95(df < 1 ? 1 : (size_t)df) * sqrt(se2);
+	out->lo = out->diff - half;
+	out->hi = out->diff + half;
 	return 0;
 }

@@ -437,8 +437,8 @@ static struct result_file *mem_file(double drift, uint64_t seed, int with_rounds
  * The A/A experiment on synthetic data: 20 pairs of runs of one setup whose
  * rounds drift +-10% (so two runs' levels differ by chance by a few
  * percent). The batch bootstrap, blind to the drift, calls many of them a
- * change (11 of 20 with these seeds); the hierarchical one at most 5% (1 of
- * 20: a 95% interval misses now and then), the issue's target.
+ * change (11 of 20 with these seeds); the Welch interval on the round medians
+ * at most 5% (a 95% interval misses now and then), the issue's target.
  */
 static void test_aa_pairs(void)
 {
@@ -459,8 +459,148 @@ static void test_aa_pairs(void)
 	}
 	ok(fp_batches > 0, "A/A, drift between rounds: the batch bootstrap calls %u of 20 pairs a change",
 	   fp_batches);
-	ok(fp_rounds <= 1 && fp_rounds < fp_batches, "A/A, drift between rounds: the hierarchical "
-	   "bootstrap calls %u of 20 a change (at most 5%%)", fp_rounds);
+	ok(fp_rounds <= 1 && fp_rounds < fp_batches, "A/A, drift between rounds: the Welch "
+	   "interval on round medians calls %u of 20 a change (at most 5%%)", fp_rounds);
+}
+
+/*
+ * A one-probe file whose rounds have the given medians, each round the
+ * samples {m - 1, m, m + 1} (read back from memory).
+ */
+static struct result_file *medians_file(const double *med, size_t n)
+{
+	json_t *rounds = json_array(), *probe, *doc;
+	double all[3 * 8];
+	char *text, err[RESULT_ERR_MAX];
+	struct result_file *rf = NULL;
+
+	for (size_t r = 0; r < n && r < 8; r++) {
+		for (int k = 0; k < 3; k++)
+			all[3 * r + k] = med[r] - 1 + k;
+		json_array_append_new(rounds, json_pack("{s:i, s:[f, f, f], s:f, s:f, s:f}",
+			"batch", 64, "samples", med[r] - 1, med[r], med[r] + 1, "median", med[r],
+			"baseline_median", 1000.0, "raw_median", 1000.0 + med[r]));
+	}
+	probe = fixture_probe("p", "insn", all, 3 * (n < 8 ? n : 8), 1);
+	json_object_set_new(probe, "rounds", rounds);
+	doc = rounds_file(probe);
+	text = json_dumps(doc, 0);
+	if (text)
+		rf = result_read_buffer("mem.json", text, strlen(text), err, sizeof(err));
+	if (!rf)
+		diag("medians_file: %s", text ? err : "out of memory");
+	free(text);
+	json_decref(doc);
+	return rf;
+}
+
+/* Compare files made of round medians: base a[0..na-1], new b[0..nb-1]. */
+static struct compare_result *compare_medians(struct result_file **a, size_t na,
+					      struct result_file **b, size_t nb)
+{
+	char err[RESULT_ERR_MAX];
+	struct compare_result *cr;
+
+	for (size_t i = 0; i < na; i++)
+		if (!a[i])
+			return NULL;
+	for (size_t i = 0; i < nb; i++)
+		if (!b[i])
+			return NULL;
+	cr = compare_results_multi((const struct result_file *const *)a, na,
+				   (const struct result_file *const *)b, nb, NULL, err, sizeof(err));
+	if (!cr)
+		diag("compare_results_multi: %s", err);
+	return cr;
+}
+
+/* The Welch interval on round medians, on numbers worked out by hand. */
+static void test_welch_verdicts(void)
+{
+	const double steady[] = { 2229, 2236, 2234, 2239, 2232 };
+	const double shifted[] = { 2242, 2244, 3215, 3651, 3555 };
+	const double base[] = { 1000, 1005, 995, 1003, 997 };
+	const double up[] = { 1100, 1105.5, 1094.5, 1103.3, 1096.7 };
+	const double one_a[] = { 1000 }, one_b[] = { 1010 };
+	struct result_file *a[2] = { 0 }, *b[2] = { 0 };
+	struct compare_result *cr;
+	const struct compare_probe *p;
+
+	/*
+	 * A steady run (mean 2234, s^2 = (25 + 4 + 0 + 25 + 4) / 4 = 14.5)
+	 * against one whose last 3 of 5 rounds shifted by +40% (mean 14907 / 5
+	 * = 2981.4, s^2 = 1922421.2 / 4 = 480605.3). SE^2 = 14.5/5 +
+	 * 480605.3/5 = 96123.96, SE = 310.039; df = 4.0002 -> t95(4) = 2.776;
+	 * half = 860.67: CI [-113.3, +1608.1] contains 0, and 860.67 is 38.5%
+	 * of 2234: too noisy, not slower.
+	 */
+	a[0] = medians_file(steady, 5);
+	b[0] = medians_file(shifted, 5);
+	cr = compare_medians(a, 1, b, 1);
+	p = cr ? find(cr, "p") : NULL;
+	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->d.median_a == 2234 &&
+	   fabs(p->d.median_b - 2981.4) < 1e-9, "welch: base, new are the means of the round "
+	   "medians (%.1f, %.1f)", p ? p->d.median_a : 0, p ? p->d.median_b : 0);
+	ok(p && fabs(p->d.lo - (747.4 - 2.776 * sqrt(96123.96))) < 1e-6 &&
+	   fabs(p->d.hi - (747.4 + 2.776 * sqrt(96123.96))) < 1e-6,
+	   "welch: shifted run: CI 747.4 -+ 2.776 * 310.039 = [%.1f, %.1f]", p ? p->d.lo : 0,
+	   p ? p->d.hi : 0);
+	ok(p && p->verdict == COMPARE_TOO_NOISY && fabs(p->mde_pct - 38.53) < 0.01,
+	   "welch: last 3 of 5 rounds shifted +40%%: too noisy (could detect >= %.2f%%), not slower",
+	   p ? p->mde_pct : 0);
+	compare_free(cr);
+	free_files(a, 1);
+	free_files(b, 1);
+
+	/*
+	 * A steady 10% change, 0.5% round noise: base mean 1000, s^2 = (0 + 25
+	 * + 25 + 9 + 9) / 4 = 17; new = 1.1 x base: mean 1100, s^2 = 20.57.
+	 * SE^2 = 3.4 + 4.114 = 7.514; df = 56.46 / ((11.56 + 16.925) / 4) =
+	 * 7.93 -> t95(7) = 2.365; half = 2.365 * 2.7412 = 6.483: CI [93.5,
+	 * 106.5], +10%: slower.
+	 */
+	a[0] = medians_file(base, 5);
+	b[0] = medians_file(up, 5);
+	cr = compare_medians(a, 1, b, 1);
+	p = cr ? find(cr, "p") : NULL;
+	ok(p && p->verdict == COMPARE_SLOWER && fabs(p->pct - 10) < 1e-9 &&
+	   fabs(p->d.hi - p->d.diff - 2.365 * sqrt(7.514)) < 1e-6 && (size_t)p->d.df == 7,
+	   "welch: steady +10%% over 5 rounds at 0.5%% noise: slower (CI [%+.2f%%, %+.2f%%], df %.2f)",
+	   p ? p->pct_lo : 0, p ? p->pct_hi : 0, p ? p->d.df : 0);
+	compare_free(cr);
+	free_files(a, 1);
+	free_files(b, 1);
+
+	/* One round a side: no variance, so the samples' bootstrap, with the note. */
+	a[0] = medians_file(one_a, 1);
+	b[0] = medians_file(one_b, 1);
+	cr = compare_medians(a, 1, b, 1);
+	p = cr ? find(cr, "p") : NULL;
+	ok(p && p->method == COMPARE_METHOD_BATCHES && cr->method_note &&
+	   strstr(cr->method_note, "fewer than 2 rounds"),
+	   "one round a side: batches method with the note");
+	compare_free(cr);
+	free_files(a, 1);
+	free_files(b, 1);
+
+	/*
+	 * Two one-round files a side pool to two rounds: base {1000, 1005},
+	 * new {1010, 1010}: means 1002.5 and 1010, SE^2 = 12.5/2 + 0 = 6.25,
+	 * df = 6.25^2 / (6.25^2 / 1) = 1 -> t95(1) = 12.706: half 31.765.
+	 */
+	a[0] = medians_file(one_a, 1);
+	a[1] = medians_file(base + 1, 1);
+	b[0] = medians_file(one_b, 1);
+	b[1] = medians_file(one_b, 1);
+	cr = compare_medians(a, 2, b, 2);
+	p = cr ? find(cr, "p") : NULL;
+	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->rounds_a == 2 && p->rounds_b == 2 &&
+	   p->d.median_a == 1002.5 && p->d.median_b == 1010 &&
+	   fabs(p->d.hi - p->d.diff - 12.706 * 2.5) < 1e-9 && p->verdict == COMPARE_TOO_NOISY,
+	   "1 + 1 one-round runs a side: pooled to 2 rounds, Welch, df 1, too noisy");
+	compare_free(cr);
+	free_files(a, 2);
+	free_files(b, 2);
 }
 
 /* The round-level method on synthetic runs with drift between rounds. */
@@ -472,18 +612,18 @@ static void test_rounds(void)
 	struct result_file *rf[8] = { 0 };
 	struct compare_result *cr;
 	const struct compare_probe *p;
-	double hier_width = 0;
+	double round_width = 0;
 
 	/* A/A: two runs of the same setup. */
 	cr = compare_paths(aa, 1, aa + 1, 1, rf);
 	p = cr ? find(cr, "drifty") : NULL;
 	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->rounds_a == ROUNDS && p->rounds_b == ROUNDS,
-	   "rounds present: hierarchical method over %d rounds a side", ROUNDS);
+	   "rounds present: the rounds method over %d rounds a side", ROUNDS);
 	ok(p && p->verdict == COMPARE_SAME, "A/A with drift between rounds: no significant change "
 	   "(%+.2f%%, CI [%+.2f%%, %+.2f%%])", p ? p->pct : 0, p ? p->pct_lo : 0, p ? p->pct_hi : 0);
 	ok(cr && !cr->method_note && cr->n_by_rounds == 1, "rounds on both sides: no batches note");
 	if (p)
-		hier_width = p->d.hi - p->d.lo;
+		round_width = p->d.hi - p->d.lo;
 	compare_free(cr);
 	free_files(rf, 2);
 
@@ -493,8 +633,8 @@ static void test_rounds(void)
 	ok(p && p->method == COMPARE_METHOD_BATCHES && cr->method_note &&
 	   strstr(cr->method_note, "does not see run-to-run variance"),
 	   "no rounds: batches method with the note");
-	ok(p && p->d.hi - p->d.lo < hier_width, "the batch CI (%.1f) is narrower than the "
-	   "hierarchical one (%.1f) on the same samples", p ? p->d.hi - p->d.lo : 0, hier_width);
+	ok(p && p->d.hi - p->d.lo < round_width, "the batch CI (%.1f) is narrower than the "
+	   "round-level one (%.1f) on the same samples", p ? p->d.hi - p->d.lo : 0, round_width);
 	compare_free(cr);
 	free_files(rf, 2);
 
@@ -728,8 +868,8 @@ static void test_cli(void)
 	run(&r, aa1_path, aa2_path, "--", aa3_path, aa4_path);
 	ok(r.status == 0 && has_line(r.out, "(pooled: 2 base runs, 2 new runs)", NULL) &&
 	   has_line(r.out, "drifty ", "no significant change") &&
-	   has_line(r.out, "hierarchical bootstrap over rounds", NULL),
-	   "A1 A2 -- B1 B2: pooled, hierarchical, no significant change");
+	   has_line(r.out, "Welch t interval on the round medians", NULL),
+	   "A1 A2 -- B1 B2: pooled, Welch on round medians, no significant change");
 	run_free(&r);
 	run(&r, aa1_path, "--", up_path, "--fail-on-regression", NULL);
 	is_int(r.status, 1, "options after the '--' still count (--fail-on-regression: exit 1)");
@@ -755,7 +895,7 @@ static void test_cli(void)
 	json_decref(doc);
 	run_free(&r);
 	run(&r, flat_a_path, flat_b_path, NULL, NULL, NULL);
-	ok(r.status == 0 && has_line(r.out, "note: no rounds in these files", "run-to-run variance"),
+	ok(r.status == 0 && has_line(r.out, "note: fewer than 2 rounds on a side", "run-to-run variance"),
 	   "v1 files: the note says run-to-run variance is not seen");
 	run_free(&r);
 	run(&r, base_path, base_path, "--", new_path, NULL);
@@ -794,6 +934,7 @@ int main(void)
 	test_settings();
 	test_lanes();
 	test_rounds();
+	test_welch_verdicts();
 	test_aa_pairs();
 	test_cli();
 	fixture_rmdir(tmp);

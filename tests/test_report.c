@@ -172,7 +172,7 @@ static void test_rounds(void)
 		   "the drifting probe: too noisy, with the smallest detectable change");
 		ok(strstr(html, "<span class=\"v-noisy\">1 too noisy</span>") != NULL,
 		   "the summary counts too noisy");
-		ok(strstr(html, "hierarchical bootstrap over rounds") != NULL &&
+		ok(strstr(html, "Welch t interval on the round medians") != NULL &&
 		   !strstr(html, "does not see run-to-run variance"),
 		   "the help names the round-level method, no batches note");
 	}

@@ -185,102 +185,59 @@ static void test_bootstrap(void)
 	       "never fewer than the minimum");
 }
 
-/* Independent recomputation of the hierarchical bootstrap: sort-based medians, same draw order. */
-static int cmp_dbl(const void *pa, const void *pb)
+static void test_t95(void)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
-
-	return (a > b) - (a < b);
+	is_num(stats_t95(1), 12.706, EPS, "t95: df 1 from the table");
+	is_num(stats_t95(4), 2.776, EPS, "t95: df 4 from the table");
+	is_num(stats_t95(30), 2.042, EPS, "t95: df 30 from the table");
+	/* Exact quantiles: 2.0395 (31), 2.0211 (40), 1.9840 (100), 1.9600 (infinity). */
+	is_num(stats_t95(31), 2.0395, 0.001, "t95: df 31 by the expansion, below df 30's");
+	is_num(stats_t95(40), 2.0211, 0.001, "t95: df 40");
+	is_num(stats_t95(100), 1.9840, 0.001, "t95: df 100");
+	is_num(stats_t95(1000000), 1.96, 0.001, "t95: df 10^6 is the normal quantile");
+	ok(isinf(stats_t95(0)), "t95: df 0 is infinite (no interval)");
 }
 
-static size_t ref_index(uint64_t *st, size_t n)
+static void test_welch(void)
 {
-	return (size_t)(((unsigned __int128)stats_splitmix64(st) * n) >> 64);
-}
-
-static double ref_median(double *x, size_t n)
-{
-	qsort(x, n, sizeof(*x), cmp_dbl);
-	return n & 1 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-static double ref_side(const struct stats_group *g, size_t n, uint64_t *st)
-{
-	double buf[256];
-	size_t i, k, m = 0;
-
-	for (i = 0; i < n; i++) {
-		const struct stats_group *r = &g[ref_index(st, n)];
-
-		for (k = 0; k < r->n; k++)
-			buf[m++] = r->x[ref_index(st, r->n)];
-	}
-	return ref_median(buf, m);
-}
-
-static void ref_hier(const struct stats_group *a, size_t na, const struct stats_group *b,
-		     size_t nb, unsigned iters, uint64_t seed, double *lo, double *hi)
-{
-	double d[1000];
-	uint64_t st = seed;
-	unsigned i;
-
-	for (i = 0; i < iters; i++) {
-		double ma = ref_side(a, na, &st);
-
-		d[i] = ref_side(b, nb, &st) - ma;
-	}
-	qsort(d, iters, sizeof(*d), cmp_dbl);
-	*lo = stats_percentile_sorted(d, iters, 2.5);
-	*hi = stats_percentile_sorted(d, iters, 97.5);
-}
-
-static void test_hier_bootstrap(void)
-{
-	const double c5[] = { 5, 5, 5 }, c7[] = { 7, 7 }, ten[] = { 10, 10, 10 }, twenty[] = { 20, 20, 20 };
-	const double r1[] = { 100, 103, 98, 101 }, r2[] = { 110, 108, 112 }, r3[] = { 95, 97, 96, 99, 94 };
-	const double r4[] = { 104, 102 }, r5[] = { 120, 90, 105 }, bad[] = { 1, NAN };
-	const struct stats_group same_a[] = { { c5, 3 }, { c5, 3 }, { c5, 2 } };
-	const struct stats_group same_b[] = { { c7, 2 }, { c7, 2 } };
-	const struct stats_group two[] = { { ten, 3 }, { twenty, 3 } };
-	const struct stats_group ga[] = { { r1, 4 }, { r2, 3 }, { r3, 5 } };
-	const struct stats_group gb[] = { { r4, 2 }, { r5, 3 } };
-	const struct stats_group empty[] = { { c5, 0 } }, nan[] = { { bad, 2 } };
-	struct stats_diff d, e;
-	double lo, hi;
-
-	is_int(stats_hier_bootstrap_median_diff(same_a, 3, same_b, 2, 0, 1, &d), 0,
-	       "hier: constant rounds");
-	ok(d.diff == 2 && d.lo == 2 && d.hi == 2 && d.median_a == 5 && d.median_b == 7,
-	   "hier: identical constant rounds: diff 2, CI of width 0");
+	const double a[] = { 10, 12, 14 }, b[] = { 20, 22, 24 };
+	const double u[] = { 1, 2, 3 }, v[] = { 10, 20, 30, 40, 50 };
+	const double c5[] = { 5, 5, 5 }, c7[] = { 7, 7 }, bad[] = { 1, NAN };
+	struct stats_diff d;
 
 	/*
-	 * Rounds {10,10,10} and {20,20,20}: a resample draws two rounds, (10,10)
-	 * 1/4 -> median 10, mixed 1/2 -> 15, (20,20) 1/4 -> 20. The difference of
-	 * two such medians is -10 with probability 1/16 > 2.5% (likewise +10), so
-	 * the interval is [-10, 10]: all of the round-to-round spread, which a
-	 * flat bootstrap of the pooled six values would see only as luck allows.
+	 * Means 12 and 22, s^2 = 4 each, SE^2 = 4/3 + 4/3 = 8/3; df =
+	 * (8/3)^2 / ((4/3)^2/2 + (4/3)^2/2) = 4; half = t95(4) sqrt(8/3) =
+	 * 2.776 * 1.632993 = 4.533189.
 	 */
-	stats_hier_bootstrap_median_diff(two, 2, two, 2, 4000, 3, &d);
-	ok(d.diff == 0 && d.lo == -10 && d.hi == 10, "hier: two rounds 10|20 vs the same: CI [-10, 10]");
-	ok(d.median_a == 15 && d.median_b == 15, "hier: point estimate = median of all samples");
+	is_int(stats_welch_diff(a, 3, b, 3, &d), 0, "welch: equal variances");
+	ok(d.median_a == 12 && d.median_b == 22 && d.diff == 10, "welch: means 12, 22, diff 10");
+	is_num(d.df, 4, EPS, "welch: df 4");
+	is_num(d.hi - d.diff, 2.776 * sqrt(8.0 / 3), EPS, "welch: half width 4.533");
+	is_num(d.diff - d.lo, 2.776 * sqrt(8.0 / 3), EPS, "welch: symmetric interval");
+	is_int(d.iters, 0, "welch: nothing resampled");
 
-	stats_hier_bootstrap_median_diff(ga, 3, gb, 2, 1000, 12345, &d);
-	stats_hier_bootstrap_median_diff(ga, 3, gb, 2, 1000, 12345, &e);
-	ref_hier(ga, 3, gb, 2, 1000, 12345, &lo, &hi);
-	ok(d.lo == lo && d.hi == hi, "hier: fixed seed: interval equals an independent recomputation "
-	   "[%g, %g] vs [%g, %g]", d.lo, d.hi, lo, hi);
-	ok(d.lo == e.lo && d.hi == e.hi, "hier: same seed, same interval");
-	is_num(d.median_a, 99.5, EPS, "hier: median of a's 12 samples (99 + 100) / 2");
-	is_num(d.median_b, 104, EPS, "hier: median of b's 5 samples 104");
-	ok(d.lo < d.diff && d.diff < d.hi, "hier: interval contains the estimate");
-	stats_hier_bootstrap_median_diff(ga, 3, gb, 2, 1000, 54321, &e);
-	ok(e.lo != d.lo || e.hi != d.hi, "hier: another seed, another interval");
+	/*
+	 * Unequal variances and sizes: u = {1, 2, 3}: mean 2, s^2 = 1, s^2/n =
+	 * 1/3; v = {10, 20, 30, 40, 50}: mean 30, s^2 = 1000/4 = 250, s^2/n =
+	 * 50. SE^2 = 151/3; df = (151/3)^2 / ((1/3)^2/2 + 50^2/4) =
+	 * (22801/9) / (11251/18) = 45602/11251 = 4.0532, floored to 4;
+	 * half = 2.776 * sqrt(151/3) = 2.776 * 7.094599 = 19.6946, so the
+	 * interval is [8.3054, 47.6946] around 28.
+	 */
+	is_int(stats_welch_diff(u, 3, v, 5, &d), 0, "welch: unequal variances");
+	is_num(d.diff, 28, EPS, "welch: diff 28");
+	is_num(d.df, 45602.0 / 11251, 1e-9, "welch: Welch-Satterthwaite df 4.0532");
+	is_num(d.lo, 8.3054, 1e-4, "welch: lo 8.3054 (t at floor(df) = 4)");
+	is_num(d.hi, 47.6946, 1e-4, "welch: hi 47.6946");
 
-	is_int(stats_hier_bootstrap_median_diff(ga, 0, gb, 2, 0, 1, &d), -EINVAL, "hier: no rounds is -EINVAL");
-	is_int(stats_hier_bootstrap_median_diff(empty, 1, gb, 2, 0, 1, &d), -EINVAL,
-	       "hier: an empty round is -EINVAL");
-	is_int(stats_hier_bootstrap_median_diff(ga, 3, nan, 1, 0, 1, &d), -EINVAL, "hier: NaN is -EINVAL");
+	is_int(stats_welch_diff(c5, 3, c7, 2, &d), 0, "welch: zero variance on both sides");
+	ok(d.diff == 2 && d.lo == 2 && d.hi == 2, "welch: zero variance: CI of width 0");
+	is_num(d.df, 3, EPS, "welch: zero variance: df na + nb - 2");
+
+	is_int(stats_welch_diff(a, 1, b, 3, &d), -EINVAL, "welch: one value on a side is -EINVAL");
+	is_int(stats_welch_diff(a, 3, b, 0, &d), -EINVAL, "welch: none on a side is -EINVAL");
+	is_int(stats_welch_diff(a, 3, bad, 2, &d), -EINVAL, "welch: NaN is -EINVAL");
 }
 
 int main(void)
@@ -293,6 +250,7 @@ int main(void)
 	test_errors();
 	test_splitmix();
 	test_bootstrap();
-	test_hier_bootstrap();
+	test_t95();
+	test_welch();
 	return done_testing();
 }
