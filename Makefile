@@ -210,7 +210,7 @@ check-deb:
 	lintian --fail-on error --info "$$t"/exitscope_*_amd64.changes && \
 	if [ "$$(id -u)" != 0 ]; then echo "check-deb: dpkg -i needs root (CI runs as root)" >&2; exit 1; fi && \
 	dpkg -i "$$deb" && /usr/bin/exitscope --help >/dev/null && /usr/bin/exitscope info && \
-	man -w exitscope-run >/dev/null && dpkg -r exitscope && \
+	man -w exitscope-run >/dev/null && test -f /usr/share/doc/exitscope/examples/exitscope.timer && dpkg -r exitscope && \
 	if [ -e /usr/bin/exitscope ]; then echo "check-deb: /usr/bin/exitscope left after dpkg -r" >&2; exit 1; fi && \
 	echo "check-deb: ok"
 

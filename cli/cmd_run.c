@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "suites/suite_env.h"
 #include "results/check.h"
 #include "cli/cmds.h"
@@ -308,12 +309,6 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return select_probes(a, argc, argv);
 }
 
-static void progress(bool on, size_t i, size_t n, const char *name)
-{
-	if (on)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", i, n, name);
-}
-
 static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
@@ -392,9 +387,18 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The progress line on a terminal, none with --quiet (fd -1 is no terminal). */
+static void run_progress_init(const struct run_args *a, struct progress *pg, unsigned total)
+{
+	if (a->quiet)
+		progress_init_fd(pg, -1, "run", total);
+	else
+		progress_init(pg, "run", total);
+}
+
 /* Method v1, as before rounds: the nop baseline once, then each probe in one pass. */
 static void measure_v1(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
-		       bool tty, json_t *warnings, double *overhead)
+		       struct progress *pg, json_t *warnings, double *overhead)
 {
 	struct latency_result *base = calloc(1, sizeof(*base));
 	int r;
@@ -404,7 +408,8 @@ static void measure_v1(const struct run_args *a, struct probe_runner *pr, struct
 		warn(a->quiet, warnings, "out of memory: nop baseline not measured");
 	} else {
 		/* The nop baseline first: its median is every other probe's overhead. */
-		progress(tty, 0, a->nsel, "nop baseline");
+		run_progress_init(a, pg, (unsigned)a->nsel + 1);
+		progress_step(pg, 0, "nop baseline");
 		r = probe_run(pr, probe_find("nop"), base);
 		if (!r && base->status == PROBE_OK)
 			*overhead = base->raw_median;
@@ -420,7 +425,7 @@ static void measure_v1(const struct run_args *a, struct probe_runner *pr, struct
 			o->res.status = PROBE_STOPPED;
 			continue;
 		}
-		progress(tty, i + 1, a->nsel, o->probe->name);
+		progress_step(pg, (unsigned)i + 1, o->probe->name);
 		if (!strcmp(o->probe->name, "nop") && base && base->status == PROBE_OK) {
 			o->res = *base;		/* the baseline itself, nothing subtracted */
 			continue;
@@ -451,13 +456,26 @@ static void v2_settle(struct probe_outcome *o, enum probe_stop stop, uint64_t ts
 }
 
 /*
+ * Progress of v2 in probe-rounds: a probe that is done counts all its
+ * rounds, the others this round's visits so far (before probe i).
+ */
+static unsigned v2_units_done(const struct run_args *a, const bool *done, unsigned round, size_t i)
+{
+	unsigned units = 0;
+
+	for (size_t j = 0; j < a->nsel; j++)
+		units += done[j] ? a->rounds : round + (j < i);
+	return units;
+}
+
+/*
  * Method v2: round-robin over the probes in command-line order; a probe's
  * VM and guest stay between its rounds (a two-vCPU probe's are rebuilt each
  * round, so its second vCPU does not spin through the other probes'), and
  * it leaves the rotation when latency_stop_decide says so.
  */
 static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
-		      bool tty)
+		      struct progress *pg)
 {
 	struct probe_session *ss = calloc(a->nsel, sizeof(*ss));
 	double *spent = calloc(a->nsel, sizeof(*spent));
@@ -476,6 +494,7 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 		rc = -ENOMEM;
 		goto out;
 	}
+	run_progress_init(a, pg, (unsigned)(a->nsel * a->rounds));
 	pr->env.rounds = a->rounds;
 	pr->env.pairs = RUN_PAIRS;
 	pr->env.budget_ms = (uint64_t)(a->budget_s * 1000);
@@ -499,9 +518,9 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 				v2_settle(o, st, tsc_khz);
 				continue;
 			}
-			snprintf(label, sizeof(label), "%s (round %u/%u)", o->probe->name, round + 1,
+			snprintf(label, sizeof(label), "%s, round %u/%u", o->probe->name, round + 1,
 				 a->rounds);
-			progress(tty, i + 1, a->nsel, label);
+			progress_step(pg, v2_units_done(a, done, round, i), label);
 			if (!open[i]) {
 				probe_session_open(pr, o->probe, &ss[i], res);
 				open[i] = ss[i].ls.open;
@@ -606,7 +625,8 @@ int cmd_run(int argc, char **argv)
 	struct hostinfo hi;
 	struct suite_env henv = { 0 };
 	size_t nout = 0;
-	bool tty, stopped;
+	struct progress pg = { .on = false };
+	bool stopped;
 	char err[512];
 	double overhead = 0;
 	int r, cpu = -1, rc = EXIT_OK;
@@ -683,19 +703,17 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < a.nsel; i++)
 		out[i].probe = &probes[a.order[i]];
 	nout = a.nsel;
-	tty = !a.quiet && isatty(STDERR_FILENO);
 	check_cpu2(&a, cpu, warnings);
 	if (a.samples_given && a.method != RUN_METHOD_V1)
 		warn(a.quiet, warnings, "--samples applies to --method v1; v2 measures %d pairs per round",
 		     RUN_PAIRS);
 	if (a.method == RUN_METHOD_V1) {
-		measure_v1(&a, &pr, out, tty, warnings, &overhead);
-	} else if (measure_v2(&a, &pr, out, tty)) {
+		measure_v1(&a, &pr, out, &pg, warnings, &overhead);
+	} else if (measure_v2(&a, &pr, out, &pg)) {
 		rc = cli_error("run", EXIT_FAIL, "out of memory");
 		goto done;
 	}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	progress_done(&pg);
 	stopped = *pr.stop;
 	for (size_t i = 0; i < nout; i++)
 		if (out[i].res.migrated) {

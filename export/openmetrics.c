@@ -183,7 +183,7 @@ static void probe_labels(struct series *s, const char *run, const struct run_pro
 	lab(s, "group", p->group);
 }
 
-enum probe_value { PV_MEDIAN, PV_CI_LO, PV_CI_HI, PV_SECONDS, PV_EXITS, PV_N };
+enum probe_value { PV_MEDIAN, PV_CI_LO, PV_CI_HI, PV_SECONDS, PV_EXITS, PV_CI_REL, PV_ROUNDS, PV_N };
 
 static const struct {
 	const char *name, *help;
@@ -198,6 +198,10 @@ static const struct {
 			 "Median cost of one operation of the probe, seconds (TSC frequency known)." },
 	[PV_EXITS] = { "exitscope_probe_exits_per_op",
 		       "VM exits per operation from the vCPU stats fd (not maintained by every backend)." },
+	[PV_CI_REL] = { "exitscope_probe_ci95_relative_ratio",
+			"Half-width of the 95% confidence interval of the round estimates over their mean (run --method v2)." },
+	[PV_ROUNDS] = { "exitscope_probe_rounds",
+			"Rounds the probe was measured in (run --method v2)." },
 };
 
 /* The value of a measured probe, or -1 when it has none. */
@@ -209,8 +213,35 @@ static double probe_value(const struct run_probe *p, enum probe_value v)
 	case PV_CI_HI: return p->cycles.ci95_hi;
 	case PV_SECONDS: return p->ns_median > 0 ? p->ns_median * 1e-9 : -1;
 	case PV_EXITS: return p->per_op[RESULT_OP_EXITS];
+	case PV_CI_REL: return p->ci_rel_pct >= 0 ? p->ci_rel_pct / 100 : -1;
+	case PV_ROUNDS: return p->n_rounds ? (double)p->n_rounds : -1;
 	default: return -1;
 	}
+}
+
+/* Why each measured probe stopped (v2 and v1 files that say so): a state set like the status. */
+static void fam_probe_stops(FILE *f, const struct export_run *r, size_t n)
+{
+	struct series s;
+	bool head = false;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
+			const struct run_probe *p = &r[i].rf->probes[k];
+
+			if (p->status != PROBE_OK || p->stop == PROBE_STOP_NONE)
+				continue;
+			if (!head)
+				family(f, "exitscope_probe_stop",
+				       "Why the probe's measurement ended: 1 for its reason, 0 for the others.");
+			head = true;
+			probe_labels(&s, r[i].run, p);
+			for (int st = PROBE_STOP_NONE + 1; st < PROBE_STOP_N; st++) {
+				lab(&s, "stop", probe_stop_names[st]);
+				sample(f, "exitscope_probe_stop", &s, st == (int)p->stop);
+				s.n--;
+			}
+		}
 }
 
 static void fam_probes(FILE *f, const struct export_run *r, size_t n)
@@ -246,6 +277,7 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 				sample(f, probe_values[v].name, &s, probe_value(p, v));
 			}
 	}
+	fam_probe_stops(f, r, n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->n_probes; k++)
 			user |= r[i].rf->probes[k].status == PROBE_OK &&

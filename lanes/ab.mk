@@ -5,7 +5,7 @@
 #                                       compare, report, assert (scripts/lane-ab)
 #   make check-lane-ab                  host-only self-test of scripts/lane-ab on
 #                                       recorded results (part of check-lane-assert)
-#   make check-ab                       the seed A/Bs (AB_SEEDS) in both lanes: what
+#   make check-ab                       the seed A/Bs and the A/A (AB_SEEDS) in both lanes: what
 #                                       .ci/run runs (make check-all)
 #
 # Everything lands in build-lanes/ab-<name>-<lane>/: each side's results,
@@ -13,8 +13,8 @@
 
 .PHONY: ab-vmx ab-svm check-lane-ab check-ab
 
-# The seeds' A/Bs (issue 10): each .ab in both lanes.
-AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab
+# The seeds' A/Bs (issue 10) and the A/A (issue 13): each .ab in both lanes.
+AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab lanes/ab/aa.ab
 
 $(if $(filter ab-vmx ab-svm,$(MAKECMDGOALS)),$(if $(AB),,$(error usage: make ab-vmx|ab-svm AB=lanes/ab/<name>.ab)))
 

@@ -471,7 +471,7 @@ static void test_run_openmetrics(void)
 	struct utsname u;
 
 	if (access("/dev/kvm", R_OK | W_OK)) {
-		tap_skip(7, "/dev/kvm is not usable: run cannot measure");
+		tap_skip(8, "/dev/kvm is not usable: run cannot measure");
 		return;
 	}
 	snprintf(json, sizeof(json), "%s/today.json", dir);
@@ -527,6 +527,20 @@ static void test_run_openmetrics(void)
 		snprintf(st, sizeof(st), "exitscope_probe_status{run=\"today\",probe=\"nop\",group=\"%s\",status=\"ok\"} ",
 			 rf && result_find_probe(rf, "nop") ? result_find_probe(rf, "nop")->group : "?");
 		ok(t1 && has_prefix(t1, st), "nop has a status state set too");
+	}
+	if (p && p->status == PROBE_OK && p->n_rounds) {
+		char st[256], rounds[256];
+
+		snprintf(st, sizeof(st), "exitscope_probe_stop{run=\"today\",probe=\"cpuid\",group=\"insn\","
+			 "stop=\"%s\"} 1", probe_stop_name(p->stop));
+		snprintf(rounds, sizeof(rounds), "exitscope_probe_rounds{run=\"today\",probe=\"cpuid\","
+			 "group=\"insn\"} %zu", p->n_rounds);
+		ok(t1 && has_line(t1, st) && has_line(t1, rounds) &&
+		   (p->ci_rel_pct < 0) == !strstr(t1, "exitscope_probe_ci95_relative_ratio{run=\"today\",probe=\"cpuid\""),
+		   "v2: cpuid's stop reason (%s), its %zu rounds and its relative CI are exported",
+		   probe_stop_name(p->stop), p->n_rounds);
+	} else {
+		tap_skip(1, "cpuid was not measured with rounds");
 	}
 	{
 		const char *a[] = { "-o", again, json, NULL };

@@ -412,7 +412,7 @@ static void test_sigint_run(const char *json, const char *errtext)
 		return;
 	}
 	/* The progress line on the terminal: nop is done, cpuid hangs (its watchdog: 10 min). */
-	started = run_wait_stderr(&pr, "[2/3] cpuid", 30000);
+	started = run_wait_stderr(&pr, "run 3/4 cpuid", 30000);
 	ok(started, "run: measuring cpuid (progress on the tty)");
 	kill(pr.pid, SIGINT);	/* also when it never got there: it must not wait for the watchdog */
 	run_finish(&pr, &r);
