@@ -111,7 +111,7 @@ uint64_t probe_ioeventfd_pio(uint64_t arg);
 uint64_t probe_ioeventfd_mmio(uint64_t arg);
 uint64_t probe_x2apic_setup(uint64_t arg);
 uint64_t probe_xapic_setup(uint64_t arg);
-uint64_t probe_irq_check(uint64_t arg);	/* teardown: one interrupt per op, else GUEST_CHECK */
+uint64_t probe_irq_check(uint64_t arg);	/* teardown: an interrupt for every op, else GUEST_CHECK */
 void probe_irq_reset(void);		/* setups: zero the counts, TPR = probe_tpr_open */
 uint64_t probe_wait_peer(void);		/* 0 once vCPU 1 set probe_ipi_ready, else GUEST_SKIP */
 uint64_t probe_ple_setup(uint64_t arg);
@@ -138,7 +138,7 @@ enum probe_skip {
 
 /* Indexes of GUEST_CHECK(i) that probe teardowns return (texts in probes/runner.c). */
 enum probe_check {
-	PROBE_CHECK_IRQ,		/* not one interrupt per op (probe_irq_seen vs probe_irq_ops) */
+	PROBE_CHECK_IRQ,		/* fewer interrupts than ops (probe_irq_seen vs probe_irq_ops) */
 };
 
 /* Guest globals shared with the host hooks (probes/..._guest.c). */

@@ -4,7 +4,7 @@
  * in-kernel LAPIC) or the x2APIC SELF IPI register (MSR 0x83f), taken in
  * an STI;NOP or STI;HLT window or when the TPR (CR8) drops from 15 to 0.
  * Each op counts itself; the teardown (probe_irq_check) fails the probe
- * unless every op took exactly one interrupt.
+ * unless every op took its interrupt (no fewer interrupts than ops).
  */
 #include "guest/guest.h"
 #include "probes/probes.h"
