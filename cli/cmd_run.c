@@ -86,7 +86,7 @@ static void run_usage(FILE *f)
 		"                    B (or every CPU but A) is busy\n"
 		"  --quiet           no progress or warnings on stderr\n"
 		"  --trace           attribute exits by reason through tracefs kvm_exit events\n"
-		"                    (v2: over each probe's first round)\n"
+		"                    (v2: in a round of its own before each probe's first)\n"
 		"  --all             also run the CR ownership map and the check suites (their\n"
 		"                    results go to the table and JSON; a failed check does not\n"
 		"                    change the exit status: use 'exitscope check' for that)\n"
@@ -527,7 +527,7 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 			}
 			/*
 			 * The budget counts the rounds' guest runs: not the VM setup and
-			 * calibration, nor the first round when it sets up tracing.
+			 * calibration, nor the first visit when it also runs the trace round.
 			 */
 			t0 = now_s();
 			if (open[i]) {

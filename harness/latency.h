@@ -155,6 +155,7 @@ struct latency_session {
 	uint64_t wd, batch;
 	unsigned int pairs;
 	bool trace, open, at_end;	/* at_end: the guest waits at its END sync */
+	bool traced;			/* the trace round ran (its timing is not a round) */
 };
 
 int latency_session_open(struct latency_session *s, const struct latency_env *env,
