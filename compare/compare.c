@@ -570,8 +570,47 @@ static int first_of_name(const struct side *s, size_t file, size_t idx, const st
 	return *first && (*first)->file == file && (*first)->idx == idx;
 }
 
+/* The mean baseline (cycles/op of the empty loop) over a side's pooled rounds; -1 without. */
+static double pooled_baseline(const struct pooled *pl)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < pl->n_ok; i++)
+		for (size_t k = 0; k < pl->ok[i]->n_rounds; k++) {
+			sum += pl->ok[i]->rounds[k].baseline_median;
+			n++;
+		}
+	return n && sum > 0 ? sum / (double)n : -1;
+}
+
+/*
+ * Every probe times the same empty loop beside its operation. When that
+ * baseline moved alike in every probe between the sides, the host ran at
+ * another speed (or a host-wide change hit everything): say so, since probe
+ * changes of that size may be that and not the probe's own. shift[] holds
+ * each probe's relative baseline change, new / base - 1.
+ */
+static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t n)
+{
+	double g;
+
+	if (n < COMPARE_SHIFT_MIN_PROBES)
+		return 0;
+	g = 100 * stats_median(shift, n);
+	if (!isfinite(g) || fabs(g) < cr->opts.threshold_pct / 2)
+		return 0;
+	return add_warning(cr, xasprintf("WARNING: the harness baseline (the same empty loop in every "
+					 "probe) moved by a median %+.2f%% over %zu probes between the "
+					 "sides: the host ran at another speed or changed as a whole; "
+					 "probe changes of that size may be that, not the probe's own "
+					 "(pool more runs per side: A1 A2 -- B1 B2)", g, n));
+}
+
 static int compare_probes(struct compare_result *cr, struct side *sa, struct side *sb)
 {
+	double *shift = NULL;
+	size_t n_shift = 0;
 	struct pooled pa = { 0 }, pb = { 0 };
 	const struct key_ref *ra, *rb, *dummy;
 	struct compare_probe *p;
@@ -583,7 +622,8 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 	cr->probes = calloc(sa->n_refs ? sa->n_refs : 1, sizeof(*cr->probes));
 	cr->only_a = calloc(sa->n_refs ? sa->n_refs : 1, sizeof(*cr->only_a));
 	cr->only_b = calloc(sb->n_refs ? sb->n_refs : 1, sizeof(*cr->only_b));
-	if (!cr->probes || !cr->only_a || !cr->only_b)
+	shift = calloc(sa->n_refs ? sa->n_refs : 1, sizeof(*shift));
+	if (!cr->probes || !cr->only_a || !cr->only_b || !shift)
 		goto out;
 	/* Probes in the order of the base side's files, each name once. */
 	for (i = 0; i < sa->n; i++) {
@@ -605,8 +645,13 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p->group = pa.rep->group;
 			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
 				goto out;
+			if (pa.all_rounds && pb.all_rounds && pa.n_ok && pb.n_ok &&
+			    pooled_baseline(&pa) > 0 && pooled_baseline(&pb) > 0)
+				shift[n_shift++] = pooled_baseline(&pb) / pooled_baseline(&pa) - 1;
 		}
 	}
+	if (warn_baseline_shift(cr, shift, n_shift))
+		goto out;
 	for (i = 0; i < sb->n; i++)
 		for (j = 0; j < sb->f[i]->n_probes; j++)
 			if (first_of_name(sb, i, j, &dummy) &&
@@ -616,6 +661,7 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 		cr->method_note = cr->n_by_rounds ? mixed_note : batches_note;
 	rc = 0;
 out:
+	free(shift);
 	free(pa.ok);
 	free(pb.ok);
 	free(sa->refs);

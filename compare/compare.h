@@ -18,6 +18,7 @@
 #define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported... */
 #define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */
 #define COMPARE_COUNTER_ZERO	0.005	/* below this a per-op counter is 0 (prints 0.00) */
+#define COMPARE_SHIFT_MIN_PROBES 3	/* probes with rounds on both sides before a baseline shift is told */
 
 struct compare_opts {
 	double threshold_pct;		/* |diff%| needed for a verdict */

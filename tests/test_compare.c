@@ -515,6 +515,60 @@ static struct compare_result *compare_medians(struct result_file **a, size_t na,
 }
 
 /* The Welch interval on round medians, on numbers worked out by hand. */
+/* Three probes with rounds whose every round's baseline is base (cycles/op). */
+static struct result_file *shift_file(double base, uint64_t seed)
+{
+	static const char *const names[] = { "p_one", "p_two", "p_three" };
+	json_t *probes = json_array(), *doc;
+	char *text, err[RESULT_ERR_MAX];
+	struct result_file *rf;
+
+	for (size_t i = 0; i < 3; i++) {
+		json_t *p = rounds_probe(names[i], 1000 * (i + 1), 0.01, 0.01, seed + i, 1), *r;
+		size_t k;
+
+		json_array_foreach(json_object_get(p, "rounds"), k, r)
+			json_object_set_new(r, "baseline_median", json_real(base));
+		json_array_append_new(probes, p);
+	}
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
+	text = json_dumps(doc, 0);
+	rf = text ? result_read_buffer("mem.json", text, strlen(text), err, sizeof(err)) : NULL;
+	if (!rf)
+		diag("shift_file: %s", text ? err : "out of memory");
+	free(text);
+	json_decref(doc);
+	return rf;
+}
+
+static bool has_warning(const struct compare_result *cr, const char *needle)
+{
+	for (size_t i = 0; i < cr->n_warnings; i++)
+		if (strstr(cr->warnings[i], needle))
+			return true;
+	return false;
+}
+
+/* The harness baseline of every probe moved alike: the host's speed, said as a warning. */
+static void test_baseline_shift(void)
+{
+	struct result_file *a = shift_file(7200, 11), *b = shift_file(7200 * 1.03, 21),
+			   *c = shift_file(7200 * 1.002, 31);
+	struct compare_result *ab = a && b ? compare_results(a, b, NULL, NULL, 0) : NULL,
+			      *ac = a && c ? compare_results(a, c, NULL, NULL, 0) : NULL;
+
+	ok(ab && has_warning(ab, "harness baseline (the same empty loop in every probe) moved by a "
+			     "median +3.00% over 3 probes"),
+	   "every probe's baseline 3%% dearer: a warning names the median shift and the probes");
+	ok(ac && !has_warning(ac, "harness baseline"),
+	   "a 0.2%% baseline difference (below half the 2%% threshold) is not warned about");
+	compare_free(ab);
+	compare_free(ac);
+	result_free(a);
+	result_free(b);
+	result_free(c);
+}
+
 static void test_welch_verdicts(void)
 {
 	const double steady[] = { 2229, 2236, 2234, 2239, 2232 };
@@ -936,6 +990,7 @@ int main(void)
 	test_rounds();
 	test_welch_verdicts();
 	test_aa_pairs();
+	test_baseline_shift();
 	test_cli();
 	fixture_rmdir(tmp);
 	return done_testing();
