@@ -208,8 +208,11 @@ static int session_prepare(struct probe_runner *r, const struct probe *p, struct
 		rc = vm_create(&ctx->vm, &vo, err, sizeof(err));
 	}
 	if (rc) {
-		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
+		/* Ctrl-C while KVM builds the VM (KVM_CREATE_VM: EINTR) stops, not fails. */
+		res->status = rc == -EINTR || (r->stop && *r->stop) ? PROBE_STOPPED : PROBE_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "%s%s",
+			 res->status == PROBE_STOPPED ? "stopped by Ctrl-C while building the VM: " :
+			 "cannot build the VM: ", err);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);

@@ -440,6 +440,8 @@ static void test_sigint_run(const char *json, const char *errtext)
 	t = rf ? result_find_probe(rf, "rdtsc") : NULL;
 	ok(n && n->status == PROBE_OK && n->n_samples == 3, "run: the measured nop is kept");
 	ok(c && c->status == PROBE_STOPPED, "run: cpuid, interrupted, is 'stopped'");
+	if (c && c->status != PROBE_STOPPED)
+		diag("cpuid: %s: %s", probe_status_name(c->status), c->reason ? c->reason : "");
 	ok(t && t->status == PROBE_STOPPED, "run: rdtsc, never started, is 'stopped'");
 	result_free(rf);
 	run_free(&r);
