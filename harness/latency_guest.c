@@ -61,20 +61,28 @@ static uint64_t calibrate(guest_fn_t op, uint64_t arg, uint64_t target, uint64_t
 	return batch;
 }
 
-uint64_t latency_guest_main(uint64_t unused)
+/* The op's setup (its refusal code, else 0), then the batch size, also in c->batch. */
+static uint64_t setup_calibrate(volatile struct latency_ctl *c, guest_fn_t op, uint64_t *batch)
 {
-	volatile struct latency_ctl *c = &latency_ctl;
-	guest_fn_t op = (guest_fn_t)c->op;
-	uint64_t arg = c->arg, batch, n = c->samples;
-
 	if (c->setup) {
-		uint64_t r = ((guest_fn_t)c->setup)(arg);
+		uint64_t r = ((guest_fn_t)c->setup)(c->arg);
 
 		if (r)
 			return r;
 	}
-	batch = calibrate(op, arg, c->target_cycles, c->max_batch);
-	c->batch = batch;
+	*batch = calibrate(op, c->arg, c->target_cycles, c->max_batch);
+	c->batch = *batch;
+	return 0;
+}
+
+uint64_t latency_guest_main(uint64_t unused)
+{
+	volatile struct latency_ctl *c = &latency_ctl;
+	guest_fn_t op = (guest_fn_t)c->op;
+	uint64_t arg = c->arg, batch, n = c->samples, r = setup_calibrate(c, op, &batch);
+
+	if (r)
+		return r;
 	run_batch(op, arg, batch);	/* warm-up at the final size */
 	GUEST_SYNC(LATENCY_SYNC_START, batch);
 	for (uint64_t i = 0; i < n && i < LATENCY_CTL_SAMPLES; i++)
@@ -90,16 +98,10 @@ uint64_t latency_guest_paired_main(uint64_t unused)
 	/* Through a volatile, so the compiler cannot specialize run_batch for the nop. */
 	guest_fn_t volatile nop_v = latency_guest_nop;
 	guest_fn_t op = (guest_fn_t)c->op, nop = nop_v;
-	uint64_t arg = c->arg, batch, n;
+	uint64_t arg = c->arg, batch, n, r = setup_calibrate(c, op, &batch);
 
-	if (c->setup) {
-		uint64_t r = ((guest_fn_t)c->setup)(arg);
-
-		if (r)
-			return r;
-	}
-	batch = calibrate(op, arg, c->target_cycles, c->max_batch);
-	c->batch = batch;
+	if (r)
+		return r;
 	run_batch(nop, arg, batch);	/* warm-up of both loops at the final size */
 	run_batch(op, arg, batch);
 	for (;;) {

@@ -1,6 +1,7 @@
 /* fixture.c - build synthetic result files (schema v1) and temp dirs for the tests. */
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,4 +155,29 @@ void fixture_rmdir(char *dir)
 	if (!getenv("KEEP_TMP"))
 		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(dir);
+}
+
+json_t *fixture_probe_json(json_t *root, const char *name)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(json_object_get(root, "probes"), i, p)
+		if (!strcmp(json_string_value(json_object_get(p, "name")), name))
+			return p;
+	return NULL;
+}
+
+double fixture_num(json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *fixture_str(json_t *obj, const char *key)
+{
+	const char *s = json_string_value(json_object_get(obj, key));
+
+	return s ? s : "";
 }

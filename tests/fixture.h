@@ -42,6 +42,11 @@ const char *fixture_write_raw(const char *dir, const char *name, const void *buf
 
 /* A fresh private temp dir (removed by fixture_rmdir); NULL on failure. */
 char *fixture_tmpdir(void);
+/* The probe object named name in a result document's "probes" (NULL if none). */
+json_t *fixture_probe_json(json_t *root, const char *name);
+/* obj's member key as a number (NAN unless it is one) or a string ("" unless it is one). */
+double fixture_num(json_t *obj, const char *key);
+const char *fixture_str(json_t *obj, const char *key);
 void fixture_rmdir(char *dir);
 
 #endif

@@ -2,6 +2,7 @@
  * run_cmd.c - run a program from a test and capture its exit status, stdout
  * and stderr; start it and watch it while it runs (Ctrl-C tests).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -254,4 +255,46 @@ void run_free(struct run_result *r)
 	free(r->out);
 	free(r->err);
 	r->out = r->err = NULL;
+}
+
+char *run_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = '\0';
+		if (len)
+			*len = (size_t)n;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+size_t run_help_commands(const char *help, char names[][32], size_t max)
+{
+	const char *p = strstr(help, "\ncommands:\n");
+	size_t n = 0;
+
+	if (!p)
+		return 0;
+	for (p += strlen("\ncommands:\n"); *p == ' ' && n < max; p = strchr(p, '\n') + 1) {
+		int len = 0;
+
+		while (*p == ' ')
+			p++;
+		while (p[len] && !isspace((unsigned char)p[len]))
+			len++;
+		snprintf(names[n++], 32, "%.*s", len, p);
+		if (!strchr(p, '\n'))
+			break;
+	}
+	return n;
 }

@@ -36,6 +36,10 @@ int run_cmd(struct run_result *r, const char *const argv[]);
 /* run_cmd with options (o may be NULL). */
 int run_cmd_opts(struct run_result *r, const char *const argv[], const struct run_opts *o);
 void run_free(struct run_result *r);
+/* A whole file, NUL-terminated (malloc'd; NULL if unreadable); *len its size when len is set. */
+char *run_read_file(const char *path, size_t *len);
+/* The command names of `exitscope --help`'s "commands:" list into names[]; their count. */
+size_t run_help_commands(const char *help, char names[][32], size_t max);
 
 /* Start argv (as run_cmd_opts); 0, or -1 if it could not be started. */
 int run_start(struct run_proc *p, const char *const argv[], const struct run_opts *o);

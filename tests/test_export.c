@@ -27,25 +27,6 @@
 static const char *exe;
 static char *dir;
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		buf[n] = '\0';
-	else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* text holds line as a whole line. */
 static bool has_line(const char *text, const char *line)
 {
@@ -246,7 +227,7 @@ static void test_recorded(void)
 	ok(r.status == 0 && !*r.err, "export of the recorded vmx run, map, check and svm info: exit 0, silent");
 	run_free(&r);
 	promtool_clean(out, "the recorded lane results");
-	text = slurp(out);
+	text = run_read_file(out, NULL);
 	for (size_t i = 0; text && i < sizeof(lines) / sizeof(lines[0]); i++)
 		if (!has_line(text, lines[i])) {
 			diag("missing: %s", lines[i]);
@@ -293,7 +274,7 @@ static void test_corpus(void)
 		diag("%s", r.err);
 	run_free(&r);
 	promtool_clean(out, "the fuzz corpus's valid files");
-	text = slurp(out);
+	text = run_read_file(out, NULL);
 	ok(text && has_prefix(text, "exitscope_info{run=\"valid-run-map-checks\",") &&
 	   has_prefix(text, "exitscope_info{run=\"valid-info\","),
 	   "one exitscope_info series per file, told apart by run=<file name without .json>");
@@ -323,7 +304,7 @@ static void test_escaping(void)
 	ok(r.status == 0, "export of a file whose strings need escaping: exit 0");
 	run_free(&r);
 	promtool_clean(out, "escaped label values");
-	text = slurp(out);
+	text = run_read_file(out, NULL);
 	ok(text && strstr(text, ",kernel=\"6.1 \\\"odd\\\" \\\\path\\nline2\",") &&
 	   strstr(text, "cpu_model_name=\"CPU \\\"quoted\\\"\"") &&
 	   has_line(text, "exitscope_probe_status{run=\"odd\",probe=\"odd\\\\probe\",group=\"g\\\"1\","
@@ -427,7 +408,7 @@ static void test_atomic(void)
 		const char *a[] = { "-o", out, "fuzz/corpus/broken-truncated.json", NULL };
 
 		run_export(&r, a, NULL);
-		after = slurp(out);
+		after = run_read_file(out, NULL);
 		ok(r.status == 2 && after && !strcmp(after, "# old\n") && dir_entries(sub) == 1,
 		   "bad input: exit 2, the old file untouched, no temporary left");
 		free(after);
@@ -438,7 +419,7 @@ static void test_atomic(void)
 		struct run_opts o = { .fsize_limit = 512 };
 
 		run_export(&r, a, &o);
-		after = slurp(out);
+		after = run_read_file(out, NULL);
 		ok(r.status == 1 && one_line(&r, "export") && strstr(r.err, "cannot write") && after &&
 		   !strcmp(after, "# old\n") && dir_entries(sub) == 1,
 		   "a write that fails (file size limit): exit 1, one line, the old file untouched, no temporary");
@@ -452,7 +433,7 @@ static void test_atomic(void)
 		const char *a[] = { "-o", out, "lanes/samples/vmx/run.json", NULL };
 
 		run_export(&r, a, NULL);
-		after = slurp(out);
+		after = run_read_file(out, NULL);
 		ok(r.status == 0 && !stat(out, &st1) && st1.st_ino != st0.st_ino && after &&
 		   has_prefix(after, "exitscope_info{run=\"run\",") && dir_entries(sub) == 1,
 		   "success replaces the file by a rename (a new inode), nothing else left in the directory");
@@ -498,7 +479,7 @@ static void test_run_openmetrics(void)
 		run_free(&r);
 	}
 	promtool_clean(prom, "what run --openmetrics wrote");
-	t1 = slurp(prom);
+	t1 = run_read_file(prom, NULL);
 	rf = result_read_file(json, err, sizeof(err));
 	if (rf)
 		p = result_find_probe(rf, "cpuid");
@@ -546,7 +527,7 @@ static void test_run_openmetrics(void)
 		const char *a[] = { "-o", again, json, NULL };
 
 		run_export(&r, a, NULL);
-		t2 = slurp(again);
+		t2 = run_read_file(again, NULL);
 		ok(r.status == 0 && t1 && t2 && !strcmp(t1, t2),
 		   "exitscope export of the run's JSON gives the same text as run --openmetrics");
 		run_free(&r);
@@ -559,7 +540,7 @@ static void test_run_openmetrics(void)
 static void test_systemd(void)
 {
 	char root[PATHLEN], cmd[4 * PATHLEN];
-	char *svc = slurp("dist/systemd/exitscope-export.service"), *tim = slurp("dist/systemd/exitscope.timer");
+	char *svc = run_read_file("dist/systemd/exitscope-export.service", NULL), *tim = run_read_file("dist/systemd/exitscope.timer", NULL);
 	struct run_result r;
 
 	ok(svc && strstr(svc, "\nType=oneshot\n") &&

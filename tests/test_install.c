@@ -75,54 +75,11 @@ static int find_file(const struct files *f, const char *path)
 }
 
 /* The names listed under "commands:" in the top-level --help. */
-static size_t help_commands(const char *help, char names[][32], size_t max)
-{
-	const char *p = strstr(help, "\ncommands:\n");
-	size_t n = 0;
-
-	if (!p)
-		return 0;
-	for (p += strlen("\ncommands:\n"); *p == ' ' && n < max; p = strchr(p, '\n') + 1) {
-		int len = 0;
-
-		while (*p == ' ')
-			p++;
-		while (p[len] && !isspace((unsigned char)p[len]))
-			len++;
-		snprintf(names[n++], 32, "%.*s", len, p);
-		if (!strchr(p, '\n'))
-			break;
-	}
-	return n;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		} else if (buf) {
-			buf[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 /* The two files have the same bytes. */
 static bool same_bytes(const char *a, const char *b)
 {
 	size_t la = 0, lb = 0;
-	char *x = read_all(a, &la), *y = read_all(b, &lb);
+	char *x = run_read_file(a, &la), *y = run_read_file(b, &lb);
 	bool same = x && y && la == lb && !memcmp(x, y, la);
 
 	free(x);
@@ -235,7 +192,7 @@ int main(void)
 	snprintf(dest, sizeof(dest), "%s/dest", tmp);
 
 	run_cmd(&r, (const char *const[]){ exe, "--help", NULL });
-	ncmds = help_commands(r.out, cmds, 32);
+	ncmds = run_help_commands(r.out, cmds, 32);
 	run_free(&r);
 	ok(ncmds >= 6, "the commands of exitscope --help (%zu)", ncmds);
 	run_cmd(&r, (const char *const[]){ exe, "run", "--list", NULL });
@@ -298,13 +255,13 @@ int main(void)
 		snprintf(path, sizeof(path), "%s/%s", dest, got.path[i]);
 		snprintf(built, sizeof(built), "%s/man/%.*s", build,
 			 (int)(strlen(strrchr(got.path[i], '/') + 1) - 3), strrchr(got.path[i], '/') + 1);
-		gz = read_all(path, &glen);
+		gz = run_read_file(path, &glen);
 		ok(gz && glen > 10 && (unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b &&
 		   !(gz[3] & 0x08) && !gz[4] && !gz[5] && !gz[6] && !gz[7],
 		   "%s: gzip with no file name and no time stamp", got.path[i]);
 		free(gz);
 		run_cmd(&r, (const char *const[]){ "gzip", "-dc", path, NULL });
-		page = read_all(built, &len);
+		page = run_read_file(built, &len);
 		ok(r.status == 0 && page && strlen(r.out) == len && !memcmp(r.out, page, len),
 		   "%s: is %s", got.path[i], built);
 		free(page);

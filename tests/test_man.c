@@ -21,27 +21,6 @@
 #define MAX_TOKENS	128
 
 /* The names listed under "commands:" in the top-level --help. */
-static size_t help_commands(const char *help, char names[][32], size_t max)
-{
-	const char *p = strstr(help, "\ncommands:\n");
-	size_t n = 0;
-
-	if (!p)
-		return 0;
-	for (p += strlen("\ncommands:\n"); *p == ' ' && n < max; p = strchr(p, '\n') + 1) {
-		int len = 0;
-
-		while (*p == ' ')
-			p++;
-		while (p[len] && !isspace((unsigned char)p[len]))
-			len++;
-		snprintf(names[n++], 32, "%.*s", len, p);
-		if (!strchr(p, '\n'))
-			break;
-	}
-	return n;
-}
-
 static bool opt_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '-';
@@ -213,7 +192,7 @@ int main(void)
 	   !has_option("x --jsonx", "--json"), "an option is matched whole");
 
 	help = help_of(exe, NULL);
-	ncmds = help ? help_commands(help, cmds, MAX_CMDS) : 0;
+	ncmds = help ? run_help_commands(help, cmds, MAX_CMDS) : 0;
 	free(help);
 	ok(ncmds >= 6, "exitscope --help lists the commands (%zu)", ncmds);
 

@@ -68,31 +68,11 @@ static struct result_file *read_result(const char *path)
 	return rf;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		buf[n] = '\0';
-		*len = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Is path's content exactly want? */
 static bool same_content(const char *path, const char *want, size_t wlen)
 {
 	size_t len = 0;
-	char *got = slurp(path, &len);
+	char *got = run_read_file(path, &len);
 	bool same = got && len == wlen && !memcmp(got, want, len);
 
 	free(got);

@@ -43,34 +43,9 @@ static const char *const vmexit_names[] = {
 
 #define NOT_TAKEN	"was not taken in its window"
 
-static json_t *probe_json(json_t *root, const char *name)
-{
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(json_object_get(root, "probes"), i, p)
-		if (!strcmp(json_string_value(json_object_get(p, "name")), name))
-			return p;
-	return NULL;
-}
-
-static double num(json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(json_t *obj, const char *key)
-{
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : "";
-}
-
 static bool is_ok(json_t *p)
 {
-	return p && !strcmp(str(p, "status"), "ok");
+	return p && !strcmp(fixture_str(p, "status"), "ok");
 }
 
 static json_t *run_json(const char *path, const char *env, size_t n, const char *const *names)
@@ -126,8 +101,8 @@ static void check_every_probe(json_t *root)
 	size_t bad = 0, nok = 0;
 
 	for (size_t i = 0; i < sizeof(run_names) / sizeof(run_names[0]); i++) {
-		json_t *p = probe_json(root, run_names[i]);
-		const char *st = p ? str(p, "status") : "absent", *why = p ? str(p, "reason") : "";
+		json_t *p = fixture_probe_json(root, run_names[i]);
+		const char *st = p ? fixture_str(p, "status") : "absent", *why = p ? fixture_str(p, "reason") : "";
 		bool checked = probe_find(run_names[i]) &&
 			       probe_find(run_names[i])->teardown == probe_irq_check;
 
@@ -135,8 +110,8 @@ static void check_every_probe(json_t *root)
 			json_t *c = json_object_get(p, "cycles");
 
 			nok++;
-			if (!(num(p, "raw_median_cycles") > 0) || !(num(c, "median") >= 0) ||
-			    !isfinite(num(c, "median")) || !(num(p, "batch") >= 1)) {
+			if (!(fixture_num(p, "raw_median_cycles") > 0) || !(fixture_num(c, "median") >= 0) ||
+			    !isfinite(fixture_num(c, "median")) || !(fixture_num(p, "batch") >= 1)) {
 				diag("%s: figures not positive/finite", run_names[i]);
 				bad++;
 			}
@@ -156,8 +131,8 @@ static void check_every_probe(json_t *root)
 
 static void check_per_op(json_t *root)
 {
-	json_t *pm = probe_json(root, "inl_from_pmtimer"), *t = probe_json(root, "tscdeadline");
-	json_t *ti = probe_json(root, "tscdeadline_immed");
+	json_t *pm = fixture_probe_json(root, "inl_from_pmtimer"), *t = fixture_probe_json(root, "tscdeadline");
+	json_t *ti = fixture_probe_json(root, "tscdeadline_immed");
 	static const char *const xapic[] = { "self_ipi_sti_nop", "self_ipi_sti_hlt", "self_ipi_tpr",
 					     "self_ipi_tpr_sti_nop", "self_ipi_tpr_sti_hlt" };
 	size_t n = 0, user = 0;
@@ -165,19 +140,19 @@ static void check_per_op(json_t *root)
 	if (is_ok(pm)) {
 		json_t *po = json_object_get(pm, "per_op");
 
-		is_num(num(po, "user_io"), 1, 0.01, "inl_from_pmtimer: one userspace I/O exit per op");
-		is_num(num(po, "user_mmio") + num(po, "user_msr"), 0, 0,
+		is_num(fixture_num(po, "user_io"), 1, 0.01, "inl_from_pmtimer: one userspace I/O exit per op");
+		is_num(fixture_num(po, "user_mmio") + fixture_num(po, "user_msr"), 0, 0,
 		       "inl_from_pmtimer: no other userspace exit");
 	} else {
 		tap_skip(2, "inl_from_pmtimer not measured here");
 	}
 	/* The xAPIC page is the in-kernel LAPIC's: no MMIO exit reaches exitscope. */
 	for (size_t i = 0; i < sizeof(xapic) / sizeof(xapic[0]); i++) {
-		json_t *p = probe_json(root, xapic[i]);
+		json_t *p = fixture_probe_json(root, xapic[i]);
 
 		if (is_ok(p)) {
 			n++;
-			user += num(json_object_get(p, "per_op"), "user_mmio") != 0;
+			user += fixture_num(json_object_get(p, "per_op"), "user_mmio") != 0;
 		}
 	}
 	if (n)
@@ -185,17 +160,17 @@ static void check_per_op(json_t *root)
 	else
 		tap_skip(1, "no xAPIC self IPI measured here");
 	/* tscdeadline_immed measured means its check passed: one interrupt per op, no wait. */
-	if (is_ok(ti) && is_ok(t) && num(json_object_get(t, "per_op"), "insn_emulation") > 0)
-		ok(num(json_object_get(ti, "per_op"), "insn_emulation") <
-		   num(json_object_get(t, "per_op"), "insn_emulation"),
+	if (is_ok(ti) && is_ok(t) && fixture_num(json_object_get(t, "per_op"), "insn_emulation") > 0)
+		ok(fixture_num(json_object_get(ti, "per_op"), "insn_emulation") <
+		   fixture_num(json_object_get(t, "per_op"), "insn_emulation"),
 		   "tscdeadline_immed emulates fewer instructions per op than tscdeadline (no wait loop)");
 	else if (ti && !is_ok(ti))
-		tap_like(str(ti, "reason"), NOT_TAKEN,
+		tap_like(fixture_str(ti, "reason"), NOT_TAKEN,
 			 "tscdeadline_immed not measured: its interrupt check says why");
 	else
 		tap_skip(1, "no instruction-emulation counts to compare the two timer probes");
-	if (is_ok(probe_json(root, "ple_round_robin")))
-		is_num(num(json_object_get(probe_json(root, "ple_round_robin"), "per_op"), "user_io"), 0, 0,
+	if (is_ok(fixture_probe_json(root, "ple_round_robin")))
+		is_num(fixture_num(json_object_get(fixture_probe_json(root, "ple_round_robin"), "per_op"), "user_io"), 0, 0,
 		       "ple_round_robin: no userspace exit");
 	else
 		tap_skip(1, "ple_round_robin not measured here");
@@ -208,17 +183,17 @@ static void test_mask_hook(const char *path)
 	json_t *root = run_json(path, PROBE_MASK_SELF_IPI_ENV "=1", 2, names);
 
 	for (size_t i = 0; root && i < 2; i++) {
-		json_t *p = probe_json(root, names[i]);
+		json_t *p = fixture_probe_json(root, names[i]);
 		char what[128];
 
-		if (p && !strcmp(str(p, "status"), "skipped")) {
+		if (p && !strcmp(fixture_str(p, "status"), "skipped")) {
 			tap_skip(2, "probe skipped on this host");
 			continue;
 		}
 		snprintf(what, sizeof(what), "masked %s: status failed", names[i]);
-		tap_is_str(p ? str(p, "status") : NULL, "failed", "%s", what);
+		tap_is_str(p ? fixture_str(p, "status") : NULL, "failed", "%s", what);
 		snprintf(what, sizeof(what), "masked %s: the reason says no interrupt was taken", names[i]);
-		tap_like(p ? str(p, "reason") : NULL, NOT_TAKEN ": 0 interrupts for", "%s", what);
+		tap_like(p ? fixture_str(p, "reason") : NULL, NOT_TAKEN ": 0 interrupts for", "%s", what);
 	}
 	json_decref(root);
 }

@@ -23,31 +23,6 @@
 
 static const char *exe;
 
-static json_t *probe_json(json_t *root, const char *name)
-{
-	size_t i;
-	json_t *p;
-
-	json_array_foreach(json_object_get(root, "probes"), i, p)
-		if (!strcmp(json_string_value(json_object_get(p, "name")), name))
-			return p;
-	return NULL;
-}
-
-static double num(json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(json_t *obj, const char *key)
-{
-	const char *s = json_string_value(json_object_get(obj, key));
-
-	return s ? s : "";
-}
-
 static void test_cli_basics(void)
 {
 	struct run_result r;
@@ -108,7 +83,7 @@ static void check_every_probe(json_t *root)
 	json_t *p;
 
 	json_array_foreach(json_object_get(root, "probes"), i, p) {
-		const char *name = str(p, "name"), *st = str(p, "status");
+		const char *name = fixture_str(p, "name"), *st = fixture_str(p, "status");
 
 		if (i < nr_probes && strcmp(name, probes[i].name)) {
 			diag("probe %zu is %s, want %s (catalogue order)", i, name, probes[i].name);
@@ -117,34 +92,34 @@ static void check_every_probe(json_t *root)
 		if (!strcmp(st, "ok")) {
 			json_t *c = json_object_get(p, "cycles"), *s = json_object_get(p, "samples"), *v;
 			json_t *rounds = json_object_get(p, "rounds"), *rd;
-			double raw = num(p, "raw_median_cycles");
+			double raw = fixture_num(p, "raw_median_cycles");
 			size_t k, pairs = 0;
 
 			nok++;
 			/* Method v2: the flat samples are every round's pairs. */
 			json_array_foreach(rounds, k, rd) {
 				pairs += json_array_size(json_object_get(rd, "samples"));
-				if (!(num(rd, "batch") >= 1) || !(num(rd, "raw_median") > 0))
+				if (!(fixture_num(rd, "batch") >= 1) || !(fixture_num(rd, "raw_median") > 0))
 					bad++;
 			}
 			if (!json_array_size(rounds) || json_array_size(rounds) > 5 ||
-			    (strcmp(str(p, "stop"), "precision") && strcmp(str(p, "stop"), "budget"))) {
-				diag("%s: %zu rounds, stop '%s'", name, json_array_size(rounds), str(p, "stop"));
+			    (strcmp(fixture_str(p, "stop"), "precision") && strcmp(fixture_str(p, "stop"), "budget"))) {
+				diag("%s: %zu rounds, stop '%s'", name, json_array_size(rounds), fixture_str(p, "stop"));
 				bad++;
 			}
-			if (!(raw > 0 && isfinite(raw)) || !(num(p, "batch") >= 1) ||
-			    json_array_size(s) != pairs || !pairs || !isfinite(num(c, "median")) ||
-			    !(num(c, "median") >= 0) || !(num(p, "ns_median") >= 0) ||
-			    !(num(p, "overhead_cycles") >= 0)) {
+			if (!(raw > 0 && isfinite(raw)) || !(fixture_num(p, "batch") >= 1) ||
+			    json_array_size(s) != pairs || !pairs || !isfinite(fixture_num(c, "median")) ||
+			    !(fixture_num(c, "median") >= 0) || !(fixture_num(p, "ns_median") >= 0) ||
+			    !(fixture_num(p, "overhead_cycles") >= 0)) {
 				diag("%s: figures not positive/finite (raw %g, batch %g, %zu samples)",
-				     name, raw, num(p, "batch"), json_array_size(s));
+				     name, raw, fixture_num(p, "batch"), json_array_size(s));
 				bad++;
 			}
 			json_array_foreach(s, k, v)
 				if (!json_is_number(v) || !isfinite(json_number_value(v)) ||
 				    json_number_value(v) < 0)
 					bad++;
-		} else if (!*str(p, "reason")) {
+		} else if (!*fixture_str(p, "reason")) {
 			diag("%s: status %s without a reason", name, st);
 			bad++;
 		} else if (strcmp(st, "skipped") && strcmp(st, "failed") && strcmp(st, "hang")) {
@@ -156,7 +131,7 @@ static void check_every_probe(json_t *root)
 	       "the whole catalogue is in the result");
 	ok(!bad, "every probe: positive finite figures in 1-5 rounds with a stop, or skipped/failed/hang "
 	   "with a reason");
-	ok(probe_json(root, "nop") && !strcmp(str(probe_json(root, "nop"), "status"), "ok"),
+	ok(fixture_probe_json(root, "nop") && !strcmp(fixture_str(fixture_probe_json(root, "nop"), "status"), "ok"),
 	   "the nop baseline was measured");
 	diag("%zu of %zu probes measured on this host", nok, nr_probes);
 }
@@ -176,26 +151,26 @@ static void check_exact_exits(json_t *root)
 	char name[128];
 
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
-		json_t *p = probe_json(root, exact[i].probe);
+		json_t *p = fixture_probe_json(root, exact[i].probe);
 
-		if (!p || strcmp(str(p, "status"), "ok")) {
+		if (!p || strcmp(fixture_str(p, "status"), "ok")) {
 			tap_skip(1, "probe not measured here");
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s: per_op.%s is exactly %.0f", exact[i].probe,
 			 exact[i].key, exact[i].want);
-		is_num(num(json_object_get(p, "per_op"), exact[i].key), exact[i].want, 0, name);
+		is_num(fixture_num(json_object_get(p, "per_op"), exact[i].key), exact[i].want, 0, name);
 	}
 	/* The stats fd's io_exits/mmio_exits, where the backend keeps them. */
 	for (int m = 0; m < 2; m++) {
-		json_t *p = probe_json(root, m ? "mmio_to_user" : "pio_to_user");
+		json_t *p = fixture_probe_json(root, m ? "mmio_to_user" : "pio_to_user");
 		json_t *po = p ? json_object_get(p, "per_op") : NULL;
 		const char *key = m ? "mmio_exits" : "io_exits";
 
-		if (!po || num(po, key) == 0)
+		if (!po || fixture_num(po, key) == 0)
 			tap_skip(1, "the backend does not maintain this stat (kvm_pvm keeps it at 0)");
 		else
-			is_num(num(po, key), 1, 0, m ? "mmio_to_user: stats mmio_exits/op is exactly 1"
+			is_num(fixture_num(po, key), 1, 0, m ? "mmio_to_user: stats mmio_exits/op is exactly 1"
 						     : "pio_to_user: stats io_exits/op is exactly 1");
 	}
 }
@@ -207,13 +182,13 @@ static void check_json(const char *path, json_t *root)
 	char err[RESULT_ERR_MAX];
 	size_t agree = 0;
 
-	tap_is_str(str(root, "schema"), "exitscope-result", "schema name");
+	tap_is_str(fixture_str(root, "schema"), "exitscope-result", "schema name");
 	is_int(json_integer_value(json_object_get(root, "schema_version")), 1, "schema version 1");
-	tap_is_str(str(root, "kind"), "run", "kind run");
+	tap_is_str(fixture_str(root, "kind"), "run", "kind run");
 	ok(json_is_object(json_object_get(json_object_get(root, "host"), "execution")),
 	   "the full host record (with execution mode) is included");
-	ok(json_is_array(json_object_get(root, "command")) && *str(root, "started") &&
-	   *str(root, "finished"), "command line and timestamps");
+	ok(json_is_array(json_object_get(root, "command")) && *fixture_str(root, "started") &&
+	   *fixture_str(root, "finished"), "command line and timestamps");
 	rf = result_read_file(path, err, sizeof(err));
 	if (!ok(rf != NULL, "the result file validates with the reader")) {
 		diag("%s", err);
@@ -224,18 +199,18 @@ static void check_json(const char *path, json_t *root)
 	       "reader sees every probe");
 	for (size_t i = 0; i < rf->n_probes; i++) {
 		const struct run_probe *p = &rf->probes[i];
-		json_t *j = probe_json(root, p->name);
+		json_t *j = fixture_probe_json(root, p->name);
 
-		if (!j || strcmp(probe_status_names[p->status], str(j, "status")))
+		if (!j || strcmp(probe_status_names[p->status], fixture_str(j, "status")))
 			continue;
 		if (p->status != PROBE_OK) {
-			agree += p->reason && !strcmp(p->reason, str(j, "reason"));
+			agree += p->reason && !strcmp(p->reason, fixture_str(j, "reason"));
 			continue;
 		}
 		agree += p->n_samples == json_array_size(json_object_get(j, "samples")) &&
-			 p->cycles.median == num(json_object_get(j, "cycles"), "median") &&
-			 p->per_op[RESULT_OP_EXITS] == num(json_object_get(j, "per_op"), "exits") &&
-			 p->batch == (long long)num(j, "batch");
+			 p->cycles.median == fixture_num(json_object_get(j, "cycles"), "median") &&
+			 p->per_op[RESULT_OP_EXITS] == fixture_num(json_object_get(j, "per_op"), "exits") &&
+			 p->batch == (long long)fixture_num(j, "batch");
 	}
 	is_int((long long)agree, (long long)rf->n_probes,
 	       "reader values round-trip (status, reason, samples, median, exits, batch)");
@@ -312,23 +287,23 @@ static void test_order_cpus(const char *dir)
 	}
 	ps = json_object_get(root, "probes");
 	json_array_foreach(ps, i, p)
-		if (i < 4 && !strcmp(str(p, "name"), names[i]))
+		if (i < 4 && !strcmp(fixture_str(p, "name"), names[i]))
 			inorder++;
 	ok(json_array_size(ps) == 4 && inorder == 4, "the probes are in command-line order (%s, %s, ...)",
-	   str(json_array_get(ps, 0), "name"), str(json_array_get(ps, 1), "name"));
+	   fixture_str(json_array_get(ps, 0), "name"), fixture_str(json_array_get(ps, 1), "name"));
 	set = json_object_get(root, "settings");
-	tap_is_str(str(set, "method"), "v2", "settings.method v2 (the default)");
+	tap_is_str(fixture_str(set, "method"), "v2", "settings.method v2 (the default)");
 	is_int(json_integer_value(json_object_get(set, "rounds")), 2, "settings.rounds 2");
 	ok(json_array_size(json_object_get(set, "cpus")) == (two ? 2 : 1) &&
 	   json_integer_value(json_array_get(json_object_get(set, "cpus"), 0)) == 0 &&
 	   (!two || json_integer_value(json_array_get(json_object_get(set, "cpus"), 1)) == 1),
 	   "settings.cpus as --cpu asked");
 	p = json_array_get(ps, 1);
-	ok(!strcmp(str(p, "status"), "ok") && json_array_size(json_object_get(p, "rounds")) >= 1 &&
+	ok(!strcmp(fixture_str(p, "status"), "ok") && json_array_size(json_object_get(p, "rounds")) >= 1 &&
 	   json_array_size(json_object_get(p, "rounds")) <= 2, "rdtsc: one or two rounds");
 	ok(!json_object_get(p, "cpus"), "rdtsc (one vCPU): no cpus");
 	p = json_array_get(ps, 0);
-	if (!two || strcmp(str(p, "status"), "ok")) {
+	if (!two || strcmp(fixture_str(p, "status"), "ok")) {
 		tap_skip(1, two ? "ipi not measured here" : "one CPU");
 	} else {
 		json_t *c = json_object_get(p, "cpus");
@@ -357,19 +332,19 @@ static void test_v1(const char *dir)
 		return;
 	}
 	set = json_object_get(root, "settings");
-	ok(!strcmp(str(set, "method"), "v1") && json_integer_value(json_object_get(set, "samples")) == 3 &&
+	ok(!strcmp(fixture_str(set, "method"), "v1") && json_integer_value(json_object_get(set, "samples")) == 3 &&
 	   json_object_get(set, "overhead_cycles") && !json_object_get(set, "rounds") &&
 	   !json_object_get(set, "precision_pct"),
 	   "v1 settings: method v1, samples 3, overhead_cycles, no rounds or precision");
 	json_array_foreach(json_object_get(root, "probes"), i, p)
-		if (!strcmp(str(p, "status"), "ok") && json_array_size(json_object_get(p, "samples")) == 3 &&
+		if (!strcmp(fixture_str(p, "status"), "ok") && json_array_size(json_object_get(p, "samples")) == 3 &&
 		    !json_object_get(p, "rounds") && !json_object_get(p, "ci_rel_pct") &&
-		    !strcmp(str(p, "stop"), "samples"))
+		    !strcmp(fixture_str(p, "stop"), "samples"))
 			old++;
 	is_int((long long)old, 2, "v1 probes: 3 samples each, no rounds, stop 'samples'");
-	tap_is_str(str(json_array_get(json_object_get(root, "probes"), 0), "name"), "cpuid",
+	tap_is_str(fixture_str(json_array_get(json_object_get(root, "probes"), 0), "name"), "cpuid",
 		   "v1 also runs in command-line order");
-	tap_is_str(str(json_array_get(json_object_get(root, "probes"), 1), "name"), "nop",
+	tap_is_str(fixture_str(json_array_get(json_object_get(root, "probes"), 1), "name"), "nop",
 		 "v1: nop second, as named");
 	json_decref(root);
 }
@@ -388,14 +363,14 @@ static void test_run_limit(const char *dir)
 	is_int(r.status, 0, "--run-limit 0.01: exit 0");
 	run_free(&r);
 	json_array_foreach(root ? json_object_get(root, "probes") : NULL, i, p) {
-		if (!strcmp(str(p, "status"), "ok"))
-			bad += strcmp(str(p, "stop"), "run_limit") && strcmp(str(p, "stop"), "precision");
-		else if (strstr(str(p, "reason"), "run limit"))
+		if (!strcmp(fixture_str(p, "status"), "ok"))
+			bad += strcmp(fixture_str(p, "stop"), "run_limit") && strcmp(fixture_str(p, "stop"), "precision");
+		else if (strstr(fixture_str(p, "reason"), "run limit"))
 			cut++;
 	}
 	ok(root && cut > 0 && !bad, "probes the run limit cut off are skipped saying so (%zu), the "
 	   "measured ones stopped at it", cut);
-	tap_is_str(root ? str(json_array_get(json_object_get(root, "probes"), 0), "stop") : NULL,
+	tap_is_str(root ? fixture_str(json_array_get(json_object_get(root, "probes"), 0), "stop") : NULL,
 		   "run_limit", "the first probe had its first round, then the limit stopped it");
 	json_decref(root);
 }
@@ -445,12 +420,12 @@ int main(void)
 		 "the table reports the hang at its watchdog (2 x 0.1 s + 1 s)");
 	run_free(&r);
 	if (root) {
-		json_t *c = probe_json(root, "cpuid"), *t = probe_json(root, "rdtsc");
+		json_t *c = fixture_probe_json(root, "cpuid"), *t = fixture_probe_json(root, "rdtsc");
 
-		tap_is_str(c ? str(c, "status") : NULL, "hang", "cpuid: status hang");
-		tap_like(c ? str(c, "reason") : NULL, "still running after 1200 ms",
+		tap_is_str(c ? fixture_str(c, "status") : NULL, "hang", "cpuid: status hang");
+		tap_like(c ? fixture_str(c, "reason") : NULL, "still running after 1200 ms",
 			 "cpuid: the reason names the budget it was stopped at");
-		tap_is_str(t ? str(t, "status") : NULL, "ok", "rdtsc after the hang: measured");
+		tap_is_str(t ? fixture_str(t, "status") : NULL, "ok", "rdtsc after the hang: measured");
 		json_decref(root);
 	} else {
 		tap_skip(3, "no JSON from the hang run");
