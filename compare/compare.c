@@ -684,17 +684,58 @@ static int cmp_entry(const void *pa, const void *pb)
 	return strcmp(a->op, b->op);
 }
 
-static const struct result_map_entry **sorted_entries(const struct result_map_profile *p)
+/*
+ * How two lists of records (map entries, checks) are paired: records of size
+ * bytes, sorted by sort and matched by key (both qsort-style, on pointers to
+ * record pointers); pair() gets (a, NULL), (NULL, b) or a matched (a, b).
+ */
+struct pairing {
+	size_t size;
+	int (*sort)(const void *, const void *);
+	int (*key)(const void *, const void *);
+	int (*pair)(struct compare_result *cr, const void *ctx, const void *a, const void *b);
+};
+
+/* Pointers to the n records at base, sorted (malloc'd; NULL when out of memory). */
+static const void **sorted_refs(const void *base, size_t n, const struct pairing *pg)
 {
-	const struct result_map_entry **v = malloc((p->n_entries ? p->n_entries : 1) * sizeof(*v));
-	size_t i;
+	const void **v = malloc((n ? n : 1) * sizeof(*v));
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < p->n_entries; i++)
-		v[i] = &p->entries[i];
-	qsort(v, p->n_entries, sizeof(*v), cmp_entry);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (const char *)base + i * pg->size;
+	qsort(v, n, sizeof(*v), pg->sort);
 	return v;
+}
+
+/* Walk both sorted lists in step, handing every record to pg->pair. 0 or -1. */
+static int pair_records(struct compare_result *cr, const void *ctx, const void *a, size_t na,
+			const void *b, size_t nb, const struct pairing *pg)
+{
+	const void **va = sorted_refs(a, na, pg), **vb = sorted_refs(b, nb, pg);
+	size_t i = 0, j = 0;
+	int c, rc = -1;
+
+	if (!va || !vb)
+		goto out;
+	while (i < na || j < nb) {
+		if (i == na)
+			c = 1;
+		else if (j == nb)
+			c = -1;
+		else
+			c = pg->key(&va[i], &vb[j]);
+		if (pg->pair(cr, ctx, c <= 0 ? va[i] : NULL, c >= 0 ? vb[j] : NULL))
+			goto out;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	rc = 0;
+out:
+	free(va);
+	free(vb);
+	return rc;
 }
 
 static int add_map_change(struct compare_result *cr, const char *profile,
@@ -721,41 +762,25 @@ static int add_map_change(struct compare_result *cr, const char *profile,
 	return 0;
 }
 
+/* A map entry on one side only, or on both with another status, is a change. */
+static int map_pair(struct compare_result *cr, const void *profile, const void *a, const void *b)
+{
+	const struct result_map_entry *ea = a, *eb = b;
+
+	if (ea && eb && ea->status == eb->status)
+		return 0;
+	return add_map_change(cr, profile, ea, eb);
+}
+
+static const struct pairing map_pairing = {
+	.size = sizeof(struct result_map_entry), .sort = cmp_entry, .key = cmp_entry, .pair = map_pair,
+};
+
 static int compare_profile(struct compare_result *cr, const struct result_map_profile *pa,
 			   const struct result_map_profile *pb)
 {
-	const struct result_map_entry **va = sorted_entries(pa), **vb = sorted_entries(pb);
-	size_t i = 0, j = 0;
-	int c, rc = -1;
-
-	if (!va || !vb)
-		goto out;
-	while (i < pa->n_entries || j < pb->n_entries) {
-		if (i == pa->n_entries)
-			c = 1;
-		else if (j == pb->n_entries)
-			c = -1;
-		else
-			c = cmp_entry(&va[i], &vb[j]);
-		if (c < 0) {
-			if (add_map_change(cr, pa->name, va[i++], NULL))
-				goto out;
-		} else if (c > 0) {
-			if (add_map_change(cr, pa->name, NULL, vb[j++]))
-				goto out;
-		} else {
-			if (va[i]->status != vb[j]->status &&
-			    add_map_change(cr, pa->name, va[i], vb[j]))
-				goto out;
-			i++;
-			j++;
-		}
-	}
-	rc = 0;
-out:
-	free(va);
-	free(vb);
-	return rc;
+	return pair_records(cr, pa->name, pa->entries, pa->n_entries, pb->entries, pb->n_entries,
+			    &map_pairing);
 }
 
 static const struct result_map_profile *find_profile(const struct result_map *m, const char *name)
@@ -825,24 +850,14 @@ static int cmp_check(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-static int cmp_check_key(const struct check_result *a, const struct check_result *b)
+/* The matching key of two checks (on pointers to check pointers, as cmp_check). */
+static int cmp_check_key(const void *pa, const void *pb)
 {
+	const struct check_result *a = *(const struct check_result *const *)pa;
+	const struct check_result *b = *(const struct check_result *const *)pb;
 	int c = strcmp(a->suite, b->suite);
 
 	return c ? c : strcmp(a->name, b->name);
-}
-
-static const struct check_result **sorted_checks(const struct check_report *rep)
-{
-	const struct check_result **v = malloc((rep->n ? rep->n : 1) * sizeof(*v));
-	size_t i;
-
-	if (!v)
-		return NULL;
-	for (i = 0; i < rep->n; i++)
-		v[i] = &rep->r[i];
-	qsort(v, rep->n, sizeof(*v), cmp_check);
-	return v;
 }
 
 static int add_check_change(struct compare_result *cr, const struct check_result *ca,
@@ -860,41 +875,26 @@ static int add_check_change(struct compare_result *cr, const struct check_result
 	return 0;
 }
 
+/* A check on one side only, or on both with another status, is a change. */
+static int check_pair(struct compare_result *cr, const void *ctx, const void *a, const void *b)
+{
+	const struct check_result *ca = a, *cb = b;
+
+	(void)ctx;
+	if (ca && cb && ca->status == cb->status)
+		return 0;
+	return add_check_change(cr, ca, cb);
+}
+
+static const struct pairing check_pairing = {
+	.size = sizeof(struct check_result), .sort = cmp_check, .key = cmp_check_key, .pair = check_pair,
+};
+
 static int compare_checks(struct compare_result *cr, const struct check_report *a,
 			  const struct check_report *b)
 {
-	const struct check_result **va = sorted_checks(a), **vb = sorted_checks(b);
-	size_t i = 0, j = 0;
-	int c, rc = -1;
-
 	cr->checks_compared = 1;
-	if (!va || !vb)
-		goto out;
-	while (i < a->n || j < b->n) {
-		if (i == a->n)
-			c = 1;
-		else if (j == b->n)
-			c = -1;
-		else
-			c = cmp_check_key(va[i], vb[j]);
-		if (c < 0) {
-			if (add_check_change(cr, va[i++], NULL))
-				goto out;
-		} else if (c > 0) {
-			if (add_check_change(cr, NULL, vb[j++]))
-				goto out;
-		} else {
-			if (va[i]->status != vb[j]->status && add_check_change(cr, va[i], vb[j]))
-				goto out;
-			i++;
-			j++;
-		}
-	}
-	rc = 0;
-out:
-	free(va);
-	free(vb);
-	return rc;
+	return pair_records(cr, NULL, a->r, a->n, b->r, b->n, &check_pairing);
 }
 
 /* "a.json + b.json" (malloc'd). */
