@@ -645,9 +645,12 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p->group = pa.rep->group;
 			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
 				goto out;
-			if (pa.all_rounds && pb.all_rounds && pa.n_ok && pb.n_ok &&
-			    pooled_baseline(&pa) > 0 && pooled_baseline(&pb) > 0)
-				shift[n_shift++] = pooled_baseline(&pb) / pooled_baseline(&pa) - 1;
+			if (pa.all_rounds && pb.all_rounds && pa.n_ok && pb.n_ok) {
+				double ba = pooled_baseline(&pa), bb = pooled_baseline(&pb);
+
+				if (ba > 0 && bb > 0)
+					shift[n_shift++] = bb / ba - 1;
+			}
 		}
 	}
 	if (warn_baseline_shift(cr, shift, n_shift))
