@@ -165,8 +165,8 @@ static void check_reason(const struct probe *p, struct latency_result *res, stru
  * guest XCR0 (--guest-xcr0), its host setup. 0 with the session ready (s->vm
  * set), or 1 with res->status/reason saying why not (nothing to tear down).
  */
-static int session_prepare(struct probe_runner *r, const struct probe *p, struct probe_session *s,
-			   struct latency_result *res)
+static int session_setup(struct probe_runner *r, const struct probe *p, struct probe_session *s,
+			 struct latency_result *res)
 {
 	struct vm_opts vo = {
 		.kvm_path = r->kvm_path, .stop = r->stop, .quiet = true,
@@ -208,11 +208,8 @@ static int session_prepare(struct probe_runner *r, const struct probe *p, struct
 		rc = vm_create(&ctx->vm, &vo, err, sizeof(err));
 	}
 	if (rc) {
-		/* Ctrl-C while KVM builds the VM (KVM_CREATE_VM: EINTR) stops, not fails. */
-		res->status = rc == -EINTR || (r->stop && *r->stop) ? PROBE_STOPPED : PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "%s%s",
-			 res->status == PROBE_STOPPED ? "stopped by Ctrl-C while building the VM: " :
-			 "cannot build the VM: ", err);
+		res->status = PROBE_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);
@@ -252,6 +249,25 @@ static int session_prepare(struct probe_runner *r, const struct probe *p, struct
 	s->env.vcpu = &ctx->vm->vcpus[0];
 	s->env.watchdog_ms = ctx->watchdog_ms;
 	return 0;
+}
+
+/*
+ * session_setup, where a setup step that failed because of Ctrl-C (e.g.
+ * KVM_CREATE_VM: EINTR) leaves the probe stopped, not failed.
+ */
+static int session_prepare(struct probe_runner *r, const struct probe *p, struct probe_session *s,
+			   struct latency_result *res)
+{
+	char why[LATENCY_REASON_LEN - 64];
+
+	if (!session_setup(r, p, s, res))
+		return 0;
+	if (res->status == PROBE_FAILED && r->stop && *r->stop) {
+		snprintf(why, sizeof(why), "%s", res->reason);
+		res->status = PROBE_STOPPED;
+		snprintf(res->reason, sizeof(res->reason), "stopped by Ctrl-C during its setup (%s)", why);
+	}
+	return 1;
 }
 
 /* After the measurement (rc: the harness's return): reasons, host teardown, the VM. */
