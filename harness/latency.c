@@ -88,20 +88,12 @@ static void per_op(struct latency_result *res, const struct region_counts *rc)
 	double ops = (double)res->ops;
 	struct latency_per_op *p = &res->per_op;
 
+#define PER_OP(name) p->name = rc->name / ops;
 	if (rc->has_stats) {
-		p->exits = rc->exits / ops;
-		p->io_exits = rc->io_exits / ops;
-		p->mmio_exits = rc->mmio_exits / ops;
-		p->halt_exits = rc->halt_exits / ops;
-		p->hypercalls = rc->hypercalls / ops;
-		p->insn_emulation = rc->insn_emulation / ops;
-		p->signal_exits = rc->signal_exits / ops;
-		p->irq_exits = rc->irq_exits / ops;
+		REGION_STATS_COUNTERS(PER_OP)
 	}
-	p->user_io = rc->user_io / ops;
-	p->user_mmio = rc->user_mmio / ops;
-	p->user_msr = rc->user_msr / ops;
-	p->user_intr = rc->user_intr / ops;
+	REGION_USER_COUNTERS(PER_OP)
+#undef PER_OP
 }
 
 static void samples_from_tsc(struct latency_result *res, const struct latency_ctl *c,
@@ -276,29 +268,6 @@ int latency_session_open(struct latency_session *s, const struct latency_env *en
 	return 0;
 }
 
-static void counts_add(struct region_counts *a, const struct region_counts *b, bool first)
-{
-	if (first) {
-		*a = *b;
-		return;
-	}
-	a->has_stats = a->has_stats && b->has_stats;
-	a->exits += b->exits;
-	a->io_exits += b->io_exits;
-	a->mmio_exits += b->mmio_exits;
-	a->halt_exits += b->halt_exits;
-	a->hypercalls += b->hypercalls;
-	a->insn_emulation += b->insn_emulation;
-	a->signal_exits += b->signal_exits;
-	a->irq_exits += b->irq_exits;
-	a->user_io += b->user_io;
-	a->user_mmio += b->user_mmio;
-	a->user_msr += b->user_msr;
-	a->user_intr += b->user_intr;
-	a->user_other += b->user_other;
-	a->ucalls += b->ucalls;
-}
-
 /*
  * One guest round from the START sync to the END sync, its region counted
  * (traced when trace is set). 0, or 1 when the guest ended otherwise
@@ -368,7 +337,10 @@ int latency_session_round(struct latency_session *s, struct latency_result *res)
 				   s->pairs))
 		return finish(res, PROBE_FAILED, "a round without pairs");
 	res->n_rounds++;
-	counts_add(&res->acc, &rc, first);
+	if (first)
+		res->acc = rc;
+	else
+		region_counts_add(&res->acc, &rc);
 	res->ops += s->batch * s->pairs;
 	return 0;
 }

@@ -78,11 +78,14 @@ struct latency_env {
 
 /* Per-op counters over the measured region, harness ucalls subtracted. */
 struct latency_per_op {
-	/* from the vCPU binary stats fd (0 when the backend does not keep them) */
-	double exits, io_exits, mmio_exits, halt_exits, hypercalls, insn_emulation,
-	       signal_exits, irq_exits;
-	/* from the run loop: KVM_RUN returns to this process, by reason */
-	double user_io, user_mmio, user_msr, user_intr;
+	/*
+	 * The region's counters (harness/region.h) per op: the vCPU binary
+	 * stats fd's (0 when the backend does not keep them), the run loop's.
+	 */
+#define LATENCY_PER_OP(name) double name;
+	REGION_STATS_COUNTERS(LATENCY_PER_OP)
+	REGION_USER_COUNTERS(LATENCY_PER_OP)
+#undef LATENCY_PER_OP
 };
 
 struct latency_result {

@@ -95,17 +95,13 @@ void region_end(struct region *r, struct region_counts *c)
 		return;
 	stats_delta(st, &r->s0, &r->s1, &r->d);
 	c->has_stats = true;
+#define STATS_DELTA(name) c->name = stats_value(st, &r->d, #name);
+	REGION_STATS_COUNTERS(STATS_DELTA)
+#undef STATS_DELTA
 	/* Each harness ucall is one exit, an I/O exit (where the backend counts those). */
-	c->exits = sub0(stats_value(st, &r->d, "exits"), c->ucalls);
-	c->io_exits = stats_value(st, &r->d, "io_exits");
+	c->exits = sub0(c->exits, c->ucalls);
 	if (c->io_exits >= c->ucalls)
 		c->io_exits -= c->ucalls;
-	c->mmio_exits = stats_value(st, &r->d, "mmio_exits");
-	c->halt_exits = stats_value(st, &r->d, "halt_exits");
-	c->hypercalls = stats_value(st, &r->d, "hypercalls");
-	c->insn_emulation = stats_value(st, &r->d, "insn_emulation");
-	c->signal_exits = stats_value(st, &r->d, "signal_exits");
-	c->irq_exits = stats_value(st, &r->d, "irq_exits");
 }
 
 void region_abort(struct region *r)
@@ -115,6 +111,17 @@ void region_abort(struct region *r)
 	r->tracing = false;
 	r->trace = false;
 	r->ok = false;
+}
+
+void region_counts_add(struct region_counts *a, const struct region_counts *b)
+{
+	a->has_stats = a->has_stats && b->has_stats;
+#define COUNTER_ADD(name) a->name += b->name;
+	REGION_STATS_COUNTERS(COUNTER_ADD)
+	REGION_USER_COUNTERS(COUNTER_ADD)
+#undef COUNTER_ADD
+	a->user_other += b->user_other;
+	a->ucalls += b->ucalls;
 }
 
 uint64_t region_user_exits(const struct region_counts *c)

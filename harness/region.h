@@ -43,13 +43,24 @@ struct region {
 };
 
 /* What one region cost, the harness's syncs (ucalls) taken out. */
+/*
+ * The counters of a region, once: the vCPU binary stats fd's (by their
+ * stats names) and the run loop's KVM_RUN returns to this process by
+ * reason. X(name) per counter.
+ */
+#define REGION_STATS_COUNTERS(X) \
+	X(exits) X(io_exits) X(mmio_exits) X(halt_exits) X(hypercalls) X(insn_emulation) \
+	X(signal_exits) X(irq_exits)
+#define REGION_USER_COUNTERS(X)	X(user_io) X(user_mmio) X(user_msr) X(user_intr)
+
 struct region_counts {
 	bool has_stats;			/* the stats-fd figures are real (else 0) */
-	/* vCPU binary stats fd deltas */
-	uint64_t exits, io_exits, mmio_exits, halt_exits, hypercalls, insn_emulation,
-		 signal_exits, irq_exits;
-	/* run loop: KVM_RUN returns to this process by reason, ucalls not counted */
-	uint64_t user_io, user_mmio, user_msr, user_intr, user_other;
+	/* vCPU binary stats fd deltas; run loop returns by reason, ucalls not counted */
+#define REGION_COUNTER(name) uint64_t name;
+	REGION_STATS_COUNTERS(REGION_COUNTER)
+	REGION_USER_COUNTERS(REGION_COUNTER)
+#undef REGION_COUNTER
+	uint64_t user_other;
 	uint64_t ucalls;		/* harness syncs in the region (the closing one) */
 	bool has_trace;			/* trace holds the region's kvm_exit events */
 	struct trace_counts trace;
@@ -73,6 +84,8 @@ void region_abort(struct region *r);
 
 /* All returns to userspace of c other than the harness's syncs. */
 uint64_t region_user_exits(const struct region_counts *c);
+/* Add b's counts to a's (a region measured in parts, e.g. the rounds of a probe). */
+void region_counts_add(struct region_counts *a, const struct region_counts *b);
 
 /* Exits by reason in tc divided by ops, as the result model keeps them. 0 or -errno. */
 int region_trace_per_op(const struct trace_counts *tc, double ops, struct result_trace *out);
