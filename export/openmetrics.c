@@ -72,12 +72,12 @@ static void sample(FILE *f, const char *name, const struct series *s, double v)
 	fprintf(f, "%s %.15g\n", s->n ? "}" : "", v);
 }
 
-/* A state set: one series per name, value 1 for the current state. */
-static void states(FILE *f, const char *name, struct series *s, const char *const *names,
-		   size_t n, size_t cur)
+/* A state set: one series per name (label key), value 1 for the current state. */
+static void states(FILE *f, const char *name, struct series *s, const char *key,
+		   const char *const *names, size_t n, size_t cur)
 {
 	for (size_t i = 0; i < n; i++) {
-		lab(s, "status", names[i]);
+		lab(s, key, names[i]);
 		sample(f, name, s, i == cur);
 		s->n--;
 	}
@@ -236,11 +236,9 @@ static void fam_probe_stops(FILE *f, const struct export_run *r, size_t n)
 				       "Why the probe's measurement ended: 1 for its reason, 0 for the others.");
 			head = true;
 			probe_labels(&s, r[i].run, p);
-			for (int st = PROBE_STOP_NONE + 1; st < PROBE_STOP_N; st++) {
-				lab(&s, "stop", probe_stop_names[st]);
-				sample(f, "exitscope_probe_stop", &s, st == (int)p->stop);
-				s.n--;
-			}
+			/* Every stop reason but "none" (never a measured probe's). */
+			states(f, "exitscope_probe_stop", &s, "stop", probe_stop_names + PROBE_STOP_NONE + 1,
+			       PROBE_STOP_N - PROBE_STOP_NONE - 1, p->stop - PROBE_STOP_NONE - 1);
 		}
 }
 
@@ -258,7 +256,7 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
 			probe_labels(&s, r[i].run, &r[i].rf->probes[k]);
-			states(f, "exitscope_probe_status", &s, probe_status_names, PROBE_STATUS_N,
+			states(f, "exitscope_probe_status", &s, "status", probe_status_names, PROBE_STATUS_N,
 			       r[i].rf->probes[k].status);
 		}
 	for (int v = 0; v < PV_N; v++) {
@@ -344,7 +342,7 @@ static void fam_map(FILE *f, const struct export_run *r, size_t n)
 				const struct result_map_entry *en = &m->profiles[p].entries[e];
 
 				entry_labels(&s, r[i].run, &m->profiles[p], en);
-				states(f, "exitscope_map_bit_status", &s, map_status_names, MAP_STATUS_N,
+				states(f, "exitscope_map_bit_status", &s, "status", map_status_names, MAP_STATUS_N,
 				       en->status);
 				exits |= en->exits_per_op >= 0;
 			}
@@ -386,7 +384,7 @@ static void fam_checks(FILE *f, const struct export_run *r, size_t n)
 			lab(&s, "run", r[i].run);
 			lab(&s, "suite", c->suite);
 			lab(&s, "check", c->name);
-			states(f, "exitscope_check_status", &s, check_status_names, CHECK_STATUS_N,
+			states(f, "exitscope_check_status", &s, "status", check_status_names, CHECK_STATUS_N,
 			       c->status);
 		}
 }
