@@ -112,6 +112,39 @@ static void samples_from_tsc(struct latency_result *res, const struct latency_ct
 	res->overhead_cycles = overhead;
 }
 
+/* env's budget (default 1 s) in ms and in TSC cycles (2 GHz when the TSC rate is unknown). */
+static uint64_t env_budget_ms(const struct latency_env *env)
+{
+	return env->budget_ms ? env->budget_ms : 1000;
+}
+
+static uint64_t env_budget_cycles(const struct latency_env *env)
+{
+	return (env->tsc_khz ? env->tsc_khz : 2000000) * env_budget_ms(env);
+}
+
+uint64_t latency_watchdog_ms(const struct latency_env *env)
+{
+	return env->watchdog_ms ? env->watchdog_ms : 2 * env_budget_ms(env) + 1000;
+}
+
+/* Fill the control block for op; target: TSC cycles one batch should span. */
+static struct latency_ctl *ctl_fill(struct vcpu *v, const struct latency_op *op, uint64_t target)
+{
+	struct latency_ctl *c = vm_global(v->vm, latency_ctl);
+
+	if (!c)
+		return NULL;
+	memset(c, 0, sizeof(*c));
+	c->setup = (uint64_t)(uintptr_t)op->setup;
+	c->op = (uint64_t)(uintptr_t)op->op;
+	c->teardown = (uint64_t)(uintptr_t)op->teardown;
+	c->arg = op->arg;
+	c->max_batch = LATENCY_MAX_BATCH;
+	c->target_cycles = target ? target : 1;
+	return c;
+}
+
 int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		    struct latency_result *res)
 {
@@ -120,7 +153,7 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	struct latency_ctl *c;
 	struct guest_result g;
 	struct region rg;
-	uint64_t wd, budget_cycles;
+	uint64_t wd;
 	unsigned int n;
 
 	if (!v || !op || !op->op || !res)
@@ -130,22 +163,12 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		return -EINVAL;
 	latency_result_clear(res);
 	res->cpu_before = sched_getcpu();
-	c = vm_global(v->vm, latency_ctl);
+	/* Calibration and warm-up take about two batches' worth. */
+	c = ctl_fill(v, op, env_budget_cycles(env) / (n + 2));
 	if (!c)
 		return -EFAULT;
-	memset(c, 0, sizeof(*c));
-	c->setup = (uint64_t)(uintptr_t)op->setup;
-	c->op = (uint64_t)(uintptr_t)op->op;
-	c->teardown = (uint64_t)(uintptr_t)op->teardown;
-	c->arg = op->arg;
 	c->samples = n;
-	c->max_batch = LATENCY_MAX_BATCH;
-	/* Calibration and warm-up take about two batches' worth. */
-	budget_cycles = (env->tsc_khz ? env->tsc_khz : 2000000) * (env->budget_ms ? env->budget_ms : 1000);
-	c->target_cycles = budget_cycles / (n + 2);
-	if (!c->target_cycles)
-		c->target_cycles = 1;
-	wd = env->watchdog_ms ? env->watchdog_ms : 2 * (env->budget_ms ? env->budget_ms : 1000) + 1000;
+	wd = latency_watchdog_ms(env);
 
 	/* A failed snapshot allocation only means no stats-fd figures. */
 	region_init(&rg, v);
@@ -206,23 +229,6 @@ void latency_result_clear(struct latency_result *res)
 	res->ci_rel_pct = -1;
 }
 
-/* Fill the control block for op; target: TSC cycles one batch should span. */
-static struct latency_ctl *ctl_fill(struct vcpu *v, const struct latency_op *op, uint64_t target)
-{
-	struct latency_ctl *c = vm_global(v->vm, latency_ctl);
-
-	if (!c)
-		return NULL;
-	memset(c, 0, sizeof(*c));
-	c->setup = (uint64_t)(uintptr_t)op->setup;
-	c->op = (uint64_t)(uintptr_t)op->op;
-	c->teardown = (uint64_t)(uintptr_t)op->teardown;
-	c->arg = op->arg;
-	c->max_batch = LATENCY_MAX_BATCH;
-	c->target_cycles = target ? target : 1;
-	return c;
-}
-
 static void session_end(struct latency_session *s)
 {
 	if (s->open)
@@ -234,24 +240,22 @@ int latency_session_open(struct latency_session *s, const struct latency_env *en
 			 const struct latency_op *op, struct latency_result *res)
 {
 	struct vcpu *v = env ? env->vcpu : NULL;
-	uint64_t budget_ms, budget_cycles, batches;
+	uint64_t batches;
 	struct guest_result g;
 
 	if (!v || !op || !op->op || !res || !env->rounds || env->rounds > LATENCY_MAX_ROUNDS ||
 	    !env->pairs || env->pairs > LATENCY_MAX_PAIRS)
 		return -EINVAL;
 	memset(s, 0, sizeof(*s));
-	budget_ms = env->budget_ms ? env->budget_ms : 1000;
-	budget_cycles = (env->tsc_khz ? env->tsc_khz : 2000000) * budget_ms;
 	/* Every round's 2 x pairs batches, plus calibration and the two warm-ups. */
 	batches = (uint64_t)env->rounds * 2 * env->pairs + 3;
-	s->ctl = ctl_fill(v, op, budget_cycles / batches);
+	s->ctl = ctl_fill(v, op, env_budget_cycles(env) / batches);
 	if (!s->ctl)
 		return -EFAULT;
 	s->v = v;
 	s->pairs = env->pairs;
 	s->trace = env->trace;
-	s->wd = env->watchdog_ms ? env->watchdog_ms : 2 * budget_ms + 1000;
+	s->wd = latency_watchdog_ms(env);
 	if (res->cpu_before < 0)
 		res->cpu_before = sched_getcpu();
 	region_init(&s->rg, v);

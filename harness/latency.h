@@ -173,6 +173,9 @@ int latency_session_close(struct latency_session *s, struct latency_result *res)
  */
 int latency_session_result(struct latency_result *res, uint64_t tsc_khz);
 
+/* How long one guest run of env may take before it is a hang: watchdog_ms, else 2 x budget + 1 s. */
+uint64_t latency_watchdog_ms(const struct latency_env *env);
+
 /* The guest nop op, for callers that list it themselves. */
 uint64_t latency_guest_nop(uint64_t arg);
 

@@ -213,7 +213,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);
-	ctx->watchdog_ms = s->env.watchdog_ms ? s->env.watchdog_ms : 2 * s->env.budget_ms + 1000;
+	ctx->watchdog_ms = latency_watchdog_ms(&s->env);
 	if (ctx->amd && p->op_amd)
 		s->op.op = p->op_amd;
 	if (r->hang_probe && !strcmp(r->hang_probe, p->name)) {
