@@ -59,12 +59,13 @@ static void run_usage(FILE *f)
 		"host cannot run is skipped with the reason.\n"
 		"\n"
 		"Method v2 (default): the probes are visited round-robin, --rounds times at\n"
-		"most; in each round a probe's guest alternates %d pairs of a baseline batch\n"
-		"(its own loop calling an empty function) and a probe batch, and each pair\n"
-		"gives one net figure. A probe stops once the 95%% CI of its round medians is\n"
-		"within --precision (or --precision-floor cycles), else when its rounds or\n"
-		"its --time-budget are spent (the table notes it). Method v1: one nop\n"
-		"baseline per run, then each probe in one pass of --samples batches.\n"
+		"most, each round of a probe in a VM of its own; in it the guest alternates\n"
+		"%d pairs of a baseline batch (its own loop calling an empty function) and a\n"
+		"probe batch, and each pair gives one net figure. A probe stops once the\n"
+		"95%% CI of its round medians is within --precision (or --precision-floor\n"
+		"cycles), else when its rounds or its --time-budget are spent (the table\n"
+		"notes it). Method v1: one nop baseline per run, then each probe in one\n"
+		"pass of --samples batches.\n"
 		"\n"
 		"  --list            list the probes with their group and what they need\n"
 		"  --json FILE       write the result file ('-' for stdout)\n"
@@ -469,10 +470,15 @@ static unsigned v2_units_done(const struct run_args *a, const bool *done, unsign
 }
 
 /*
- * Method v2: round-robin over the probes in command-line order; a probe's
- * VM and guest stay between its rounds (a two-vCPU probe's are rebuilt each
- * round, so its second vCPU does not spin through the other probes'), and
- * it leaves the rotation when latency_stop_decide says so.
+ * Method v2: round-robin over the probes in command-line order, each round
+ * of a probe in a VM of its own, and a probe leaves the rotation when
+ * latency_stop_decide says so. A fresh VM per round is what makes the
+ * rounds independent: a VM's memory placement gives every batch in it the
+ * same offset (measured on kvm_pvm: the run-to-run spread of the net
+ * medians halved, docs/method.md), so a VM kept over the rounds would give
+ * them one shared offset the round-level interval could not see. It also
+ * keeps a two-vCPU probe's second vCPU from spinning through the other
+ * probes' rounds.
  */
 static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
 		      struct progress *pg)
@@ -547,15 +553,13 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 			for (size_t k = 0; k < res->n_rounds; k++)
 				medians[k] = res->rounds[k].median;
 			st = latency_stop_decide(&rule, medians, res->n_rounds, spent[i], &res->ci_rel_pct);
-			if (st != PROBE_STOP_NONE || (o->probe->needs & PROBE_NEED_2VCPUS)) {
-				/* Two-vCPU probes: a fresh VM next round; the teardown checks each. */
-				if (open[i])
-					probe_session_close(pr, &ss[i], res);
-				open[i] = false;
-				if (res->status != PROBE_OK) {	/* its teardown check failed */
-					done[i] = true;
-					continue;
-				}
+			/* A fresh VM next round; the teardown checks each. */
+			if (open[i])
+				probe_session_close(pr, &ss[i], res);
+			open[i] = false;
+			if (res->status != PROBE_OK) {	/* its teardown check failed */
+				done[i] = true;
+				continue;
 			}
 			if (st != PROBE_STOP_NONE) {
 				done[i] = true;

@@ -128,6 +128,11 @@ uint64_t latency_watchdog_ms(const struct latency_env *env)
 	return env->watchdog_ms ? env->watchdog_ms : 2 * env_budget_ms(env) + 1000;
 }
 
+static unsigned int op_reps(const struct latency_op *op)
+{
+	return op->reps ? op->reps : 1;
+}
+
 /* Fill the control block for op; target: TSC cycles one batch should span. */
 static struct latency_ctl *ctl_fill(struct vcpu *v, const struct latency_op *op, uint64_t target)
 {
@@ -177,7 +182,8 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 		guest_outcome(res, &g);
 		goto out;
 	}
-	res->batch = g.args[1] ? g.args[1] : 1;
+	/* Ops per sample: the guest's calls per batch times the op's reps. */
+	res->batch = (g.args[1] ? g.args[1] : 1) * op_reps(op);
 	region_begin(&rg, env->trace);
 	vcpu_run(v, wd, &g);
 	region_end(&rg, &rc);
@@ -196,7 +202,8 @@ int latency_measure(const struct latency_env *env, const struct latency_op *op,
 	res->ops = res->trace_ops = res->batch * n;
 	res->has_stats = rc.has_stats;
 	per_op(res, &rc);
-	samples_from_tsc(res, c, env->overhead_cycles);
+	/* The overhead is per call: shared by the reps operations of a call. */
+	samples_from_tsc(res, c, env->overhead_cycles / (double)op_reps(op));
 	if (stats_summarize(res->samples, res->n, &res->cycles)) {
 		finish(res, PROBE_FAILED, "samples are not finite numbers");
 		goto out;
@@ -254,6 +261,7 @@ int latency_session_open(struct latency_session *s, const struct latency_env *en
 		return -EFAULT;
 	s->v = v;
 	s->pairs = env->pairs;
+	s->reps = op_reps(op);
 	s->trace = env->trace;
 	s->wd = latency_watchdog_ms(env);
 	if (res->cpu_before < 0)
@@ -267,7 +275,7 @@ int latency_session_open(struct latency_session *s, const struct latency_env *en
 		return 0;
 	}
 	s->batch = g.args[1] ? g.args[1] : 1;
-	res->batch = s->batch;
+	res->batch = s->batch * s->reps;
 	res->status = PROBE_OK;
 	return 0;
 }
@@ -323,13 +331,13 @@ int latency_session_round(struct latency_session *s, struct latency_result *res)
 	/*
 	 * With tracing, a round of its own first: the kvm_exit tracepoints make
 	 * every exit dearer (about 800 cycles each in the VMX lane), so that
-	 * round gives the exits by reason and nothing else.
+	 * round gives the exits by reason and nothing else. Once per result,
+	 * not per session: a probe's next rounds may run in new sessions.
 	 */
-	if (s->trace && !s->traced) {
+	if (s->trace && !res->trace_ops) {
 		if (session_guest_round(s, res, true, &rc))
 			return 0;
-		s->traced = true;
-		res->trace_ops = s->batch * s->pairs;
+		res->trace_ops = s->batch * s->reps * s->pairs;
 		res->has_trace = rc.has_trace;
 		if (rc.has_trace)
 			res->trace = rc.trace;
@@ -337,7 +345,7 @@ int latency_session_round(struct latency_session *s, struct latency_result *res)
 	}
 	if (session_guest_round(s, res, false, &rc))
 		return 0;
-	if (latency_round_from_tsc(&res->rounds[res->n_rounds], s->batch, s->ctl->tb, s->ctl->t,
+	if (latency_round_from_tsc(&res->rounds[res->n_rounds], s->batch * s->reps, s->ctl->tb, s->ctl->t,
 				   s->pairs))
 		return finish(res, PROBE_FAILED, "a round without pairs");
 	res->n_rounds++;
@@ -345,7 +353,7 @@ int latency_session_round(struct latency_session *s, struct latency_result *res)
 		res->acc = rc;
 	else
 		region_counts_add(&res->acc, &rc);
-	res->ops += s->batch * s->pairs;
+	res->ops += s->batch * s->reps * s->pairs;
 	return 0;
 }
 

@@ -53,8 +53,9 @@ struct latency_op {
 	 * caller's own reasons (guest/status.h).
 	 */
 	guest_fn_t setup;
-	guest_fn_t op;		/* one operation; gets arg */
+	guest_fn_t op;		/* reps operations; gets arg */
 	uint64_t arg;
+	unsigned int reps;	/* operations per call of op (0: 1); figures are per operation */
 	/*
 	 * After the samples (may be NULL): returns 0, or GUEST_CHECK(index)
 	 * when the op did not do what it must (the measurement then fails,
@@ -149,16 +150,16 @@ int latency_overhead(const struct latency_env *env, double *cycles, struct laten
  * Each returns 0 with res->status saying how it went (a guest failure
  * closes the session: s.open false), or -errno for a bad call. A session
  * may be closed and another opened on a new VM for the same res: its rounds
- * are appended (the batch is calibrated again).
+ * are appended (the batch is calibrated again; with trace, only the first
+ * session runs the trace round). Method v2 opens one per round.
  */
 struct latency_session {
 	struct vcpu *v;
 	struct latency_ctl *ctl;
 	struct region rg;
-	uint64_t wd, batch;
-	unsigned int pairs;
+	uint64_t wd, batch;		/* batch: calls of op per batch */
+	unsigned int pairs, reps;
 	bool trace, open, at_end;	/* at_end: the guest waits at its END sync */
-	bool traced;			/* the trace round ran (its timing is not a round) */
 };
 
 int latency_session_open(struct latency_session *s, const struct latency_env *env,

@@ -73,10 +73,20 @@ PROBE_FN(probe_rdpmc_setup)
 }
 
 PROBE_FN(probe_mov_dr) { asm volatile("mov %0, %%dr7" :: "r"(0x400UL) : "memory"); return 0; }
-PROBE_FN(probe_mov_from_cr8) { return read_cr8(); }
+/* PROBE_CR_READS unrolled reads of one control register (probes.h). */
+#define CR_READS(cr)								\
+	({									\
+		uint64_t __v;							\
+		asm volatile(".rept " PROBE_STR(PROBE_CR_READS) "\n\t"		\
+			     "mov %%" #cr ", %0\n\t"				\
+			     ".endr" : "=r"(__v));					\
+		__v;								\
+	})
+
+PROBE_FN(probe_mov_from_cr8) { return CR_READS(cr8); }
 PROBE_FN(probe_mov_to_cr8) { write_cr8(0); return 0; }
-PROBE_FN(probe_mov_from_cr0) { return read_cr0(); }
-PROBE_FN(probe_mov_from_cr3) { return read_cr3(); }
+PROBE_FN(probe_mov_from_cr0) { return CR_READS(cr0); }
+PROBE_FN(probe_mov_from_cr3) { return CR_READS(cr3); }
 PROBE_FN(probe_mov_to_cr3) { write_cr3(read_cr3()); return 0; }
 
 /* Control register toggles: one op = flip the bit and flip it back. */

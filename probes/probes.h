@@ -56,7 +56,23 @@ struct probe {
 	/* CPUID features cleared from this probe's guest CPUID (NONE: none), e.g.
 	 * XSAVES so that KVM never swaps IA32_XSS on its exits (probes/xstate_probes.h). */
 	enum x86_feat cpuid_clear[2];
+	/*
+	 * Operations per call of op (0: 1): an op that costs too little to stand
+	 * out of the timed loop's noise repeats its instruction (unrolled), and
+	 * every figure (cycles, exits, ops) is per operation.
+	 */
+	unsigned int reps;
 };
+
+/*
+ * Control-register reads that exit on no usual VMX/SVM setup (CR0 and CR8
+ * from their shadows, CR3 with EPT/NPT) cost a few cycles on hardware and
+ * well under 1% of the timed loop on an emulating backend: their op does
+ * this many, so that their net figure is not lost in the loop's.
+ */
+#define PROBE_CR_READS		32
+#define PROBE_STR_(x)		#x
+#define PROBE_STR(x)		PROBE_STR_(x)
 
 extern const struct probe probes[];
 extern const size_t nr_probes;

@@ -3,7 +3,7 @@
  * it, set CR4.OSXSAVE and XCR0 when asked to (--guest-xcr0), run its host
  * setup, measure it with the latency harness, tear down. probe_run measures
  * in one pass (method v1); a probe session (method v2) keeps the VM and its
- * guest between rounds.
+ * guest for as many rounds as its caller runs in it (`run` runs one).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -181,7 +181,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	s->probe = p;
 	*ctx = (struct probe_ctx){ .probe = p, .hi = r->hi, .efd = -1, .vcpu1_cpu = r->pin_cpu2 ? r->cpu2 : -1 };
 	s->op = (struct latency_op){
-		.name = p->name, .setup = p->setup, .op = p->op, .arg = p->arg,
+		.name = p->name, .setup = p->setup, .op = p->op, .arg = p->arg, .reps = p->reps,
 		.teardown = p->teardown,
 	};
 	s->env = r->env;

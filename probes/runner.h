@@ -47,7 +47,8 @@ void probe_runner_free(struct probe_runner *r);
 int probe_run(struct probe_runner *r, const struct probe *p, struct latency_result *res);
 
 /*
- * Method v2: one probe measured in rounds on a VM kept between them
+ * Method v2: one probe measured in rounds on a VM kept between them (run
+ * opens a session per round: each round in a VM of its own)
  * (latency_session_*, harness/latency.h). res is cleared by the caller
  * (latency_result_clear) before the first open; rounds append to it. open
  * and round return 0 with res->status set; when the measurement ended

@@ -160,6 +160,20 @@ static void test_session(struct vm *vm)
 	   res->cycles.median);
 	is_num(res->per_op.user_io, 3, 0, "exactly 3 userspace I/O exits per op: baseline batches add none");
 
+	/* reps: 3 OUTs per call counted as 3 operations, every figure per OUT. */
+	latency_result_clear(res);
+	op = (struct latency_op){ .name = "outs3x", .op = lat_outs, .arg = 3, .reps = 3 };
+	latency_session_open(&s, &env, &op, res);
+	for (int i = 0; i < 2 && s.open; i++)
+		latency_session_round(&s, res);
+	latency_session_close(&s, res);
+	latency_session_result(res, env.tsc_khz);
+	ok(res->status == PROBE_OK && res->n_rounds == 2 && res->batch % 3 == 0 &&
+	   res->rounds[0].batch == res->batch && res->ops == 2 * 5 * res->batch,
+	   "reps 3: ops per batch a multiple of 3 (%llu), ops = rounds x pairs x that",
+	   (unsigned long long)res->batch);
+	is_num(res->per_op.user_io, 1, 0, "reps 3 of 3 OUTs per call: exactly 1 userspace I/O exit per op");
+
 	latency_result_clear(res);
 	op = (struct latency_op){ .name = "check", .op = lat_outs, .arg = 1, .teardown = lat_check_fail };
 	latency_session_open(&s, &env, &op, res);
@@ -226,6 +240,13 @@ int main(void)
 	env.overhead_cycles = ovh;
 	latency_measure(&env, &op, res);
 	is_num(res->overhead_cycles, ovh, 0, "the overhead is recorded with the result");
+
+	op = (struct latency_op){ .name = "outs3x", .op = lat_outs, .arg = 3, .reps = 3 };
+	latency_measure(&env, &op, res);
+	is_num(res->per_op.user_io, 1, 0, "v1, reps 3 of 3 OUTs per call: exactly 1 userspace I/O exit per op");
+	ok(res->batch % 3 == 0 && res->ops == res->batch * 4, "v1, reps 3: ops per sample a multiple of 3 (%llu)",
+	   (unsigned long long)res->batch);
+	is_num(res->overhead_cycles, ovh / 3, 1e-9, "v1, reps 3: a third of the per-call overhead is subtracted per op");
 
 	op = (struct latency_op){ .name = "gp", .setup = lat_setup_gp, .op = lat_outs };
 	latency_measure(&env, &op, res);

@@ -314,6 +314,46 @@ static void test_order_cpus(const char *dir)
 	json_decref(root);
 }
 
+/* KVM_CREATE_VM ioctls of `exitscope run cpuid --rounds N` (all N rounds run), or -1. */
+static long vms_created(const char *dir, const char *rounds)
+{
+	char trace[512], json[512], *t, *at;
+	struct run_result r;
+	long n = 0;
+
+	snprintf(trace, sizeof(trace), "%s/strace-%s.txt", dir, rounds);
+	snprintf(json, sizeof(json), "%s/vms-%s.json", dir, rounds);
+	run_cmd(&r, (const char *const[]){ "strace", "-f", "-qq", "-e", "trace=ioctl", "-o", trace,
+			exe, "run", "cpuid", "--rounds", rounds, "--precision", "0.001",
+			"--precision-floor", "0", "--time-budget", "0.1", "--quiet", "--json", json, NULL });
+	if (r.status) {
+		diag("strace exitscope run: status %d: %s", r.status, r.err);
+		run_free(&r);
+		return -1;
+	}
+	run_free(&r);
+	t = run_read_file(trace, NULL);
+	for (at = t; at && (at = strstr(at, "KVM_CREATE_VM")); at++)
+		n++;
+	free(t);
+	return t ? n : -1;
+}
+
+/* Method v2 measures each round of a probe in a VM of its own. */
+static void test_vm_per_round(const char *dir)
+{
+	long two, five;
+
+	if (system("strace -V >/dev/null 2>&1")) {
+		tap_skip(1, "strace is not installed (scripts/install-deps installs it)");
+		return;
+	}
+	two = vms_created(dir, "2");
+	five = vms_created(dir, "5");
+	ok(two > 0 && five - two == 3, "each round in a VM of its own: 3 more rounds, 3 more "
+	   "KVM_CREATE_VM (%ld with 2 rounds, %ld with 5)", two, five);
+}
+
 /* --method v1: today's shape: fixed --samples, one nop baseline, no rounds. */
 static void test_v1(const char *dir)
 {
@@ -408,6 +448,7 @@ int main(void)
 	}
 
 	test_order_cpus(dir);
+	test_vm_per_round(dir);
 	test_v1(dir);
 	test_run_limit(dir);
 
