@@ -31,9 +31,14 @@
 
 #define RUN_DEFAULT_SAMPLES	15
 #define RUN_DEFAULT_BUDGET_S	1.0	/* v1 */
-/* v2: 20 probes x 0.15 s leaves room for VM setup in a 5 s default run. */
-#define RUN_DEFAULT_BUDGET_V2_S	0.15
-#define RUN_DEFAULT_ROUNDS	5
+/*
+ * v2: 8 rounds (8 VMs) of at most 0.2 s per probe in all, chosen with
+ * scripts/bench-method against 5 rounds and 0.15 s (README: fewer false
+ * A/A verdicts at the same run time); 20 probes x 0.2 s still leave room
+ * for the VM setup in a 5 s default run.
+ */
+#define RUN_DEFAULT_BUDGET_V2_S	0.2
+#define RUN_DEFAULT_ROUNDS	8
 #define RUN_DEFAULT_PRECISION_PCT 1.0
 #define RUN_DEFAULT_FLOOR_CYCLES 1.0
 #define RUN_PAIRS		31	/* pairs per round: odd, so a round's median is one pair; many short
