@@ -88,11 +88,11 @@ static void per_op(struct latency_result *res, const struct region_counts *rc)
 	double ops = (double)res->ops;
 	struct latency_per_op *p = &res->per_op;
 
-#define PER_OP(name) p->name = rc->name / ops;
+#define PER_OP(name, NAME) p->name = rc->name / ops;
 	if (rc->has_stats) {
-		REGION_STATS_COUNTERS(PER_OP)
+		RESULT_STATS_COUNTERS(PER_OP)
 	}
-	REGION_USER_COUNTERS(PER_OP)
+	RESULT_USER_COUNTERS(PER_OP)
 #undef PER_OP
 }
 

@@ -80,12 +80,13 @@ struct latency_env {
 /* Per-op counters over the measured region, harness ucalls subtracted. */
 struct latency_per_op {
 	/*
-	 * The region's counters (harness/region.h) per op: the vCPU binary
-	 * stats fd's (0 when the backend does not keep them), the run loop's.
+	 * The per-op counters (results/schema.h, via harness/region.h): the
+	 * vCPU binary stats fd's (0 when the backend does not keep them), the
+	 * run loop's.
 	 */
-#define LATENCY_PER_OP(name) double name;
-	REGION_STATS_COUNTERS(LATENCY_PER_OP)
-	REGION_USER_COUNTERS(LATENCY_PER_OP)
+#define LATENCY_PER_OP(name, NAME) double name;
+	RESULT_STATS_COUNTERS(LATENCY_PER_OP)
+	RESULT_USER_COUNTERS(LATENCY_PER_OP)
 #undef LATENCY_PER_OP
 };
 

@@ -95,8 +95,8 @@ void region_end(struct region *r, struct region_counts *c)
 		return;
 	stats_delta(st, &r->s0, &r->s1, &r->d);
 	c->has_stats = true;
-#define STATS_DELTA(name) c->name = stats_value(st, &r->d, #name);
-	REGION_STATS_COUNTERS(STATS_DELTA)
+#define STATS_DELTA(name, NAME) c->name = stats_value(st, &r->d, #name);
+	RESULT_STATS_COUNTERS(STATS_DELTA)
 #undef STATS_DELTA
 	/* Each harness ucall is one exit, an I/O exit (where the backend counts those). */
 	c->exits = sub0(c->exits, c->ucalls);
@@ -116,9 +116,9 @@ void region_abort(struct region *r)
 void region_counts_add(struct region_counts *a, const struct region_counts *b)
 {
 	a->has_stats = a->has_stats && b->has_stats;
-#define COUNTER_ADD(name) a->name += b->name;
-	REGION_STATS_COUNTERS(COUNTER_ADD)
-	REGION_USER_COUNTERS(COUNTER_ADD)
+#define COUNTER_ADD(name, NAME) a->name += b->name;
+	RESULT_STATS_COUNTERS(COUNTER_ADD)
+	RESULT_USER_COUNTERS(COUNTER_ADD)
 #undef COUNTER_ADD
 	a->user_other += b->user_other;
 	a->ucalls += b->ucalls;

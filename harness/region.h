@@ -29,6 +29,7 @@
 #include "guest/vm.h"
 #include "kvm/stats.h"
 #include "kvm/trace.h"
+#include "results/schema.h"
 #include "results/trace.h"
 
 struct region {
@@ -44,21 +45,18 @@ struct region {
 
 /* What one region cost, the harness's syncs (ucalls) taken out. */
 /*
- * The counters of a region, once: the vCPU binary stats fd's (by their
- * stats names) and the run loop's KVM_RUN returns to this process by
- * reason. X(name) per counter.
+ * The counters of a region are the result model's per-op counters
+ * (RESULT_STATS_COUNTERS, RESULT_USER_COUNTERS in results/schema.h, listed
+ * there once): the vCPU binary stats fd's, by their stats names, and the run
+ * loop's KVM_RUN returns to this process by reason.
  */
-#define REGION_STATS_COUNTERS(X) \
-	X(exits) X(io_exits) X(mmio_exits) X(halt_exits) X(hypercalls) X(insn_emulation) \
-	X(signal_exits) X(irq_exits)
-#define REGION_USER_COUNTERS(X)	X(user_io) X(user_mmio) X(user_msr) X(user_intr)
 
 struct region_counts {
 	bool has_stats;			/* the stats-fd figures are real (else 0) */
 	/* vCPU binary stats fd deltas; run loop returns by reason, ucalls not counted */
-#define REGION_COUNTER(name) uint64_t name;
-	REGION_STATS_COUNTERS(REGION_COUNTER)
-	REGION_USER_COUNTERS(REGION_COUNTER)
+#define REGION_COUNTER(name, NAME) uint64_t name;
+	RESULT_STATS_COUNTERS(REGION_COUNTER)
+	RESULT_USER_COUNTERS(REGION_COUNTER)
 #undef REGION_COUNTER
 	uint64_t user_other;
 	uint64_t ucalls;		/* harness syncs in the region (the closing one) */

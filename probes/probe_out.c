@@ -84,18 +84,10 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 	p->overhead_cycles = r->overhead_cycles;
 	p->raw_median_cycles = r->raw_median;
 	p->ops = (long long)r->ops;
-	p->per_op[RESULT_OP_EXITS] = po->exits;
-	p->per_op[RESULT_OP_IO_EXITS] = po->io_exits;
-	p->per_op[RESULT_OP_MMIO_EXITS] = po->mmio_exits;
-	p->per_op[RESULT_OP_HALT_EXITS] = po->halt_exits;
-	p->per_op[RESULT_OP_HYPERCALLS] = po->hypercalls;
-	p->per_op[RESULT_OP_INSN_EMULATION] = po->insn_emulation;
-	p->per_op[RESULT_OP_SIGNAL_EXITS] = po->signal_exits;
-	p->per_op[RESULT_OP_IRQ_EXITS] = po->irq_exits;
-	p->per_op[RESULT_OP_USER_IO] = po->user_io;
-	p->per_op[RESULT_OP_USER_MMIO] = po->user_mmio;
-	p->per_op[RESULT_OP_USER_MSR] = po->user_msr;
-	p->per_op[RESULT_OP_USER_INTR] = po->user_intr;
+#define PER_OP_COPY(name, NAME) p->per_op[RESULT_OP_##NAME] = po->name;
+	RESULT_STATS_COUNTERS(PER_OP_COPY)
+	RESULT_USER_COUNTERS(PER_OP_COPY)
+#undef PER_OP_COPY
 	p->per_op_source = r->has_stats
 		? "vcpu binary stats fd delta over the measured region, harness ucall subtracted"
 		: "no vcpu stats fd: stats fields are 0";

@@ -20,9 +20,10 @@ const char *const host_backend_names[HOST_BACKEND_N] = {
 	"kvm_intel", "kvm_amd", "kvm_pvm", "other", "none",
 };
 const char *const result_per_op_names[RESULT_PER_OP_N] = {
-	"exits", "io_exits", "mmio_exits", "halt_exits",
-	"hypercalls", "insn_emulation", "signal_exits", "irq_exits",
-	"user_io", "user_mmio", "user_msr", "user_intr",
+#define PER_OP_NAME(name, NAME) #name,
+	RESULT_STATS_COUNTERS(PER_OP_NAME)
+	RESULT_USER_COUNTERS(PER_OP_NAME)
+#undef PER_OP_NAME
 };
 
 #define NAME_OF(tab, n, v) ((unsigned int)(v) < (n) ? (tab)[v] : "?")

@@ -57,15 +57,29 @@ enum host_backend {
 	HOST_BACKEND_N
 };
 
-/* The per-op counters of a probe ("probes[].per_op"), in file order. */
+/*
+ * The per-op counters of a probe ("probes[].per_op"), in file order, listed
+ * once for every layer (X(name, NAME): the JSON key, also the field of the
+ * harness's structs, and RESULT_OP_NAME). The stats ones are vCPU binary
+ * stats fd deltas over the measured region, looked up by these names
+ * (harness/region.c): required in a file. The user ones are exitscope's run
+ * loop, KVM_RUN returns to userspace by reason (exact on every backend, the
+ * only exact exit counts under emulation): optional.
+ */
+#define RESULT_STATS_COUNTERS(X)						\
+	X(exits, EXITS) X(io_exits, IO_EXITS) X(mmio_exits, MMIO_EXITS)	\
+	X(halt_exits, HALT_EXITS) X(hypercalls, HYPERCALLS)			\
+	X(insn_emulation, INSN_EMULATION) X(signal_exits, SIGNAL_EXITS)	\
+	X(irq_exits, IRQ_EXITS)
+#define RESULT_USER_COUNTERS(X)							\
+	X(user_io, USER_IO) X(user_mmio, USER_MMIO) X(user_msr, USER_MSR)	\
+	X(user_intr, USER_INTR)
+
 enum result_per_op {
-	/* vCPU binary stats fd deltas over the measured region: required */
-	RESULT_OP_EXITS, RESULT_OP_IO_EXITS, RESULT_OP_MMIO_EXITS, RESULT_OP_HALT_EXITS,
-	RESULT_OP_HYPERCALLS, RESULT_OP_INSN_EMULATION, RESULT_OP_SIGNAL_EXITS,
-	RESULT_OP_IRQ_EXITS,
-	/* exitscope's run loop, KVM_RUN returns to userspace by reason (exact on
-	 * every backend, the only exact exit counts under emulation): optional */
-	RESULT_OP_USER_IO, RESULT_OP_USER_MMIO, RESULT_OP_USER_MSR, RESULT_OP_USER_INTR,
+#define RESULT_OP_ENUM(name, NAME) RESULT_OP_##NAME,
+	RESULT_STATS_COUNTERS(RESULT_OP_ENUM)
+	RESULT_USER_COUNTERS(RESULT_OP_ENUM)
+#undef RESULT_OP_ENUM
 	RESULT_PER_OP_N,
 };
 /* The first run-loop counter: per_op[RESULT_OP_FIRST_USER..] are optional. */
