@@ -475,6 +475,29 @@ static unsigned v2_units_done(const struct run_args *a, const bool *done, unsign
 }
 
 /*
+ * One round of probe p in a VM of its own: build and set it up, measure the
+ * round, tear it down (the probe's teardown check runs on each VM). Returns
+ * the seconds of the round's guest run, what the budget counts: not the VM
+ * setup and calibration, nor the trace round (trace: the first round runs
+ * one before it).
+ */
+static double v2_round(struct probe_runner *pr, const struct probe *p, struct probe_session *s,
+		       struct latency_result *res, bool traced)
+{
+	double t0, guest_s = 0;
+
+	probe_session_open(pr, p, s, res);
+	if (s->ls.open) {
+		t0 = now_s();
+		probe_session_round(pr, s, res);
+		if (!traced)
+			guest_s = now_s() - t0;
+	}
+	probe_session_close(pr, s, res);	/* nothing left to do when the round ended it */
+	return guest_s;
+}
+
+/*
  * Method v2: round-robin over the probes in command-line order, each round
  * of a probe in a VM of its own, and a probe leaves the rotation when
  * latency_stop_decide says so. A fresh VM per round is what makes the
@@ -488,9 +511,9 @@ static unsigned v2_units_done(const struct run_args *a, const bool *done, unsign
 static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
 		      struct progress *pg)
 {
-	struct probe_session *ss = calloc(a->nsel, sizeof(*ss));
+	struct probe_session *s = calloc(1, sizeof(*s));
 	double *spent = calloc(a->nsel, sizeof(*spent));
-	bool *done = calloc(a->nsel, sizeof(*done)), *open = calloc(a->nsel, sizeof(*open));
+	bool *done = calloc(a->nsel, sizeof(*done));
 	struct latency_stop_rule rule = {
 		.precision_pct = a->precision_pct, .floor_cycles = a->floor_cycles,
 		.min_rounds = a->rounds < LATENCY_MIN_ROUNDS ? a->rounds : LATENCY_MIN_ROUNDS,
@@ -501,7 +524,7 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 	char label[96];
 	int rc = 0;
 
-	if (!ss || !spent || !done || !open) {
+	if (!s || !spent || !done) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -516,56 +539,26 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 			struct probe_outcome *o = &out[i];
 			struct latency_result *res = &o->res;
 			enum probe_stop st;
-			double t0;
 
 			if (done[i])
 				continue;
 			if (*pr->stop || (a->run_limit_s > 0 && now_s() - t_start >= a->run_limit_s)) {
-				st = *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_RUN_LIMIT;
-				if (open[i])
-					probe_session_close(pr, &ss[i], res);
-				open[i] = false;
 				done[i] = true;
-				v2_settle(o, st, tsc_khz);
+				v2_settle(o, *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_RUN_LIMIT, tsc_khz);
 				continue;
 			}
 			snprintf(label, sizeof(label), "%s, round %u/%u", o->probe->name, round + 1,
 				 a->rounds);
 			progress_step(pg, v2_units_done(a, done, round, i), label);
-			if (!open[i]) {
-				probe_session_open(pr, o->probe, &ss[i], res);
-				open[i] = ss[i].ls.open;
-			}
-			/*
-			 * The budget counts the rounds' guest runs: not the VM setup and
-			 * calibration, nor the first visit when it also runs the trace round.
-			 */
-			t0 = now_s();
-			if (open[i]) {
-				probe_session_round(pr, &ss[i], res);
-				open[i] = ss[i].ls.open;
-			}
-			if (!(pr->env.trace && round == 0))
-				spent[i] += now_s() - t0;
+			spent[i] += v2_round(pr, o->probe, s, res, pr->env.trace && round == 0);
 			if (res->status != PROBE_OK) {
-				/* A failure, hang or Ctrl-C inside the guest: the probe is done. */
-				if (open[i])
-					probe_session_close(pr, &ss[i], res);
-				open[i] = false;
+				/* A failure, hang or Ctrl-C in the guest, or its teardown check failed. */
 				done[i] = true;
 				continue;
 			}
 			for (size_t k = 0; k < res->n_rounds; k++)
 				medians[k] = res->rounds[k].median;
 			st = latency_stop_decide(&rule, medians, res->n_rounds, spent[i], &res->ci_rel_pct);
-			/* A fresh VM next round; the teardown checks each. */
-			if (open[i])
-				probe_session_close(pr, &ss[i], res);
-			open[i] = false;
-			if (res->status != PROBE_OK) {	/* its teardown check failed */
-				done[i] = true;
-				continue;
-			}
 			if (st != PROBE_STOP_NONE) {
 				done[i] = true;
 				res->stop = st;
@@ -574,17 +567,13 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 		}
 	}
 	/* Probes still going when the rounds ran out (a Ctrl-C between the last ones). */
-	for (size_t i = 0; i < a->nsel; i++) {
-		if (open[i])
-			probe_session_close(pr, &ss[i], &out[i].res);
+	for (size_t i = 0; i < a->nsel; i++)
 		if (!done[i])
 			v2_settle(&out[i], *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_BUDGET, tsc_khz);
-	}
 out:
-	free(ss);
+	free(s);
 	free(spent);
 	free(done);
-	free(open);
 	return rc;
 }
 
