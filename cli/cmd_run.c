@@ -551,6 +551,14 @@ static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct 
 				 a->rounds);
 			progress_step(pg, v2_units_done(a, done, round, i), label);
 			spent[i] += v2_round(pr, o->probe, s, res, pr->env.trace && round == 0);
+			if (res->status == PROBE_STOPPED && res->n_rounds) {
+				/* Ctrl-C in this round (its guest run or its VM's setup): the rounds before it stand. */
+				res->status = PROBE_OK;
+				res->reason[0] = 0;
+				done[i] = true;
+				v2_settle(o, PROBE_STOP_STOPPED, tsc_khz);
+				continue;
+			}
 			if (res->status != PROBE_OK) {
 				/* A failure, hang or Ctrl-C in the guest, or its teardown check failed. */
 				done[i] = true;

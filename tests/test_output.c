@@ -427,6 +427,42 @@ static void test_sigint_run(const char *json, const char *errtext)
 	run_free(&r);
 }
 
+/*
+ * Ctrl-C in the middle of a v2 run (while cpuid measures its 4th round, each
+ * in a VM of its own): 130, and every probe keeps the rounds it had, status
+ * ok with stop "stopped", not "stopped before it was measured".
+ */
+static void test_sigint_rounds(const char *json)
+{
+	const struct run_opts tty = { .stderr_tty = true };
+	struct result_file *rf = NULL;
+	const struct run_probe *c, *t;
+	struct run_proc pr;
+	struct run_result r;
+
+	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "run", "cpuid", "rdtsc",
+		      "--rounds", "32", "--precision", "0.001", "--precision-floor", "0", "--time-budget", "3",
+		      "--json", json, NULL }, &tty)) {
+		tap_skip(4, "cannot start exitscope");
+		return;
+	}
+	ok(run_wait_stderr(&pr, "cpuid, round 4/32", 60000), "run: cpuid in its 4th round (progress on the tty)");
+	kill(pr.pid, SIGINT);
+	run_finish(&pr, &r);
+	ok(r.signal == 0 && r.status == 130, "run v2: Ctrl-C exits 130 (status %d, signal %d)", r.status, r.signal);
+	rf = read_result(json);
+	c = rf ? result_find_probe(rf, "cpuid") : NULL;
+	t = rf ? result_find_probe(rf, "rdtsc") : NULL;
+	ok(c && c->status == PROBE_OK && c->stop == PROBE_STOP_STOPPED && c->n_rounds >= 3,
+	   "run v2: cpuid keeps its %zu measured rounds, stop 'stopped'", c ? c->n_rounds : 0);
+	if (c && c->status != PROBE_OK)
+		diag("cpuid: %s: %s", probe_status_name(c->status), c->reason ? c->reason : "");
+	ok(t && t->status == PROBE_OK && t->stop == PROBE_STOP_STOPPED && t->n_rounds >= 3,
+	   "run v2: rdtsc keeps its %zu measured rounds, stop 'stopped'", t ? t->n_rounds : 0);
+	result_free(rf);
+	run_free(&r);
+}
+
 /* Ctrl-C after two suites finished (--verbose says so): 130, their checks kept. */
 static void test_sigint_check(void)
 {
@@ -556,6 +592,8 @@ int main(void)
 	snprintf(json, sizeof(json), "%s/sigint.json", dir);
 	test_sigint_run(json, NULL);
 	test_sigint_run(full, "No space left on device");
+	snprintf(json, sizeof(json), "%s/sigint-rounds.json", dir);
+	test_sigint_rounds(json);
 	test_sigint_check();
 	test_sigint_map();
 	is_int(count_prefixed("exitscope-"), 0, "every kept file was accounted for");
