@@ -250,6 +250,15 @@ int run_cmd(struct run_result *r, const char *const argv[])
 	return run_cmd_opts(r, argv, NULL);
 }
 
+bool run_works(const char *const argv[])
+{
+	struct run_result r;
+	int st = run_cmd(&r, argv);
+
+	run_free(&r);
+	return st == 0;
+}
+
 void run_free(struct run_result *r)
 {
 	free(r->out);

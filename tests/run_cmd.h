@@ -36,6 +36,8 @@ int run_cmd(struct run_result *r, const char *const argv[]);
 /* run_cmd with options (o may be NULL). */
 int run_cmd_opts(struct run_result *r, const char *const argv[], const struct run_opts *o);
 void run_free(struct run_result *r);
+/* Whether argv runs and exits 0 (output discarded): is a tool a test needs there? */
+bool run_works(const char *const argv[]);
 /* A whole file, NUL-terminated (malloc'd; NULL if unreadable); *len its size when len is set. */
 char *run_read_file(const char *path, size_t *len);
 /* The command names of `exitscope --help`'s "commands:" list into names[]; their count. */

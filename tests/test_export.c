@@ -615,17 +615,10 @@ static void test_rules(void)
 
 int main(void)
 {
-	const char *argv[] = { PROMTOOL, "--version", NULL };
-	struct run_result r;
-	int st;
-
 	exe = getenv("EXITSCOPE");
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	run_cmd(&r, argv);
-	st = r.status;
-	run_free(&r);
-	if (st)
+	if (!run_works((const char *const[]){ PROMTOOL, "--version", NULL }))
 		return tap_skip_all("promtool is not installed (Debian prometheus; scripts/install-deps)");
 	dir = fixture_tmpdir();
 	if (!dir)

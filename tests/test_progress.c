@@ -243,7 +243,7 @@ static void test_tmux(const char *exe)
 	bool seen = false, ended = false;
 	char *pane = NULL;
 
-	if (system("command -v tmux >/dev/null 2>&1")) {
+	if (!run_works((const char *const[]){ "tmux", "-V", NULL })) {
 		tap_skip(4, "tmux is not installed (Debian tmux)");
 		return;
 	}

@@ -347,7 +347,7 @@ static void test_vm_per_round(const char *dir)
 {
 	long two, five;
 
-	if (system("strace -V >/dev/null 2>&1")) {
+	if (!run_works((const char *const[]){ "strace", "-V", NULL })) {
 		tap_skip(1, "strace is not installed (scripts/install-deps installs it)");
 		return;
 	}

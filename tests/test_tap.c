@@ -349,7 +349,7 @@ int main(void)
 	exe = getenv("EXITSCOPE");
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	if (access("/usr/bin/prove", X_OK) && system("command -v prove >/dev/null 2>&1"))
+	if (!run_works((const char *const[]){ "prove", "--version", NULL }))
 		return tap_skip_all("prove is not installed (Debian perl)");
 	if (!mkdtemp(dir))
 		return tap_skip_all("cannot create a temporary directory");
