@@ -15,6 +15,7 @@
 #include "kvm/kvm.h"
 #include "results/check.h"
 #include "results/outfile.h"
+#include "results/result_read.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 
@@ -185,4 +186,16 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stoppe
 		return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is on stdout");
 	}
 	return rc;
+}
+
+int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct result_file **files)
+{
+	char err[RESULT_ERR_MAX];
+
+	for (size_t i = 0; i < n; i++) {
+		files[i] = result_read_file(paths[i], err, sizeof(err));
+		if (!files[i])
+			return cli_error(cmd, EXIT_USAGE, "%s", err);
+	}
+	return 0;
 }

@@ -52,6 +52,13 @@ int cli_output_check(const char *cmd, const char *path);
 int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc);
 /* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
 int cli_stdout_check(const char *cmd, int rc);
+struct result_file;
+/*
+ * Read the result files paths[0..n-1] into files[]: 0, or a usage error
+ * naming the file that could not be read (files[] holds those read before
+ * it, the rest untouched: the caller frees what is not NULL).
+ */
+int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct result_file **files);
 
 struct hostinfo;
 struct suite_env;

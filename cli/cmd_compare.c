@@ -111,19 +111,6 @@ static int write_json(const char *path, const struct compare_result *cr)
 	return 0;
 }
 
-/* Read files[0..n-1] into rf[]; 0, or a usage error naming the file. */
-static int read_side(const char *const *files, size_t n, struct result_file **rf)
-{
-	char err[RESULT_ERR_MAX];
-
-	for (size_t i = 0; i < n; i++) {
-		rf[i] = result_read_file(files[i], err, sizeof(err));
-		if (!rf[i])
-			return cli_error("compare", EXIT_USAGE, "%s", err);
-	}
-	return 0;
-}
-
 static void free_side(struct result_file **rf, size_t n)
 {
 	for (size_t i = 0; rf && i < n; i++)
@@ -252,7 +239,7 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_error("compare", EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	if (read_side(files, na, a) || read_side(files + na, nb, b))
+	if (cli_read_results("compare", files, na, a) || cli_read_results("compare", files + na, nb, b))
 		goto out;
 	cr = compare_results_multi((const struct result_file *const *)a, na,
 				   (const struct result_file *const *)b, nb, &copts, err, sizeof(err));

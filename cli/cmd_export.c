@@ -94,11 +94,10 @@ int cmd_export(int argc, char **argv)
 		{ 0 },
 	};
 	char labels[EXPORT_MAX_FILES][EXPORT_RUN_LABEL_LEN];
-	struct result_file *files[EXPORT_MAX_FILES];
+	struct result_file *files[EXPORT_MAX_FILES] = { 0 };
 	struct export_run runs[EXPORT_MAX_FILES];
 	const char *paths[EXPORT_MAX_FILES], *out = "-";
-	char err[RESULT_ERR_MAX];
-	size_t n = 0, i, nread = 0;
+	size_t n = 0, i;
 	int c, rc;
 
 	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
@@ -137,19 +136,16 @@ int cmd_export(int argc, char **argv)
 	rc = cli_output_check("export", out);
 	if (rc)
 		return rc;
+	rc = cli_read_results("export", paths, n, files);
+	if (rc)
+		goto out;
 	for (i = 0; i < n; i++) {
-		files[i] = result_read_file(paths[i], err, sizeof(err));
-		if (!files[i]) {
-			rc = cli_error("export", EXIT_USAGE, "%s", err);
-			goto out;
-		}
-		nread++;
 		export_run_label(paths[i], labels[i], sizeof(labels[i]));
 		runs[i] = (struct export_run){ files[i], labels[i] };
 	}
 	rc = export_write("export", out, runs, n);
 out:
-	for (i = 0; i < nread; i++)
+	for (i = 0; i < n; i++)
 		result_free(files[i]);
 	return rc;
 }

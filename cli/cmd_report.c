@@ -76,7 +76,7 @@ int cmd_report(int argc, char **argv)
 	struct result_file *files[REPORT_MAX_FILES] = { 0 };
 	const char *paths[REPORT_MAX_FILES], *out = DEFAULT_OUT;
 	struct compare_opts copts;
-	char err[RESULT_ERR_MAX], *end;
+	char *end;
 	size_t n = 0, i;
 	int c, rc = EXIT_USAGE;
 
@@ -128,15 +128,9 @@ int cmd_report(int argc, char **argv)
 	rc = cli_output_check("report", out);
 	if (rc)
 		return rc;
-	rc = EXIT_USAGE;
-
-	for (i = 0; i < n; i++) {
-		files[i] = result_read_file(paths[i], err, sizeof(err));
-		if (!files[i]) {
-			cli_error("report", EXIT_USAGE, "%s", err);
-			goto out;
-		}
-	}
+	rc = cli_read_results("report", paths, n, files);
+	if (rc)
+		goto out;
 	rc = write_report(out, files, n, &copts);
 	if (rc == EXIT_OK && strcmp(out, "-"))
 		printf("exitscope report: wrote %s\n", out);
