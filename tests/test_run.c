@@ -336,10 +336,12 @@ static long vms_created(const char *dir, const char *rounds)
 	}
 	run_free(&r);
 	t = run_read_file(trace, NULL);
-	for (at = t; at && (at = strstr(at, "KVM_CREATE_VM")); at++)
+	if (!t)
+		return -1;
+	for (at = t; (at = strstr(at, "KVM_CREATE_VM")); at++)
 		n++;
 	free(t);
-	return t ? n : -1;
+	return n;
 }
 
 /* Method v2 measures each round of a probe in a VM of its own. */
