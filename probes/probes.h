@@ -73,6 +73,8 @@ struct probe {
 #define PROBE_CR_READS		32
 #define PROBE_STR_(x)		#x
 #define PROBE_STR(x)		PROBE_STR_(x)
+/* What such a row's description adds. */
+#define PROBE_CR_READS_NOTE	"; " PROBE_STR(PROBE_CR_READS) " unrolled per call, figures per MOV"
 
 extern const struct probe probes[];
 extern const size_t nr_probes;
