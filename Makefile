@@ -144,7 +144,7 @@ check-uapi:
 	$(Q)echo "  UAPI    $(UAPI_USERS)"; for f in tests/uapi-6.18/check.c $(UAPI_USERS); do \
 		$(CC) -Itests/uapi-6.18 $(HOST_CFLAGS) -fsyntax-only $$f || exit 1; done
 
-# Includes point down the layers drawn in the README (scripts/check-layers);
+# Includes point down the layers drawn in docs/hacking.md (scripts/check-layers);
 # the last line proves the checker fails on an include that points up.
 # Inside a folder no two files may use each other (scripts/check-cycles, on
 # the built objects).
