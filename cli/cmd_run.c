@@ -15,11 +15,13 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/run_repeat.h"
 #include "suites/suite_env.h"
 #include "results/check.h"
 #include "cli/cmds.h"
 #include "kvm/trace.h"
 #include "method/method.h"
+#include "method/repeat.h"
 #include "probes/probe_out.h"
 #include "probes/runner.h"
 #include "results/result_write.h"
@@ -37,7 +39,7 @@ static void run_usage(FILE *f)
 		"                     [--rounds N] [--precision PCT] [--precision-floor CYCLES]\n"
 		"                     [--time-budget S] [--run-limit S] [--samples N] [--cpu A[,B]]\n"
 		"                     [--quiet] [--trace] [--all] [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
-		"                     [--openmetrics FILE]\n"
+		"                     [--openmetrics FILE] [--repeat N]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
@@ -88,14 +90,20 @@ static void run_usage(FILE *f)
 		"                    Without XSAVE in KVM's supported CPUID every probe is\n"
 		"                    skipped with that reason. Recorded as settings.guest_xcr0\n"
 		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
+		"  --repeat N        N independent runs of this command (1-%d), one after the\n"
+		"                    other, each a process of its own (what varies from run to\n"
+		"                    run, such as memory placement, is drawn once per process);\n"
+		"                    needs --json FILE: FILE.json gives FILE-1.json ... FILE-N.json\n"
+		"                    (then 'exitscope compare A-*.json -- B-*.json')\n"
 		"  -h, --help        this text\n"
 		"\n"
 		"Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
 		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (results so far\n"
-		"are still printed and written).\n",
+		"are still printed and written). With --repeat: the first run that fails\n"
+		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
 		METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS, METHOD_DEFAULT_PRECISION_PCT,
 		METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S, METHOD_DEFAULT_BUDGET_V1_S,
-		LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES);
+		LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
 }
 
 struct run_args {
@@ -107,6 +115,9 @@ struct run_args {
 	bool *sel;			/* nr_probes entries, by catalogue index */
 	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
 	size_t nsel;
+	const char **names;		/* PROBE|GLOB operands, in command-line order */
+	size_t nnames;
+	struct run_repeat rep;		/* --repeat N, and where its options are in argv */
 };
 
 static int parse_uint(const char *s, long min, long max, long *out)
@@ -123,17 +134,17 @@ static int parse_uint(const char *s, long min, long max, long *out)
 }
 
 /* Probes in the order the command line names them (a glob: catalogue order), each once. */
-static int select_probes(struct run_args *a, int argc, char **argv)
+static int select_probes(struct run_args *a)
 {
 	a->sel = calloc(nr_probes, sizeof(*a->sel));
 	a->order = calloc(nr_probes, sizeof(*a->order));
 	if (!a->sel || !a->order)
 		return cli_error("run", EXIT_FAIL, "out of memory");
-	for (int i = optind; i < argc; i++) {
+	for (size_t i = 0; i < a->nnames; i++) {
 		bool any = false;
 
 		for (size_t k = 0; k < nr_probes; k++) {
-			if (fnmatch(argv[i], probes[k].name, 0))
+			if (fnmatch(a->names[i], probes[k].name, 0))
 				continue;
 			any = true;
 			if (!a->sel[k])
@@ -142,7 +153,7 @@ static int select_probes(struct run_args *a, int argc, char **argv)
 		}
 		if (!any)
 			return cli_usage_error("run", "no probe matches '%s' (see 'exitscope run --list')",
-					       argv[i]);
+					       a->names[i]);
 	}
 	if (!a->nsel) {
 		for (size_t k = 0; k < nr_probes; k++) {
@@ -189,6 +200,22 @@ static int parse_cpus(struct run_args *a, const char *s)
 	return 0;
 }
 
+/*
+ * Where --repeat and --json are in argv (from `at`, the option's index;
+ * the option took argv[at .. optind - 1]): a run of the series is this
+ * command without --repeat, its --json path replaced.
+ */
+static void note_repeat_args(struct run_args *a, int c, int at)
+{
+	if (c == 'R') {
+		for (int k = at; k < optind; k++)
+			a->rep.drop[k] = true;
+	} else if (c == 'j') {
+		a->rep.json_inline = optind - at == 1;	/* --json=FILE */
+		a->rep.json_arg = a->rep.json_inline ? at : at + 1;
+	}
+}
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -208,20 +235,29 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		{ "precision", required_argument, NULL, 'p' },
 		{ "precision-floor", required_argument, NULL, 'f' },
 		{ "run-limit", required_argument, NULL, 'L' },
+		{ "repeat", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct method_opts *m = &a->m;
 	char *end;
 	long v;
-	int c;
+	int c, at;
 
 	method_opts_init(m, RUN_METHOD_V2);
 	a->cpu = a->cpu2 = -1;
-	optind = 1;
+	a->rep.json_arg = -1;
+	a->names = calloc((size_t)argc + 1, sizeof(*a->names));
+	a->rep.drop = calloc((size_t)argc + 1, sizeof(*a->rep.drop));
+	if (!a->names || !a->rep.drop)
+		return cli_error("run", EXIT_FAIL, "out of memory");
+	/* "-": operands in order, argv as given, so --repeat's runs can copy it (optind 0: glibc reads that). */
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+	for (at = optind ? optind : 1; (c = getopt_long(argc, argv, "-hq", opts, NULL)) != -1; at = optind) {
+		note_repeat_args(a, c, at);
 		switch (c) {
+		case 1: a->names[a->nnames++] = optarg; break;
 		case 'l': a->list = true; break;
 		case 'j': a->json_path = optarg; break;
 		case 'O': a->openmetrics = optarg; break;
@@ -271,6 +307,12 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 						       LATENCY_MAX_ROUNDS, optarg);
 			m->rounds = (unsigned int)v;
 			break;
+		case 'R':
+			if (parse_uint(optarg, 1, REPEAT_MAX, &v))
+				return cli_usage_error("run", "--repeat wants a number of runs 1-%d, not '%s'",
+						       REPEAT_MAX, optarg);
+			a->rep.n = (unsigned int)v;
+			break;
 		case 'm':
 			v = schema_enum_find(run_method_names, RUN_METHOD_N, optarg);
 			if (v < 0)
@@ -289,9 +331,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			return cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	while (optind < argc)	/* after "--" */
+		a->names[a->nnames++] = argv[optind++];
 	if (!a->budget_given)
 		m->budget_s = method_budget_default(m->method);
-	return select_probes(a, argc, argv);
+	return select_probes(a);
 }
 
 static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
@@ -356,7 +400,7 @@ static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
 /* What the method reports through its hooks: the progress line and the warnings. */
 struct run_report {
 	bool quiet;
-	const char *what;		/* the progress line's command */
+	const char *what;		/* "run", or "run I/N:" in a run of --repeat */
 	struct progress pg;
 	bool begun;
 	json_t *warnings;
@@ -385,18 +429,31 @@ static void run_on_warn(void *ctx, const char *msg)
 	warn(rp->quiet, rp->warnings, "%s", msg);
 }
 
+/* The progress line's command: "run", or "run 2/3:" in run 2 of a --repeat 3 (method/repeat.h). */
+static void run_progress_what(char *buf, size_t len)
+{
+	const char *pos = getenv(REPEAT_ENV);
+	unsigned int i, n;
+	char tail;
+
+	if (pos && sscanf(pos, "%u/%u%c", &i, &n, &tail) == 2 && i >= 1 && i <= n)
+		snprintf(buf, len, "run %u/%u:", i, n);
+	else
+		snprintf(buf, len, "run");
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { 0 };
 	struct probe_runner pr = { .kvm_fd = -1 };
 	struct probe_outcome *out = NULL;
 	const char *kvm_path, *hang;
-	char hang_name[64], msg[512];
+	char hang_name[64], what[32], msg[512];
 	json_t *root = NULL, *jprobes, *warnings = NULL;
 	struct hostinfo hi;
 	struct suite_env henv = { 0 };
 	size_t nout = 0;
-	struct run_report rp = { .what = "run", .pg = { .on = false } };
+	struct run_report rp = { .pg = { .on = false } };
 	struct method_hooks hooks = { .progress = run_on_progress, .warn = run_on_warn, .ctx = &rp };
 	bool stopped;
 	char err[512];
@@ -407,6 +464,12 @@ int cmd_run(int argc, char **argv)
 	if (!r && a.list) {
 		probe_list_print(stdout);
 		r = cli_stdout_check("run", EXIT_OK);
+		goto out;
+	}
+	if (!r && a.rep.n) {
+		a.rep.json_path = a.json_path;
+		a.rep.openmetrics = a.openmetrics;
+		r = run_repeat(&a.rep, argc, argv);
 		goto out;
 	}
 	if (!r)
@@ -435,6 +498,8 @@ int cmd_run(int argc, char **argv)
 	warnings = json_array();
 	rp.quiet = a.quiet;
 	rp.warnings = warnings;
+	run_progress_what(what, sizeof(what));
+	rp.what = what;
 	if (r)
 		warn(a.quiet, warnings, "could not pin the vCPU thread: %s", strerror(-r));
 	if (hostinfo_emulation_warning(&hi))
@@ -520,5 +585,7 @@ done:
 out:
 	free(a.sel);
 	free(a.order);
+	free(a.names);
+	free(a.rep.drop);
 	return r < 0 ? EXIT_OK : r;
 }
