@@ -76,9 +76,11 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 		  struct suite_env *env);
 
 /*
- * Ctrl-C: the first SIGINT sets *flag (runs stop cleanly and results are
- * still written); a second one terminates. The flag is the only process
- * state a signal handler may touch, so it lives in cli/signals.c.
+ * Ctrl-C: the first SIGINT (or SIGTERM) sets *flag to that signal (runs
+ * stop cleanly and results are still written); a second one terminates,
+ * unless it is the stop a `run --repeat` parent passes on to its run. The
+ * flag is the only process state a signal handler may touch, so it lives
+ * in cli/signals.c.
  */
 volatile sig_atomic_t *cli_stop_flag(void);
 void cli_install_sigint(void);

@@ -11,38 +11,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/run_repeat.h"
 #include "suites/suite_env.h"
 #include "results/check.h"
 #include "cli/cmds.h"
 #include "kvm/trace.h"
+#include "method/method.h"
+#include "method/repeat.h"
 #include "probes/probe_out.h"
 #include "probes/runner.h"
-#include "harness/cpuload.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/suites.h"
-
-#define RUN_DEFAULT_SAMPLES	15
-#define RUN_DEFAULT_BUDGET_S	1.0	/* v1 */
-/*
- * v2: 8 rounds (8 VMs) of at most 0.2 s per probe in all, chosen with
- * scripts/bench-method against 5 rounds and 0.15 s (README: fewer false
- * A/A verdicts at the same run time); 20 probes x 0.2 s still leave room
- * for the VM setup in a 5 s default run.
- */
-#define RUN_DEFAULT_BUDGET_V2_S	0.2
-#define RUN_DEFAULT_ROUNDS	8
-#define RUN_DEFAULT_PRECISION_PCT 1.0
-#define RUN_DEFAULT_FLOOR_CYCLES 1.0
-#define RUN_PAIRS		31	/* pairs per round: odd, so a round's median is one pair; many short
-				   batches, so the median skips those a host interrupt hit */
 /* Test hook: PROBE[@MS]: that probe's op never returns; its watchdog is MS (default: as any probe's). */
 #define RUN_HANG_ENV		"EXITSCOPE_TEST_HANG"
 
@@ -53,7 +39,7 @@ static void run_usage(FILE *f)
 		"                     [--rounds N] [--precision PCT] [--precision-floor CYCLES]\n"
 		"                     [--time-budget S] [--run-limit S] [--samples N] [--cpu A[,B]]\n"
 		"                     [--quiet] [--trace] [--all] [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
-		"                     [--openmetrics FILE]\n"
+		"                     [--openmetrics FILE] [--repeat N]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
@@ -104,27 +90,34 @@ static void run_usage(FILE *f)
 		"                    Without XSAVE in KVM's supported CPUID every probe is\n"
 		"                    skipped with that reason. Recorded as settings.guest_xcr0\n"
 		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
+		"  --repeat N        N independent runs of this command (1-%d), one after the\n"
+		"                    other, each a process of its own (what varies from run to\n"
+		"                    run, such as memory placement, is drawn once per process);\n"
+		"                    needs --json FILE: FILE.json gives FILE-1.json ... FILE-N.json\n"
+		"                    (then 'exitscope compare A-*.json -- B-*.json')\n"
 		"  -h, --help        this text\n"
 		"\n"
 		"Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
 		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (results so far\n"
-		"are still printed and written).\n",
-		RUN_PAIRS, LATENCY_MAX_ROUNDS, RUN_DEFAULT_ROUNDS, RUN_DEFAULT_PRECISION_PCT,
-		RUN_DEFAULT_FLOOR_CYCLES, RUN_DEFAULT_BUDGET_V2_S, RUN_DEFAULT_BUDGET_S,
-		LATENCY_MAX_SAMPLES, RUN_DEFAULT_SAMPLES);
+		"are still printed and written). With --repeat: the first run that fails\n"
+		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
+		METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS, METHOD_DEFAULT_PRECISION_PCT,
+		METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S, METHOD_DEFAULT_BUDGET_V1_S,
+		LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
 }
 
 struct run_args {
 	const char *json_path, *kvm_opt, *xcr0_opt, *openmetrics;
 	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
-	enum run_method method;
-	unsigned int samples, rounds;
-	double budget_s, precision_pct, floor_cycles, run_limit_s;
+	struct method_opts m;		/* --method, --rounds, --samples, ... */
 	int cpu, cpu2;			/* --cpu A[,B]; -1 not given */
 	bool list, quiet, trace, all, budget_given, samples_given;
 	bool *sel;			/* nr_probes entries, by catalogue index */
 	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
 	size_t nsel;
+	const char **names;		/* PROBE|GLOB operands, in command-line order */
+	size_t nnames;
+	struct run_repeat rep;		/* --repeat N, and where its options are in argv */
 };
 
 static int parse_uint(const char *s, long min, long max, long *out)
@@ -141,17 +134,17 @@ static int parse_uint(const char *s, long min, long max, long *out)
 }
 
 /* Probes in the order the command line names them (a glob: catalogue order), each once. */
-static int select_probes(struct run_args *a, int argc, char **argv)
+static int select_probes(struct run_args *a)
 {
 	a->sel = calloc(nr_probes, sizeof(*a->sel));
 	a->order = calloc(nr_probes, sizeof(*a->order));
 	if (!a->sel || !a->order)
 		return cli_error("run", EXIT_FAIL, "out of memory");
-	for (int i = optind; i < argc; i++) {
+	for (size_t i = 0; i < a->nnames; i++) {
 		bool any = false;
 
 		for (size_t k = 0; k < nr_probes; k++) {
-			if (fnmatch(argv[i], probes[k].name, 0))
+			if (fnmatch(a->names[i], probes[k].name, 0))
 				continue;
 			any = true;
 			if (!a->sel[k])
@@ -160,7 +153,7 @@ static int select_probes(struct run_args *a, int argc, char **argv)
 		}
 		if (!any)
 			return cli_usage_error("run", "no probe matches '%s' (see 'exitscope run --list')",
-					       argv[i]);
+					       a->names[i]);
 	}
 	if (!a->nsel) {
 		for (size_t k = 0; k < nr_probes; k++) {
@@ -207,6 +200,22 @@ static int parse_cpus(struct run_args *a, const char *s)
 	return 0;
 }
 
+/*
+ * Where --repeat and --json are in argv (from `at`, the option's index;
+ * the option took argv[at .. optind - 1]): a run of the series is this
+ * command without --repeat, its --json path replaced.
+ */
+static void note_repeat_args(struct run_args *a, int c, int at)
+{
+	if (c == 'R') {
+		for (int k = at; k < optind; k++)
+			a->rep.drop[k] = true;
+	} else if (c == 'j') {
+		a->rep.json_inline = optind - at == 1;	/* --json=FILE */
+		a->rep.json_arg = a->rep.json_inline ? at : at + 1;
+	}
+}
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -226,23 +235,29 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		{ "precision", required_argument, NULL, 'p' },
 		{ "precision-floor", required_argument, NULL, 'f' },
 		{ "run-limit", required_argument, NULL, 'L' },
+		{ "repeat", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct method_opts *m = &a->m;
 	char *end;
 	long v;
-	int c;
+	int c, at;
 
-	a->method = RUN_METHOD_V2;
-	a->samples = RUN_DEFAULT_SAMPLES;
-	a->rounds = RUN_DEFAULT_ROUNDS;
-	a->precision_pct = RUN_DEFAULT_PRECISION_PCT;
-	a->floor_cycles = RUN_DEFAULT_FLOOR_CYCLES;
+	method_opts_init(m, RUN_METHOD_V2);
 	a->cpu = a->cpu2 = -1;
-	optind = 1;
+	a->rep.json_arg = -1;
+	a->names = calloc((size_t)argc + 1, sizeof(*a->names));
+	a->rep.drop = calloc((size_t)argc + 1, sizeof(*a->rep.drop));
+	if (!a->names || !a->rep.drop)
+		return cli_error("run", EXIT_FAIL, "out of memory");
+	/* "-": operands in order, argv as given, so --repeat's runs can copy it (optind 0: glibc reads that). */
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+	for (at = optind ? optind : 1; (c = getopt_long(argc, argv, "-hq", opts, NULL)) != -1; at = optind) {
+		note_repeat_args(a, c, at);
 		switch (c) {
+		case 1: a->names[a->nnames++] = optarg; break;
 		case 'l': a->list = true; break;
 		case 'j': a->json_path = optarg; break;
 		case 'O': a->openmetrics = optarg; break;
@@ -262,27 +277,27 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			if (parse_uint(optarg, 1, LATENCY_MAX_SAMPLES, &v))
 				return cli_usage_error("run", "--samples wants an integer 1-%d, not '%s'",
 						       LATENCY_MAX_SAMPLES, optarg);
-			a->samples = (unsigned int)v;
+			m->samples = (unsigned int)v;
 			a->samples_given = true;
 			break;
 		case 't':
-			if (parse_num(optarg, 0.01, 600, &a->budget_s))
+			if (parse_num(optarg, 0.01, 600, &m->budget_s))
 				return cli_usage_error("run", "--time-budget wants seconds 0.01-600, not '%s'",
 						       optarg);
 			a->budget_given = true;
 			break;
 		case 'L':
-			if (parse_num(optarg, 0.01, 86400, &a->run_limit_s))
+			if (parse_num(optarg, 0.01, 86400, &m->run_limit_s))
 				return cli_usage_error("run", "--run-limit wants seconds 0.01-86400, not '%s'",
 						       optarg);
 			break;
 		case 'p':
-			if (parse_num(optarg, 0.001, 100, &a->precision_pct))
+			if (parse_num(optarg, 0.001, 100, &m->precision_pct))
 				return cli_usage_error("run", "--precision wants a percentage 0.001-100, not '%s'",
 						       optarg);
 			break;
 		case 'f':
-			if (parse_num(optarg, 0, 1e9, &a->floor_cycles))
+			if (parse_num(optarg, 0, 1e9, &m->floor_cycles))
 				return cli_usage_error("run", "--precision-floor wants cycles >= 0, not '%s'",
 						       optarg);
 			break;
@@ -290,13 +305,19 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			if (parse_uint(optarg, 1, LATENCY_MAX_ROUNDS, &v))
 				return cli_usage_error("run", "--rounds wants an integer 1-%d, not '%s'",
 						       LATENCY_MAX_ROUNDS, optarg);
-			a->rounds = (unsigned int)v;
+			m->rounds = (unsigned int)v;
+			break;
+		case 'R':
+			if (parse_uint(optarg, 1, REPEAT_MAX, &v))
+				return cli_usage_error("run", "--repeat wants a number of runs 1-%d, not '%s'",
+						       REPEAT_MAX, optarg);
+			a->rep.n = (unsigned int)v;
 			break;
 		case 'm':
 			v = schema_enum_find(run_method_names, RUN_METHOD_N, optarg);
 			if (v < 0)
 				return cli_usage_error("run", "--method wants v1 or v2, not '%s'", optarg);
-			a->method = (enum run_method)v;
+			m->method = (enum run_method)v;
 			break;
 		case 'c':
 			if (parse_cpus(a, optarg))
@@ -310,9 +331,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			return cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	while (optind < argc)	/* after "--" */
+		a->names[a->nnames++] = argv[optind++];
 	if (!a->budget_given)
-		a->budget_s = a->method == RUN_METHOD_V1 ? RUN_DEFAULT_BUDGET_S : RUN_DEFAULT_BUDGET_V2_S;
-	return select_probes(a, argc, argv);
+		m->budget_s = method_budget_default(m->method);
+	return select_probes(a);
 }
 
 static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
@@ -361,22 +384,11 @@ static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
 	struct run_settings s;
 
 	run_settings_init(&s);
-	s.method = a->method;
-	s.time_budget_s = a->budget_s;
+	method_settings(&a->m, overhead, &s);
 	s.cpu = cpu;
 	s.trace = a->trace;
 	if (a->xcr0_opt)
 		s.guest_xcr0 = (long long)a->guest_xcr0;
-	if (a->method == RUN_METHOD_V1) {
-		s.samples = a->samples;
-		s.overhead_cycles = overhead;
-	} else {
-		s.rounds = a->rounds;
-		s.precision_pct = a->precision_pct;
-		s.precision_floor_cycles = a->floor_cycles;
-		if (a->run_limit_s > 0)
-			s.run_limit_s = a->run_limit_s;
-	}
 	if (cpu >= 0) {
 		s.cpus[s.n_cpus++] = cpu;
 		if (a->cpu2 >= 0)
@@ -385,239 +397,49 @@ static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
 	return run_settings_json(&s);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+/* What the method reports through its hooks: the progress line and the warnings. */
+struct run_report {
+	bool quiet;
+	const char *what;		/* "run", or "run I/N:" in a run of --repeat */
+	struct progress pg;
+	bool begun;
+	json_t *warnings;
+};
 
 /* The progress line on a terminal, none with --quiet (fd -1 is no terminal). */
-static void run_progress_init(const struct run_args *a, struct progress *pg, unsigned total)
+static void run_on_progress(void *ctx, unsigned done, unsigned total, const char *label)
 {
-	if (a->quiet)
-		progress_init_fd(pg, -1, "run", total);
+	struct run_report *rp = ctx;
+
+	if (!rp->begun) {
+		if (rp->quiet)
+			progress_init_fd(&rp->pg, -1, rp->what, total);
+		else
+			progress_init(&rp->pg, rp->what, total);
+		rp->begun = true;
+	}
+	if (label)
+		progress_step(&rp->pg, done, label);
+}
+
+static void run_on_warn(void *ctx, const char *msg)
+{
+	struct run_report *rp = ctx;
+
+	warn(rp->quiet, rp->warnings, "%s", msg);
+}
+
+/* The progress line's command: "run", or "run 2/3:" in run 2 of a --repeat 3 (method/repeat.h). */
+static void run_progress_what(char *buf, size_t len)
+{
+	const char *pos = getenv(REPEAT_ENV);
+	unsigned int i, n;
+	char tail;
+
+	if (pos && sscanf(pos, "%u/%u%c", &i, &n, &tail) == 2 && i >= 1 && i <= n)
+		snprintf(buf, len, "run %u/%u:", i, n);
 	else
-		progress_init(pg, "run", total);
-}
-
-/* Method v1, as before rounds: the nop baseline once, then each probe in one pass. */
-static void measure_v1(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
-		       struct progress *pg, json_t *warnings, double *overhead)
-{
-	struct latency_result *base = calloc(1, sizeof(*base));
-	int r;
-
-	*overhead = 0;
-	if (!base) {
-		warn(a->quiet, warnings, "out of memory: nop baseline not measured");
-	} else {
-		/* The nop baseline first: its median is every other probe's overhead. */
-		run_progress_init(a, pg, (unsigned)a->nsel + 1);
-		progress_step(pg, 0, "nop baseline");
-		r = probe_run(pr, probe_find("nop"), base);
-		if (!r && base->status == PROBE_OK)
-			*overhead = base->raw_median;
-		else if (!*pr->stop)
-			warn(a->quiet, warnings, "nop baseline not measured (%s): nothing subtracted",
-			     r ? strerror(-r) : base->reason);
-	}
-	pr->env.overhead_cycles = *overhead;
-	for (size_t i = 0; i < a->nsel; i++) {
-		struct probe_outcome *o = &out[i];
-
-		if (*pr->stop) {
-			o->res.status = PROBE_STOPPED;
-			continue;
-		}
-		progress_step(pg, (unsigned)i + 1, o->probe->name);
-		if (!strcmp(o->probe->name, "nop") && base && base->status == PROBE_OK) {
-			o->res = *base;		/* the baseline itself, nothing subtracted */
-			continue;
-		}
-		r = probe_run(pr, o->probe, &o->res);
-		if (r) {
-			o->res.status = PROBE_FAILED;
-			snprintf(o->res.reason, sizeof(o->res.reason), "runner: %s", strerror(-r));
-		}
-	}
-	free(base);
-}
-
-/* A v2 probe's measurement ended with stop: its figures from the rounds it has. */
-static void v2_settle(struct probe_outcome *o, enum probe_stop stop, uint64_t tsc_khz)
-{
-	struct latency_result *res = &o->res;
-
-	if (res->status != PROBE_OK)
-		return;
-	if (!res->n_rounds) {
-		res->status = stop == PROBE_STOP_RUN_LIMIT ? PROBE_SKIPPED : PROBE_STOPPED;
-		snprintf(res->reason, sizeof(res->reason), "the run limit was reached before it was measured");
-		return;
-	}
-	res->stop = stop;
-	latency_session_result(res, tsc_khz);
-}
-
-/*
- * Progress of v2 in probe-rounds: a probe that is done counts all its
- * rounds, the others this round's visits so far (before probe i).
- */
-static unsigned v2_units_done(const struct run_args *a, const bool *done, unsigned round, size_t i)
-{
-	unsigned units = 0;
-
-	for (size_t j = 0; j < a->nsel; j++)
-		units += done[j] ? a->rounds : round + (j < i);
-	return units;
-}
-
-/*
- * One round of probe p in a VM of its own: build and set it up, measure the
- * round, tear it down (the probe's teardown check runs on each VM). Returns
- * the seconds of the round's guest run, what the budget counts: not the VM
- * setup and calibration, nor the trace round (trace: the first round runs
- * one before it).
- */
-static double v2_round(struct probe_runner *pr, const struct probe *p, struct probe_session *s,
-		       struct latency_result *res, bool traced)
-{
-	double t0, guest_s = 0;
-
-	probe_session_open(pr, p, s, res);
-	if (s->ls.open) {
-		t0 = now_s();
-		probe_session_round(pr, s, res);
-		if (!traced)
-			guest_s = now_s() - t0;
-	}
-	probe_session_close(pr, s, res);	/* nothing left to do when the round ended it */
-	return guest_s;
-}
-
-/*
- * Method v2: round-robin over the probes in command-line order, each round
- * of a probe in a VM of its own, and a probe leaves the rotation when
- * latency_stop_decide says so. A fresh VM per round is what makes the
- * rounds independent: a VM's memory placement gives every batch in it the
- * same offset (measured on kvm_pvm: the run-to-run spread of the net
- * medians halved, docs/method.md), so a VM kept over the rounds would give
- * them one shared offset the round-level interval could not see. It also
- * keeps a two-vCPU probe's second vCPU from spinning through the other
- * probes' rounds.
- */
-static int measure_v2(const struct run_args *a, struct probe_runner *pr, struct probe_outcome *out,
-		      struct progress *pg)
-{
-	struct probe_session *s = calloc(1, sizeof(*s));
-	double *spent = calloc(a->nsel, sizeof(*spent));
-	bool *done = calloc(a->nsel, sizeof(*done));
-	struct latency_stop_rule rule = {
-		.precision_pct = a->precision_pct, .floor_cycles = a->floor_cycles,
-		.min_rounds = a->rounds < LATENCY_MIN_ROUNDS ? a->rounds : LATENCY_MIN_ROUNDS,
-		.max_rounds = a->rounds, .budget_s = a->budget_s,
-	};
-	double t_start = now_s(), medians[LATENCY_MAX_ROUNDS];
-	uint64_t tsc_khz = pr->env.tsc_khz;
-	char label[96];
-	int rc = 0;
-
-	if (!s || !spent || !done) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	run_progress_init(a, pg, (unsigned)(a->nsel * a->rounds));
-	pr->env.rounds = a->rounds;
-	pr->env.pairs = RUN_PAIRS;
-	pr->env.budget_ms = (uint64_t)(a->budget_s * 1000);
-	for (size_t i = 0; i < a->nsel; i++)
-		latency_result_clear(&out[i].res);
-	for (unsigned int round = 0; round < a->rounds; round++) {
-		for (size_t i = 0; i < a->nsel; i++) {
-			struct probe_outcome *o = &out[i];
-			struct latency_result *res = &o->res;
-			enum probe_stop st;
-
-			if (done[i])
-				continue;
-			if (*pr->stop || (a->run_limit_s > 0 && now_s() - t_start >= a->run_limit_s)) {
-				done[i] = true;
-				v2_settle(o, *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_RUN_LIMIT, tsc_khz);
-				continue;
-			}
-			snprintf(label, sizeof(label), "%s, round %u/%u", o->probe->name, round + 1,
-				 a->rounds);
-			progress_step(pg, v2_units_done(a, done, round, i), label);
-			spent[i] += v2_round(pr, o->probe, s, res, pr->env.trace && round == 0);
-			if (res->status == PROBE_STOPPED && res->n_rounds) {
-				/* Ctrl-C in this round (its guest run or its VM's setup): the rounds before it stand. */
-				res->status = PROBE_OK;
-				res->reason[0] = 0;
-				done[i] = true;
-				v2_settle(o, PROBE_STOP_STOPPED, tsc_khz);
-				continue;
-			}
-			if (res->status != PROBE_OK) {
-				/* A failure, hang or Ctrl-C in the guest, or its teardown check failed. */
-				done[i] = true;
-				continue;
-			}
-			for (size_t k = 0; k < res->n_rounds; k++)
-				medians[k] = res->rounds[k].median;
-			st = latency_stop_decide(&rule, medians, res->n_rounds, spent[i], &res->ci_rel_pct);
-			if (st != PROBE_STOP_NONE) {
-				done[i] = true;
-				res->stop = st;
-				latency_session_result(res, tsc_khz);
-			}
-		}
-	}
-	/* Probes still going when the rounds ran out (a Ctrl-C between the last ones). */
-	for (size_t i = 0; i < a->nsel; i++)
-		if (!done[i])
-			v2_settle(&out[i], *pr->stop ? PROBE_STOP_STOPPED : PROBE_STOP_BUDGET, tsc_khz);
-out:
-	free(s);
-	free(spent);
-	free(done);
-	return rc;
-}
-
-/*
- * A probe that needs two vCPUs runs the second where --cpu B says (else on
- * any CPU but vCPU 0's): warn when that CPU (every such CPU) is busy.
- */
-static void check_cpu2(const struct run_args *a, int cpu, json_t *warnings)
-{
-	double idle[CPU_SETSIZE > 1024 ? 1024 : CPU_SETSIZE];
-	double best = -1;
-	bool any = false;
-	int n, best_cpu = -1;
-
-	for (size_t i = 0; i < a->nsel; i++)
-		any = any || (probes[a->order[i]].needs & PROBE_NEED_2VCPUS);
-	if (!any)
-		return;
-	n = cpuload_idle(CPULOAD_WINDOW_MS, idle, sizeof(idle) / sizeof(idle[0]));
-	if (n <= 0)
-		return;
-	for (int c = 0; c < n; c++) {
-		if (a->cpu2 >= 0 ? c != a->cpu2 : c == cpu)
-			continue;
-		if (idle[c] > best) {
-			best = idle[c];
-			best_cpu = c;
-		}
-	}
-	if (best_cpu < 0 && a->cpu2 < 0)
-		warn(a->quiet, warnings, "one CPU only: a second vCPU shares CPU %d with the first", cpu);
-	else if (best_cpu < 0)
-		warn(a->quiet, warnings, "--cpu: CPU %d is not listed in /proc/stat", a->cpu2);
-	else if (best < CPULOAD_BUSY_IDLE)
-		warn(a->quiet, warnings, "CPU %d, where a second vCPU runs, is busy (%.0f%% idle over %d ms): "
-		     "two-vCPU probes may be noisy", best_cpu, 100 * best, CPULOAD_WINDOW_MS);
+		snprintf(buf, len, "run");
 }
 
 int cmd_run(int argc, char **argv)
@@ -626,12 +448,13 @@ int cmd_run(int argc, char **argv)
 	struct probe_runner pr = { .kvm_fd = -1 };
 	struct probe_outcome *out = NULL;
 	const char *kvm_path, *hang;
-	char hang_name[64];
-	json_t *root = NULL, *jprobes, *warnings;
+	char hang_name[64], what[32], msg[512];
+	json_t *root = NULL, *jprobes, *warnings = NULL;
 	struct hostinfo hi;
 	struct suite_env henv = { 0 };
 	size_t nout = 0;
-	struct progress pg = { .on = false };
+	struct run_report rp = { .pg = { .on = false } };
+	struct method_hooks hooks = { .progress = run_on_progress, .warn = run_on_warn, .ctx = &rp };
 	bool stopped;
 	char err[512];
 	double overhead = 0;
@@ -641,6 +464,12 @@ int cmd_run(int argc, char **argv)
 	if (!r && a.list) {
 		probe_list_print(stdout);
 		r = cli_stdout_check("run", EXIT_OK);
+		goto out;
+	}
+	if (!r && a.rep.n) {
+		a.rep.json_path = a.json_path;
+		a.rep.openmetrics = a.openmetrics;
+		r = run_repeat(&a.rep, argc, argv);
 		goto out;
 	}
 	if (!r)
@@ -667,6 +496,10 @@ int cmd_run(int argc, char **argv)
 	}
 	root = result_new("run", argc, argv);
 	warnings = json_array();
+	rp.quiet = a.quiet;
+	rp.warnings = warnings;
+	run_progress_what(what, sizeof(what));
+	rp.what = what;
 	if (r)
 		warn(a.quiet, warnings, "could not pin the vCPU thread: %s", strerror(-r));
 	if (hostinfo_emulation_warning(&hi))
@@ -675,8 +508,6 @@ int cmd_run(int argc, char **argv)
 	pr.stop = cli_stop_flag();
 	pr.hi = &hi;
 	pr.env.tsc_khz = hi.tsc_khz > 0 ? (uint64_t)hi.tsc_khz : 0;
-	pr.env.samples = a.samples;
-	pr.env.budget_ms = (uint64_t)(a.budget_s * 1000);
 	pr.pin_cpu2 = a.cpu2 >= 0;
 	pr.cpu2 = a.cpu2;
 	hang = getenv(RUN_HANG_ENV);
@@ -709,17 +540,16 @@ int cmd_run(int argc, char **argv)
 	for (size_t i = 0; i < a.nsel; i++)
 		out[i].probe = &probes[a.order[i]];
 	nout = a.nsel;
-	check_cpu2(&a, cpu, warnings);
-	if (a.samples_given && a.method != RUN_METHOD_V1)
+	if (method_cpu2_warning(out, nout, cpu, a.cpu2, msg, sizeof(msg)))
+		warn(a.quiet, warnings, "%s", msg);
+	if (a.samples_given && a.m.method != RUN_METHOD_V1)
 		warn(a.quiet, warnings, "--samples applies to --method v1; v2 measures %d pairs per round",
-		     RUN_PAIRS);
-	if (a.method == RUN_METHOD_V1) {
-		measure_v1(&a, &pr, out, &pg, warnings, &overhead);
-	} else if (measure_v2(&a, &pr, out, &pg)) {
+		     METHOD_PAIRS);
+	if (method_measure(&a.m, &pr, out, nout, &hooks, &overhead)) {
 		rc = cli_error("run", EXIT_FAIL, "out of memory");
 		goto done;
 	}
-	progress_done(&pg);
+	progress_done(&rp.pg);
 	stopped = *pr.stop;
 	for (size_t i = 0; i < nout; i++)
 		if (out[i].res.migrated) {
@@ -755,5 +585,7 @@ done:
 out:
 	free(a.sel);
 	free(a.order);
+	free(a.names);
+	free(a.rep.drop);
 	return r < 0 ? EXIT_OK : r;
 }

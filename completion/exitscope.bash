@@ -79,7 +79,7 @@ _exitscope()
 	--cpuid-profile)
 		COMPREPLY=($(compgen -W 'host minimal' -- "$cur"))
 		return 0 ;;
-	--samples|--time-budget|--cpu|--guest-xcr0|--ops|--rounds|--threshold|--seed)
+	--samples|--time-budget|--cpu|--guest-xcr0|--ops|--rounds|--repeat|--threshold|--seed)
 		return 0 ;;
 	esac
 

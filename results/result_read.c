@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,8 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 	TRY(jcheck_strings(c, root, "command", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, NULL, NULL));
 	TRY(jcheck_string(c, root, "started", JCHECK_OPTIONAL, 1, &rf->started));
 	TRY(jcheck_string(c, root, "finished", JCHECK_OPTIONAL, 1, &rf->finished));
+	rf->pid = -1;
+	TRY(jcheck_int(c, root, "pid", JCHECK_OPTIONAL, 1, INT_MAX, &rf->pid));
 	return 0;
 }
 

@@ -28,6 +28,7 @@ struct result_file {
 	enum result_kind kind;
 	const char *tool_version;		/* optional */
 	const char *started, *finished;		/* optional */
+	long long pid;				/* optional: the process that wrote it, -1 absent */
 	struct host_record host;
 	struct run_probe *probes;		/* required for kind "run" */
 	size_t n_probes;

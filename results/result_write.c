@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "results/outfile.h"
 #include "results/result_write.h"
@@ -26,10 +27,10 @@ json_t *result_new(const char *kind, int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
 	result_timestamp(ts, sizeof(ts));
-	return json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s}",
+	return json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:I}",
 			 "schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
 			 "tool", "name", "exitscope", "version", EXITSCOPE_VERSION,
-			 "kind", kind, "command", cmd, "started", ts);
+			 "kind", kind, "command", cmd, "started", ts, "pid", (json_int_t)getpid());
 }
 
 /* Dump root into an open outfile and finish it. */

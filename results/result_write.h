@@ -16,7 +16,7 @@
 /* How result files are serialized (numbers with 10 significant digits). */
 #define RESULT_DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
-/* New root object with schema, tool, kind, command and "started". */
+/* New root object with schema, tool, kind, command, "started" and "pid" (this process). */
 json_t *result_new(const char *kind, int argc, char **argv);
 /*
  * Set "finished" and write root to path ("-" = stdout). 0, or -errno of the

@@ -149,7 +149,15 @@ static bool run_alive(struct run_proc *p)
 	return waitid(P_PID, (id_t)p->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == 0;
 }
 
-bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms)
+/* Does s hold needle after the first mark (mark NULL: anywhere)? */
+static bool holds_after(const char *s, const char *mark, const char *needle)
+{
+	const char *from = s && mark ? strstr(s, mark) : s;
+
+	return from && strstr(from + (mark ? strlen(mark) : 0), needle);
+}
+
+bool run_wait_stderr_after(struct run_proc *p, const char *mark, const char *needle, int timeout_ms)
 {
 	long end = now_ms() + timeout_ms;
 
@@ -158,11 +166,11 @@ bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms)
 
 		if (p->pty_fd >= 0) {
 			pty_pump(p, 20);
-			found = p->pty_buf && strstr(p->pty_buf, needle);
+			found = holds_after(p->pty_buf, mark, needle);
 		} else {
 			char *s = slurp_fd(p->err_fd);
 
-			found = strstr(s, needle) != NULL;
+			found = holds_after(s, mark, needle);
 			free(s);
 			if (!found)
 				usleep(20000);
@@ -171,6 +179,11 @@ bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms)
 			return true;
 	} while (now_ms() < end && run_alive(p));
 	return false;
+}
+
+bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms)
+{
+	return run_wait_stderr_after(p, NULL, needle, timeout_ms);
 }
 
 bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms)

@@ -47,6 +47,8 @@ size_t run_help_commands(const char *help, char names[][32], size_t max);
 int run_start(struct run_proc *p, const char *const argv[], const struct run_opts *o);
 /* Wait up to timeout_ms until the child's stderr contains needle; true if it did. */
 bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms);
+/* ... contains needle after the first mark (a later line of the same output). */
+bool run_wait_stderr_after(struct run_proc *p, const char *mark, const char *needle, int timeout_ms);
 /* Wait up to timeout_ms until the child catches signal sig (its handler is installed). */
 bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms);
 /* Wait for the child to end and fill r as run_cmd does; returns r->status. */
