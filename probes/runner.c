@@ -6,6 +6,7 @@
  * guest for as many rounds as its caller runs in it (`run` runs one).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,42 +123,102 @@ void probe_runner_free(struct probe_runner *r)
 static void session_finish(struct probe_runner *r, struct probe_session *s,
 			   struct latency_result *res);
 
-/* Say why the guest's setup refused, in the probe's own terms. */
-static void setup_reason(const struct probe *p, struct latency_result *res)
+/* Append ": " or "; " and more to res->reason. */
+__attribute__((format(printf, 2, 3)))
+static void reason_add(struct latency_result *res, const char *fmt, ...)
 {
-	uint64_t c = res->setup_code;
+	size_t l = strlen(res->reason);
+	va_list ap;
 
-	if (c & GUEST_FAULT)
-		snprintf(res->reason, sizeof(res->reason),
-			 "the guest setup of %s (%s) raised %s (vector %u): the host does not allow it",
-			 p->name, p->description, vector_name(GUEST_FAULT_VECTOR(c)),
-			 (unsigned)GUEST_FAULT_VECTOR(c));
-	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
-		snprintf(res->reason, sizeof(res->reason),
-			 "the host gave %s no read-only page", p->name);
-	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
-		snprintf(res->reason, sizeof(res->reason),
-			 "RDMSR %#x did not reach userspace through the MSR filter", PROBE_USER_MSR);
-	else if (c == GUEST_SKIP(PROBE_SKIP_IPI_TARGET))
-		snprintf(res->reason, sizeof(res->reason),
-			 "the second vCPU did not get ready in time (%s)",
-			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop");
-	else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
-		snprintf(res->reason, sizeof(res->reason),
-			 "the APIC is in x2APIC mode already: no xAPIC MMIO page");
+	va_start(ap, fmt);
+	vsnprintf(res->reason + l, sizeof(res->reason) - l, fmt, ap);
+	va_end(ap);
 }
 
-/* Say what the probe's teardown check found (res->check_code). */
+/*
+ * Say why the guest's setup refused, in the probe's own terms, and what to
+ * do about it. vCPU 1 never getting ready fails the probe: the host ran
+ * the VM but could not run its second vCPU in time, which is not a lack of
+ * a feature.
+ */
+static void setup_reason(const struct probe *p, struct latency_result *res, uint64_t watchdog_ms)
+{
+	uint64_t c = res->setup_code;
+	char *why = res->reason;
+	size_t len = sizeof(res->reason);
+
+	if (c & GUEST_FAULT)
+		snprintf(why, len, "the guest setup of %s raised %s (vector %u): this host's KVM does not "
+			 "allow what it needs (run --list); it runs on a host whose KVM does",
+			 p->name, vector_name(GUEST_FAULT_VECTOR(c)), (unsigned)GUEST_FAULT_VECTOR(c));
+	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
+		snprintf(why, len, "the host gave %s no read-only page: exitscope could not map one "
+			 "(out of guest memory); please report it as a bug", p->name);
+	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
+		snprintf(why, len, "RDMSR %#x did not reach userspace through the MSR filter: this host's "
+			 "KVM took the filter but did not apply it; it runs on a host whose KVM does",
+			 PROBE_USER_MSR);
+	else if (c == GUEST_SKIP(PROBE_SKIP_NO_PEER)) {
+		res->status = PROBE_FAILED;
+		snprintf(why, len, "the second vCPU did not get ready (%s) in %.0f ms, half the %llu ms "
+			 "watchdog: its thread did not get a CPU in time; give it an idle one with "
+			 "--cpu A,B, or run when the host is less busy",
+			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop",
+			 res->peer_wait_ms, (unsigned long long)watchdog_ms);
+	} else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
+		snprintf(why, len, "the APIC is in x2APIC mode already: no xAPIC MMIO page (this host's "
+			 "KVM starts vCPUs so); the x2apic_ probes measure the same through MSRs");
+}
+
+/* Say what the probe's teardown check found (res->check_code), and what to do. */
 static void check_reason(const struct probe *p, struct latency_result *res, struct vm *vm)
 {
 	if (res->check_code == GUEST_CHECK(PROBE_CHECK_IRQ))
 		snprintf(res->reason, sizeof(res->reason),
-			 "the interrupt of %s was not taken in its window: %llu interrupts for %llu ops",
-			 p->name, (unsigned long long)vm_global_get(vm, probe_irq_seen),
-			 (unsigned long long)vm_global_get(vm, probe_irq_ops));
+			 "the interrupt of %s never arrived: none of %llu ops took it, in its window or "
+			 "the %d ms after (TPR %llu); this host's KVM did not deliver it "
+			 "(`exitscope check irq` tests the delivery rules)", p->name,
+			 (unsigned long long)vm_global_get(vm, probe_irq_ops), PROBE_IRQ_LATE_MS,
+			 (unsigned long long)vm_global_get(vm, probe_tpr_late));
 	else
-		snprintf(res->reason, sizeof(res->reason), "%s: the check after the samples failed (check %u)",
-			 p->name, (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
+		snprintf(res->reason, sizeof(res->reason), "%s: the check after the samples failed "
+			 "(check %u); please report it as a bug", p->name,
+			 (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
+}
+
+/* What a user can do about a hang or a host that cannot emulate the op. */
+static void outcome_action(struct latency_result *res)
+{
+	if (res->status == PROBE_HANG)
+		reason_add(res, "; the op did not return (its watchdog is 2 x --time-budget + 1 s): "
+			   "on a slow or busy host give it a larger --time-budget; a host whose KVM "
+			   "never completes the instruction hangs at any budget");
+	else if (res->status == PROBE_SKIPPED && !res->setup_code && strstr(res->reason, "emulate"))
+		reason_add(res, "; this host's KVM cannot run the instruction: nothing to change here");
+}
+
+/*
+ * From the VM of one round, before it goes: how long vCPU 0 waited for
+ * vCPU 1, and where each op's interrupt was taken (probes/irq_guest.c).
+ */
+static void session_collect(const struct probe *p, struct probe_ctx *ctx, struct latency_result *res)
+{
+	struct vm *vm = ctx->vm;
+	struct latency_irq *q = &res->irq;
+	double ms;
+
+	if (p->needs & PROBE_NEED_2VCPUS && p->setup && vm_global_get(vm, probe_peer_waited)) {
+		ms = (double)vm_global_get(vm, probe_peer_waited) / (double)ctx->tsc_khz;
+		if (!res->has_peer_wait || ms > res->peer_wait_ms)
+			res->peer_wait_ms = ms;
+		res->has_peer_wait = true;
+	}
+	if (p->teardown == probe_irq_check && vm_global_get(vm, probe_irq_ops)) {
+		q->ops += vm_global_get(vm, probe_irq_ops);
+		q->in_window += vm_global_get(vm, probe_irq_in_window);
+		q->late += vm_global_get(vm, probe_irq_late);
+		q->late_cycles += vm_global_get(vm, probe_irq_late_cycles);
+	}
 }
 
 /*
@@ -209,11 +270,15 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	}
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
+		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s; `exitscope info` "
+			 "shows whether this host's KVM works at all", err);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);
 	ctx->watchdog_ms = latency_watchdog_ms(&s->env);
+	ctx->tsc_khz = r->env.tsc_khz ? r->env.tsc_khz : 2000000;
+	if (p->teardown == probe_irq_check)
+		vm_global_set(ctx->vm, probe_irq_late_max, ctx->tsc_khz * PROBE_IRQ_LATE_MS);
 	if (ctx->amd && p->op_amd)
 		s->op.op = p->op_amd;
 	if (r->hang_probe && !strcmp(r->hang_probe, p->name)) {
@@ -241,7 +306,9 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 			if (rc > 0)
 				snprintf(res->reason, sizeof(res->reason), "%s", ctx->reason);
 			else
-				snprintf(res->reason, sizeof(res->reason), "host setup: %s", strerror(-rc));
+				snprintf(res->reason, sizeof(res->reason), "host setup: %s (an error of "
+					 "this host, not the probe's); please report it with `exitscope info`",
+					 strerror(-rc));
 			session_finish(r, s, res);
 			return 1;
 		}
@@ -281,10 +348,12 @@ static void session_finish(struct probe_runner *r, struct probe_session *s,
 		return;
 	if (r->guest_xcr0 && guest_xcr0_read(ctx->vm->vcpus[0].fd, &r->guest_xcr0_after))
 		r->guest_xcr0_after = 0;
+	session_collect(p, ctx, res);
 	if (res->status == PROBE_SKIPPED && res->setup_code)
-		setup_reason(p, res);
+		setup_reason(p, res, ctx->watchdog_ms);
 	else if (res->status == PROBE_FAILED && res->check_code)
 		check_reason(p, res, ctx->vm);
+	outcome_action(res);
 	if (p->host_teardown) {
 		ctx->reason[0] = 0;
 		p->host_teardown(ctx);
