@@ -10,7 +10,7 @@
 #include "harness/region.h"
 #include "probes/probe_out.h"
 
-/* "irq: 412 in window, 3 late (mean 3.9e+06 cycles after the window), 1 never". */
+/* "irq: 412 in window, 3 late (mean wait 3.9e+06 cycles), 1 never". */
 static void irq_note(const struct latency_irq *q, char *buf, size_t len)
 {
 	uint64_t never = q->ops - q->in_window - q->late;
@@ -19,7 +19,7 @@ static void irq_note(const struct latency_irq *q, char *buf, size_t len)
 	if (q->late && n < len)
 		n += snprintf(buf + n, len - n, ", %llu late", (unsigned long long)q->late);
 	if (q->late && n < len)
-		n += snprintf(buf + n, len - n, " (%.3g cycles after the window)",
+		n += snprintf(buf + n, len - n, " (mean wait %.3g cycles)",
 			      (double)q->late_cycles / (double)q->late);
 	if (never && n < len)
 		snprintf(buf + n, len - n, ", %llu never", (unsigned long long)never);

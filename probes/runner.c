@@ -168,6 +168,8 @@ static void setup_reason(const struct probe *p, struct latency_result *res, uint
 	} else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
 		snprintf(why, len, "the APIC is in x2APIC mode already: no xAPIC MMIO page (this host's "
 			 "KVM starts vCPUs so); the x2apic_ probes measure the same through MSRs");
+	else
+		reason_add(res, "; please report it as a bug");
 }
 
 /* Say what the probe's teardown check found (res->check_code), and what to do. */
@@ -186,10 +188,28 @@ static void check_reason(const struct probe *p, struct latency_result *res, stru
 			 (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
 }
 
-/* What a user can do about a hang or a host that cannot emulate the op. */
+/*
+ * Did the guest itself end the probe (the harness's "<guest exit>: <msg>"
+ * or "teardown: ..."), rather than exitscope's own setup?
+ */
+static bool guest_failed(const char *reason)
+{
+	for (enum guest_exit k = GUEST_ASSERT_FAILED; k <= GUEST_ERROR; k++) {
+		size_t n = strlen(guest_exit_name(k));
+
+		if (!strncmp(reason, guest_exit_name(k), n) && reason[n] == ':')
+			return true;
+	}
+	return !strncmp(reason, "teardown: ", 10);
+}
+
+/* What a user can do about a hang, an op the host cannot emulate, or a guest that failed. */
 static void outcome_action(struct latency_result *res)
 {
-	if (res->status == PROBE_HANG)
+	if (res->status == PROBE_FAILED && !res->setup_code && !res->check_code && guest_failed(res->reason))
+		reason_add(res, "; this host's KVM did not run the op as a CPU would: a report to its "
+			   "maintainers needs this JSON and `exitscope info`");
+	else if (res->status == PROBE_HANG)
 		reason_add(res, "; the op did not return (its watchdog is 2 x --time-budget + 1 s): "
 			   "on a slow or busy host give it a larger --time-budget; a host whose KVM "
 			   "never completes the instruction hangs at any budget");
@@ -292,7 +312,8 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		rc = guest_xcr0_apply(ctx->vm, r->guest_xcr0, why, sizeof(why));
 		if (rc) {
 			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
-			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s",
+			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s; run without "
+				 "--guest-xcr0, or with a MASK this host's KVM keeps",
 				 (unsigned long long)r->guest_xcr0, rc > 0 ? why : strerror(-rc));
 			vm_destroy(ctx->vm);
 			ctx->vm = NULL;
@@ -387,7 +408,8 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	rc = latency_measure(&s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s (exitscope's own error: please report it as a bug)",
+			 strerror(-rc));
 	}
 	session_finish(r, s, res);
 	free(s);
@@ -404,7 +426,8 @@ int probe_session_open(struct probe_runner *r, const struct probe *p, struct pro
 	rc = latency_session_open(&s->ls, &s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s (exitscope's own error: please report it as a bug)",
+			 strerror(-rc));
 	}
 	if (!s->ls.open)
 		session_finish(r, s, res);
@@ -417,7 +440,8 @@ int probe_session_round(struct probe_runner *r, struct probe_session *s, struct 
 
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s (exitscope's own error: please report it as a bug)",
+			 strerror(-rc));
 		latency_session_close(&s->ls, res);
 	}
 	if (!s->ls.open)

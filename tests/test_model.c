@@ -692,7 +692,7 @@ static void test_probe_record(void)
 	   r->rec.delivery.late == 8 && r->rec.delivery.never == 2 && r->rec.delivery.late_wait_cycles == 1000 &&
 	   r->rec.delivery.late_limit_ms == PROBE_IRQ_LATE_MS && r->rec.peer_wait_ms == 3.5,
 	   "probe_outcome_record: delivery (never = ops - in window - late, mean late wait) and peer wait");
-	ok(r->rec.n_notes && !strcmp(r->rec.notes[0], "irq: 30 in window, 8 late (1e+03 cycles after the window), 2 never"),
+	ok(r->rec.n_notes && !strcmp(r->rec.notes[0], "irq: 30 in window, 8 late (mean wait 1e+03 cycles), 2 never"),
 	   "probe_outcome_record: the first note gives the delivery counts");
 	o->res.status = PROBE_FAILED;
 	snprintf(o->res.reason, sizeof(o->res.reason), "never arrived");
