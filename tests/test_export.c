@@ -203,11 +203,11 @@ static void test_recorded(void)
 		"exitscope_probe_median_cycles{run=\"run\",probe=\"toggle_cr4_pge\",group=\"cr\"} 4",
 		"exitscope_probe_ci95_lower_cycles{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1198",
 		"exitscope_probe_ci95_upper_cycles{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1198",
-		"exitscope_probe_exits_per_op{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1.000860215",
+		"exitscope_probe_exits_per_op{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1.006144393",
 		"exitscope_probe_userspace_exits_per_op{run=\"run\",probe=\"pio_to_user\",group=\"io\",reason=\"io\"} 1",
 		"exitscope_probe_status{run=\"run\",probe=\"toggle_cr4_cet\",group=\"cr\",status=\"skipped\"} 1",
 		"exitscope_probe_status{run=\"run\",probe=\"toggle_cr4_cet\",group=\"cr\",status=\"ok\"} 0",
-		"exitscope_run_finished_timestamp_seconds{run=\"run\"} 1796122634",
+		"exitscope_run_finished_timestamp_seconds{run=\"run\"} 1796162763",
 		"exitscope_host_tsc_hertz{run=\"run\"} 20000000",
 		"exitscope_map_emulated{run=\"map\"} 0",
 		"exitscope_map_bit_status{run=\"map\",profile=\"host\",reg=\"cr4\",bit=\"7\",bit_name=\"PGE\","
