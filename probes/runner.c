@@ -123,7 +123,7 @@ void probe_runner_free(struct probe_runner *r)
 static void session_finish(struct probe_runner *r, struct probe_session *s,
 			   struct latency_result *res);
 
-/* Append ": " or "; " and more to res->reason. */
+/* Append to res->reason (an action after its "; "). */
 __attribute__((format(printf, 2, 3)))
 static void reason_add(struct latency_result *res, const char *fmt, ...)
 {
@@ -206,7 +206,8 @@ static bool guest_failed(const char *reason)
 /* What a user can do about a hang, an op the host cannot emulate, or a guest that failed. */
 static void outcome_action(struct latency_result *res)
 {
-	if (res->status == PROBE_FAILED && !res->setup_code && !res->check_code && guest_failed(res->reason))
+	if (res->status == PROBE_FAILED && !res->setup_code && !res->check_code &&
+	    guest_failed(res->reason))
 		reason_add(res, "; this host's KVM did not run the op as a CPU would: a report to its "
 			   "maintainers needs this JSON and `exitscope info`");
 	else if (res->status == PROBE_HANG)
@@ -408,8 +409,8 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	rc = latency_measure(&s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s (exitscope's own error: please report it as a bug)",
-			 strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s (exitscope's own error: "
+			 "please report it as a bug)", strerror(-rc));
 	}
 	session_finish(r, s, res);
 	free(s);
@@ -426,8 +427,8 @@ int probe_session_open(struct probe_runner *r, const struct probe *p, struct pro
 	rc = latency_session_open(&s->ls, &s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s (exitscope's own error: please report it as a bug)",
-			 strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s (exitscope's own error: "
+			 "please report it as a bug)", strerror(-rc));
 	}
 	if (!s->ls.open)
 		session_finish(r, s, res);
@@ -440,8 +441,8 @@ int probe_session_round(struct probe_runner *r, struct probe_session *s, struct 
 
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s (exitscope's own error: please report it as a bug)",
-			 strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s (exitscope's own error: "
+			 "please report it as a bug)", strerror(-rc));
 		latency_session_close(&s->ls, res);
 	}
 	if (!s->ls.open)
