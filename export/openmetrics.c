@@ -242,6 +242,64 @@ static void fam_probe_stops(FILE *f, const struct export_run *r, size_t n)
 		}
 }
 
+/*
+ * Whatever the status (a probe whose interrupts never came failed): the
+ * interrupt probes' delivery counts and mean late wait, the two-vCPU
+ * probes' wait for vCPU 1.
+ */
+static void fam_probe_delivery(FILE *f, const struct export_run *r, size_t n)
+{
+	static const char *const where[] = { "in_window", "late", "never" };
+	bool head[3] = { false, false, false };
+	struct series s;
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
+			const struct run_probe *p = &r[i].rf->probes[k];
+			const struct run_delivery *d = &p->delivery;
+			long long cnt[] = { d->in_window, d->late, d->never };
+
+			if (!d->present)
+				continue;
+			if (!head[0])
+				family(f, "exitscope_probe_interrupt_ops",
+				       "Operations of an interrupt probe by where their interrupt was taken: in its "
+				       "window, late (in the wait after it) or never; any status.");
+			head[0] = true;
+			for (size_t w = 0; w < 3; w++) {
+				probe_labels(&s, r[i].run, p);
+				lab(&s, "delivery", where[w]);
+				sample(f, "exitscope_probe_interrupt_ops", &s, (double)cnt[w]);
+			}
+		}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
+			const struct run_probe *p = &r[i].rf->probes[k];
+
+			if (!p->delivery.present || p->delivery.late_wait_cycles < 0)
+				continue;
+			if (!head[1])
+				family(f, "exitscope_probe_interrupt_late_wait_cycles",
+				       "Mean TSC cycles from an op's window to its late interrupt (included in the cost).");
+			head[1] = true;
+			probe_labels(&s, r[i].run, p);
+			sample(f, "exitscope_probe_interrupt_late_wait_cycles", &s, p->delivery.late_wait_cycles);
+		}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
+			const struct run_probe *p = &r[i].rf->probes[k];
+
+			if (p->peer_wait_ms < 0)
+				continue;
+			if (!head[2])
+				family(f, "exitscope_probe_peer_wait_seconds",
+				       "Two-vCPU probes: the longest wait of vCPU 0 for vCPU 1 to be ready; any status.");
+			head[2] = true;
+			probe_labels(&s, r[i].run, p);
+			sample(f, "exitscope_probe_peer_wait_seconds", &s, p->peer_wait_ms / 1000);
+		}
+}
+
 static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 {
 	static const char *const user_reasons[] = { "io", "mmio", "msr", "intr" };
@@ -276,6 +334,7 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 			}
 	}
 	fam_probe_stops(f, r, n);
+	fam_probe_delivery(f, r, n);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->n_probes; k++)
 			user |= r[i].rf->probes[k].status == PROBE_OK &&

@@ -90,6 +90,17 @@ struct latency_per_op {
 #undef LATENCY_PER_OP
 };
 
+/*
+ * Interrupt delivery of an op that takes one interrupt per operation, as the
+ * probe's guest counted it (summed over the VMs of its rounds; ops 0: none).
+ */
+struct latency_irq {
+	uint64_t ops;			/* operations that sent (or armed) their interrupt */
+	uint64_t in_window;		/* taken in the op's window */
+	uint64_t late;			/* taken after it, within the op's late phase */
+	uint64_t late_cycles;		/* TSC cycles from the window's end to the late ones, summed */
+};
+
 struct latency_result {
 	enum probe_status status;
 	char reason[LATENCY_REASON_LEN];	/* unless PROBE_OK */
@@ -118,6 +129,9 @@ struct latency_result {
 	double ci_rel_pct;		/* -1 unknown */
 	int cpus[2];			/* host CPUs of vCPU 0 and 1 (two-vCPU probes), -1 unknown */
 	struct region_counts acc;	/* region counts summed over the rounds (trace: first round) */
+	struct latency_irq irq;		/* interrupt probes (probes/): where each op's interrupt was taken */
+	bool has_peer_wait;		/* two-vCPU probes: vCPU 0 waited for vCPU 1 to be ready, */
+	double peer_wait_ms;		/* ... at most this long over the rounds */
 };
 
 /* Nothing measured yet: zero, the CPUs and ci_rel_pct unknown (-1). */

@@ -32,7 +32,8 @@ int probe_host_ioeventfd(struct probe_ctx *ctx)
 	r = kvm_ioeventfd(ctx->vm->fd, mmio ? PROBE_MMIO_EVENT : PROBE_PIO_EVENT_PORT, 4,
 			  ctx->efd, flags, PROBE_DATAMATCH);
 	if (r) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_IOEVENTFD: %s", strerror(-r));
+		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_IOEVENTFD: %s: this host's KVM refused "
+			 "the ioeventfd; it runs on a host whose KVM takes it", strerror(-r));
 		close(ctx->efd);
 		ctx->efd = -1;
 		return 1;
@@ -71,12 +72,14 @@ int probe_host_user_msr(struct probe_ctx *ctx)
 
 	if (r) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
-			 "KVM_ENABLE_CAP(KVM_CAP_X86_USER_SPACE_MSR): %s", strerror(-r));
+			 "KVM_ENABLE_CAP(KVM_CAP_X86_USER_SPACE_MSR): %s: this host's KVM refused it; it "
+			 "runs on a host whose KVM takes it", strerror(-r));
 		return 1;
 	}
 	r = kvm_ioctl(ctx->vm->fd, KVM_X86_SET_MSR_FILTER, &f);
 	if (r) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_X86_SET_MSR_FILTER: %s", strerror(-r));
+		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_X86_SET_MSR_FILTER: %s: this host's KVM "
+			 "refused the filter; it runs on a host whose KVM takes it", strerror(-r));
 		return 1;
 	}
 	ctx->vm->vcpus[0].exit_hook = user_msr_hook;
@@ -123,13 +126,18 @@ int probe_host_pmtimer(struct probe_ctx *ctx)
 	return 0;
 }
 
-/* Test hook: the guest keeps TPR at 15, so its self IPI is never taken. */
+/*
+ * Test hook: the guest keeps TPR at 15, so its self IPI is never taken
+ * ("1"), or is taken only in the late phase after its window ("late").
+ */
 int probe_host_self_ipi(struct probe_ctx *ctx)
 {
 	const char *mask = getenv(PROBE_MASK_SELF_IPI_ENV);
 
-	if (mask && !strcmp(mask, "1"))
+	if (mask && (!strcmp(mask, "1") || !strcmp(mask, "late"))) {
 		vm_global_set(ctx->vm, probe_tpr_open, 0x0f);
+		vm_global_set(ctx->vm, probe_tpr_late, strcmp(mask, "late") ? 0x0f : 0);
+	}
 	return 0;
 }
 
@@ -143,6 +151,7 @@ struct ipi_thread {
 };
 
 uint64_t probe_ipi_target(uint64_t a);
+uint64_t probe_peer_absent(uint64_t a);
 
 static void *ipi_thread_main(void *arg)
 {
@@ -161,20 +170,27 @@ static void *ipi_thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Start vCPU 1 on a thread of its own running fn; vCPU 0's setup waits for
+ * it at most half the watchdog (probe_wait_peer), which leaves the other
+ * half to its calibration.
+ */
 static int peer_start(struct probe_ctx *ctx, guest_fn_t fn)
 {
 	struct ipi_thread *t = calloc(1, sizeof(*t));
+	const char *hook;
 	int r;
 
 	if (!t)
 		return -ENOMEM;
 	if (ctx->vm->nr_vcpus < 2) {
 		free(t);
-		snprintf(ctx->reason, sizeof(ctx->reason), "the VM has one vCPU");
+		snprintf(ctx->reason, sizeof(ctx->reason), "the VM has one vCPU; please report it as a bug");
 		return 1;
 	}
 	t->vcpu = &ctx->vm->vcpus[1];
-	t->fn = fn;
+	hook = getenv(PROBE_NO_PEER_ENV);
+	t->fn = hook && !strcmp(hook, "1") ? probe_peer_absent : fn;
 	t->halt = ctx->probe->arg;
 	t->avoid_cpu = sched_getcpu();
 	t->want_cpu = ctx->vcpu1_cpu;
@@ -186,11 +202,13 @@ static int peer_start(struct probe_ctx *ctx, guest_fn_t fn)
 	r = kvm_set_mp_state(t->vcpu->fd, &(struct kvm_mp_state){ .mp_state = KVM_MP_STATE_RUNNABLE });
 	if (r) {
 		free(t);
-		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_SET_MP_STATE(RUNNABLE) of vCPU 1: %s",
+		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_SET_MP_STATE(RUNNABLE) of vCPU 1: %s: "
+			 "this host's KVM cannot start a second vCPU so; it runs on one whose KVM can",
 			 strerror(-r));
 		return 1;
 	}
 	t->budget_ms = 3 * ctx->watchdog_ms + 2000;
+	vm_global_set(ctx->vm, probe_peer_wait_max, ctx->tsc_khz * (ctx->watchdog_ms / 2));
 	r = pthread_create(&t->tid, NULL, ipi_thread_main, t);
 	if (r) {
 		free(t);

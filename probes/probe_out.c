@@ -10,6 +10,21 @@
 #include "harness/region.h"
 #include "probes/probe_out.h"
 
+/* "irq: 412 in window, 3 late (mean wait 3.9e+06 cycles), 1 never". */
+static void irq_note(const struct latency_irq *q, char *buf, size_t len)
+{
+	uint64_t never = q->ops - q->in_window - q->late;
+	size_t n = snprintf(buf, len, "irq: %llu in window", (unsigned long long)q->in_window);
+
+	if (q->late && n < len)
+		n += snprintf(buf + n, len - n, ", %llu late", (unsigned long long)q->late);
+	if (q->late && n < len)
+		n += snprintf(buf + n, len - n, " (mean wait %.3g cycles)",
+			      (double)q->late_cycles / (double)q->late);
+	if (never && n < len)
+		snprintf(buf + n, len - n, ", %llu never", (unsigned long long)never);
+}
+
 size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max)
 {
 	const struct latency_result *r = &o->res;
@@ -17,6 +32,9 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 
 	if (r->status != PROBE_OK)
 		return 0;
+	/* First: an interrupt probe's cost includes the wait for a late interrupt. */
+	if (n < max && r->irq.ops)
+		irq_note(&r->irq, notes[n++], PROBE_NOTE_LEN);
 	/* v1: the spread of its samples; v2 judges by the rounds' CI (the budget note). */
 	if (n < max && !r->n_rounds && r->cycles.cv > PROBE_CV_WARN)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "high CV %.2f: noisy", r->cycles.cv);
@@ -45,7 +63,10 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 			 r->n_rounds);
 	if (n < max && r->stop == PROBE_STOP_STOPPED)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it after %zu rounds", r->n_rounds);
-	if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0)
+	if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0 && r->has_peer_wait)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "vCPU 0 on CPU %d, vCPU 1 on CPU %d (ready after %.2g ms)",
+			 r->cpus[0], r->cpus[1], r->peer_wait_ms);
+	else if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "vCPU 0 on CPU %d, vCPU 1 on CPU %d",
 			 r->cpus[0], r->cpus[1]);
 	if (n < max && !r->n_rounds && r->raw_median > 0 && r->overhead_cycles >= r->raw_median)
@@ -67,6 +88,16 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 	p->group = o->probe->group;
 	p->description = o->probe->description;
 	p->status = r->status;
+	if (r->has_peer_wait)
+		p->peer_wait_ms = r->peer_wait_ms;
+	if (r->irq.ops)
+		p->delivery = (struct run_delivery){
+			.present = 1, .ops = (long long)r->irq.ops, .in_window = (long long)r->irq.in_window,
+			.late = (long long)r->irq.late,
+			.never = (long long)(r->irq.ops - r->irq.in_window - r->irq.late),
+			.late_limit_ms = PROBE_IRQ_LATE_MS,
+			.late_wait_cycles = r->irq.late ? (double)r->irq.late_cycles / (double)r->irq.late : -1,
+		};
 	if (r->status != PROBE_OK) {
 		p->reason = r->status == PROBE_STOPPED ? "stopped by Ctrl-C before it was measured"
 						       : r->reason;

@@ -36,6 +36,7 @@ struct probe_ctx {
 	bool amd;			/* host vendor uses VMMCALL */
 	int efd;			/* ioeventfd, -1 */
 	uint64_t watchdog_ms;		/* of the measured vCPU; the second one gets more */
+	uint64_t tsc_khz;		/* the guest's TSC rate (never 0: 2 GHz when unknown) */
 	void *thread;			/* second vCPU's thread state (probes/host.c) */
 	int vcpu1_cpu;			/* in: host CPU for vCPU 1's thread (-1: any but vCPU 0's);
 					 * out (after host_teardown): where it ran, -1 unknown */
@@ -129,9 +130,23 @@ uint64_t probe_ioeventfd_pio(uint64_t arg);
 uint64_t probe_ioeventfd_mmio(uint64_t arg);
 uint64_t probe_x2apic_setup(uint64_t arg);
 uint64_t probe_xapic_setup(uint64_t arg);
-uint64_t probe_irq_check(uint64_t arg);	/* teardown: an interrupt for every op, else GUEST_CHECK */
+/*
+ * The interrupt probes' delivery count (probes/irq_guest.c). Each op calls
+ * probe_irq_begin() first (counts the op, returns the interrupt count) and,
+ * once its window closed (IF=0 again), probe_irq_settle(that count): the
+ * interrupt was taken in the window, or it waits for it with IF=1 for at
+ * most PROBE_IRQ_LATE_MS (late), or not (never). After a "never" the next
+ * ops do not wait (their interrupt merges with the one still pending in
+ * IRR) until one is taken in its window again.
+ */
+#define PROBE_IRQ_LATE_MS	50
+uint64_t probe_irq_begin(void);
+void probe_irq_settle(uint64_t before);
+/* Teardown: GUEST_CHECK(PROBE_CHECK_IRQ) when no op's interrupt arrived at all, else 0. */
+uint64_t probe_irq_check(uint64_t arg);
 void probe_irq_reset(void);		/* setups: zero the counts, TPR = probe_tpr_open */
-uint64_t probe_wait_peer(void);		/* 0 once vCPU 1 set probe_ipi_ready, else GUEST_SKIP */
+/* 0 once vCPU 1 set probe_ipi_ready within probe_peer_wait_max TSC cycles, else GUEST_SKIP */
+uint64_t probe_wait_peer(void);
 uint64_t probe_ple_setup(uint64_t arg);
 uint64_t probe_ple_peer(uint64_t arg);
 uint64_t probe_ipi_setup(uint64_t arg);
@@ -150,7 +165,8 @@ uint64_t probe_hang(uint64_t arg);
 enum probe_skip {
 	PROBE_SKIP_NO_RO_PAGE,		/* the host gave pax_open_kernel no read-only page */
 	PROBE_SKIP_USER_MSR,		/* RDMSR did not reach userspace through the filter */
-	PROBE_SKIP_IPI_TARGET,		/* the second vCPU (IPI target, PLE peer) was not ready in time */
+	PROBE_SKIP_NO_PEER,		/* the second vCPU (IPI target, PLE peer) never got ready:
+					 * a failure, not a skip (probes/runner.c) */
 	PROBE_SKIP_XAPIC,		/* the APIC is in x2APIC mode already: no xAPIC page */
 };
 
@@ -171,8 +187,14 @@ enum probe_check {
 #define PROBE_IPI_VECTOR	0xed
 #define PROBE_PMTIMER_PORT	0xb008	/* ACPI PM timer of QEMU's PIIX4 PM (pm_tmr_blk) */
 #define PROBE_PMTIMER_HZ	3579545
-/* Test hook: "1" makes the self-IPI probes without HLT keep TPR at 15 (never taken). */
+/*
+ * Test hooks. PROBE_MASK_SELF_IPI_ENV: "1" makes the self-IPI probes without
+ * HLT keep TPR at 15 (their interrupt is never taken), "late" keeps it at 15
+ * in the window only (taken in the late phase). PROBE_NO_PEER_ENV: "1" keeps
+ * vCPU 1 of the two-vCPU probes from ever saying it is ready.
+ */
 #define PROBE_MASK_SELF_IPI_ENV	"EXITSCOPE_TEST_MASK_SELF_IPI"
+#define PROBE_NO_PEER_ENV	"EXITSCOPE_TEST_NO_PEER"
 
 /* arg bits of the I/O probes. */
 #define PROBE_IO_MMIO		(1ULL << 0)
@@ -180,7 +202,14 @@ enum probe_check {
 
 extern uint64_t probe_ro_page;		/* read-only page for pax_open_kernel */
 extern uint64_t probe_ipi_ready, probe_ipi_stop;	/* vCPU 1 (IPI target, PLE peer) */
-/* Interrupt probes: ops run, interrupts taken (at teardown), TPR after each TPR window. */
-extern uint64_t probe_irq_ops, probe_irq_seen, probe_tpr_open;
+/* vCPU 0's wait for it: the bound (in, TSC cycles) and how long it took (out). */
+extern uint64_t probe_peer_wait_max, probe_peer_waited;
+/*
+ * Interrupt probes: ops run, interrupts taken (at teardown), TPR after each
+ * TPR window and in the late phase, the late phase's bound (in, TSC
+ * cycles), and the delivery counts (probe_irq_settle).
+ */
+extern uint64_t probe_irq_ops, probe_irq_seen, probe_tpr_open, probe_tpr_late;
+extern uint64_t probe_irq_late_max, probe_irq_in_window, probe_irq_late, probe_irq_late_cycles;
 
 #endif

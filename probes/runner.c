@@ -6,6 +6,7 @@
  * guest for as many rounds as its caller runs in it (`run` runs one).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,42 +123,123 @@ void probe_runner_free(struct probe_runner *r)
 static void session_finish(struct probe_runner *r, struct probe_session *s,
 			   struct latency_result *res);
 
-/* Say why the guest's setup refused, in the probe's own terms. */
-static void setup_reason(const struct probe *p, struct latency_result *res)
+/* Append to res->reason (an action after its "; "). */
+__attribute__((format(printf, 2, 3)))
+static void reason_add(struct latency_result *res, const char *fmt, ...)
 {
-	uint64_t c = res->setup_code;
+	size_t l = strlen(res->reason);
+	va_list ap;
 
-	if (c & GUEST_FAULT)
-		snprintf(res->reason, sizeof(res->reason),
-			 "the guest setup of %s (%s) raised %s (vector %u): the host does not allow it",
-			 p->name, p->description, vector_name(GUEST_FAULT_VECTOR(c)),
-			 (unsigned)GUEST_FAULT_VECTOR(c));
-	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
-		snprintf(res->reason, sizeof(res->reason),
-			 "the host gave %s no read-only page", p->name);
-	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
-		snprintf(res->reason, sizeof(res->reason),
-			 "RDMSR %#x did not reach userspace through the MSR filter", PROBE_USER_MSR);
-	else if (c == GUEST_SKIP(PROBE_SKIP_IPI_TARGET))
-		snprintf(res->reason, sizeof(res->reason),
-			 "the second vCPU did not get ready in time (%s)",
-			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop");
-	else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
-		snprintf(res->reason, sizeof(res->reason),
-			 "the APIC is in x2APIC mode already: no xAPIC MMIO page");
+	va_start(ap, fmt);
+	vsnprintf(res->reason + l, sizeof(res->reason) - l, fmt, ap);
+	va_end(ap);
 }
 
-/* Say what the probe's teardown check found (res->check_code). */
+/*
+ * Say why the guest's setup refused, in the probe's own terms, and what to
+ * do about it. vCPU 1 never getting ready fails the probe: the host ran
+ * the VM but could not run its second vCPU in time, which is not a lack of
+ * a feature.
+ */
+static void setup_reason(const struct probe *p, struct latency_result *res, uint64_t watchdog_ms)
+{
+	uint64_t c = res->setup_code;
+	char *why = res->reason;
+	size_t len = sizeof(res->reason);
+
+	if (c & GUEST_FAULT)
+		snprintf(why, len, "the guest setup of %s raised %s (vector %u): this host's KVM does not "
+			 "allow what it needs (run --list); it runs on a host whose KVM does",
+			 p->name, vector_name(GUEST_FAULT_VECTOR(c)), (unsigned)GUEST_FAULT_VECTOR(c));
+	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
+		snprintf(why, len, "the host gave %s no read-only page: exitscope could not map one "
+			 "(out of guest memory); please report it as a bug", p->name);
+	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
+		snprintf(why, len, "RDMSR %#x did not reach userspace through the MSR filter: this host's "
+			 "KVM took the filter but did not apply it; it runs on a host whose KVM does",
+			 PROBE_USER_MSR);
+	else if (c == GUEST_SKIP(PROBE_SKIP_NO_PEER)) {
+		res->status = PROBE_FAILED;
+		snprintf(why, len, "the second vCPU did not get ready (%s) in %.0f ms, half the %llu ms "
+			 "watchdog: its thread did not get a CPU in time; give it an idle one with "
+			 "--cpu A,B, or run when the host is less busy",
+			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop",
+			 res->peer_wait_ms, (unsigned long long)watchdog_ms);
+	} else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
+		snprintf(why, len, "the APIC is in x2APIC mode already: no xAPIC MMIO page (this host's "
+			 "KVM starts vCPUs so); the x2apic_ probes measure the same through MSRs");
+	else
+		reason_add(res, "; please report it as a bug");
+}
+
+/* Say what the probe's teardown check found (res->check_code), and what to do. */
 static void check_reason(const struct probe *p, struct latency_result *res, struct vm *vm)
 {
 	if (res->check_code == GUEST_CHECK(PROBE_CHECK_IRQ))
 		snprintf(res->reason, sizeof(res->reason),
-			 "the interrupt of %s was not taken in its window: %llu interrupts for %llu ops",
-			 p->name, (unsigned long long)vm_global_get(vm, probe_irq_seen),
-			 (unsigned long long)vm_global_get(vm, probe_irq_ops));
+			 "the interrupt of %s never arrived: none of %llu ops took it, in its window or "
+			 "the %d ms after (TPR %llu); this host's KVM did not deliver it "
+			 "(`exitscope check irq` tests the delivery rules)", p->name,
+			 (unsigned long long)vm_global_get(vm, probe_irq_ops), PROBE_IRQ_LATE_MS,
+			 (unsigned long long)vm_global_get(vm, probe_tpr_late));
 	else
-		snprintf(res->reason, sizeof(res->reason), "%s: the check after the samples failed (check %u)",
-			 p->name, (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
+		snprintf(res->reason, sizeof(res->reason), "%s: the check after the samples failed "
+			 "(check %u); please report it as a bug", p->name,
+			 (unsigned)(res->check_code & GUEST_SKIP_INDEX_MASK));
+}
+
+/*
+ * Did the guest itself end the probe (the harness's "<guest exit>: <msg>"
+ * or "teardown: ..."), rather than exitscope's own setup?
+ */
+static bool guest_failed(const char *reason)
+{
+	for (enum guest_exit k = GUEST_ASSERT_FAILED; k <= GUEST_ERROR; k++) {
+		size_t n = strlen(guest_exit_name(k));
+
+		if (!strncmp(reason, guest_exit_name(k), n) && reason[n] == ':')
+			return true;
+	}
+	return !strncmp(reason, "teardown: ", 10);
+}
+
+/* What a user can do about a hang, an op the host cannot emulate, or a guest that failed. */
+static void outcome_action(struct latency_result *res)
+{
+	if (res->status == PROBE_FAILED && !res->setup_code && !res->check_code &&
+	    guest_failed(res->reason))
+		reason_add(res, "; this host's KVM did not run the op as a CPU would: a report to its "
+			   "maintainers needs this JSON and `exitscope info`");
+	else if (res->status == PROBE_HANG)
+		reason_add(res, "; the op did not return (its watchdog is 2 x --time-budget + 1 s): "
+			   "on a slow or busy host give it a larger --time-budget; a host whose KVM "
+			   "never completes the instruction hangs at any budget");
+	else if (res->status == PROBE_SKIPPED && !res->setup_code && strstr(res->reason, "emulate"))
+		reason_add(res, "; this host's KVM cannot run the instruction: nothing to change here");
+}
+
+/*
+ * From the VM of one round, before it goes: how long vCPU 0 waited for
+ * vCPU 1, and where each op's interrupt was taken (probes/irq_guest.c).
+ */
+static void session_collect(const struct probe *p, struct probe_ctx *ctx, struct latency_result *res)
+{
+	struct vm *vm = ctx->vm;
+	struct latency_irq *q = &res->irq;
+	double ms;
+
+	if (p->needs & PROBE_NEED_2VCPUS && p->setup && vm_global_get(vm, probe_peer_waited)) {
+		ms = (double)vm_global_get(vm, probe_peer_waited) / (double)ctx->tsc_khz;
+		if (!res->has_peer_wait || ms > res->peer_wait_ms)
+			res->peer_wait_ms = ms;
+		res->has_peer_wait = true;
+	}
+	if (p->teardown == probe_irq_check && vm_global_get(vm, probe_irq_ops)) {
+		q->ops += vm_global_get(vm, probe_irq_ops);
+		q->in_window += vm_global_get(vm, probe_irq_in_window);
+		q->late += vm_global_get(vm, probe_irq_late);
+		q->late_cycles += vm_global_get(vm, probe_irq_late_cycles);
+	}
 }
 
 /*
@@ -209,11 +291,15 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	}
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s", err);
+		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s; `exitscope info` "
+			 "shows whether this host's KVM works at all", err);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);
 	ctx->watchdog_ms = latency_watchdog_ms(&s->env);
+	ctx->tsc_khz = r->env.tsc_khz ? r->env.tsc_khz : 2000000;
+	if (p->teardown == probe_irq_check)
+		vm_global_set(ctx->vm, probe_irq_late_max, ctx->tsc_khz * PROBE_IRQ_LATE_MS);
 	if (ctx->amd && p->op_amd)
 		s->op.op = p->op_amd;
 	if (r->hang_probe && !strcmp(r->hang_probe, p->name)) {
@@ -227,7 +313,8 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		rc = guest_xcr0_apply(ctx->vm, r->guest_xcr0, why, sizeof(why));
 		if (rc) {
 			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
-			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s",
+			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s; run without "
+				 "--guest-xcr0, or with a MASK this host's KVM keeps",
 				 (unsigned long long)r->guest_xcr0, rc > 0 ? why : strerror(-rc));
 			vm_destroy(ctx->vm);
 			ctx->vm = NULL;
@@ -241,7 +328,9 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 			if (rc > 0)
 				snprintf(res->reason, sizeof(res->reason), "%s", ctx->reason);
 			else
-				snprintf(res->reason, sizeof(res->reason), "host setup: %s", strerror(-rc));
+				snprintf(res->reason, sizeof(res->reason), "host setup: %s (an error of "
+					 "this host, not the probe's); please report it with `exitscope info`",
+					 strerror(-rc));
 			session_finish(r, s, res);
 			return 1;
 		}
@@ -281,10 +370,12 @@ static void session_finish(struct probe_runner *r, struct probe_session *s,
 		return;
 	if (r->guest_xcr0 && guest_xcr0_read(ctx->vm->vcpus[0].fd, &r->guest_xcr0_after))
 		r->guest_xcr0_after = 0;
+	session_collect(p, ctx, res);
 	if (res->status == PROBE_SKIPPED && res->setup_code)
-		setup_reason(p, res);
+		setup_reason(p, res, ctx->watchdog_ms);
 	else if (res->status == PROBE_FAILED && res->check_code)
 		check_reason(p, res, ctx->vm);
+	outcome_action(res);
 	if (p->host_teardown) {
 		ctx->reason[0] = 0;
 		p->host_teardown(ctx);
@@ -318,7 +409,8 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	rc = latency_measure(&s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s (exitscope's own error: "
+			 "please report it as a bug)", strerror(-rc));
 	}
 	session_finish(r, s, res);
 	free(s);
@@ -335,7 +427,8 @@ int probe_session_open(struct probe_runner *r, const struct probe *p, struct pro
 	rc = latency_session_open(&s->ls, &s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s (exitscope's own error: "
+			 "please report it as a bug)", strerror(-rc));
 	}
 	if (!s->ls.open)
 		session_finish(r, s, res);
@@ -348,7 +441,8 @@ int probe_session_round(struct probe_runner *r, struct probe_session *s, struct 
 
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s (exitscope's own error: "
+			 "please report it as a bug)", strerror(-rc));
 		latency_session_close(&s->ls, res);
 	}
 	if (!s->ls.open)

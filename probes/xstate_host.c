@@ -62,7 +62,8 @@ int probe_host_xss_differs(struct probe_ctx *ctx)
 	if (!ctx->hi || !ctx->hi->xss_supported) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
 			 "KVM supports no IA32_XSS bit (KVM_GET_SUPPORTED_CPUID 0xd.1:ECX/EDX are 0), so the "
-			 "host's IA32_XSS is not known to differ from the guest's 0: no XSS swap to time");
+			 "host's IA32_XSS is not known to differ from the guest's 0: no XSS swap to time; it "
+			 "runs on a host whose KVM supports XSS bits (e.g. CET state)");
 		return 1;
 	}
 	return 0;

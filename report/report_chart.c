@@ -342,6 +342,27 @@ static void stop_mark(FILE *f, const struct run_probe *p)
 	fputs("</span>", f);
 }
 
+/* An interrupt probe's delivery and a two-vCPU probe's wait for vCPU 1, when the file has them. */
+static void delivery_text(FILE *f, const struct run_probe *p)
+{
+	const struct run_delivery *d = &p->delivery;
+
+	if (d->present) {
+		fprintf(f, "<span class=\"delivery\" title=\"where each op's interrupt was taken: in its "
+			"window, late (within %g ms after it, the wait included in the cost) or never\">"
+			"interrupts: %lld in window, %lld late, %lld never", d->late_limit_ms, d->in_window,
+			d->late, d->never);
+		if (d->late_wait_cycles >= 0) {
+			fputs(" (mean wait ", f);
+			html_num(f, d->late_wait_cycles);
+			fputs(" cycles)", f);
+		}
+		fputs("</span> ", f);
+	}
+	if (p->peer_wait_ms >= 0)
+		fprintf(f, "<span class=\"peer\">vCPU 1 ready after %.3g ms</span> ", p->peer_wait_ms);
+}
+
 static void draw_group_table(const struct report_ctx *r, const struct row *rows, size_t nrows)
 {
 	FILE *f = r->f;
@@ -388,6 +409,7 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 			for (k = 1; k < RESULT_PER_OP_N; k++)
 				if (p->per_op[k] >= COMPARE_COUNTER_ZERO)
 					fprintf(f, "%s %.2f ", result_per_op_names[k], p->per_op[k]);
+			delivery_text(f, p);
 			fputs("</td></tr>\n", f);
 		}
 	}

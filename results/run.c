@@ -31,6 +31,8 @@ void run_probe_init(struct run_probe *p)
 	p->ops = p->cpu = -1;
 	p->ci_rel_pct = -1;
 	p->cpus[0] = p->cpus[1] = -1;
+	p->peer_wait_ms = -1;
+	p->delivery.late_wait_cycles = -1;
 	for (size_t i = RESULT_OP_FIRST_USER; i < RESULT_PER_OP_N; i++)
 		p->per_op[i] = -1;
 }
@@ -101,6 +103,24 @@ static void v2_json(json_t *o, const struct run_probe *p)
 	}
 }
 
+/* The members any status may have: peer_wait_ms, delivery (each when present). */
+static void any_status_json(json_t *o, const struct run_probe *p)
+{
+	const struct run_delivery *d = &p->delivery;
+	json_t *a;
+
+	set_num(o, "peer_wait_ms", p->peer_wait_ms);
+	if (!d->present || !(a = json_object()))
+		return;
+	json_object_set_new(a, "ops", json_integer((json_int_t)d->ops));
+	json_object_set_new(a, "in_window", json_integer((json_int_t)d->in_window));
+	json_object_set_new(a, "late", json_integer((json_int_t)d->late));
+	json_object_set_new(a, "never", json_integer((json_int_t)d->never));
+	json_object_set_new(a, "late_limit_ms", json_real(d->late_limit_ms));
+	set_num(a, "late_wait_cycles", d->late_wait_cycles);
+	json_object_set_new(o, "delivery", a);
+}
+
 json_t *run_probe_json(const struct run_probe *p)
 {
 	json_t *o = json_object(), *a;
@@ -113,6 +133,7 @@ json_t *run_probe_json(const struct run_probe *p)
 	if (p->description)
 		json_object_set_new(o, "description", json_string(p->description));
 	json_object_set_new(o, "status", json_string(probe_status_name(p->status)));
+	any_status_json(o, p);
 	if (p->status != PROBE_OK) {
 		json_object_set_new(o, "reason", json_string(p->reason ? p->reason : ""));
 		return o;
@@ -345,6 +366,31 @@ static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
 	return read_v2(c, obj, p);
 }
 
+static int read_delivery(struct jcheck *c, json_t *obj, struct run_delivery *d)
+{
+	json_t *o;
+	size_t mark;
+	int rc = jcheck_object(c, obj, "delivery", JCHECK_OPTIONAL, &o);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, "delivery");
+	TRY(jcheck_int(c, o, "ops", JCHECK_REQUIRED, 0, LLONG_MAX, &d->ops));
+	TRY(jcheck_int(c, o, "in_window", JCHECK_REQUIRED, 0, LLONG_MAX, &d->in_window));
+	TRY(jcheck_int(c, o, "late", JCHECK_REQUIRED, 0, LLONG_MAX, &d->late));
+	TRY(jcheck_int(c, o, "never", JCHECK_REQUIRED, 0, LLONG_MAX, &d->never));
+	TRY(jcheck_num(c, o, "late_limit_ms", JCHECK_REQUIRED, &d->late_limit_ms));
+	TRY(jcheck_num(c, o, "late_wait_cycles", JCHECK_OPTIONAL, &d->late_wait_cycles));
+	/* Each op is counted once: compared without a sum that could overflow. */
+	if (d->in_window > d->ops || d->late > d->ops - d->in_window ||
+	    d->never != d->ops - d->in_window - d->late)
+		return jcheck_fail(c, "in_window %lld + late %lld + never %lld is not ops %lld",
+				   d->in_window, d->late, d->never, d->ops);
+	d->present = 1;
+	jcheck_pop(c, mark);
+	return 0;
+}
+
 static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
 {
 	int idx;
@@ -356,6 +402,8 @@ static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
 	TRY(jcheck_string(c, obj, "description", JCHECK_OPTIONAL, 1, &p->description));
 	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, probe_status_names, PROBE_STATUS_N, &idx));
 	p->status = idx;
+	TRY(jcheck_num(c, obj, "peer_wait_ms", JCHECK_OPTIONAL, &p->peer_wait_ms));
+	TRY(read_delivery(c, obj, &p->delivery));
 	if (p->status != PROBE_OK) {
 		if (!json_object_get(obj, "reason"))
 			return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",

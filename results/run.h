@@ -31,6 +31,19 @@ struct run_round {
 };
 
 /*
+ * Where the interrupts of an interrupt probe's ops were taken ("delivery"):
+ * in the op's window, late (after it, within late_limit_ms, before the next
+ * op), or never (not by the end of the op's late phase). The three add up
+ * to ops.
+ */
+struct run_delivery {
+	int present;
+	long long ops, in_window, late, never;
+	double late_limit_ms;			/* the late phase's bound */
+	double late_wait_cycles;		/* optional: mean TSC cycles to a late one; -1 absent */
+};
+
+/*
  * Strings and arrays are borrowed: from the producer's outcome, or (read
  * back) strings from the parsed document and arrays allocated by the reader
  * (run_probes_free); the trace is the model's own (result_trace_free). Optional strings and arrays are NULL when absent;
@@ -42,6 +55,9 @@ struct run_probe {
 	const char *description;		/* optional */
 	enum probe_status status;
 	const char *reason;			/* required unless status is ok */
+	/* Optional whatever the status (a probe that failed has them too). */
+	double peer_wait_ms;			/* two-vCPU probes: vCPU 0's longest wait for vCPU 1 */
+	struct run_delivery delivery;		/* interrupt probes */
 	/* The rest only when status is ok (zero or absent otherwise). */
 	long long batch;			/* ops per sample, > 0 */
 	const double *samples;			/* cycles/op, finite, >= 0 */

@@ -1,6 +1,7 @@
 /* suites.c - the table of check suites, in the order `exitscope check` runs them. */
 #include "suites/suites.h"
 #include "suites/cet.h"
+#include "suites/irq.h"
 #include "suites/migrate.h"
 #include "suites/xstate.h"
 
@@ -9,5 +10,6 @@ const struct check_suite check_suites[] = {
 	{ "xstate", "XCR0/XSS/PKRU and vector state isolation across exits", xstate_checks },
 	{ "cet", "CET (shadow stacks, IBT): CPUID policy, MSRs, GUEST_SSP, CR4.CET, #CP in guests", cet_checks },
 	{ "migrate", "vCPU state save/restore: a running guest moved into a new VM checks itself", migrate_checks },
+	{ "irq", "interrupts taken at the instruction boundary the architecture or KVM names (STI shadow, self IPI, TSC deadline)", irq_checks },
 };
 const size_t nr_check_suites = sizeof(check_suites) / sizeof(check_suites[0]);

@@ -5,7 +5,9 @@
  * it should (metric names, label values, escaping), is written atomically
  * (a failure leaves no file, no temporary and an old file intact; success
  * renames a new file into place), and bad input is one line and exit 2.
- * The systemd units pass `systemd-analyze verify`; the alert rules pass
+ * Interrupt delivery counts (late ones too) and the wait for a second vCPU
+ * are families of their own, for failed probes as well. The systemd units
+ * pass `systemd-analyze verify`; the alert rules pass
  * `promtool check rules` and their unit test `promtool test rules`.
  */
 #include <dirent.h>
@@ -201,11 +203,11 @@ static void test_recorded(void)
 		"exitscope_probe_median_cycles{run=\"run\",probe=\"toggle_cr4_pge\",group=\"cr\"} 4",
 		"exitscope_probe_ci95_lower_cycles{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1198",
 		"exitscope_probe_ci95_upper_cycles{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1198",
-		"exitscope_probe_exits_per_op{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1.000860215",
+		"exitscope_probe_exits_per_op{run=\"run\",probe=\"cpuid\",group=\"insn\"} 1.006144393",
 		"exitscope_probe_userspace_exits_per_op{run=\"run\",probe=\"pio_to_user\",group=\"io\",reason=\"io\"} 1",
 		"exitscope_probe_status{run=\"run\",probe=\"toggle_cr4_cet\",group=\"cr\",status=\"skipped\"} 1",
 		"exitscope_probe_status{run=\"run\",probe=\"toggle_cr4_cet\",group=\"cr\",status=\"ok\"} 0",
-		"exitscope_run_finished_timestamp_seconds{run=\"run\"} 1796122634",
+		"exitscope_run_finished_timestamp_seconds{run=\"run\"} 1796162763",
 		"exitscope_host_tsc_hertz{run=\"run\"} 20000000",
 		"exitscope_map_emulated{run=\"map\"} 0",
 		"exitscope_map_bit_status{run=\"map\",profile=\"host\",reg=\"cr4\",bit=\"7\",bit_name=\"PGE\","
@@ -310,6 +312,62 @@ static void test_escaping(void)
 	   has_line(text, "exitscope_probe_status{run=\"odd\",probe=\"odd\\\\probe\",group=\"g\\\"1\","
 		    "status=\"failed\"} 1"),
 	   "label values escape backslash, double quote and line feed");
+	free(text);
+}
+
+/* A late-delivering interrupt probe, one whose interrupts never came, and a peer wait. */
+static void test_delivery(void)
+{
+	json_t *probes = json_array(), *doc, *p;
+	double s[5];
+	const char *path, *a[] = { "-o", NULL, NULL, NULL };
+	char out[PATHLEN], *text;
+	struct run_result r;
+	static const char *const lines[] = {
+		"# TYPE exitscope_probe_interrupt_ops gauge",
+		"exitscope_probe_interrupt_ops{run=\"irq\",probe=\"self_ipi\",group=\"irq\",delivery=\"in_window\"} 2",
+		"exitscope_probe_interrupt_ops{run=\"irq\",probe=\"self_ipi\",group=\"irq\",delivery=\"late\"} 60",
+		"exitscope_probe_interrupt_ops{run=\"irq\",probe=\"self_ipi\",group=\"irq\",delivery=\"never\"} 4",
+		"exitscope_probe_interrupt_ops{run=\"irq\",probe=\"self_ipi_tpr\",group=\"irq\",delivery=\"never\"} 33",
+		"exitscope_probe_interrupt_late_wait_cycles{run=\"irq\",probe=\"self_ipi\",group=\"irq\"} 7500000",
+		"exitscope_probe_peer_wait_seconds{run=\"irq\",probe=\"ipi\",group=\"irq\"} 0.0125",
+	};
+	size_t missing = 0;
+
+	fixture_samples(s, 5, 3e6, 1e5, 11);
+	p = fixture_probe("self_ipi", "irq", s, 5, 1.0);
+	json_object_set_new(p, "delivery", json_pack("{s:i, s:i, s:i, s:i, s:f, s:f}", "ops", 66,
+						     "in_window", 2, "late", 60, "never", 4,
+						     "late_limit_ms", 50.0, "late_wait_cycles", 7.5e6));
+	json_array_append_new(probes, p);
+	p = fixture_probe_status("self_ipi_tpr", "irq", "failed", "the interrupt never arrived");
+	json_object_set_new(p, "delivery", json_pack("{s:i, s:i, s:i, s:i, s:f}", "ops", 33,
+						     "in_window", 0, "late", 0, "never", 33,
+						     "late_limit_ms", 50.0));
+	json_array_append_new(probes, p);
+	p = fixture_probe("ipi", "irq", s, 5, 1.0);
+	json_object_set_new(p, "peer_wait_ms", json_real(12.5));
+	json_array_append_new(probes, p);
+	doc = fixture_result(fixture_host("6.1", "CPU", "emulated"), probes);
+	path = fixture_write(dir, "irq.json", doc);
+	json_decref(doc);
+	snprintf(out, sizeof(out), "%s/irq.prom", dir);
+	a[1] = out;
+	a[2] = path;
+	run_export(&r, a, NULL);
+	ok(r.status == 0, "export of interrupt delivery counts and a peer wait: exit 0");
+	if (r.status)
+		diag("%s", r.err);
+	run_free(&r);
+	promtool_clean(out, "the delivery and peer-wait families");
+	text = run_read_file(out, NULL);
+	for (size_t i = 0; text && i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (!has_line(text, lines[i])) {
+			diag("missing: %s", lines[i]);
+			missing++;
+		}
+	ok(text && !missing, "in window / late / never per probe (a failed one too), the mean late wait, "
+	   "the peer wait in seconds: %zu missing", missing);
 	free(text);
 }
 
@@ -628,6 +686,7 @@ int main(void)
 	test_recorded();
 	test_corpus();
 	test_escaping();
+	test_delivery();
 	test_duplicates();
 	test_atomic();
 	test_run_openmetrics();

@@ -205,6 +205,16 @@ static void probe_fill(struct run_probe *p)
 	p->cpus[1] = 0;
 	p->notes = notes;
 	p->n_notes = 2;
+	p->peer_wait_ms = 12.625;
+	p->delivery = (struct run_delivery){ .present = 1, .ops = 66, .in_window = 2, .late = 60,
+					     .never = 4, .late_limit_ms = 50, .late_wait_cycles = 7.5e6 };
+}
+
+static bool delivery_same(const struct run_delivery *a, const struct run_delivery *b)
+{
+	return a->present == b->present && a->ops == b->ops && a->in_window == b->in_window &&
+	       a->late == b->late && a->never == b->never && a->late_limit_ms == b->late_limit_ms &&
+	       a->late_wait_cycles == b->late_wait_cycles;
 }
 
 static void probe_is(const struct run_probe *g, const struct run_probe *w)
@@ -256,11 +266,14 @@ static void probe_is(const struct run_probe *g, const struct run_probe *w)
 	for (size_t i = 0; same && i < w->n_notes; i++)
 		same = !strcmp(g->notes[i], w->notes[i]);
 	ok(same, "run: notes");
+	is_num(g->peer_wait_ms, w->peer_wait_ms, 0, "run: peer_wait_ms");
+	ok(delivery_same(&g->delivery, &w->delivery),
+	   "run: delivery (ops, in window, late, never, late limit, mean late wait), exactly");
 }
 
 static void test_run(void)
 {
-	struct run_probe p[3];
+	struct run_probe p[4];
 	struct host_record h;
 	struct result_file *rf;
 	json_t *root;
@@ -273,6 +286,14 @@ static void test_run(void)
 	p[1].group = "insn";
 	p[1].status = PROBE_STOPPED;
 	p[1].reason = "stopped by Ctrl-C before it was measured";
+	/* A failed interrupt probe keeps its delivery counts. */
+	run_probe_init(&p[3]);
+	p[3].name = "self_ipi";
+	p[3].group = "irq";
+	p[3].status = PROBE_FAILED;
+	p[3].reason = "the interrupt of self_ipi never arrived";
+	p[3].delivery = (struct run_delivery){ .present = 1, .ops = 33, .never = 33, .late_limit_ms = 50,
+					       .late_wait_cycles = -1 };
 	/* Written before the run-loop counters were read: none of them. */
 	probe_fill(&p[2]);
 	p[2].name = "old_probe";
@@ -285,10 +306,12 @@ static void test_run(void)
 	p[2].stop = PROBE_STOP_NONE;
 	p[2].ci_rel_pct = -1;
 	p[2].cpus[0] = p[2].cpus[1] = -1;
+	p[2].peer_wait_ms = -1;
+	p[2].delivery = (struct run_delivery){ .late_wait_cycles = -1 };
 	root = envelope("run", &h);
-	json_object_set_new(root, "probes", run_probes_json(p, 3));
+	json_object_set_new(root, "probes", run_probes_json(p, 4));
 	rf = round_trip(root, "run.json");
-	if (!ok(rf && rf->kind == RESULT_KIND_RUN && rf->n_probes == 3, "run: three probes read back")) {
+	if (!ok(rf && rf->kind == RESULT_KIND_RUN && rf->n_probes == 4, "run: four probes read back")) {
 		tap_skip(50, "no file");
 		result_free(rf);
 		return;
@@ -304,6 +327,10 @@ static void test_run(void)
 	ok(!rf->probes[2].rounds && rf->probes[2].n_rounds == 0 && rf->probes[2].stop == PROBE_STOP_NONE &&
 	   rf->probes[2].ci_rel_pct == -1 && rf->probes[2].cpus[0] == -1 && rf->probes[2].cpus[1] == -1,
 	   "run: a v1 probe: no rounds, stop, ci_rel_pct or cpus");
+	ok(!rf->probes[2].delivery.present && rf->probes[2].peer_wait_ms == -1,
+	   "run: absent delivery and peer_wait_ms stay absent");
+	ok(rf->probes[3].status == PROBE_FAILED && delivery_same(&rf->probes[3].delivery, &p[3].delivery),
+	   "run: a failed probe's delivery (all never) comes back");
 	result_free(rf);
 }
 
@@ -366,8 +393,32 @@ static void negative_raw(json_t *o)
 			    json_real(-1));
 }
 
+static void delivery_sum(json_t *o)
+{
+	json_object_set_new(json_object_get(o, "delivery"), "never", json_integer(5));
+}
+
+static void delivery_no_limit(json_t *o)
+{
+	json_object_del(json_object_get(o, "delivery"), "late_limit_ms");
+}
+
+static void delivery_negative(json_t *o)
+{
+	json_object_set_new(json_object_get(o, "delivery"), "late", json_integer(-1));
+}
+
+static void peer_negative(json_t *o)
+{
+	json_object_set_new(o, "peer_wait_ms", json_real(-2));
+}
+
 static void test_run_reject(void)
 {
+	reject_one("delivery counts that do not add up to ops", delivery_sum, "probes[0].delivery");
+	reject_one("delivery without late_limit_ms", delivery_no_limit, "probes[0].delivery");
+	reject_one("a negative late count", delivery_negative, "probes[0].delivery.late");
+	reject_one("a negative peer_wait_ms", peer_negative, "probes[0].peer_wait_ms");
 	reject_one("an unknown stop", bad_stop, "probes[0].stop");
 	reject_one("an empty stop", empty_stop, "probes[0].stop");
 	reject_one("a round with batch 0", zero_batch, "probes[0].rounds[1].batch");
@@ -630,6 +681,26 @@ static void test_probe_record(void)
 		   r->rec.cpus[1] == 1, "probe_outcome_record: stop, ci_rel_pct, cpus");
 		o->res.n_rounds = 0;
 	}
+	/* An interrupt probe's delivery, and the wait for vCPU 1 only when there was one. */
+	ok(!r->rec.delivery.present && r->rec.peer_wait_ms == -1,
+	   "probe_outcome_record: no interrupts counted, no peer: neither recorded");
+	o->res.irq = (struct latency_irq){ .ops = 40, .in_window = 30, .late = 8, .late_cycles = 8000 };
+	o->res.has_peer_wait = true;
+	o->res.peer_wait_ms = 3.5;
+	probe_outcome_record(o, r);
+	ok(r->rec.delivery.present && r->rec.delivery.ops == 40 && r->rec.delivery.in_window == 30 &&
+	   r->rec.delivery.late == 8 && r->rec.delivery.never == 2 && r->rec.delivery.late_wait_cycles == 1000 &&
+	   r->rec.delivery.late_limit_ms == PROBE_IRQ_LATE_MS && r->rec.peer_wait_ms == 3.5,
+	   "probe_outcome_record: delivery (never = ops - in window - late, mean late wait) and peer wait");
+	ok(r->rec.n_notes && !strcmp(r->rec.notes[0], "irq: 30 in window, 8 late (mean wait 1e+03 cycles), 2 never"),
+	   "probe_outcome_record: the first note gives the delivery counts");
+	o->res.status = PROBE_FAILED;
+	snprintf(o->res.reason, sizeof(o->res.reason), "never arrived");
+	probe_outcome_record(o, r);
+	ok(r->rec.delivery.present && r->rec.delivery.never == 2 && r->rec.peer_wait_ms == 3.5,
+	   "probe_outcome_record: a failed probe keeps them");
+	o->res.irq = (struct latency_irq){ 0 };
+	o->res.has_peer_wait = false;
 	o->res.status = PROBE_STOPPED;
 	probe_outcome_record(o, r);
 	ok(r->rec.status == PROBE_STOPPED && r->rec.reason &&

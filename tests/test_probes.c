@@ -4,8 +4,13 @@
  * case it can run, each new or changed probe yields figures (or a skip or
  * check failure with its reason), inl_from_pmtimer is exactly one userspace
  * I/O exit per op, the xAPIC self IPIs never leave the kernel,
- * tscdeadline_immed does not wait, and a self IPI that is not taken (the
- * EXITSCOPE_TEST_MASK_SELF_IPI test hook) fails with the counts.
+ * tscdeadline_immed does not wait when its interrupts come in window, every
+ * interrupt probe counts where each op's interrupt was taken (in window,
+ * late, never), a self IPI that is never taken (the
+ * EXITSCOPE_TEST_MASK_SELF_IPI test hook) fails with "never" counts, one
+ * taken only after its window ("late") is measured with "late" counts in
+ * the JSON and the table, and a second vCPU that never gets ready (the
+ * EXITSCOPE_TEST_NO_PEER hook) fails the two-vCPU probes with what to do.
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,14 +46,18 @@ static const char *const vmexit_names[] = {
 	"wr_tsc_adjust_msr", "rd_tsc_adjust_msr", "toggle_cr0_wp", "toggle_cr4_pge",
 };
 
-#define NOT_TAKEN	"was not taken in its window"
+#define NEVER_CAME	"never arrived: none of"
+#define BUDGET_S	"0.05"
+#define PEER_BOUND_MS	550.0	/* half the watchdog of --time-budget 0.05: (2 x 0.05 + 1) s / 2 */
 
 static bool is_ok(json_t *p)
 {
 	return p && !strcmp(fixture_str(p, "status"), "ok");
 }
 
-static json_t *run_json(const char *path, const char *env, size_t n, const char *const *names)
+/* Run the named probes (env: one VAR=VALUE or NULL); their table into *table when given (free it). */
+static json_t *run_json_table(const char *path, const char *env, size_t n, const char *const *names,
+			      char **table)
 {
 	const char *argv[64];
 	struct run_result r;
@@ -64,7 +73,7 @@ static json_t *run_json(const char *path, const char *env, size_t n, const char 
 	argv[a++] = "run";
 	for (size_t i = 0; i < n && a < 50; i++)
 		argv[a++] = names[i];
-	for (const char *const *o = (const char *const[]){ "--samples", "3", "--time-budget", "0.05",
+	for (const char *const *o = (const char *const[]){ "--samples", "3", "--time-budget", BUDGET_S,
 							    "--quiet", "--json", path, NULL }; *o; o++)
 		argv[a++] = *o;
 	argv[a] = NULL;
@@ -73,10 +82,36 @@ static json_t *run_json(const char *path, const char *env, size_t n, const char 
 	if (r.status)
 		diag("exitscope run: exit %d: %s", r.status, r.err);
 	ok(r.status == 0, "%s: exit 0", env ? env : "run of the vmexit.c probes");
+	if (table)
+		*table = strdup(r.out ? r.out : "");
 	run_free(&r);
 	root = json_load_file(path, 0, &je);
 	ok(root != NULL, "the JSON result was written");
 	return root;
+}
+
+static json_t *run_json(const char *path, const char *env, size_t n, const char *const *names)
+{
+	return run_json_table(path, env, n, names, NULL);
+}
+
+static bool irq_probe(const char *name)
+{
+	return probe_find(name) && probe_find(name)->teardown == probe_irq_check;
+}
+
+/* The delivery counts of p: 0 when they are there and add up (in_window + late + never == ops > 0). */
+static int delivery_of(json_t *p, long long *ops, long long *in_window, long long *late, long long *never)
+{
+	json_t *d = json_object_get(p, "delivery");
+
+	if (!json_is_object(d))
+		return -1;
+	*ops = json_integer_value(json_object_get(d, "ops"));
+	*in_window = json_integer_value(json_object_get(d, "in_window"));
+	*late = json_integer_value(json_object_get(d, "late"));
+	*never = json_integer_value(json_object_get(d, "never"));
+	return *ops > 0 && *in_window + *late + *never == *ops ? 0 : -1;
 }
 
 static void test_catalogue(void)
@@ -103,8 +138,7 @@ static void check_every_probe(json_t *root)
 	for (size_t i = 0; i < sizeof(run_names) / sizeof(run_names[0]); i++) {
 		json_t *p = fixture_probe_json(root, run_names[i]);
 		const char *st = p ? fixture_str(p, "status") : "absent", *why = p ? fixture_str(p, "reason") : "";
-		bool checked = probe_find(run_names[i]) &&
-			       probe_find(run_names[i])->teardown == probe_irq_check;
+		bool checked = irq_probe(run_names[i]);
 
 		if (is_ok(p)) {
 			json_t *c = json_object_get(p, "cycles");
@@ -117,8 +151,8 @@ static void check_every_probe(json_t *root)
 			}
 		} else if (!strcmp(st, "skipped") && *why) {
 			diag("%s skipped: %s", run_names[i], why);
-		} else if (!strcmp(st, "failed") && checked && strstr(why, NOT_TAKEN)) {
-			/* The host did not deliver the interrupt in the window (kvm_pvm). */
+		} else if (!strcmp(st, "failed") && checked && strstr(why, NEVER_CAME)) {
+			/* The host never delivered the interrupt at all. */
 			diag("%s failed its check: %s", run_names[i], why);
 		} else {
 			diag("%s: status %s, reason '%s'", run_names[i], st, why);
@@ -127,6 +161,56 @@ static void check_every_probe(json_t *root)
 	}
 	ok(!bad, "every probe: positive figures, or a skip or an interrupt check failure with its reason");
 	diag("%zu of %zu measured here", nok, sizeof(run_names) / sizeof(run_names[0]));
+}
+
+/*
+ * Every interrupt probe that ran has its delivery counts, and they add up;
+ * a measured one took some interrupt, a failed one none. The two-vCPU
+ * probes say how long vCPU 1 took, within the bound.
+ */
+static void check_delivery(json_t *root)
+{
+	size_t bad = 0, n = 0, np = 0, badp = 0;
+	long long ops, in_window, late, never;
+
+	for (size_t i = 0; i < sizeof(run_names) / sizeof(run_names[0]); i++) {
+		json_t *p = fixture_probe_json(root, run_names[i]);
+		const char *st = p ? fixture_str(p, "status") : "absent";
+		bool two = probe_find(run_names[i]) && (probe_find(run_names[i])->needs & PROBE_NEED_2VCPUS);
+
+		if (two && is_ok(p)) {
+			double w = fixture_num(p, "peer_wait_ms");
+
+			np++;
+			if (!(w >= 0 && w <= PEER_BOUND_MS)) {
+				diag("%s: peer_wait_ms %g", run_names[i], w);
+				badp++;
+			}
+			diag("%s: vCPU 1 ready after %.3g ms", run_names[i], w);
+		}
+		if (!irq_probe(run_names[i]) || (strcmp(st, "ok") && strcmp(st, "failed")))
+			continue;
+		n++;
+		if (delivery_of(p, &ops, &in_window, &late, &never)) {
+			diag("%s: no delivery counts, or they do not add up", run_names[i]);
+			bad++;
+			continue;
+		}
+		diag("%s: %lld ops: %lld in window, %lld late, %lld never", run_names[i], ops, in_window,
+		     late, never);
+		if (is_ok(p) ? !(in_window + late) : in_window + late)
+			bad++;
+	}
+	if (n)
+		ok(!bad, "%zu interrupt probes: delivery counts that add up to ops; ok ones took some, "
+		   "failed ones none", n);
+	else
+		tap_skip(1, "no interrupt probe ran here");
+	if (np)
+		ok(!badp, "%zu two-vCPU probes measured: peer_wait_ms within the bound (%.0f ms)", np,
+		   PEER_BOUND_MS);
+	else
+		tap_skip(1, "no two-vCPU probe measured here");
 }
 
 static void check_per_op(json_t *root)
@@ -159,14 +243,21 @@ static void check_per_op(json_t *root)
 		ok(!user, "xAPIC self IPIs: user_mmio is 0 in all %zu measured (in-kernel LAPIC)", n);
 	else
 		tap_skip(1, "no xAPIC self IPI measured here");
-	/* tscdeadline_immed measured means its check passed: one interrupt per op, no wait. */
-	if (is_ok(ti) && is_ok(t) && fixture_num(json_object_get(t, "per_op"), "insn_emulation") > 0)
+	/*
+	 * tscdeadline_immed with every interrupt in its window does not wait;
+	 * with late ones its op waited for them (the late phase), which can
+	 * cost more than tscdeadline's own wait.
+	 */
+	if (is_ok(ti) && is_ok(t) && fixture_num(json_object_get(t, "per_op"), "insn_emulation") > 0 &&
+	    fixture_num(json_object_get(ti, "delivery"), "in_window") == fixture_num(json_object_get(ti, "delivery"), "ops"))
 		ok(fixture_num(json_object_get(ti, "per_op"), "insn_emulation") <
 		   fixture_num(json_object_get(t, "per_op"), "insn_emulation"),
 		   "tscdeadline_immed emulates fewer instructions per op than tscdeadline (no wait loop)");
 	else if (ti && !is_ok(ti))
-		tap_like(fixture_str(ti, "reason"), NOT_TAKEN,
+		tap_like(fixture_str(ti, "reason"), NEVER_CAME,
 			 "tscdeadline_immed not measured: its interrupt check says why");
+	else if (is_ok(ti))
+		tap_skip(1, "tscdeadline_immed's interrupts came after their window here: its op waited");
 	else
 		tap_skip(1, "no instruction-emulation counts to compare the two timer probes");
 	if (is_ok(fixture_probe_json(root, "ple_round_robin")))
@@ -176,24 +267,83 @@ static void check_per_op(json_t *root)
 		tap_skip(1, "ple_round_robin not measured here");
 }
 
-/* The hook keeps TPR at 15: the IPI is never taken, the probe fails with the counts. */
+static const char *const hooked[] = { "self_ipi_tpr", "x2apic_self_ipi_sti_nop" };
+#define NHOOKED (sizeof(hooked) / sizeof(hooked[0]))
+
+/* The hook keeps TPR at 15: the IPI is never taken, the probe fails with "never" counts. */
 static void test_mask_hook(const char *path)
 {
-	static const char *const names[] = { "self_ipi_tpr", "x2apic_self_ipi_sti_nop" };
-	json_t *root = run_json(path, PROBE_MASK_SELF_IPI_ENV "=1", 2, names);
+	json_t *root = run_json(path, PROBE_MASK_SELF_IPI_ENV "=1", NHOOKED, hooked);
+	long long ops, in_window, late, never;
+
+	for (size_t i = 0; root && i < NHOOKED; i++) {
+		json_t *p = fixture_probe_json(root, hooked[i]);
+		char what[128];
+
+		if (p && !strcmp(fixture_str(p, "status"), "skipped")) {
+			tap_skip(3, "probe skipped on this host");
+			continue;
+		}
+		snprintf(what, sizeof(what), "masked %s: status failed", hooked[i]);
+		tap_is_str(p ? fixture_str(p, "status") : NULL, "failed", "%s", what);
+		snprintf(what, sizeof(what), "masked %s: the reason says no interrupt arrived, and why", hooked[i]);
+		tap_like(p ? fixture_str(p, "reason") : NULL, NEVER_CAME, "%s", what);
+		ok(p && !delivery_of(p, &ops, &in_window, &late, &never) && never == ops && !in_window && !late,
+		   "masked %s: every op 'never' in the JSON's delivery", hooked[i]);
+	}
+	json_decref(root);
+}
+
+/* TPR 15 in the window only: each interrupt is taken late, the probe is measured. */
+static void test_late_hook(const char *path)
+{
+	char *table = NULL;
+	json_t *root = run_json_table(path, PROBE_MASK_SELF_IPI_ENV "=late", NHOOKED, hooked, &table);
+	long long ops, in_window, late, never;
+	size_t measured = 0;
+
+	for (size_t i = 0; root && i < NHOOKED; i++) {
+		json_t *p = fixture_probe_json(root, hooked[i]);
+
+		if (p && !strcmp(fixture_str(p, "status"), "skipped")) {
+			tap_skip(1, "probe skipped on this host");
+			continue;
+		}
+		measured += is_ok(p);
+		if (!ok(is_ok(p) && !delivery_of(p, &ops, &in_window, &late, &never) && !in_window &&
+			late >= 1 && late + never == ops,
+			"late %s: ok, none in window, late ones counted", hooked[i]))
+			diag("status %s, reason '%s'", p ? fixture_str(p, "status") : "absent",
+			     p ? fixture_str(p, "reason") : "");
+	}
+	if (measured)
+		tap_like(table, "irq: 0 in window, ", "the table notes the delivery counts, none in window");
+	else
+		tap_skip(1, "no hooked probe measured here");
+	free(table);
+	json_decref(root);
+}
+
+/* vCPU 1 never gets ready: the two-vCPU probes fail at half the watchdog and say what to do. */
+static void test_no_peer_hook(const char *path)
+{
+	static const char *const names[] = { "ipi_halt", "ple_round_robin" };
+	json_t *root = run_json(path, PROBE_NO_PEER_ENV "=1", 2, names);
 
 	for (size_t i = 0; root && i < 2; i++) {
 		json_t *p = fixture_probe_json(root, names[i]);
-		char what[128];
+		const char *why = p ? fixture_str(p, "reason") : NULL;
 
 		if (p && !strcmp(fixture_str(p, "status"), "skipped")) {
 			tap_skip(2, "probe skipped on this host");
 			continue;
 		}
-		snprintf(what, sizeof(what), "masked %s: status failed", names[i]);
-		tap_is_str(p ? fixture_str(p, "status") : NULL, "failed", "%s", what);
-		snprintf(what, sizeof(what), "masked %s: the reason says no interrupt was taken", names[i]);
-		tap_like(p ? fixture_str(p, "reason") : NULL, NOT_TAKEN ": 0 interrupts for", "%s", what);
+		ok(p && !strcmp(fixture_str(p, "status"), "failed") && why && strstr(why, "did not get ready") &&
+		   strstr(why, "--cpu A,B"), "no peer: %s failed, the reason says what to do", names[i]);
+		if (!ok(p && fixture_num(p, "peer_wait_ms") >= PEER_BOUND_MS,
+			"no peer: %s waited its bound (peer_wait_ms >= %.0f)", names[i], PEER_BOUND_MS))
+			diag("status %s, peer_wait_ms %g, reason '%s'", p ? fixture_str(p, "status") : "absent",
+			     p ? fixture_num(p, "peer_wait_ms") : -1, why ? why : "");
 	}
 	json_decref(root);
 }
@@ -216,11 +366,16 @@ int main(void)
 	root = run_json(path, NULL, sizeof(run_names) / sizeof(run_names[0]), run_names);
 	if (root) {
 		check_every_probe(root);
+		check_delivery(root);
 		check_per_op(root);
 		json_decref(root);
 	}
 	snprintf(path, sizeof(path), "%s/masked.json", dir);
 	test_mask_hook(path);
+	snprintf(path, sizeof(path), "%s/late.json", dir);
+	test_late_hook(path);
+	snprintf(path, sizeof(path), "%s/nopeer.json", dir);
+	test_no_peer_hook(path);
 	fixture_rmdir(dir);
 	return done_testing();
 }

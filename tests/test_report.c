@@ -1,4 +1,8 @@
-/* test_report.c - the HTML report: expected sections, escaping, no external assets, renders in headless Chromium. */
+/*
+ * test_report.c - the HTML report: expected sections, escaping, no external
+ * assets, an interrupt probe's delivery counts and a two-vCPU probe's wait,
+ * renders in headless Chromium.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +184,34 @@ static void test_rounds(void)
 	result_free(files[0]);
 	if (files[0])
 		result_free(files[1]);
+}
+
+/* An interrupt probe with late and never ones, and a two-vCPU probe's wait for vCPU 1. */
+static void test_delivery(void)
+{
+	char err[RESULT_ERR_MAX], path[4096];
+	struct result_file *file;
+	json_t *irq = probe("self_ipi", "irq", 3e6, 21, 1), *ipi = probe("ipi_halt", "irq", 4e5, 22, 1);
+	char *html;
+
+	json_object_set_new(irq, "delivery", json_pack("{s:i, s:i, s:i, s:i, s:f, s:f}", "ops", 66,
+						       "in_window", 2, "late", 60, "never", 4,
+						       "late_limit_ms", 50.0, "late_wait_cycles", 7.5e6));
+	json_object_set_new(ipi, "peer_wait_ms", json_real(12.5));
+	save(path, "irq.json", fixture_result(fixture_host("6.1.0", "EPYC", "emulated"),
+					      json_pack("[o, o]", irq, ipi)));
+	file = result_read_file(path, err, sizeof(err));
+	html = file ? render(&file, 1) : NULL;
+	if (!html) {
+		diag("%s", err);
+		tap_skip(2, "the delivery file did not load or render");
+	} else {
+		tap_like(html, ">interrupts: 2 in window, 60 late, 4 never (mean wait 7500000 cycles)</span>",
+			 "the table gives the interrupt delivery counts and the mean late wait");
+		tap_like(html, ">vCPU 1 ready after 12.5 ms</span>", "... and how long vCPU 1 took");
+	}
+	free(html);
+	result_free(file);
 }
 
 static void no_external(const char *html, const char *what)
@@ -432,6 +464,7 @@ int main(void)
 	make_files();
 	test_library();
 	test_rounds();
+	test_delivery();
 	test_cli();
 	test_chromium();
 	free(html2);
