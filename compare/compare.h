@@ -12,6 +12,7 @@
 
 #include "results/result_read.h"
 #include "stats/stats.h"
+#include "stats/welch.h"
 
 #define COMPARE_THRESHOLD_PCT	2.0	/* default: smaller relative changes are not verdicts */
 #define COMPARE_SEED		1	/* default bootstrap seed */

@@ -584,9 +584,9 @@ static void test_welch_verdicts(void)
 	 * A steady run (mean 2234, s^2 = (25 + 4 + 0 + 25 + 4) / 4 = 14.5)
 	 * against one whose last 3 of 5 rounds shifted by +40% (mean 14907 / 5
 	 * = 2981.4, s^2 = 1922421.2 / 4 = 480605.3). SE^2 = 14.5/5 +
-	 * 480605.3/5 = 96123.96, SE = 310.039; df = 4.0002 -> t95(4) = 2.776;
-	 * half = 860.67: CI [-113.3, +1608.1] contains 0, and 860.67 is 38.5%
-	 * of 2234: too noisy, not slower.
+	 * 480605.3/5 = 96123.96, SE = 310.039; df = 4.0002 -> t95(4.0002) =
+	 * 2.77636; half = 860.78: CI [-113.4, +1608.2] contains 0, and 860.78
+	 * is 38.5% of 2234: too noisy, not slower.
 	 */
 	a[0] = medians_file(steady, 5);
 	b[0] = medians_file(shifted, 5);
@@ -595,9 +595,11 @@ static void test_welch_verdicts(void)
 	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->d.median_a == 2234 &&
 	   fabs(p->d.median_b - 2981.4) < 1e-9, "welch: base, new are the means of the round "
 	   "medians (%.1f, %.1f)", p ? p->d.median_a : 0, p ? p->d.median_b : 0);
-	ok(p && fabs(p->d.lo - (747.4 - 2.776 * sqrt(96123.96))) < 1e-6 &&
-	   fabs(p->d.hi - (747.4 + 2.776 * sqrt(96123.96))) < 1e-6,
-	   "welch: shifted run: CI 747.4 -+ 2.776 * 310.039 = [%.1f, %.1f]", p ? p->d.lo : 0,
+	ok(p && fabs(p->d.df - 4.0002) < 1e-4 &&
+	   fabs(p->d.lo - (747.4 - stats_t95_df(p->d.df) * sqrt(96123.96))) < 1e-6 &&
+	   fabs(p->d.hi - (747.4 + stats_t95_df(p->d.df) * sqrt(96123.96))) < 1e-6 &&
+	   fabs(p->d.lo + 113.4) < 0.05 && fabs(p->d.hi - 1608.2) < 0.05,
+	   "welch: shifted run: CI 747.4 -+ 2.77636 * 310.039 = [%.1f, %.1f]", p ? p->d.lo : 0,
 	   p ? p->d.hi : 0);
 	ok(p && p->verdict == COMPARE_TOO_NOISY && fabs(p->mde_pct - 38.53) < 0.01,
 	   "welch: last 3 of 5 rounds shifted +40%%: too noisy (could detect >= %.2f%%), not slower",
@@ -610,15 +612,15 @@ static void test_welch_verdicts(void)
 	 * A steady 10% change, 0.5% round noise: base mean 1000, s^2 = (0 + 25
 	 * + 25 + 9 + 9) / 4 = 17; new = 1.1 x base: mean 1100, s^2 = 20.57.
 	 * SE^2 = 3.4 + 4.114 = 7.514; df = 56.46 / ((11.56 + 16.925) / 4) =
-	 * 7.93 -> t95(7) = 2.365; half = 2.365 * 2.7412 = 6.483: CI [93.5,
-	 * 106.5], +10%: slower.
+	 * 7.93 -> t95(7.93) = 2.3096; half = 2.3096 * 2.7412 = 6.331: CI
+	 * [93.7, 106.3], +10%: slower.
 	 */
 	a[0] = medians_file(base, 5);
 	b[0] = medians_file(up, 5);
 	cr = compare_medians(a, 1, b, 1);
 	p = cr ? find(cr, "p") : NULL;
 	ok(p && p->verdict == COMPARE_SLOWER && fabs(p->pct - 10) < 1e-9 &&
-	   fabs(p->d.hi - p->d.diff - 2.365 * sqrt(7.514)) < 1e-6 && (size_t)p->d.df == 7,
+	   fabs(p->d.hi - p->d.diff - 2.3096 * sqrt(7.514)) < 1e-3 && fabs(p->d.df - 7.93) < 0.005,
 	   "welch: steady +10%% over 5 rounds at 0.5%% noise: slower (CI [%+.2f%%, %+.2f%%], df %.2f)",
 	   p ? p->pct_lo : 0, p ? p->pct_hi : 0, p ? p->d.df : 0);
 	compare_free(cr);
@@ -650,7 +652,7 @@ static void test_welch_verdicts(void)
 	p = cr ? find(cr, "p") : NULL;
 	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->rounds_a == 2 && p->rounds_b == 2 &&
 	   p->d.median_a == 1002.5 && p->d.median_b == 1010 &&
-	   fabs(p->d.hi - p->d.diff - 12.706 * 2.5) < 1e-9 && p->verdict == COMPARE_TOO_NOISY,
+	   fabs(p->d.hi - p->d.diff - 12.7062047 * 2.5) < 1e-6 && p->verdict == COMPARE_TOO_NOISY,
 	   "1 + 1 one-round runs a side: pooled to 2 rounds, Welch, df 1, too noisy");
 	compare_free(cr);
 	free_files(a, 2);
