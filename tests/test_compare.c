@@ -781,11 +781,12 @@ static void test_rounds(void)
 	compare_free(cr);
 	free_files(rf, 2);
 
-	/* Several runs per side, pooled: twice the rounds. */
+	/* Several runs per side: the runs model, over the rounds of both runs. */
 	cr = compare_paths(aa, 2, bb, 2, rf);
 	p = cr ? find(cr, "drifty") : NULL;
-	ok(p && p->rounds_a == 2 * ROUNDS && p->rounds_b == 2 * ROUNDS && p->runs_a == 2 &&
-	   p->runs_b == 2, "2 + 2 runs: rounds pooled (%zu, %zu)", p ? p->rounds_a : 0,
+	ok(p && p->method == COMPARE_METHOD_RUNS && p->r2r == COMPARE_R2R_RUNS &&
+	   p->rounds_a == 2 * ROUNDS && p->rounds_b == 2 * ROUNDS && p->runs_a == 2 &&
+	   p->runs_b == 2, "2 + 2 runs: the runs model over %zu and %zu rounds", p ? p->rounds_a : 0,
 	   p ? p->rounds_b : 0);
 	ok(p && p->verdict == COMPARE_SAME, "2 + 2 runs of one setup: no significant change");
 	ok(cr && cr->n_files_a == 2 && !strcmp(cr->files_a[1], aa2_path) &&
