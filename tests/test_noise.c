@@ -351,12 +351,14 @@ static void test_schema(const char *path)
 		"    print(('VALID ' if e is None else 'INVALID ') + f + ('' if e is None else ': ' + e.message[:200]))\n";
 	const char *probe[] = { "/usr/bin/python3", "-c", "import jsonschema", NULL };
 	char bad[4200];
-	const char *argv[] = { "/usr/bin/python3", "-c", py, "docs/results-schema.json", path, bad, NULL };
+	const char *argv[] = { "/usr/bin/python3", "-c", py, "docs/results-schema.json", path, bad,
+			       "fuzz/corpus-noise/valid-noise.json", "fuzz/corpus-noise/valid-noise-omitted.json",
+			       NULL };
 	json_t *doc = json_load_file(path, 0, NULL);
 	struct run_result r;
 
 	if (!run_works(probe) || !doc) {
-		tap_skip(2, "python3-jsonschema not installed");
+		tap_skip(3, "python3-jsonschema not installed");
 		json_decref(doc);
 		return;
 	}
@@ -367,11 +369,37 @@ static void test_schema(const char *path)
 	json_decref(doc);
 	run_cmd(&r, argv);
 	tap_like(r.out, "VALID ", "the written floor validates against $defs/noise");
+	ok(strstr(r.out, "VALID fuzz/corpus-noise/valid-noise.json\n") &&
+	   strstr(r.out, "VALID fuzz/corpus-noise/valid-noise-omitted.json\n"),
+	   "the fuzz seeds valid-noise*.json validate too");
 	ok(strstr(r.out, "INVALID ") && strstr(r.out, "'df' is a required property"),
 	   "a probe without df does not");
 	if (r.status)
 		diag("  %s", r.err);
 	run_free(&r);
+}
+
+/* The fuzz seeds: the reader takes the valid ones and refuses the broken ones, in one line. */
+static void test_seeds(void)
+{
+	static const char *const seeds[] = {
+		"valid-noise.json", "valid-noise-omitted.json", "broken-noise-between.json",
+		"broken-noise-dup.json", "broken-noise-no-settings.json", "broken-noise-result-schema.json",
+		"broken-noise-runs.json", "broken-noise-truncated.json", "broken-noise-version.json",
+	};
+	char path[256], err[512];
+
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		struct noise_floor *nf;
+		int valid = !strncmp(seeds[i], "valid-", 6);
+
+		snprintf(path, sizeof(path), "fuzz/corpus-noise/%s", seeds[i]);
+		err[0] = 0;
+		nf = noise_read_file(path, err, sizeof(err));
+		ok(valid ? nf != NULL : !nf && err[0] && !strchr(err, '\n'), "seed %s: %s%s", seeds[i],
+		   valid ? "read" : "refused: ", valid ? "" : err);
+		noise_free(nf);
+	}
 }
 
 int main(void)
@@ -391,6 +419,7 @@ int main(void)
 	noise_free(back);
 	test_reader(path);
 	test_schema(path);
+	test_seeds();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
