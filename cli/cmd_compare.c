@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "compare/compare.h"
+#include "results/noise.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
 
@@ -29,12 +30,15 @@ static void compare_usage(FILE *f)
 		"interval excludes 0 and the difference is at least the threshold. Files\n"
 		"with rounds (`run --method v2`) are compared by their round medians: a\n"
 		"side's figure is the mean of its round medians, the interval Welch's t\n"
-		"interval on them, which sees the drift between rounds. With fewer than 2\n"
-		"rounds on a side, or without rounds (v1, older recordings), the medians of\n"
-		"the samples are compared with a seeded, reproducible bootstrap over them,\n"
-		"with a note that run-to-run variance is not seen. Several runs per side\n"
-		"(before and after '--') are pooled: their rounds count as rounds of\n"
-		"that side (docs/method.md). Changes of exits/op and the other per-op\n"
+		"interval on them, which sees the drift between rounds. With several runs\n"
+		"per side (before and after '--') the run is the unit: a side's figure is\n"
+		"the mean of its run means and its variance the spread of those, so the\n"
+		"interval sees what varies from one run (process, boot) to the next. One\n"
+		"run cannot see that: compare says so, unless --noise adds the host's\n"
+		"between-run variance (docs/method.md). Without rounds (v1, older\n"
+		"recordings) or with fewer than 2 on a side, the medians of the samples\n"
+		"are compared with a seeded, reproducible bootstrap over them, with a note\n"
+		"that run-to-run variance is not seen. Changes of exits/op and the other per-op\n"
 		"counters, ownership-map and check changes (of each side's first file), and\n"
 		"probes found on one side only are listed too.\n"
 		"\n"
@@ -45,12 +49,17 @@ static void compare_usage(FILE *f)
 		"                        instead of the text)\n"
 		"  --seed N              seed of the samples' bootstrap (default %d; same seed,\n"
 		"                        same intervals)\n"
+		"  --noise FILE          the host's noise floor (exitscope-noise JSON, from K\n"
+		"                        runs of this host): its between-run variance is added\n"
+		"                        to the interval of each probe it has, for the sides\n"
+		"                        measured by rounds; a floor of another host, exitscope\n"
+		"                        or method is refused (exit 2)\n"
 		"  -h, --help            this text\n"
 		"\n"
 		"Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
 		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
-		"output file that cannot be written is found before anything is read) or\n"
-		"unreadable/invalid input file.\n",
+		"output file that cannot be written is found before anything is read),\n"
+		"unreadable/invalid input file, or a noise floor that does not fit the runs.\n",
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
@@ -125,13 +134,15 @@ int cmd_compare(int argc, char **argv)
 		{ "fail-on-regression", no_argument, NULL, 'f' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "noise", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
 	struct compare_opts copts;
-	const char *json_path = NULL, **files = NULL;
+	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
+	struct noise_floor *noise = NULL;
 	char **args = NULL;
 	int c, i, nargs = 0, split = -1, fail_on_regression = 0, rc = EXIT_USAGE;
 	size_t nfiles = 0, na = 0, nb = 0;
@@ -196,6 +207,9 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'n':
+			noise_path = optarg;
+			break;
 		case 'h':
 			compare_usage(stdout);
 			rc = EXIT_OK;
@@ -241,6 +255,16 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_read_results("compare", files, na, a) || cli_read_results("compare", files + na, nb, b))
 		goto out;
+	if (noise_path) {
+		noise = noise_read_file(noise_path, err, sizeof(err));
+		if (!noise || compare_noise_check(noise, (const struct result_file *const *)a, na,
+						  (const struct result_file *const *)b, nb, err,
+						  sizeof(err))) {
+			rc = cli_error("compare", EXIT_USAGE, "%s", err);
+			goto out;
+		}
+		copts.noise = noise;
+	}
 	cr = compare_results_multi((const struct result_file *const *)a, na,
 				   (const struct result_file *const *)b, nb, &copts, err, sizeof(err));
 	if (!cr) {
@@ -257,6 +281,7 @@ int cmd_compare(int argc, char **argv)
 		rc = EXIT_FAIL;
 out:
 	compare_free(cr);
+	noise_free(noise);
 	free_side(a, na);
 	free_side(b, nb);
 	free(args);

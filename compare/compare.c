@@ -10,12 +10,15 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/floor.h"
+#include "compare/model.h"
 
 const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 	"faster", "slower", "no significant change", "too noisy", "not compared",
 };
 
-const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds" };
+const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
+const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor" };
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
@@ -32,6 +35,7 @@ void compare_opts_init(struct compare_opts *o)
 	o->threshold_pct = COMPARE_THRESHOLD_PCT;
 	o->seed = COMPARE_SEED;
 	o->iters = 0;
+	o->noise = NULL;
 }
 
 /*
@@ -140,37 +144,39 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
 	return 0;
 }
 
-/* A setting as text ("(unset)" when absent), for the host-difference lines. */
-static void setting_text(char *buf, size_t len, long long v, bool hex)
-{
-	if (v < 0)
-		snprintf(buf, len, "(unset)");
-	else
-		snprintf(buf, len, hex ? "%#llx" : "%lld", v);
-}
-
 /*
- * How the two runs measured: a different sample count or budget changes
- * the CI, a different guest XCR0 changes what an exit costs.
+ * How the two runs measured: every setting that differs is listed; a
+ * different method or guest XCR0 is a warning (the figures themselves may
+ * differ by it: v1 subtracts one nop baseline per run, v2 a paired baseline
+ * per batch; exits that switch XCR0 cost differently). Rounds, budget and
+ * precision change how precisely a side is known, which the interval
+ * accounts for, not what is measured.
  */
 static int compare_settings(struct compare_result *cr, const struct run_settings *a,
 			    const struct run_settings *b)
 {
-	char va[32], vb[32];
+	char va[64], vb[64], field[64];
 
-	setting_text(va, sizeof(va), a->samples, false);
-	setting_text(vb, sizeof(vb), b->samples, false);
-	if (add_host(cr, "settings.samples", va, vb))
-		return -1;
-	setting_text(va, sizeof(va), a->guest_xcr0, true);
-	setting_text(vb, sizeof(vb), b->guest_xcr0, true);
-	if (add_host(cr, "settings.guest_xcr0", va, vb))
-		return -1;
-	if (strcmp(va, vb) &&
-	    add_warning(cr, xasprintf("WARNING: the runs set different guest XCR0 (--guest-xcr0: "
-				      "%s: %s, %s: %s): exits that switch XCR0 cost differently",
-				      cr->name_a, va, cr->name_b, vb)))
-		return -1;
+	for (int i = 0; i < RUN_SETTING_N; i++) {
+		run_setting_text(a, i, va, sizeof(va));
+		run_setting_text(b, i, vb, sizeof(vb));
+		snprintf(field, sizeof(field), "settings.%s", run_setting_names[i]);
+		if (add_host(cr, field, va, vb))
+			return -1;
+		if (!strcmp(va, vb))
+			continue;
+		if (i == RUN_SETTING_GUEST_XCR0 &&
+		    add_warning(cr, xasprintf("WARNING: the runs set different guest XCR0 (--guest-xcr0: "
+					      "%s: %s, %s: %s): exits that switch XCR0 cost differently",
+					      cr->name_a, va, cr->name_b, vb)))
+			return -1;
+		if (i == RUN_SETTING_METHOD &&
+		    add_warning(cr, xasprintf("WARNING: the runs were measured by different methods "
+					      "(%s: %s, %s: %s): v1 subtracts one nop baseline per run, "
+					      "v2 a paired baseline per batch, so the figures may differ "
+					      "by the method", cr->name_a, va, cr->name_b, vb)))
+			return -1;
+	}
 	return 0;
 }
 
@@ -323,17 +329,6 @@ static const struct run_probe *ref_probe(const struct side *s, const struct key_
 	return &s->f[r->file]->probes[r->idx];
 }
 
-/* Per-probe seed: independent of probe order, so adding a probe changes no other CI. */
-static uint64_t probe_seed(uint64_t seed, const char *name)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
-
-	while (*name)
-		h = (h ^ (unsigned char)*name++) * 0x100000001b3ULL;
-	seed += h;
-	return stats_splitmix64(&seed);
-}
-
 /*
  * A probe's measurements on one side: the probe in every file where it ran
  * (status ok), the first such (or the first file's, when it ran nowhere) as
@@ -343,22 +338,7 @@ struct pooled {
 	const struct run_probe **ok;
 	size_t n_ok;
 	const struct run_probe *rep;
-	int all_rounds;			/* every ok run has rounds with samples */
-	size_t n_rounds;		/* rounds of the ok runs */
 };
-
-/* Rounds with samples (an empty round could not be resampled: none is ever written). */
-static int probe_has_rounds(const struct run_probe *p)
-{
-	size_t i;
-
-	if (!p->rounds || !p->n_rounds)
-		return 0;
-	for (i = 0; i < p->n_rounds; i++)
-		if (!p->rounds[i].samples || !p->rounds[i].n_samples)
-			return 0;
-	return 1;
-}
 
 static int pool_side(const struct side *s, const struct key_ref *first, struct pooled *pl)
 {
@@ -366,8 +346,6 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
 
 	pl->n_ok = 0;
 	pl->rep = ref_probe(s, first);
-	pl->all_rounds = 1;
-	pl->n_rounds = 0;
 	pl->ok = malloc(s->n * sizeof(*pl->ok));
 	if (!pl->ok)
 		return -1;
@@ -380,83 +358,8 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
 			pl->rep = p;
 		if (pl->n_ok < s->n)	/* a name is unique within a file */
 			pl->ok[pl->n_ok++] = p;
-		pl->all_rounds &= probe_has_rounds(p);
-		pl->n_rounds += p->n_rounds;
 	}
 	return 0;
-}
-
-/* The flat samples of every run of a side, concatenated (malloc'd; *n their count). */
-static double *pool_samples(const struct pooled *pl, size_t *n)
-{
-	size_t i, m = 0;
-	double *x;
-
-	for (i = 0; i < pl->n_ok; i++)
-		m += pl->ok[i]->n_samples;
-	x = malloc((m ? m : 1) * sizeof(*x));
-	if (!x)
-		return NULL;
-	for (i = 0, m = 0; i < pl->n_ok; i++) {
-		memcpy(x + m, pl->ok[i]->samples, pl->ok[i]->n_samples * sizeof(*x));
-		m += pl->ok[i]->n_samples;
-	}
-	*n = m;
-	return x;
-}
-
-/* The batches method: today's bootstrap over the pooled flat samples. */
-static int diff_by_batches(struct compare_result *cr, struct compare_probe *p,
-			   const struct pooled *pa, const struct pooled *pb)
-{
-	size_t na = 0, nb = 0;
-	double *xa = pool_samples(pa, &na), *xb = pool_samples(pb, &nb);
-	int rc = -1;
-
-	if (xa && xb)
-		rc = stats_bootstrap_median_diff(xa, na, xb, nb, cr->opts.iters,
-						 probe_seed(cr->opts.seed, p->name), &p->d);
-	free(xa);
-	free(xb);
-	p->method = COMPARE_METHOD_BATCHES;
-	return rc;
-}
-
-/* The median of every round of every run of a side (malloc'd; *n their count). */
-static double *pool_round_medians(const struct pooled *pl, size_t *n)
-{
-	size_t i, k, m = 0;
-	double *x;
-
-	for (i = 0; i < pl->n_ok; i++)
-		m += pl->ok[i]->n_rounds;
-	x = malloc((m ? m : 1) * sizeof(*x));
-	if (!x)
-		return NULL;
-	for (i = 0, m = 0; i < pl->n_ok; i++)
-		for (k = 0; k < pl->ok[i]->n_rounds; k++)
-			x[m++] = pl->ok[i]->rounds[k].median;
-	*n = m;
-	return x;
-}
-
-/*
- * The rounds method: Welch's t interval on the round medians of each side,
- * pooled over its runs (docs/method.md); the sides' figures are the means of
- * their round medians.
- */
-static int diff_by_rounds(struct compare_probe *p, const struct pooled *pa,
-			  const struct pooled *pb)
-{
-	double *xa = pool_round_medians(pa, &p->rounds_a), *xb = pool_round_medians(pb, &p->rounds_b);
-	int rc = -1;
-
-	if (xa && xb)
-		rc = stats_welch_diff(xa, p->rounds_a, xb, p->rounds_b, &p->d);
-	free(xa);
-	free(xb);
-	p->method = COMPARE_METHOD_ROUNDS;
-	return rc;
 }
 
 /*
@@ -481,8 +384,6 @@ static enum compare_verdict decide(const struct compare_probe *p, double thresho
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
-	int rc;
-
 	p->a = pa->rep;
 	p->b = pb->rep;
 	p->runs_a = pa->n_ok;
@@ -493,19 +394,16 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		cr->n_not_run++;
 		return 0;
 	}
-	/*
-	 * Both sides need rounds, at least two each (a variance): otherwise the
-	 * pair is compared by batches, as both sides have those.
-	 */
-	if (pa->all_rounds && pb->all_rounds && pa->n_rounds >= 2 && pb->n_rounds >= 2) {
-		rc = diff_by_rounds(p, pa, pb);
-		cr->n_by_rounds++;
-	} else {
-		rc = diff_by_batches(cr, p, pa, pb);
-		cr->n_by_batches++;
-	}
-	if (rc)
+	if (compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
+	if (p->method == COMPARE_METHOD_BATCHES)
+		cr->n_by_batches++;
+	else
+		cr->n_by_rounds++;
+	cr->n_by_runs += p->method == COMPARE_METHOD_RUNS;
+	cr->n_floor += p->floor != NULL;
+	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
+	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
 	p->has_pct = p->d.median_a > 0;
 	if (p->has_pct) {
 		p->pct = 100 * p->d.diff / p->d.median_a;
@@ -604,7 +502,7 @@ static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t 
 					 "probe) moved by a median %+.2f%% over %zu probes between the "
 					 "sides: the host ran at another speed or changed as a whole; "
 					 "probe changes of that size may be that, not the probe's own "
-					 "(pool more runs per side: A1 A2 -- B1 B2)", g, n));
+					 "(give more runs per side: A1 A2 A3 -- B1 B2 B3)", g, n));
 }
 
 static int compare_probes(struct compare_result *cr, struct side *sa, struct side *sb)
@@ -645,7 +543,7 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p->group = pa.rep->group;
 			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
 				goto out;
-			if (pa.all_rounds && pb.all_rounds && pa.n_ok && pb.n_ok) {
+			if (p->method != COMPARE_METHOD_BATCHES) {
 				double ba = pooled_baseline(&pa), bb = pooled_baseline(&pb);
 
 				if (ba > 0 && bb > 0)
@@ -929,6 +827,14 @@ static const char **file_names(const struct result_file *const *f, size_t n)
 	return v;
 }
 
+/* Do two runs' settings differ in setting i? */
+static int setting_differs(const struct run_settings *a, const struct run_settings *b, int i)
+{
+	char va[64], vb[64];
+
+	return strcmp(run_setting_text(a, i, va, sizeof(va)), run_setting_text(b, i, vb, sizeof(vb)));
+}
+
 /* The runs of one side should come from one setup: say so when they do not. */
 static int check_side(struct compare_result *cr, const char *what,
 		      const struct result_file *const *f, size_t n)
@@ -937,9 +843,12 @@ static int check_side(struct compare_result *cr, const char *what,
 
 	for (size_t i = 1; i < n; i++) {
 		const struct host_record *h = &f[i]->host;
+		const struct run_settings *s = &f[i]->settings, *s0 = &f[0]->settings;
 		const char *field = strcmp(h->kernel, h0->kernel) ? "kernel" :
 				    strcmp(h->cpu_name, h0->cpu_name) ? "CPU" :
-				    h->exec_mode != h0->exec_mode ? "execution mode" : NULL;
+				    h->exec_mode != h0->exec_mode ? "execution mode" :
+				    setting_differs(s, s0, RUN_SETTING_METHOD) ? "method" :
+				    setting_differs(s, s0, RUN_SETTING_GUEST_XCR0) ? "guest XCR0" : NULL;
 
 		if (field && add_warning(cr, xasprintf("WARNING: the %s runs differ in %s (%s vs %s): "
 						       "they are pooled as runs of one setup",
@@ -947,6 +856,95 @@ static int check_side(struct compare_result *cr, const char *what,
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * What the floor's runs and these runs do not share, when it is still
+ * meaningful to apply it (docs/compare-report.md): once per setting, and a
+ * note when the floor's kernel is neither side's.
+ */
+static int floor_warnings(struct compare_result *cr, const struct result_file *const *f, size_t n,
+			  unsigned *warned)
+{
+	const struct noise_floor *nf = cr->noise;
+	const char *name = nf->name ? nf->name : "the noise floor", *what;
+	char va[64], vb[64];
+	int which;
+
+	for (size_t i = 0; i < n; i++) {
+		for (int from = 0; (what = floor_setting_diff(nf, f[i], from, &which, va, vb, sizeof(va)));
+		     from = which + 1) {
+			if (*warned & 1u << which)
+				continue;
+			*warned |= 1u << which;
+			if (add_warning(cr, xasprintf("WARNING: %s's runs were measured with %s %s, %s "
+						      "with %s: its between-run part is added as it "
+						      "was measured", name, what, va, f[i]->name, vb)))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int floor_notes(struct compare_result *cr, const struct result_file *const *a, size_t na,
+		       const struct result_file *const *b, size_t nb)
+{
+	const struct noise_floor *nf = cr->noise;
+	unsigned warned = 0;
+
+	if (floor_warnings(cr, a, na, &warned) || floor_warnings(cr, b, nb, &warned))
+		return -1;
+	if (strcmp(nf->host.kernel, a[0]->host.kernel) && strcmp(nf->host.kernel, b[0]->host.kernel) &&
+	    add_warning(cr, xasprintf("note: %s was measured under kernel %s, the base runs %s and "
+				      "the new %s: it is taken as the host's floor under either",
+				      nf->name ? nf->name : "the noise floor", nf->host.kernel,
+				      a[0]->host.kernel, b[0]->host.kernel)))
+		return -1;
+	return 0;
+}
+
+#define R2R_NAMES 6	/* probes named in the note; more are counted */
+
+/*
+ * Said once when some interval lacks the variation from one run to the
+ * next (one run on a side, no floor for it): what it does not see and how
+ * to include it.
+ */
+static int r2r_note(struct compare_result *cr)
+{
+	static const char how[] = "To include it: several runs per side (A1.json A2.json A3.json -- "
+				  "B1.json B2.json B3.json, e.g. from `exitscope run --repeat 3`) "
+				  "or the host's noise floor (--noise FILE)";
+	size_t n = cr->n_r2r_none + cr->n_r2r_partial, k = 0;
+	char names[R2R_NAMES * 48 + 32] = "";
+
+	if (!n)
+		return 0;
+	if (!cr->noise && cr->n_r2r_none == cr->n_by_rounds) {
+		cr->r2r_note = xasprintf("note: one run per side and no noise floor: the intervals "
+					 "see the variation between the rounds of each run, not from one "
+					 "run (process, boot) to the next, so a difference between two "
+					 "runs of the same code can read as a change. %s", how);
+		return cr->r2r_note ? 0 : -1;
+	}
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (p->verdict == COMPARE_NOT_RUN || p->method == COMPARE_METHOD_BATCHES ||
+		    (p->r2r != COMPARE_R2R_NONE && p->r2r != COMPARE_R2R_PARTIAL))
+			continue;
+		if (k++ < R2R_NAMES)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%.40s",
+				 k > 1 ? ", " : "", p->name);
+	}
+	if (k > R2R_NAMES)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), " and %zu more",
+			 k - R2R_NAMES);
+	cr->r2r_note = xasprintf("note: the interval of %zu probe%s (%s) lacks the variation from "
+				 "one run to the next of a side measured by one run (%s), so a "
+				 "difference between runs can read as a change. %s", n, n == 1 ? "" : "s",
+				 names, cr->noise ? "and not in the noise floor" : "no noise floor", how);
+	return cr->r2r_note ? 0 : -1;
 }
 
 struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
@@ -974,12 +972,14 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	cr->files_b = file_names(b, nb);
 	cr->n_files_a = na;
 	cr->n_files_b = nb;
+	cr->noise = cr->opts.noise;
 	if (!cr->name_a || !cr->name_b || !cr->files_a || !cr->files_b ||
 	    compare_host(cr, &a[0]->host, &b[0]->host) ||
 	    check_side(cr, "base", a, na) || check_side(cr, "new", b, nb) ||
 	    (a[0]->settings.present && b[0]->settings.present &&
 	     compare_settings(cr, &a[0]->settings, &b[0]->settings)) ||
-	    compare_probes(cr, &sa, &sb) ||
+	    (cr->noise && floor_notes(cr, a, na, b, nb)) ||
+	    compare_probes(cr, &sa, &sb) || r2r_note(cr) ||
 	    (a[0]->map && b[0]->map && compare_maps(cr, a[0]->map, b[0]->map)) ||
 	    (a[0]->checks.n && b[0]->checks.n && compare_checks(cr, &a[0]->checks, &b[0]->checks)))
 		goto oom;
@@ -1027,5 +1027,6 @@ void compare_free(struct compare_result *cr)
 	free(cr->name_b);
 	free(cr->files_a);
 	free(cr->files_b);
+	free(cr->r2r_note);
 	free(cr);
 }

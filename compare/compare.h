@@ -10,8 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "results/noise.h"
 #include "results/result_read.h"
 #include "stats/stats.h"
+#include "stats/welch.h"
 
 #define COMPARE_THRESHOLD_PCT	2.0	/* default: smaller relative changes are not verdicts */
 #define COMPARE_SEED		1	/* default bootstrap seed */
@@ -24,6 +26,12 @@ struct compare_opts {
 	double threshold_pct;		/* |diff%| needed for a verdict */
 	uint64_t seed;			/* bootstrap seed */
 	unsigned iters;			/* bootstrap resamples; 0: default */
+	/*
+	 * A host's noise floor (--noise FILE) or NULL: its between-run variance
+	 * goes into the interval of every probe it has (docs/method.md). Check
+	 * it against the files with compare_noise_check() first.
+	 */
+	const struct noise_floor *noise;
 };
 
 enum compare_verdict {
@@ -34,24 +42,42 @@ enum compare_verdict {
 /* "faster", "slower", "no significant change", "too noisy", "not compared" */
 extern const char *const compare_verdict_names[COMPARE_VERDICT_N];
 
-/* Where a probe's interval comes from (docs/method.md). */
+/*
+ * Where a probe's interval comes from (docs/method.md), for the probe and
+ * for each side of it.
+ */
 enum compare_method {
 	COMPARE_METHOD_BATCHES,	/* bootstrap of the flat samples: the v1 method, no run-to-run variance */
-	COMPARE_METHOD_ROUNDS,	/* Welch t interval on the round medians (stats_welch_diff) */
+	COMPARE_METHOD_ROUNDS,	/* Welch t on the round medians within each run (stats_side_within) */
+	COMPARE_METHOD_RUNS,	/* Welch t on the run means, 2 runs or more a side (stats_side_runs) */
 	COMPARE_METHOD_N
 };
-/* "batches", "rounds" */
+/* "batches", "rounds", "runs" */
 extern const char *const compare_method_names[COMPARE_METHOD_N];
 
+/* Is the variation from one run to the next in a probe's interval? */
+enum compare_r2r {
+	COMPARE_R2R_NONE,	/* no: one run a side (or batches) and no floor */
+	COMPARE_R2R_PARTIAL,	/* for one side only (runs there, one run without a floor on the other) */
+	COMPARE_R2R_RUNS,	/* yes, from the spread of each side's run means */
+	COMPARE_R2R_FLOOR,	/* yes, the noise floor's for the sides measured by rounds */
+	COMPARE_R2R_N
+};
+/* "none", "partial", "runs", "floor" */
+extern const char *const compare_r2r_names[COMPARE_R2R_N];
+
 /*
- * The document compare_to_json() writes. Version 2 (issue 13): "verdict" may
- * be "too noisy", each probe says its "method"; for method "rounds" the
- * medians are the means of the round medians (of the unclamped samples),
- * the CI Welch's t interval on them and "df" its degrees of freedom; all
- * version 1 fields are still there with their names.
+ * The document compare_to_json() writes (docs/compare-report.md). Version 2
+ * (issue 13): "verdict" may be "too noisy", each probe says its "method";
+ * for method "rounds" the medians are the means of the round medians (of
+ * the unclamped samples), the CI Welch's t interval on them and "df" its
+ * degrees of freedom. Version 3 (issue 20): "method" may be "runs"; per
+ * probe "base_model", "new_model", "run_to_run", "noise_floor", "se_cycles",
+ * "floor_sd_rel", "floor_df"; at the top "noise" and "run_to_run_note". All
+ * older fields are still there with their names.
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
-#define COMPARE_SCHEMA_VERSION	2
+#define COMPARE_SCHEMA_VERSION	3
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
@@ -64,10 +90,16 @@ struct compare_probe {
 	enum compare_method method;
 	/*
 	 * diff = new - base and its 95% CI; median_a/median_b: the pooled
-	 * samples' medians (batches) or the means of the round medians
-	 * (rounds); iters: resamples (batches), df: Welch df (rounds).
+	 * samples' medians (batches) or the means of the run means, a run's
+	 * mean the mean of its round medians (rounds, runs); iters: resamples
+	 * (batches), df: Welch df (rounds, runs).
 	 */
 	struct stats_diff d;
+	enum compare_method method_a, method_b;	/* how each side's variance was estimated */
+	enum compare_r2r r2r;
+	const struct noise_probe *floor;	/* the floor's entry, when it went into the interval */
+	double se;			/* the interval's standard error (cycles); 0 for batches */
+	double floor_sd_rel;		/* the floor's relative between-run SD used; -1: cycles or none */
 	int has_pct;			/* base median > 0 */
 	double pct, pct_lo, pct_hi;	/* diff and CI in % of the base median */
 	/*
@@ -107,6 +139,8 @@ struct compare_result {
 	char *name_a, *name_b;		/* the files of each side, joined with " + " */
 	const char **files_a, **files_b; size_t n_files_a, n_files_b;
 	const char *method_note;	/* set when some probe was compared by batches */
+	char *r2r_note;			/* set when some probe's interval lacks run-to-run variation */
+	const struct noise_floor *noise;	/* the floor used (opts.noise) */
 	struct compare_opts opts;
 	struct compare_host_diff *host;	size_t n_host;
 	char **warnings;		size_t n_warnings;	/* "WARNING: ..." and "note: ..." */
@@ -119,10 +153,13 @@ struct compare_result {
 	const char **only_a;		size_t n_only_a;
 	const char **only_b;		size_t n_only_b;
 	size_t n_faster, n_slower, n_same, n_too_noisy, n_not_run;
-	size_t n_by_rounds, n_by_batches;	/* compared probes by method */
+	size_t n_by_rounds, n_by_batches;	/* compared probes by method (rounds: also runs) */
+	size_t n_by_runs;			/* of n_by_rounds, both sides by their run means */
+	size_t n_floor;				/* probes whose interval holds the floor */
+	size_t n_r2r_none, n_r2r_partial;	/* probes lacking run-to-run variation, or on one side */
 };
 
-/* Defaults: threshold 2%, seed 1, default resamples. */
+/* Defaults: threshold 2%, seed 1, default resamples, no noise floor. */
 void compare_opts_init(struct compare_opts *o);
 
 /*
@@ -134,15 +171,29 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 
 /*
  * Compare several runs of the base (a[0..na-1]) with several of the new
- * (b[0..nb-1]), na, nb >= 1: a probe's samples (its rounds, or its flat
- * samples when a file has no rounds) are pooled over the files of a side;
- * host, settings, per-op counters, map and checks are those of each side's
- * first file (with a warning when a side's files differ in kernel, CPU or
- * execution mode). Same ownership rules and errors as compare_results.
+ * (b[0..nb-1]), na, nb >= 1: with rounds, a side of 2 runs or more is
+ * estimated from its run means (the runs model), a side of one run from its
+ * round medians, with opts->noise's between-run variance added when given
+ * (docs/method.md); without rounds the flat samples are pooled over the
+ * files of a side. Host, settings, per-op counters, map and checks are
+ * those of each side's first file (with a warning when a side's files
+ * differ in kernel, CPU, execution mode, method or guest XCR0). Same
+ * ownership rules and errors as compare_results.
  */
 struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
 					     const struct result_file *const *b, size_t nb,
 					     const struct compare_opts *opts, char *err, size_t errlen);
+
+/*
+ * Can the floor be applied to these runs? It must be of the same host
+ * (noise_host_mismatch) and exitscope version as every file of both sides,
+ * and of their method. 0, or -1 with one line in err naming the floor file,
+ * the run file and what does not match. Other differences (rounds, time
+ * budget, precision, pinned CPUs, guest XCR0, kernel) are warnings of the
+ * comparison.
+ */
+int compare_noise_check(const struct noise_floor *nf, const struct result_file *const *a, size_t na,
+			const struct result_file *const *b, size_t nb, char *err, size_t errlen);
 
 /*
  * One-line descriptions shared by the text and HTML output, e.g.

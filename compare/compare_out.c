@@ -1,4 +1,5 @@
 /* compare_out.c - print an A/B comparison as text or as a JSON document. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,14 +63,65 @@ static const char *method_text(const struct compare_result *cr, char *buf, size_
 	unsigned long long seed = (unsigned long long)cr->opts.seed;
 
 	if (!cr->n_by_batches)
-		return "Welch t interval on the round medians; base, new: means of the round medians";
+		return "Welch t, by each probe's model; base, new: means of the run means (a run's: "
+		       "the mean of its round medians)";
 	if (!cr->n_by_rounds)
 		snprintf(buf, len, "bootstrap over the samples, %u resamples, seed %llu", iters, seed);
 	else
-		snprintf(buf, len, "Welch t interval on the round medians (base, new: their means), "
-			 "or where marked (b) bootstrap over the samples (medians), %u resamples, "
-			 "seed %llu", iters, seed);
+		snprintf(buf, len, "Welch t, by each probe's model (base, new: means of the run "
+			 "means), or for model batches the bootstrap over the samples (medians), "
+			 "%u resamples, seed %llu", iters, seed);
 	return buf;
+}
+
+/* The model column: "runs", "rounds", "rounds+floor", "runs/rounds" (base/new), "batches". */
+static const char *model_text(const struct compare_probe *p, char *buf, size_t len)
+{
+	const char *a = compare_method_names[p->method_a], *b = compare_method_names[p->method_b];
+	const char *fl = p->floor ? "+floor" : "";
+
+	if (p->method_a == p->method_b)
+		snprintf(buf, len, "%s%s", a, fl);
+	else
+		snprintf(buf, len, "%s/%s%s", a, b, fl);
+	return buf;
+}
+
+/* One line saying what the model words of this table mean (those that occur). */
+static void print_models(FILE *f, const struct compare_result *cr)
+{
+	int used[COMPARE_METHOD_N] = { 0 }, floor = 0, mixed = 0;
+	const char *sep = "";
+
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (p->verdict == COMPARE_NOT_RUN)
+			continue;
+		used[p->method_a] = used[p->method_b] = 1;
+		floor |= p->floor != NULL;
+		mixed |= p->method_a != p->method_b;
+	}
+	fprintf(f, "model:");
+	if (used[COMPARE_METHOD_RUNS]) {
+		fprintf(f, " runs = a side's variance from the spread of its run means");
+		sep = ";";
+	}
+	if (used[COMPARE_METHOD_ROUNDS]) {
+		fprintf(f, "%s rounds = from the rounds within each run", sep);
+		sep = ";";
+	}
+	if (floor) {
+		fprintf(f, "%s +floor = and the noise floor's between-run variance", sep);
+		sep = ";";
+	}
+	if (mixed) {
+		fprintf(f, "%s a/b = base's/new's", sep);
+		sep = ";";
+	}
+	if (used[COMPARE_METHOD_BATCHES])
+		fprintf(f, "%s batches = no rounds: bootstrap over the samples", sep);
+	fprintf(f, "; runs: base/new\n");
 }
 
 /* The verdict column: "too noisy (>= 7.3% detectable)" says what could have been seen. */
@@ -84,25 +136,25 @@ static const char *verdict_text(const struct compare_probe *p, char *buf, size_t
 
 static void print_probes(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64], name[64], how[192];
+	char ci[64], pct[32], v[64], how[256], model[40], runs[32];
 	size_t i, w = 5;
-	int mark = cr->n_by_rounds && cr->n_by_batches;
 
 	if (cr->n_probes == cr->n_not_run) {
 		fprintf(f, "\nprobes: none ran in both files\n");
 		return;
 	}
 	for (i = 0; i < cr->n_probes; i++)
-		if (strlen(cr->probes[i].name) + (mark ? 4 : 0) > w)
-			w = strlen(cr->probes[i].name) + (mark ? 4 : 0);
+		if (strlen(cr->probes[i].name) > w)
+			w = strlen(cr->probes[i].name);
 	if (w > 40)
 		w = 40;
 	fprintf(f, "\nprobes (cycles/op; 95%% CI of the difference by %s; threshold %.1f%%):\n",
 		method_text(cr, how, sizeof(how)), cr->opts.threshold_pct);
 	if (cr->n_files_a > 1 || cr->n_files_b > 1)
-		fprintf(f, "  (pooled: %zu base runs, %zu new runs)\n", cr->n_files_a, cr->n_files_b);
-	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %s\n", (int)w, "probe", "base", "new",
-		"diff", "diff%", "95% CI of diff", "verdict");
+		fprintf(f, "  (%zu base run%s, %zu new run%s)\n", cr->n_files_a,
+			cr->n_files_a == 1 ? "" : "s", cr->n_files_b, cr->n_files_b == 1 ? "" : "s");
+	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %-12s %-5s %s\n", (int)w, "probe", "base", "new",
+		"diff", "diff%", "95% CI of diff", "model", "runs", "verdict");
 	for (i = 0; i < cr->n_probes; i++) {
 		const struct compare_probe *p = &cr->probes[i];
 
@@ -113,18 +165,41 @@ static void print_probes(FILE *f, const struct compare_result *cr)
 			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
 		else
 			snprintf(pct, sizeof(pct), "n/a");
-		snprintf(name, sizeof(name), "%s%s", p->name,
-			 mark && p->method == COMPARE_METHOD_BATCHES ? " (b)" : "");
-		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %s\n", (int)w, name,
+		snprintf(runs, sizeof(runs), "%zu/%zu", p->runs_a, p->runs_b);
+		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n", (int)w, p->name,
 			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
-			verdict_text(p, v, sizeof(v)));
+			model_text(p, model, sizeof(model)), runs, verdict_text(p, v, sizeof(v)));
 	}
+	print_models(f, cr);
 	if (cr->method_note)
 		fprintf(f, "%s\n", cr->method_note);
+	if (cr->r2r_note)
+		fprintf(f, "%s\n", cr->r2r_note);
 	if (cr->n_too_noisy)
 		fprintf(f, "note: 'too noisy': the interval is wider than the threshold, so a change "
 			"of %.1f%% could not have been told from noise; not a regression "
 			"(add runs per side or rounds per run)\n", cr->opts.threshold_pct);
+}
+
+/* Which floor went into the intervals: file, host, exitscope, when, K runs. */
+static void print_floor(FILE *f, const struct compare_result *cr)
+{
+	const struct noise_floor *nf = cr->noise;
+
+	if (!nf)
+		return;
+	fprintf(f, "noise floor: %s: %lld runs by exitscope %s on %s (%s, %s%s%s), kernel %s, ",
+		nf->name ? nf->name : "(estimated)", nf->runs,
+		nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION, nf->host.cpu_name,
+		nf->host.backend_module, exec_mode_name(nf->host.exec_mode),
+		nf->host.lane.present ? ", lane " : "",
+		nf->host.lane.present ? host_lane_names[nf->host.lane.name] : "", nf->host.kernel);
+	if (nf->first_started && nf->last_finished)
+		fprintf(f, "measured %s to %s", nf->first_started, nf->last_finished);
+	else
+		fprintf(f, "created %s", nf->created ? nf->created : "now");
+	fprintf(f, "; in the interval of %zu of %zu probes compared by rounds\n", cr->n_floor,
+		cr->n_by_rounds);
 }
 
 void compare_print(FILE *f, const struct compare_result *cr)
@@ -134,6 +209,7 @@ void compare_print(FILE *f, const struct compare_result *cr)
 
 	fprintf(f, "exitscope compare: %s (base) -> %s (new)\n", cr->name_a, cr->name_b);
 	print_host(f, cr);
+	print_floor(f, cr);
 	print_probes(f, cr);
 	if (cr->n_counters) {
 		fprintf(f, "\nper-op counter changes:\n");
@@ -227,8 +303,17 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "ci95_pct_hi", p->has_pct ? json_real(p->pct_hi) : json_null());
 	json_object_set_new(o, "resamples", json_integer(p->d.iters));
 	json_object_set_new(o, "method", json_string(compare_method_names[p->method]));
-	json_object_set_new(o, "df", p->method == COMPARE_METHOD_ROUNDS ? json_real(p->d.df) :
-				     json_null());
+	json_object_set_new(o, "df", p->method != COMPARE_METHOD_BATCHES && isfinite(p->d.df) ?
+				     json_real(p->d.df) : json_null());
+	json_object_set_new(o, "base_model", json_string(compare_method_names[p->method_a]));
+	json_object_set_new(o, "new_model", json_string(compare_method_names[p->method_b]));
+	json_object_set_new(o, "run_to_run", json_string(compare_r2r_names[p->r2r]));
+	json_object_set_new(o, "noise_floor", json_boolean(p->floor != NULL));
+	json_object_set_new(o, "se_cycles", p->method != COMPARE_METHOD_BATCHES ? json_real(p->se) :
+					    json_null());
+	json_object_set_new(o, "floor_sd_rel", p->floor && p->floor_sd_rel >= 0 ?
+					       json_real(p->floor_sd_rel) : json_null());
+	json_object_set_new(o, "floor_df", p->floor ? json_real(p->floor->df) : json_null());
 	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
 	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
 	json_object_set_new(o, "new_runs", json_integer((json_int_t)p->runs_b));
@@ -244,6 +329,24 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "base_per_op", per_op_json(p->a));
 	json_object_set_new(o, "new_per_op", per_op_json(p->b));
 	return o;
+}
+
+/* The floor that went into the intervals, or null. */
+static json_t *noise_json_ref(const struct compare_result *cr)
+{
+	const struct noise_floor *nf = cr->noise;
+
+	if (!nf)
+		return json_null();
+	return json_pack("{s:s?, s:I, s:s, s:s?, s:s?, s:s?, s:s, s:s, s:s, s:s, s:s?, s:I}",
+			 "file", nf->name, "runs", (json_int_t)nf->runs, "tool_version",
+			 nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION,
+			 "created", nf->created, "first_started", nf->first_started,
+			 "last_finished", nf->last_finished, "kernel", nf->host.kernel,
+			 "cpu", nf->host.cpu_name, "backend", nf->host.backend_module,
+			 "execution_mode", exec_mode_name(nf->host.exec_mode),
+			 "lane", nf->host.lane.present ? host_lane_names[nf->host.lane.name] : NULL,
+			 "probes_used", (json_int_t)cr->n_floor);
 }
 
 json_t *compare_to_json(const struct compare_result *cr)
@@ -319,5 +422,10 @@ json_t *compare_to_json(const struct compare_result *cr)
 			"not_compared", (json_int_t)cr->n_not_run,
 			"regression", compare_regressed(cr), "base_files", fa, "new_files", fb,
 			"method_note", cr->method_note);
+	if (doc) {
+		json_object_set_new(doc, "noise", noise_json_ref(cr));
+		json_object_set_new(doc, "run_to_run_note", cr->r2r_note ? json_string(cr->r2r_note) :
+							      json_null());
+	}
 	return doc;
 }

@@ -69,7 +69,7 @@ _exitscope()
 
 	# Option arguments.
 	case $prev in
-	--json|-o|--output)
+	--json|-o|--output|--noise)
 		_exitscope_files
 		return 0 ;;
 	--kvm-dev)

@@ -209,6 +209,19 @@ int jcheck_int(struct jcheck *c, json_t *obj, const char *key, int req,
 	return 0;
 }
 
+int jcheck_real(struct jcheck *c, json_t *obj, const char *key, int req, double *out)
+{
+	json_t *v;
+	int rc = lookup(c, obj, key, req, &v);
+
+	if (rc)
+		return rc;
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return bad(c, key, "not a finite number", json_is_number(v) ? NULL : v);
+	*out = json_number_value(v);
+	return 0;
+}
+
 int jcheck_num(struct jcheck *c, json_t *obj, const char *key, int req, double *out)
 {
 	json_t *v;

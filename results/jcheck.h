@@ -38,6 +38,8 @@ int jcheck_string(struct jcheck *c, json_t *obj, const char *key, int req, int a
 		  const char **out);
 int jcheck_int(struct jcheck *c, json_t *obj, const char *key, int req,
 	       long long min, long long max, long long *out);
+/* A finite number of any sign (an integer is fine too). */
+int jcheck_real(struct jcheck *c, json_t *obj, const char *key, int req, double *out);
 /* A finite number >= 0 (an integer is fine too). */
 int jcheck_num(struct jcheck *c, json_t *obj, const char *key, int req, double *out);
 int jcheck_bool(struct jcheck *c, json_t *obj, const char *key, int req, int *out);

@@ -5,16 +5,13 @@
  * (results/host_record.c), the probes (results/run.c), the ownership map
  * and the checks (results/check.c).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "results/jcheck.h"
+#include "results/json_load.h"
 #include "results/result_read.h"
 
 /* Run a getter; on error leave the function with -1. Absent optionals fall through. */
@@ -99,142 +96,42 @@ static int read_document(struct jcheck *c, json_t *root, struct result_file *rf)
 	return 0;
 }
 
-static int is_blank(const char *buf, size_t len)
+/* A parsed document into a new result (it takes the document's reference); NULL with err set. */
+static struct result_file *read_root(struct jcheck *c, const char *name, json_t *root)
 {
-	size_t i;
+	struct result_file *rf = calloc(1, sizeof(*rf));
 
-	for (i = 0; i < len; i++)
-		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '\n' && buf[i] != '\r')
-			return 0;
-	return 1;
-}
-
-struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,
-				       char *err, size_t errlen)
-{
-	struct jcheck c = { .name = name, .err = err, .errlen = errlen };
-	struct result_file *rf;
-	json_error_t jerr;
-	json_t *root;
-
-	if (err && errlen)
-		err[0] = '\0';
-	if (len == 0 || is_blank(buf, len)) {
-		jcheck_fail(&c, "empty file");
-		return NULL;
-	}
-	if (len > RESULT_MAX_FILE_BYTES) {
-		jcheck_fail(&c, "file too large (%zu bytes, limit %u)", len, RESULT_MAX_FILE_BYTES);
-		return NULL;
-	}
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		if (json_error_code(&jerr) == json_error_premature_end_of_input)
-			jcheck_fail(&c, "truncated JSON at line %d, column %d: %s",
-				    jerr.line, jerr.column, jerr.text);
-		else
-			jcheck_fail(&c, "invalid JSON at line %d, column %d: %s",
-				    jerr.line, jerr.column, jerr.text);
-		return NULL;
-	}
-	rf = calloc(1, sizeof(*rf));
 	if (rf)
 		rf->name = strdup(name);
 	if (!rf || !rf->name) {
 		free(rf);
 		json_decref(root);
-		jcheck_fail(&c, "out of memory");
+		jcheck_fail(c, "out of memory");
 		return NULL;
 	}
 	rf->doc = root;
-	if (read_document(&c, root, rf) < 0) {
+	if (read_document(c, root, rf) < 0) {
 		result_free(rf);
 		return NULL;
 	}
 	return rf;
 }
 
-/* Read all of fd (at most the size limit + 1 byte, so too-large input is seen). */
-static char *read_fd(int fd, size_t *len, int *errnum)
+struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,
+				       char *err, size_t errlen)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *nb;
-	ssize_t r;
+	struct jcheck c = { .name = name, .err = err, .errlen = errlen };
+	json_t *root = json_load_checked_buffer(&c, buf, len);
 
-	while (buf) {
-		if (n == cap) {
-			if (cap > RESULT_MAX_FILE_BYTES)
-				break;
-			cap *= 2;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			*errnum = errno;
-			free(buf);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	if (!buf)
-		*errnum = ENOMEM;
-	*len = n;
-	return buf;
+	return root ? read_root(&c, name, root) : NULL;
 }
 
 struct result_file *result_read_file(const char *path, char *err, size_t errlen)
 {
 	struct jcheck c = { .name = path, .err = err, .errlen = errlen };
-	struct result_file *rf;
-	struct stat st;
-	size_t len = 0;
-	char *buf;
-	int fd, errnum = 0;
+	json_t *root = json_load_checked_file(&c, path);
 
-	if (err && errlen)
-		err[0] = '\0';
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		jcheck_fail(&c, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			close(fd);
-			jcheck_fail(&c, "is a directory, not a result file");
-			return NULL;
-		}
-		if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > RESULT_MAX_FILE_BYTES) {
-			close(fd);
-			jcheck_fail(&c, "file too large (%lld bytes, limit %u)",
-				    (long long)st.st_size, RESULT_MAX_FILE_BYTES);
-			return NULL;
-		}
-	}
-	buf = read_fd(fd, &len, &errnum);
-	close(fd);
-	if (!buf) {
-		jcheck_fail(&c, "cannot read: %s", strerror(errnum));
-		return NULL;
-	}
-	if (len > RESULT_MAX_FILE_BYTES) {
-		free(buf);
-		jcheck_fail(&c, "file too large (more than %u bytes)", RESULT_MAX_FILE_BYTES);
-		return NULL;
-	}
-	rf = result_read_buffer(path, buf, len, err, errlen);
-	free(buf);
-	return rf;
+	return root ? read_root(&c, path, root) : NULL;
 }
 
 const struct run_probe *result_find_probe(const struct result_file *rf, const char *name)

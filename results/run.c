@@ -1,6 +1,7 @@
 /* run.c - the probe model of run files: its JSON writer and its reader, side by side. */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,24 +225,6 @@ static int read_per_op(struct jcheck *c, json_t *obj, struct run_probe *p)
 	return 0;
 }
 
-/* A finite number of any sign (net figures of near-zero ops may be < 0). */
-static int read_signed(struct jcheck *c, json_t *obj, const char *key, double *out)
-{
-	json_t *v = json_object_get(obj, key);
-	size_t mark;
-
-	if (!v)
-		return jcheck_fail(c, "missing required field \"%s\"", key);
-	if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-		mark = jcheck_push_key(c, key);
-		jcheck_fail(c, "not a finite number");
-		jcheck_pop(c, mark);
-		return -1;
-	}
-	*out = json_number_value(v);
-	return 0;
-}
-
 static int read_round(struct jcheck *c, json_t *obj, struct run_round *r)
 {
 	json_t *arr, *v;
@@ -268,7 +251,8 @@ static int read_round(struct jcheck *c, json_t *obj, struct run_round *r)
 	}
 	r->n_samples = json_array_size(arr);
 	jcheck_pop(c, mark);
-	TRY(read_signed(c, obj, "median", &r->median));
+	/* Net figures of near-zero ops may be < 0. */
+	TRY(jcheck_real(c, obj, "median", JCHECK_REQUIRED, &r->median));
 	TRY(jcheck_num(c, obj, "baseline_median", JCHECK_REQUIRED, &r->baseline_median));
 	TRY(jcheck_num(c, obj, "raw_median", JCHECK_REQUIRED, &r->raw_median));
 	return 0;
@@ -476,6 +460,69 @@ void run_settings_init(struct run_settings *s)
 				    .method = -1, .rounds = -1, .precision_pct = -1,
 				    .precision_floor_cycles = -1, .run_limit_s = -1,
 				    .cpus = { -1, -1 }, .n_cpus = 0 };
+}
+
+const char *const run_setting_names[RUN_SETTING_N] = {
+	"method", "rounds", "time_budget_s", "precision_pct", "precision_floor_cycles",
+	"run_limit_s", "samples", "guest_xcr0", "cpus",
+};
+
+static void int_text(char *buf, size_t len, long long v, const char *fmt)
+{
+	if (v < 0)
+		snprintf(buf, len, "(unset)");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+static void num_text(char *buf, size_t len, double v)
+{
+	if (v < 0)
+		snprintf(buf, len, "(unset)");
+	else
+		snprintf(buf, len, "%g", v);
+}
+
+const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len)
+{
+	switch (i) {
+	case RUN_SETTING_METHOD:
+		snprintf(buf, len, "%s", s->method < 0 ? "(unset)" : run_method_name(s->method));
+		break;
+	case RUN_SETTING_ROUNDS:
+		int_text(buf, len, s->rounds, "%lld");
+		break;
+	case RUN_SETTING_TIME_BUDGET:
+		num_text(buf, len, s->time_budget_s);
+		break;
+	case RUN_SETTING_PRECISION:
+		num_text(buf, len, s->precision_pct);
+		break;
+	case RUN_SETTING_PRECISION_FLOOR:
+		num_text(buf, len, s->precision_floor_cycles);
+		break;
+	case RUN_SETTING_RUN_LIMIT:
+		num_text(buf, len, s->run_limit_s);
+		break;
+	case RUN_SETTING_SAMPLES:
+		int_text(buf, len, s->samples, "%lld");
+		break;
+	case RUN_SETTING_GUEST_XCR0:
+		int_text(buf, len, s->guest_xcr0, "%#llx");
+		break;
+	case RUN_SETTING_CPUS:
+		if (s->n_cpus == 2)
+			snprintf(buf, len, "%lld,%lld", s->cpus[0], s->cpus[1]);
+		else if (s->n_cpus == 1)
+			snprintf(buf, len, "%lld", s->cpus[0]);
+		else
+			int_text(buf, len, s->cpu, "%lld");
+		break;
+	default:
+		snprintf(buf, len, "?");
+		break;
+	}
+	return buf;
 }
 
 json_t *run_settings_json(const struct run_settings *s)

@@ -124,6 +124,22 @@ struct run_settings {
 
 /* Every member absent (-1), present 0. */
 void run_settings_init(struct run_settings *s);
+
+/*
+ * The settings that say how a run measured, for telling whether two runs
+ * (two sides of a comparison, the runs of a noise floor and the runs it is
+ * applied to) measured alike. Their names are the JSON keys ("cpus": the
+ * pinned CPUs).
+ */
+enum run_setting {
+	RUN_SETTING_METHOD, RUN_SETTING_ROUNDS, RUN_SETTING_TIME_BUDGET, RUN_SETTING_PRECISION,
+	RUN_SETTING_PRECISION_FLOOR, RUN_SETTING_RUN_LIMIT, RUN_SETTING_SAMPLES,
+	RUN_SETTING_GUEST_XCR0, RUN_SETTING_CPUS, RUN_SETTING_N
+};
+extern const char *const run_setting_names[RUN_SETTING_N];
+
+/* Setting i of s as text ("v2", "8", "0.2", "0x3", "2,3"), "(unset)" when absent; returns buf. */
+const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len);
 json_t *run_settings_json(const struct run_settings *s);
 /* root's optional "settings" into s: 0, 1 when absent, or -1 with the message in c. */
 int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s);

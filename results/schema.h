@@ -13,6 +13,11 @@
 #define RESULT_SCHEMA_VERSION	1
 #define EXITSCOPE_VERSION	"0.1.0"
 
+/* A host's noise floor (results/noise.h, docs/results-schema.md NOISE). */
+#define NOISE_SCHEMA		"exitscope-noise"
+#define NOISE_SCHEMA_VERSION	1
+#define NOISE_MIN_RUNS		3	/* runs a probe needs in a floor (and a floor at all) */
+
 enum result_kind { RESULT_KIND_INFO, RESULT_KIND_RUN, RESULT_KIND_MAP, RESULT_KIND_CHECK, RESULT_KIND_N };
 
 /* How the host runs guest code, as measured (host record "execution.mode"). */

@@ -1,4 +1,7 @@
-/* stats.c - descriptive statistics, median confidence intervals and a seeded bootstrap. */
+/*
+ * stats.c - descriptive statistics, median confidence intervals, a seeded
+ * bootstrap and the quantile of Student's t.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -280,45 +283,86 @@ double stats_t95(size_t df)
 	return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v);
 }
 
-/* Mean and sample variance (n - 1) of x[0..n-1], n >= 2; -EINVAL when a value is not finite. */
-static int mean_var(const double *x, size_t n, double *mean, double *var)
+/*
+ * The regularized incomplete beta function I_x(a, b) by its continued
+ * fraction (the modified Lentz method); for x < (a + 1) / (a + b + 2)
+ * directly, else through I_x(a, b) = 1 - I_(1-x)(b, a), where the fraction
+ * converges fast. Used for a <= 50, b = 1/2 only (stats_t95_df), where 300
+ * terms are far more than it needs.
+ */
+static double beta_fraction(double a, double b, double x)
 {
-	double m = 0, ss = 0;
-	size_t i;
+	const double tiny = 1e-300;
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, aa, del;
 
-	for (i = 0; i < n; i++) {
-		if (!isfinite(x[i]))
-			return -EINVAL;
-		m += x[i];
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		aa = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + aa * d;
+		c = 1 + aa / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + aa * d;
+		c = 1 + aa / c;
+		d = 1 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
 	}
-	m /= (double)n;
-	for (i = 0; i < n; i++)
-		ss += (x[i] - m) * (x[i] - m);
-	*mean = m;
-	*var = ss / (double)(n - 1);
-	return 0;
+	return h;
 }
 
-int stats_welch_diff(const double *a, size_t na, const double *b, size_t nb,
-		     struct stats_diff *out)
+static double incomplete_beta(double a, double b, double x)
 {
-	double va, vb, se2, half, df;
+	double front;
 
-	memset(out, 0, sizeof(*out));
-	if (!a || !b || na < 2 || nb < 2 ||
-	    mean_var(a, na, &out->median_a, &va) || mean_var(b, nb, &out->median_b, &vb))
-		return -EINVAL;
-	out->diff = out->median_b - out->median_a;
-	va /= (double)na;	/* squared standard errors of the means */
-	vb /= (double)nb;
-	se2 = va + vb;
-	if (se2 > 0)
-		df = se2 * se2 / (va * va / (double)(na - 1) + vb * vb / (double)(nb - 1));
-	else
-		df = (double)(na + nb - 2);
-	out->df = df;
-	half = stats_t95(df < 1 ? 1 : (size_t)df) * sqrt(se2);
-	out->lo = out->diff - half;
-	out->hi = out->diff + half;
-	return 0;
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_fraction(a, b, x) / a;
+	return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+double stats_t95_df(double df)
+{
+	const double z = 1.959963984540054, z2 = z * z;
+	double lo = 0, hi = 1, mid;
+
+	if (!(df > 0))
+		return INFINITY;
+	if (df > 100) {
+		/* Abramowitz and Stegun 26.7.5, four terms: within 1e-8 of the exact value here. */
+		double g1 = (z2 + 1) * z / 4;
+		double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
+		double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
+		double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
+
+		return z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df;
+	}
+	/*
+	 * P(|T| > t) = I_x(df/2, 1/2) with x = df / (df + t^2), increasing in x:
+	 * bisect for the x where it is 0.05 (to the last bits of a double, also
+	 * for df << 1 where x is tiny), then t = sqrt(df (1 - x) / x).
+	 */
+	for (int i = 0; i < 2000 && hi - lo > 1e-16 * hi; i++) {
+		mid = lo + (hi - lo) / 2;
+		if (mid <= lo || mid >= hi)
+			break;
+		if (incomplete_beta(df / 2, 0.5, mid) < 0.05)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	mid = lo + (hi - lo) / 2;
+	return sqrt(df * (1 - mid) / mid);
 }

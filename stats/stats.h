@@ -1,4 +1,7 @@
-/* stats.h - descriptive statistics and confidence intervals for samples. */
+/*
+ * stats.h - descriptive statistics and confidence intervals for samples;
+ * the Welch intervals of compare are in stats/welch.h.
+ */
 #ifndef EXITSCOPE_STATS_STATS_H
 #define EXITSCOPE_STATS_STATS_H
 
@@ -43,7 +46,7 @@ struct stats_diff {
 	double diff;		/* median_b - median_a */
 	double lo, hi;		/* 95% interval of diff */
 	unsigned iters;		/* resamples actually drawn (0: not a bootstrap) */
-	double df;		/* stats_welch_diff: Welch-Satterthwaite df; 0 otherwise */
+	double df;		/* stats/welch.h: Welch-Satterthwaite df; 0 otherwise */
 };
 
 /*
@@ -72,15 +75,12 @@ int stats_bootstrap_median_diff(const double *a, size_t na, const double *b, siz
 double stats_t95(size_t df);
 
 /*
- * Welch's 95% t interval of mean(b) - mean(a), for cluster summaries such as
- * one median per round (docs/method.md): out->median_a, out->median_b are the
- * means, diff their difference, SE = sqrt(s_a^2/na + s_b^2/nb), df the
- * Welch-Satterthwaite degrees of freedom (na + nb - 2 when both variances are
- * zero), the interval diff -+ stats_t95(max(1, floor(df))) * SE (floor:
- * conservative). iters is 0 (nothing is resampled). Returns 0, or -EINVAL
- * when na or nb < 2 or a value is not finite.
+ * The same quantile for any df > 0, fractional too (a Welch-Satterthwaite
+ * df is not an integer): exact to the last digits for df <= 100 (the
+ * regularized incomplete beta function, bisected), the Abramowitz-Stegun
+ * 26.7.5 expansion beyond (within 1e-8 there). stats_t95's table is its
+ * values rounded to 3 decimals. df <= 0 gives INFINITY.
  */
-int stats_welch_diff(const double *a, size_t na, const double *b, size_t nb,
-		     struct stats_diff *out);
+double stats_t95_df(double df);
 
 #endif

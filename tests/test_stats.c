@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "stats/stats.h"
+#include "stats/welch.h"
 #include "tests/tap.h"
 
 #define EPS 1e-9
@@ -198,6 +199,40 @@ static void test_t95(void)
 	ok(isinf(stats_t95(0)), "t95: df 0 is infinite (no interval)");
 }
 
+/*
+ * The exact quantile: published values (qt(0.975, df) to 7 digits) at
+ * integer df, the table within its rounding for df 1..30, and fractional df
+ * checked against an independent numerical integration of the t density
+ * (the tail beyond the quantile is 0.025 +- 1e-9): 6.016663 at df 1.5,
+ * 3.574655 at 2.5, 2.309552 at 7.93.
+ */
+static void test_t95_df(void)
+{
+	const double df[] = { 1, 2, 3, 4, 10, 30, 100, 101, 1000 };
+	const double q[] = { 12.7062047, 4.3026527, 3.1824463, 2.7764451, 2.2281389, 2.0422725,
+			     1.9839715, 1.9837310, 1.9623391 };
+	double worst = 0;
+	int monotone = 1;
+
+	for (size_t i = 0; i < sizeof(df) / sizeof(df[0]); i++)
+		if (!ok(fabs(stats_t95_df(df[i]) - q[i]) < 1e-6, "t95_df(%g) = %.7f", df[i], q[i]))
+			diag("  got %.9f", stats_t95_df(df[i]));
+	for (size_t k = 1; k <= 30; k++)
+		worst = fmax(worst, fabs(stats_t95_df((double)k) - stats_t95(k)));
+	ok(worst <= 0.0005, "the table of stats_t95 is stats_t95_df rounded (worst %.5f)", worst);
+	is_num(stats_t95_df(1.5), 6.016663, 1e-5, "t95_df(1.5): between df 1 and 2");
+	is_num(stats_t95_df(2.5), 3.574655, 1e-5, "t95_df(2.5)");
+	is_num(stats_t95_df(7.93), 2.309552, 1e-5, "t95_df(7.93)");
+	for (double d = 0.25; d < 200; d *= 1.1)
+		monotone &= stats_t95_df(d) > stats_t95_df(d * 1.1);
+	ok(monotone, "t95_df falls with df from 0.25 to 200 (across the switch at 100)");
+	ok(stats_t95_df(0.5) > 100 && isfinite(stats_t95_df(0.5)), "t95_df(0.5) is large but finite (%.1f)",
+	   stats_t95_df(0.5));
+	ok(isinf(stats_t95_df(0)) && isinf(stats_t95_df(-1)) && isinf(stats_t95_df(NAN)),
+	   "t95_df: df <= 0 or NaN is infinite");
+	is_num(stats_t95_df(INFINITY), 1.959964, 1e-6, "t95_df(infinity) is the normal quantile");
+}
+
 static void test_welch(void)
 {
 	const double a[] = { 10, 12, 14 }, b[] = { 20, 22, 24 };
@@ -208,28 +243,31 @@ static void test_welch(void)
 	/*
 	 * Means 12 and 22, s^2 = 4 each, SE^2 = 4/3 + 4/3 = 8/3; df =
 	 * (8/3)^2 / ((4/3)^2/2 + (4/3)^2/2) = 4; half = t95(4) sqrt(8/3) =
-	 * 2.776 * 1.632993 = 4.533189.
+	 * 2.7764451 * 1.632993 = 4.533916.
 	 */
 	is_int(stats_welch_diff(a, 3, b, 3, &d), 0, "welch: equal variances");
 	ok(d.median_a == 12 && d.median_b == 22 && d.diff == 10, "welch: means 12, 22, diff 10");
 	is_num(d.df, 4, EPS, "welch: df 4");
-	is_num(d.hi - d.diff, 2.776 * sqrt(8.0 / 3), EPS, "welch: half width 4.533");
-	is_num(d.diff - d.lo, 2.776 * sqrt(8.0 / 3), EPS, "welch: symmetric interval");
+	is_num(d.hi - d.diff, 2.7764451 * sqrt(8.0 / 3), 1e-6, "welch: half width 4.534");
+	is_num(d.diff - d.lo, 2.7764451 * sqrt(8.0 / 3), 1e-6, "welch: symmetric interval");
 	is_int(d.iters, 0, "welch: nothing resampled");
 
 	/*
 	 * Unequal variances and sizes: u = {1, 2, 3}: mean 2, s^2 = 1, s^2/n =
 	 * 1/3; v = {10, 20, 30, 40, 50}: mean 30, s^2 = 1000/4 = 250, s^2/n =
 	 * 50. SE^2 = 151/3; df = (151/3)^2 / ((1/3)^2/2 + 50^2/4) =
-	 * (22801/9) / (11251/18) = 45602/11251 = 4.0532, floored to 4;
-	 * half = 2.776 * sqrt(151/3) = 2.776 * 7.094599 = 19.6946, so the
-	 * interval is [8.3054, 47.6946] around 28.
+	 * (22801/9) / (11251/18) = 45602/11251 = 4.0532, used as it is
+	 * (t95(4.0532) = 2.76215, not rounded down to t95(4) = 2.77645);
+	 * half = 2.76215 * sqrt(151/3) = 2.76215 * 7.094599 = 19.5963, so
+	 * the interval is [8.4037, 47.5963] around 28.
 	 */
 	is_int(stats_welch_diff(u, 3, v, 5, &d), 0, "welch: unequal variances");
 	is_num(d.diff, 28, EPS, "welch: diff 28");
 	is_num(d.df, 45602.0 / 11251, 1e-9, "welch: Welch-Satterthwaite df 4.0532");
-	is_num(d.lo, 8.3054, 1e-4, "welch: lo 8.3054 (t at floor(df) = 4)");
-	is_num(d.hi, 47.6946, 1e-4, "welch: hi 47.6946");
+	is_num(d.hi - d.diff, stats_t95_df(45602.0 / 11251) * sqrt(151.0 / 3), 1e-9,
+	       "welch: half width t95(df) * SE, df not rounded");
+	is_num(d.lo, 8.4037, 1e-4, "welch: lo 8.4037");
+	is_num(d.hi, 47.5963, 1e-4, "welch: hi 47.5963");
 
 	is_int(stats_welch_diff(c5, 3, c7, 2, &d), 0, "welch: zero variance on both sides");
 	ok(d.diff == 2 && d.lo == 2 && d.hi == 2, "welch: zero variance: CI of width 0");
@@ -238,6 +276,85 @@ static void test_welch(void)
 	is_int(stats_welch_diff(a, 1, b, 3, &d), -EINVAL, "welch: one value on a side is -EINVAL");
 	is_int(stats_welch_diff(a, 3, b, 0, &d), -EINVAL, "welch: none on a side is -EINVAL");
 	is_int(stats_welch_diff(a, 3, bad, 2, &d), -EINVAL, "welch: NaN is -EINVAL");
+}
+
+/*
+ * The components on numbers worked out by hand. Three runs of a probe:
+ * {10, 12} (mean 11, s^2 2, s^2/n 1), {14, 16} (15, 2, 1), {17, 19, 21}
+ * (19, 4, 4/3). Run means 11, 15, 19: mean 15, s_y^2 = (16 + 0 + 16) / 2
+ * = 16.
+ */
+static void test_components(void)
+{
+	const double r1[] = { 10, 12 }, r2[] = { 14, 16 }, r3[] = { 17, 19, 21 }, one[] = { 5 };
+	const double nb[] = { 20, 22, 24 }, bad[] = { 1, NAN };
+	const struct stats_run runs[] = { { r1, 2 }, { r2, 2 }, { r3, 3 } }, rb = { nb, 3 };
+	const struct stats_run short_run[] = { { r1, 2 }, { one, 1 } }, nan_run[] = { { r1, 2 }, { bad, 2 } };
+	struct stats_side a, b;
+	struct stats_between bw;
+	struct stats_se2 extra = { 0 };
+	struct stats_diff d;
+
+	is_num(stats_run_mean(&runs[2]), 19, EPS, "run mean: the mean of its round medians");
+	/* Runs model: var = s_y^2 / n = 16/3 with n - 1 = 2 df. */
+	is_int(stats_side_runs(runs, 3, &a), 0, "runs model: 3 runs");
+	is_num(a.mean, 15, EPS, "runs model: mean of the run means");
+	is_num(a.se2.var, 16.0 / 3, EPS, "runs model: SE^2 = s_y^2 / n = 16/3");
+	is_num(stats_se2_df(&a.se2), 2, EPS, "runs model: n - 1 = 2 df");
+	/*
+	 * Within model: one component per run, s_j^2 / (n_j n^2): 1/9, 1/9,
+	 * 4/27 (df 1, 1, 2): var 10/27; wsum = 1/81 + 1/81 + (4/27)^2 / 2 =
+	 * 26/729; df = (10/27)^2 / (26/729) = 100/26 = 3.846.
+	 */
+	is_int(stats_side_within(runs, 3, &b), 0, "within model: 3 runs");
+	is_num(b.mean, 15, EPS, "within model: the same mean");
+	is_num(b.se2.var, 10.0 / 27, EPS, "within model: SE^2 = sum s_j^2 / (n_j n^2) = 10/27");
+	is_num(stats_se2_df(&b.se2), 100.0 / 26, 1e-9, "within model: Satterthwaite df 100/26");
+	ok(stats_side_within(short_run, 2, &b) == -EINVAL, "within model: a run of one round is -EINVAL");
+	ok(stats_side_runs(runs, 1, &b) == -EINVAL, "runs model: one run is -EINVAL");
+	ok(stats_side_runs(short_run, 2, &b) == 0 && b.mean == 8, "runs model: a run of one round is a run");
+	ok(stats_side_runs(nan_run, 2, &b) == -EINVAL, "runs model: NaN is -EINVAL");
+
+	/*
+	 * Between runs: within = (1 + 1 + 4/3) / 3 = 10/9, between = 16 - 10/9
+	 * = 134/9; df = (134/9)^2 / (16^2 / 2 + wsum), wsum = (1/3)^2 + (1/3)^2
+	 * + (4/9)^2 / 2 = 26/81: (17956/81) / (128 + 26/81) = 1.727534.
+	 */
+	is_int(stats_between_runs(runs, 3, &bw), 0, "between: 3 runs");
+	ok(bw.runs == 3 && bw.rounds == 7 && bw.mean == 15, "between: 3 runs, 7 rounds, mean 15");
+	is_num(bw.run_var, 16, EPS, "between: run_var = s_y^2 = 16");
+	is_num(bw.within, 10.0 / 9, EPS, "between: within = mean s_j^2/n_j = 10/9");
+	is_num(bw.within_df, 100.0 / 26, 1e-9, "between: within df 100/26");
+	is_num(bw.between, 134.0 / 9, 1e-9, "between: 16 - 10/9");
+	is_num(bw.df, (17956.0 / 81) / (128 + 26.0 / 81), 1e-9, "between: Satterthwaite df 1.7275");
+	/* Runs that agree better than their rounds say: no between-run part, no df. */
+	{
+		const double q1[] = { 10, 20 }, q2[] = { 11, 21 }, q3[] = { 12, 18 };
+		const struct stats_run quiet[] = { { q1, 2 }, { q2, 2 }, { q3, 2 } };
+
+		ok(stats_between_runs(quiet, 3, &bw) == 0 && bw.between == 0 && bw.df == 0 &&
+		   bw.run_var < bw.within, "between: run_var %.2f < within %.2f: between 0, df 0",
+		   bw.run_var, bw.within);
+	}
+	ok(stats_between_runs(runs, 1, &bw) == -EINVAL, "between: one run is -EINVAL");
+	ok(stats_between_runs(short_run, 2, &bw) == -EINVAL, "between: a run of one round is -EINVAL");
+
+	/*
+	 * A difference with a shared extra component: a = the runs model above
+	 * (16/3, df 2), b = {20, 22, 24} as one run (4/3, df 2), extra 2 with
+	 * df 4. SE^2 = 26/3, wsum = (16/3)^2/2 + (4/3)^2/2 + 4/4 = 145/9, df =
+	 * (26/3)^2 / (145/9) = 676/145 = 4.662.
+	 */
+	stats_side_runs(runs, 3, &a);
+	stats_side_within(&rb, 1, &b);
+	stats_se2_add(&extra, 2, 4);
+	stats_side_diff(&a, &b, &extra, &d);
+	ok(d.median_a == 15 && d.median_b == 22 && d.diff == 7, "diff: 22 - 15 = 7");
+	is_num(d.df, 676.0 / 145, 1e-9, "diff: Welch-Satterthwaite df over all components 4.662");
+	is_num(d.hi - d.diff, stats_t95_df(676.0 / 145) * sqrt(26.0 / 3), 1e-9,
+	       "diff: half width t95(df) * sqrt(26/3)");
+	stats_side_diff(&a, &b, NULL, &d);
+	is_num(d.df, (20.0 / 3) * (20.0 / 3) / (136.0 / 9), 1e-9, "diff: no extra: df of the sides alone");
 }
 
 int main(void)
@@ -251,6 +368,8 @@ int main(void)
 	test_splitmix();
 	test_bootstrap();
 	test_t95();
+	test_t95_df();
 	test_welch();
+	test_components();
 	return done_testing();
 }

@@ -1,0 +1,20 @@
+/*
+ * model.h - (inside compare/) the interval of one probe: which model its
+ * sides are estimated by (runs, rounds, batches; with the noise floor or
+ * without) and the Welch or bootstrap interval that gives (docs/method.md).
+ */
+#ifndef EXITSCOPE_COMPARE_MODEL_H
+#define EXITSCOPE_COMPARE_MODEL_H
+
+#include "compare/compare.h"
+
+/*
+ * Fill p's d, method, method_a/_b, r2r, floor, se, floor_sd_rel and
+ * rounds_a/_b from the probe's ok runs on each side, a[0..na-1] and
+ * b[0..nb-1] (na, nb >= 1), with o's floor, seed and resamples. p->name is
+ * set. 0, or -1 when out of memory.
+ */
+int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
+		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o);
+
+#endif

@@ -1,0 +1,47 @@
+/* fuzz_noise_read.c - libFuzzer target: the noise floor reader must reject or accept any bytes without crashing. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "results/noise.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[RESULT_ERR_MAX];
+	struct noise_floor *nf = noise_read_buffer("fuzz.json", data, size, err, sizeof(err));
+	double sum = 0;
+
+	if (!nf) {
+		/* A rejection always says why, in one line. */
+		if (!err[0] || strchr(err, '\n'))
+			__builtin_trap();
+		return 0;
+	}
+	/* Touch everything the reader promised, so bad pointers show up under ASan. */
+	sum += (double)strlen(nf->tool_version) + (double)strlen(nf->created) +
+	       (double)strlen(nf->host.kernel) + (double)strlen(nf->host.cpu_name);
+	if (nf->runs < NOISE_MIN_RUNS || !nf->settings.present)
+		__builtin_trap();
+	for (size_t i = 0; i < nf->n_probes; i++) {
+		const struct noise_probe *p = &nf->probes[i];
+
+		sum += (double)strlen(p->name);
+		if (p->runs < NOISE_MIN_RUNS || p->runs > nf->runs || p->rounds < 2 * p->runs ||
+		    !(p->run_sd_cycles >= 0) || !(p->between_sd_cycles >= 0) || !(p->df >= 0) ||
+		    (p->between_sd_cycles > 0 && !(p->df > 0)) ||
+		    !(p->between_sd_rel >= 0 || p->between_sd_rel == -1))
+			__builtin_trap();
+		if (noise_find_probe(nf, p->name) != p)
+			__builtin_trap();
+	}
+	for (size_t i = 0; i < nf->n_omitted; i++)
+		sum += (double)strlen(nf->omitted[i].name) + (double)nf->omitted[i].runs;
+	for (size_t i = 0; i < nf->n_sources; i++)
+		sum += (double)strlen(nf->sources[i]);
+	if (nf->first_started)
+		sum += (double)strlen(nf->first_started);
+	noise_free(nf);
+	return sum < 0;
+}

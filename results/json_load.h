@@ -1,0 +1,25 @@
+/*
+ * json_load.h - read a JSON document from a file or from memory under the
+ * readers' limits (results/schema.h: size, duplicate keys), with one-line
+ * errors naming the file: the part every reader of exitscope's files
+ * (result files, noise floors) shares before it looks at the fields.
+ */
+#ifndef EXITSCOPE_RESULTS_JSON_LOAD_H
+#define EXITSCOPE_RESULTS_JSON_LOAD_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "results/jcheck.h"
+
+/*
+ * The parsed document (its reference is the caller's), or NULL after
+ * jcheck_fail(c, ...) with why: "empty file", "file too large (...)",
+ * "truncated JSON at line L, column C: ...", "invalid JSON at ...".
+ */
+json_t *json_load_checked_buffer(struct jcheck *c, const void *buf, size_t len);
+
+/* The same for the file at path ("cannot open: ...", "is a directory, ...", "cannot read: ..."). */
+json_t *json_load_checked_file(struct jcheck *c, const char *path);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * noise.h - the noise floor model (docs/results-schema.md NOISE): what runs
+ * of one host vary by from one run (one process, one boot) to the next,
+ * per probe, measured from K independent runs. noise_estimate() fills it
+ * from those runs' result files (results/noise_estimate.c), noise_json()
+ * writes it, noise_read_file() fills it back; `compare --noise FILE` adds
+ * it to its intervals (docs/method.md).
+ */
+#ifndef EXITSCOPE_RESULTS_NOISE_H
+#define EXITSCOPE_RESULTS_NOISE_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "results/host_record.h"
+#include "results/result_read.h"
+#include "results/run.h"
+#include "results/schema.h"
+
+/*
+ * One probe's floor, from the runs in which it ran with at least 2 rounds
+ * (stats_between_runs, stats/welch.h, in cycles per op): mean_cycles the
+ * mean of its run means, run_sd_cycles their standard deviation,
+ * within_se_cycles the root of the mean within-run squared standard error,
+ * between_sd_cycles = sqrt(max(0, run_sd^2 - within_se^2)) the run-to-run
+ * part (what one run cannot see in its rounds), between_sd_rel that over
+ * mean_cycles (-1 when mean_cycles <= 0: no relative figure), df the
+ * degrees of freedom of between_sd_cycles^2 (0 when it is 0).
+ */
+struct noise_probe {
+	const char *name;
+	long long runs, rounds;
+	double mean_cycles, run_sd_cycles, within_se_cycles;
+	double between_sd_cycles, between_sd_rel, df;
+};
+
+/* A probe of the runs that has no floor: it ran (with 2 rounds or more) in fewer than NOISE_MIN_RUNS. */
+struct noise_omitted {
+	const char *name;
+	long long runs;
+};
+
+/*
+ * The floor. Strings and arrays are borrowed: from the run files
+ * (noise_estimate; arrays allocated by it, noise_release) or, read back,
+ * strings from the parsed document and arrays allocated by the reader
+ * (noise_free). Optional strings are NULL when absent.
+ */
+struct noise_floor {
+	const char *name;			/* the file read back; NULL when estimated */
+	const char *tool_version;		/* the exitscope that measured the runs */
+	const char *created;			/* when the floor was made; NULL: now, when written */
+	const char *first_started;		/* optional: the earliest run's "started" */
+	const char *last_finished;		/* optional: the latest run's "finished" */
+	long long runs;				/* K, >= NOISE_MIN_RUNS */
+	struct host_record host;		/* the first run's host record */
+	struct run_settings settings;		/* the runs' settings (all alike) */
+	struct noise_probe *probes;		/* in the first run's probe order */
+	size_t n_probes;
+	struct noise_omitted *omitted;
+	size_t n_omitted;
+	const char **sources;			/* optional: the run files it came from */
+	size_t n_sources;
+	void *doc;				/* read back: the parsed document */
+};
+
+/*
+ * Is b on the same host as a, for a noise floor: the same machine class
+ * and the same way of running guests. Compared: the CPU (vendor, family,
+ * model, stepping, name), the KVM backend module, the execution mode and,
+ * for lane runs, the lane and its emulator. Not compared: the kernel, the
+ * module parameters (both are what a kernel A/B changes), the TSC
+ * frequency (calibrated anew at every boot). NULL when the same, else what
+ * differs ("CPU: AMD EPYC (...) vs Intel Xeon (...)") in buf.
+ */
+const char *noise_host_mismatch(const struct host_record *a, const struct host_record *b,
+				char *buf, size_t len);
+
+/*
+ * Estimate the floor from k run files of one host (noise_host_mismatch,
+ * and one kernel) measured with the same settings (every run_setting
+ * alike), k >= NOISE_MIN_RUNS, method v2 (rounds). Per probe: the runs in
+ * which it is "ok" with at least 2 rounds; with NOISE_MIN_RUNS of them or
+ * more it gets a noise_probe (from those runs only: a run where it was
+ * skipped, failed or stopped early is left out for that probe, not
+ * guessed), with fewer it is listed in omitted. nf borrows from the files:
+ * noise_release() before they are freed. 0, or -1 with one line in err
+ * naming the file that does not fit.
+ */
+int noise_estimate(const struct result_file *const *runs, size_t k, struct noise_floor *nf,
+		   char *err, size_t errlen);
+
+/* Free the arrays noise_estimate() allocated (nothing else). */
+void noise_release(struct noise_floor *nf);
+
+/* The probe's floor, or NULL. */
+const struct noise_probe *noise_find_probe(const struct noise_floor *nf, const char *name);
+
+/* The whole document (NOISE_SCHEMA); NULL when out of memory. */
+json_t *noise_json(const struct noise_floor *nf);
+
+/*
+ * Write the document to path ("-": stdout) atomically (results/outfile.h).
+ * 0, or -errno with "PATH: reason" in err.
+ */
+int noise_write(const struct noise_floor *nf, const char *path, char *err, size_t errlen);
+
+/*
+ * Read and validate a noise file; NULL with one line in err naming the file
+ * and the problem (as result_read_file). noise_free() it.
+ */
+struct noise_floor *noise_read_file(const char *path, char *err, size_t errlen);
+struct noise_floor *noise_read_buffer(const char *name, const void *buf, size_t len,
+				      char *err, size_t errlen);
+void noise_free(struct noise_floor *nf);
+
+#endif

@@ -1,0 +1,206 @@
+/*
+ * noise_estimate.c - a host's noise floor from K run files of one host and
+ * one setup: per probe the between-run variance of its run means
+ * (stats_between_runs), with the checks that the runs belong together.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/noise.h"
+#include "stats/welch.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Does run f fit with the first run f0 (one host, one kernel, one exitscope, one setup)? */
+static int check_run(const struct result_file *f0, const struct result_file *f, char *err, size_t errlen)
+{
+	const char *v0 = f0->tool_version ? f0->tool_version : "(unknown)";
+	const char *v = f->tool_version ? f->tool_version : "(unknown)";
+	char what[512], s0[64], s1[64];
+
+	if (f->kind != RESULT_KIND_RUN)
+		return fail(err, errlen, "%s: not a run file (kind %s)", f->name, result_kind_names[f->kind]);
+	if (!f->settings.present)
+		return fail(err, errlen, "%s: no settings (written before exitscope recorded them): "
+			    "a floor needs runs of known settings", f->name);
+	if (f->settings.method != RUN_METHOD_V2)
+		return fail(err, errlen, "%s: not measured in rounds (method %s): a floor needs "
+			    "`run --method v2` runs", f->name,
+			    run_setting_text(&f->settings, RUN_SETTING_METHOD, s0, sizeof(s0)));
+	if (f == f0)
+		return 0;
+	if (noise_host_mismatch(&f->host, &f0->host, what, sizeof(what)))
+		return fail(err, errlen, "%s: another host than %s (%s): a floor is of one host",
+			    f->name, f0->name, what);
+	if (strcmp(f0->host.kernel, f->host.kernel))
+		return fail(err, errlen, "%s: another kernel than %s (%s vs %s): a floor is measured "
+			    "under one kernel", f->name, f0->name, f->host.kernel, f0->host.kernel);
+	if (strcmp(v0, v))
+		return fail(err, errlen, "%s: measured by exitscope %s, %s by %s", f->name, v,
+			    f0->name, v0);
+	for (int i = 0; i < RUN_SETTING_N; i++) {
+		run_setting_text(&f0->settings, i, s0, sizeof(s0));
+		run_setting_text(&f->settings, i, s1, sizeof(s1));
+		if (strcmp(s0, s1))
+			return fail(err, errlen, "%s: measured with %s %s, %s with %s: a floor needs "
+				    "runs of one setup", f->name, run_setting_names[i], s1, f0->name, s0);
+	}
+	return 0;
+}
+
+/* Was name seen in runs[0..upto-1]? (the probes are listed once, in order of appearance) */
+static int seen_before(const struct result_file *const *runs, size_t upto, const char *name)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (result_find_probe(runs[i], name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The runs in which probe name is usable (ok, 2 rounds or more): their
+ * round medians into r[] (x arrays malloc'd into med[]), their count.
+ * -1 when out of memory.
+ */
+static long long usable_runs(const struct result_file *const *runs, size_t k, const char *name,
+			     struct stats_run *r, double **med)
+{
+	long long n = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		const struct run_probe *p = result_find_probe(runs[i], name);
+		double *x;
+
+		if (!p || p->status != PROBE_OK || !p->rounds || p->n_rounds < 2)
+			continue;
+		x = malloc(p->n_rounds * sizeof(*x));
+		if (!x)
+			return -1;
+		for (size_t j = 0; j < p->n_rounds; j++)
+			x[j] = p->rounds[j].median;
+		med[n] = x;
+		r[n].x = x;
+		r[n].n = p->n_rounds;
+		n++;
+	}
+	return n;
+}
+
+/* The floor of probe name, appended to nf's probes or omitted. 0, or -1 out of memory. */
+static int estimate_probe(const struct result_file *const *runs, size_t k, const char *name,
+			  struct noise_floor *nf, struct stats_run *r, double **med)
+{
+	struct stats_between b;
+	long long n = usable_runs(runs, k, name, r, med);
+	int rc = 0;
+
+	if (n < 0) {
+		rc = -1;
+	} else if (n < NOISE_MIN_RUNS) {
+		nf->omitted[nf->n_omitted].name = name;
+		nf->omitted[nf->n_omitted++].runs = n;
+	} else if (stats_between_runs(r, (size_t)n, &b) == 0) {
+		struct noise_probe *p = &nf->probes[nf->n_probes++];
+
+		p->name = name;
+		p->runs = n;
+		p->rounds = (long long)b.rounds;
+		p->mean_cycles = b.mean;
+		p->run_sd_cycles = sqrt(b.run_var);
+		p->within_se_cycles = sqrt(b.within);
+		p->between_sd_cycles = sqrt(b.between);
+		p->between_sd_rel = b.mean > 0 ? p->between_sd_cycles / b.mean : -1;
+		p->df = b.df;
+	} else {
+		/* Rounds are validated finite by the reader: nothing else can fail here. */
+		nf->omitted[nf->n_omitted].name = name;
+		nf->omitted[nf->n_omitted++].runs = n;
+	}
+	for (size_t i = 0; i < k; i++) {
+		free(med[i]);
+		med[i] = NULL;
+	}
+	return rc;
+}
+
+int noise_estimate(const struct result_file *const *runs, size_t k, struct noise_floor *nf,
+		   char *err, size_t errlen)
+{
+	struct stats_run *r = NULL;
+	double **med = NULL;
+	size_t i, j, names = 0;
+	int rc = -1;
+
+	memset(nf, 0, sizeof(*nf));
+	host_record_init(&nf->host);
+	run_settings_init(&nf->settings);
+	if (k < NOISE_MIN_RUNS)
+		return fail(err, errlen, "a noise floor needs at least %d runs of one host, got %zu",
+			    NOISE_MIN_RUNS, k);
+	for (i = 0; i < k; i++)
+		if (check_run(runs[0], runs[i], err, errlen))
+			return -1;
+	for (i = 0; i < k; i++)
+		names += runs[i]->n_probes;
+	nf->probes = calloc(names ? names : 1, sizeof(*nf->probes));
+	nf->omitted = calloc(names ? names : 1, sizeof(*nf->omitted));
+	nf->sources = calloc(k, sizeof(*nf->sources));
+	r = calloc(k, sizeof(*r));
+	med = calloc(k, sizeof(*med));
+	if (!nf->probes || !nf->omitted || !nf->sources || !r || !med)
+		goto oom;
+	nf->host = runs[0]->host;
+	nf->settings = runs[0]->settings;
+	nf->tool_version = runs[0]->tool_version;
+	nf->runs = (long long)k;
+	for (i = 0; i < k; i++) {
+		const struct result_file *f = runs[i];
+
+		nf->sources[nf->n_sources++] = f->name;
+		/* ISO 8601 UTC stamps of one format order as strings. */
+		if (f->started && (!nf->first_started || strcmp(f->started, nf->first_started) < 0))
+			nf->first_started = f->started;
+		if (f->finished && (!nf->last_finished || strcmp(f->finished, nf->last_finished) > 0))
+			nf->last_finished = f->finished;
+	}
+	for (i = 0; i < k; i++)
+		for (j = 0; j < runs[i]->n_probes; j++)
+			if (!seen_before(runs, i, runs[i]->probes[j].name) &&
+			    estimate_probe(runs, k, runs[i]->probes[j].name, nf, r, med))
+				goto oom;
+	rc = 0;
+	goto out;
+oom:
+	fail(err, errlen, "out of memory");
+	noise_release(nf);
+out:
+	free(r);
+	free(med);
+	return rc;
+}
+
+void noise_release(struct noise_floor *nf)
+{
+	free(nf->probes);
+	free(nf->omitted);
+	free(nf->sources);
+	nf->probes = NULL;
+	nf->omitted = NULL;
+	nf->sources = NULL;
+	nf->n_probes = nf->n_omitted = nf->n_sources = 0;
+}

@@ -1,0 +1,425 @@
+/*
+ * test_noise.c - the noise floor: the estimator on synthetic runs (hand
+ * arithmetic, a known between-run SD, probes that skipped in some runs,
+ * runs that do not belong together), the writer and the reader (round
+ * trip, every rule of the reader), and the written file against
+ * docs/results-schema.json ($defs/noise, python3-jsonschema).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "results/noise.h"
+#include "stats/welch.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/synth.h"
+#include "tests/tap.h"
+
+static char *tmp;
+
+static void free_runs(struct result_file **rf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		result_free(rf[i]);
+		rf[i] = NULL;
+	}
+}
+
+/*
+ * The numbers of test_stats' test_components, through files: three runs of
+ * p with round medians {10, 12}, {14, 16}, {17, 19, 21}: run means 11, 15,
+ * 19, run_var 16, within 10/9, between 134/9 (sd 3.8586), df 1.7275.
+ */
+static void test_arithmetic(void)
+{
+	const double r1[] = { 10, 12 }, r2[] = { 14, 16 }, r3[] = { 17, 19, 21 };
+	struct result_file *rf[3] = { synth_run_medians(r1, 2), synth_run_medians(r2, 2),
+				      synth_run_medians(r3, 3) };
+	struct noise_floor nf;
+	const struct noise_probe *p;
+	char err[512];
+
+	if (!rf[0] || !rf[1] || !rf[2]) {
+		tap_skip(6, "synthetic runs could not be built");
+		free_runs(rf, 3);
+		return;
+	}
+	ok(noise_estimate((const struct result_file *const *)rf, 3, &nf, err, sizeof(err)) == 0,
+	   "estimate from 3 runs");
+	p = noise_find_probe(&nf, "p");
+	ok(p && p->runs == 3 && p->rounds == 7 && p->mean_cycles == 15, "p: 3 runs, 7 rounds, mean 15");
+	ok(p && fabs(p->run_sd_cycles - 4) < 1e-12 && fabs(p->within_se_cycles - sqrt(10.0 / 9)) < 1e-12,
+	   "p: run_sd 4 (sqrt 16), within_se sqrt(10/9)");
+	ok(p && fabs(p->between_sd_cycles - sqrt(134.0 / 9)) < 1e-12 &&
+	   fabs(p->between_sd_rel - sqrt(134.0 / 9) / 15) < 1e-12,
+	   "p: between_sd sqrt(134/9) = %.4f, relative %.4f", p ? p->between_sd_cycles : 0,
+	   p ? p->between_sd_rel : 0);
+	ok(p && fabs(p->df - (17956.0 / 81) / (128 + 26.0 / 81)) < 1e-12, "p: df 1.7275");
+	ok(nf.runs == 3 && nf.n_sources == 3 && nf.n_omitted == 0 && nf.settings.method == RUN_METHOD_V2 &&
+	   !strcmp(nf.host.cpu_name, "Xeon"), "the floor: 3 runs, their host and settings");
+	noise_release(&nf);
+	free_runs(rf, 3);
+}
+
+/*
+ * A known between-run SD: 200 runs of one probe, offsets sb = 2%, round
+ * noise sw = 3%, 8 rounds. The variance of a run mean is sb^2 + sw^2 / 8
+ * = 4e-4 + 1.125e-4 (of mu^2); the estimate of sb^2 = run_var - within has
+ * a standard deviation of about sqrt(2 (5.125e-4)^2 / 199 + 2 (1.125e-4)^2
+ * / 1400) = 5.14e-5 (the chi-square spreads of both parts; within has
+ * 200 x 7 df). The estimate must be within 3.29 of those (99.9%) of 4e-4:
+ * a bound from the model, not from the result.
+ */
+static void test_known_sd(void)
+{
+	const struct synth_probe sp = { "p", 1000, 0.02, 0.03 };
+	struct result_file *rf[200] = { 0 };
+	struct noise_floor nf;
+	const struct noise_probe *p;
+	uint64_t st = 42;
+	char err[512];
+	double est, sd = sqrt(2 * 5.125e-4 * 5.125e-4 / 199 + 2 * 1.125e-4 * 1.125e-4 / 1400);
+
+	for (size_t i = 0; i < 200; i++)
+		if (!(rf[i] = synth_run(&sp, 1, 8, 8, "6.1.0", "Xeon", "0.1.0", &st))) {
+			tap_skip(3, "synthetic runs could not be built");
+			free_runs(rf, 200);
+			return;
+		}
+	ok(noise_estimate((const struct result_file *const *)rf, 200, &nf, err, sizeof(err)) == 0,
+	   "estimate from 200 runs");
+	p = noise_find_probe(&nf, "p");
+	est = p ? p->between_sd_rel * p->between_sd_rel : 0;
+	ok(p && fabs(est - 4e-4) < 3.29 * sd, "between-run variance %.3g within 3.29 x %.2g of the "
+	   "true 4e-4 (relative SD %.2f%%, true 2%%)", est, sd, p ? 100 * p->between_sd_rel : 0);
+	/* Its df: 2 (4e-4)^2 / sd^2 = 121 by the model; Satterthwaite from the data. */
+	ok(p && p->df > 121 / 2.0 && p->df < 121 * 2.0, "df %.1f of the order the model gives (121)",
+	   p ? p->df : 0);
+	noise_release(&nf);
+	free_runs(rf, 200);
+}
+
+/*
+ * Five runs of three probes: "steady" ran in all, "flaky" was skipped in 2
+ * (its floor is from the other 3), "rare" ran in 2 only (omitted, runs 2),
+ * "short" stopped after 1 round in 2 runs (those runs do not count: 3).
+ */
+static void test_skipped(void)
+{
+	const struct synth_probe sp[] = {
+		{ "steady", 1000, 0.01, 0.02 }, { "flaky", 500, 0.01, 0.02 },
+		{ "rare", 200, 0.01, 0.02 }, { "short", 300, 0.01, 0.02 },
+	};
+	struct result_file *rf[5] = { 0 };
+	struct noise_floor nf;
+	const struct noise_probe *p;
+	uint64_t st = 7;
+	char err[512];
+	int built = 1;
+	size_t short_rounds[5] = { 0 };	/* restored before the runs are freed */
+
+	for (size_t i = 0; i < 5; i++) {
+		rf[i] = synth_run(sp, 4, 4, 6, "6.1.0", "Xeon", "0.1.0", &st);
+		if (!rf[i]) {
+			built = 0;
+			continue;
+		}
+		if (i < 2) {	/* flaky skipped */
+			struct run_probe *q = &rf[i]->probes[1];
+
+			q->status = PROBE_SKIPPED;
+			q->reason = "synthetic skip";
+		}
+		if (i >= 2)	/* rare: failed in runs 2..4 */
+			rf[i]->probes[2].status = PROBE_FAILED;
+		short_rounds[i] = rf[i]->probes[3].n_rounds;
+		if (i == 1 || i == 3)	/* short: one round */
+			rf[i]->probes[3].n_rounds = 1;
+	}
+	if (!built) {
+		tap_skip(5, "synthetic runs could not be built");
+		free_runs(rf, 5);
+		return;
+	}
+	ok(noise_estimate((const struct result_file *const *)rf, 5, &nf, err, sizeof(err)) == 0,
+	   "estimate from 5 runs");
+	p = noise_find_probe(&nf, "steady");
+	ok(p && p->runs == 5, "steady: all 5 runs");
+	p = noise_find_probe(&nf, "flaky");
+	ok(p && p->runs == 3, "flaky, skipped in 2: from the other 3 runs");
+	p = noise_find_probe(&nf, "short");
+	ok(p && p->runs == 3, "short, one round in 2 runs: from the 3 with rounds to spare");
+	ok(!noise_find_probe(&nf, "rare") && nf.n_omitted == 1 && !strcmp(nf.omitted[0].name, "rare") &&
+	   nf.omitted[0].runs == 2, "rare, in 2 runs: omitted with its run count");
+	noise_release(&nf);
+	for (size_t i = 0; i < 5; i++)
+		rf[i]->probes[3].n_rounds = short_rounds[i];
+	free_runs(rf, 5);
+}
+
+/* Runs that do not belong to one floor: one line naming the file and what differs. */
+static void test_estimate_errors(void)
+{
+	const struct synth_probe sp = { "p", 1000, 0.01, 0.02 };
+	struct result_file *rf[4] = { 0 };
+	struct noise_floor nf;
+	uint64_t st = 9;
+	char err[512];
+	int rc;
+
+	for (size_t i = 0; i < 4; i++)
+		rf[i] = synth_run(&sp, 1, 3, 5, "6.1.0", "Xeon", "0.1.0", &st);
+	if (!rf[0] || !rf[1] || !rf[2] || !rf[3]) {
+		tap_skip(7, "synthetic runs could not be built");
+		free_runs(rf, 4);
+		return;
+	}
+	free((char *)rf[3]->name);
+	rf[3]->name = strdup("odd.json");
+	rc = noise_estimate((const struct result_file *const *)rf, 2, &nf, err, sizeof(err));
+	ok(rc == -1 && !strcmp(err, "a noise floor needs at least 3 runs of one host, got 2"),
+	   "2 runs: \"%s\"", err);
+	rf[3]->host.cpu_name = "EPYC";
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	ok(rc == -1 && strstr(err, "odd.json: another host than synth.json (CPU EPYC") == err,
+	   "another CPU: \"%s\"", err);
+	rf[3]->host.cpu_name = "Xeon";
+	rf[3]->host.kernel = "6.18.0";
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	ok(rc == -1 && strstr(err, "odd.json: another kernel than synth.json (6.18.0 vs 6.1.0)") == err,
+	   "another kernel: \"%s\"", err);
+	rf[3]->host.kernel = "6.1.0";
+	rf[3]->settings.rounds = 32;
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	ok(rc == -1 && strstr(err, "odd.json: measured with rounds 32, synth.json with 5") == err,
+	   "other rounds: \"%s\"", err);
+	rf[3]->settings.rounds = 5;
+	rf[3]->tool_version = "0.0.9";
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	ok(rc == -1 && strstr(err, "odd.json: measured by exitscope 0.0.9, synth.json by 0.1.0") == err,
+	   "another exitscope: \"%s\"", err);
+	rf[3]->tool_version = "0.1.0";
+	rf[3]->settings.method = RUN_METHOD_V1;
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	ok(rc == -1 && strstr(err, "odd.json: not measured in rounds (method v1)") == err,
+	   "a v1 run: \"%s\"", err);
+	rf[3]->settings.method = RUN_METHOD_V2;
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	ok(rc == 0 && nf.runs == 4, "the same four runs, put right: estimated");
+	noise_release(&nf);
+	free_runs(rf, 4);
+}
+
+/* A floor written and read back: every field the same. */
+static struct noise_floor *round_trip(const char *path)
+{
+	const struct synth_probe sp[] = { { "a", 1000, 0.01, 0.02 }, { "zero", -0.5, 0, 1 } };
+	struct result_file *rf[5] = { 0 };
+	struct noise_floor nf, *back = NULL;
+	const struct noise_probe *p, *q;
+	uint64_t st = 3;
+	char err[512];
+	int same = 1;
+
+	for (size_t i = 0; i < 5; i++)
+		rf[i] = synth_run(sp, 2, 3, 8, "6.1.0", "Xeon", "0.1.0", &st);
+	if (!rf[0] || !rf[1] || !rf[2] || !rf[3] || !rf[4] ||
+	    noise_estimate((const struct result_file *const *)rf, 5, &nf, err, sizeof(err))) {
+		tap_skip(4, "no floor to write");
+		free_runs(rf, 5);
+		return NULL;
+	}
+	ok(noise_write(&nf, path, err, sizeof(err)) == 0, "noise_write");
+	back = noise_read_file(path, err, sizeof(err));
+	if (!ok(back != NULL, "read back"))
+		diag("  %s", err);
+	for (size_t i = 0; back && i < nf.n_probes; i++) {
+		p = &nf.probes[i];
+		q = noise_find_probe(back, p->name);
+		/* 10 significant digits in the file. */
+		same &= q && q->runs == p->runs && q->rounds == p->rounds &&
+			fabs(q->mean_cycles - p->mean_cycles) <= 1e-9 * fabs(p->mean_cycles) &&
+			fabs(q->between_sd_cycles - p->between_sd_cycles) <= 1e-9 * p->between_sd_cycles &&
+			fabs(q->df - p->df) <= 1e-9 * p->df && (q->between_sd_rel < 0) == (p->between_sd_rel < 0);
+	}
+	ok(back && same && back->n_probes == 2 && back->runs == 5 && !strcmp(back->tool_version, "0.1.0") &&
+	   back->settings.rounds == 8 && !strcmp(back->host.kernel, "6.1.0") && back->n_sources == 5 &&
+	   back->created && back->first_started, "the probes, runs, version, settings, host, sources and "
+	   "time stamps read back as written");
+	q = back ? noise_find_probe(back, "zero") : NULL;
+	ok(q && q->mean_cycles < 0 && q->between_sd_rel < 0,
+	   "a probe whose mean is below 0 has no relative figure (%g cycles)", q ? q->mean_cycles : 0);
+	noise_release(&nf);
+	free_runs(rf, 5);
+	return back;
+}
+
+/* The valid floor at path with one edit, read: the reader's one line. */
+static void expect_err(json_t *valid, const char *what, json_t *edited, const char *want)
+{
+	char *text = json_dumps(edited, 0), err[512] = "";
+	struct noise_floor *nf = text ? noise_read_buffer("noise.json", text, strlen(text), err,
+							  sizeof(err)) : NULL;
+
+	if (!ok(!nf && strstr(err, want) && !strchr(err, '\n'), "reader: %s", what))
+		diag("  got \"%s\", want \"%s\"", err, want);
+	noise_free(nf);
+	free(text);
+	json_decref(edited);
+	(void)valid;
+}
+
+/* A copy of doc with probes[0].key set to v (NULL: removed). */
+static json_t *with_probe(json_t *doc, const char *key, json_t *v)
+{
+	json_t *c = json_deep_copy(doc), *p = json_array_get(json_object_get(c, "probes"), 0);
+
+	if (v)
+		json_object_set_new(p, key, v);
+	else
+		json_object_del(p, key);
+	return c;
+}
+
+static json_t *with_top(json_t *doc, const char *key, json_t *v)
+{
+	json_t *c = json_deep_copy(doc);
+
+	if (v)
+		json_object_set_new(c, key, v);
+	else
+		json_object_del(c, key);
+	return c;
+}
+
+static void test_reader(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL), *c;
+	char err[512];
+
+	if (!doc) {
+		tap_skip(13, "no written floor");
+		return;
+	}
+	ok(!noise_read_buffer("noise.json", "{\"schema\":", 10, err, sizeof(err)) &&
+	   strstr(err, "noise.json: truncated JSON at line 1"), "reader: truncated JSON: \"%s\"", err);
+	expect_err(doc, "a result file", with_top(doc, "schema", json_string("exitscope-result")),
+		   "noise.json: schema: \"exitscope-result\": a result file, not a noise floor");
+	expect_err(doc, "another schema", with_top(doc, "schema", json_string("geojson")),
+		   "noise.json: schema: \"geojson\" is not \"exitscope-noise\"");
+	expect_err(doc, "another version", with_top(doc, "schema_version", json_integer(2)),
+		   "noise.json: schema_version: unsupported version 2 (this exitscope reads 1)");
+	expect_err(doc, "no version of exitscope", with_top(doc, "tool", json_object()),
+		   "noise.json: tool: missing required field \"version\"");
+	expect_err(doc, "no settings", with_top(doc, "settings", NULL),
+		   "noise.json: missing required field \"settings\" (how the runs measured)");
+	expect_err(doc, "runs below 3", with_top(doc, "runs", json_integer(2)),
+		   "noise.json: runs: must be in 3..100000 (got 2)");
+	expect_err(doc, "a probe's runs above the floor's", with_probe(doc, "runs", json_integer(6)),
+		   "noise.json: probes[0].runs: must be in 3..5 (got 6)");
+	expect_err(doc, "fewer than 2 rounds a run", with_probe(doc, "rounds", json_integer(9)),
+		   "noise.json: probes[0].rounds: must be >= 10 (got 9)");
+	expect_err(doc, "between above run_sd", with_probe(doc, "between_sd_cycles", json_real(1e9)),
+		   "noise.json: probes[0].between_sd_cycles: larger than run_sd_cycles, of which it is a part");
+	c = with_probe(doc, "df", json_real(0));
+	json_object_set_new(json_array_get(json_object_get(c, "probes"), 0), "between_sd_cycles",
+			    json_real(1e-3));
+	expect_err(doc, "no df for a between-run part", c,
+		   "noise.json: probes[0].df: 0 while between_sd_cycles is not");
+	c = json_deep_copy(doc);
+	json_array_append(json_object_get(c, "probes"), json_array_get(json_object_get(c, "probes"), 0));
+	expect_err(doc, "a probe twice", c, "noise.json: probes[2].name: duplicate probe \"a\"");
+	expect_err(doc, "a negative SD", with_probe(doc, "run_sd_cycles", json_real(-1)),
+		   "noise.json: probes[0].run_sd_cycles: not a finite non-negative number");
+	json_decref(doc);
+}
+
+/* The written floor validates against docs/results-schema.json's $defs/noise. */
+static void test_schema(const char *path)
+{
+	static const char py[] =
+		"import json, sys\n"
+		"from jsonschema import Draft202012Validator as V\n"
+		"s = json.load(open(sys.argv[1]))\n"
+		"V.check_schema(s)\n"
+		"v = V({'$ref': '#/$defs/noise', '$defs': s['$defs']})\n"
+		"for f in sys.argv[2:]:\n"
+		"    e = next(iter(v.iter_errors(json.load(open(f)))), None)\n"
+		"    print(('VALID ' if e is None else 'INVALID ') + f + ('' if e is None else ': ' + e.message[:200]))\n";
+	const char *probe[] = { "/usr/bin/python3", "-c", "import jsonschema", NULL };
+	char bad[4200];
+	const char *argv[] = { "/usr/bin/python3", "-c", py, "docs/results-schema.json", path, bad,
+			       "fuzz/corpus-noise/valid-noise.json", "fuzz/corpus-noise/valid-noise-omitted.json",
+			       NULL };
+	json_t *doc = json_load_file(path, 0, NULL);
+	struct run_result r;
+
+	if (!run_works(probe) || !doc) {
+		tap_skip(3, "python3-jsonschema not installed");
+		json_decref(doc);
+		return;
+	}
+	/* The reader's rule between_sd <= run_sd is beyond JSON Schema; a missing field is not. */
+	json_object_del(json_array_get(json_object_get(doc, "probes"), 0), "df");
+	snprintf(bad, sizeof(bad), "%s/bad-noise.json", tmp);
+	json_dump_file(doc, bad, 0);
+	json_decref(doc);
+	run_cmd(&r, argv);
+	tap_like(r.out, "VALID ", "the written floor validates against $defs/noise");
+	ok(strstr(r.out, "VALID fuzz/corpus-noise/valid-noise.json\n") &&
+	   strstr(r.out, "VALID fuzz/corpus-noise/valid-noise-omitted.json\n"),
+	   "the fuzz seeds valid-noise*.json validate too");
+	ok(strstr(r.out, "INVALID ") && strstr(r.out, "'df' is a required property"),
+	   "a probe without df does not");
+	if (r.status)
+		diag("  %s", r.err);
+	run_free(&r);
+}
+
+/* The fuzz seeds: the reader takes the valid ones and refuses the broken ones, in one line. */
+static void test_seeds(void)
+{
+	static const char *const seeds[] = {
+		"valid-noise.json", "valid-noise-omitted.json", "broken-noise-between.json",
+		"broken-noise-dup.json", "broken-noise-no-settings.json", "broken-noise-result-schema.json",
+		"broken-noise-runs.json", "broken-noise-truncated.json", "broken-noise-version.json",
+	};
+	char path[256], err[512];
+
+	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		struct noise_floor *nf;
+		int valid = !strncmp(seeds[i], "valid-", 6);
+
+		snprintf(path, sizeof(path), "fuzz/corpus-noise/%s", seeds[i]);
+		err[0] = 0;
+		nf = noise_read_file(path, err, sizeof(err));
+		ok(valid ? nf != NULL : !nf && err[0] && !strchr(err, '\n'), "seed %s: %s%s", seeds[i],
+		   valid ? "read" : "refused: ", valid ? "" : err);
+		noise_free(nf);
+	}
+}
+
+int main(void)
+{
+	char path[4200];
+	struct noise_floor *back;
+
+	tmp = fixture_tmpdir();
+	if (!tmp)
+		return tap_skip_all("cannot make a temp dir");
+	test_arithmetic();
+	test_known_sd();
+	test_skipped();
+	test_estimate_errors();
+	snprintf(path, sizeof(path), "%s/noise.json", tmp);
+	back = round_trip(path);
+	noise_free(back);
+	test_reader(path);
+	test_schema(path);
+	test_seeds();
+	fixture_rmdir(tmp);
+	return done_testing();
+}
