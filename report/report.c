@@ -252,6 +252,11 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 		html_escape(f, cr->method_note);
 		fputs("</p>\n", f);
 	}
+	if (cr->r2r_note) {	/* an interval without the run-to-run variation says so */
+		fputs("<p class=\"note\">", f);
+		html_escape(f, cr->r2r_note);
+		fputs("</p>\n", f);
+	}
 	if (cr->n_host == 0) {
 		fputs("<p>Same kernel, backend, CPU, TSC frequency and execution mode.</p>\n", f);
 	} else {

@@ -164,7 +164,7 @@ static void test_rounds(void)
 	html = files[1] ? render(files, 2) : NULL;
 	if (!html) {
 		diag("%s", err);
-		tap_skip(6, "round files did not load or render");
+		tap_skip(7, "round files did not load or render");
 	} else {
 		ok(strstr(html, "<span class=\"stop stop-budget\"") != NULL &&
 		   strstr(html, ">budget \u00b118.5%</span>") != NULL,
@@ -179,6 +179,9 @@ static void test_rounds(void)
 		ok(strstr(html, "Welch t interval on the round medians") != NULL &&
 		   !strstr(html, "does not see run-to-run variance"),
 		   "the help names the round-level method, no batches note");
+		ok(strstr(html, "<p class=\"note\">note: one run per side and no noise floor: the intervals "
+			  "see the variation between the rounds of each run") != NULL,
+		   "one run per side, no floor: the report says the interval lacks run-to-run variation");
 	}
 	free(html);
 	result_free(files[0]);
