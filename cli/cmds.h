@@ -6,6 +6,7 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_map(int argc, char **argv);

@@ -15,6 +15,7 @@ static const struct command {
 	{ "run", cmd_run, "VM-exit latency catalogue: cycles and exits per operation" },
 	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
 	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
+	{ "calibrate", cmd_calibrate, "this host's run-to-run noise floor, for compare --noise" },
 	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },

@@ -1,5 +1,6 @@
 /* repeat.c - N independent runs of this program, one result file each (method/repeat.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,14 @@ static void repeat_exec(const struct repeat_opts *o, char *const *argv, const si
 	char pos[32];
 
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	if (o->quiet) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+			_exit(127);
+		if (fd != STDOUT_FILENO)
+			close(fd);
+	}
 	snprintf(pos, sizeof(pos), "%u/%u", r->i, r->n);
 	setenv(REPEAT_ENV, pos, 1);
 	execv(o->exe ? o->exe : "/proc/self/exe", argv);

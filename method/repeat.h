@@ -52,6 +52,7 @@ struct repeat_opts {
 	const char *path;		/* FILE: run i writes repeat_path(FILE, i) */
 	unsigned int n;			/* runs, 1..REPEAT_MAX */
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM (its value: that signal, else SIGINT) */
+	bool quiet;			/* each run's standard output goes to /dev/null (its stderr stays) */
 	void (*started)(void *ctx, const struct repeat_run *r);	/* may be NULL */
 	void (*ended)(void *ctx, const struct repeat_run *r);		/* may be NULL */
 	void *ctx;

@@ -1,0 +1,338 @@
+/*
+ * cmd_calibrate.c - `exitscope calibrate [--runs K] [-o FILE] [--keep DIR]
+ * [-- RUN-ARGUMENT ...]`: measure this host's noise floor. K independent
+ * runs of `exitscope run RUN-ARGUMENT ...` (a process each, method/repeat.h),
+ * then per probe what its figure varies by from one run to the next beyond
+ * what each run's own rounds show (results/noise.h, noise_estimate), written
+ * as a noise file for `compare --noise FILE`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/progress.h"
+#include "method/repeat.h"
+#include "results/noise.h"
+#include "results/result_read.h"
+
+#define CALIBRATE_DEFAULT_RUNS	10	/* the floor's df grows with the runs: 3 give almost none */
+#define CALIBRATE_DEFAULT_OUT	"exitscope-noise.json"
+#define CALIBRATE_MAX_ARGS	256
+
+static void calibrate_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: exitscope calibrate [--runs K] [-o FILE] [--keep DIR] [-- RUN-ARGUMENT ...]\n"
+		"\n"
+		"Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
+		"each run a process of its own (what differs from one run to the next, such as\n"
+		"memory and CPU placement or the host's speed, is drawn once per process), and\n"
+		"write per probe the run-to-run standard deviation that the rounds of one run\n"
+		"cannot see. 'exitscope compare --noise FILE A.json B.json' adds it to the\n"
+		"intervals of a comparison of one run per side. Measure the floor with the\n"
+		"same run options as the runs it will serve (compare warns when they differ),\n"
+		"on the host (and emulator) they ran on.\n"
+		"\n"
+		"  --runs K       independent runs (%d-%d, default %d); the floor's degrees of\n"
+		"                 freedom grow with K, and a floor of few runs widens intervals\n"
+		"  -o, --output FILE\n"
+		"                 the noise file to write (default %s; '-' for stdout)\n"
+		"  --keep DIR     keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
+		"                 created if missing); without it they go to a temporary\n"
+		"                 directory, removed once the floor is written\n"
+		"  -- RUN-ARGUMENT ...\n"
+		"                 probes and options of each run, as 'exitscope run' takes them\n"
+		"                 (default: the whole catalogue with run's defaults); calibrate\n"
+		"                 writes the runs' files itself, so --json, --repeat,\n"
+		"                 --openmetrics, --list, --all and --method v1 are refused\n"
+		"  -h, --help     this text\n"
+		"\n"
+		"Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
+		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
+		"130 stopped by Ctrl-C (the runs' files so far are kept and named; no floor).\n",
+		NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS, CALIBRATE_DEFAULT_OUT);
+}
+
+struct calibrate_args {
+	unsigned int runs;
+	const char *out, *keep;
+	char **run_argv;	/* after "--" */
+	int run_argc;
+};
+
+/* A run argument calibrate cannot pass on: NULL, or why. */
+static const char *calibrate_refused(char **argv, int argc, int *at)
+{
+	static const struct { const char *opt, *why; } refused[] = {
+		{ "--json", "calibrate writes the runs' result files itself (--keep DIR keeps them)" },
+		{ "--repeat", "calibrate makes the runs itself (--runs K)" },
+		{ "--openmetrics", "a floor is not a run: export the kept runs instead" },
+		{ "--list", "nothing would be measured" },
+		{ "--all", "the map and the checks have no floor" },
+		{ "--help", "see 'exitscope run --help'" },
+	};
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		*at = i;
+		if (!strcmp(a, "-h"))
+			return "see 'exitscope run --help'";
+		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
+			size_t l = strlen(refused[k].opt);
+
+			if (!strncmp(a, refused[k].opt, l) && (!a[l] || a[l] == '='))
+				return refused[k].why;
+		}
+		if ((!strcmp(a, "--method") && i + 1 < argc && strcmp(argv[i + 1], "v2")) ||
+		    (!strncmp(a, "--method=", 9) && strcmp(a + 9, "v2")))
+			return "a floor needs rounds (method v2)";
+	}
+	return NULL;
+}
+
+static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "runs", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "keep", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *why;
+	char *end;
+	long v;
+	int c, at = 0;
+
+	a->runs = CALIBRATE_DEFAULT_RUNS;
+	a->out = CALIBRATE_DEFAULT_OUT;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < NOISE_MIN_RUNS || v > REPEAT_MAX)
+				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
+						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
+			a->runs = (unsigned int)v;
+			break;
+		case 'o': a->out = optarg; break;
+		case 'k': a->keep = optarg; break;
+		case 'h':
+			calibrate_usage(stdout);
+			return -1;
+		default:
+			return cli_usage_error("calibrate", "unknown or incomplete option '%s' (run options "
+					       "go after '--')", argv[optind - 1]);
+		}
+	}
+	if (optind < argc && strcmp(argv[optind - 1], "--"))
+		return cli_usage_error("calibrate", "'%s': probes and run options go after '--'",
+				       argv[optind]);
+	a->run_argv = argv + optind;
+	a->run_argc = argc - optind;
+	if (a->run_argc > CALIBRATE_MAX_ARGS)
+		return cli_usage_error("calibrate", "more than %d run arguments", CALIBRATE_MAX_ARGS);
+	why = calibrate_refused(a->run_argv, a->run_argc, &at);
+	if (why)
+		return cli_usage_error("calibrate", "run argument '%s': %s", a->run_argv[at], why);
+	return 0;
+}
+
+/* The directory of the runs' files: --keep DIR (made if missing), else a new temporary one. */
+static int calibrate_dir(const struct calibrate_args *a, char *dir, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (a->keep) {
+		if (mkdir(a->keep, 0755) && errno != EEXIST)
+			return cli_usage_error("calibrate", "--keep %s: %s", a->keep, strerror(errno));
+		snprintf(dir, len, "%s", a->keep);
+		return 0;
+	}
+	snprintf(dir, len, "%s/exitscope-calibrate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return cli_error("calibrate", EXIT_FAIL, "cannot make a directory for the runs: %s: %s", dir,
+				 strerror(errno));
+	return 0;
+}
+
+/* The progress line (on a terminal only): "calibrate 3/10 run ~40s left". */
+static void calibrate_started(void *ctx, const struct repeat_run *r)
+{
+	progress_step(ctx, r->i - 1, "run");
+}
+
+/* After a series that did not complete: one line, the exit status; the files stay. */
+static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned int started,
+				const char *dir)
+{
+	const struct repeat_run *r = started ? &runs[started - 1] : NULL;
+	unsigned int written = 0;
+
+	for (unsigned int i = 0; i < started; i++)
+		written += runs[i].written;
+	if (end == REPEAT_STOPPED) {
+		fprintf(stderr, "exitscope calibrate: stopped by Ctrl-C in run %u/%u: no floor written; "
+			"the %u result files written are kept in %s\n", r ? r->i : 1, r ? r->n : 0, written, dir);
+		return EXIT_STOPPED;
+	}
+	if (!r || r->pid < 0)
+		fprintf(stderr, "exitscope calibrate: run %u could not be started; files kept in %s\n",
+			r ? r->i : 1, dir);
+	else if (r->signal)
+		fprintf(stderr, "exitscope calibrate: run %u/%u was ended by signal %d (%s): no floor "
+			"written; files kept in %s\n", r->i, r->n, r->signal, strsignal(r->signal), dir);
+	else
+		fprintf(stderr, "exitscope calibrate: run %u/%u failed (exit status %d, its message above): "
+			"no floor written; files kept in %s\n", r->i, r->n, r->status, dir);
+	if (r && r->pid > 0 && !r->signal &&
+	    (r->status == EXIT_USAGE || r->status == EXIT_NOKVM || r->status == EXIT_STOPPED))
+		return r->status;
+	return EXIT_FAIL;
+}
+
+/* The runs' directory without a --keep: its files, then itself. */
+static void calibrate_rmdir(const char *dir, const struct repeat_run *runs, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		unlink(runs[i].path);
+	rmdir(dir);
+}
+
+static void calibrate_print(FILE *f, const struct noise_floor *nf)
+{
+	fprintf(f, "%-28s %5s %12s %12s %9s %7s\n", "probe", "runs", "mean cycles", "between sd",
+		"between %", "df");
+	for (size_t i = 0; i < nf->n_probes; i++) {
+		const struct noise_probe *p = &nf->probes[i];
+		char rel[32];
+
+		if (p->between_sd_rel >= 0)
+			snprintf(rel, sizeof(rel), "%.2f", 100 * p->between_sd_rel);
+		else
+			snprintf(rel, sizeof(rel), "-");
+		fprintf(f, "%-28s %5lld %12.1f %12.1f %9s %7.1f\n", p->name, p->runs, p->mean_cycles,
+			p->between_sd_cycles, rel, p->df);
+	}
+	for (size_t i = 0; i < nf->n_omitted; i++)
+		fprintf(f, "%-28s %5lld  no floor: measured (ok, 2 rounds or more) in fewer than %d runs\n",
+			nf->omitted[i].name, nf->omitted[i].runs, NOISE_MIN_RUNS);
+}
+
+/* Read the k runs' files and write their floor to a->out. */
+static int calibrate_floor(const struct calibrate_args *a, const struct repeat_run *runs, unsigned int k)
+{
+	struct result_file **files = calloc(k, sizeof(*files));
+	const char **paths = calloc(k, sizeof(*paths));
+	struct noise_floor nf = { 0 };
+	char err[RESULT_ERR_MAX];
+	int rc;
+
+	if (!files || !paths) {
+		rc = cli_error("calibrate", EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	for (unsigned int i = 0; i < k; i++)
+		paths[i] = runs[i].path;
+	rc = cli_read_results("calibrate", paths, k, files);
+	if (rc)
+		goto out;
+	if (noise_estimate((const struct result_file *const *)files, k, &nf, err, sizeof(err))) {
+		rc = cli_error("calibrate", EXIT_FAIL, "no floor from these runs: %s", err);
+		goto out;
+	}
+	if (a->keep) {		/* without --keep the files are gone once the floor is written */
+		nf.sources = paths;
+		nf.n_sources = k;
+	}
+	if (noise_write(&nf, a->out, err, sizeof(err))) {
+		rc = cli_error("calibrate", EXIT_FAIL, "cannot write the floor: %s", err);
+		noise_release(&nf);
+		goto out;
+	}
+	if (strcmp(a->out, "-")) {
+		printf("\n");
+		calibrate_print(stdout, &nf);
+		printf("\nwrote %s (%u runs)\n", a->out, k);
+	}
+	noise_release(&nf);
+	rc = strcmp(a->out, "-") ? cli_stdout_check("calibrate", EXIT_OK) : EXIT_OK;
+out:
+	for (unsigned int i = 0; files && i < k; i++)
+		result_free(files[i]);
+	free(files);
+	free(paths);
+	return rc;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+	struct calibrate_args a = { 0 };
+	struct progress pg = { .on = false };
+	struct repeat_opts o = {
+		.stop = cli_stop_flag(), .started = calibrate_started, .ctx = &pg, .quiet = true,
+	};
+	struct repeat_run *runs = NULL;
+	char dir[PATH_MAX - 16], pattern[PATH_MAX], **cargv = NULL;
+	unsigned int started = 0;
+	size_t k = 0;
+	int rc = calibrate_parse(&a, argc, argv), end;
+
+	if (rc)
+		return rc < 0 ? EXIT_OK : rc;
+	rc = cli_output_check("calibrate", a.out);
+	if (rc)
+		return rc;
+	rc = calibrate_dir(&a, dir, sizeof(dir));
+	if (rc)
+		return rc;
+	snprintf(pattern, sizeof(pattern), "%s/run.json", dir);
+	cargv = calloc((size_t)a.run_argc + 6, sizeof(*cargv));
+	runs = calloc(a.runs, sizeof(*runs));
+	if (!cargv || !runs) {
+		rc = cli_error("calibrate", EXIT_FAIL, "out of memory");
+		goto out;
+	}
+	/* Each run: exitscope run RUN-ARGUMENT ... --quiet --json DIR/run-I.json */
+	cargv[k++] = "exitscope";
+	cargv[k++] = "run";
+	for (int i = 0; i < a.run_argc; i++)
+		cargv[k++] = a.run_argv[i];
+	cargv[k++] = "--quiet";
+	cargv[k++] = "--json";
+	o.path_arg = k;
+	cargv[k++] = pattern;
+	o.argv = cargv;
+	o.path_prefix = "";
+	o.path = pattern;
+	o.n = a.runs;
+	cli_install_sigint();
+	progress_init(&pg, "calibrate", a.runs);
+	end = repeat_series(&o, runs, &started);
+	progress_done(&pg);
+	if (end < 0)
+		rc = cli_error("calibrate", EXIT_FAIL, "the runs: %s", strerror(-end));
+	else if (end != REPEAT_DONE)
+		rc = calibrate_incomplete(end, runs, started, dir);
+	else
+		rc = calibrate_floor(&a, runs, started);
+	if (!a.keep && rc == EXIT_OK)
+		calibrate_rmdir(dir, runs, started);
+	else if (!a.keep && end == REPEAT_DONE)
+		fprintf(stderr, "exitscope calibrate: the runs' result files are kept in %s\n", dir);
+out:
+	free(cargv);
+	free(runs);
+	return rc;
+}

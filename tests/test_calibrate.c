@@ -1,0 +1,196 @@
+/*
+ * test_calibrate.c - `exitscope calibrate` end to end: its usage errors
+ * (before anything runs), a failing run ending it with the run's status,
+ * K runs as K processes giving a noise file that reads back with their
+ * settings and probes and that `compare --noise` uses, the temporary runs
+ * removed without --keep, and Ctrl-C during run 2 (the trigger: calibrate's
+ * own progress line on a terminal): exit 130, no floor, run 1 kept.
+ */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results/noise.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static const char *exe;
+
+static void test_usage(const char *dir)
+{
+	static const struct { const char *args[5], *msg; } bad[] = {
+		{ { "--runs", "2" }, "--runs wants a number of runs 3-1000, not '2'" },
+		{ { "--runs", "x" }, "--runs wants a number of runs 3-1000, not 'x'" },
+		{ { "nop" }, "'nop': probes and run options go after '--'" },
+		{ { "--", "nop", "--json", "x.json" }, "run argument '--json': calibrate writes the runs' result files" },
+		{ { "--", "--json=x.json" }, "run argument '--json=x.json'" },
+		{ { "--", "--repeat", "3" }, "run argument '--repeat': calibrate makes the runs itself" },
+		{ { "--", "--method", "v1" }, "run argument '--method': a floor needs rounds (method v2)" },
+		{ { "--", "--all" }, "run argument '--all'" },
+		{ { "-o", "/nonexistent/dir/noise.json" }, "/nonexistent/dir/noise.json" },
+		{ { "--bogus" }, "unknown or incomplete option '--bogus'" },
+	};
+	struct run_result r;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *const *a = bad[i].args;
+
+		run_cmd(&r, (const char *const[]){ exe, "calibrate", a[0], a[1], a[2], a[3], a[4], NULL });
+		ok(r.status == 2 && strstr(r.err, bad[i].msg) && strstr(r.err, bad[i].msg) < strchr(r.err, '\n'),
+		   "calibrate %s %s %s: exit 2, its first line saying '%s'", a[0], a[1] ? a[1] : "", a[2] ? a[2] : "",
+		   bad[i].msg);
+		if (r.status != 2 || !strstr(r.err, bad[i].msg))
+			diag("status %d: %s", r.status, r.err);
+		run_free(&r);
+	}
+	(void)dir;
+}
+
+/* Names in dir starting with prefix. */
+static int count_entries(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_runs(const char *dir)
+{
+	char keep[512], noise[512], run1[600], run2[600], run3[600], want[1400];
+	char err[RESULT_ERR_MAX];
+	struct noise_floor *nf;
+	struct run_result r;
+	bool nop = false, cpuid = false;
+	size_t floored;
+
+	/* A run that fails (no KVM at that path) ends it with its status: nothing written. */
+	snprintf(noise, sizeof(noise), "%s/fail-noise.json", dir);
+	run_cmd(&r, (const char *const[]){ exe, "calibrate", "--runs", "3", "-o", noise, "--", "nop", "--kvm-dev",
+			"/nonexistent/kvm", NULL });
+	is_int(r.status, 3, "run 1 fails with exit status 3: calibrate exits 3");
+	tap_like(r.err, "exitscope calibrate: run 1/3 failed (exit status 3, its message above): no floor written",
+		 "one line names the run and says no floor was written");
+	ok(access(noise, F_OK) != 0, "... and there is no noise file");
+	run_free(&r);
+	/* A run's own usage error is calibrate's. */
+	run_cmd(&r, (const char *const[]){ exe, "calibrate", "--runs", "3", "-o", noise, "--", "--rounds", "0", NULL });
+	ok(r.status == 2 && strstr(r.err, "--rounds wants an integer"), "a run's usage error: exit 2 with its message");
+	run_free(&r);
+
+	snprintf(keep, sizeof(keep), "%s/kept", dir);
+	snprintf(noise, sizeof(noise), "%s/noise.json", dir);
+	run_cmd(&r, (const char *const[]){ exe, "calibrate", "--runs", "3", "--keep", keep, "-o", noise, "--", "nop",
+			"cpuid", "--rounds", "3", "--time-budget", "0.1", NULL });
+	is_int(r.status, 0, "calibrate --runs 3 --keep DIR -- nop cpuid --rounds 3: exit 0");
+	if (r.status)
+		diag("%s", r.err);
+	snprintf(run1, sizeof(run1), "%s/run-1.json", keep);
+	snprintf(run2, sizeof(run2), "%s/run-2.json", keep);
+	snprintf(run3, sizeof(run3), "%s/run-3.json", keep);
+	ok(!access(run1, R_OK) && !access(run2, R_OK) && !access(run3, R_OK) && count_entries(keep, "run-") == 3,
+	   "--keep: exactly run-1.json ... run-3.json in DIR");
+	snprintf(want, sizeof(want), "wrote %s (3 runs)\n", noise);
+	tap_like(r.out, want, "stdout ends with the file written and its runs");
+	ok(!strstr(r.out, "probe                         cycles"), "the runs' own tables are not printed");
+	run_free(&r);
+	/*
+	 * Which probes get a floor depends on how many rounds each run's budget
+	 * allowed (a floor needs 2 or more in 3 runs), which the host's load
+	 * decides: every probe is accounted for, in the floor or omitted.
+	 */
+	nf = noise_read_file(noise, err, sizeof(err));
+	ok(nf != NULL, "the noise file reads back (%s)", nf ? "ok" : err);
+	for (size_t i = 0; nf && i < nf->n_probes; i++) {
+		nop = nop || (!strcmp(nf->probes[i].name, "nop") && nf->probes[i].runs == 3);
+		cpuid = cpuid || (!strcmp(nf->probes[i].name, "cpuid") && nf->probes[i].runs == 3);
+	}
+	for (size_t i = 0; nf && i < nf->n_omitted; i++) {
+		nop = nop || (!strcmp(nf->omitted[i].name, "nop") && nf->omitted[i].runs < 3);
+		cpuid = cpuid || (!strcmp(nf->omitted[i].name, "cpuid") && nf->omitted[i].runs < 3);
+	}
+	ok(nf && nf->runs == 3 && nf->settings.rounds == 3 && nf->n_sources == 3 &&
+	   nf->n_probes + nf->n_omitted == 2 && nop && cpuid,
+	   "it holds 3 runs of --rounds 3, its 3 sources, nop and cpuid (each in the floor from 3 runs, or omitted)");
+	floored = nf ? nf->n_probes : 0;
+	noise_free(nf);
+	run_cmd(&r, (const char *const[]){ exe, "compare", "--noise", noise, run1, run2, NULL });
+	snprintf(want, sizeof(want), "noise floor: %s: 3 runs", noise);
+	ok(r.status == 0 && strstr(r.out, want) && !strstr(r.out, "rounds+floor") == !floored,
+	   "compare --noise FILE of two of the runs names the floor ('%s'), and uses it for the %zu probes it has",
+	   want, floored);
+	if (r.status || !strstr(r.out, want))
+		diag("status %d: %s%s", r.status, r.out, r.err);
+	run_free(&r);
+
+	/* Without --keep: the runs go to a temporary directory under $TMPDIR, removed at the end. */
+	snprintf(noise, sizeof(noise), "%s/noise2.json", dir);
+	setenv("TMPDIR", dir, 1);
+	run_cmd(&r, (const char *const[]){ exe, "calibrate", "--runs", "3", "-o", noise, "--", "nop", "--rounds", "2",
+			"--time-budget", "0.05", NULL });
+	unsetenv("TMPDIR");
+	ok(r.status == 0 && !access(noise, R_OK) && count_entries(dir, "exitscope-calibrate-") == 0,
+	   "without --keep: the floor is written and the temporary runs are gone");
+	run_free(&r);
+}
+
+/* Ctrl-C (to the process group, as a terminal sends it) once calibrate starts run 2 of 3. */
+static void test_sigint(const char *dir)
+{
+	const struct run_opts tty = { .stderr_tty = true };
+	char keep[512], noise[512], run1[600], run3[600], want[1200];
+	struct run_proc pr;
+	struct run_result r;
+	bool seen;
+
+	snprintf(keep, sizeof(keep), "%s/sigint", dir);
+	snprintf(noise, sizeof(noise), "%s/sigint-noise.json", dir);
+	if (run_start(&pr, (const char *const[]){ "setsid", exe, "calibrate", "--runs", "3", "--keep", keep, "-o",
+		      noise, "--", "cpuid", "rdtsc", "--rounds", "4", "--precision", "0.001", "--precision-floor",
+		      "0", "--time-budget", "0.4", NULL }, &tty)) {
+		tap_skip(4, "cannot start exitscope");
+		return;
+	}
+	seen = run_wait_stderr(&pr, "calibrate 2/3 run", 120000);
+	ok(seen, "calibrate's progress line says run 2/3 is under way");
+	kill(-pr.pid, SIGINT);
+	run_finish(&pr, &r);
+	ok(r.signal == 0 && r.status == 130, "Ctrl-C in run 2: exit 130 (status %d, signal %d)", r.status, r.signal);
+	snprintf(want, sizeof(want), "exitscope calibrate: stopped by Ctrl-C in run 2/3: no floor written; the ");
+	tap_like(r.err, want, "one line says where it stopped and that no floor was written");
+	snprintf(run1, sizeof(run1), "%s/run-1.json", keep);
+	snprintf(run3, sizeof(run3), "%s/run-3.json", keep);
+	ok(access(noise, F_OK) != 0 && !access(run1, R_OK) && access(run3, F_OK) != 0,
+	   "no noise file; run 1's file is kept; no run 3");
+	run_free(&r);
+}
+
+int main(void)
+{
+	char *dir;
+
+	exe = getenv("EXITSCOPE");
+	if (!exe || access(exe, X_OK))
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	dir = fixture_tmpdir();
+	test_usage(dir);
+	if (access("/dev/kvm", R_OK | W_OK)) {
+		skip("/dev/kvm is not usable: no runs to calibrate from");
+		fixture_rmdir(dir);
+		return done_testing();
+	}
+	test_runs(dir);
+	test_sigint(dir);
+	fixture_rmdir(dir);
+	return done_testing();
+}
