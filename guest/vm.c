@@ -2,12 +2,16 @@
  * vm.c - build a test VM: guest RAM holding a copy of this executable's
  * image at its own addresses, identity-mapped 4-level paging, GDT, IDT for
  * all vectors, one TSS and one GS block per vCPU, and vCPUs in 64-bit mode.
+ * Guest RAM and each vCPU's kvm_run are mapped at a fresh random host
+ * address per VM (vm_map_fresh).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "guest/vm.h"
@@ -195,6 +199,44 @@ static int vcpu_set_cpuid(struct vcpu *v, const struct kvm_cpuid2 *base)
 	return r;
 }
 
+/*
+ * Where the host side of a VM's memory goes: a random address in
+ * [VM_MAP_LO, VM_MAP_LO + VM_MAP_SPAN), far from the image, the heap, the
+ * libraries and the stack (and from ASan's shadow and allocator), aligned
+ * as asked.
+ */
+#define VM_MAP_LO	0x200000000000ULL	/* 32 TiB: above ASan's shadow */
+#define VM_MAP_SPAN	0x200000000000ULL	/* 32 TiB: below the sanitizers' allocators */
+
+static uint64_t map_random(void)
+{
+	struct timespec ts;
+	uint64_t v;
+
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
+}
+
+/*
+ * mmap at a fresh random host address (align: a power of two), so that
+ * every VM, and with a VM per round every round, draws its own host
+ * placement of guest memory and kvm_run. Without a hint, an munmap'd region
+ * of the same size comes straight back at the same address, so all VMs of
+ * one process share the placement ASLR drew for it: a constant per run
+ * that rounds cannot sample (docs/noise.md). The address is only a hint:
+ * where it is taken the kernel's own choice stands. The guest does not see
+ * it (guest physical addresses are offsets into the mapping).
+ */
+static void *vm_map_fresh(size_t len, uint64_t align, int prot, int flags, int fd)
+{
+	uint64_t slots = VM_MAP_SPAN / align;
+	void *hint = (void *)(uintptr_t)(VM_MAP_LO + map_random() % slots * align);
+
+	return mmap(hint, len, prot, flags, fd, 0);
+}
+
 static int vcpu_init(struct vm *vm, struct vcpu *v, int id, int mmap_size)
 {
 	int r, sfd;
@@ -209,7 +251,7 @@ static int vcpu_init(struct vm *vm, struct vcpu *v, int id, int mmap_size)
 		return r;
 	v->fd = r;
 	v->run_size = mmap_size;
-	v->run = mmap(NULL, mmap_size, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
+	v->run = vm_map_fresh(mmap_size, GUEST_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd);
 	if (v->run == MAP_FAILED) {
 		v->run = NULL;
 		return -errno;
@@ -299,8 +341,9 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 		}
 	}
 	vm->mem_size = round_up(img_end, SZ_2M) + (o->mem_extra ? round_up(o->mem_extra, SZ_2M) : 8 * SZ_2M);
-	vm->mem = mmap(NULL, vm->mem_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* 2 MiB-aligned, as the kernel aligns large anonymous mappings itself. */
+	vm->mem = vm_map_fresh(vm->mem_size, SZ_2M, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1);
 	if (vm->mem == MAP_FAILED) {
 		r = -errno;
 		vm->mem = NULL;

@@ -49,7 +49,7 @@ int main(void)
 		tap_ok(0, "vm_create: %s", err);
 		return tap_done();
 	}
-	tap_plan(39);
+	tap_plan(43);
 
 	/*
 	 * Which exit path a fault under supervisor shadow stacks takes: ssp is
@@ -236,6 +236,44 @@ int main(void)
 			       "vCPU 1 of an irqchip VM runs its function (%s)", res.msg);
 			vm_destroy(vm2);
 		}
+	}
+
+	/*
+	 * Host placement is drawn per VM: each VM built after the previous one
+	 * was torn down has its guest memory (2 MiB-aligned) and its kvm_run at
+	 * another host address, and the guest still runs the image's code
+	 * there. Before, an munmap'd region came back at the same address, so
+	 * every VM of a process (every round of a run) had one placement.
+	 */
+	{
+		uintptr_t mem[4] = { 0 }, run[4] = { 0 };
+		int ran = 0, made = 0, mem_same = 0, run_same = 0, misaligned = 0;
+
+		for (int i = 0; i < 4; i++) {
+			struct vm *vp;
+
+			if (vm_create(&vp, NULL, err, sizeof(err)))
+				break;
+			made++;
+			mem[i] = (uintptr_t)vp->mem;
+			run[i] = (uintptr_t)vp->vcpus[0].run;
+			misaligned += (mem[i] & (0x200000 - 1)) != 0;
+			vcpu_call_run(&vp->vcpus[0], tg_add, 100, BUDGET_MS, &res);
+			ran += res.kind == GUEST_DONE && res.args[0] == 5050;
+			if (i > 0) {
+				mem_same += mem[i] == mem[i - 1];
+				run_same += run[i] == run[i - 1];
+			}
+			vm_destroy(vp);
+		}
+		tap_ok(made == 4 && ran == 4, "4 VMs one after another each run the guest function (%d built, %d ran)",
+		       made, ran);
+		tap_ok(made == 4 && mem_same == 0, "each VM's guest memory is at another host address than the "
+		       "previous VM's (%#lx %#lx %#lx %#lx)", (unsigned long)mem[0], (unsigned long)mem[1],
+		       (unsigned long)mem[2], (unsigned long)mem[3]);
+		tap_ok(made == 4 && run_same == 0, "and so is its vCPU's kvm_run (%#lx %#lx %#lx %#lx)",
+		       (unsigned long)run[0], (unsigned long)run[1], (unsigned long)run[2], (unsigned long)run[3]);
+		tap_ok(made == 4 && misaligned == 0, "guest memory is 2 MiB-aligned on the host");
 	}
 
 	/* Watchdog: a guest that loops forever is stopped within its budget. */
