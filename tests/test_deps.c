@@ -5,7 +5,8 @@
  * lane groups; --test holds the tools the tests run; each option adds its
  * groups; only what is missing is asked for; root runs apt-get update and
  * one apt-get install of exactly that, after a line per group saying what
- * it is for; not root runs nothing and says what to run.
+ * it is for; not root runs nothing and says what to run. And `make` without
+ * jansson stops at once, pointing to install-deps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,6 +235,15 @@ int main(void)
 	run_free(&r);
 	deps(&r, "", "0", "", "--bogus", NULL);
 	ok(r.status == 2 && strstr(r.err, "unknown option '--bogus' (try --help)"), "an unknown option: exit 2, says so");
+	run_free(&r);
+
+	/* Building without jansson (no pkg-config file, no header on the include path). */
+	run_cmd(&r, (const char *const[]){ "env", "PKG_CONFIG_LIBDIR=/nonexistent", "make", "-n", "CC=gcc -nostdinc",
+					   "all", NULL });
+	ok(r.status == 2 && strstr(r.err, "jansson is not installed (Debian libjansson-dev): run scripts/install-deps"),
+	   "make without jansson: stops before compiling, saying what to install and how");
+	if (r.status != 2)
+		diag("  exit %d: %s", r.status, r.err);
 	run_free(&r);
 
 	free(build);
