@@ -370,7 +370,7 @@ static void test_rename_fails(void)
 		return;
 	}
 	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, "EXITSCOPE_TEST_HANG=cpuid@600000", exe,
-		      "run", "nop", "cpuid", "--method", "v1", "--samples", "3", "--time-budget", "0.3",
+		      "run", "nop", "cpuid", "--method", "v1", "--samples", "3", "--time-budget", "0.05",
 		      "--json", target, NULL }, &tty)) {
 		tap_skip(8, "cannot start exitscope");
 		return;
@@ -407,7 +407,7 @@ static void test_sigint_run(const char *json, const char *errtext)
 	bool started;
 
 	if (run_start(&pr, (const char *const[]){ "env", tmpdir_env, "EXITSCOPE_TEST_HANG=cpuid@600000", exe,
-		      "run", "nop", "cpuid", "rdtsc", "--method", "v1", "--samples", "3", "--time-budget", "0.3",
+		      "run", "nop", "cpuid", "rdtsc", "--method", "v1", "--samples", "3", "--time-budget", "0.05",
 		      "--json", json, NULL }, &tty)) {
 		tap_skip(7, "cannot start exitscope");
 		return;
@@ -449,9 +449,12 @@ static void test_sigint_run(const char *json, const char *errtext)
 }
 
 /*
- * Ctrl-C in the middle of a v2 run (while cpuid measures its 4th round, each
- * in a VM of its own): 130, and every probe keeps the rounds it had, status
- * ok with stop "stopped", not "stopped before it was measured".
+ * Ctrl-C in the middle of a v2 run (while cpuid measures its 2nd round,
+ * each in a VM of its own; rdtsc has had its 1st): 130, and every probe
+ * keeps the rounds it had, status ok with stop "stopped", not "stopped
+ * before it was measured". The 2nd round, not a later one: --time-budget
+ * counts the rounds' wall time, so on a loaded host it may end a probe
+ * after a few rounds (each round is 1/32 of it).
  */
 static void test_sigint_rounds(const char *json)
 {
@@ -467,19 +470,19 @@ static void test_sigint_rounds(const char *json)
 		tap_skip(4, "cannot start exitscope");
 		return;
 	}
-	ok(run_wait_stderr(&pr, "cpuid, round 4/32", RUN_WAIT_MS),
-	   "run: cpuid in its 4th round (progress on the tty)");
+	ok(run_wait_stderr(&pr, "cpuid, round 2/32", RUN_WAIT_MS),
+	   "run: cpuid in its 2nd round (progress on the tty)");
 	kill(pr.pid, SIGINT);
 	run_finish(&pr, &r);
 	ok(r.signal == 0 && r.status == 130, "run v2: Ctrl-C exits 130 (status %d, signal %d)", r.status, r.signal);
 	rf = read_result(json);
 	c = rf ? result_find_probe(rf, "cpuid") : NULL;
 	t = rf ? result_find_probe(rf, "rdtsc") : NULL;
-	ok(c && c->status == PROBE_OK && c->stop == PROBE_STOP_STOPPED && c->n_rounds >= 3,
+	ok(c && c->status == PROBE_OK && c->stop == PROBE_STOP_STOPPED && c->n_rounds >= 1,
 	   "run v2: cpuid keeps its %zu measured rounds, stop 'stopped'", c ? c->n_rounds : 0);
 	if (c && c->status != PROBE_OK)
 		diag("cpuid: %s: %s", probe_status_name(c->status), c->reason ? c->reason : "");
-	ok(t && t->status == PROBE_OK && t->stop == PROBE_STOP_STOPPED && t->n_rounds >= 3,
+	ok(t && t->status == PROBE_OK && t->stop == PROBE_STOP_STOPPED && t->n_rounds >= 1,
 	   "run v2: rdtsc keeps its %zu measured rounds, stop 'stopped'", t ? t->n_rounds : 0);
 	result_free(rf);
 	run_free(&r);
