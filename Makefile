@@ -20,6 +20,15 @@ V         ?=
 
 PKG_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs jansson 2>/dev/null || echo -ljansson)
+# jansson is the one library: without it, say what to install (not "jansson.h:
+# No such file" from the first file that includes it).
+HAVE_JANSSON := $(shell { pkg-config --exists jansson || printf '\043include <jansson.h>\n' | \
+		  $(CC) $(CFLAGS) -E -x c - ; } >/dev/null 2>&1 && echo y)
+ifeq ($(HAVE_JANSSON),)
+ifneq ($(filter-out clean uninstall,$(or $(MAKECMDGOALS),all)),)
+$(error jansson is not installed (Debian libjansson-dev): run scripts/install-deps as root)
+endif
+endif
 
 IS_CLANG  := $(findstring clang,$(shell $(CC) --version 2>/dev/null | head -1))
 # Messages are cut to fit their buffers on purpose; gcc's truncation
@@ -123,6 +132,7 @@ tests: $(TEST_BIN) $(EXE) man
 
 # The tests find the binary under test through EXITSCOPE.
 check: tests check-layers check-uapi
+	@command -v prove >/dev/null || { echo "prove is not installed (Debian perl): run scripts/install-deps --test as root" >&2; exit 1; }
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
 
 # Everything CI runs: the tests, the tests again under ASan+UBSan (host
@@ -159,6 +169,7 @@ check-layers: $(LIBA)
 
 # The whole tree, tests included, must also build warning-free with clang.
 build-clang:
+	@command -v clang >/dev/null || { echo "clang is not installed: run scripts/install-deps --test as root" >&2; exit 1; }
 	$(MAKE) CC=clang BUILD=build-clang EXE=build-clang/exitscope tests
 
 run: $(EXE)
@@ -174,6 +185,7 @@ man: $(MAN_PAGES)
 $(BUILD)/man/%: man/%.scd man/tidy.awk
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $<"
+	@command -v scdoc >/dev/null || { echo "scdoc is not installed (the man pages): run scripts/install-deps --test as root" >&2; exit 1; }
 	$(Q)scdoc < $< | awk -f man/tidy.awk > $@.tmp && mv $@.tmp $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the man pages

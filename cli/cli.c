@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/kvm_hint.h"
 #include "suites/suite_env.h"
 #include "kvm/kvm.h"
 #include "results/check.h"
@@ -54,21 +55,20 @@ const char *cli_kvm_path(const char *opt)
 
 int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *detail)
 {
-	const char *path = kvm_path ? kvm_path : KVM_DEFAULT_DEV;
+	struct cli_kvm_facts f;
+	char hint[400];
 
-	if (r == -ENOENT || r == -ENXIO || r == -ENODEV)
-		return cli_error(cmd, EXIT_NOKVM,
-				 "cannot open %s: %s (is KVM enabled and the kvm module loaded?)",
-				 path, strerror(-r));
-	if (r == -EACCES || r == -EPERM)
-		return cli_error(cmd, EXIT_NOKVM,
-				 "cannot open %s: %s (run as root or join the group that owns it, usually 'kvm')",
-				 path, strerror(-r));
+	if (r == -ENOENT || r == -ENXIO || r == -ENODEV || r == -EACCES || r == -EPERM) {
+		cli_kvm_facts(kvm_path, &f);
+		return cli_error(cmd, EXIT_NOKVM, "cannot open %s: %s; %s", f.path, strerror(-r),
+				 cli_kvm_hint(r, &f, hint, sizeof(hint)));
+	}
 	return cli_error(cmd, EXIT_NOKVM, "KVM unusable: %s", detail && *detail ? detail : strerror(-r));
 }
 
 int cli_kvm_check(const char *cmd, const char *kvm_path)
 {
+	const char *path = kvm_path ? kvm_path : KVM_DEFAULT_DEV;
 	int fd = kvm_open(kvm_path), r;
 
 	if (fd < 0)
@@ -76,12 +76,12 @@ int cli_kvm_check(const char *cmd, const char *kvm_path)
 	r = kvm_api_version(fd);
 	close(fd);
 	if (r < 0)
-		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM_GET_API_VERSION: %s)",
-				 kvm_path ? kvm_path : KVM_DEFAULT_DEV, strerror(-r));
+		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM_GET_API_VERSION: %s); "
+				 "--kvm-dev wants KVM's device node, usually %s", path, strerror(-r), KVM_DEFAULT_DEV);
 	if (r != KVM_API_VERSION)
-		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM API version %d, want %d)",
-				 kvm_path ? kvm_path : KVM_DEFAULT_DEV, r, KVM_API_VERSION);
-	close(fd);
+		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM API version %d, want %d); "
+				 "--kvm-dev wants KVM's device node, usually %s", path, r, KVM_API_VERSION,
+				 KVM_DEFAULT_DEV);
 	return EXIT_OK;
 }
 

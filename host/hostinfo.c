@@ -403,7 +403,8 @@ const char *hostinfo_emulation_warning(const struct hostinfo *hi)
 	if (hi->exec_mode != EXEC_EMULATED)
 		return NULL;
 	return "guest code is emulated by the host KVM (every guest instruction is emulated): "
-	       "figures are emulation costs, not hardware VM-exit costs";
+	       "figures are emulation costs, not hardware VM-exit costs; for those, run where KVM "
+	       "is kvm_intel or kvm_amd (bare metal, or a VM with nested virtualization)";
 }
 
 static const char *yesno(bool b)

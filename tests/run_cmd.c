@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -98,6 +99,8 @@ int run_start(struct run_proc *p, const char *const argv[], const struct run_opt
 
 	memset(p, 0, sizeof(*p));
 	p->pid = -1;
+	for (size_t i = 0, n = 0; argv[i] && n < sizeof(p->what) - 1; i++)
+		n += (size_t)snprintf(p->what + n, sizeof(p->what) - n, "%s%s", i ? " " : "", argv[i]);
 	p->out_fd = capture_fd();
 	p->err_fd = -1;
 	p->pty_fd = -1;
@@ -205,8 +208,44 @@ bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms)
 			return true;
 		pty_pump(p, 0);
 		usleep(5000);
-	} while (now_ms() < end);
+	} while (now_ms() < end && run_alive(p));
 	return false;
+}
+
+/* Block until the child ends or ms pass (on its pidfd; without one, 20 ms). */
+static void wait_end(pid_t pid, long ms)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+	if (fd < 0) {
+		usleep(20000);
+		return;
+	}
+	while (poll(&pfd, 1, (int)(ms > 0 ? ms : 0)) < 0 && errno == EINTR)
+		;
+	close(fd);
+}
+
+/* The child's end (waitpid's result), killing it when it outlives RUN_LIMIT_MS. */
+static pid_t reap(struct run_proc *p, int *st)
+{
+	long end = now_ms() + RUN_LIMIT_MS;
+	pid_t w;
+
+	while ((w = waitpid(p->pid, st, WNOHANG)) == 0 && now_ms() < end) {
+		if (p->pty_fd >= 0)
+			pty_pump(p, 20);	/* keep draining, or a chatty child blocks on it */
+		else
+			wait_end(p->pid, end - now_ms());
+	}
+	if (w)
+		return w;
+	printf("# %s: still running after %ld s, killed (the tests' safety net, RUN_LIMIT_MS)\n",
+	       p->what, RUN_LIMIT_MS / 1000L);
+	fflush(stdout);
+	kill(p->pid, SIGKILL);
+	return waitpid(p->pid, st, 0);
 }
 
 int run_finish(struct run_proc *p, struct run_result *r)
@@ -217,11 +256,7 @@ int run_finish(struct run_proc *p, struct run_result *r)
 	r->status = -1;
 	r->signal = 0;
 	if (p->pid > 0) {
-		/* Keep draining the pty, or a chatty child would block on it. */
-		while (p->pty_fd >= 0 && (w = waitpid(p->pid, &st, WNOHANG)) == 0)
-			pty_pump(p, 20);
-		if (p->pty_fd < 0)
-			w = waitpid(p->pid, &st, 0);
+		w = reap(p, &st);
 		if (w == p->pid && WIFEXITED(st)) {
 			r->status = WEXITSTATUS(st);
 		} else if (w == p->pid && WIFSIGNALED(st)) {

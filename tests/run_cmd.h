@@ -9,6 +9,17 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/*
+ * Safety nets, never triggers: a test waits for a child's own output or
+ * signal handler (run_wait_*), and for its end (run_finish, run_cmd), at
+ * most this long. Both are far beyond what any test's child takes on a
+ * loaded host; when one expires the wait fails (run_wait_*: false) or the
+ * child is killed with a TAP diagnostic line saying so (run_finish), so a
+ * broken program fails its test instead of hanging `make check`.
+ */
+#define RUN_WAIT_MS	300000		/* for a progress line, a handler: 5 min */
+#define RUN_LIMIT_MS	1800000		/* for a child to end: 30 min */
+
 struct run_result {
 	int status;	/* exit code; 128 + signal if killed; -1 if it could not run */
 	int signal;	/* the signal that killed it, 0 if it exited */
@@ -29,6 +40,7 @@ struct run_proc {
 	int pty_fd;			/* stderr_tty: the pty master, or -1 */
 	char *pty_buf;			/* what came through the pty so far */
 	size_t pty_len;
+	char what[64];			/* argv[0], for the safety net's message */
 };
 
 /* Run argv (argv[0] looked up in PATH), stdin from /dev/null; returns r->status. */
@@ -45,13 +57,20 @@ size_t run_help_commands(const char *help, char names[][32], size_t max);
 
 /* Start argv (as run_cmd_opts); 0, or -1 if it could not be started. */
 int run_start(struct run_proc *p, const char *const argv[], const struct run_opts *o);
-/* Wait up to timeout_ms until the child's stderr contains needle; true if it did. */
+/*
+ * Wait until the child's stderr contains needle; true if it did, false when
+ * the child ended first or timeout_ms (a safety net: RUN_WAIT_MS) passed.
+ */
 bool run_wait_stderr(struct run_proc *p, const char *needle, int timeout_ms);
 /* ... contains needle after the first mark (a later line of the same output). */
 bool run_wait_stderr_after(struct run_proc *p, const char *mark, const char *needle, int timeout_ms);
-/* Wait up to timeout_ms until the child catches signal sig (its handler is installed). */
+/* Wait until the child catches signal sig (its handler is installed); false as above. */
 bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms);
-/* Wait for the child to end and fill r as run_cmd does; returns r->status. */
+/*
+ * Wait for the child to end and fill r as run_cmd does; returns r->status.
+ * A child still running after RUN_LIMIT_MS is killed (status 137) and a
+ * "# ..." line says so.
+ */
 int run_finish(struct run_proc *p, struct run_result *r);
 
 #endif

@@ -161,7 +161,7 @@ static void test_sigint(const char *dir)
 		tap_skip(4, "cannot start exitscope");
 		return;
 	}
-	seen = run_wait_stderr(&pr, "calibrate 2/3 run", 120000);
+	seen = run_wait_stderr(&pr, "calibrate 2/3 run", RUN_WAIT_MS);
 	ok(seen, "calibrate's progress line says run 2/3 is under way");
 	kill(-pr.pid, SIGINT);
 	run_finish(&pr, &r);

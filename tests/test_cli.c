@@ -1,11 +1,16 @@
 /*
  * test_cli.c - the exitscope command line contract of the core: usage errors
- * exit 2, an unusable KVM gives one line and exit 3, `info --json` is a valid
- * result file naming the backend and the guest execution mode.
+ * exit 2, an unusable KVM (a missing path, a file that is not KVM, a file
+ * or node this user may not open) gives one line saying what to do and exit
+ * 3, `info --json` is a valid result file naming the backend and the guest
+ * execution mode.
  */
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "tests/run_cmd.h"
@@ -20,6 +25,62 @@ static int count_lines(const char *s)
 	return n;
 }
 
+/*
+ * --kvm-dev at what this user may not open: a plain file (mode 000), and
+ * copies of the KVM node closed to all but the owner (0600) or open to its
+ * group (0660). Each says why and what to do, in one line. As root the
+ * test runs exitscope without the capabilities that pass file modes
+ * (setpriv), or as nobody for the nodes.
+ */
+static void test_unreadable(const char *exe)
+{
+	static const struct { const char *name; int mode; bool node; const char *want; } cases[] = {
+		{ "plain", 0, false, "is not a device node: --kvm-dev wants KVM's, usually /dev/kvm" },
+		{ "node600", 0600, true, "only its owner 'root' may open it: run as root" },
+		{ "node660", 0660, true, "user 'nobody' is not in its group '" },
+	};
+	char dir[] = "/tmp/exitscope-cli-dev-XXXXXX", path[256], want[400];
+	struct stat st;
+	struct run_result r;
+
+	if (!mkdtemp(dir) || chmod(dir, 0755)) {
+		tap_skip(3, "no temp dir");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool root = getuid() == 0, made;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].name);
+		if (cases[i].node)
+			made = root && !stat("/dev/kvm", &st) && !mknod(path, S_IFCHR | 0600, st.st_rdev) &&
+			       !chown(path, 0, st.st_gid) && !chmod(path, (mode_t)cases[i].mode);
+		else
+			made = (close(open(path, O_CREAT | O_WRONLY, 0600)), !chmod(path, 0));
+		if (!made || (root && access("/usr/bin/setpriv", X_OK))) {
+			tap_skip(1, cases[i].node ? "needs root, setpriv and /dev/kvm to copy the node"
+						  : "cannot make the file, or root without setpriv");
+			unlink(path);
+			continue;
+		}
+		if (!root)
+			run_cmd(&r, (const char *const[]){ exe, "info", "--kvm-dev", path, NULL });
+		else if (cases[i].node)
+			run_cmd(&r, (const char *const[]){ "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+							   exe, "info", "--kvm-dev", path, NULL });
+		else
+			run_cmd(&r, (const char *const[]){ "setpriv", "--bounding-set=-dac_override,-dac_read_search",
+							   exe, "info", "--kvm-dev", path, NULL });
+		snprintf(want, sizeof(want), "exitscope info: cannot open %s: Permission denied; ", path);
+		if (!tap_ok(r.status == 3 && count_lines(r.err) == 1 && !strncmp(r.err, want, strlen(want)) &&
+			    strstr(r.err, cases[i].want), "--kvm-dev at a %s closed to us (%s): exit 3, one line, what to do",
+			    cases[i].node ? "copy of the KVM node" : "plain file", cases[i].name))
+			tap_diag("  exit %d: %s", r.status, r.err);
+		run_free(&r);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const char *exe = getenv("EXITSCOPE");
@@ -28,7 +89,7 @@ int main(void)
 
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	tap_plan(31);
+	tap_plan(36);
 
 	run_cmd(&r, (const char *const[]){ exe, NULL });
 	tap_is_u64(r.status, 2, "no command: exit 2");
@@ -61,14 +122,22 @@ int main(void)
 	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_KVM_DEV=/nonexistent/kvm", exe, "info", NULL });
 	tap_is_u64(r.status, 3, "missing KVM device: exit 3");
 	tap_like(r.err, "cannot open /nonexistent/kvm: No such file or directory", "says which device and why");
-	tap_like(r.err, "kvm module loaded", "and what to do");
+	tap_like(r.err, "; --kvm-dev or EXITSCOPE_KVM_DEV names no such file: give KVM's device node, usually /dev/kvm",
+		 "and what to do: the path given is wrong");
 	tap_is_u64(count_lines(r.err), 1, "in exactly one line");
 	tap_is_str(r.out, "", "and prints nothing on stdout");
 	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "run", "cpuid", "--kvm-dev", "/nonexistent/kvm", NULL });
+	tap_ok(r.status == 3 && count_lines(r.err) == 1 && strstr(r.err, "exitscope run: cannot open /nonexistent/kvm: "
+	       "No such file or directory; --kvm-dev or EXITSCOPE_KVM_DEV names no such file"),
+	       "run --kvm-dev MISSING: exit 3, the same one line");
+	run_free(&r);
 	run_cmd(&r, (const char *const[]){ exe, "info", "--kvm-dev", "/dev/null", NULL });
 	tap_is_u64(r.status, 3, "a device that is not KVM: exit 3");
-	tap_like(r.err, "/dev/null is not a KVM device", "says it is not KVM");
+	tap_like(r.err, "/dev/null is not a KVM device (KVM_GET_API_VERSION: Inappropriate ioctl for device); "
+		 "--kvm-dev wants KVM's device node, usually /dev/kvm", "says it is not KVM, and which to give");
 	run_free(&r);
+	test_unreadable(exe);
 
 	/* A lane record that lanes/init got wrong is a usage error, not "KVM unusable". */
 	if (access("/dev/kvm", R_OK | W_OK) == 0) {
@@ -92,7 +161,7 @@ int main(void)
 						   "--clear-groups", exe, "info", NULL });
 		if (r.status == 3 && strstr(r.err, "Permission denied")) {
 			tap_ok(1, "unprivileged user: exit 3 with Permission denied");
-			tap_like(r.err, "run as root or join the group", "and what to do");
+			tap_like(r.err, "; user 'nobody' is not in its group", "and what to do: join the group, or be root");
 		} else if (r.status == 126 || r.status == 127 || strstr(r.err, "setpriv")) {
 			tap_skip(2, "cannot run the binary as an unprivileged user here");
 		} else {
@@ -105,7 +174,7 @@ int main(void)
 	}
 
 	if (access("/dev/kvm", R_OK | W_OK)) {
-		tap_skip(8, "/dev/kvm is absent or not accessible");
+		tap_skip(9, "/dev/kvm is absent or not accessible");
 		return tap_done();
 	}
 	/* info --json to stdout: a result file with a host record. */
@@ -134,6 +203,17 @@ int main(void)
 			tap_skip(1, "not a kvm_pvm host");
 		json_decref(root);
 	}
+	run_free(&r);
+
+	/* An emulating host: the warning says what the figures are, and where to get hardware ones. */
+	run_cmd(&r, (const char *const[]){ exe, "info", NULL });
+	if (strstr(r.out, "\nguest execution emulated"))
+		tap_like(r.out, "\nwarning: guest code is emulated by the host KVM (every guest instruction is "
+			 "emulated): figures are emulation costs, not hardware VM-exit costs; for those, run where "
+			 "KVM is kvm_intel or kvm_amd (bare metal, or a VM with nested virtualization)\n",
+			 "emulated guest execution: one warning line, with where to measure hardware costs");
+	else
+		tap_skip(1, "guest execution is native here: no emulation warning");
 	run_free(&r);
 
 	/* info --json FILE writes the file and still prints the text report. */

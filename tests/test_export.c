@@ -611,7 +611,7 @@ static void test_systemd(void)
 	free(svc);
 	free(tim);
 	if (access("/usr/bin/systemd-analyze", X_OK) || access("/usr/lib/systemd/system/sysinit.target", R_OK)) {
-		tap_skip(2, "systemd-analyze or the system's units are not installed");
+		tap_skip(2, "systemd-analyze or the system's units are not installed (Debian systemd: scripts/install-deps --test)");
 		return;
 	}
 	/* A root with the system's units and the binary where the service expects it. */
@@ -677,7 +677,7 @@ int main(void)
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
 	if (!run_works((const char *const[]){ PROMTOOL, "--version", NULL }))
-		return tap_skip_all("promtool is not installed (Debian prometheus; scripts/install-deps)");
+		return tap_skip_all("promtool is not installed (Debian prometheus: scripts/install-deps --test)");
 	dir = fixture_tmpdir();
 	if (!dir)
 		return tap_skip_all("no temp dir");

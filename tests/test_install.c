@@ -271,7 +271,7 @@ int main(void)
 	/* The installed completion in a real bash, with the installed binary on PATH. */
 	check_completion(dest, false, probe);
 	if (access(BASH_COMPLETION, R_OK))
-		tap_skip(5, BASH_COMPLETION " is not installed (scripts/install-deps)");
+		tap_skip(5, BASH_COMPLETION " is not installed (Debian bash-completion: scripts/install-deps --test)");
 	else
 		check_completion(dest, true, probe);
 

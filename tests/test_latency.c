@@ -26,6 +26,14 @@ uint64_t lat_ud(uint64_t a);
 uint64_t lat_check_fail(uint64_t a);
 extern uint64_t lat_setup_calls, lat_teardown_calls;
 
+/*
+ * Each guest run's watchdog where the guest is meant to finish: a safety net
+ * far beyond the 60 ms of work (the default, 2 x budget + 1 s, could fire on
+ * a heavily loaded host and turn a measurement into a "hang"). The endless op
+ * sets its own, short one: that hang is what it checks.
+ */
+#define LAT_WATCHDOG_MS	60000
+
 /* Net per pair and the round's medians, by hand. */
 static void test_round_arith(void)
 {
@@ -127,7 +135,7 @@ static void test_session(struct vm *vm)
 {
 	struct latency_result *res = calloc(1, sizeof(*res));
 	struct latency_env env = { .vcpu = &vm->vcpus[0], .budget_ms = 60, .tsc_khz = 2000000,
-				   .rounds = 3, .pairs = 5 };
+				   .rounds = 3, .pairs = 5, .watchdog_ms = LAT_WATCHDOG_MS };
 	struct latency_op op = { .name = "outs3", .op = lat_outs, .arg = 3,
 				 .setup = lat_count_setup, .teardown = lat_count_teardown };
 	struct latency_session s;
@@ -189,7 +197,8 @@ static void test_session(struct vm *vm)
 int main(void)
 {
 	struct latency_result *res = calloc(1, sizeof(*res));
-	struct latency_env env = { .samples = 4, .budget_ms = 60, .tsc_khz = 2000000 };
+	struct latency_env env = { .samples = 4, .budget_ms = 60, .tsc_khz = 2000000,
+				   .watchdog_ms = LAT_WATCHDOG_MS };
 	struct latency_op op = { .name = "outs3", .op = lat_outs, .arg = 3,
 				 .setup = lat_count_setup, .teardown = lat_count_teardown };
 	double ovh = -1;

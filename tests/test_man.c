@@ -180,7 +180,7 @@ int main(void)
 	if (!exe || !build)
 		return tap_skip_all("EXITSCOPE or BUILD is not set (run through make check)");
 	if (access("/usr/bin/mandoc", X_OK))
-		return tap_skip_all("mandoc is not installed (scripts/install-deps)");
+		return tap_skip_all("mandoc is not installed (Debian mandoc: scripts/install-deps --test)");
 
 	/* The parsers themselves, on a known text. */
 	ntok = help_options("  -o, --output FILE  x (-shstk,-ibt) --a-b\n  --json [FILE]\n",

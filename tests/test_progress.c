@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/progress.c"	/* the unit under test, linked in directly */
@@ -202,6 +203,14 @@ static void test_lane(void)
 	rmdir(dirp);
 }
 
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
 /* One tmux server of our own: its socket name, and commands on it. */
 static char tmux_sock[64];
 
@@ -244,13 +253,13 @@ static void test_tmux(const char *exe)
 	char *pane = NULL;
 
 	if (!run_works((const char *const[]){ "tmux", "-V", NULL })) {
-		tap_skip(4, "tmux is not installed (Debian tmux)");
+		tap_skip(4, "tmux is not installed (Debian tmux: scripts/install-deps --test)");
 		return;
 	}
 	snprintf(tmux_sock, sizeof(tmux_sock), "exitscope-test-progress-%d", (int)getpid());
 	/* 120 columns, so the line is not cut; the shell stays to be captured. */
 	snprintf(cmd, sizeof(cmd), "tmux -L %s -f /dev/null new-session -d -s exs -x 120 -y 40 "
-		 "\"'%s' map --cpuid-profile host --ops 30000 --rounds 3; echo EXITED:\\$?; sleep 120\"",
+		 "\"'%s' map --cpuid-profile host --ops 10000 --rounds 3; echo EXITED:\\$?; sleep 120\"",
 		 tmux_sock, exe);
 	run_cmd(&r, (const char *const[]){ "sh", "-c", cmd, NULL });
 	if (r.status) {
@@ -259,8 +268,12 @@ static void test_tmux(const char *exe)
 		return;
 	}
 	run_free(&r);
-	/* While it runs: poll the pane (at most 60 s; it takes a few). */
-	for (int i = 0; i < 3000 && !ended; i++) {
+	/*
+	 * While it runs: poll the pane until the map's shell says it ended. The
+	 * line is on the pane all the time the map runs, so any capture then
+	 * shows it; the deadline is only a safety net (it takes seconds).
+	 */
+	for (long end = now_ms() + RUN_WAIT_MS; !ended && now_ms() < end;) {
 		free(pane);
 		pane = tmux_capture(false);
 		if (!seen)
@@ -268,6 +281,8 @@ static void test_tmux(const char *exe)
 		ended = strstr(pane, "EXITED:") != NULL;
 		usleep(20000);
 	}
+	if (!ended)
+		diag("the map in tmux did not end within %d s (RUN_WAIT_MS)", RUN_WAIT_MS / 1000);
 	ok(seen, "on a terminal (tmux pane), map shows its progress with the time left: '%s'", line);
 	free(pane);
 	pane = tmux_capture(true);

@@ -193,7 +193,7 @@ static void test_sigint(const char *dir, bool to_group)
 		tap_skip(7, "cannot start exitscope");
 		return;
 	}
-	seen = run_wait_stderr_after(&pr, "run 2/3:", "rdtsc, round 1/4", 120000);
+	seen = run_wait_stderr_after(&pr, "run 2/3:", "rdtsc, round 1/4", RUN_WAIT_MS);
 	ok(seen, "%s: run 2/3 measures rdtsc (its progress line on the tty)", name);
 	kill(to_group ? -pr.pid : pr.pid, SIGINT);
 	run_finish(&pr, &r);

@@ -322,13 +322,28 @@ static long file_size(const char *path)
 	return stat(path, &st) ? -1 : (long)st.st_size;
 }
 
+/*
+ * Chromium's run is bounded by timeout(1), a safety net far beyond the few
+ * seconds it takes on a loaded host; exit 124 means it expired.
+ */
+#define CHROMIUM_LIMIT_S	"300"
+
+/* Why chromium failed, in a diagnostic line. */
+static void chromium_diag(int rc, const char *err)
+{
+	if (rc == 124)
+		diag("chromium did not finish in " CHROMIUM_LIMIT_S " s (timeout): killed");
+	else if (rc)
+		diag("chromium exited %d: %.300s", rc, err);
+}
+
 /* Screenshot url into png with headless Chromium; returns the exit status. */
 static int screenshot(const char *chromium, const char *url, const char *png, const char *profile)
 {
 	char shot[4200], prof[4200];
 	struct run_result r;
 	const char *argv[] = {
-		"timeout", "180", chromium, "--headless", "--no-sandbox", "--disable-gpu",
+		"timeout", CHROMIUM_LIMIT_S, chromium, "--headless", "--no-sandbox", "--disable-gpu",
 		"--disable-quic", "--no-first-run", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", prof, "--window-size=1280,2000",
 		shot, url, NULL,
@@ -338,8 +353,7 @@ static int screenshot(const char *chromium, const char *url, const char *png, co
 	snprintf(shot, sizeof(shot), "--screenshot=%s", png);
 	snprintf(prof, sizeof(prof), "--user-data-dir=%s", profile);
 	rc = run_cmd(&r, argv);
-	if (rc)
-		diag("chromium exited %d: %.300s", rc, r.err);
+	chromium_diag(rc, r.err);
 	run_free(&r);
 	return rc;
 }
@@ -351,7 +365,7 @@ static void test_chromium(void)
 	const char *chromium = which("chromium");
 	struct run_result r;
 	const char *dump[] = {
-		"timeout", "180", NULL, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"timeout", CHROMIUM_LIMIT_S, NULL, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update",
 		"--disable-sync", prof, "--dump-dom", url, NULL,
 	};
@@ -362,7 +376,7 @@ static void test_chromium(void)
 		chromium = which("chromium-browser");
 	if (!chromium || !html2) {
 		tap_skip(8, chromium ? "no report to render" :
-			 "chromium not installed (apt-get install chromium)");
+			 "chromium is not installed (Debian chromium: scripts/install-deps --test)");
 		return;
 	}
 	dump[2] = chromium;
@@ -373,6 +387,7 @@ static void test_chromium(void)
 
 	run_cmd(&r, dump);
 	is_int(r.status, 0, "chromium --dump-dom exits 0");
+	chromium_diag(r.status, r.err);
 	ok(strstr(r.out, "id=\"host\"") && strstr(r.out, "id=\"compare\"") &&
 	   strstr(r.out, "id=\"probes\"") && strstr(r.out, "id=\"map\"") &&
 	   strstr(r.out, "id=\"checks\""), "the loaded DOM has all sections");

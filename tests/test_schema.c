@@ -458,7 +458,7 @@ int main(void)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
 	if (!run_works((const char *const[]){ PY, "-c", "from jsonschema import Draft202012Validator", NULL }))
 		return tap_skip_all(PY " has no jsonschema with draft 2020-12 (Debian python3-jsonschema; "
-				    "scripts/install-deps)");
+				    "scripts/install-deps --test)");
 	dir = fixture_tmpdir();
 	if (!dir)
 		return tap_skip_all("no temp dir");
