@@ -252,10 +252,13 @@ static int calibrate_floor(const struct calibrate_args *a, const struct repeat_r
 		rc = cli_error("calibrate", EXIT_FAIL, "no floor from these runs: %s", err);
 		goto out;
 	}
-	if (a->keep) {		/* without --keep the files are gone once the floor is written */
-		nf.sources = paths;
-		nf.n_sources = k;
-	}
+	/*
+	 * Without --keep the files are gone once the floor is written. nf owns
+	 * its sources array (noise_release frees it): fill it, do not swap ours in.
+	 */
+	if (a->keep)
+		for (unsigned int i = 0; i < k && i < nf.n_sources; i++)
+			nf.sources[i] = paths[i];
 	if (noise_write(&nf, a->out, err, sizeof(err))) {
 		rc = cli_error("calibrate", EXIT_FAIL, "cannot write the floor: %s", err);
 		noise_release(&nf);
