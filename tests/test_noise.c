@@ -207,8 +207,16 @@ static void test_estimate_errors(void)
 	ok(rc == -1 && strstr(err, "odd.json: not measured in rounds (method v1)") == err,
 	   "a v1 run: \"%s\"", err);
 	rf[3]->settings.method = RUN_METHOD_V2;
+	/* A run without --cpu is pinned where it started: runs differ in it, and a floor takes them. */
+	rf[0]->settings.cpu = 0;
+	rf[0]->settings.cpus[0] = 0;
+	rf[0]->settings.n_cpus = 1;
+	rf[3]->settings.cpu = 1;
+	rf[3]->settings.cpus[0] = 1;
+	rf[3]->settings.n_cpus = 1;
 	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
-	ok(rc == 0 && nf.runs == 4, "the same four runs, put right: estimated");
+	ok(rc == 0 && nf.runs == 4, "the same four runs, put right (one pinned to CPU 1, one to CPU 0): "
+	   "estimated%s%s", rc ? ": " : "", rc ? err : "");
 	noise_release(&nf);
 	free_runs(rf, 4);
 }
