@@ -180,37 +180,52 @@ static int compare_settings(struct compare_result *cr, const struct run_settings
 	return 0;
 }
 
-/* The lane kernel's patches as one line ("(none)"); malloc'd, NULL when out of memory. */
-static char *lane_patches(const struct host_lane *l)
+/* A lane's patch list as one line ("(none)"); malloc'd, NULL when out of memory. */
+static char *lane_patches(const char *const *p, size_t n)
 {
 	size_t len = 1;
 	char *s;
 
-	if (!l->n_kernel_patches)
+	if (!n)
 		return strdup("(none)");
-	for (size_t i = 0; i < l->n_kernel_patches; i++)
-		len += strlen(l->kernel_patches[i]) + 1;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(p[i]) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	s[0] = 0;
-	for (size_t i = 0; i < l->n_kernel_patches; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strcat(s, " ");
-		strcat(s, l->kernel_patches[i]);
+		strcat(s, p[i]);
 	}
 	return s;
 }
 
-/* Two lane runs: the kernels may differ by config and patches under one release. */
+/* The lane kernel's source as one line: package, version, tarball sha256 (16 digits). */
+static char *lane_source(const struct host_lane *l)
+{
+	if (!l->kernel_source)
+		return strdup("(unknown)");
+	return xasprintf("%s%s%.16s", l->kernel_source, l->kernel_source_sha256 ? " sha256 " : "",
+			 l->kernel_source_sha256 ? l->kernel_source_sha256 : "");
+}
+
+/* Two lane runs: the kernels may differ by source, config and patches, the emulators by patches. */
 static int compare_lanes(struct compare_result *cr, const struct host_lane *a,
 			 const struct host_lane *b)
 {
-	char *pa = lane_patches(a), *pb = lane_patches(b);
+	char *pa = lane_patches(a->kernel_patches, a->n_kernel_patches);
+	char *pb = lane_patches(b->kernel_patches, b->n_kernel_patches);
+	char *ea = lane_patches(a->emulator_patches, a->n_emulator_patches);
+	char *eb = lane_patches(b->emulator_patches, b->n_emulator_patches);
+	char *sa = lane_source(a), *sb = lane_source(b);
 	int rc = -1;
 
-	if (pa && pb &&
+	if (pa && pb && ea && eb && sa && sb &&
 	    !add_host(cr, "lane.name", host_lane_names[a->name], host_lane_names[b->name]) &&
+	    !add_host(cr, "lane.emulator_patches", ea, eb) &&
+	    !add_host(cr, "lane.kernel.source", sa, sb) &&
 	    !add_host(cr, "lane.kernel.config_sha256",
 		      a->kernel_config_sha256 ? a->kernel_config_sha256 : "(unknown)",
 		      b->kernel_config_sha256 ? b->kernel_config_sha256 : "(unknown)") &&
@@ -218,6 +233,10 @@ static int compare_lanes(struct compare_result *cr, const struct host_lane *a,
 		rc = 0;
 	free(pa);
 	free(pb);
+	free(ea);
+	free(eb);
+	free(sa);
+	free(sb);
 	return rc;
 }
 

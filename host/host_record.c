@@ -71,8 +71,15 @@ void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out)
 		h->lane.present = 1;
 		h->lane.name = l->name;
 		h->lane.emulator = l->emulator;
+		n = l->nr_emulator_patches > 0 ? (size_t)l->nr_emulator_patches : 0;
+		for (i = 0; i < n && i < HOSTINFO_LANE_EMULATOR_PATCHES; i++)
+			out->lane_emulator_patches[i] = l->emulator_patches[i];
+		h->lane.emulator_patches = i ? out->lane_emulator_patches : NULL;	/* absent: none */
+		h->lane.n_emulator_patches = i;
 		h->lane.kernel_kind = l->kernel_kind;
 		h->lane.kernel_config_sha256 = l->config_sha256[0] ? l->config_sha256 : NULL;
+		h->lane.kernel_source = l->source[0] ? l->source : NULL;
+		h->lane.kernel_source_sha256 = l->source_sha256[0] ? l->source_sha256 : NULL;
 		n = l->nr_patches > 0 ? (size_t)l->nr_patches : 0;
 		for (i = 0; i < n && i < HOSTINFO_LANE_PATCHES; i++)
 			out->lane_patches[i] = l->patches[i];

@@ -22,6 +22,7 @@ struct hostinfo_record {
 	struct result_flag cpuid[HOSTINFO_RECORD_CPUID];
 	struct result_flag msrs[HOSTINFO_RECORD_MSRS];
 	const char *lane_patches[HOSTINFO_LANE_PATCHES];
+	const char *lane_emulator_patches[HOSTINFO_LANE_EMULATOR_PATCHES];
 };
 
 /* Fill out->rec from hi; its strings point into hi, valid while hi is. */

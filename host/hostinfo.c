@@ -304,9 +304,32 @@ static int lane_enum(const char *name, const char *const *names, int n, int *out
 	return -EINVAL;
 }
 
-int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
+/*
+ * name's ':'-separated names into names[max][128], their count in *n: 0
+ * (also when unset or empty), -EINVAL when too many or one is too long.
+ */
+static int lane_list(const char *name, char (*names)[128], int max, int *n,
+		     char *err, size_t errlen)
 {
 	char list[HOSTINFO_LANE_PATCHES * 128], *p, *save = NULL;
+	int r = lane_var(name, list, sizeof(list), err, errlen);
+
+	*n = 0;
+	if (r)
+		return r < 0 ? r : 0;
+	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+		if (*n == max || strlen(p) >= sizeof(names[0])) {
+			snprintf(err, errlen, "%s: more than %d names or a name longer than %zu "
+				 "characters", name, max, sizeof(names[0]) - 1);
+			return -EINVAL;
+		}
+		snprintf(names[(*n)++], sizeof(names[0]), "%s", p);
+	}
+	return 0;
+}
+
+int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
+{
 	int idx, r;
 
 	memset(l, 0, sizeof(*l));
@@ -332,21 +355,24 @@ int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
 		     sizeof(l->config_sha256), err, errlen);
 	if (r < 0)
 		return r;
+	r = lane_var("EXITSCOPE_LANE_KERNEL_SOURCE", l->source, sizeof(l->source), err, errlen);
+	if (r < 0)
+		return r;
+	r = lane_var("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256", l->source_sha256,
+		     sizeof(l->source_sha256), err, errlen);
+	if (r < 0)
+		return r;
 	r = lane_var("EXITSCOPE_LANE_CYCLES", l->cycles, sizeof(l->cycles), err, errlen);
 	if (r < 0)
 		return r;
-	r = lane_var("EXITSCOPE_LANE_KERNEL_PATCHES", list, sizeof(list), err, errlen);
+	r = lane_list("EXITSCOPE_LANE_KERNEL_PATCHES", l->patches, HOSTINFO_LANE_PATCHES,
+		      &l->nr_patches, err, errlen);
 	if (r < 0)
 		return r;
-	for (p = r ? NULL : strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
-		if (l->nr_patches == HOSTINFO_LANE_PATCHES || strlen(p) >= sizeof(l->patches[0])) {
-			snprintf(err, errlen, "EXITSCOPE_LANE_KERNEL_PATCHES: more than %d patches or "
-				 "a name longer than %zu characters", HOSTINFO_LANE_PATCHES,
-				 sizeof(l->patches[0]) - 1);
-			return -EINVAL;
-		}
-		snprintf(l->patches[l->nr_patches++], sizeof(l->patches[0]), "%s", p);
-	}
+	r = lane_list("EXITSCOPE_LANE_EMULATOR_PATCHES", l->emulator_patches,
+		      HOSTINFO_LANE_EMULATOR_PATCHES, &l->nr_emulator_patches, err, errlen);
+	if (r < 0)
+		return r;
 	l->present = true;
 	return 0;
 }
@@ -443,12 +469,20 @@ void hostinfo_print(FILE *f, const struct hostinfo *hi)
 	fprintf(f, "tsc             %d kHz\n", hi->tsc_khz);
 	fprintf(f, "guest execution %s (%s)\n", exec_mode_name(hi->exec_mode), hi->exec_detail);
 	if (hi->lane.present) {
-		fprintf(f, "lane            %s in %s\n", host_lane_names[hi->lane.name], hi->lane.emulator);
+		fprintf(f, "lane            %s in %s", host_lane_names[hi->lane.name], hi->lane.emulator);
+		if (hi->lane.nr_emulator_patches)
+			fprintf(f, " patches");
+		for (int i = 0; i < hi->lane.nr_emulator_patches; i++)
+			fprintf(f, " %s", hi->lane.emulator_patches[i]);
+		fprintf(f, "\n");
 		fprintf(f, "lane kernel     %s config sha256 %s patches", host_lane_kernel_names[hi->lane.kernel_kind],
 			hi->lane.config_sha256[0] ? hi->lane.config_sha256 : "unknown");
 		for (int i = 0; i < hi->lane.nr_patches; i++)
 			fprintf(f, " %s", hi->lane.patches[i]);
 		fprintf(f, "%s\n", hi->lane.nr_patches ? "" : " none");
+		if (hi->lane.source[0])
+			fprintf(f, "lane source     %s sha256 %s\n", hi->lane.source,
+				hi->lane.source_sha256[0] ? hi->lane.source_sha256 : "unknown");
 		if (hi->lane.cycles[0])
 			fprintf(f, "lane cycles     %s\n", hi->lane.cycles);
 	}

@@ -33,16 +33,26 @@ struct hostinfo_param {
  *   EXITSCOPE_LANE_KERNEL               stock | tiny | path
  *   EXITSCOPE_LANE_KERNEL_CONFIG_SHA256 sha256 of the kernel's .config (optional)
  *   EXITSCOPE_LANE_KERNEL_PATCHES       "series/file" names, ':'-separated (optional)
+ *   EXITSCOPE_LANE_KERNEL_SOURCE        the source package and version the kernel was
+ *                                       built from, "linux-source-7.2 7.2.12-1~bpo13+1" (optional)
+ *   EXITSCOPE_LANE_KERNEL_SOURCE_SHA256 sha256 of that source's tarball (optional)
+ *   EXITSCOPE_LANE_EMULATOR_PATCHES     names of the patches the emulator was built
+ *                                       with, ':'-separated (optional)
  *   EXITSCOPE_LANE_CYCLES               one sentence: what the lane's cycles are (optional)
  */
 #define HOSTINFO_LANE_PATCHES	32
+#define HOSTINFO_LANE_EMULATOR_PATCHES	16
 
 struct hostinfo_lane {
 	bool present;
 	enum host_lane_name name;
 	enum host_lane_kernel kernel_kind;
 	char emulator[128];
+	int nr_emulator_patches;
+	char emulator_patches[HOSTINFO_LANE_EMULATOR_PATCHES][128];
 	char config_sha256[72];
+	char source[128];
+	char source_sha256[72];
 	int nr_patches;
 	char patches[HOSTINFO_LANE_PATCHES][128];
 	char cycles[384];

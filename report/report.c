@@ -142,9 +142,17 @@ static char *host_value(const struct result_file *rf, enum host_field hf)
 			fputs("-", m);
 			break;
 		}
-		fprintf(m, "%s: %s; kernel %s", host_lane_names[h->lane.name],
-			h->lane.emulator ? h->lane.emulator : "?",
-			host_lane_kernel_names[h->lane.kernel_kind]);
+		fprintf(m, "%s: %s", host_lane_names[h->lane.name],
+			h->lane.emulator ? h->lane.emulator : "?");
+		if (h->lane.n_emulator_patches)
+			fputs(", patches", m);
+		for (i = 0; i < h->lane.n_emulator_patches; i++)
+			fprintf(m, " %s", h->lane.emulator_patches[i]);
+		fprintf(m, "; kernel %s", host_lane_kernel_names[h->lane.kernel_kind]);
+		if (h->lane.kernel_source)
+			fprintf(m, " %s", h->lane.kernel_source);
+		if (h->lane.kernel_source_sha256)
+			fprintf(m, " (sha256 %.12s)", h->lane.kernel_source_sha256);
 		if (h->lane.kernel_config_sha256)
 			fprintf(m, ", config %.12s", h->lane.kernel_config_sha256);
 		fputs(h->lane.n_kernel_patches ? ", patches" : ", unpatched", m);

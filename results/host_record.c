@@ -53,9 +53,20 @@ static json_t *lane_json(const struct host_lane *l)
 	}
 	json_object_set_new(o, "name", json_string(host_lane_names[l->name]));
 	json_object_set_new(o, "emulator", str_or_empty(l->emulator));
+	if (l->emulator_patches) {
+		json_t *e = json_array();
+
+		for (size_t i = 0; e && i < l->n_emulator_patches; i++)
+			json_array_append_new(e, str_or_empty(l->emulator_patches[i]));
+		json_object_set_new(o, "emulator_patches", e);
+	}
 	json_object_set_new(k, "kind", json_string(host_lane_kernel_names[l->kernel_kind]));
 	if (l->kernel_config_sha256)
 		json_object_set_new(k, "config_sha256", json_string(l->kernel_config_sha256));
+	if (l->kernel_source)
+		json_object_set_new(k, "source", json_string(l->kernel_source));
+	if (l->kernel_source_sha256)
+		json_object_set_new(k, "source_sha256", json_string(l->kernel_source_sha256));
 	for (size_t i = 0; i < l->n_kernel_patches; i++)
 		json_array_append_new(p, str_or_empty(l->kernel_patches[i]));
 	json_object_set_new(k, "patches", p);
@@ -262,12 +273,18 @@ static int read_lane(struct jcheck *c, json_t *host, struct host_record *h)
 	TRY(jcheck_enum(c, lane, "name", JCHECK_REQUIRED, host_lane_names, HOST_LANE_N, &idx));
 	l->name = idx;
 	TRY(jcheck_string(c, lane, "emulator", JCHECK_REQUIRED, 0, &l->emulator));
+	rc = jcheck_strings(c, lane, "emulator_patches", JCHECK_OPTIONAL, HOST_LANE_MAX_PATCHES,
+			    &l->emulator_patches, &l->n_emulator_patches);
+	if (rc < 0)
+		return -1;
 	TRY(jcheck_string(c, lane, "cycles", JCHECK_OPTIONAL, 0, &l->cycles));
 	TRY(jcheck_object(c, lane, "kernel", JCHECK_REQUIRED, &k));
 	jcheck_push_key(c, "kernel");
 	TRY(jcheck_enum(c, k, "kind", JCHECK_REQUIRED, host_lane_kernel_names, HOST_LANE_KERNEL_N, &idx));
 	l->kernel_kind = idx;
 	TRY(jcheck_string(c, k, "config_sha256", JCHECK_OPTIONAL, 0, &l->kernel_config_sha256));
+	TRY(jcheck_string(c, k, "source", JCHECK_OPTIONAL, 0, &l->kernel_source));
+	TRY(jcheck_string(c, k, "source_sha256", JCHECK_OPTIONAL, 0, &l->kernel_source_sha256));
 	rc = jcheck_strings(c, k, "patches", JCHECK_OPTIONAL, HOST_LANE_MAX_PATCHES,
 			    &l->kernel_patches, &l->n_kernel_patches);
 	if (rc < 0)
@@ -308,8 +325,11 @@ void host_record_release(struct host_record *h)
 	free(h->cpuid);
 	free(h->msr_save_list);
 	free(h->lane.kernel_patches);
+	free(h->lane.emulator_patches);
 	h->lane.kernel_patches = NULL;
 	h->lane.n_kernel_patches = 0;
+	h->lane.emulator_patches = NULL;
+	h->lane.n_emulator_patches = 0;
 	h->backend_params = NULL;
 	h->kvm_caps = NULL;
 	h->cpuid = NULL;

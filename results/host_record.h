@@ -41,8 +41,12 @@ struct host_lane {
 	int present;				/* 0: no "lane" object */
 	enum host_lane_name name;
 	const char *emulator;			/* e.g. "bochs 2.7 corei7_skylake_x" */
+	const char **emulator_patches;		/* optional: the emulator's patches, in order */
+	size_t n_emulator_patches;
 	enum host_lane_kernel kernel_kind;
 	const char *kernel_config_sha256;	/* optional */
+	const char *kernel_source;		/* optional: "linux-source-7.2 7.2.12-1~bpo13+1" */
+	const char *kernel_source_sha256;	/* optional: of that source's tarball */
 	const char **kernel_patches;		/* "series/file", in the order applied */
 	size_t n_kernel_patches;
 	const char *cycles;			/* optional: what the lane's cycles are */

@@ -507,6 +507,7 @@ static void test_lane(void)
 {
 	static const char *lane_patches[] = { "seed004-a-fastpath-invd/0001-invd.patch",
 					      "seed004-b-xcr0-outside-loop/0001-xcr0.patch" };
+	static const char *emu_patches[] = { "0001-pax-dirty-bit.patch", "0002-xrstors-offsets.patch" };
 	struct host_record h;
 	struct result_file *rf;
 	char path[4200], err[RESULT_ERR_MAX];
@@ -520,10 +521,14 @@ static void test_lane(void)
 	h.lane.kernel_config_sha256 = "0123abcd";
 	h.lane.kernel_patches = lane_patches;
 	h.lane.n_kernel_patches = 2;
+	h.lane.kernel_source = "linux-source-7.2 7.2.12-1~bpo13+1";
+	h.lane.kernel_source_sha256 = "dd8cf7080e709d05";
+	h.lane.emulator_patches = emu_patches;
+	h.lane.n_emulator_patches = 2;
 	h.lane.cycles = "emulated time";
 	rf = round_trip(envelope("info", &h), "lane-info.json");
 	if (!ok(rf && rf->host.lane.present, "lane: written and read back")) {
-		tap_skip(5, "no lane");
+		tap_skip(8, "no lane");
 	} else {
 		const struct host_lane *l = &rf->host.lane;
 
@@ -533,21 +538,30 @@ static void test_lane(void)
 		tap_is_str(l->kernel_config_sha256, "0123abcd", "lane: kernel.config_sha256");
 		ok(l->n_kernel_patches == 2 && !strcmp(l->kernel_patches[0], lane_patches[0]) &&
 		   !strcmp(l->kernel_patches[1], lane_patches[1]), "lane: kernel.patches in order");
+		tap_is_str(l->kernel_source, "linux-source-7.2 7.2.12-1~bpo13+1", "lane: kernel.source");
+		tap_is_str(l->kernel_source_sha256, "dd8cf7080e709d05", "lane: kernel.source_sha256");
+		ok(l->n_emulator_patches == 2 && !strcmp(l->emulator_patches[0], emu_patches[0]) &&
+		   !strcmp(l->emulator_patches[1], emu_patches[1]), "lane: emulator_patches in order");
 		tap_is_str(l->cycles, "emulated time", "lane: cycles");
 	}
 	result_free(rf);
 
-	/* Only the required parts: no config hash, no patches, no cycles. */
+	/* Only the required parts: no config hash, source, patches or cycles (older files). */
 	h.lane.name = HOST_LANE_VMX;
 	h.lane.kernel_kind = HOST_LANE_KERNEL_STOCK;
 	h.lane.kernel_config_sha256 = NULL;
 	h.lane.kernel_patches = NULL;
 	h.lane.n_kernel_patches = 0;
+	h.lane.kernel_source = h.lane.kernel_source_sha256 = NULL;
+	h.lane.emulator_patches = NULL;
+	h.lane.n_emulator_patches = 0;
 	h.lane.cycles = NULL;
 	rf = round_trip(envelope("info", &h), "lane-bare.json");
 	ok(rf && rf->host.lane.present && rf->host.lane.name == HOST_LANE_VMX &&
 	   rf->host.lane.kernel_kind == HOST_LANE_KERNEL_STOCK && !rf->host.lane.kernel_config_sha256 &&
-	   rf->host.lane.n_kernel_patches == 0 && !rf->host.lane.cycles,
+	   rf->host.lane.n_kernel_patches == 0 && !rf->host.lane.cycles &&
+	   !rf->host.lane.kernel_source && !rf->host.lane.kernel_source_sha256 &&
+	   !rf->host.lane.emulator_patches && rf->host.lane.n_emulator_patches == 0,
 	   "lane: optional parts stay absent");
 	result_free(rf);
 
@@ -584,7 +598,7 @@ static void test_lane_env(void)
 	char err[256] = "";
 
 	if (!hi || !r) {
-		tap_skip(9, "out of memory");
+		tap_skip(14, "out of memory");
 		free(hi);
 		free(r);
 		return;
@@ -597,6 +611,9 @@ static void test_lane_env(void)
 	setenv("EXITSCOPE_LANE_KERNEL", "tiny", 1);
 	setenv("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256", "feedbeef", 1);
 	setenv("EXITSCOPE_LANE_KERNEL_PATCHES", "s-a/0001-x.patch:s-b/0002-y.patch", 1);
+	setenv("EXITSCOPE_LANE_KERNEL_SOURCE", "linux-source-7.2 7.2.12-1~bpo13+1", 1);
+	setenv("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256", "dd8cf708", 1);
+	setenv("EXITSCOPE_LANE_EMULATOR_PATCHES", "0001-a.patch:0002-b.patch:0003-c.patch", 1);
 	setenv("EXITSCOPE_LANE_CYCLES", "Bochs instructions", 1);
 	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == 0 && hi->lane.present,
 	   "lane env: read (%s)", err);
@@ -606,13 +623,33 @@ static void test_lane_env(void)
 	tap_is_str(r->rec.lane.emulator, "bochs 2.7 corei7_skylake_x", "lane env: emulator");
 	ok(r->rec.lane.n_kernel_patches == 2 &&
 	   !strcmp(r->rec.lane.kernel_patches[1], "s-b/0002-y.patch"), "lane env: patches split on ':'");
+	tap_is_str(r->rec.lane.kernel_source, "linux-source-7.2 7.2.12-1~bpo13+1", "lane env: kernel source");
+	tap_is_str(r->rec.lane.kernel_source_sha256, "dd8cf708", "lane env: kernel source sha256");
+	ok(r->rec.lane.n_emulator_patches == 3 &&
+	   !strcmp(r->rec.lane.emulator_patches[2], "0003-c.patch"), "lane env: emulator patches split on ':'");
 	tap_is_str(r->rec.lane.cycles, "Bochs instructions", "lane env: cycles");
 	setenv("EXITSCOPE_LANE_KERNEL_PATCHES", "", 1);
 	unsetenv("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256");
+	unsetenv("EXITSCOPE_LANE_KERNEL_SOURCE");
+	setenv("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256", "", 1);
+	unsetenv("EXITSCOPE_LANE_EMULATOR_PATCHES");
 	hostinfo_lane_env(&hi->lane, err, sizeof(err));
 	hostinfo_record(hi, r);
-	ok(r->rec.lane.n_kernel_patches == 0 && !r->rec.lane.kernel_config_sha256,
-	   "lane env: no patches, no config hash");
+	ok(r->rec.lane.n_kernel_patches == 0 && !r->rec.lane.kernel_config_sha256 &&
+	   !r->rec.lane.kernel_source && !r->rec.lane.kernel_source_sha256 &&
+	   !r->rec.lane.emulator_patches && r->rec.lane.n_emulator_patches == 0,
+	   "lane env: no patches, no config hash, no source, no emulator patches");
+	{
+		char many[20 * 8 + 1] = "";
+
+		for (int i = 0; i < 20; i++)
+			strcat(many, i ? ":p.patch" : "p.patch");
+		setenv("EXITSCOPE_LANE_EMULATOR_PATCHES", many, 1);
+		ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == -EINVAL,
+		   "lane env: 20 emulator patches are too many");
+		tap_like(err, "EXITSCOPE_LANE_EMULATOR_PATCHES", "lane env: the message names the variable");
+		unsetenv("EXITSCOPE_LANE_EMULATOR_PATCHES");
+	}
 	setenv("EXITSCOPE_LANE_KERNEL", "bzImage", 1);
 	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == -EINVAL && !hi->lane.present,
 	   "lane env: a bad kernel kind is an error");
@@ -621,6 +658,7 @@ static void test_lane_env(void)
 	unsetenv("EXITSCOPE_LANE_EMULATOR");
 	unsetenv("EXITSCOPE_LANE_KERNEL");
 	unsetenv("EXITSCOPE_LANE_KERNEL_PATCHES");
+	unsetenv("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256");
 	unsetenv("EXITSCOPE_LANE_CYCLES");
 	free(hi);
 	free(r);

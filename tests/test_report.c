@@ -79,9 +79,11 @@ static void make_files(void)
 	json_object_set_new(json_array_get(pa, 0), "description", json_string(EVIL));
 	a = fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa);
 	b = fixture_result(fixture_host("6.18.44 " EVIL, "Xeon", "native"), pb);
-	/* B ran in a lane, on a patched kernel. */
-	json_object_set_new(json_object_get(b, "host"), "lane", json_pack("{s:s, s:s, s:{s:s, s:o}}",
-		"name", "vmx", "emulator", "bochs", "kernel", "kind", "tiny",
+	/* B ran in a lane, on a patched kernel of a named source, in a patched emulator. */
+	json_object_set_new(json_object_get(b, "host"), "lane", json_pack("{s:s, s:s, s:[s], s:{s:s, s:s, s:s, s:o}}",
+		"name", "vmx", "emulator", "bochs", "emulator_patches", "0001-e.patch",
+		"kernel", "kind", "tiny", "source", "linux-source-7.2 7.2.12-1~bpo13+1",
+		"source_sha256", "dd8cf7080e709d050ce2",
 		"patches", json_pack("[s]", "seed/0001-x.patch")));
 	json_object_set_new(a, "map", fixture_map(0, "host",
 		json_pack("[o, o, o]", fixture_map_entry("cr4", 23, "CET", "toggle", "intercepted", 2),
@@ -260,8 +262,9 @@ static void test_library(void)
 	ok(html != NULL, "two files: report written");
 	if (html) {
 		tap_like(html, "id=\"compare\"", "two files: comparison section");
-		tap_like(html, "<th>lane</th><td>-</td><td class=\"differs\">vmx: bochs; kernel tiny, patches seed/0001-x.patch</td>",
-			 "the host table names the lane kernel and its patches (A: no lane)");
+		tap_like(html, "<th>lane</th><td>-</td><td class=\"differs\">vmx: bochs, patches 0001-e.patch; "
+			 "kernel tiny linux-source-7.2 7.2.12-1~bpo13+1 (sha256 dd8cf7080e70), patches seed/0001-x.patch</td>",
+			 "the host table names the lane's emulator patches, kernel source and patches (A: no lane)");
 		ok(strstr(html, "id=\"host\"") < strstr(html, "id=\"compare\"") &&
 		   strstr(html, "id=\"compare\"") < strstr(html, "id=\"probes\""),
 		   "host record at the top, then the comparison, then the probes");
