@@ -17,6 +17,8 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 
 	if (r->status != PROBE_OK)
 		return 0;
+	if (n < max && r->setup_note[0])
+		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->setup_note);
 	/* v1: the spread of its samples; v2 judges by the rounds' CI (the budget note). */
 	if (n < max && !r->n_rounds && r->cycles.cv > PROBE_CV_WARN)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "high CV %.2f: noisy", r->cycles.cv);
