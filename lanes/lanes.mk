@@ -6,6 +6,13 @@
 #   make check-lane-assert   host-only self-test of the assertion script on
 #                      recorded lane results (a wrong expectation must fail)
 #   make lane-kernel   build (or reuse) the tiny 6.1 kernel
+#   make check-lane-cet  the CET lane (docs/cet-lane.md): VMX in Bochs 3.0
+#                      built from Debian's source with lanes/bochs-patches
+#                      (scripts/lane-build-bochs), model tigerlake, APICv on,
+#                      a Linux 7.2 kernel with X86_KERNEL_IBT and
+#                      X86_USER_SHADOW_STACK (LANE_CET_KERNEL=/path/to/bzImage),
+#                      lanes/commands-cet.list against lanes/expect-cet.txt
+#   make lane-bochs    build (or reuse) that Bochs
 #
 # LANE_KERNEL=tiny (default: scripts/lane-build-kernel, KVM built in,
 # cached under /var/cache/exitscope-lanes), LANE_KERNEL=stock (Debian's
@@ -28,7 +35,17 @@ LANE_ENV = LANE_KERNEL=$(LANE_KERNEL) LANE_PATCHES=$(LANE_PATCHES) \
 LANE_STATIC_DIR := build-lanes/static
 LANE_EXE_STATIC := $(LANE_STATIC_DIR)/exitscope
 
-.PHONY: lane-exitscope lane-kernel check-vmx check-svm check-lanes check-lane-assert
+# The CET lane's kernel and Bochs (LANE_CET_BOCHS=system shows the one-line
+# failure of an emulator without CET).
+LANE_CET_KERNEL ?=
+LANE_CET_BOCHS ?= built
+LANE_CET_ENV = LANE_KERNEL=$(LANE_CET_KERNEL) LANE_BOCHS=$(LANE_CET_BOCHS) LANE_BOCHS_CPU=tigerlake \
+	LANE_APICV=on LANE_NEED_CET=1 LANE_EXPECT=$(CURDIR)/lanes/expect-cet.txt \
+	LANE_COMMANDS=$(CURDIR)/lanes/commands-cet.list LANE_OUT=$(CURDIR)/build-lanes/cet \
+	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
+
+.PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-lanes check-lane-assert \
+	check-lane-cet
 
 # A static, non-PIE exitscope from the same sources (separate object dir so
 # the normal build is untouched).
@@ -38,6 +55,13 @@ lane-exitscope:
 
 lane-kernel:
 	$(Q)LANE_PATCHES=$(LANE_PATCHES) scripts/lane-build-kernel
+
+lane-bochs:
+	$(Q)scripts/lane-build-bochs
+
+check-lane-cet: lane-exitscope
+	@[ -n "$(LANE_CET_KERNEL)" ] || { echo "check-lane-cet: LANE_CET_KERNEL=/path/to/bzImage is not set (a Linux 7.2 kernel with KVM, X86_KERNEL_IBT and X86_USER_SHADOW_STACK built in)" >&2; exit 2; }
+	$(LANE_CET_ENV) scripts/lane-run vmx
 
 check-vmx: lane-exitscope
 	$(LANE_ENV) scripts/lane-run vmx
