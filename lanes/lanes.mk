@@ -1,6 +1,8 @@
 # lanes.mk - real-KVM lanes (included by the top-level Makefile).
 #
-#   make check-vmx     Bochs (corei7_skylake_x: VMX+EPT) -> real kvm_intel
+#   make check-vmx     Bochs (corei7_skylake_x: VMX+EPT) -> real kvm_intel; Bochs
+#                      3.0 from scripts/lane-build-bochs, APICv off
+#                      (LANE_BOCHS=system: Debian 12's 2.7; scripts/lane-run)
 #   make check-svm     QEMU TCG (-cpu EPYC: SVM+NPT)     -> real kvm_amd
 #   make check-lanes   both, one after the other
 #   make check-lane-assert   host-only self-test of the assertion script on
@@ -28,7 +30,10 @@ LANE_PATCHES ?=
 # CI (make check-lanes from .ci/run) uses the tiny kernel: one ~150-400 s
 # build per fresh machine (cached afterwards), then Bochs ~35 s and QEMU
 # ~13 s per lane, against ~130 s and ~20 s with the stock kernel; the A/B
-# variants are tiny kernels too, so the baseline is the same build.
+# variants are tiny kernels too, so the baseline is the same build. The
+# Bochs 3.0 build is one more per fresh machine (about 4-12 min on 2 shared
+# cores, cached afterwards); the VMX lane then takes 35 s against 59 s
+# under Debian's 2.7 (2026-12-01, load 2).
 LANE_KERNEL ?= tiny
 LANE_ENV = LANE_KERNEL=$(LANE_KERNEL) LANE_PATCHES=$(LANE_PATCHES) \
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
