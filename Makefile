@@ -136,7 +136,8 @@ check: tests check-layers check-uapi
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
 
 # Everything CI runs: the tests, the tests again under ASan+UBSan (host
-# code), the real VMX/SVM lanes in emulated PCs, and the seed kernel A/Bs there.
+# code), the real VMX/SVM lanes in emulated PCs, the CET lane, and the seed
+# kernel A/Bs there.
 check-all:
 	$(MAKE) check
 	$(MAKE) build-clang
@@ -144,6 +145,7 @@ check-all:
 	$(MAKE) check-fuzz-corpus
 	$(MAKE) check-deb
 	$(MAKE) check-lanes
+	$(MAKE) check-lane-cet
 	$(MAKE) check-ab
 
 # The users of the 6.18 uapi names kvm/abi.h falls back on also build against

@@ -97,6 +97,19 @@ static bool reg_list_has(struct vcpu *v, uint64_t id)
 	return has;
 }
 
+long vcpu_state_xsave_diff(const struct kvm_xsave *a, const struct kvm_xsave *b, size_t size)
+{
+	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+
+	for (size_t i = 0; i < size; i++) {
+		if (i >= XSAVE_XSTATE_BV_OFFSET && i < XSAVE_XSTATE_BV_OFFSET + sizeof(uint64_t))
+			continue;
+		if (x[i] != y[i])
+			return (long)i;
+	}
+	return -1;
+}
+
 int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, char *err, size_t len)
 {
 	struct vcpu_state *s = calloc(1, sizeof(*s));

@@ -51,6 +51,16 @@ void vcpu_state_free(struct vcpu_state *s);
 bool vcpu_state_msr(const struct vcpu_state *s, uint32_t index, uint64_t *val);
 /* MSRs that count time by themselves (TSC, APERF/MPERF, Hyper-V runtime and reference counter). */
 bool msr_counts_time(uint32_t index);
+/*
+ * Where two KVM_GET_XSAVE(2) images of size bytes first differ in state:
+ * a byte offset, or -1 when they hold the same state. XSTATE_BV is left
+ * out: KVM writes a component it marks absent as that component's init
+ * state, and a component in its init state may be marked present (the CPU
+ * may keep tracking it as in use; Linux's FPU switch, e.g. around a
+ * KVM_GET_MSRS of a CET MSR, saves the host's PKRU into the guest's image),
+ * so the same state can come back with different XSTATE_BV bits.
+ */
+long vcpu_state_xsave_diff(const struct kvm_xsave *a, const struct kvm_xsave *b, size_t size);
 
 /*
  * Build a new VM like src (opts NULL: same CPUID, irqchip, vCPU count and

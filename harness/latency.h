@@ -120,6 +120,8 @@ struct latency_result {
 	struct trace_counts trace;	/* exits by reason in the measured region */
 	uint64_t trace_ops;		/* operations the trace covers (v2: the first round's) */
 	char trace_note[160];		/* why there is no trace, when asked for */
+	char setup_note[160];		/* what the probe's host setup chose (e.g. which
+					 * sequence its op runs), for its notes; "" none */
 	int cpu_before, cpu_after;	/* host CPU of the vCPU thread (-1 unknown) */
 	bool migrated;
 	/* Method v2: n_rounds 0 in v1 (latency_measure). */

@@ -102,6 +102,8 @@
 #define XFEATURE_HI16_ZMM		(1ULL << 7)
 #define XFEATURE_PT			(1ULL << 8)
 #define XFEATURE_PKRU			(1ULL << 9)
+/* XSTATE_BV in the header of an XSAVE image (KVM_GET_XSAVE: standard format). */
+#define XSAVE_XSTATE_BV_OFFSET		512
 #define XFEATURE_CET_USER		(1ULL << 11)
 #define XFEATURE_CET_KERNEL		(1ULL << 12)
 #define XFEATURE_AVX512			(XFEATURE_OPMASK | XFEATURE_ZMM_HI256 | XFEATURE_HI16_ZMM)

@@ -32,7 +32,9 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 
 	if (r->status != PROBE_OK)
 		return 0;
-	/* First: an interrupt probe's cost includes the wait for a late interrupt. */
+	/* First: what the setup chose (pax_open_kernel's sequence), or that an interrupt probe's cost includes the wait for a late interrupt. */
+	if (n < max && r->setup_note[0])
+		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->setup_note);
 	if (n < max && r->irq.ops)
 		irq_note(&r->irq, notes[n++], PROBE_NOTE_LEN);
 	/* v1: the spread of its samples; v2 judges by the rounds' CI (the budget note). */

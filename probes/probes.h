@@ -41,6 +41,7 @@ struct probe_ctx {
 	int vcpu1_cpu;			/* in: host CPU for vCPU 1's thread (-1: any but vCPU 0's);
 					 * out (after host_teardown): where it ran, -1 unknown */
 	char reason[LATENCY_REASON_LEN];	/* why host setup refused */
+	char note[160];			/* what host setup chose, for the result's notes */
 };
 
 struct probe {

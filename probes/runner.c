@@ -368,6 +368,7 @@ static void session_finish(struct probe_runner *r, struct probe_session *s,
 
 	if (!ctx->vm)
 		return;
+	snprintf(res->setup_note, sizeof(res->setup_note), "%s", ctx->note);
 	if (r->guest_xcr0 && guest_xcr0_read(ctx->vm->vcpus[0].fd, &r->guest_xcr0_after))
 		r->guest_xcr0_after = 0;
 	session_collect(p, ctx, res);

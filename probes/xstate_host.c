@@ -48,12 +48,23 @@ bool probe_pax_wants_cet(const struct kvm_cpuid2 *guest_cpuid)
 	return cpuid_has_any(guest_cpuid, X86_FEAT_SHSTK, X86_FEAT_IBT);
 }
 
+const char *probe_pax_note(bool cet)
+{
+	return cet ? "CET sequence: CR4.CET set by the setup, each op clears CR4.CET, clears CR0.WP, "
+		     "stores, sets CR0.WP, restores CR4.CET"
+		   : "CR0.WP sequence: no SHSTK or IBT in the guest CPUID, CR4.CET stays clear";
+}
+
 int probe_host_pax(struct probe_ctx *ctx)
 {
 	int r = probe_host_ro_page(ctx);
+	bool cet;
 
-	if (!r)
-		vm_global_set(ctx->vm, probe_pax_cet, probe_pax_wants_cet(ctx->vm->cpuid));
+	if (!r) {
+		cet = probe_pax_wants_cet(ctx->vm->cpuid);
+		vm_global_set(ctx->vm, probe_pax_cet, cet);
+		snprintf(ctx->note, sizeof(ctx->note), "%s", probe_pax_note(cet));
+	}
 	return r;
 }
 

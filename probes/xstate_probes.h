@@ -59,5 +59,7 @@ const char *probe_swap_name(enum probe_swap s);	/* "no", "yes", "unknown" */
 
 /* pax_open_kernel runs as a CET kernel does (CR4.CET set in setup) iff the guest CPUID has SHSTK or IBT. */
 bool probe_pax_wants_cet(const struct kvm_cpuid2 *guest_cpuid);
+/* The note of pax_open_kernel's result that names the sequence its op ran. */
+const char *probe_pax_note(bool cet);
 
 #endif

@@ -200,14 +200,19 @@ out:
 /* vcpu_state fields that must not change when a restore is refused. */
 static bool same_state(const struct vcpu_state *a, const struct vcpu_state *b, char *what, size_t len)
 {
+	long off;
+
 	if (memcmp(&a->regs, &b->regs, sizeof(a->regs)))
 		return snprintf(what, len, "REGS"), false;
 	if (memcmp(&a->sregs, &b->sregs, sizeof(a->sregs)))
 		return snprintf(what, len, "SREGS"), false;
 	if (a->has_lapic != b->has_lapic || (a->has_lapic && memcmp(&a->lapic, &b->lapic, sizeof(a->lapic))))
 		return snprintf(what, len, "LAPIC"), false;
-	if (memcmp(a->xsave, b->xsave, a->xsave_size < b->xsave_size ? a->xsave_size : b->xsave_size))
-		return snprintf(what, len, "XSAVE"), false;
+	if (a->xsave_size != b->xsave_size)
+		return snprintf(what, len, "XSAVE size %d -> %d", a->xsave_size, b->xsave_size), false;
+	off = vcpu_state_xsave_diff(a->xsave, b->xsave, (size_t)a->xsave_size);
+	if (off >= 0)
+		return snprintf(what, len, "XSAVE (byte %ld)", off), false;
 	for (uint32_t i = 0; i < a->msrs->nmsrs; i++) {
 		uint64_t v;
 

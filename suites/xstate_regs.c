@@ -18,7 +18,6 @@
 #define XS_RAW_RUN_MS		10000
 #define XS_XSAVE_XMM_OFFSET	160	/* xmm0 in the legacy XSAVE area */
 #define XS_XSAVE_MXCSR_OFFSET	24
-#define XS_XSAVE_BV_OFFSET	512	/* XSTATE_BV in the XSAVE header */
 #define XS_MXCSR_DEFAULT	0x1f80
 
 static size_t xs_first_diff(const uint8_t *a, const uint8_t *b, size_t n)
@@ -189,9 +188,9 @@ void xs_check_set_xsave(void *arg)
 		uint64_t bv;
 
 		memcpy((uint8_t *)xs->region + XS_XSAVE_MXCSR_OFFSET, &mxcsr, sizeof(mxcsr));
-		memcpy(&bv, (uint8_t *)xs->region + XS_XSAVE_BV_OFFSET, sizeof(bv));
+		memcpy(&bv, (uint8_t *)xs->region + XSAVE_XSTATE_BV_OFFSET, sizeof(bv));
 		bv |= XFEATURE_SSE;
-		memcpy((uint8_t *)xs->region + XS_XSAVE_BV_OFFSET, &bv, sizeof(bv));
+		memcpy((uint8_t *)xs->region + XSAVE_XSTATE_BV_OFFSET, &bv, sizeof(bv));
 	}
 	r = kvm_set_xsave(x->v->fd, xs);
 	if (r) {

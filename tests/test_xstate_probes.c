@@ -17,6 +17,7 @@
 #include "kvm/abi.h"
 #include "guest/vm.h"
 #include "kvm/cpuid.h"
+#include "probes/probe_out.h"
 #include "probes/probes.h"
 #include "probes/runner.h"
 #include "probes/xstate_probes.h"
@@ -137,6 +138,10 @@ static void test_pax(void)
 	free(c);
 	ok(p && p->host_setup == probe_host_pax && p->setup == probe_pax_setup,
 	   "pax_open_kernel's host setup tells the guest the decision (probe_pax_cet)");
+	ok(strstr(probe_pax_note(true), "CET sequence") && strstr(probe_pax_note(true), "clears CR4.CET"),
+	   "the result of a CET run names the CET sequence (%s)", probe_pax_note(true));
+	ok(strstr(probe_pax_note(false), "CR0.WP sequence") && !strstr(probe_pax_note(false), "CET sequence"),
+	   "the result of a run without CET names the CR0.WP sequence (%s)", probe_pax_note(false));
 }
 
 /*
@@ -160,7 +165,7 @@ static void test_runner(struct hostinfo *hi)
 
 	if (probe_runner_init(&pr, err, sizeof(err))) {
 		diag("%s", err);
-		tap_skip(4, "no runner");
+		tap_skip(6, "no runner");
 		free(res);
 		return;
 	}
@@ -185,6 +190,20 @@ static void test_runner(struct hostinfo *hi)
 	} else {
 		tap_skip(2, "XSAVES and XSS bits here: measured, not a decision to test");
 	}
+	/* The sequence pax_open_kernel ran is the first note of its result. */
+	probe_run(&pr, probe_find("pax_open_kernel"), res);
+	if (res->status != PROBE_OK) {
+		diag("pax_open_kernel: %s", res->reason);
+		tap_skip(2, "pax_open_kernel did not run here");
+	} else {
+		struct probe_outcome o = { .probe = probe_find("pax_open_kernel"), .res = *res };
+		char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
+		bool cet = probe_pax_wants_cet(pr.cpuid);
+
+		tap_is_str(res->setup_note, probe_pax_note(cet), "pax_open_kernel records the sequence it ran");
+		ok(probe_notes(&o, notes, PROBE_MAX_NOTES) >= 1 && !strcmp(notes[0], probe_pax_note(cet)),
+		   "... as the first note of its result");
+	}
 	probe_runner_free(&pr);
 	free(res);
 }
@@ -197,9 +216,9 @@ int main(void)
 	test_plans();
 	test_pax();
 	if (access("/dev/kvm", R_OK | W_OK))
-		tap_skip(4, "/dev/kvm not usable");
+		tap_skip(6, "/dev/kvm not usable");
 	else if (hostinfo_collect(&hi, NULL, err, sizeof(err)))
-		tap_skip(4, "hostinfo failed");
+		tap_skip(6, "hostinfo failed");
 	else
 		test_runner(&hi);
 	return done_testing();
