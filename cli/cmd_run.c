@@ -69,6 +69,8 @@ static void run_usage(FILE *f)
 		"  --precision-floor CYCLES\n"
 		"                    v2: ... or within CYCLES cycles, for near-zero costs (default %g)\n"
 		"  --time-budget S   seconds per probe, an upper bound (default %g in v2, %g in v1);\n"
+		"                    v2 counts the CPU time of its rounds' guest runs, so a busy\n"
+		"                    host does not cut its rounds (--run-limit caps wall time);\n"
 		"                    a guest run still going after 2 x S + 1 s is reported as a hang\n"
 		"  --run-limit S     v2: seconds for the whole measurement; probes not done then\n"
 		"                    stop (default: no limit)\n"

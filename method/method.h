@@ -83,6 +83,17 @@ void method_v1(const struct method_opts *o, struct probe_runner *pr, struct prob
 int method_v2(const struct method_opts *o, struct probe_runner *pr, struct probe_outcome *out,
 	      size_t n, const struct method_hooks *h);
 
+/*
+ * What v2's --time-budget counts: the CPU seconds of the calling thread
+ * (CLOCK_THREAD_CPUTIME_ID), the one that runs vCPU 0's KVM_RUN. Guest
+ * execution is that thread's CPU time (on kvm_pvm, the host's emulation
+ * of every guest instruction), so the rounds a budget buys do not shrink
+ * while the thread waits for a CPU on a loaded host; the hang watchdog
+ * stays wall-clock. Falls back to CLOCK_MONOTONIC where the thread clock
+ * is missing.
+ */
+double method_budget_clock(void);
+
 /* The method's part of a run's "settings" (method, budget; v1 samples and overhead, v2 rounds...). */
 void method_settings(const struct method_opts *o, double overhead, struct run_settings *s);
 

@@ -22,7 +22,7 @@ struct latency_result;
 struct schedule {
 	unsigned int rounds;		/* passes at most, 1..LATENCY_MAX_ROUNDS */
 	double precision_pct, floor_cycles;	/* the stop rule's precision */
-	double budget_s;		/* seconds of guest runs per probe */
+	double budget_s;		/* CPU seconds of guest runs per probe (method_budget_clock) */
 	double run_limit_s;		/* seconds for all of it; 0: none */
 	uint64_t tsc_khz;		/* for the settled figures' ns */
 	volatile sig_atomic_t *stop;	/* Ctrl-C */

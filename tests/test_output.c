@@ -452,9 +452,10 @@ static void test_sigint_run(const char *json, const char *errtext)
  * Ctrl-C in the middle of a v2 run (while cpuid measures its 2nd round,
  * each in a VM of its own; rdtsc has had its 1st): 130, and every probe
  * keeps the rounds it had, status ok with stop "stopped", not "stopped
- * before it was measured". The 2nd round, not a later one: --time-budget
- * counts the rounds' wall time, so on a loaded host it may end a probe
- * after a few rounds (each round is 1/32 of it).
+ * before it was measured". The 2nd round, not a later one: a round's
+ * batches are sized to 1/32 of --time-budget, but its guest run is not
+ * exactly that share, so the budget (the rounds' CPU time) may end a
+ * probe after fewer rounds.
  */
 static void test_sigint_rounds(const char *json)
 {

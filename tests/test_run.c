@@ -316,9 +316,10 @@ static void test_order_cpus(const char *dir)
 
 /*
  * KVM_CREATE_VM ioctls of `exitscope run cpuid --rounds N --time-budget S`,
- * or -1; *ran: the rounds its result says cpuid ran. The budget counts the
- * rounds' wall time, so on a loaded host it ends them before N: the count,
- * not N, is what the VMs must follow.
+ * or -1; *ran: the rounds its result says cpuid ran. The budget (the
+ * rounds' CPU time; a round's guest run is not exactly the share its
+ * batches were sized for) can end them before N: the count, not N, is
+ * what the VMs must follow.
  */
 static long vms_created(const char *dir, const char *rounds, const char *budget, size_t *ran)
 {
@@ -418,8 +419,8 @@ static void test_v1(const char *dir)
  * it. 15 probes whose first rounds take at least 1/32 of a 1 s budget each
  * (their batches are sized to it: 0.47 s in all, on any host) against a
  * 0.2 s limit: some are cut, and the first probe's first round starts well
- * inside it even on a loaded host. 32 rounds, so the budget (wall time)
- * never ends a first round before the limit does.
+ * inside it even on a loaded host. 32 rounds, so the budget (CPU time,
+ * at most the wall time) never ends a first round before the limit does.
  */
 static void test_run_limit(const char *dir)
 {

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "method/schedule.h"
 #include "probes/probe_out.h"
@@ -205,6 +206,57 @@ static void test_budget(void)
 	   "--time-budget 1 at 0.4 s a round: 3 rounds (1.2 s spent), stop budget");
 }
 
+/*
+ * The budget counts what the rounds return (v2: CPU seconds), never the
+ * wall clock: rounds of 1 s on the clock but 0.01 s of budget each run
+ * all 8 under a 0.1 s budget, as on a host where the vCPU thread waits
+ * for a CPU most of the time.
+ */
+static void test_budget_not_wall(void)
+{
+	const double *series[NP] = { noisy };
+	struct fake f;
+
+	fake_init(&f, 1, 8, series);
+	f.s.budget_s = 0.1;
+	f.round_s = 0.01;
+	f.tick = 1.0;
+	schedule_run(&f.s, f.out, f.n);
+	ok(ended(&f, 0, 8, PROBE_STOP_BUDGET), "--time-budget 0.1 at 0.01 s of budget and 1 s of wall "
+	   "time a round: all 8 rounds (0.08 s spent), stop budget");
+}
+
+/* Seconds on CLOCK_MONOTONIC. */
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * v2's budget clock is the thread's CPU time: it does not count a thread
+ * that waits (0.2 s asleep add under 0.1 s, a bound no load can break:
+ * a sleeping thread runs nothing), and it counts one that computes.
+ */
+static void test_budget_clock(void)
+{
+	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
+	double t0 = method_budget_clock(), w0 = wall_now(), t1;
+	volatile unsigned long spin = 0;
+
+	while (wall_now() - w0 < 0.2)
+		nanosleep(&nap, NULL);
+	t1 = method_budget_clock();
+	ok(t1 - t0 < 0.1, "the budget clock: 0.2 s asleep count %.3f s", t1 - t0);
+	t0 = method_budget_clock();
+	while (method_budget_clock() - t0 < 0.005 && spin < 100000000)
+		spin++;
+	ok(method_budget_clock() - t0 >= 0.005, "the budget clock: computing counts (%lu turns)",
+	   (unsigned long)spin);
+}
+
 static void test_run_limit(void)
 {
 	const double *series[NP] = { noisy, noisy, noisy };
@@ -303,6 +355,8 @@ int main(void)
 	test_order();
 	test_precision();
 	test_budget();
+	test_budget_not_wall();
+	test_budget_clock();
 	test_run_limit();
 	test_stopped();
 	test_failed();
