@@ -33,7 +33,11 @@ _exitscope_files()
 		_filedir "$@"
 	else
 		local IFS=$'\n'
-		COMPREPLY=($(compgen -f -- "$cur"))
+		if [[ $1 == -d ]]; then
+			COMPREPLY=($(compgen -d -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
 	fi
 }
 
@@ -67,11 +71,12 @@ _exitscope()
 		return 0
 	fi
 
-	# Option arguments.
+	help=$("$prog" "$cmd" --help 2>/dev/null)
+
+	# Option arguments: an option that takes one is written "--opt METAVAR"
+	# in the command's --help; a file or directory is completed as such,
+	# anything else (a number, a mask, a list) is left to the user.
 	case $prev in
-	--json|-o|--output|--noise)
-		_exitscope_files
-		return 0 ;;
 	--kvm-dev)
 		local IFS=$'\n'
 		COMPREPLY=($(compgen -f -- "${cur:-/dev/}"))
@@ -79,11 +84,18 @@ _exitscope()
 	--cpuid-profile)
 		COMPREPLY=($(compgen -W 'host minimal' -- "$cur"))
 		return 0 ;;
-	--samples|--time-budget|--cpu|--guest-xcr0|--ops|--rounds|--repeat|--threshold|--seed)
-		return 0 ;;
 	esac
-
-	help=$("$prog" "$cmd" --help 2>/dev/null)
+	if [[ $prev == -* ]]; then
+		local meta
+		meta=$(printf '%s\n' "$help" | grep -oE -e "(^|[[:space:],])$prev(, --[a-z][a-z0-9-]*)?[ =][A-Z][A-Z0-9_]*" |
+			head -n 1 | sed 's/.*[ =]//')
+		case $meta in
+		'') ;;
+		DIR) _exitscope_files -d; return 0 ;;
+		FILE|PATH) _exitscope_files; return 0 ;;
+		*) return 0 ;;
+		esac
+	fi
 	if [[ $cur == -* ]]; then
 		opts=$(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z0-9-]*\|-[a-z],' |
 			tr -d , | sort -u)

@@ -168,6 +168,18 @@ static void check_completion(const char *dest, bool with_bc, const char *probe)
 	ok(has_word(c, probe), "%s: 'exitscope run %s' offers the probe %s: %s", how, pfx, probe,
 	   c ? c : "(null)");
 	free(c);
+	/* An option's value is what its METAVAR in --help says, never a probe. */
+	snprintf(words, sizeof(words), "exitscope run --run-limit %s", pfx);
+	c = complete(dest, with_bc, words);
+	tap_is_str(c, "", "%s: 'exitscope run --run-limit %s' offers nothing (S: seconds)", how, pfx);
+	free(c);
+	c = complete(dest, with_bc, "exitscope calibrate --keep ''");
+	ok(has_word(c, "docs") && has_word(c, "tests") && !has_word(c, "Makefile"),
+	   "%s: 'exitscope calibrate --keep' offers directories only: %s", how, c ? c : "(null)");
+	free(c);
+	c = complete(dest, with_bc, "exitscope calibrate -o ''");
+	ok(has_word(c, "Makefile"), "%s: 'exitscope calibrate -o' offers files", how);
+	free(c);
 	c = complete(dest, with_bc, "exitscope check mi");
 	tap_is_str(c, "migrate", "%s: 'exitscope check mi' completes the suite migrate", how);
 	free(c);
