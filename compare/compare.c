@@ -211,7 +211,8 @@ static char *lane_source(const struct host_lane *l)
 			 l->kernel_source_sha256 ? l->kernel_source_sha256 : "");
 }
 
-/* Two lane runs: the kernels may differ by source, config and patches, the emulators by patches. */
+/* Two lane runs: the kernels may differ by source, config and patches, the emulators by
+ * version, CPU model and patches. */
 static int compare_lanes(struct compare_result *cr, const struct host_lane *a,
 			 const struct host_lane *b)
 {
@@ -224,6 +225,8 @@ static int compare_lanes(struct compare_result *cr, const struct host_lane *a,
 
 	if (pa && pb && ea && eb && sa && sb &&
 	    !add_host(cr, "lane.name", host_lane_names[a->name], host_lane_names[b->name]) &&
+	    !add_host(cr, "lane.emulator", a->emulator ? a->emulator : "(unknown)",
+		      b->emulator ? b->emulator : "(unknown)") &&
 	    !add_host(cr, "lane.emulator_patches", ea, eb) &&
 	    !add_host(cr, "lane.kernel.source", sa, sb) &&
 	    !add_host(cr, "lane.kernel.config_sha256",

@@ -18,7 +18,7 @@ static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096
 static char emu_path[4096], user_a_path[4096], user_b_path[4096], xcr0_path[4096];
 static char lane_a_path[4096], lane_b_path[4096];
 /* Lane runs of 7.2: one source version, then the next, then with emulator patches. */
-static char src_a_path[4096], src_b_path[4096], src_c_path[4096];
+static char src_a_path[4096], src_b_path[4096], src_c_path[4096], src_d_path[4096];
 /* Round files (method v2): A/A with drift, a 10% change, too noisy, and a v1 copy. */
 static char aa1_path[4096], aa2_path[4096], aa3_path[4096], aa4_path[4096], up_path[4096];
 static char wild_a_path[4096], wild_b_path[4096], flat_a_path[4096], flat_b_path[4096];
@@ -188,18 +188,22 @@ static void make_files(void)
 		a = fixture_result(host, json_pack("[o]", noisy_probe("slow_probe", "insn", 1000, 10, 21, 1)));
 		save(side ? lane_b_path : lane_a_path, side ? "lane_b.json" : "lane_a.json", a);
 	}
-	for (int side = 0; side < 3; side++) {
+	for (int side = 0; side < 4; side++) {
 		static const char *const vers[] = { "linux-source-7.2 7.2.11-1~bpo13+1",
+						    "linux-source-7.2 7.2.12-1~bpo13+1",
 						    "linux-source-7.2 7.2.12-1~bpo13+1",
 						    "linux-source-7.2 7.2.12-1~bpo13+1" };
 		static const char *const shas[] = { "11112222333344445555", "dd8cf7080e709d050ce2",
-						    "dd8cf7080e709d050ce2" };
-		char *const paths[] = { src_a_path, src_b_path, src_c_path };
-		static const char *const names[] = { "src_a.json", "src_b.json", "src_c.json" };
+						    "dd8cf7080e709d050ce2", "dd8cf7080e709d050ce2" };
+		static const char *const emus[] = { "bochs 3.0", "bochs 3.0", "bochs 3.0",
+						    "bochs 3.0 tigerlake" };
+		char *const paths[] = { src_a_path, src_b_path, src_c_path, src_d_path };
+		static const char *const names[] = { "src_a.json", "src_b.json", "src_c.json",
+						     "src_d.json" };
 		json_t *host = fixture_host("7.2.12", "Xeon", "native"), *lane;
 
 		lane = json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s, s:[]}}", "name", "vmx",
-				 "emulator", "bochs 3.0", "kernel", "kind", "tiny", "config_sha256", "5a12",
+				 "emulator", emus[side], "kernel", "kind", "tiny", "config_sha256", "5a12",
 				 "source", vers[side], "source_sha256", shas[side], "patches");
 		if (side == 2)
 			json_object_set_new(lane, "emulator_patches", json_pack("[s]", "0001-x.patch"));
@@ -1219,6 +1223,14 @@ static void test_lanes(void)
 	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.emulator_patches") &&
 	   !strcmp(cr->host[0].a, "(none)") && !strcmp(cr->host[0].b, "0001-x.patch"),
 	   "lanes: the emulator's patches are a host difference");
+	compare_free(cr);
+	result_free(a);
+	a = load(src_d_path);
+	cr = a && b ? compare_results(b, a, NULL, err, sizeof(err)) : NULL;
+	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.emulator") &&
+	   !strcmp(cr->host[0].a, "bochs 3.0") && !strcmp(cr->host[0].b, "bochs 3.0 tigerlake"),
+	   "lanes: another emulator or CPU model is a host difference (%s)",
+	   cr && cr->n_host ? cr->host[0].field : "-");
 	compare_free(cr);
 	result_free(a);
 	result_free(b);
