@@ -13,8 +13,11 @@
 
 .PHONY: ab-vmx ab-svm check-lane-ab check-ab
 
-# The seeds' A/Bs (issue 10) and the A/A (issue 13): each .ab in both lanes.
-AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab lanes/ab/aa.ab
+# The seeds' A/Bs: the 6.1 stand-ins (issue 10), the A/A (issue 13), and the
+# seeds on Linux 7.2 where they landed, reverted -> stock (issue 19 item 4).
+# Each .ab in both lanes; one with LANES=vmx says in svm that it is skipped.
+AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab lanes/ab/aa.ab \
+	lanes/ab/seed000-upstream.ab lanes/ab/seed004-upstream.ab lanes/ab/seed004-upstream-cet.ab
 
 $(if $(filter ab-vmx ab-svm,$(MAKECMDGOALS)),$(if $(AB),,$(error usage: make ab-vmx|ab-svm AB=lanes/ab/<name>.ab)))
 
