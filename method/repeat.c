@@ -105,6 +105,18 @@ static int repeat_wait(const struct repeat_opts *o, struct repeat_run *r, const 
 	}
 	if (pidfd >= 0)
 		close(pidfd);
+	/*
+	 * A Ctrl-C to the process group may have ended the child before it
+	 * could handle it, and reaped it at the WNOHANG before this process
+	 * ever waited with the signals open: take the stop that is pending
+	 * now, so the caller sees it and not a run "ended by signal 2".
+	 */
+	{
+		sigset_t old;
+
+		sigprocmask(SIG_SETMASK, mask, &old);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
 	if (WIFSIGNALED(st)) {
 		r->signal = WTERMSIG(st);
 		r->status = 128 + r->signal;
@@ -137,7 +149,12 @@ static int repeat_one(const struct repeat_opts *o, char **argv, char *slot, size
 		r->pid = -1;	/* lost (reaped elsewhere): as if it never ran */
 	repeat_stamp(r->path, &after);
 	r->written = r->pid > 0 && repeat_replaced(&before, &after);
-	if (*o->stop)
+	/*
+	 * A run that SIGINT ended was stopped by Ctrl-C too: a terminal sends
+	 * it to the whole group, and the run may die of it before its handler
+	 * is installed while ours is still on its way.
+	 */
+	if (*o->stop || (r->pid > 0 && r->signal == SIGINT))
 		end = REPEAT_STOPPED;
 	else
 		end = r->pid > 0 && !r->status ? REPEAT_DONE : REPEAT_FAILED;

@@ -40,7 +40,7 @@ struct repeat_run {
 
 enum repeat_end {
 	REPEAT_DONE,			/* every run exited 0 */
-	REPEAT_STOPPED,			/* the stop flag ended the series */
+	REPEAT_STOPPED,			/* the stop flag, or a run ended by SIGINT, ended the series */
 	REPEAT_FAILED,			/* a run did not exit 0, or could not be started */
 };
 

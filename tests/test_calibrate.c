@@ -168,6 +168,8 @@ static void test_sigint(const char *dir)
 	ok(r.signal == 0 && r.status == 130, "Ctrl-C in run 2: exit 130 (status %d, signal %d)", r.status, r.signal);
 	snprintf(want, sizeof(want), "exitscope calibrate: stopped by Ctrl-C in run 2/3: no floor written; the ");
 	tap_like(r.err, want, "one line says where it stopped and that no floor was written");
+	if (r.status != 130)
+		diag("stderr: %s", r.err);
 	snprintf(run1, sizeof(run1), "%s/run-1.json", keep);
 	snprintf(run3, sizeof(run3), "%s/run-3.json", keep);
 	ok(access(noise, F_OK) != 0 && !access(run1, R_OK) && access(run3, F_OK) != 0,

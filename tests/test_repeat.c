@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "method/repeat.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -174,6 +175,30 @@ static void test_three(const char *dir)
  * which the run under way gets as well as the parent); else to the parent
  * only, which passes it on.
  */
+/*
+ * A run that dies of SIGINT before it could handle it (a terminal's Ctrl-C
+ * reaches the whole group; ours may come a moment later) ends the series
+ * as stopped, not failed, though our stop flag is still clear: here the
+ * run is a shell that sends SIGINT to itself alone.
+ */
+static void test_child_sigint(const char *dir)
+{
+	char path[512];
+	char *argv[] = { "sh", "-c", "kill -INT $$", path, NULL };
+	volatile sig_atomic_t stop = 0;
+	struct repeat_opts o = { .exe = "/bin/sh", .argv = argv, .path_arg = 3, .path_prefix = "",
+				 .path = path, .n = 3, .stop = &stop };
+	struct repeat_run runs[3];
+	unsigned int started = 0;
+	int end;
+
+	snprintf(path, sizeof(path), "%s/child-sigint.json", dir);
+	end = repeat_series(&o, runs, &started);
+	ok(end == REPEAT_STOPPED && started == 1 && runs[0].signal == SIGINT && !stop,
+	   "a run ended by SIGINT stops the series as Ctrl-C (end %d, %u started, signal %d)", end,
+	   started, started ? runs[0].signal : -1);
+}
+
 static void test_sigint(const char *dir, bool to_group)
 {
 	const struct run_opts tty = { .stderr_tty = true };
@@ -237,6 +262,7 @@ int main(void)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
 	dir = fixture_tmpdir();
 	test_usage(dir);
+	test_child_sigint(dir);
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		skip("/dev/kvm is not usable: no runs to repeat");
 		fixture_rmdir(dir);
