@@ -145,6 +145,7 @@ check-all:
 	$(MAKE) check-fuzz-corpus
 	$(MAKE) check-deb
 	$(MAKE) check-lanes
+	$(MAKE) check-kernels
 	$(MAKE) check-lane-cet
 	$(MAKE) check-ab
 

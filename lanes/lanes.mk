@@ -16,6 +16,13 @@
 #                      LANE_CET_KERNEL=/path/to/bzImage), lanes/commands-cet.list
 #                      against lanes/expect-cet.txt
 #   make lane-bochs    build (or reuse) that Bochs
+#   make check-kernels exit costs across kernels (docs/kernels.md): map and
+#                      the whole catalogue in both lanes on 6.1, 6.12 and 7.2
+#                      (scripts/lane-kernels; a check-lanes 6.1 run that ran
+#                      the same is reused), asserted per kernel
+#                      (lanes/kernels/), one report per lane and the table
+#                      in build-lanes/kernels/
+#   make kernels-table write that table into docs/kernels.md
 #
 # LANE_KERNEL=tiny (default: scripts/lane-build-kernel, KVM built in,
 # cached under /var/cache/exitscope-lanes), LANE_KERNEL=stock (Debian's
@@ -55,7 +62,7 @@ LANE_CET_ENV = $(if $(LANE_CET_KERNEL),LANE_KERNEL=$(LANE_CET_KERNEL),LANE_KERNE
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
 
 .PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-lanes check-lane-assert \
-	check-lane-cet
+	check-lane-cet check-kernels kernels-table
 
 # A static, non-PIE exitscope from the same sources (separate object dir so
 # the normal build is untouched).
@@ -85,7 +92,23 @@ check-lanes: lane-exitscope check-lane-assert
 	$(LANE_ENV) scripts/lane-run svm || rc=1; \
 	exit $$rc
 
+# Four lane runs when check-lanes' two 6.1 runs are reused (same commands,
+# as in check-all), six otherwise. With everything cached (2026-12-02, 2
+# shared cores): four runs 241 s at load 3-5; six 526 s at load 5-7, 1036 s
+# at load 8-9. Cold, it also fetches linux-source-6.12 and builds its tiny
+# kernel (1144 s wall, 616 s CPU at load 7-8), and builds the 7.2 one that
+# check-lane-cet then reuses.
+check-kernels: lane-exitscope $(EXE)
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-kernels
+
+# The generated part of docs/kernels.md, from the last check-kernels (and
+# KERNELS_REPEAT: more runs of the six, LANE_KERNELS_OUT=DIR, for the spread).
+KERNELS_REPEAT ?=
+kernels-table:
+	$(Q)scripts/lane-kernels-table --doc docs/kernels.md build-lanes/kernels $(KERNELS_REPEAT)
+
 check-lane-assert:
 	$(Q)scripts/lane-selftest
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-kernels-selftest
 
 -include lanes/ab.mk
