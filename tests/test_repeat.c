@@ -192,8 +192,17 @@ static void test_child_sigint(const char *dir)
 	unsigned int started = 0;
 	int end;
 
+	/*
+	 * SIGINT's default action in the run: a shell started in the
+	 * background of a script inherits it ignored, and cannot undo that.
+	 */
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old;
+
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, &old);
 	snprintf(path, sizeof(path), "%s/child-sigint.json", dir);
 	end = repeat_series(&o, runs, &started);
+	sigaction(SIGINT, &old, NULL);
 	ok(end == REPEAT_STOPPED && started == 1 && runs[0].signal == SIGINT && !stop,
 	   "a run ended by SIGINT stops the series as Ctrl-C (end %d, %u started, signal %d)", end,
 	   started, started ? runs[0].signal : -1);
