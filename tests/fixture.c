@@ -1,4 +1,5 @@
 /* fixture.c - build synthetic result files (schema v1) and temp dirs for the tests. */
+#include <dirent.h>
 #include <ftw.h>
 #include <limits.h>
 #include <math.h>
@@ -180,4 +181,17 @@ const char *fixture_str(json_t *obj, const char *key)
 	const char *s = json_string_value(json_object_get(obj, key));
 
 	return s ? s : "";
+}
+
+int fixture_count_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
 }

@@ -48,5 +48,7 @@ json_t *fixture_probe_json(json_t *root, const char *name);
 double fixture_num(json_t *obj, const char *key);
 const char *fixture_str(json_t *obj, const char *key);
 void fixture_rmdir(char *dir);
+/* The names in dir that start with prefix (e.g. temporaries left behind); 0 if dir cannot be read. */
+int fixture_count_prefixed(const char *dir, const char *prefix);
 
 #endif

@@ -6,7 +6,6 @@
  * removed without --keep, and Ctrl-C during run 2 (the trigger: calibrate's
  * own progress line on a terminal): exit 130, no floor, run 1 kept.
  */
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,20 +50,6 @@ static void test_usage(const char *dir)
 	(void)dir;
 }
 
-/* Names in dir starting with prefix. */
-static int count_entries(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += !strncmp(e->d_name, prefix, strlen(prefix));
-	if (d)
-		closedir(d);
-	return n;
-}
-
 static void test_runs(const char *dir)
 {
 	char keep[512], noise[512], run1[600], run2[600], run3[600], want[1400];
@@ -98,7 +83,7 @@ static void test_runs(const char *dir)
 	snprintf(run1, sizeof(run1), "%s/run-1.json", keep);
 	snprintf(run2, sizeof(run2), "%s/run-2.json", keep);
 	snprintf(run3, sizeof(run3), "%s/run-3.json", keep);
-	ok(!access(run1, R_OK) && !access(run2, R_OK) && !access(run3, R_OK) && count_entries(keep, "run-") == 3,
+	ok(!access(run1, R_OK) && !access(run2, R_OK) && !access(run3, R_OK) && fixture_count_prefixed(keep, "run-") == 3,
 	   "--keep: exactly run-1.json ... run-3.json in DIR");
 	snprintf(want, sizeof(want), "wrote %s (3 runs)\n", noise);
 	tap_like(r.out, want, "stdout ends with the file written and its runs");
@@ -139,7 +124,7 @@ static void test_runs(const char *dir)
 	run_cmd(&r, (const char *const[]){ exe, "calibrate", "--runs", "3", "-o", noise, "--", "nop", "--rounds", "2",
 			"--time-budget", "0.05", NULL });
 	unsetenv("TMPDIR");
-	ok(r.status == 0 && !access(noise, R_OK) && count_entries(dir, "exitscope-calibrate-") == 0,
+	ok(r.status == 0 && !access(noise, R_OK) && fixture_count_prefixed(dir, "exitscope-calibrate-") == 0,
 	   "without --keep: the floor is written and the temporary runs are gone");
 	run_free(&r);
 }

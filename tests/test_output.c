@@ -17,7 +17,6 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include "results/result_read.h"
@@ -93,20 +92,6 @@ static bool same_content(const char *path, const char *want, size_t wlen)
 	return same;
 }
 
-/* Names in dir starting with prefix (temporaries left behind). */
-static int count_prefixed(const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	while (d && (e = readdir(d)))
-		n += !strncmp(e->d_name, prefix, strlen(prefix));
-	if (d)
-		closedir(d);
-	return n;
-}
-
 static bool is_chardev(const char *path)
 {
 	struct stat st;
@@ -168,7 +153,7 @@ static void test_preflight(const char *a, const char *b)
 	is_int(r.status, 2, "run --json DIR: exit 2");
 	tap_is_str(r.err, want, "run --json DIR: Is a directory");
 	run_free(&r);
-	is_int(count_prefixed("exitscope-"), 0, "no result was kept for a refused command");
+	is_int(fixture_count_prefixed(dir, "exitscope-"), 0, "no result was kept for a refused command");
 }
 
 /* compare and report onto a full device, and onto a regular file with a size limit. */
@@ -204,7 +189,7 @@ static void test_derived(const char *a, const char *b)
 	is_int(r.status, 1, "report over the file size limit: exit 1");
 	tap_is_str(r.err, want, "report: one line naming EFBIG");
 	ok(same_content(target, old, sizeof(old) - 1), "report: the old file is untouched");
-	is_int(count_prefixed("old.html.tmp"), 0, "report: no temporary left behind");
+	is_int(fixture_count_prefixed(dir, "old.html.tmp"), 0, "report: no temporary left behind");
 	run_free(&r);
 	snprintf(target, sizeof(target), "%s/old.json", dir);
 	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0640);
@@ -225,7 +210,7 @@ static void test_derived(const char *a, const char *b)
 
 		ok(r.status == 0 && doc && json_object_get(doc, "probes"),
 		   "compare --json over an old file: exit 0, the comparison replaced it");
-		ok(!stat(target, &st) && (st.st_mode & 07777) == 0640 && count_prefixed("old.json.tmp") == 0,
+		ok(!stat(target, &st) && (st.st_mode & 07777) == 0640 && fixture_count_prefixed(dir, "old.json.tmp") == 0,
 		   "with the old file's mode 0640 and no temporary left");
 		json_decref(doc);
 	}
@@ -389,7 +374,7 @@ static void test_rename_fails(void)
 	check_kept(&r, "run", target, "Operation not permitted (stopped by Ctrl-C)", RESULT_KIND_RUN, &rf);
 	ok(rf && result_find_probe(rf, "nop") && result_find_probe(rf, "nop")->status == PROBE_OK,
 	   "the measured nop is in the kept file");
-	ok(same_content(target, old, sizeof(old) - 1) && count_prefixed("locked.json.tmp") == 0,
+	ok(same_content(target, old, sizeof(old) - 1) && fixture_count_prefixed(dir, "locked.json.tmp") == 0,
 	   "the old target is untouched, no temporary left");
 	result_free(rf);
 	run_free(&r);
@@ -616,7 +601,7 @@ int main(void)
 	test_sigint_rounds(json);
 	test_sigint_check();
 	test_sigint_map();
-	is_int(count_prefixed("exitscope-"), 0, "every kept file was accounted for");
+	is_int(fixture_count_prefixed(dir, "exitscope-"), 0, "every kept file was accounted for");
 	fixture_rmdir(dir);
 	return done_testing();
 }
