@@ -36,6 +36,14 @@ isr\vec:
 	jmp isr_common
 	.endm
 
+/*
+ * guest_isr_begin..guest_isr_end: the code between an event's delivery and
+ * the C handler (the stubs and isr_common), for handlers that ask whether
+ * they interrupted another delivery (suites/irq_guest.c).
+ */
+	.globl guest_isr_begin, guest_isr_end
+	.balign 16
+guest_isr_begin:
 	.altmacro
 	.set i, 0
 	.rept 256
@@ -84,6 +92,7 @@ isr_common:
 	mov EX_REGS_R15(%rsp), %r15
 	add $EX_REGS_RIP, %rsp		/* drop the saved registers, vector and error code */
 	iretq
+guest_isr_end:
 
 	.macro ISR_ADDR vec
 	.quad isr\vec

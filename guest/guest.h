@@ -64,6 +64,15 @@ void guest_install_handler(int vector, guest_handler_t fn);
 /* Counts interrupts in guest_this_cpu()->irq_count and EOIs the x2APIC. */
 void guest_irq_count_handler(struct ex_regs *regs);
 
+#define X86_RFLAGS_IF	(1ULL << 9)
+/* Each vector's IDT stub; the stubs and their common path: delivery to the C handler. */
+extern const uint64_t guest_idt_stubs[256];
+extern const char guest_isr_begin[], guest_isr_end[];
+static inline bool guest_rip_in_isr_entry(uint64_t rip)
+{
+	return rip >= (uint64_t)guest_isr_begin && rip < (uint64_t)guest_isr_end;
+}
+
 /*
  * "Safe" instruction execution: exception table entries (struct
  * guest_ex_entry, guest/ex_regs.h); on a fault below vector 32 the handler

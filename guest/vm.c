@@ -14,12 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest/guest.h"	/* guest_idt_stubs */
 #include "guest/vm.h"
 
 /* Linker-provided bounds of the loaded (non-PIE) image. */
 extern const char __executable_start[], _end[];
 /* Guest symbols (guest/entry.S). */
-extern const uint64_t guest_idt_stubs[256];
 extern const char guest_start[];
 
 #define PTE_P	(1ULL << 0)

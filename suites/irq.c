@@ -2,7 +2,8 @@
  * irq.c - `exitscope check irq`: for each case of suites/irq_guest.h a VM
  * with an in-kernel irqchip and x2APIC runs IRQ_TRIALS self IPIs and counts
  * where each was taken; the check passes when every one was taken at the
- * boundary the architecture names, and says where the others went.
+ * boundary the architecture names and none was delivered into code running
+ * with IF=0, and says where the others went.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,7 +64,7 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true, .irqchip = true,
 			     .cpuid = hostinfo_cpuid(env->hi) };
 	uint64_t khz = env->hi && env->hi->tsc_khz > 0 ? (uint64_t)env->hi->tsc_khz : 2000000;
-	uint64_t at, elsewhere, late, never, n;
+	uint64_t at, elsewhere, late, never, n, if_off;
 	const char *name = irq_cases[c].name;
 	char err[384], want[16], seen[16];
 	struct guest_result res;
@@ -98,7 +99,18 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 	n = at + elsewhere + late + never;
 	snprintf(want, sizeof(want), "%d", IRQ_TRIALS);
 	snprintf(seen, sizeof(seen), "%llu", (unsigned long long)at);
-	if (at == IRQ_TRIALS)
+	if_off = vm_global_get(vm, irq_if0);
+	if (if_off)
+		check_add_ev(ic->rep, SUITE, name, CHECK_FAIL, want, seen,
+			     "%llu of %llu %s taken %s, and %llu delivered again into code running with "
+			     "IF=0 (the first in trial %llu, at RIP %#llx, %s): this host's KVM injected an "
+			     "interrupt the guest had already taken", (unsigned long long)at,
+			     (unsigned long long)n, irq_cases[c].what, irq_cases[c].boundary,
+			     (unsigned long long)if_off, (unsigned long long)vm_global_get(vm, irq_if0_trial) + 1,
+			     (unsigned long long)vm_global_get(vm, irq_if0_rip),
+			     vm_global_get(vm, irq_if0_in_entry) ? "inside the guest's interrupt entry"
+								 : "in the interrupt's handler");
+	else if (at == IRQ_TRIALS)
 		check_add_ev(ic->rep, SUITE, name, CHECK_PASS, want, seen, "%llu of %d %s taken %s",
 			     (unsigned long long)at, IRQ_TRIALS, irq_cases[c].what, irq_cases[c].boundary);
 	else if (elsewhere)

@@ -14,15 +14,38 @@
 uint64_t irq_late_max;
 uint64_t irq_at, irq_elsewhere, irq_late, irq_never;
 uint64_t irq_first_rip, irq_want_rip;
-static uint64_t irq_taken, irq_rip;	/* this trial's interrupts, the RIP of its first */
+uint64_t irq_if0, irq_if0_rip, irq_if0_trial, irq_if0_in_entry;
+uint64_t irq_taken, irq_rip;	/* this trial's interrupts, the RIP of its first */
+uint64_t irq_trial_no;
 
 #define V(x)	(*(volatile uint64_t *)&(x))
 
-static void irq_handler(struct ex_regs *regs)
+/*
+ * A maskable interrupt cannot interrupt code running with IF=0: one that
+ * did was injected by the hypervisor, not recognized by the CPU (the SVM
+ * lane has shown a second delivery of the vector inside the first one's
+ * interrupt entry). It is counted apart, and the trial's boundary is the
+ * other delivery's.
+ */
+void irq_note(const struct ex_regs *regs)
 {
+	if (!(regs->rflags & X86_RFLAGS_IF)) {
+		if (!V(irq_if0)) {
+			V(irq_if0_rip) = regs->rip;
+			V(irq_if0_trial) = V(irq_trial_no);
+			V(irq_if0_in_entry) = guest_rip_in_isr_entry(regs->rip);
+		}
+		V(irq_if0)++;
+		return;
+	}
 	if (!V(irq_taken))
 		V(irq_rip) = regs->rip;
 	V(irq_taken)++;
+}
+
+static void irq_handler(struct ex_regs *regs)
+{
+	irq_note(regs);
 	wrmsr(MSR_X2APIC_EOI, 0);
 }
 
@@ -79,9 +102,11 @@ uint64_t irq_guest_case(uint64_t c)
 	guest_install_handler(IRQ_VECTOR, irq_handler);
 	V(irq_at) = V(irq_elsewhere) = V(irq_late) = V(irq_never) = 0;
 	V(irq_first_rip) = V(irq_want_rip) = 0;
+	V(irq_if0) = V(irq_if0_rip) = V(irq_if0_trial) = V(irq_if0_in_entry) = 0;
 	for (int i = 0; i < IRQ_TRIALS; i++) {
 		uint64_t want;
 
+		V(irq_trial_no) = (uint64_t)i;
 		V(irq_taken) = 0;
 		want = irq_trial(c);
 		if (V(irq_taken)) {
