@@ -58,15 +58,52 @@ static const char *irq_miss_cause(uint64_t elsewhere, uint64_t never)
 	       "late ones, and their costs include the wait";
 }
 
+void irq_verdict(struct check_report *rep, enum irq_case c, const struct irq_counts *n)
+{
+	unsigned long long at = n->at, all = n->at + n->elsewhere + n->late + n->never;
+	const char *name = irq_cases[c].name, *what = irq_cases[c].what, *where = irq_cases[c].boundary;
+	char want[16], seen[16], rest[160] = "";
+
+	snprintf(want, sizeof(want), "%d", IRQ_TRIALS);
+	snprintf(seen, sizeof(seen), "%llu", at);
+	if (n->if0) {
+		if (at != all)
+			snprintf(rest, sizeof(rest), " (%llu elsewhere, %llu after the window, %llu never)",
+				 (unsigned long long)n->elsewhere, (unsigned long long)n->late,
+				 (unsigned long long)n->never);
+		check_add_ev(rep, SUITE, name, CHECK_FAIL, want, seen,
+			     "%llu of %llu %s taken %s%s, and %llu delivered again into code running with "
+			     "IF=0 (the first in trial %llu, at RIP %#llx, %s): no CPU does that, so KVM (or "
+			     "the hypervisor KVM runs on) injected it", at, all, what, where, rest,
+			     (unsigned long long)n->if0, (unsigned long long)n->if0_trial + 1,
+			     (unsigned long long)n->if0_rip,
+			     n->if0_in_entry ? "inside the guest's interrupt entry" : "in the interrupt's handler");
+	} else if (at == IRQ_TRIALS)
+		check_add_ev(rep, SUITE, name, CHECK_PASS, want, seen, "%llu of %d %s taken %s", at,
+			     IRQ_TRIALS, what, where);
+	else if (n->elsewhere)
+		check_add_ev(rep, SUITE, name, CHECK_FAIL, want, seen,
+			     "%llu of %llu %s taken %s: %llu elsewhere (the first at RIP %#llx, want "
+			     "%#llx), %llu after the window, %llu never; %s", at, all, what, where,
+			     (unsigned long long)n->elsewhere, (unsigned long long)n->first_rip,
+			     (unsigned long long)n->want_rip, (unsigned long long)n->late,
+			     (unsigned long long)n->never, irq_miss_cause(n->elsewhere, n->never));
+	else
+		check_add_ev(rep, SUITE, name, CHECK_FAIL, want, seen,
+			     "%llu of %llu %s taken %s: %llu after it (within %d ms), %llu never; %s", at, all,
+			     what, where, (unsigned long long)n->late, IRQ_LATE_MS,
+			     (unsigned long long)n->never, irq_miss_cause(n->elsewhere, n->never));
+}
+
 static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 {
 	const struct suite_env *env = ic->env;
 	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true, .irqchip = true,
 			     .cpuid = hostinfo_cpuid(env->hi) };
 	uint64_t khz = env->hi && env->hi->tsc_khz > 0 ? (uint64_t)env->hi->tsc_khz : 2000000;
-	uint64_t at, elsewhere, late, never, n, if_off;
 	const char *name = irq_cases[c].name;
-	char err[384], want[16], seen[16];
+	struct irq_counts n;
+	char err[384];
 	struct guest_result res;
 	struct vm *vm;
 
@@ -92,41 +129,14 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 		vm_destroy(vm);
 		return;
 	}
-	at = vm_global_get(vm, irq_at);
-	elsewhere = vm_global_get(vm, irq_elsewhere);
-	late = vm_global_get(vm, irq_late);
-	never = vm_global_get(vm, irq_never);
-	n = at + elsewhere + late + never;
-	snprintf(want, sizeof(want), "%d", IRQ_TRIALS);
-	snprintf(seen, sizeof(seen), "%llu", (unsigned long long)at);
-	if_off = vm_global_get(vm, irq_if0);
-	if (if_off)
-		check_add_ev(ic->rep, SUITE, name, CHECK_FAIL, want, seen,
-			     "%llu of %llu %s taken %s, and %llu delivered again into code running with "
-			     "IF=0 (the first in trial %llu, at RIP %#llx, %s): this host's KVM injected an "
-			     "interrupt the guest had already taken", (unsigned long long)at,
-			     (unsigned long long)n, irq_cases[c].what, irq_cases[c].boundary,
-			     (unsigned long long)if_off, (unsigned long long)vm_global_get(vm, irq_if0_trial) + 1,
-			     (unsigned long long)vm_global_get(vm, irq_if0_rip),
-			     vm_global_get(vm, irq_if0_in_entry) ? "inside the guest's interrupt entry"
-								 : "in the interrupt's handler");
-	else if (at == IRQ_TRIALS)
-		check_add_ev(ic->rep, SUITE, name, CHECK_PASS, want, seen, "%llu of %d %s taken %s",
-			     (unsigned long long)at, IRQ_TRIALS, irq_cases[c].what, irq_cases[c].boundary);
-	else if (elsewhere)
-		check_add_ev(ic->rep, SUITE, name, CHECK_FAIL, want, seen,
-			     "%llu of %llu %s taken %s: %llu elsewhere (the first at RIP %#llx, want "
-			     "%#llx), %llu after the window, %llu never; %s", (unsigned long long)at,
-			     (unsigned long long)n, irq_cases[c].what, irq_cases[c].boundary,
-			     (unsigned long long)elsewhere, (unsigned long long)vm_global_get(vm, irq_first_rip),
-			     (unsigned long long)vm_global_get(vm, irq_want_rip), (unsigned long long)late,
-			     (unsigned long long)never, irq_miss_cause(elsewhere, never));
-	else
-		check_add_ev(ic->rep, SUITE, name, CHECK_FAIL, want, seen,
-			     "%llu of %llu %s taken %s: %llu after it (within %d ms), %llu never; %s",
-			     (unsigned long long)at, (unsigned long long)n, irq_cases[c].what,
-			     irq_cases[c].boundary, (unsigned long long)late, IRQ_LATE_MS,
-			     (unsigned long long)never, irq_miss_cause(elsewhere, never));
+	n = (struct irq_counts){
+		.at = vm_global_get(vm, irq_at), .elsewhere = vm_global_get(vm, irq_elsewhere),
+		.late = vm_global_get(vm, irq_late), .never = vm_global_get(vm, irq_never),
+		.first_rip = vm_global_get(vm, irq_first_rip), .want_rip = vm_global_get(vm, irq_want_rip),
+		.if0 = vm_global_get(vm, irq_if0), .if0_rip = vm_global_get(vm, irq_if0_rip),
+		.if0_trial = vm_global_get(vm, irq_if0_trial), .if0_in_entry = vm_global_get(vm, irq_if0_in_entry),
+	};
+	irq_verdict(ic->rep, c, &n);
 	vm_destroy(vm);
 }
 

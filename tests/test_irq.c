@@ -1,6 +1,7 @@
 /*
  * test_irq.c - `exitscope check irq`: the handler's notes count a delivery
- * into code running with IF=0 apart from the trial's; its three checks are
+ * into code running with IF=0 apart from the trial's; the verdicts from
+ * counts (and the detail the SVM lane accepts); its three checks are
  * there, each one
  * passes with all 16 trials at the boundary, fails with counts that say
  * where the others went (and what that means for `exitscope run`), or
@@ -125,12 +126,72 @@ static void test_note(void)
 	ok(irq_if0 == 1 && irq_if0_rip == 0x5678 && !irq_if0_in_entry, "IF=0 outside the entry: said so");
 }
 
+/* The detail the SVM lane accepts a tscdeadline_expired failure with (lanes/expect-svm.txt). */
+static bool lane_text(char *buf, size_t len)
+{
+	const char *key = "check irq tscdeadline_expired pass|fail \"";
+	FILE *f = fopen("lanes/expect-svm.txt", "r");
+	char line[512], *q;
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) && (q = strrchr(line, '"')) > line + strlen(key)) {
+			*q = 0;
+			snprintf(buf, len, "%s", line + strlen(key));
+			found = true;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* One verdict from counts: its status and detail. */
+static const struct check_result *verdict(struct check_report *rep, const struct irq_counts *n)
+{
+	check_report_free(rep);
+	*rep = (struct check_report){ 0 };
+	irq_verdict(rep, IRQ_CASE_TSC_DEADLINE, n);
+	diag("%s: %s", rep->n ? check_status_name(rep->r[0].status) : "-", rep->n ? rep->r[0].detail : "");
+	return rep->n == 1 ? &rep->r[0] : NULL;
+}
+
+/* The verdicts: which counts pass, which fail, and what the failure says. */
+static void test_verdict(void)
+{
+	struct check_report rep = { 0 };
+	const struct check_result *c;
+	char text[256];
+
+	c = verdict(&rep, &(struct irq_counts){ .at = IRQ_TRIALS });
+	ok(c && c->status == CHECK_PASS && strstr(c->detail, "16 of 16 expired TSC deadlines"),
+	   "16 of 16 at the boundary, none with IF=0: pass");
+	c = verdict(&rep, &(struct irq_counts){ .at = IRQ_TRIALS, .if0 = 1, .if0_rip = 0x44265b, .if0_trial = 6,
+						.if0_in_entry = 1 });
+	ok(c && c->status == CHECK_FAIL && !strcmp(c->observed, "16") &&
+	   strstr(c->detail, "1 delivered again into code running with IF=0 (the first in trial 7, at RIP "
+			     "0x44265b, inside the guest's interrupt entry)"),
+	   "16 of 16 at the boundary and one more with IF=0: fail, saying where and in which trial");
+	ok(lane_text(text, sizeof(text)) && c && strstr(c->detail, text) &&
+	   strstr(verdict(&rep, &(struct irq_counts){ .at = IRQ_TRIALS })->detail, text),
+	   "... the SVM lane's accepted detail is in that failure and in the pass");
+	c = verdict(&rep, &(struct irq_counts){ .at = 14, .late = 2, .if0 = 1, .if0_rip = 0x4000 });
+	ok(c && c->status == CHECK_FAIL && strstr(c->detail, "14 of 16 expired TSC deadlines taken") &&
+	   strstr(c->detail, "(0 elsewhere, 2 after the window, 0 never)") &&
+	   strstr(c->detail, "in the interrupt's handler") && (!lane_text(text, sizeof(text)) || !strstr(c->detail, text)),
+	   "14 at the boundary, 2 late and one with IF=0: fail with all of it, not the lane's accepted detail");
+	c = verdict(&rep, &(struct irq_counts){ .at = 15, .elsewhere = 1, .first_rip = 0x10, .want_rip = 0x20 });
+	ok(c && c->status == CHECK_FAIL && strstr(c->detail, "1 elsewhere (the first at RIP 0x10, want 0x20)"),
+	   "one taken at another boundary: fail, with its RIP and the one wanted");
+	check_report_free(&rep);
+}
+
 int main(void)
 {
 	struct hostinfo hi;
 	char err[256];
 
 	test_note();
+	test_verdict();
 	if (access("/dev/kvm", R_OK | W_OK))
 		skip("/dev/kvm is not accessible: the checks are not run");
 	else if (hostinfo_collect(&hi, NULL, err, sizeof(err)))
