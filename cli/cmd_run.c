@@ -71,7 +71,9 @@ static void run_usage(FILE *f)
 		"  --time-budget S   seconds per probe, an upper bound (default %g in v2, %g in v1);\n"
 		"                    v2 counts the CPU time of its rounds' guest runs, so a busy\n"
 		"                    host does not cut its rounds (--run-limit caps wall time);\n"
-		"                    a guest run still going after 2 x S + 1 s is reported as a hang\n"
+		"                    a guest run still going after 2 x S + 1 s is reported as a hang,\n"
+		"                    and in v2 a calibration (the op's first runs) that took S\n"
+		"                    (at least %g s) of CPU time\n"
 		"  --run-limit S     v2: seconds for the whole measurement; probes not done then\n"
 		"                    stop (default: no limit)\n"
 		"  --samples N       v1: samples per probe (1-%d, default %d)\n"
@@ -105,7 +107,7 @@ static void run_usage(FILE *f)
 		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
 		METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS, METHOD_DEFAULT_PRECISION_PCT,
 		METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S, METHOD_DEFAULT_BUDGET_V1_S,
-		LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
+		LATENCY_CPU_WATCHDOG_MIN_MS / 1000.0, LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
 }
 
 struct run_args {

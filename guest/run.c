@@ -59,24 +59,39 @@ static int watchdog_bind(struct vcpu *v)
 	r = kvm_set_signal_mask(v->fd, &inside, 8);	/* kernel sigset: 8 bytes */
 	if (r)
 		return r;
-	if (v->timer_armed_ok)
+	if (v->timer_armed_ok) {
 		timer_delete(v->timer);
+		timer_delete(v->cpu_timer);
+	}
 	v->timer_armed_ok = false;
 	sev._sigev_un._tid = tid;
 	if (timer_create(CLOCK_MONOTONIC, &sev, &v->timer))
 		return -errno;
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &v->cpu_timer)) {
+		r = -errno;
+		timer_delete(v->timer);
+		return r;
+	}
 	v->timer_armed_ok = true;
 	v->timer_tid = tid;
 	return 0;
 }
 
-static void watchdog_arm(struct vcpu *v, uint64_t ms)
+static void timer_arm(timer_t t, uint64_t ms)
 {
 	struct itimerspec its = {
 		.it_value = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 },
 	};
 
-	timer_settime(v->timer, 0, &its, NULL);
+	timer_settime(t, 0, &its, NULL);
+}
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /*
@@ -100,6 +115,7 @@ static void watchdog_disarm(struct vcpu *v)
 	struct itimerspec its = { 0 };
 
 	timer_settime(v->timer, 0, &its, NULL);
+	timer_settime(v->cpu_timer, 0, &its, NULL);
 	watchdog_drain();
 }
 
@@ -298,9 +314,15 @@ static enum guest_exit internal_error(struct vcpu *v, struct guest_result *res)
 
 enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result *res)
 {
+	return vcpu_run_cpu(v, budget_ms, 0, res);
+}
+
+enum guest_exit vcpu_run_cpu(struct vcpu *v, uint64_t budget_ms, uint64_t cpu_ms,
+			     struct guest_result *res)
+{
 	struct kvm_run *run = v->run;
+	uint64_t deadline, cpu_deadline = 0;
 	enum guest_exit kind;
-	uint64_t deadline;
 	bool cont;
 	int r;
 
@@ -311,7 +333,11 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 		return result(res, GUEST_ERROR, "watchdog setup: %s", strerror(-r));
 	}
 	deadline = now_ns() + budget_ms * 1000000ULL;
-	watchdog_arm(v, budget_ms ? budget_ms : 1);
+	timer_arm(v->timer, budget_ms ? budget_ms : 1);
+	if (cpu_ms) {
+		cpu_deadline = thread_cpu_ns() + cpu_ms * 1000000ULL;
+		timer_arm(v->cpu_timer, cpu_ms);
+	}
 	for (;;) {
 		/*
 		 * A Ctrl-C that came while this thread was outside KVM_RUN has
@@ -336,6 +362,15 @@ enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result
 				kind = result(res, GUEST_HANG,
 					      "guest hang: still running after %llu ms, at RIP %#llx",
 					      (unsigned long long)budget_ms,
+					      (unsigned long long)res->rip);
+				break;
+			}
+			if (!vm_stop_requested(v->vm) && cpu_ms && thread_cpu_ns() >= cpu_deadline) {
+				vcpu_sync_state(v);
+				res->rip = vcpu_rip(v);
+				kind = result(res, GUEST_HANG,
+					      "guest hang: still running after %llu ms of its thread's CPU "
+					      "time, at RIP %#llx", (unsigned long long)cpu_ms,
 					      (unsigned long long)res->rip);
 				break;
 			}

@@ -401,8 +401,10 @@ void vm_destroy(struct vm *vm)
 	for (int i = 0; i < vm->nr_vcpus; i++) {
 		struct vcpu *v = &vm->vcpus[i];
 
-		if (v->timer_armed_ok)
+		if (v->timer_armed_ok) {
 			timer_delete(v->timer);
+			timer_delete(v->cpu_timer);
+		}
 		if (v->has_stats)
 			stats_close(&v->stats);
 		if (v->run)

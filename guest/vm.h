@@ -60,7 +60,8 @@ struct vcpu {
 	bool has_stats;
 	/* watchdog: a timer that signals the thread running this vCPU */
 	bool timer_armed_ok;
-	timer_t timer;
+	timer_t timer;			/* wall clock (CLOCK_MONOTONIC) */
+	timer_t cpu_timer;		/* the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) */
 	pid_t timer_tid;
 	struct vcpu_user_exits user_exits;
 	vcpu_exit_hook_t exit_hook;
@@ -138,6 +139,13 @@ int vcpu_call(struct vcpu *v, guest_fn_t fn, uint64_t arg);
  * a guest still running after budget_ms is stopped and reported as a hang.
  */
 enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result *res);
+/*
+ * vcpu_run, and also a hang once the calling thread has spent cpu_ms of CPU
+ * time in it (0: no such limit): a guest spinning in the host kernel is
+ * caught early, while a busy host, which takes CPU time away, is not.
+ */
+enum guest_exit vcpu_run_cpu(struct vcpu *v, uint64_t budget_ms, uint64_t cpu_ms,
+			     struct guest_result *res);
 /* vcpu_call + vcpu_run. */
 enum guest_exit vcpu_call_run(struct vcpu *v, guest_fn_t fn, uint64_t arg,
 			      uint64_t budget_ms, struct guest_result *res);

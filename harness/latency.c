@@ -128,6 +128,13 @@ uint64_t latency_watchdog_ms(const struct latency_env *env)
 	return env->watchdog_ms ? env->watchdog_ms : 2 * env_budget_ms(env) + 1000;
 }
 
+uint64_t latency_cpu_watchdog_ms(const struct latency_env *env)
+{
+	uint64_t ms = env_budget_ms(env);
+
+	return ms > LATENCY_CPU_WATCHDOG_MIN_MS ? ms : LATENCY_CPU_WATCHDOG_MIN_MS;
+}
+
 static unsigned int op_reps(const struct latency_op *op)
 {
 	return op->reps ? op->reps : 1;
@@ -268,7 +275,10 @@ int latency_session_open(struct latency_session *s, const struct latency_env *en
 		res->cpu_before = sched_getcpu();
 	region_init(&s->rg, v);
 	s->open = true;
+	/* The setup (an IPI peer's wait among it) on the wall clock; calibration also on CPU time. */
 	vcpu_call_run(v, latency_guest_paired_main, 0, s->wd, &g);
+	if (g.kind == GUEST_SYNC && g.args[0] == LATENCY_SYNC_SETUP)
+		vcpu_run_cpu(v, s->wd, env->cpu_watchdog_ms, &g);
 	if (g.kind != GUEST_SYNC || g.args[0] != LATENCY_SYNC_START) {
 		guest_outcome(res, &g);
 		session_end(s);

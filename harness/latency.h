@@ -70,6 +70,11 @@ struct latency_env {
 	unsigned int samples;		/* 1..LATENCY_MAX_SAMPLES */
 	uint64_t budget_ms;		/* calibration + warm-up + samples */
 	uint64_t watchdog_ms;		/* a guest run longer than this is a hang; 0: 2 x budget + 1 s */
+	/*
+	 * v2: calibration (the op's first runs, after its setup) is also a hang
+	 * once the vCPU thread spent this much CPU time in it; 0: no such limit.
+	 */
+	uint64_t cpu_watchdog_ms;
 	double overhead_cycles;		/* per-op harness cost to subtract (nop baseline) */
 	bool trace;			/* attribute exits by reason through tracefs */
 	/* Method v2 (latency_session_*): budget_ms is spread over rounds x pairs. */
@@ -193,6 +198,9 @@ int latency_session_result(struct latency_result *res, uint64_t tsc_khz);
 
 /* How long one guest run of env may take before it is a hang: watchdog_ms, else 2 x budget + 1 s. */
 uint64_t latency_watchdog_ms(const struct latency_env *env);
+/* The CPU-time limit of calibration that fits env's budget: the budget, at least LATENCY_CPU_WATCHDOG_MIN_MS. */
+#define LATENCY_CPU_WATCHDOG_MIN_MS	100
+uint64_t latency_cpu_watchdog_ms(const struct latency_env *env);
 
 /* The guest nop op, for callers that list it themselves. */
 uint64_t latency_guest_nop(uint64_t arg);

@@ -5,7 +5,8 @@
  * GUEST_SYNCs bracket exactly the measured batches, so the host's stats
  * snapshots there cover nothing else but one closing ucall.
  *
- * The paired loop (method v2) calibrates the same way, then runs rounds the
+ * The paired loop (method v2) syncs once after the setup, calibrates the
+ * same way, then runs rounds the
  * host asks for: each round is `pairs` pairs of a baseline batch (the same
  * run_batch loop calling latency_guest_nop, so it holds exactly the harness)
  * and an op batch, in ABBA order (even pairs baseline first, odd pairs op
@@ -61,8 +62,11 @@ static uint64_t calibrate(guest_fn_t op, uint64_t arg, uint64_t target, uint64_t
 	return batch;
 }
 
-/* The op's setup (its refusal code, else 0), then the batch size, also in c->batch. */
-static uint64_t setup_calibrate(volatile struct latency_ctl *c, guest_fn_t op, uint64_t *batch)
+/*
+ * The op's setup (its refusal code, else 0), then (after a SETUP sync when
+ * sync is set) the batch size, also in c->batch.
+ */
+static uint64_t setup_calibrate(volatile struct latency_ctl *c, guest_fn_t op, uint64_t *batch, bool sync)
 {
 	if (c->setup) {
 		uint64_t r = ((guest_fn_t)c->setup)(c->arg);
@@ -70,6 +74,8 @@ static uint64_t setup_calibrate(volatile struct latency_ctl *c, guest_fn_t op, u
 		if (r)
 			return r;
 	}
+	if (sync)
+		GUEST_SYNC(LATENCY_SYNC_SETUP);
 	*batch = calibrate(op, c->arg, c->target_cycles, c->max_batch);
 	c->batch = *batch;
 	return 0;
@@ -79,7 +85,7 @@ uint64_t latency_guest_main(uint64_t unused)
 {
 	volatile struct latency_ctl *c = &latency_ctl;
 	guest_fn_t op = (guest_fn_t)c->op;
-	uint64_t arg = c->arg, batch, n = c->samples, r = setup_calibrate(c, op, &batch);
+	uint64_t arg = c->arg, batch, n = c->samples, r = setup_calibrate(c, op, &batch, false);
 
 	if (r)
 		return r;
@@ -98,7 +104,7 @@ uint64_t latency_guest_paired_main(uint64_t unused)
 	/* Through a volatile, so the compiler cannot specialize run_batch for the nop. */
 	guest_fn_t volatile nop_v = latency_guest_nop;
 	guest_fn_t op = (guest_fn_t)c->op, nop = nop_v;
-	uint64_t arg = c->arg, batch, n, r = setup_calibrate(c, op, &batch);
+	uint64_t arg = c->arg, batch, n, r = setup_calibrate(c, op, &batch, true);
 
 	if (r)
 		return r;

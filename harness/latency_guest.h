@@ -15,7 +15,12 @@
 /* Values of the first GUEST_SYNC argument. */
 #define LATENCY_SYNC_START	0x5354		/* calibrated: args[1] = batch */
 #define LATENCY_SYNC_END	0x454e		/* samples taken */
-/* The paired loop syncs START before every round (host sets pairs; 0 ends it), END after it. */
+#define LATENCY_SYNC_SETUP	0x5355		/* the op's setup done, before calibration */
+/*
+ * The paired loop syncs SETUP once (so the host can give calibration, the
+ * first time the op runs, a watchdog of its own), then START before every
+ * round (host sets pairs; 0 ends it), END after it.
+ */
 
 struct latency_ctl {
 	uint64_t setup, op, teardown;	/* guest function addresses (setup/teardown may be 0) */

@@ -210,6 +210,11 @@ static void outcome_action(struct latency_result *res)
 	    guest_failed(res->reason))
 		reason_add(res, "; this host's KVM did not run the op as a CPU would: a report to its "
 			   "maintainers needs this JSON and `exitscope info`");
+	else if (res->status == PROBE_HANG && strstr(res->reason, "thread's CPU time"))
+		reason_add(res, "; the op did not return while the vCPU thread spent --time-budget "
+			   "(at least %d ms) of CPU time calibrating it, which a busy host does not "
+			   "shorten: a host whose KVM never completes the instruction hangs at any budget",
+			   LATENCY_CPU_WATCHDOG_MIN_MS);
 	else if (res->status == PROBE_HANG)
 		reason_add(res, "; the op did not return (its watchdog is 2 x --time-budget + 1 s): "
 			   "on a slow or busy host give it a larger --time-budget; a host whose KVM "
@@ -337,6 +342,9 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	}
 	s->env.vcpu = &ctx->vm->vcpus[0];
 	s->env.watchdog_ms = ctx->watchdog_ms;
+	/* A hang the test hook times itself has only that watchdog. */
+	s->env.cpu_watchdog_ms = r->hang_probe && !strcmp(r->hang_probe, p->name) && r->hang_watchdog_ms ?
+				 0 : latency_cpu_watchdog_ms(&s->env);
 	return 0;
 }
 

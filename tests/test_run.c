@@ -488,9 +488,9 @@ int main(void)
 	test_v1(dir);
 	test_run_limit(dir);
 
-	/* A probe forced to hang is stopped at its watchdog; the rest completes. */
+	/* A probe forced to hang is stopped at its watchdog (v1: the wall clock's); the rest completes. */
 	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,
-			"run", "nop", "cpuid", "rdtsc", "--samples", "3", "--time-budget", "0.1",
+			"run", "nop", "cpuid", "rdtsc", "--method", "v1", "--samples", "3", "--time-budget", "0.1",
 			"--json", hpath, NULL });
 	is_int(r.status, 0, "forced hang: the run still completes (exit 0)");
 	tap_like(r.out, "hang: guest hang: still running after 1200 ms",
@@ -506,6 +506,25 @@ int main(void)
 		json_decref(root);
 	} else {
 		tap_skip(3, "no JSON from the hang run");
+	}
+	/*
+	 * The same under v2: calibration, the op's first run, is a hang once the
+	 * vCPU thread spent the budget (at least 100 ms) of CPU time on it.
+	 */
+	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,
+			"run", "cpuid", "rdtsc", "--time-budget", "0.1", "--rounds", "2", "--json", hpath, NULL });
+	is_int(r.status, 0, "v2, forced hang: the run still completes (exit 0)");
+	run_free(&r);
+	if (root) {
+		json_t *c = fixture_probe_json(root, "cpuid"), *t = fixture_probe_json(root, "rdtsc");
+
+		tap_is_str(c ? fixture_str(c, "status") : NULL, "hang", "v2: cpuid: status hang");
+		tap_like(c ? fixture_str(c, "reason") : NULL, "still running after 100 ms of its thread's CPU time",
+			 "v2: cpuid: stopped by the CPU time calibrating it took, not at the 1.2 s wall watchdog");
+		tap_is_str(t ? fixture_str(t, "status") : NULL, "ok", "v2: rdtsc after the hang: measured");
+		json_decref(root);
+	} else {
+		tap_skip(3, "no JSON from the v2 hang run");
 	}
 	/* --all: the map and the checks ride along in the same result file. */
 	snprintf(path, sizeof(path), "%s/all.json", dir);

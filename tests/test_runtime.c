@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "guest/guest.h"
@@ -49,7 +50,7 @@ int main(void)
 		tap_ok(0, "vm_create: %s", err);
 		return tap_done();
 	}
-	tap_plan(43);
+	tap_plan(44);
 
 	/*
 	 * Which exit path a fault under supervisor shadow stacks takes: ssp is
@@ -280,6 +281,11 @@ int main(void)
 	vcpu_call_run(&vm->vcpus[0], tg_forever, 0, 300, &res);
 	tap_ok(res.kind == GUEST_HANG && res.rip >= 0x400000,
 	       "endless guest loop reported as a hang with its RIP (%s)", res.msg);
+	/* ... and by the CPU time it makes this thread spend, with a wall budget of 10 min. */
+	vcpu_call(&vm->vcpus[0], tg_forever, 0);
+	vcpu_run_cpu(&vm->vcpus[0], 600000, 100, &res);
+	tap_ok(res.kind == GUEST_HANG && strstr(res.msg, "after 100 ms of its thread's CPU time"),
+	       "with a CPU-time limit of 100 ms: a hang at that limit (%s)", res.msg);
 
 	vm_destroy(vm);
 	return tap_done();
