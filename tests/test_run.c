@@ -266,6 +266,33 @@ static json_t *run_json(const char *path, struct run_result *r, const char *cons
 }
 
 /* Probes run in command-line order; --cpu A,B is in the settings and on the two-vCPU probe. */
+/*
+ * A probe forced to hang (cpuid) is stopped at its watchdog, which the
+ * reason names (want); the probe after it is still measured.
+ */
+static void test_hang(const char *path, const char *method, const char *want, const char *what)
+{
+	struct run_result r;
+	json_t *root;
+
+	root = run_json(path, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe, "run",
+			"cpuid", "rdtsc", "--method", method, "--samples", "3", "--rounds", "2",
+			"--time-budget", "0.1", "--json", path, NULL });
+	ok(r.status == 0, "%s, forced hang: the run still completes (exit %d)", method, r.status);
+	tap_like(r.out, want, "%s: the table reports the hang at its watchdog", method);
+	run_free(&r);
+	if (root) {
+		json_t *c = fixture_probe_json(root, "cpuid"), *t = fixture_probe_json(root, "rdtsc");
+
+		tap_is_str(c ? fixture_str(c, "status") : NULL, "hang", "%s: cpuid: status hang", method);
+		tap_like(c ? fixture_str(c, "reason") : NULL, want, "%s", what);
+		tap_is_str(t ? fixture_str(t, "status") : NULL, "ok", "%s: rdtsc after the hang: measured", method);
+		json_decref(root);
+	} else {
+		tap_skip(3, "no JSON from the hang run");
+	}
+}
+
 static void test_order_cpus(const char *dir)
 {
 	const char *names[] = { "ipi", "rdtsc", "cpuid", "nop" };	/* reverse catalogue order */
@@ -488,44 +515,10 @@ int main(void)
 	test_v1(dir);
 	test_run_limit(dir);
 
-	/* A probe forced to hang is stopped at its watchdog (v1: the wall clock's); the rest completes. */
-	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,
-			"run", "nop", "cpuid", "rdtsc", "--method", "v1", "--samples", "3", "--time-budget", "0.1",
-			"--json", hpath, NULL });
-	is_int(r.status, 0, "forced hang: the run still completes (exit 0)");
-	tap_like(r.out, "hang: guest hang: still running after 1200 ms",
-		 "the table reports the hang at its watchdog (2 x 0.1 s + 1 s)");
-	run_free(&r);
-	if (root) {
-		json_t *c = fixture_probe_json(root, "cpuid"), *t = fixture_probe_json(root, "rdtsc");
-
-		tap_is_str(c ? fixture_str(c, "status") : NULL, "hang", "cpuid: status hang");
-		tap_like(c ? fixture_str(c, "reason") : NULL, "still running after 1200 ms",
-			 "cpuid: the reason names the budget it was stopped at");
-		tap_is_str(t ? fixture_str(t, "status") : NULL, "ok", "rdtsc after the hang: measured");
-		json_decref(root);
-	} else {
-		tap_skip(3, "no JSON from the hang run");
-	}
-	/*
-	 * The same under v2: calibration, the op's first run, is a hang once the
-	 * vCPU thread spent the budget (at least 100 ms) of CPU time on it.
-	 */
-	root = run_json(hpath, &r, (const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid", exe,
-			"run", "cpuid", "rdtsc", "--time-budget", "0.1", "--rounds", "2", "--json", hpath, NULL });
-	is_int(r.status, 0, "v2, forced hang: the run still completes (exit 0)");
-	run_free(&r);
-	if (root) {
-		json_t *c = fixture_probe_json(root, "cpuid"), *t = fixture_probe_json(root, "rdtsc");
-
-		tap_is_str(c ? fixture_str(c, "status") : NULL, "hang", "v2: cpuid: status hang");
-		tap_like(c ? fixture_str(c, "reason") : NULL, "still running after 100 ms of its thread's CPU time",
-			 "v2: cpuid: stopped by the CPU time calibrating it took, not at the 1.2 s wall watchdog");
-		tap_is_str(t ? fixture_str(t, "status") : NULL, "ok", "v2: rdtsc after the hang: measured");
-		json_decref(root);
-	} else {
-		tap_skip(3, "no JSON from the v2 hang run");
-	}
+	test_hang(hpath, "v1", "still running after 1200 ms",
+		  "v1: the wall-clock watchdog, 2 x 0.1 s + 1 s");
+	test_hang(hpath, "v2", "still running after 100 ms of its thread's CPU time",
+		  "v2: the CPU time calibrating it took (0.1 s), not the 1.2 s wall-clock watchdog");
 	/* --all: the map and the checks ride along in the same result file. */
 	snprintf(path, sizeof(path), "%s/all.json", dir);
 	root = run_json(path, &r, (const char *const[]){ exe, "run", "nop", "--all", "--samples", "2",
