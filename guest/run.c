@@ -323,7 +323,7 @@ enum guest_exit vcpu_run_cpu(struct vcpu *v, uint64_t budget_ms, uint64_t cpu_ms
 	struct kvm_run *run = v->run;
 	uint64_t deadline, cpu_deadline = 0;
 	enum guest_exit kind;
-	bool cont;
+	bool cont, wall_out;
 	int r;
 
 	memset(res, 0, sizeof(*res));
@@ -356,21 +356,15 @@ enum guest_exit vcpu_run_cpu(struct vcpu *v, uint64_t budget_ms, uint64_t cpu_ms
 		if (r == -EINTR || (r == 0 && run->exit_reason == KVM_EXIT_INTR)) {
 			v->user_exits.intr++;
 			/* A Ctrl-C stops it at the top of the loop, even past the deadline. */
-			if (!vm_stop_requested(v->vm) && now_ns() >= deadline) {
+			wall_out = now_ns() >= deadline;
+			if (!vm_stop_requested(v->vm) &&
+			    (wall_out || (cpu_ms && thread_cpu_ns() >= cpu_deadline))) {
 				vcpu_sync_state(v);
 				res->rip = vcpu_rip(v);
 				kind = result(res, GUEST_HANG,
-					      "guest hang: still running after %llu ms, at RIP %#llx",
-					      (unsigned long long)budget_ms,
-					      (unsigned long long)res->rip);
-				break;
-			}
-			if (!vm_stop_requested(v->vm) && cpu_ms && thread_cpu_ns() >= cpu_deadline) {
-				vcpu_sync_state(v);
-				res->rip = vcpu_rip(v);
-				kind = result(res, GUEST_HANG,
-					      "guest hang: still running after %llu ms of its thread's CPU "
-					      "time, at RIP %#llx", (unsigned long long)cpu_ms,
+					      "guest hang: still running after %llu ms%s, at RIP %#llx",
+					      (unsigned long long)(wall_out ? budget_ms : cpu_ms),
+					      wall_out ? "" : " of its thread's CPU time",
 					      (unsigned long long)res->rip);
 				break;
 			}

@@ -262,6 +262,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	};
 	struct probe_ctx *ctx = &s->ctx;
 	char err[LATENCY_REASON_LEN - 64];
+	bool own_watchdog = false;	/* the test hook's hang with a watchdog of its own */
 	int rc;
 
 	memset(s, 0, sizeof(*s));
@@ -311,6 +312,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		s->op.op = probe_hang;
 		if (r->hang_watchdog_ms)
 			ctx->watchdog_ms = r->hang_watchdog_ms;
+		own_watchdog = r->hang_watchdog_ms != 0;
 	}
 	if (r->guest_xcr0) {
 		char why[LATENCY_REASON_LEN - 64];
@@ -343,8 +345,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	s->env.vcpu = &ctx->vm->vcpus[0];
 	s->env.watchdog_ms = ctx->watchdog_ms;
 	/* A hang the test hook times itself has only that watchdog. */
-	s->env.cpu_watchdog_ms = r->hang_probe && !strcmp(r->hang_probe, p->name) && r->hang_watchdog_ms ?
-				 0 : latency_cpu_watchdog_ms(&s->env);
+	s->env.cpu_watchdog_ms = own_watchdog ? 0 : latency_cpu_watchdog_ms(&s->env);
 	return 0;
 }
 

@@ -265,7 +265,6 @@ static json_t *run_json(const char *path, struct run_result *r, const char *cons
 	return json_load_file(path, 0, &je);
 }
 
-/* Probes run in command-line order; --cpu A,B is in the settings and on the two-vCPU probe. */
 /*
  * A probe forced to hang (cpuid) is stopped at its watchdog, which the
  * reason names (want); the probe after it is still measured.
@@ -293,6 +292,7 @@ static void test_hang(const char *path, const char *method, const char *want, co
 	}
 }
 
+/* Probes run in command-line order; --cpu A,B is in the settings and on the two-vCPU probe. */
 static void test_order_cpus(const char *dir)
 {
 	const char *names[] = { "ipi", "rdtsc", "cpuid", "nop" };	/* reverse catalogue order */
