@@ -8,8 +8,9 @@
  * The paired loop (method v2) syncs once after the setup, calibrates the
  * same way, then runs rounds the host asks for: each round is `pairs`
  * pairs of a baseline batch (the same run_batch loop calling
- * latency_guest_nop, so it holds exactly the harness) and an op batch, in ABBA order (even pairs baseline first, odd pairs op
- * first) so a linear drift within a round cancels over two pairs.
+ * latency_guest_nop, so it holds exactly the harness) and an op batch, in
+ * ABBA order (even pairs baseline first, odd pairs op first) so a linear
+ * drift within a round cancels over two pairs.
  */
 #include "guest/guest.h"
 #include "harness/latency_guest.h"
