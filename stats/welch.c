@@ -18,6 +18,14 @@ void stats_se2_add(struct stats_se2 *s, double v, double df)
 	s->df0 += df;
 }
 
+void stats_se2_scale(struct stats_se2 *s, double c, double k)
+{
+	/* (c v)^2 / (k df) = (c^2 / k) v^2 / df */
+	s->var *= c;
+	s->wsum *= c * c / k;
+	s->df0 *= k;
+}
+
 double stats_se2_df(const struct stats_se2 *s)
 {
 	if (!(s->var > 0))

@@ -26,6 +26,14 @@ struct stats_se2 {
 /* Add a component v >= 0 with df > 0 (v == 0 adds only its df to df0). */
 void stats_se2_add(struct stats_se2 *s, double v, double df);
 
+/*
+ * Scale every component of s: its variance by c, its df by k (c = df /
+ * (df - used), k = 1 / c for variances estimated from the residuals of a
+ * fit that used up a share of their degrees of freedom; k = 1 to make them
+ * also carry a variance that was estimated from the same residuals).
+ */
+void stats_se2_scale(struct stats_se2 *s, double c, double k);
+
 /* The Welch-Satterthwaite df of s: var^2 / wsum; df0 when var is 0; INFINITY when wsum is 0. */
 double stats_se2_df(const struct stats_se2 *s);
 
