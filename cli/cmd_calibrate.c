@@ -210,24 +210,38 @@ static void calibrate_rmdir(const char *dir, const struct repeat_run *runs, unsi
 	rmdir(dir);
 }
 
+/* A relative between-run SD in %, "-" without one. */
+static const char *rel_text(const struct noise_est *e, char *buf, size_t len)
+{
+	if (e && e->between_sd_rel >= 0)
+		snprintf(buf, len, "%.2f", 100 * e->between_sd_rel);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static void calibrate_print(FILE *f, const struct noise_floor *nf)
 {
-	fprintf(f, "%-28s %5s %12s %12s %9s %7s\n", "probe", "runs", "mean cycles", "between sd",
-		"between %", "df");
+	fprintf(f, "%-28s %5s %12s %12s %9s %7s %12s %7s\n", "probe", "runs", "mean cycles",
+		"between sd", "between %", "df", "at speed %", "df");
 	for (size_t i = 0; i < nf->n_probes; i++) {
 		const struct noise_probe *p = &nf->probes[i];
-		char rel[32];
+		const struct noise_est *s = noise_probe_est(p, 1);
+		char rel[32], srel[32], sdf[32] = "-";
 
-		if (p->between_sd_rel >= 0)
-			snprintf(rel, sizeof(rel), "%.2f", 100 * p->between_sd_rel);
-		else
-			snprintf(rel, sizeof(rel), "-");
-		fprintf(f, "%-28s %5lld %12.1f %12.1f %9s %7.1f\n", p->name, p->runs, p->mean_cycles,
-			p->between_sd_cycles, rel, p->df);
+		if (s)
+			snprintf(sdf, sizeof(sdf), "%.1f", s->df);
+		fprintf(f, "%-28s %5lld %12.1f %12.1f %9s %7.1f %12s %7s\n", p->name, p->runs,
+			p->cycles.mean_cycles, p->cycles.between_sd_cycles,
+			rel_text(&p->cycles, rel, sizeof(rel)), p->cycles.df,
+			rel_text(s, srel, sizeof(srel)), sdf);
 	}
 	for (size_t i = 0; i < nf->n_omitted; i++)
 		fprintf(f, "%-28s %5lld  no floor: measured (ok, 2 rounds or more) in fewer than %d runs\n",
 			nf->omitted[i].name, nf->omitted[i].runs, NOISE_MIN_RUNS);
+	fprintf(f, "between %%: what a run's figure varies by from one run to the next beyond its "
+		"rounds, in %% of the mean; at speed %%: the same with every round put at the runs' "
+		"mean guest speed (compare --normalize speed, docs/method.md)\n");
 }
 
 /* Read the k runs' files and write their floor to a->out. */

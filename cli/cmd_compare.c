@@ -35,7 +35,11 @@ static void compare_usage(FILE *f)
 		"the mean of its run means and its variance the spread of those, so the\n"
 		"interval sees what varies from one run (process, boot) to the next. One\n"
 		"run cannot see that: compare says so, unless --noise adds the host's\n"
-		"between-run variance (docs/method.md). Without rounds (v1, older\n"
+		"between-run variance (docs/method.md). Where the guest's code is emulated\n"
+		"the host's speed moves every op's cost from round to round and run to run;\n"
+		"each round also timed the harness loop beside the op, so its net cost is\n"
+		"put at the base side's guest speed (--normalize), and a 'guest speed' line\n"
+		"compares the loop itself. Without rounds (v1, older\n"
 		"recordings) or with fewer than 2 on a side, the medians of the samples\n"
 		"are compared with a seeded, reproducible bootstrap over them, with a note\n"
 		"that run-to-run variance is not seen. Changes of exits/op and the other per-op\n"
@@ -43,6 +47,13 @@ static void compare_usage(FILE *f)
 		"probes found on one side only are listed too.\n"
 		"\n"
 		"  --threshold PCT       smallest relative change that counts (default %.0f%%)\n"
+		"  --normalize MODE      what is compared: 'speed': each round's net cycles put\n"
+		"                        at the base side's guest speed (less the probe's own\n"
+		"                        slope on its harness loop, fitted within runs, times\n"
+		"                        the loop's distance from the base side's mean);\n"
+		"                        'none': the net cycles as measured; 'auto' (default):\n"
+		"                        speed when every run's guest code was emulated (host\n"
+		"                        record), none otherwise\n"
 		"  --fail-on-regression  exit 1 if any probe is significantly slower\n"
 		"                        ('too noisy' is not a regression)\n"
 		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout,\n"
@@ -135,6 +146,7 @@ int cmd_compare(int argc, char **argv)
 		{ "json", required_argument, NULL, 'j' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "noise", required_argument, NULL, 'n' },
+		{ "normalize", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -209,6 +221,13 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'n':
 			noise_path = optarg;
+			break;
+		case 'N':
+			if (compare_normalize_parse(optarg, &copts.normalize)) {
+				rc = cli_usage_error("compare", "--normalize: '%s' is not auto, speed or "
+						     "none", optarg);
+				goto out;
+			}
 			break;
 		case 'h':
 			compare_usage(stdout);

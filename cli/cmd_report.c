@@ -18,6 +18,7 @@ static void report_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: exitscope report RUN.json [MORE.json ...] [-o FILE] [--threshold PCT] [--seed N]\n"
+		"                        [--normalize MODE]\n"
 		"\n"
 		"Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
 		"fetched) from result files: the host records at the top; per-probe cost\n"
@@ -32,6 +33,8 @@ static void report_usage(FILE *f)
 		"  -o, --output FILE   where to write the report (default " DEFAULT_OUT "; '-': stdout)\n"
 		"  --threshold PCT     smallest relative change that counts (default %.0f%%)\n"
 		"  --seed N            bootstrap seed for the comparisons (default %d)\n"
+		"  --normalize MODE    what the comparisons compare, as `exitscope compare`:\n"
+		"                      auto (default), speed or none\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
@@ -70,6 +73,7 @@ int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "normalize", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -109,6 +113,11 @@ int cmd_report(int argc, char **argv)
 			if (errno || *optarg == '-' || end == optarg || *end)
 				return cli_usage_error("report", "--seed: '%s' is not a non-negative integer",
 						       optarg);
+			break;
+		case 'N':
+			if (compare_normalize_parse(optarg, &copts.normalize))
+				return cli_usage_error("report", "--normalize: '%s' is not auto, speed or "
+						       "none", optarg);
 			break;
 		case 'h':
 			report_usage(stdout);

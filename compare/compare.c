@@ -3,6 +3,7 @@
  * host differences, per-probe verdicts (docs/method.md), exits/op, map and
  * check changes.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include "compare/compare.h"
 #include "compare/floor.h"
 #include "compare/model.h"
+#include "compare/speed.h"
+#include "results/speed.h"
 
 const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 	"faster", "slower", "no significant change", "too noisy", "not compared",
@@ -19,6 +22,7 @@ const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 
 const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
 const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor" };
+const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
@@ -30,12 +34,23 @@ static const char mixed_note[] =
 	"recordings or a single round): their interval resamples the samples and does not "
 	"see run-to-run variance, so a drift between the runs can read as a change";
 
+int compare_normalize_parse(const char *s, enum compare_normalize *out)
+{
+	for (int i = 0; i < COMPARE_NORMALIZE_N; i++)
+		if (!strcmp(s, compare_normalize_names[i])) {
+			*out = (enum compare_normalize)i;
+			return 0;
+		}
+	return -1;
+}
+
 void compare_opts_init(struct compare_opts *o)
 {
 	o->threshold_pct = COMPARE_THRESHOLD_PCT;
 	o->seed = COMPARE_SEED;
 	o->iters = 0;
 	o->noise = NULL;
+	o->normalize = COMPARE_NORMALIZE_AUTO;
 }
 
 /*
@@ -403,29 +418,9 @@ static enum compare_verdict decide(const struct compare_probe *p, double thresho
 	return COMPARE_SAME;
 }
 
-static int compare_probe(struct compare_result *cr, struct compare_probe *p,
-			 const struct pooled *pa, const struct pooled *pb)
+/* p's percentages (of the base figure) and verdict, from its interval. */
+static void probe_verdict(const struct compare_result *cr, struct compare_probe *p)
 {
-	p->a = pa->rep;
-	p->b = pb->rep;
-	p->runs_a = pa->n_ok;
-	p->runs_b = pb->n_ok;
-	p->mde_pct = -1;
-	if (!pa->n_ok || !pb->n_ok) {
-		p->verdict = COMPARE_NOT_RUN;
-		cr->n_not_run++;
-		return 0;
-	}
-	if (compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
-		return -1;
-	if (p->method == COMPARE_METHOD_BATCHES)
-		cr->n_by_batches++;
-	else
-		cr->n_by_rounds++;
-	cr->n_by_runs += p->method == COMPARE_METHOD_RUNS;
-	cr->n_floor += p->floor != NULL;
-	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
-	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
 	p->has_pct = p->d.median_a > 0;
 	if (p->has_pct) {
 		p->pct = 100 * p->d.diff / p->d.median_a;
@@ -434,6 +429,66 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		p->mde_pct = (p->pct_hi - p->pct_lo) / 2;
 	}
 	p->verdict = decide(p, cr->opts.threshold_pct);
+}
+
+/*
+ * Put p's rounds at the base side's guest speed when the comparison is
+ * normalized: every round of both sides has a loop, and the slope can be
+ * fitted on them (results/speed.h). Each side's mean loop into p->loop_a,
+ * p->loop_b (-1 unknown). 0, or -1 out of memory.
+ */
+static int probe_speed(const struct compare_result *cr, struct compare_probe *p,
+		       const struct pooled *pa, const struct pooled *pb)
+{
+	const struct run_probe **all;
+	int rc;
+
+	p->loop_a = speed_mean(pa->ok, pa->n_ok);
+	p->loop_b = speed_mean(pb->ok, pb->n_ok);
+	p->normalized = 0;
+	if (!cr->normalized || !(p->loop_a > 0) || !(p->loop_b > 0))
+		return 0;
+	all = malloc((pa->n_ok + pb->n_ok) * sizeof(*all));
+	if (!all)
+		return -1;
+	memcpy(all, pa->ok, pa->n_ok * sizeof(*all));
+	memcpy(all + pa->n_ok, pb->ok, pb->n_ok * sizeof(*all));
+	rc = speed_fit(all, pa->n_ok + pb->n_ok, p->loop_a, &p->speed);
+	free(all);
+	if (rc == -ENOMEM)
+		return -1;
+	p->normalized = rc == 0;
+	return 0;
+}
+
+static int compare_probe(struct compare_result *cr, struct compare_probe *p,
+			 const struct pooled *pa, const struct pooled *pb)
+{
+	p->a = pa->rep;
+	p->b = pb->rep;
+	p->runs_a = pa->n_ok;
+	p->runs_b = pb->n_ok;
+	p->mde_pct = -1;
+	p->loop_a = p->loop_b = -1;
+	if (!pa->n_ok || !pb->n_ok) {
+		p->verdict = COMPARE_NOT_RUN;
+		cr->n_not_run++;
+		return 0;
+	}
+	if (probe_speed(cr, p, pa, pb) ||
+	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
+		return -1;
+	if (p->method == COMPARE_METHOD_BATCHES)
+		cr->n_by_batches++;
+	else
+		cr->n_by_rounds++;
+	p->normalized &= p->method != COMPARE_METHOD_BATCHES;
+	cr->n_not_normalized += cr->normalized && !p->normalized && p->method != COMPARE_METHOD_BATCHES;
+	cr->n_by_runs += p->method == COMPARE_METHOD_RUNS;
+	cr->n_floor += p->floor != NULL;
+	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
+	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
+	probe_verdict(cr, p);
 	switch (p->verdict) {
 	case COMPARE_FASTER:
 		cr->n_faster++;
@@ -488,20 +543,6 @@ static int first_of_name(const struct side *s, size_t file, size_t idx, const st
 {
 	*first = find_key(s->refs, s->n_refs, s->f[file]->probes[idx].name);
 	return *first && (*first)->file == file && (*first)->idx == idx;
-}
-
-/* The mean baseline (cycles/op of the empty loop) over a side's pooled rounds; -1 without. */
-static double pooled_baseline(const struct pooled *pl)
-{
-	double sum = 0;
-	size_t n = 0;
-
-	for (size_t i = 0; i < pl->n_ok; i++)
-		for (size_t k = 0; k < pl->ok[i]->n_rounds; k++) {
-			sum += pl->ok[i]->rounds[k].baseline_median;
-			n++;
-		}
-	return n && sum > 0 ? sum / (double)n : -1;
 }
 
 /*
@@ -565,15 +606,12 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p->group = pa.rep->group;
 			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
 				goto out;
-			if (p->method != COMPARE_METHOD_BATCHES) {
-				double ba = pooled_baseline(&pa), bb = pooled_baseline(&pb);
-
-				if (ba > 0 && bb > 0)
-					shift[n_shift++] = bb / ba - 1;
-			}
+			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0)
+				shift[n_shift++] = p->loop_b / p->loop_a - 1;
 		}
 	}
-	if (warn_baseline_shift(cr, shift, n_shift))
+	/* At equal guest speed a shift of it is the guest speed line's, not the probes'. */
+	if (!cr->normalized && warn_baseline_shift(cr, shift, n_shift))
 		goto out;
 	for (i = 0; i < sb->n; i++)
 		for (j = 0; j < sb->f[i]->n_probes; j++)
@@ -969,6 +1007,71 @@ static int r2r_note(struct compare_result *cr)
 	return cr->r2r_note ? 0 : -1;
 }
 
+/*
+ * Whether the figures are put at equal guest speed (docs/method.md): as
+ * asked, or with auto where every file of both sides ran its guest code
+ * emulated, the host's speed then moving an op's cost and its paired loop's
+ * alike.
+ */
+static void resolve_normalize(struct compare_result *cr, const struct result_file *const *a,
+			      size_t na, const struct result_file *const *b, size_t nb)
+{
+	size_t emulated = 0, i;
+
+	for (i = 0; i < na; i++)
+		emulated += a[i]->host.exec_mode == EXEC_EMULATED;
+	for (i = 0; i < nb; i++)
+		emulated += b[i]->host.exec_mode == EXEC_EMULATED;
+	switch (cr->opts.normalize) {
+	case COMPARE_NORMALIZE_NONE:
+		cr->normalized = 0;
+		cr->normalize_why = "--normalize none";
+		break;
+	case COMPARE_NORMALIZE_SPEED:
+		cr->normalized = 1;
+		cr->normalize_why = "--normalize speed";
+		break;
+	default:
+		cr->normalized = emulated == na + nb;
+		cr->normalize_why = cr->normalized ?
+			"--normalize auto: every run's guest code was emulated, so the host's speed "
+			"moves an op's cost and its paired loop's alike" :
+			"--normalize auto: guest code ran natively in a run, where the loop's cycles "
+			"are the CPU's own";
+		break;
+	}
+}
+
+/*
+ * The guest speed line and what it means for the verdicts: at equal guest
+ * speed a change of the guest's speed is not in them, so a significant one
+ * is said; not normalized, warn_baseline_shift said it already.
+ */
+static int speed_notes(struct compare_result *cr, const struct result_file *const *a, size_t na,
+		       const struct result_file *const *b, size_t nb)
+{
+	if (compare_speed(cr, a, na, b, nb))
+		return -1;
+	if (cr->has_speed)
+		probe_verdict(cr, &cr->speed);
+	if (cr->normalized && cr->has_speed &&
+	    (cr->speed.verdict == COMPARE_FASTER || cr->speed.verdict == COMPARE_SLOWER) &&
+	    add_warning(cr, xasprintf("note: the guest itself ran %s on the new side (its harness "
+				      "loop %+.2f%% cycles per op, over %zu probes): the probes' figures "
+				      "are at the base side's guest speed, so that is in none of their "
+				      "verdicts (--normalize none compares the cycles as measured)",
+				      cr->speed.verdict == COMPARE_FASTER ? "faster" : "slower",
+				      cr->speed.pct, cr->speed_probes)))
+		return -1;
+	if (cr->n_not_normalized &&
+	    add_warning(cr, xasprintf("note: %zu probe%s compared as measured, not at equal guest "
+				      "speed: a round without a loop, or loops that did not vary "
+				      "within a run", cr->n_not_normalized,
+				      cr->n_not_normalized == 1 ? " was" : "s were")))
+		return -1;
+	return 0;
+}
+
 struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
 					     const struct result_file *const *b, size_t nb,
 					     const struct compare_opts *opts, char *err, size_t errlen)
@@ -995,13 +1098,14 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	cr->n_files_a = na;
 	cr->n_files_b = nb;
 	cr->noise = cr->opts.noise;
+	resolve_normalize(cr, a, na, b, nb);
 	if (!cr->name_a || !cr->name_b || !cr->files_a || !cr->files_b ||
 	    compare_host(cr, &a[0]->host, &b[0]->host) ||
 	    check_side(cr, "base", a, na) || check_side(cr, "new", b, nb) ||
 	    (a[0]->settings.present && b[0]->settings.present &&
 	     compare_settings(cr, &a[0]->settings, &b[0]->settings)) ||
 	    (cr->noise && floor_notes(cr, a, na, b, nb)) ||
-	    compare_probes(cr, &sa, &sb) || r2r_note(cr) ||
+	    compare_probes(cr, &sa, &sb) || speed_notes(cr, a, na, b, nb) || r2r_note(cr) ||
 	    (a[0]->map && b[0]->map && compare_maps(cr, a[0]->map, b[0]->map)) ||
 	    (a[0]->checks.n && b[0]->checks.n && compare_checks(cr, &a[0]->checks, &b[0]->checks)))
 		goto oom;

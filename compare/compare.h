@@ -12,6 +12,7 @@
 
 #include "results/noise.h"
 #include "results/result_read.h"
+#include "results/speed.h"
 #include "stats/stats.h"
 #include "stats/welch.h"
 
@@ -22,8 +23,24 @@
 #define COMPARE_COUNTER_ZERO	0.005	/* below this a per-op counter is 0 (prints 0.00) */
 #define COMPARE_SHIFT_MIN_PROBES 3	/* probes with rounds on both sides before a baseline shift is told */
 
+/*
+ * The figures compare compares (docs/method.md, "At equal guest speed"):
+ * the net cycles as measured (none), or each round put at the base side's
+ * guest speed by its paired baseline (speed, results/speed.h); auto is
+ * speed where every file of both sides ran its guest code emulated, none
+ * elsewhere.
+ */
+enum compare_normalize {
+	COMPARE_NORMALIZE_AUTO, COMPARE_NORMALIZE_NONE, COMPARE_NORMALIZE_SPEED, COMPARE_NORMALIZE_N
+};
+/* "auto", "none", "speed" */
+extern const char *const compare_normalize_names[COMPARE_NORMALIZE_N];
+/* s as one of compare_normalize_names into *out: 0, or -1 when it is none of them. */
+int compare_normalize_parse(const char *s, enum compare_normalize *out);
+
 struct compare_opts {
 	double threshold_pct;		/* |diff%| needed for a verdict */
+	enum compare_normalize normalize;	/* what is asked (--normalize); default auto */
 	uint64_t seed;			/* bootstrap seed */
 	unsigned iters;			/* bootstrap resamples; 0: default */
 	/*
@@ -73,11 +90,14 @@ extern const char *const compare_r2r_names[COMPARE_R2R_N];
  * the unclamped samples), the CI Welch's t interval on them and "df" its
  * degrees of freedom. Version 3 (issue 20): "method" may be "runs"; per
  * probe "base_model", "new_model", "run_to_run", "noise_floor", "se_cycles",
- * "floor_sd_rel", "floor_df"; at the top "noise" and "run_to_run_note". All
- * older fields are still there with their names.
+ * "floor_sd_rel", "floor_df"; at the top "noise" and "run_to_run_note".
+ * Version 4: at the top "normalize" and "guest_speed", per probe
+ * "normalized", "base_loop_cycles", "new_loop_cycles" (with normalize
+ * "speed" the medians, the difference and the CI are at the base side's
+ * guest speed). All older fields are still there with their names.
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
-#define COMPARE_SCHEMA_VERSION	3
+#define COMPARE_SCHEMA_VERSION	4
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
@@ -97,7 +117,7 @@ struct compare_probe {
 	struct stats_diff d;
 	enum compare_method method_a, method_b;	/* how each side's variance was estimated */
 	enum compare_r2r r2r;
-	const struct noise_probe *floor;	/* the floor's entry, when it went into the interval */
+	const struct noise_est *floor;	/* the floor's estimate, when it went into the interval */
 	double se;			/* the interval's standard error (cycles); 0 for batches */
 	double floor_sd_rel;		/* the floor's relative between-run SD used; -1: cycles or none */
 	int has_pct;			/* base median > 0 */
@@ -110,6 +130,16 @@ struct compare_probe {
 	double mde_pct;
 	size_t runs_a, runs_b;		/* files of each side in which the probe ran */
 	size_t rounds_a, rounds_b;	/* rounds pooled per side (0: batches method) */
+	/*
+	 * Input of compare_model: with normalized set, every round of both
+	 * sides is put at speed.ref (the base side's mean harness loop) by
+	 * speed (results/speed.h, fitted on both sides' runs), so median_a,
+	 * median_b, diff and CI are at that speed, and the slope's own
+	 * uncertainty is in the interval.
+	 */
+	int normalized;
+	struct speed_adj speed;
+	double loop_a, loop_b;		/* each side's mean harness loop, cycles per op; -1 unknown */
 };
 
 /* A per-op counter of a probe that changed: facts, not noise. */
@@ -137,6 +167,19 @@ struct compare_check_change {
 
 struct compare_result {
 	char *name_a, *name_b;		/* the files of each side, joined with " + " */
+	int normalized;			/* the figures are at the base side's guest speed */
+	const char *normalize_why;	/* why (what was asked, or what auto found) */
+	size_t n_not_normalized;	/* probes compared by rounds as measured all the same */
+	/*
+	 * The guest's own speed between the sides: the harness loop of every
+	 * probe compared by rounds, each probe's relative to its base side's
+	 * mean (so the figures are 1.0-based ratios and pct the change of the
+	 * loop's cycles), by the same models as a probe; has_speed 0 when no
+	 * probe had rounds with baselines on both sides. speed_probes: how many.
+	 */
+	int has_speed;
+	struct compare_probe speed;
+	size_t speed_probes;
 	const char **files_a, **files_b; size_t n_files_a, n_files_b;
 	const char *method_note;	/* set when some probe was compared by batches */
 	char *r2r_note;			/* set when some probe's interval lacks run-to-run variation */
@@ -159,7 +202,7 @@ struct compare_result {
 	size_t n_r2r_none, n_r2r_partial;	/* probes lacking run-to-run variation, or on one side */
 };
 
-/* Defaults: threshold 2%, seed 1, default resamples, no noise floor. */
+/* Defaults: threshold 2%, seed 1, default resamples, no noise floor, normalize auto. */
 void compare_opts_init(struct compare_opts *o);
 
 /*
@@ -205,6 +248,15 @@ const char *compare_map_line(const struct compare_result *cr, const struct compa
 			     char *buf, size_t len);
 /* e.g. "xstate/xcr0_subset_guest: skip -> pass", "cet/ibt: (absent) -> fail". */
 const char *compare_check_line(const struct compare_check_change *c, char *buf, size_t len);
+
+/*
+ * What the figures are, e.g. "net cycles/op at the base side's guest speed
+ * (--normalize auto: every run's guest code was emulated)"; and the guest
+ * speed line, e.g. "guest speed (the harness loop of 18 probes, cycles per
+ * op): +3.10% [+1.2%, +5.0%] by rounds: slower"; NULL when there is none.
+ */
+const char *compare_normalize_line(const struct compare_result *cr, char *buf, size_t len);
+const char *compare_speed_line(const struct compare_result *cr, char *buf, size_t len);
 
 /* Human-readable report (host differences and warnings first). */
 void compare_print(FILE *f, const struct compare_result *cr);

@@ -31,6 +31,39 @@ const char *compare_check_line(const struct compare_check_change *c, char *buf, 
 	return buf;
 }
 
+const char *compare_normalize_line(const struct compare_result *cr, char *buf, size_t len)
+{
+	if (cr->normalized)
+		snprintf(buf, len, "figures: net cycles/op at the base side's guest speed: each round's "
+			 "net cost less the probe's slope on its harness loop (within runs, both sides) "
+			 "x how far the loop timed beside it was from the base side's mean (%s)",
+			 cr->normalize_why);
+	else
+		snprintf(buf, len, "figures: net cycles/op as measured (%s)", cr->normalize_why);
+	return buf;
+}
+
+const char *compare_speed_line(const struct compare_result *cr, char *buf, size_t len)
+{
+	const struct compare_probe *s = &cr->speed;
+	const char *v = s->verdict == COMPARE_FASTER ? "faster" :
+			s->verdict == COMPARE_SLOWER ? "slower" :
+			s->verdict == COMPARE_TOO_NOISY ? "too noisy to tell" : "no significant change";
+
+	if (!cr->has_speed || !s->has_pct)
+		return NULL;
+	snprintf(buf, len, "guest speed (the harness loop beside %zu probe%s, cycles per op, new vs "
+		 "base): %+.2f%% [%+.2f%%, %+.2f%%] by %s%s: %s%s", cr->speed_probes,
+		 cr->speed_probes == 1 ? "" : "s", s->pct, s->pct_lo, s->pct_hi,
+		 compare_method_names[s->method],
+		 s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL ?
+		 " (one run on a side: from its rounds alone)" : "", v,
+		 s->verdict == COMPARE_FASTER || s->verdict == COMPARE_SLOWER ?
+		 (cr->normalized ? " (taken out of the probes' figures)" :
+		  " (in the probes' figures)") : "");
+	return buf;
+}
+
 static const char *status_text(const struct run_probe *p, char *buf, size_t len)
 {
 	if (p->status == PROBE_OK)
@@ -136,7 +169,7 @@ static const char *verdict_text(const struct compare_probe *p, char *buf, size_t
 
 static void print_probes(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64], how[256], model[40], runs[32];
+	char ci[64], pct[32], v[64], how[256], model[40], runs[32], line[512];
 	size_t i, w = 5;
 
 	if (cr->n_probes == cr->n_not_run) {
@@ -148,7 +181,8 @@ static void print_probes(FILE *f, const struct compare_result *cr)
 			w = strlen(cr->probes[i].name);
 	if (w > 40)
 		w = 40;
-	fprintf(f, "\nprobes (cycles/op; 95%% CI of the difference by %s; threshold %.1f%%):\n",
+	fprintf(f, "\nprobes (cycles/op%s; 95%% CI of the difference by %s; threshold %.1f%%):\n",
+		cr->normalized ? " at the base side's guest speed" : "",
 		method_text(cr, how, sizeof(how)), cr->opts.threshold_pct);
 	if (cr->n_files_a > 1 || cr->n_files_b > 1)
 		fprintf(f, "  (%zu base run%s, %zu new run%s)\n", cr->n_files_a,
@@ -171,6 +205,9 @@ static void print_probes(FILE *f, const struct compare_result *cr)
 			model_text(p, model, sizeof(model)), runs, verdict_text(p, v, sizeof(v)));
 	}
 	print_models(f, cr);
+	fprintf(f, "%s\n", compare_normalize_line(cr, line, sizeof(line)));
+	if (compare_speed_line(cr, line, sizeof(line)))
+		fprintf(f, "%s\n", line);
 	if (cr->method_note)
 		fprintf(f, "%s\n", cr->method_note);
 	if (cr->r2r_note)
@@ -315,6 +352,9 @@ static json_t *probe_json(const struct compare_probe *p)
 					       json_real(p->floor_sd_rel) : json_null());
 	json_object_set_new(o, "floor_df", p->floor ? json_real(p->floor->df) : json_null());
 	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
+	json_object_set_new(o, "normalized", json_boolean(p->normalized));
+	json_object_set_new(o, "base_loop_cycles", opt_real(p->loop_a));
+	json_object_set_new(o, "new_loop_cycles", opt_real(p->loop_b));
 	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
 	json_object_set_new(o, "new_runs", json_integer((json_int_t)p->runs_b));
 	/* Why each side's (first) run stopped measuring it, when the file says. */
@@ -347,6 +387,26 @@ static json_t *noise_json_ref(const struct compare_result *cr)
 			 "execution_mode", exec_mode_name(nf->host.exec_mode),
 			 "lane", nf->host.lane.present ? host_lane_names[nf->host.lane.name] : NULL,
 			 "probes_used", (json_int_t)cr->n_floor);
+}
+
+/* The guest speed between the sides, or null. */
+static json_t *speed_json(const struct compare_result *cr)
+{
+	const struct compare_probe *s = &cr->speed;
+
+	if (!cr->has_speed || !s->has_pct)
+		return json_null();
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I}",
+			 "probes", (json_int_t)cr->speed_probes, "diff_pct", s->pct,
+			 "ci95_pct_lo", s->pct_lo, "ci95_pct_hi", s->pct_hi,
+			 "min_detectable_pct", s->mde_pct,
+			 "verdict", compare_verdict_names[s->verdict],
+			 "method", compare_method_names[s->method],
+			 "base_model", compare_method_names[s->method_a],
+			 "new_model", compare_method_names[s->method_b],
+			 "df", isfinite(s->d.df) ? json_real(s->d.df) : json_null(),
+			 "run_to_run", compare_r2r_names[s->r2r],
+			 "base_runs", (json_int_t)s->runs_a, "new_runs", (json_int_t)s->runs_b);
 }
 
 json_t *compare_to_json(const struct compare_result *cr)
@@ -426,6 +486,10 @@ json_t *compare_to_json(const struct compare_result *cr)
 		json_object_set_new(doc, "noise", noise_json_ref(cr));
 		json_object_set_new(doc, "run_to_run_note", cr->r2r_note ? json_string(cr->r2r_note) :
 							      json_null());
+		json_object_set_new(doc, "normalize", json_pack("{s:s, s:s, s:s}",
+			"asked", compare_normalize_names[cr->opts.normalize],
+			"used", cr->normalized ? "speed" : "none", "why", cr->normalize_why));
+		json_object_set_new(doc, "guest_speed", speed_json(cr));
 	}
 	return doc;
 }

@@ -2,13 +2,16 @@
  * model.c - the interval of one probe (docs/method.md): each side by its
  * run means (2 runs or more), by the round medians of its run(s) (with the
  * host's noise floor added when there is one), or, without rounds, the
- * bootstrap over the flat samples of both.
+ * bootstrap over the flat samples of both. Normalized, every round is put
+ * at the base side's guest speed first (results/speed.h), and the
+ * adjustment's own uncertainty joins the interval.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/model.h"
+#include "results/speed.h"
 
 /* Rounds with samples (an empty round could not be resampled: none is ever written). */
 static int has_rounds(const struct run_probe *p)
@@ -78,9 +81,12 @@ static int by_batches(struct compare_probe *p, const struct run_probe *const *a,
 	return rc;
 }
 
-/* One side's runs as stats_runs of round medians (one malloc'd block; NULL when out of memory). */
-static struct stats_run *side_runs(const struct run_probe *const *r, size_t n, size_t *rounds,
-				   size_t *min_rounds)
+/*
+ * One side's runs as stats_runs of round medians, put at adj's guest speed
+ * (NULL: as measured); one malloc'd block, NULL when out of memory.
+ */
+static struct stats_run *side_runs(const struct run_probe *const *r, size_t n,
+				   const struct speed_adj *adj, size_t *rounds, size_t *min_rounds)
 {
 	struct stats_run *sr;
 	double *x;
@@ -100,7 +106,7 @@ static struct stats_run *side_runs(const struct run_probe *const *r, size_t n, s
 		sr[i].x = x;
 		sr[i].n = r[i]->n_rounds;
 		for (k = 0; k < r[i]->n_rounds; k++)
-			*x++ = r[i]->rounds[k].median;
+			*x++ = adj ? speed_round_at(&r[i]->rounds[k], adj) : r[i]->rounds[k].median;
 	}
 	*rounds = total;
 	return sr;
@@ -120,11 +126,11 @@ struct side_est {
  * means, one run by its rounds. 0, 1 when the side has no variance to
  * give (one run of one round), -1 out of memory.
  */
-static int estimate_side(const struct run_probe *const *r, size_t n, int with_floor,
-			 struct side_est *e)
+static int estimate_side(const struct run_probe *const *r, size_t n, const struct speed_adj *adj,
+			 int with_floor, struct side_est *e)
 {
 	size_t min_rounds;
-	struct stats_run *sr = side_runs(r, n, &e->rounds, &min_rounds);
+	struct stats_run *sr = side_runs(r, n, adj, &e->rounds, &min_rounds);
 	int rc = 1;
 
 	if (!sr)
@@ -142,6 +148,13 @@ static int estimate_side(const struct run_probe *const *r, size_t n, int with_fl
 		e->m = COMPARE_METHOD_ROUNDS;
 		rc = stats_side_within(sr, n, &e->s) ? -1 : 0;
 	}
+	/*
+	 * The slope was fitted on these rounds' deviations within their runs:
+	 * it took one of the N - n degrees of freedom they had (both sides'),
+	 * so what is left of them understates their variance by that share.
+	 */
+	if (!rc && adj && e->m == COMPARE_METHOD_ROUNDS)
+		stats_se2_scale(&e->s.se2, (adj->df + 1) / adj->df, adj->df / (adj->df + 1));
 	free(sr);
 	return rc;
 }
@@ -152,7 +165,7 @@ static int estimate_side(const struct run_probe *const *r, size_t n, int with_fl
  * makes its run-to-run variation larger alike), in cycles^2 / runs when
  * there is no relative figure (a mean <= 0).
  */
-static double floor_var(const struct noise_probe *f, const struct side_est *e, double *rel)
+static double floor_var(const struct noise_est *f, const struct side_est *e, double *rel)
 {
 	double sd = f->between_sd_cycles;
 
@@ -163,6 +176,35 @@ static double floor_var(const struct noise_probe *f, const struct side_est *e, d
 	return sd * sd / (double)e->runs;
 }
 
+/*
+ * The slope is estimated once, from both sides: its error moves the
+ * difference by dx (the sides' mean loops apart) x beta's error, a
+ * variance dx^2 beta_var. beta_var comes from the residual variance within
+ * the runs, the same residuals a side by rounds takes its variance from:
+ * there it is carried by those sides' components (scaled up, their df
+ * kept, as the pooled analysis of covariance has it), not added as an
+ * independent one whose df would count the same residuals twice. Against
+ * sides by their run means it is a component of its own.
+ */
+static void slope_error(const struct speed_adj *adj, double dx, struct side_est *ea,
+			struct side_est *eb, struct stats_se2 *extra)
+{
+	double v = dx * dx * adj->beta_var, w = 0;
+
+	if (ea->m == COMPARE_METHOD_ROUNDS)
+		w += ea->s.se2.var;
+	if (eb->m == COMPARE_METHOD_ROUNDS)
+		w += eb->s.se2.var;
+	if (!(w > 0)) {
+		stats_se2_add(extra, v, adj->df);
+		return;
+	}
+	if (ea->m == COMPARE_METHOD_ROUNDS)
+		stats_se2_scale(&ea->s.se2, 1 + v / w, 1);
+	if (eb->m == COMPARE_METHOD_ROUNDS)
+		stats_se2_scale(&eb->s.se2, 1 + v / w, 1);
+}
+
 static int covered(const struct side_est *e)
 {
 	return e->m == COMPARE_METHOD_RUNS || e->floored;
@@ -171,7 +213,10 @@ static int covered(const struct side_est *e)
 int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
 		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o)
 {
-	const struct noise_probe *f = o->noise ? noise_find_probe(o->noise, p->name) : NULL;
+	const struct noise_probe *np = o->noise ? noise_find_probe(o->noise, p->name) : NULL;
+	/* The floor in the unit compared: a floor of rounds at speed for rounds at speed. */
+	const struct noise_est *f = np ? noise_probe_est(np, p->normalized) : NULL;
+	const struct speed_adj *adj = p->normalized ? &p->speed : NULL;
 	struct stats_se2 extra = { 0 };
 	struct side_est ea, eb;
 	double var = 0, rel = -1;
@@ -182,8 +227,8 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
 	p->se = 0;
 	if (!all_rounds(a, na) || !all_rounds(b, nb))
 		return by_batches(p, a, na, b, nb, o);
-	ra = estimate_side(a, na, f != NULL, &ea);
-	rb = estimate_side(b, nb, f != NULL, &eb);
+	ra = estimate_side(a, na, adj, f != NULL, &ea);
+	rb = estimate_side(b, nb, adj, f != NULL, &eb);
 	if (ra < 0 || rb < 0)
 		return -1;
 	if (ra || rb)
@@ -198,7 +243,9 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
 		p->floor = f;
 		p->floor_sd_rel = rel;
 	}
-	stats_side_diff(&ea.s, &eb.s, p->floor ? &extra : NULL, &p->d);
+	if (adj)
+		slope_error(adj, speed_mean(b, nb) - speed_mean(a, na), &ea, &eb, &extra);
+	stats_side_diff(&ea.s, &eb.s, p->floor || adj ? &extra : NULL, &p->d);
 	p->se = sqrt(ea.s.se2.var + eb.s.se2.var + extra.var);
 	p->method_a = ea.m;
 	p->method_b = eb.m;

@@ -5,6 +5,14 @@
 
 #include "results/noise.h"
 
+/* What the reader promises of an estimate. */
+static int est_ok(const struct noise_est *e)
+{
+	return e->run_sd_cycles >= 0 && e->between_sd_cycles >= 0 && e->df >= 0 &&
+	       !(e->between_sd_cycles > 0 && !(e->df > 0)) &&
+	       (e->between_sd_rel >= 0 || e->between_sd_rel == -1);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -29,9 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		sum += (double)strlen(p->name);
 		if (p->runs < NOISE_MIN_RUNS || p->runs > nf->runs || p->rounds < 2 * p->runs ||
-		    !(p->run_sd_cycles >= 0) || !(p->between_sd_cycles >= 0) || !(p->df >= 0) ||
-		    (p->between_sd_cycles > 0 && !(p->df > 0)) ||
-		    !(p->between_sd_rel >= 0 || p->between_sd_rel == -1))
+		    !est_ok(&p->cycles) || (p->has_at_speed && !est_ok(&p->at_speed)) ||
+		    noise_probe_est(p, 1) != (p->has_at_speed ? &p->at_speed : NULL))
 			__builtin_trap();
 		if (noise_find_probe(nf, p->name) != p)
 			__builtin_trap();

@@ -255,6 +255,14 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 		"%zu not compared, %zu only in A, %zu only in %c.</p>\n",
 		cr->n_faster, cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a,
 		cr->n_only_b, html_file_label(ib));
+	fputs("<p class=\"note\">", f);
+	html_escape(f, compare_normalize_line(cr, line, sizeof(line)));
+	fputs("</p>\n", f);
+	if (compare_speed_line(cr, line, sizeof(line))) {
+		fputs("<p class=\"note\">", f);
+		html_escape(f, line);
+		fputs("</p>\n", f);
+	}
 	if (cr->method_note) {
 		fputs("<p class=\"note\">", f);
 		html_escape(f, cr->method_note);

@@ -39,6 +39,13 @@ const char *noise_host_mismatch(const struct host_record *a, const struct host_r
 	return buf;
 }
 
+const struct noise_est *noise_probe_est(const struct noise_probe *p, int at_speed)
+{
+	if (!at_speed)
+		return &p->cycles;
+	return p->has_at_speed ? &p->at_speed : NULL;
+}
+
 const struct noise_probe *noise_find_probe(const struct noise_floor *nf, const char *name)
 {
 	for (size_t i = 0; nf && i < nf->n_probes; i++)
@@ -49,18 +56,32 @@ const struct noise_probe *noise_find_probe(const struct noise_floor *nf, const c
 
 /* ---- writer ---- */
 
+/* One estimate's members into o (the names of the file's probe entries). */
+static void est_json(json_t *o, const struct noise_est *e)
+{
+	json_object_set_new(o, "mean_cycles", json_real(e->mean_cycles));
+	json_object_set_new(o, "run_sd_cycles", json_real(e->run_sd_cycles));
+	json_object_set_new(o, "within_se_cycles", json_real(e->within_se_cycles));
+	json_object_set_new(o, "between_sd_cycles", json_real(e->between_sd_cycles));
+	if (e->between_sd_rel >= 0)
+		json_object_set_new(o, "between_sd_rel", json_real(e->between_sd_rel));
+	json_object_set_new(o, "df", json_real(e->df));
+}
+
 static json_t *probe_json(const struct noise_probe *p)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I, s:f, s:f, s:f, s:f}", "name", p->name,
-			      "runs", (json_int_t)p->runs, "rounds", (json_int_t)p->rounds,
-			      "mean_cycles", p->mean_cycles, "run_sd_cycles", p->run_sd_cycles,
-			      "within_se_cycles", p->within_se_cycles,
-			      "between_sd_cycles", p->between_sd_cycles);
+	json_t *o = json_pack("{s:s, s:I, s:I}", "name", p->name, "runs", (json_int_t)p->runs,
+			      "rounds", (json_int_t)p->rounds), *s;
 
-	if (o && p->between_sd_rel >= 0)
-		json_object_set_new(o, "between_sd_rel", json_real(p->between_sd_rel));
-	if (o)
-		json_object_set_new(o, "df", json_real(p->df));
+	if (!o)
+		return NULL;
+	est_json(o, &p->cycles);
+	if (p->has_at_speed) {
+		s = json_object();
+		if (s)
+			est_json(s, &p->at_speed);
+		json_object_set_new(o, "at_guest_speed", s);
+	}
 	return o;
 }
 
@@ -154,9 +175,11 @@ static int read_header(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	jcheck_push_key(c, "schema_version");
 	if (!json_is_integer(version))
 		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(version));
-	if (json_integer_value(version) != NOISE_SCHEMA_VERSION)
-		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d)",
-				   (long long)json_integer_value(version), NOISE_SCHEMA_VERSION);
+	if (json_integer_value(version) < NOISE_SCHEMA_VERSION_MIN ||
+	    json_integer_value(version) > NOISE_SCHEMA_VERSION)
+		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d to %d)",
+				   (long long)json_integer_value(version), NOISE_SCHEMA_VERSION_MIN,
+				   NOISE_SCHEMA_VERSION);
 	jcheck_pop(c, 0);
 	TRY(jcheck_object(c, root, "tool", JCHECK_REQUIRED, &tool));
 	jcheck_push_key(c, "tool");
@@ -171,8 +194,32 @@ static int read_header(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	return 0;
 }
 
+/* One estimate from o (a probe entry, or its "at_guest_speed"). */
+static int read_est(struct jcheck *c, json_t *o, struct noise_est *e)
+{
+	TRY(jcheck_real(c, o, "mean_cycles", JCHECK_REQUIRED, &e->mean_cycles));
+	TRY(jcheck_num(c, o, "run_sd_cycles", JCHECK_REQUIRED, &e->run_sd_cycles));
+	TRY(jcheck_num(c, o, "within_se_cycles", JCHECK_REQUIRED, &e->within_se_cycles));
+	TRY(jcheck_num(c, o, "between_sd_cycles", JCHECK_REQUIRED, &e->between_sd_cycles));
+	e->between_sd_rel = -1;
+	if (jcheck_num(c, o, "between_sd_rel", JCHECK_OPTIONAL, &e->between_sd_rel) < 0)
+		return -1;
+	TRY(jcheck_num(c, o, "df", JCHECK_REQUIRED, &e->df));
+	/* between^2 = run_sd^2 - within^2 (10 significant digits in the file). */
+	if (e->between_sd_cycles > e->run_sd_cycles * (1 + 1e-9)) {
+		jcheck_push_key(c, "between_sd_cycles");
+		return jcheck_fail(c, "larger than run_sd_cycles, of which it is a part");
+	}
+	if (e->between_sd_cycles > 0 && !(e->df > 0)) {
+		jcheck_push_key(c, "df");
+		return jcheck_fail(c, "0 while between_sd_cycles is not (no degrees of freedom)");
+	}
+	return 0;
+}
+
 static int read_probe(struct jcheck *c, json_t *o, long long runs, struct noise_probe *p)
 {
+	json_t *s;
 	int rc;
 
 	if (!json_is_object(o))
@@ -180,23 +227,16 @@ static int read_probe(struct jcheck *c, json_t *o, long long runs, struct noise_
 	TRY(jcheck_string(c, o, "name", JCHECK_REQUIRED, 0, &p->name));
 	TRY(jcheck_int(c, o, "runs", JCHECK_REQUIRED, NOISE_MIN_RUNS, runs, &p->runs));
 	TRY(jcheck_int(c, o, "rounds", JCHECK_REQUIRED, 2 * p->runs, LLONG_MAX, &p->rounds));
-	TRY(jcheck_real(c, o, "mean_cycles", JCHECK_REQUIRED, &p->mean_cycles));
-	TRY(jcheck_num(c, o, "run_sd_cycles", JCHECK_REQUIRED, &p->run_sd_cycles));
-	TRY(jcheck_num(c, o, "within_se_cycles", JCHECK_REQUIRED, &p->within_se_cycles));
-	TRY(jcheck_num(c, o, "between_sd_cycles", JCHECK_REQUIRED, &p->between_sd_cycles));
-	p->between_sd_rel = -1;
-	rc = jcheck_num(c, o, "between_sd_rel", JCHECK_OPTIONAL, &p->between_sd_rel);
+	TRY(read_est(c, o, &p->cycles));
+	rc = jcheck_object(c, o, "at_guest_speed", JCHECK_OPTIONAL, &s);
 	if (rc < 0)
 		return -1;
-	TRY(jcheck_num(c, o, "df", JCHECK_REQUIRED, &p->df));
-	/* between^2 = run_sd^2 - within^2 (10 significant digits in the file). */
-	if (p->between_sd_cycles > p->run_sd_cycles * (1 + 1e-9)) {
-		jcheck_push_key(c, "between_sd_cycles");
-		return jcheck_fail(c, "larger than run_sd_cycles, of which it is a part");
-	}
-	if (p->between_sd_cycles > 0 && !(p->df > 0)) {
-		jcheck_push_key(c, "df");
-		return jcheck_fail(c, "0 while between_sd_cycles is not (no degrees of freedom)");
+	if (rc == 0) {
+		size_t mark = jcheck_push_key(c, "at_guest_speed");
+
+		TRY(read_est(c, s, &p->at_speed));
+		p->has_at_speed = 1;
+		jcheck_pop(c, mark);
 	}
 	return 0;
 }

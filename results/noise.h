@@ -18,21 +18,36 @@
 #include "results/schema.h"
 
 /*
- * One probe's floor, from the runs in which it ran with at least 2 rounds
- * (stats_between_runs, stats/welch.h, in cycles per op): mean_cycles the
- * mean of its run means, run_sd_cycles their standard deviation,
- * within_se_cycles the root of the mean within-run squared standard error,
- * between_sd_cycles = sqrt(max(0, run_sd^2 - within_se^2)) the run-to-run
- * part (what one run cannot see in its rounds), between_sd_rel that over
- * mean_cycles (-1 when mean_cycles <= 0: no relative figure), df the
- * degrees of freedom of between_sd_cycles^2 (0 when it is 0).
+ * One estimate of a probe's floor, in cycles per op (stats_between_runs,
+ * stats/welch.h): mean_cycles the mean of its run means, run_sd_cycles
+ * their standard deviation, within_se_cycles the root of the mean
+ * within-run squared standard error, between_sd_cycles = sqrt(max(0,
+ * run_sd^2 - within_se^2)) the run-to-run part (what one run cannot see in
+ * its rounds), between_sd_rel that over mean_cycles (-1 when mean_cycles <=
+ * 0: no relative figure), df the degrees of freedom of between_sd_cycles^2
+ * (0 when it is 0).
+ */
+struct noise_est {
+	double mean_cycles, run_sd_cycles, within_se_cycles;
+	double between_sd_cycles, between_sd_rel, df;
+};
+
+/*
+ * One probe's floor, from the runs in which it ran with at least 2 rounds:
+ * of its round medians as measured (cycles), and, when every such round
+ * has a baseline, of the same rounds at the runs' mean guest speed
+ * (at_speed, results/speed.h: what compare --normalize speed compares).
  */
 struct noise_probe {
 	const char *name;
 	long long runs, rounds;
-	double mean_cycles, run_sd_cycles, within_se_cycles;
-	double between_sd_cycles, between_sd_rel, df;
+	struct noise_est cycles;
+	int has_at_speed;
+	struct noise_est at_speed;
 };
+
+/* The estimate of p in the unit compare uses (at_speed: normalized), or NULL when p has none. */
+const struct noise_est *noise_probe_est(const struct noise_probe *p, int at_speed);
 
 /* A probe of the runs that has no floor: it ran (with 2 rounds or more) in fewer than NOISE_MIN_RUNS. */
 struct noise_omitted {

@@ -1,8 +1,11 @@
 /*
  * noise_estimate.c - a host's noise floor from K run files of one host and
  * one setup: per probe the between-run variance of its run means
- * (stats_between_runs), with the checks that the runs belong together.
+ * (stats_between_runs), of its rounds as measured and at the runs' mean
+ * guest speed (results/speed.h), with the checks that the runs belong
+ * together.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "results/noise.h"
+#include "results/speed.h"
 #include "stats/welch.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -80,74 +84,106 @@ static int seen_before(const struct result_file *const *runs, size_t upto, const
 }
 
 /*
- * The runs in which probe name is usable (ok, 2 rounds or more): their
- * round medians into r[] (x arrays malloc'd into med[]), their count.
- * -1 when out of memory.
+ * The runs in which probe name is usable (ok, 2 rounds or more) into p[],
+ * their count.
  */
-static long long usable_runs(const struct result_file *const *runs, size_t k, const char *name,
-			     struct stats_run *r, double **med)
+static size_t usable_runs(const struct result_file *const *runs, size_t k, const char *name,
+			  const struct run_probe **p)
 {
-	long long n = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < k; i++) {
-		const struct run_probe *p = result_find_probe(runs[i], name);
-		double *x;
+		const struct run_probe *q = result_find_probe(runs[i], name);
 
-		if (!p || p->status != PROBE_OK || !p->rounds || p->n_rounds < 2)
-			continue;
-		x = malloc(p->n_rounds * sizeof(*x));
-		if (!x)
-			return -1;
-		for (size_t j = 0; j < p->n_rounds; j++)
-			x[j] = p->rounds[j].median;
-		med[n] = x;
-		r[n].x = x;
-		r[n].n = p->n_rounds;
-		n++;
+		if (q && q->status == PROBE_OK && q->rounds && q->n_rounds >= 2)
+			p[n++] = q;
 	}
 	return n;
 }
 
-/* The floor of probe name, appended to nf's probes or omitted. 0, or -1 out of memory. */
-static int estimate_probe(const struct result_file *const *runs, size_t k, const char *name,
-			  struct noise_floor *nf, struct stats_run *r, double **med)
+/*
+ * The estimate of p[0..n-1]'s round medians, put at a's guest speed (NULL:
+ * as measured), into e; r and med (k entries) are scratch. 0, 1 when it
+ * cannot be estimated, -1 out of memory.
+ */
+static int estimate(const struct run_probe *const *p, size_t n, const struct speed_adj *a,
+		    struct stats_run *r, double **med, struct noise_est *e, struct stats_between *b)
 {
-	struct stats_between b;
-	long long n = usable_runs(runs, k, name, r, med);
 	int rc = 0;
 
-	if (n < 0) {
-		rc = -1;
-	} else if (n < NOISE_MIN_RUNS) {
-		nf->omitted[nf->n_omitted].name = name;
-		nf->omitted[nf->n_omitted++].runs = n;
-	} else if (stats_between_runs(r, (size_t)n, &b) == 0) {
-		struct noise_probe *p = &nf->probes[nf->n_probes++];
-
-		p->name = name;
-		p->runs = n;
-		p->rounds = (long long)b.rounds;
-		p->mean_cycles = b.mean;
-		p->run_sd_cycles = sqrt(b.run_var);
-		p->within_se_cycles = sqrt(b.within);
-		p->between_sd_cycles = sqrt(b.between);
-		p->between_sd_rel = b.mean > 0 ? p->between_sd_cycles / b.mean : -1;
-		p->df = b.df;
-	} else {
-		/* Rounds are validated finite by the reader: nothing else can fail here. */
-		nf->omitted[nf->n_omitted].name = name;
-		nf->omitted[nf->n_omitted++].runs = n;
+	for (size_t i = 0; i < n; i++) {
+		med[i] = malloc(p[i]->n_rounds * sizeof(**med));
+		if (!med[i]) {
+			rc = -1;
+			goto out;
+		}
+		for (size_t j = 0; j < p[i]->n_rounds; j++)
+			med[i][j] = a ? speed_round_at(&p[i]->rounds[j], a) : p[i]->rounds[j].median;
+		r[i].x = med[i];
+		r[i].n = p[i]->n_rounds;
 	}
-	for (size_t i = 0; i < k; i++) {
+	/* Rounds are validated finite by the reader: nothing else can fail here. */
+	if (stats_between_runs(r, n, b)) {
+		rc = 1;
+		goto out;
+	}
+	e->mean_cycles = b->mean;
+	e->run_sd_cycles = sqrt(b->run_var);
+	e->within_se_cycles = sqrt(b->within);
+	e->between_sd_cycles = sqrt(b->between);
+	e->between_sd_rel = b->mean > 0 ? e->between_sd_cycles / b->mean : -1;
+	e->df = b->df;
+out:
+	for (size_t i = 0; i < n; i++) {
 		free(med[i]);
 		med[i] = NULL;
 	}
 	return rc;
 }
 
+/*
+ * The floor of probe name, appended to nf's probes or omitted: as measured,
+ * and at the usable runs' mean guest speed when the adjustment can be
+ * fitted on them (results/speed.h). 0, or -1 out of memory.
+ */
+static int estimate_probe(const struct result_file *const *runs, size_t k, const char *name,
+			  struct noise_floor *nf, const struct run_probe **p, struct stats_run *r,
+			  double **med)
+{
+	size_t n = usable_runs(runs, k, name, p);
+	struct noise_probe *np = &nf->probes[nf->n_probes];
+	struct stats_between b;
+	struct speed_adj adj;
+	int rc;
+
+	rc = n < NOISE_MIN_RUNS ? 1 : estimate(p, n, NULL, r, med, &np->cycles, &b);
+	if (rc) {
+		if (rc > 0) {
+			nf->omitted[nf->n_omitted].name = name;
+			nf->omitted[nf->n_omitted++].runs = (long long)n;
+		}
+		return rc < 0 ? -1 : 0;
+	}
+	np->name = name;
+	np->runs = (long long)n;
+	np->rounds = (long long)b.rounds;
+	rc = speed_fit(p, n, speed_mean(p, n), &adj);
+	if (rc == -ENOMEM)
+		return -1;
+	if (!rc) {
+		rc = estimate(p, n, &adj, r, med, &np->at_speed, &b);
+		if (rc < 0)
+			return -1;
+		np->has_at_speed = rc == 0;
+	}
+	nf->n_probes++;
+	return 0;
+}
+
 int noise_estimate(const struct result_file *const *runs, size_t k, struct noise_floor *nf,
 		   char *err, size_t errlen)
 {
+	const struct run_probe **p = NULL;
 	struct stats_run *r = NULL;
 	double **med = NULL;
 	size_t i, j, names = 0;
@@ -169,7 +205,8 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 	nf->sources = calloc(k, sizeof(*nf->sources));
 	r = calloc(k, sizeof(*r));
 	med = calloc(k, sizeof(*med));
-	if (!nf->probes || !nf->omitted || !nf->sources || !r || !med)
+	p = calloc(k, sizeof(*p));
+	if (!nf->probes || !nf->omitted || !nf->sources || !r || !med || !p)
 		goto oom;
 	nf->host = runs[0]->host;
 	nf->settings = runs[0]->settings;
@@ -188,7 +225,7 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 	for (i = 0; i < k; i++)
 		for (j = 0; j < runs[i]->n_probes; j++)
 			if (!seen_before(runs, i, runs[i]->probes[j].name) &&
-			    estimate_probe(runs, k, runs[i]->probes[j].name, nf, r, med))
+			    estimate_probe(runs, k, runs[i]->probes[j].name, nf, p, r, med))
 				goto oom;
 	rc = 0;
 	goto out;
@@ -196,6 +233,7 @@ oom:
 	fail(err, errlen, "out of memory");
 	noise_release(nf);
 out:
+	free(p);
 	free(r);
 	free(med);
 	return rc;

@@ -15,7 +15,8 @@
 
 /* A host's noise floor (results/noise.h, docs/results-schema.md NOISE). */
 #define NOISE_SCHEMA		"exitscope-noise"
-#define NOISE_SCHEMA_VERSION	1
+#define NOISE_SCHEMA_VERSION	2	/* 2: probes' "at_guest_speed" (readers take 1 and 2) */
+#define NOISE_SCHEMA_VERSION_MIN 1
 #define NOISE_MIN_RUNS		3	/* runs a probe needs in a floor (and a floor at all) */
 
 enum result_kind { RESULT_KIND_INFO, RESULT_KIND_RUN, RESULT_KIND_MAP, RESULT_KIND_CHECK, RESULT_KIND_N };

@@ -38,8 +38,12 @@ static void synth_host(struct host_record *h, const char *kernel, const char *cp
 	h->exec_mode = EXEC_NATIVE;
 }
 
-/* A probe with these round medians (one sample each; flat samples clamped at 0). */
-static int synth_probe_fill(struct run_probe *p, const char *name, const double *med, size_t nr)
+/*
+ * A probe with these round medians and loops (base NULL: 1000 each; one
+ * sample each; flat samples clamped at 0).
+ */
+static int synth_probe_fill(struct run_probe *p, const char *name, const double *med,
+			    const double *base, size_t nr)
 {
 	struct run_round *r = calloc(nr, sizeof(*r));
 	double *flat = malloc(nr * sizeof(*flat));
@@ -59,8 +63,10 @@ static int synth_probe_fill(struct run_probe *p, const char *name, const double 
 		if (!s)
 			return -1;
 		*s = med[k];
+		double b = base ? base[k] : 1000;
+
 		r[k] = (struct run_round){ .batch = 1, .samples = s, .n_samples = 1, .median = med[k],
-					   .baseline_median = 1000, .raw_median = 1000 + med[k] };
+					   .baseline_median = b, .raw_median = b + med[k] };
 		p->n_rounds = k + 1;
 		flat[k] = med[k] > 0 ? med[k] : 0;
 	}
@@ -113,7 +119,38 @@ struct result_file *synth_run(const struct synth_probe *p, size_t n, size_t rmin
 		for (size_t k = 0; k < nr; k++)
 			med[k] = p[i].mu * (1 + b + p[i].sw * synth_normal(state));
 		rf->n_probes = i + 1;
-		if (synth_probe_fill(&rf->probes[i], p[i].name, med, nr))
+		if (synth_probe_fill(&rf->probes[i], p[i].name, med, NULL, nr))
+			goto fail;
+	}
+	return rf;
+fail:
+	result_free(rf);
+	return NULL;
+}
+
+struct result_file *synth_run_speed(const struct synth_probe *p, size_t n, size_t rmin, size_t rmax,
+				    const struct synth_speed *s, uint64_t *state)
+{
+	struct result_file *rf = synth_file(n, "6.1.0", "Xeon", "0.1.0", rmax);
+	double med[256], base[256], run;
+
+	if (!rf || rmax > 256)
+		goto fail;
+	rf->host.exec_mode = s->exec;
+	run = (1 + s->shift) * (1 + s->run_sd * synth_normal(state));
+	for (size_t i = 0; i < n; i++) {
+		double b = p[i].sb * synth_normal(state);
+		size_t nr = synth_between(state, rmin, rmax);
+
+		for (size_t k = 0; k < nr; k++) {
+			double speed = run * (1 + s->round_sd * synth_normal(state));
+
+			base[k] = s->loop * speed * (1 + s->loop_sd * synth_normal(state));
+			med[k] = p[i].mu * (1 + b + p[i].sw * synth_normal(state)) *
+				 (1 + s->track * (speed - 1));
+		}
+		rf->n_probes = i + 1;
+		if (synth_probe_fill(&rf->probes[i], p[i].name, med, base, nr))
 			goto fail;
 	}
 	return rf;
@@ -128,7 +165,7 @@ struct result_file *synth_run_medians(const double *med, size_t nr)
 
 	if (rf) {
 		rf->n_probes = 1;
-		if (synth_probe_fill(&rf->probes[0], "p", med, nr)) {
+		if (synth_probe_fill(&rf->probes[0], "p", med, NULL, nr)) {
 			result_free(rf);
 			return NULL;
 		}

@@ -37,6 +37,24 @@ struct result_file *synth_run(const struct synth_probe *p, size_t n, size_t rmin
 			      uint64_t *state);
 
 /*
+ * The host's speed for synth_run_speed (docs/method.md, "At equal guest
+ * speed"): a run's speed factor is (1 + shift) (1 + run_sd N), a round's
+ * that times (1 + round_sd N), shared by every probe of the run; a round's
+ * harness loop costs loop x speed x (1 + loop_sd N) per op and a probe's
+ * op mu (1 + b + e) (1 + track (speed - 1)): track 1 an op that is all
+ * emulation work, 0 one whose cost does not follow the guest's speed. exec
+ * is the host record's execution mode.
+ */
+struct synth_speed {
+	double loop, run_sd, round_sd, loop_sd, shift, track;
+	enum exec_mode exec;
+};
+
+/* synth_run on host kernel 6.1.0, cpu Xeon, exitscope 0.1.0, with s's speed in every round. */
+struct result_file *synth_run_speed(const struct synth_probe *p, size_t n, size_t rmin, size_t rmax,
+				    const struct synth_speed *s, uint64_t *state);
+
+/*
  * The same with the medians given: probe "p", rounds med[0..nr-1], as a
  * run file of the default synthetic host (settings rounds 8).
  */

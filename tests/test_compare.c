@@ -24,7 +24,7 @@ static char aa1_path[4096], aa2_path[4096], aa3_path[4096], aa4_path[4096], up_p
 static char wild_a_path[4096], wild_b_path[4096], flat_a_path[4096], flat_b_path[4096];
 /* Runs with settings for --noise: five of one setup, one of 16 rounds, one v1; floors from them. */
 static char nrun_path[5][4096], r16_path[4096], v1_path[4096];
-static char noise_path[4096], noise_epyc[4096], noise_old[4096], noise_trunc[4096], noise_v2[4096];
+static char noise_path[4096], noise_epyc[4096], noise_old[4096], noise_trunc[4096], noise_v3[4096];
 static char noise_r8[4096];
 
 static json_t *noisy_probe(const char *name, const char *group, double center, double spread,
@@ -308,7 +308,7 @@ static void make_noise_files(void)
 	save_edit(noise_epyc, "noise-epyc.json", doc, "host", "cpu", json_pack("{s:s, s:i, s:i, s:i, s:s}",
 		  "vendor", "AuthenticAMD", "family", 25, "model", 1, "stepping", 1, "name", "EPYC"));
 	save_edit(noise_old, "noise-old.json", doc, "tool", "version", json_string("0.0.9"));
-	save_edit(noise_v2, "noise-v2.json", doc, NULL, "schema_version", json_integer(2));
+	save_edit(noise_v3, "noise-v3.json", doc, NULL, "schema_version", json_integer(3));
 	save_edit(noise_r8, "noise-r8.json", doc, "settings", "rounds", json_integer(8));
 	text = json_dumps(doc, 0);
 	snprintf(noise_trunc, sizeof(noise_trunc), "%s", text ?
@@ -1457,14 +1457,14 @@ static void test_cli_noise(void)
 	}
 	doc = json_loads(r.out, 0, NULL);
 	p = json_array_get(json_object_get(doc, "probes"), 0);
-	ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == 3 &&
+	ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == 4 &&
 	   !strcmp(fixture_str(json_object_get(doc, "noise"), "file"), noise_path) &&
 	   fixture_num(json_object_get(doc, "noise"), "runs") == 5 &&
 	   json_is_null(json_object_get(doc, "run_to_run_note")) &&
 	   !strcmp(fixture_str(p, "run_to_run"), "floor") && json_is_true(json_object_get(p, "noise_floor")) &&
 	   !strcmp(fixture_str(p, "base_model"), "rounds") && fixture_num(p, "floor_sd_rel") >= 0 &&
 	   fixture_num(p, "se_cycles") > 0 && fixture_num(p, "floor_df") >= 0,
-	   "--json with --noise: version 3, noise.file, run_to_run floor, the floor's SD and df");
+	   "--json with --noise: version 4, noise.file, run_to_run floor, the floor's SD and df");
 	json_decref(doc);
 	run_free(&r);
 
@@ -1509,9 +1509,9 @@ static void test_cli_noise(void)
 	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "n3.json: schema: \"exitscope-result\": a "
 	   "result file, not a noise floor (\"exitscope-noise\")"), "a result file as the floor: exit 2");
 	run_free(&r);
-	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_v2, NULL);
-	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "noise-v2.json: schema_version: unsupported "
-	   "version 2 (this exitscope reads 1)"), "a floor of another schema version: exit 2");
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_v3, NULL);
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "noise-v3.json: schema_version: unsupported "
+	   "version 3 (this exitscope reads 1 to 2)"), "a floor of another schema version: exit 2");
 	run_free(&r);
 	run(&r, nrun_path[0], nrun_path[1], "--noise", "/no/such/noise.json", NULL);
 	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "/no/such/noise.json: cannot open: "),

@@ -43,23 +43,25 @@ static void test_arithmetic(void)
 	char err[512];
 
 	if (!rf[0] || !rf[1] || !rf[2]) {
-		tap_skip(6, "synthetic runs could not be built");
+		tap_skip(7, "synthetic runs could not be built");
 		free_runs(rf, 3);
 		return;
 	}
 	ok(noise_estimate((const struct result_file *const *)rf, 3, &nf, err, sizeof(err)) == 0,
 	   "estimate from 3 runs");
 	p = noise_find_probe(&nf, "p");
-	ok(p && p->runs == 3 && p->rounds == 7 && p->mean_cycles == 15, "p: 3 runs, 7 rounds, mean 15");
-	ok(p && fabs(p->run_sd_cycles - 4) < 1e-12 && fabs(p->within_se_cycles - sqrt(10.0 / 9)) < 1e-12,
+	ok(p && p->runs == 3 && p->rounds == 7 && p->cycles.mean_cycles == 15, "p: 3 runs, 7 rounds, mean 15");
+	ok(p && fabs(p->cycles.run_sd_cycles - 4) < 1e-12 && fabs(p->cycles.within_se_cycles - sqrt(10.0 / 9)) < 1e-12,
 	   "p: run_sd 4 (sqrt 16), within_se sqrt(10/9)");
-	ok(p && fabs(p->between_sd_cycles - sqrt(134.0 / 9)) < 1e-12 &&
-	   fabs(p->between_sd_rel - sqrt(134.0 / 9) / 15) < 1e-12,
-	   "p: between_sd sqrt(134/9) = %.4f, relative %.4f", p ? p->between_sd_cycles : 0,
-	   p ? p->between_sd_rel : 0);
-	ok(p && fabs(p->df - (17956.0 / 81) / (128 + 26.0 / 81)) < 1e-12, "p: df 1.7275");
+	ok(p && fabs(p->cycles.between_sd_cycles - sqrt(134.0 / 9)) < 1e-12 &&
+	   fabs(p->cycles.between_sd_rel - sqrt(134.0 / 9) / 15) < 1e-12,
+	   "p: between_sd sqrt(134/9) = %.4f, relative %.4f", p ? p->cycles.between_sd_cycles : 0,
+	   p ? p->cycles.between_sd_rel : 0);
+	ok(p && fabs(p->cycles.df - (17956.0 / 81) / (128 + 26.0 / 81)) < 1e-12, "p: df 1.7275");
 	ok(nf.runs == 3 && nf.n_sources == 3 && nf.n_omitted == 0 && nf.settings.method == RUN_METHOD_V2 &&
 	   !strcmp(nf.host.cpu_name, "Xeon"), "the floor: 3 runs, their host and settings");
+	ok(p && !p->has_at_speed && !noise_probe_est(p, 1) && noise_probe_est(p, 0) == &p->cycles,
+	   "loops that never varied (1000 in every round): no estimate at guest speed");
 	noise_release(&nf);
 	free_runs(rf, 3);
 }
@@ -92,12 +94,12 @@ static void test_known_sd(void)
 	ok(noise_estimate((const struct result_file *const *)rf, 200, &nf, err, sizeof(err)) == 0,
 	   "estimate from 200 runs");
 	p = noise_find_probe(&nf, "p");
-	est = p ? p->between_sd_rel * p->between_sd_rel : 0;
+	est = p ? p->cycles.between_sd_rel * p->cycles.between_sd_rel : 0;
 	ok(p && fabs(est - 4e-4) < 3.29 * sd, "between-run variance %.3g within 3.29 x %.2g of the "
-	   "true 4e-4 (relative SD %.2f%%, true 2%%)", est, sd, p ? 100 * p->between_sd_rel : 0);
+	   "true 4e-4 (relative SD %.2f%%, true 2%%)", est, sd, p ? 100 * p->cycles.between_sd_rel : 0);
 	/* Its df: 2 (4e-4)^2 / sd^2 = 121 by the model; Satterthwaite from the data. */
-	ok(p && p->df > 121 / 2.0 && p->df < 121 * 2.0, "df %.1f of the order the model gives (121)",
-	   p ? p->df : 0);
+	ok(p && p->cycles.df > 121 / 2.0 && p->cycles.df < 121 * 2.0, "df %.1f of the order the model gives (121)",
+	   p ? p->cycles.df : 0);
 	noise_release(&nf);
 	free_runs(rf, 200);
 }
@@ -221,10 +223,21 @@ static void test_estimate_errors(void)
 	free_runs(rf, 4);
 }
 
+/* Two estimates alike to the 10 significant digits of the file. */
+static int same_est(const struct noise_est *q, const struct noise_est *p)
+{
+	return fabs(q->mean_cycles - p->mean_cycles) <= 1e-9 * fabs(p->mean_cycles) &&
+	       fabs(q->between_sd_cycles - p->between_sd_cycles) <= 1e-9 * p->between_sd_cycles &&
+	       fabs(q->df - p->df) <= 1e-9 * p->df && (q->between_sd_rel < 0) == (p->between_sd_rel < 0);
+}
+
 /* A floor written and read back: every field the same. */
 static struct noise_floor *round_trip(const char *path)
 {
 	const struct synth_probe sp[] = { { "a", 1000, 0.01, 0.02 }, { "zero", -0.5, 0, 1 } };
+	/* The guest's speed varies, so every probe has its estimate at speed too. */
+	const struct synth_speed speed = { .loop = 7500, .run_sd = 0.02, .round_sd = 0.02,
+					   .loop_sd = 0.005, .track = 1, .exec = EXEC_NATIVE };
 	struct result_file *rf[5] = { 0 };
 	struct noise_floor nf, *back = NULL;
 	const struct noise_probe *p, *q;
@@ -233,7 +246,7 @@ static struct noise_floor *round_trip(const char *path)
 	int same = 1;
 
 	for (size_t i = 0; i < 5; i++)
-		rf[i] = synth_run(sp, 2, 3, 8, "6.1.0", "Xeon", "0.1.0", &st);
+		rf[i] = synth_run_speed(sp, 2, 3, 8, &speed, &st);
 	if (!rf[0] || !rf[1] || !rf[2] || !rf[3] || !rf[4] ||
 	    noise_estimate((const struct result_file *const *)rf, 5, &nf, err, sizeof(err))) {
 		tap_skip(4, "no floor to write");
@@ -249,17 +262,16 @@ static struct noise_floor *round_trip(const char *path)
 		q = noise_find_probe(back, p->name);
 		/* 10 significant digits in the file. */
 		same &= q && q->runs == p->runs && q->rounds == p->rounds &&
-			fabs(q->mean_cycles - p->mean_cycles) <= 1e-9 * fabs(p->mean_cycles) &&
-			fabs(q->between_sd_cycles - p->between_sd_cycles) <= 1e-9 * p->between_sd_cycles &&
-			fabs(q->df - p->df) <= 1e-9 * p->df && (q->between_sd_rel < 0) == (p->between_sd_rel < 0);
+			same_est(&q->cycles, &p->cycles) && p->has_at_speed && q->has_at_speed &&
+			same_est(&q->at_speed, &p->at_speed);
 	}
 	ok(back && same && back->n_probes == 2 && back->runs == 5 && !strcmp(back->tool_version, "0.1.0") &&
 	   back->settings.rounds == 8 && !strcmp(back->host.kernel, "6.1.0") && back->n_sources == 5 &&
-	   back->created && back->first_started, "the probes, runs, version, settings, host, sources and "
-	   "time stamps read back as written");
+	   back->created && back->first_started, "the probes (both estimates), runs, version, settings, "
+	   "host, sources and time stamps read back as written");
 	q = back ? noise_find_probe(back, "zero") : NULL;
-	ok(q && q->mean_cycles < 0 && q->between_sd_rel < 0,
-	   "a probe whose mean is below 0 has no relative figure (%g cycles)", q ? q->mean_cycles : 0);
+	ok(q && q->cycles.mean_cycles < 0 && q->cycles.between_sd_rel < 0,
+	   "a probe whose mean is below 0 has no relative figure (%g cycles)", q ? q->cycles.mean_cycles : 0);
 	noise_release(&nf);
 	free_runs(rf, 5);
 	return back;
@@ -318,8 +330,8 @@ static void test_reader(const char *path)
 		   "noise.json: schema: \"exitscope-result\": a result file, not a noise floor");
 	expect_err(doc, "another schema", with_top(doc, "schema", json_string("geojson")),
 		   "noise.json: schema: \"geojson\" is not \"exitscope-noise\"");
-	expect_err(doc, "another version", with_top(doc, "schema_version", json_integer(2)),
-		   "noise.json: schema_version: unsupported version 2 (this exitscope reads 1)");
+	expect_err(doc, "another version", with_top(doc, "schema_version", json_integer(3)),
+		   "noise.json: schema_version: unsupported version 3 (this exitscope reads 1 to 2)");
 	expect_err(doc, "no version of exitscope", with_top(doc, "tool", json_object()),
 		   "noise.json: tool: missing required field \"version\"");
 	expect_err(doc, "no settings", with_top(doc, "settings", NULL),
@@ -361,7 +373,7 @@ static void test_schema(const char *path)
 	char bad[4200];
 	const char *argv[] = { "/usr/bin/python3", "-c", py, "docs/results-schema.json", path, bad,
 			       "fuzz/corpus-noise/valid-noise.json", "fuzz/corpus-noise/valid-noise-omitted.json",
-			       NULL };
+			       "fuzz/corpus-noise/valid-noise-v2.json", NULL };
 	json_t *doc = json_load_file(path, 0, NULL);
 	struct run_result r;
 
@@ -378,8 +390,9 @@ static void test_schema(const char *path)
 	run_cmd(&r, argv);
 	tap_like(r.out, "VALID ", "the written floor validates against $defs/noise");
 	ok(strstr(r.out, "VALID fuzz/corpus-noise/valid-noise.json\n") &&
-	   strstr(r.out, "VALID fuzz/corpus-noise/valid-noise-omitted.json\n"),
-	   "the fuzz seeds valid-noise*.json validate too");
+	   strstr(r.out, "VALID fuzz/corpus-noise/valid-noise-omitted.json\n") &&
+	   strstr(r.out, "VALID fuzz/corpus-noise/valid-noise-v2.json\n"),
+	   "the fuzz seeds valid-noise*.json validate too (versions 1 and 2)");
 	ok(strstr(r.out, "INVALID ") && strstr(r.out, "'df' is a required property"),
 	   "a probe without df does not");
 	if (r.status)
@@ -391,8 +404,8 @@ static void test_schema(const char *path)
 static void test_seeds(void)
 {
 	static const char *const seeds[] = {
-		"valid-noise.json", "valid-noise-omitted.json", "broken-noise-between.json",
-		"broken-noise-dup.json", "broken-noise-no-settings.json", "broken-noise-result-schema.json",
+		"valid-noise.json", "valid-noise-omitted.json", "valid-noise-v2.json",
+		"broken-noise-between.json", "broken-noise-at-speed.json", "broken-noise-dup.json", "broken-noise-no-settings.json", "broken-noise-result-schema.json",
 		"broken-noise-runs.json", "broken-noise-truncated.json", "broken-noise-version.json",
 	};
 	char path[256], err[512];
