@@ -483,6 +483,7 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	else
 		cr->n_by_rounds++;
 	p->normalized &= p->method != COMPARE_METHOD_BATCHES;
+	cr->n_normalized += p->normalized;
 	cr->n_not_normalized += cr->normalized && !p->normalized && p->method != COMPARE_METHOD_BATCHES;
 	cr->n_by_runs += p->method == COMPARE_METHOD_RUNS;
 	cr->n_floor += p->floor != NULL;

@@ -169,6 +169,7 @@ struct compare_result {
 	char *name_a, *name_b;		/* the files of each side, joined with " + " */
 	int normalized;			/* the figures are at the base side's guest speed */
 	const char *normalize_why;	/* why (what was asked, or what auto found) */
+	size_t n_normalized;		/* probes compared at equal guest speed */
 	size_t n_not_normalized;	/* probes compared by rounds as measured all the same */
 	/*
 	 * The guest's own speed between the sides: the harness loop of every

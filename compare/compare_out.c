@@ -33,7 +33,10 @@ const char *compare_check_line(const struct compare_check_change *c, char *buf, 
 
 const char *compare_normalize_line(const struct compare_result *cr, char *buf, size_t len)
 {
-	if (cr->normalized)
+	if (cr->normalized && !cr->n_normalized)
+		snprintf(buf, len, "figures: net cycles/op as measured: no probe had rounds with loops "
+			 "to put at equal guest speed (%s)", cr->normalize_why);
+	else if (cr->normalized)
 		snprintf(buf, len, "figures: net cycles/op at the base side's guest speed: each round's "
 			 "net cost less the probe's slope on its harness loop (within runs, both sides) "
 			 "x how far the loop timed beside it was from the base side's mean (%s)",
