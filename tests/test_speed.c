@@ -468,7 +468,7 @@ static void test_cli(void)
 	json_t *doc, *pj, *g;
 
 	if (!exe || !a || !b) {
-		tap_skip(4, "EXITSCOPE not set (run through make check) or no files");
+		tap_skip(5, "EXITSCOPE not set (run through make check) or no files");
 		free(a);
 		free(b);
 		return;
@@ -517,6 +517,30 @@ static void test_cli(void)
 		   strstr(r.out, "guest speed (the harness loop beside 1 probe"),
 		   "report: the comparison says what its figures are and the guest speed line");
 		run_free(&r);
+	}
+	{
+		double x[8];
+		json_t *d1, *d2;
+		const char *p1, *argv[] = { exe, "compare", NULL, NULL, NULL };
+
+		fixture_samples(x, 8, 1000, 20, 1);
+		d1 = fixture_result(fixture_host("6.1.0", "Xeon", "emulated"),
+				    json_pack("[o]", fixture_probe("p", "insn", x, 8, 1)));
+		d2 = json_deep_copy(d1);
+		p1 = fixture_write(tmp, "v1a.json", d1);
+		argv[2] = p1 ? strdup(p1) : NULL;
+		p1 = fixture_write(tmp, "v1b.json", d2);
+		argv[3] = p1 ? strdup(p1) : NULL;
+		json_decref(d1);
+		json_decref(d2);
+		run_cmd(&r, argv);
+		ok(r.status == 0 && strstr(r.out, "figures: net cycles/op as measured: no probe had rounds "
+		   "with loops to put at equal guest speed (--normalize auto: every run's guest code was "
+		   "emulated"), "emulated runs without rounds: auto, but the figures line says nothing "
+		   "was put at speed");
+		run_free(&r);
+		free((char *)argv[2]);
+		free((char *)argv[3]);
 	}
 	free(a);
 	free(b);
