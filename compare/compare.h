@@ -92,7 +92,7 @@ extern const char *const compare_r2r_names[COMPARE_R2R_N];
  * probe "base_model", "new_model", "run_to_run", "noise_floor", "se_cycles",
  * "floor_sd_rel", "floor_df"; at the top "noise" and "run_to_run_note".
  * Version 4: at the top "normalize" and "guest_speed", per probe
- * "normalized", "base_loop_cycles", "new_loop_cycles" (with normalize
+ * "normalized", "speed_slope", "base_loop_cycles", "new_loop_cycles" (with normalize
  * "speed" the medians, the difference and the CI are at the base side's
  * guest speed). All older fields are still there with their names.
  */

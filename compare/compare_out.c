@@ -356,6 +356,7 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "floor_df", p->floor ? json_real(p->floor->df) : json_null());
 	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
 	json_object_set_new(o, "normalized", json_boolean(p->normalized));
+	json_object_set_new(o, "speed_slope", p->normalized ? json_real(p->speed.beta) : json_null());
 	json_object_set_new(o, "base_loop_cycles", opt_real(p->loop_a));
 	json_object_set_new(o, "new_loop_cycles", opt_real(p->loop_b));
 	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));

@@ -491,7 +491,7 @@ static void test_cli(void)
 		ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "schema_version")) == 4 &&
 		   !strcmp(fixture_str(json_object_get(doc, "normalize"), "asked"), "auto") &&
 		   !strcmp(fixture_str(json_object_get(doc, "normalize"), "used"), "speed") &&
-		   json_is_true(json_object_get(pj, "normalized")) &&
+		   json_is_true(json_object_get(pj, "normalized")) && isfinite(fixture_num(pj, "speed_slope")) &&
 		   fixture_num(pj, "base_loop_cycles") > 6000 && fixture_num(pj, "new_loop_cycles") > 6000 &&
 		   fixture_num(g, "probes") == 1 && isfinite(fixture_num(g, "diff_pct")) &&
 		   !strcmp(fixture_str(g, "method"), "rounds"),
