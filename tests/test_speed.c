@@ -288,6 +288,39 @@ static void test_floor_at_speed(void)
 }
 
 /*
+ * A floor without an estimate at speed (its runs' loops never varied, as
+ * in a version 1 file) given to a comparison at equal speed: no floor goes
+ * into the interval, and the note says the probe lacks the run-to-run part.
+ */
+static void test_floor_without_speed(void)
+{
+	const struct synth_probe p = { "p", 1000, 0.015, 0.015 };
+	struct result_file *cal[5] = { 0 };
+	struct sides s = { 0 };
+	struct compare_result *cr = NULL;
+	struct noise_floor nf;
+	uint64_t st = 8;
+	int bad = draw(&s, 1, &p, &host_speed, 1, &p, &host_speed, &st);
+
+	for (size_t i = 0; i < 5; i++)
+		bad |= !(cal[i] = synth_run(&p, 1, 3, 8, "6.1.0", "Xeon", "0.1.0", &st));
+	if (!bad && !noise_estimate((const struct result_file *const *)cal, 5, &nf, NULL, 0)) {
+		cr = compare_as(&s, COMPARE_NORMALIZE_AUTO, &nf);
+		ok(!nf.probes[0].has_at_speed && cr && cr->probes[0].normalized && !cr->probes[0].floor &&
+		   cr->probes[0].r2r == COMPARE_R2R_NONE && cr->r2r_note &&
+		   strstr(cr->r2r_note, "and not in the noise floor"),
+		   "a floor without an estimate at speed: not in the interval at equal speed, and said");
+		compare_free(cr);
+		noise_release(&nf);
+	} else {
+		ok(0, "no floor of synthetic runs");
+	}
+	for (size_t i = 0; i < 5; i++)
+		result_free(cal[i]);
+	free_sides(&s);
+}
+
+/*
  * The floor's two estimates on 30 runs (sb 0.5%, run speed 3%): as
  * measured the between-run SD is about sqrt(0.5^2 + 3^2) = 3.04%, at
  * speed about the op's own 0.5% (its standard error over 30 runs is about
@@ -557,6 +590,7 @@ int main(void)
 	test_aa_untracked();
 	test_floor_at_speed();
 	test_floor_estimates();
+	test_floor_without_speed();
 	test_speed_only();
 	test_power();
 	test_auto();
