@@ -244,7 +244,7 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
 		p->floor_sd_rel = rel;
 	}
 	if (adj)
-		slope_error(adj, speed_mean(b, nb) - speed_mean(a, na), &ea, &eb, &extra);
+		slope_error(adj, p->loop_b - p->loop_a, &ea, &eb, &extra);
 	stats_side_diff(&ea.s, &eb.s, p->floor || adj ? &extra : NULL, &p->d);
 	p->se = sqrt(ea.s.se2.var + eb.s.se2.var + extra.var);
 	p->method_a = ea.m;

@@ -12,10 +12,11 @@
  * Fill p's d, method, method_a/_b, r2r, floor, se, floor_sd_rel and
  * rounds_a/_b from the probe's ok runs on each side, a[0..na-1] and
  * b[0..nb-1] (na, nb >= 1), with o's floor, seed and resamples. p->name is
- * set, and p->normalized with p->speed: every round of both sides put at
- * that guest speed (the floor's estimate at speed, the slope's error in
- * the interval), else the rounds are compared as measured. 0, or -1 when
- * out of memory.
+ * set, and p->normalized with p->speed and the sides' mean loops
+ * p->loop_a, p->loop_b: every round of both sides put at that guest speed
+ * (the floor's estimate at speed, the slope's error over the loops'
+ * difference in the interval), else the rounds are compared as measured.
+ * 0, or -1 when out of memory.
  */
 int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
 		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o);
