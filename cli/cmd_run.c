@@ -26,6 +26,7 @@
 #include "probes/runner.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
+#include "harness/profile.h"
 #include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/suites.h"
@@ -523,6 +524,13 @@ int cmd_run(int argc, char **argv)
 		pr.hang_watchdog_ms = at ? strtoull(at + 1, NULL, 10) : 0;
 	}
 	pr.guest_xcr0 = a.guest_xcr0;
+	if (hi.lane.profile) {
+		r = profile_marks_open();
+		if (r)
+			warn(a.quiet, warnings, "no exit-path profile marks: the marks' I/O port: %s",
+			     strerror(-r));
+		pr.env.profile = !r;
+	}
 	if (a.trace) {
 		char why[256];
 
@@ -554,6 +562,8 @@ int cmd_run(int argc, char **argv)
 		goto done;
 	}
 	progress_done(&rp.pg);
+	if (pr.env.profile)
+		profile_marks_dump(a.json_path ? a.json_path : "-");
 	stopped = *pr.stop;
 	for (size_t i = 0; i < nout; i++)
 		if (out[i].res.migrated) {

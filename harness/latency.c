@@ -16,6 +16,7 @@
 #include "guest/vm.h"
 #include "harness/latency.h"
 #include "harness/latency_guest.h"
+#include "harness/profile.h"
 #include "harness/region.h"
 
 _Static_assert(LATENCY_CTL_SAMPLES == LATENCY_MAX_SAMPLES, "sample arrays differ");
@@ -270,6 +271,8 @@ int latency_session_open(struct latency_session *s, const struct latency_env *en
 	s->pairs = env->pairs;
 	s->reps = op_reps(op);
 	s->trace = env->trace;
+	s->profile = env->profile;
+	s->name = op->name;
 	s->wd = latency_watchdog_ms(env);
 	if (res->cpu_before < 0)
 		res->cpu_before = sched_getcpu();
@@ -311,6 +314,10 @@ static int session_guest_round(struct latency_session *s, struct latency_result 
 		s->at_end = false;
 	}
 	s->ctl->pairs = s->pairs;
+	/* The traced round's exits are dearer: only the measured rounds are profiled. */
+	s->ctl->profile_reps = s->profile && !trace ? s->reps : 0;
+	if (s->ctl->profile_reps)
+		profile_marks_probe(s->name);
 	region_begin(&s->rg, trace);
 	vcpu_run(s->v, s->wd, &g);
 	region_end(&s->rg, rc);

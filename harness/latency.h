@@ -77,6 +77,11 @@ struct latency_env {
 	uint64_t cpu_watchdog_ms;
 	double overhead_cycles;		/* per-op harness cost to subtract (nop baseline) */
 	bool trace;			/* attribute exits by reason through tracefs */
+	/*
+	 * Mark v2's measured batches for an exit-path profile of the lane's
+	 * emulator (harness/profile.h): the caller opened the marks' port.
+	 */
+	bool profile;
 	/* Method v2 (latency_session_*): budget_ms is spread over rounds x pairs. */
 	unsigned int rounds;		/* rounds planned, 1..LATENCY_MAX_ROUNDS */
 	unsigned int pairs;		/* pairs per round, 1..LATENCY_MAX_PAIRS */
@@ -181,7 +186,8 @@ struct latency_session {
 	struct region rg;
 	uint64_t wd, batch;		/* batch: calls of op per batch */
 	unsigned int pairs, reps;
-	bool trace, open, at_end;	/* at_end: the guest waits at its END sync */
+	const char *name;		/* the op's, for the profile marks */
+	bool trace, profile, open, at_end;	/* at_end: the guest waits at its END sync */
 };
 
 int latency_session_open(struct latency_session *s, const struct latency_env *env,

@@ -14,6 +14,7 @@
  */
 #include "guest/guest.h"
 #include "harness/latency_guest.h"
+#include "harness/profile_mark.h"
 
 struct latency_ctl latency_ctl;
 
@@ -38,6 +39,32 @@ static __attribute__((noinline)) uint64_t run_batch(guest_fn_t op, uint64_t arg,
 		op(arg);
 	t1 = rdtsc_ordered();
 	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/*
+ * A profile mark (harness/profile_mark.h): the marker NOP, kind in RAX,
+ * operations in RDX. Outside the TSC reads, so a batch's cycles are the
+ * same with and without marks.
+ */
+#define PROFILE_STR_(x) #x
+#define PROFILE_STR(x) PROFILE_STR_(x)
+static inline void profile_mark(uint64_t kind, uint64_t ops)
+{
+	asm volatile(".byte 0x0f, 0x1f, 0x80; .long " PROFILE_STR(PROFILE_MARK_MAGIC)
+		     :: "a"(kind), "d"(ops) : "memory");
+}
+
+/* One batch of a pair; with ops (a profiled round) between its marks. */
+static uint64_t pair_batch(guest_fn_t op, uint64_t arg, uint64_t n, uint64_t kind, uint64_t ops)
+{
+	uint64_t t;
+
+	if (!ops)
+		return run_batch(op, arg, n);
+	profile_mark(kind, ops);
+	t = run_batch(op, arg, n);
+	profile_mark(PROFILE_MARK_END, 0);
+	return t;
 }
 
 /* Double the batch until it spans an eighth of the target, then scale. */
@@ -104,7 +131,7 @@ uint64_t latency_guest_paired_main(uint64_t unused)
 	/* Through a volatile, so the compiler cannot specialize run_batch for the nop. */
 	guest_fn_t volatile nop_v = latency_guest_nop;
 	guest_fn_t op = (guest_fn_t)c->op, nop = nop_v;
-	uint64_t arg = c->arg, batch, n, r = setup_calibrate(c, op, &batch, true);
+	uint64_t arg = c->arg, batch, n, ops, r = setup_calibrate(c, op, &batch, true);
 
 	if (r)
 		return r;
@@ -115,13 +142,15 @@ uint64_t latency_guest_paired_main(uint64_t unused)
 		n = c->pairs;
 		if (!n)
 			break;
+		/* Operations per batch for the profile marks; 0: no marks. */
+		ops = c->profile_reps * batch;
 		for (uint64_t i = 0; i < n && i < LATENCY_CTL_PAIRS; i++) {
 			if (i & 1) {
-				c->t[i] = run_batch(op, arg, batch);
-				c->tb[i] = run_batch(nop, arg, batch);
+				c->t[i] = pair_batch(op, arg, batch, PROFILE_MARK_OP_BEGIN, ops);
+				c->tb[i] = pair_batch(nop, arg, batch, PROFILE_MARK_BASE_BEGIN, ops);
 			} else {
-				c->tb[i] = run_batch(nop, arg, batch);
-				c->t[i] = run_batch(op, arg, batch);
+				c->tb[i] = pair_batch(nop, arg, batch, PROFILE_MARK_BASE_BEGIN, ops);
+				c->t[i] = pair_batch(op, arg, batch, PROFILE_MARK_OP_BEGIN, ops);
 			}
 		}
 		GUEST_SYNC(LATENCY_SYNC_END);

@@ -33,6 +33,12 @@ struct latency_ctl {
 	/* Paired loop (latency_guest_paired_main) */
 	uint64_t pairs;			/* in, at each START: pairs of this round, 0: finish */
 	uint64_t tb[LATENCY_CTL_PAIRS];	/* out: TSC cycles of each pair's baseline batch (t[]: op batch) */
+	/*
+	 * in, at each START: non-zero marks every batch of the round for an
+	 * exit-path profile (harness/profile_mark.h), the value being the
+	 * operations per call (the op's reps)
+	 */
+	uint64_t profile_reps;
 };
 
 extern struct latency_ctl latency_ctl;

@@ -86,6 +86,7 @@ void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out)
 		h->lane.kernel_patches = out->lane_patches;
 		h->lane.n_kernel_patches = i;
 		h->lane.cycles = l->cycles[0] ? l->cycles : NULL;
+		h->lane.profile = l->profile;
 	}
 }
 

@@ -330,6 +330,7 @@ static int lane_list(const char *name, char (*names)[128], int max, int *n,
 
 int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
 {
+	char buf[8];
 	int idx, r;
 
 	memset(l, 0, sizeof(*l));
@@ -373,6 +374,14 @@ int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
 		      HOSTINFO_LANE_EMULATOR_PATCHES, &l->nr_emulator_patches, err, errlen);
 	if (r < 0)
 		return r;
+	r = lane_var("EXITSCOPE_LANE_PROFILE", buf, sizeof(buf), err, errlen);
+	if (r < 0)
+		return r;
+	if (!r && strcmp(buf, "1") && strcmp(buf, "0")) {
+		snprintf(err, errlen, "EXITSCOPE_LANE_PROFILE '%s': 1 or 0", buf);
+		return -EINVAL;
+	}
+	l->profile = !r && !strcmp(buf, "1");
 	l->present = true;
 	return 0;
 }

@@ -56,6 +56,7 @@ struct hostinfo_lane {
 	int nr_patches;
 	char patches[HOSTINFO_LANE_PATCHES][128];
 	char cycles[384];
+	bool profile;		/* EXITSCOPE_LANE_PROFILE=1: mark the batches for the emulator's profile */
 };
 
 struct hostinfo_cap {

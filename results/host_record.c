@@ -73,6 +73,8 @@ static json_t *lane_json(const struct host_lane *l)
 	json_object_set_new(o, "kernel", k);
 	if (l->cycles)
 		json_object_set_new(o, "cycles", json_string(l->cycles));
+	if (l->profile)
+		json_object_set_new(o, "profile", json_true());
 	return o;
 }
 
@@ -278,6 +280,7 @@ static int read_lane(struct jcheck *c, json_t *host, struct host_record *h)
 	if (rc < 0)
 		return -1;
 	TRY(jcheck_string(c, lane, "cycles", JCHECK_OPTIONAL, 0, &l->cycles));
+	TRY(jcheck_bool(c, lane, "profile", JCHECK_OPTIONAL, &l->profile));
 	TRY(jcheck_object(c, lane, "kernel", JCHECK_REQUIRED, &k));
 	jcheck_push_key(c, "kernel");
 	TRY(jcheck_enum(c, k, "kind", JCHECK_REQUIRED, host_lane_kernel_names, HOST_LANE_KERNEL_N, &idx));

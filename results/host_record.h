@@ -50,6 +50,7 @@ struct host_lane {
 	const char **kernel_patches;		/* "series/file", in the order applied */
 	size_t n_kernel_patches;
 	const char *cycles;			/* optional: what the lane's cycles are */
+	int profile;				/* optional: 1 when the run marked its batches for an exit-path profile */
 };
 
 /*
