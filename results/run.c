@@ -158,6 +158,8 @@ json_t *run_probe_json(const struct run_probe *p)
 	json_object_set_new(o, "per_op", per_op_json(p));
 	if (p->trace.present)
 		json_object_set_new(o, "trace", result_trace_json(&p->trace));
+	if (p->exit_path.present)
+		json_object_set_new(o, "exit_path", exit_path_json(&p->exit_path));
 	if (p->cpu >= 0)
 		json_object_set_new(o, "cpu", json_integer((json_int_t)p->cpu));
 	v2_json(o, p);
@@ -346,6 +348,7 @@ static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
 	TRY(jcheck_int(c, obj, "ops", JCHECK_OPTIONAL, 0, LLONG_MAX, &p->ops));
 	TRY(read_per_op(c, obj, p));
 	TRY(result_trace_read(c, obj, &p->trace));
+	TRY(exit_path_read(c, obj, &p->exit_path));
 	TRY(jcheck_int(c, obj, "cpu", JCHECK_OPTIONAL, 0, INT_MAX, &p->cpu));
 	return read_v2(c, obj, p);
 }
@@ -446,6 +449,7 @@ void run_probes_free(struct run_probe *p, size_t n)
 			free((void *)p[i].rounds[j].samples);
 		free((void *)p[i].rounds);
 		result_trace_free(&p[i].trace);
+		exit_path_free(&p[i].exit_path);
 		free(p[i].notes);
 	}
 	free(p);

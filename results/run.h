@@ -11,6 +11,7 @@
 
 #include "results/jcheck.h"
 #include "results/schema.h"
+#include "results/exit_path.h"
 #include "results/trace.h"
 
 struct result_cycles {
@@ -71,6 +72,7 @@ struct run_probe {
 	double per_op[RESULT_PER_OP_N];
 	const char *per_op_source, *per_op_user_source;	/* optional: where they come from */
 	struct result_trace trace;		/* optional: exits/op by exit reason (owned) */
+	struct exit_path exit_path;		/* optional: the lanes' exit-path profile (owned) */
 	long long cpu;				/* optional: host CPU of the vCPU thread */
 	/* Method v2 (all optional, absent in v1 files and old recordings). */
 	const struct run_round *rounds;		/* NULL/0 when absent */

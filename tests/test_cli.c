@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "results/schema.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
@@ -190,8 +191,8 @@ int main(void)
 		json_unpack(root, "{s:s, s:i, s:{s:{s:s}, s:{s:s}}}", "schema", &schema,
 			    "schema_version", &version, "host", "backend", "module", &module,
 			    "execution", "mode", &mode);
-		tap_ok(schema && !strcmp(schema, "exitscope-result") && version == 1,
-		       "schema exitscope-result version 1");
+		tap_ok(schema && !strcmp(schema, "exitscope-result") && version == RESULT_SCHEMA_VERSION,
+		       "schema exitscope-result version %d", RESULT_SCHEMA_VERSION);
 		tap_ok(module && (!strcmp(module, "kvm_intel") || !strcmp(module, "kvm_amd") ||
 				  !strcmp(module, "kvm_pvm") || !strcmp(module, "other")),
 		       "names the backend module (%s)", module ? module : "none");

@@ -1,0 +1,66 @@
+/*
+ * exit_path.h - a probe's exit-path profile, the "exit_path" member of a run
+ * probe (docs/results-schema.md): what the lanes' instrumented emulator
+ * counted between the marks of the probe's op batches minus its baseline
+ * batches, over the same number of operations. Every count is an exact
+ * integer over ops operations; a per-op figure is that integer / ops.
+ */
+#ifndef EXITSCOPE_RESULTS_EXIT_PATH_H
+#define EXITSCOPE_RESULTS_EXIT_PATH_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "results/jcheck.h"
+
+#define EXIT_PATH_MAX_FUNCTIONS	4096
+#define EXIT_PATH_MAX_EXITS	256
+/* Inlined code and addresses outside every symbol are billed to these. */
+#define EXIT_PATH_UNKNOWN	"[unknown]"
+
+struct exit_path_fn {
+	const char *name;		/* a text symbol of the lane kernel */
+	long long insn;			/* L1 kernel instructions in it, op minus baseline */
+	long long calls;		/* near calls to it, op minus baseline */
+};
+
+struct exit_path_exit {
+	const char *reason;		/* KVM's name of the exit reason */
+	long long exits;		/* op minus baseline */
+};
+
+struct exit_path {
+	int present;
+	long long ops;			/* operations of the op batches (= the baseline's) */
+	long long kernel_insn;		/* L1 kernel (host mode, CPL 0) */
+	long long guest_insn;		/* the L2 guest */
+	long long user_insn;		/* L1 user space: exitscope's own run loop */
+	struct exit_path_fn *fns;	/* by insn, largest first */
+	size_t n_fns;
+	struct exit_path_exit *exits;	/* as the emulator saw them, by reason */
+	size_t n_exits;
+	const char *symbols;		/* optional: what the names were resolved with */
+	char (*reason_buf)[24];		/* builder-owned storage of reason names, or NULL */
+};
+
+/* An integer count per op. */
+static inline double exit_path_per_op(const struct exit_path *e, long long n)
+{
+	return e->ops > 0 ? (double)n / (double)e->ops : 0;
+}
+
+/* The "exit_path" object (NULL when out of memory). */
+json_t *exit_path_json(const struct exit_path *e);
+/*
+ * The optional "exit_path" member of obj into e (arrays allocated, strings
+ * borrowed from the document): 0, or -1 with the jcheck error set.
+ */
+int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e);
+/* Free what exit_path_read (or a builder) allocated; e is absent after. */
+void exit_path_free(struct exit_path *e);
+/* Sort e's functions by insn, largest first, then by name. */
+void exit_path_sort(struct exit_path *e);
+/* The function called name, or NULL. */
+const struct exit_path_fn *exit_path_find(const struct exit_path *e, const char *name);
+
+#endif
