@@ -19,6 +19,7 @@ static const struct command {
 	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
+	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) to a run" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

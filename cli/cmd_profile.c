@@ -1,0 +1,196 @@
+/*
+ * cmd_profile.c - `exitscope profile --counts FILE --symbols System.map RUN.json`:
+ * give each probe of a run made in a profiling lane its exit path (the
+ * instrumented emulator's counts between the probe's batch marks, by
+ * function of the lane kernel), written into the run file (or -o FILE).
+ * A symbol table that is missing or not the running kernel's gives one
+ * line and no profile, never a wrong one.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "profile/attribute.h"
+#include "profile/counts.h"
+#include "profile/symtab.h"
+#include "results/result_read.h"
+#include "results/result_write.h"
+
+static void profile_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: exitscope profile --counts FILE --symbols SYSTEM.MAP [--label LABEL]\n"
+		"                         [-o OUT.json] RUN.json\n"
+		"\n"
+		"Add each probe's exit path to a run made in a profiling lane (LANE_PROFILE=1):\n"
+		"the L1 kernel's instructions and calls by function, the L2 guest's and L1 user\n"
+		"space's instructions, and the VM exits by reason, counted exactly by the lane's\n"
+		"instrumented emulator in the probe's op batches minus its baseline batches,\n"
+		"over the same operations. Functions are the lane kernel's text symbols;\n"
+		"code inlined into a function counts as that function's.\n"
+		"\n"
+		"  --counts FILE       the emulator's profile file\n"
+		"  --symbols MAP       the lane kernel's System.map; it must be the running\n"
+		"                      kernel's: every VM entry the emulator saw must lie in\n"
+		"                      the function that enters the guest, else no profile\n"
+		"  --label LABEL       the run's dump in FILE (the JSON path the run wrote\n"
+		"                      inside the lane; default: the dump whose label has\n"
+		"                      RUN.json's file name)\n"
+		"  -o, --output FILE   where to write the run (default: RUN.json itself)\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
+		"2 usage error or unreadable/invalid input.\n");
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static const struct prof_dump *dump_for(const struct prof_file *pf, const char *label,
+					const char *run_path)
+{
+	if (label)
+		return prof_file_dump(pf, label);
+	for (size_t i = pf->n; i-- > 0;)
+		if (!strcmp(base_name(pf->dumps[i].label), base_name(run_path)))
+			return &pf->dumps[i];
+	return NULL;
+}
+
+static const struct prof_probe *dump_probe(const struct prof_dump *d, const char *name)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->probes[i].name, name))
+			return &d->probes[i];
+	return NULL;
+}
+
+/* Attach the profiles to rf's document: the number attached, or -1 with err set. */
+static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
+			  enum profile_vendor v, const char *symbols, char *err, size_t errlen)
+{
+	json_t *probes = json_object_get(rf->doc, "probes"), *o;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(probes, i, o) {
+		const char *name = json_string_value(json_object_get(o, "name"));
+		const char *status = json_string_value(json_object_get(o, "status"));
+		const struct prof_probe *p = name ? dump_probe(d, name) : NULL;
+		struct exit_path e;
+		json_t *j;
+
+		json_object_del(o, "exit_path");
+		if (!p || !status || strcmp(status, "ok"))
+			continue;
+		if (profile_exit_path(p, st, v, &e, err, errlen))
+			return -1;
+		e.symbols = symbols;
+		j = exit_path_json(&e);
+		exit_path_free(&e);
+		if (!j || json_object_set_new(o, "exit_path", j)) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "counts", required_argument, NULL, 'c' },
+		{ "symbols", required_argument, NULL, 's' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *counts = NULL, *symbols = NULL, *label = NULL, *out = NULL, *run;
+	char err[RESULT_ERR_MAX + PATH_MAX], what[PATH_MAX + 64];
+	struct result_file *rf = NULL;
+	const struct prof_dump *d;
+	struct prof_file pf = { 0 };
+	struct symtab st = { 0 };
+	enum profile_vendor v;
+	int c, n, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': counts = optarg; break;
+		case 's': symbols = optarg; break;
+		case 'l': label = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h':
+			profile_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("profile", "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (!counts || !symbols)
+		return cli_usage_error("profile", "need --counts FILE and --symbols SYSTEM.MAP");
+	if (optind != argc - 1)
+		return cli_usage_error("profile", "need exactly one run file");
+	run = argv[optind];
+	out = out ? out : run;
+	rc = cli_output_check("profile", out);
+	if (rc)
+		return rc;
+	rc = cli_read_results("profile", &run, 1, &rf);
+	if (rc)
+		return rc;
+	if (rf->kind != RESULT_KIND_RUN || !rf->host.lane.present) {
+		rc = cli_usage_error("profile", "%s: not a run made in a lane", run);
+		goto out;
+	}
+	v = rf->host.lane.name == HOST_LANE_SVM ? PROFILE_SVM : PROFILE_VMX;
+	if (prof_file_read(&pf, counts, err, sizeof(err))) {
+		rc = cli_error("profile", EXIT_USAGE, "%s", err);
+		goto out;
+	}
+	d = dump_for(&pf, label, run);
+	if (!d) {
+		rc = cli_error("profile", EXIT_FAIL, "no profile for %s: %s has no dump labelled %s",
+			       run, counts, label ? label : base_name(run));
+		goto out;
+	}
+	if (symtab_load(&st, symbols, err, sizeof(err))) {
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
+		goto out;
+	}
+	if (profile_check_symbols(d, &st, v, err, sizeof(err))) {
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", symbols, err);
+		goto out;
+	}
+	snprintf(what, sizeof(what), "%s (%zu text symbols)", base_name(symbols), st.n);
+	n = profile_attach(rf, d, &st, v, what, err, sizeof(err));
+	if (n < 0) {
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
+		goto out;
+	}
+	json_object_set_new(rf->doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
+	if (result_write(rf->doc, out, err, sizeof(err))) {
+		rc = cli_error("profile", EXIT_FAIL, "cannot write %s", err);
+		goto out;
+	}
+	printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);
+	rc = cli_stdout_check("profile", EXIT_OK);
+out:
+	symtab_free(&st);
+	prof_file_free(&pf);
+	result_free(rf);
+	return rc;
+}

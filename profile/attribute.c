@@ -1,0 +1,197 @@
+/*
+ * attribute.c - turn a probe's counts into its exit path (profile/attribute.h).
+ * Each side's instruction counts are summed per function (the symbol at or
+ * below the address: code inlined into a function is that function's), and
+ * the baseline side is subtracted from the op side: both ran the same
+ * harness loop over the same operations, so what remains is the op's own.
+ * Calls count by their target's function. Exits by reason likewise.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/attribute.h"
+
+static const char *entry_fn(enum profile_vendor v)
+{
+	return v == PROFILE_VMX ? "__vmx_vcpu_run" : "__svm_vcpu_run";
+}
+
+int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
+			  enum profile_vendor v, char *err, size_t errlen)
+{
+	const char *want = entry_fn(v);
+	uint64_t seen = 0;
+
+	if (!symtab_lookup(st, want)) {
+		snprintf(err, errlen, "the symbol table has no %s: not this lane's kernel", want);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < d->n; i++) {
+		const struct prof_side *sides[2] = { &d->probes[i].op, &d->probes[i].base };
+
+		for (int s = 0; s < 2; s++)
+			for (size_t j = 0; j < sides[s]->entries.n; j++) {
+				uint64_t a = sides[s]->entries.v[j].key;
+				const struct sym *sym = symtab_find(st, a);
+
+				if (!sym || strcmp(sym->name, want)) {
+					snprintf(err, errlen,
+						 "the symbol table does not match the running kernel: it entered the guest at %#llx, which the table puts in %s, not %s",
+						 (unsigned long long)a, sym ? sym->name : "no function", want);
+					return -EINVAL;
+				}
+				seen += sides[s]->entries.v[j].n;
+			}
+	}
+	if (!seen) {
+		snprintf(err, errlen, "no VM entry in the profile: the symbol table cannot be checked against the running kernel");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct fn_acc {
+	const char *name;
+	long long insn, calls;
+};
+
+static int acc_cmp(const void *a, const void *b)
+{
+	const struct fn_acc *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+/* Add sign x the list's counts, by function, to acc (n entries, room for cap). */
+static int acc_add(struct fn_acc **acc, size_t *n, size_t *cap, const struct symtab *st,
+		   const struct prof_list *l, int sign, int calls)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sym *sym = symtab_find(st, l->v[i].key);
+
+		if (*n == *cap) {
+			size_t c = *cap ? 2 * *cap : 256;
+			struct fn_acc *a = realloc(*acc, c * sizeof(*a));
+
+			if (!a)
+				return -ENOMEM;
+			*acc = a;
+			*cap = c;
+		}
+		(*acc)[*n] = (struct fn_acc){ .name = sym ? sym->name : EXIT_PATH_UNKNOWN };
+		if (calls)
+			(*acc)[*n].calls = sign * (long long)l->v[i].n;
+		else
+			(*acc)[*n].insn = sign * (long long)l->v[i].n;
+		(*n)++;
+	}
+	return 0;
+}
+
+static int build_fns(const struct prof_probe *p, const struct symtab *st, struct exit_path *e)
+{
+	struct fn_acc *acc = NULL;
+	size_t n = 0, cap = 0, w = 0;
+	int r;
+
+	r = acc_add(&acc, &n, &cap, st, &p->op.insn, 1, 0);
+	if (!r)
+		r = acc_add(&acc, &n, &cap, st, &p->base.insn, -1, 0);
+	if (!r)
+		r = acc_add(&acc, &n, &cap, st, &p->op.calls, 1, 1);
+	if (!r)
+		r = acc_add(&acc, &n, &cap, st, &p->base.calls, -1, 1);
+	if (r) {
+		free(acc);
+		return r;
+	}
+	if (n)
+		qsort(acc, n, sizeof(*acc), acc_cmp);
+	/* One entry per function: the names are the symbol table's (or one constant). */
+	for (size_t i = 0; i < n; i++) {
+		if (w && !strcmp(acc[w - 1].name, acc[i].name)) {
+			acc[w - 1].insn += acc[i].insn;
+			acc[w - 1].calls += acc[i].calls;
+		} else {
+			acc[w++] = acc[i];
+		}
+	}
+	e->fns = calloc(w ? w : 1, sizeof(*e->fns));
+	if (!e->fns) {
+		free(acc);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < w; i++)
+		if (acc[i].insn || acc[i].calls)
+			e->fns[e->n_fns++] = (struct exit_path_fn){ acc[i].name, acc[i].insn, acc[i].calls };
+	free(acc);
+	exit_path_sort(e);
+	return 0;
+}
+
+static long long exits_of(const struct prof_side *s, uint64_t reason)
+{
+	long long n = 0;
+
+	for (size_t i = 0; i < s->exits.n; i++)
+		if (s->exits.v[i].key == reason)
+			n += (long long)s->exits.v[i].n;
+	return n;
+}
+
+static int build_exits(const struct prof_probe *p, enum profile_vendor v, struct exit_path *e)
+{
+	size_t cap = p->op.exits.n + p->base.exits.n;
+	const struct prof_side *sides[2] = { &p->op, &p->base };
+
+	e->exits = calloc(cap ? cap : 1, sizeof(*e->exits));
+	e->reason_buf = calloc(cap ? cap : 1, sizeof(*e->reason_buf));
+	if (!e->exits || !e->reason_buf)
+		return -ENOMEM;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sides[s]->exits.n; i++) {
+			uint64_t reason = sides[s]->exits.v[i].key;
+			long long d = exits_of(&p->op, reason) - exits_of(&p->base, reason);
+			char *buf = e->reason_buf[e->n_exits];
+			const char *name = profile_exit_name(v, reason, buf, sizeof(e->reason_buf[0]));
+			size_t k;
+
+			for (k = 0; k < e->n_exits && strcmp(e->exits[k].reason, name); k++)
+				;
+			if (k < e->n_exits || !d)
+				continue;
+			e->exits[e->n_exits++] = (struct exit_path_exit){ name, d };
+		}
+	return 0;
+}
+
+int profile_exit_path(const struct prof_probe *p, const struct symtab *st, enum profile_vendor v,
+		      struct exit_path *e, char *err, size_t errlen)
+{
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	if (!p->op.ops || p->op.ops != p->base.ops || p->op.batches != p->base.batches) {
+		snprintf(err, errlen,
+			 "%s: the op batches (%llu, %llu operations) and the baseline batches (%llu, %llu operations) differ",
+			 p->name, (unsigned long long)p->op.batches, (unsigned long long)p->op.ops,
+			 (unsigned long long)p->base.batches, (unsigned long long)p->base.ops);
+		return -EINVAL;
+	}
+	e->ops = (long long)p->op.ops;
+	e->kernel_insn = (long long)p->op.kernel - (long long)p->base.kernel;
+	e->guest_insn = (long long)p->op.guest - (long long)p->base.guest;
+	e->user_insn = (long long)p->op.user - (long long)p->base.user;
+	r = build_fns(p, st, e);
+	if (!r)
+		r = build_exits(p, v, e);
+	if (r) {
+		exit_path_free(e);
+		snprintf(err, errlen, "%s: out of memory", p->name);
+		return r;
+	}
+	e->present = 1;
+	return 0;
+}

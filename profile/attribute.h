@@ -1,0 +1,38 @@
+/*
+ * attribute.h - an exit-path profile from the emulator's counts: the L1
+ * kernel's instructions and calls by function (the lane kernel's
+ * System.map), op batches minus baseline batches over the same operations;
+ * and the check that the symbol table is the running kernel's.
+ */
+#ifndef EXITSCOPE_PROFILE_ATTRIBUTE_H
+#define EXITSCOPE_PROFILE_ATTRIBUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/counts.h"
+#include "profile/symtab.h"
+#include "results/exit_path.h"
+
+enum profile_vendor { PROFILE_VMX, PROFILE_SVM };
+
+/*
+ * Every VM entry the dump saw was made from the function that enters the
+ * guest (__vmx_vcpu_run, __svm_vcpu_run) by st: 0, or -EINVAL with err
+ * saying what does not match (or that no entry was seen to check against).
+ */
+int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
+			  enum profile_vendor v, char *err, size_t errlen);
+
+/*
+ * p's exit path into e (function names borrowed from st, which must outlive
+ * e; exit_path_free frees the rest): 0, or -EINVAL (op and baseline sides
+ * not alike) / -ENOMEM with err set.
+ */
+int profile_exit_path(const struct prof_probe *p, const struct symtab *st, enum profile_vendor v,
+		      struct exit_path *e, char *err, size_t errlen);
+
+/* KVM's name of an exit reason (buf holds a made-up one). */
+const char *profile_exit_name(enum profile_vendor v, uint64_t reason, char *buf, size_t len);
+
+#endif

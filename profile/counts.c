@@ -1,0 +1,205 @@
+/*
+ * counts.c - read the instrumented Bochs' profile file (profile/counts.h).
+ * The format, line by line (lanes/bochs-instrument/instrument.cc writes it):
+ *   exitscope-bochs-profile 1
+ *   dump LABEL
+ *   probe NAME
+ *   side op|base ops N batches N guest N kernel N user N
+ *   exit REASON N | insn HEXADDR N | call HEXADDR N | entry HEXADDR N
+ *   end
+ * A file cut short (the emulator stopped in the middle of a dump) keeps its
+ * complete dumps; any other deviation is an error.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/profile_mark.h"
+#include "profile/counts.h"
+
+static int list_add(struct prof_list *l, uint64_t key, uint64_t n)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct prof_count *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n].key = key;
+	l->v[l->n++].n = n;
+	return 0;
+}
+
+static void side_free(struct prof_side *s)
+{
+	free(s->insn.v);
+	free(s->calls.v);
+	free(s->entries.v);
+	free(s->exits.v);
+}
+
+static void dump_free(struct prof_dump *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->probes[i].name);
+		side_free(&d->probes[i].op);
+		side_free(&d->probes[i].base);
+	}
+	free(d->probes);
+	free(d->label);
+}
+
+void prof_file_free(struct prof_file *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		dump_free(&f->dumps[i]);
+	free(f->dumps);
+	memset(f, 0, sizeof(*f));
+}
+
+static char *rest_of(const char *line, const char *tag)
+{
+	size_t n = strlen(tag);
+	char *s;
+
+	if (strncmp(line, tag, n) || line[n] != ' ' || !line[n + 1])
+		return NULL;
+	s = strdup(line + n + 1);
+	if (s)
+		s[strcspn(s, "\n")] = 0;
+	return s;
+}
+
+int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen)
+{
+	struct prof_dump cur = { 0 };
+	struct prof_side *side = NULL;
+	char line[4200], tag[16];
+	unsigned long long a, b;
+	size_t lineno = 0;
+	int version, r = 0, in_dump = 0;
+	FILE *fp;
+
+	memset(f, 0, sizeof(*f));
+	fp = fopen(path, "re");
+	if (!fp) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return r;
+	}
+#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); r = -EINVAL; goto out; } while (0)
+	while (fgets(line, sizeof(line), fp)) {
+		lineno++;
+		if (lineno == 1 || !strncmp(line, PROFILE_FILE_MAGIC " ", strlen(PROFILE_FILE_MAGIC) + 1)) {
+			/* The module writes its header whenever the emulator starts. */
+			if (sscanf(line, PROFILE_FILE_MAGIC " %d", &version) != 1)
+				BAD("%s: line %zu: not an exitscope Bochs profile", path, lineno);
+			if (version != PROFILE_FILE_VERSION)
+				BAD("%s: line %zu: profile format %d (this exitscope reads %d)", path, lineno,
+				    version, PROFILE_FILE_VERSION);
+			if (in_dump)
+				BAD("%s: line %zu: a dump without its end", path, lineno);
+			continue;
+		}
+		if (!strncmp(line, "dump ", 5)) {
+			if (in_dump)
+				BAD("%s: line %zu: a dump inside a dump", path, lineno);
+			cur.label = rest_of(line, "dump");
+			if (!cur.label)
+				BAD("%s: line %zu: a dump without a label", path, lineno);
+			in_dump = 1;
+			side = NULL;
+			continue;
+		}
+		if (!in_dump)
+			BAD("%s: line %zu: outside a dump", path, lineno);
+		if (!strcmp(line, "end\n")) {
+			struct prof_dump *d = realloc(f->dumps, (f->n + 1) * sizeof(*d));
+
+			if (!d)
+				BAD("%s: out of memory", path);
+			f->dumps = d;
+			f->dumps[f->n++] = cur;
+			memset(&cur, 0, sizeof(cur));
+			in_dump = 0;
+			continue;
+		}
+		if (!strncmp(line, "probe ", 6)) {
+			struct prof_probe *p = realloc(cur.probes, (cur.n + 1) * sizeof(*p));
+
+			if (!p)
+				BAD("%s: out of memory", path);
+			cur.probes = p;
+			p = &cur.probes[cur.n];
+			memset(p, 0, sizeof(*p));
+			p->name = rest_of(line, "probe");
+			if (!p->name)
+				BAD("%s: line %zu: a probe without a name", path, lineno);
+			cur.n++;
+			side = NULL;
+			continue;
+		}
+		if (!cur.n)
+			BAD("%s: line %zu: counts before any probe", path, lineno);
+		if (!strncmp(line, "side ", 5)) {
+			struct prof_probe *p = &cur.probes[cur.n - 1];
+			char which[8];
+			unsigned long long v[5];
+
+			if (sscanf(line, "side %7s ops %llu batches %llu guest %llu kernel %llu user %llu",
+				   which, &v[0], &v[1], &v[2], &v[3], &v[4]) != 6 ||
+			    (strcmp(which, "op") && strcmp(which, "base")))
+				BAD("%s: line %zu: not a side line", path, lineno);
+			side = !strcmp(which, "op") ? &p->op : &p->base;
+			side->ops = v[0];
+			side->batches = v[1];
+			side->guest = v[2];
+			side->kernel = v[3];
+			side->user = v[4];
+			continue;
+		}
+		if (!side)
+			BAD("%s: line %zu: counts before a side line", path, lineno);
+		if (sscanf(line, "%15s %llx %llu", tag, &a, &b) != 3)
+			BAD("%s: line %zu: not \"TAG KEY COUNT\"", path, lineno);
+		if (!strcmp(tag, "exit"))
+			sscanf(line, "%15s %llu %llu", tag, &a, &b);	/* reasons are decimal */
+		if (!strcmp(tag, "insn"))
+			r = list_add(&side->insn, a, b);
+		else if (!strcmp(tag, "call"))
+			r = list_add(&side->calls, a, b);
+		else if (!strcmp(tag, "entry"))
+			r = list_add(&side->entries, a, b);
+		else if (!strcmp(tag, "exit"))
+			r = list_add(&side->exits, a, b);
+		else
+			BAD("%s: line %zu: unknown line \"%s\"", path, lineno, tag);
+		if (r)
+			BAD("%s: out of memory", path);
+	}
+	if (ferror(fp))
+		BAD("%s: read error", path);
+	if (!lineno)
+		BAD("%s: empty: the emulator wrote no profile", path);
+#undef BAD
+out:
+	/* A dump cut off by the end of the file is dropped. */
+	dump_free(&cur);
+	fclose(fp);
+	if (r)
+		prof_file_free(f);
+	return r;
+}
+
+const struct prof_dump *prof_file_dump(const struct prof_file *f, const char *label)
+{
+	for (size_t i = f->n; i-- > 0;)
+		if (!strcmp(f->dumps[i].label, label))
+			return &f->dumps[i];
+	return NULL;
+}

@@ -1,0 +1,48 @@
+/*
+ * counts.h - what the lanes' instrumented Bochs wrote (its profile file,
+ * harness/profile_mark.h): one dump per profiled run, labelled with the
+ * run's JSON path, holding each probe's op and baseline sides.
+ */
+#ifndef EXITSCOPE_PROFILE_COUNTS_H
+#define EXITSCOPE_PROFILE_COUNTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct prof_count {
+	uint64_t key, n;	/* an address (or an exit reason) and its count */
+};
+
+struct prof_list {
+	struct prof_count *v;
+	size_t n, cap;
+};
+
+struct prof_side {
+	uint64_t ops, batches, guest, kernel, user;
+	struct prof_list insn, calls, entries, exits;
+};
+
+struct prof_probe {
+	char *name;
+	struct prof_side op, base;
+};
+
+struct prof_dump {
+	char *label;
+	struct prof_probe *probes;
+	size_t n;
+};
+
+struct prof_file {
+	struct prof_dump *dumps;
+	size_t n;
+};
+
+/* 0, or -errno with err naming the file and line. */
+int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen);
+void prof_file_free(struct prof_file *f);
+/* The last dump labelled label, or NULL. */
+const struct prof_dump *prof_file_dump(const struct prof_file *f, const char *label);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * symtab.c - a System.map's text symbols (profile/symtab.h). Lines are
+ * "ADDRESS TYPE NAME"; text symbols are types t, T, w and W. Where several
+ * names share an address the first global one is kept (else the first), as
+ * a backtrace would name it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/symtab.h"
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->global != y->global)
+		return x->global ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int is_text(char type)
+{
+	return type == 't' || type == 'T' || type == 'w' || type == 'W';
+}
+
+int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
+{
+	char line[512], name[256], type;
+	unsigned long long addr;
+	size_t cap = 0, lines = 0, w;
+	FILE *f;
+	int r = 0;
+
+	memset(st, 0, sizeof(*st));
+	f = fopen(path, "re");
+	if (!f) {
+		r = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return r;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lines++;
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3) {
+			snprintf(err, errlen, "%s: line %zu: not \"ADDRESS TYPE NAME\": not a System.map",
+				 path, lines);
+			r = -EINVAL;
+			goto out;
+		}
+		if (!strcmp(name, "_etext"))
+			st->text_end = addr;
+		if (!is_text(type))
+			continue;
+		if (st->n == cap) {
+			size_t ncap = cap ? 2 * cap : 4096;
+			struct sym *s = realloc(st->syms, ncap * sizeof(*s));
+
+			if (!s) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				r = -ENOMEM;
+				goto out;
+			}
+			st->syms = s;
+			cap = ncap;
+		}
+		st->syms[st->n].addr = addr;
+		st->syms[st->n].name = strdup(name);
+		st->syms[st->n].global = type == 'T' || type == 'W';
+		st->syms[st->n].order = st->n;
+		if (!st->syms[st->n].name) {
+			snprintf(err, errlen, "%s: out of memory", path);
+			r = -ENOMEM;
+			goto out;
+		}
+		st->n++;
+	}
+	if (ferror(f)) {
+		r = -EIO;
+		snprintf(err, errlen, "%s: read error", path);
+		goto out;
+	}
+	if (!st->n || !st->text_end) {
+		snprintf(err, errlen, "%s: %s: not a kernel's System.map", path,
+			 st->n ? "no _etext" : "no text symbols");
+		r = -EINVAL;
+		goto out;
+	}
+	qsort(st->syms, st->n, sizeof(*st->syms), sym_cmp);
+	w = 0;
+	for (size_t i = 0; i < st->n; i++) {
+		if (w && st->syms[w - 1].addr == st->syms[i].addr) {
+			free(st->syms[i].name);
+			continue;
+		}
+		st->syms[w++] = st->syms[i];
+	}
+	st->n = w;
+out:
+	fclose(f);
+	if (r)
+		symtab_free(st);
+	return r;
+}
+
+void symtab_free(struct symtab *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		free(st->syms[i].name);
+	free(st->syms);
+	memset(st, 0, sizeof(*st));
+}
+
+const struct sym *symtab_find(const struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->n;
+
+	if (!st->n || addr < st->syms[0].addr || addr >= st->text_end)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &st->syms[lo];
+}
+
+const struct sym *symtab_lookup(const struct symtab *st, const char *name)
+{
+	for (size_t i = 0; i < st->n; i++)
+		if (!strcmp(st->syms[i].name, name))
+			return &st->syms[i];
+	return NULL;
+}

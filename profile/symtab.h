@@ -1,0 +1,33 @@
+/*
+ * symtab.h - a lane kernel's text symbols from its System.map (the lanes
+ * boot with nokaslr, so the addresses are the running kernel's): load,
+ * then find the function an address lies in.
+ */
+#ifndef EXITSCOPE_PROFILE_SYMTAB_H
+#define EXITSCOPE_PROFILE_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sym {
+	uint64_t addr;
+	char *name;
+	unsigned char global;	/* T or W */
+	size_t order;		/* line order, for names at one address */
+};
+
+struct symtab {
+	struct sym *syms;	/* text symbols by address, one per address */
+	size_t n;
+	uint64_t text_end;	/* _etext: past the last function */
+};
+
+/* 0, or -errno with err saying why (unreadable, not a System.map, no text). */
+int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen);
+void symtab_free(struct symtab *st);
+/* The function addr lies in (the last symbol at or below it, before _etext), or NULL. */
+const struct sym *symtab_find(const struct symtab *st, uint64_t addr);
+/* The symbol called name, or NULL. */
+const struct sym *symtab_lookup(const struct symtab *st, const char *name);
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * test_profile.c - the exit-path profile on synthetic emulator counts and
+ * symbol tables: System.map loading and lookup, the counts file's reader
+ * (complete and cut-off dumps, bad lines), the attribution (op minus
+ * baseline per function, calls, exits by KVM's names, inlined code billed
+ * to its function), the symbol table's check against the VM entries the
+ * emulator saw (matching, mismatching, missing), the "exit_path" JSON round
+ * trip and its reader's checks, and `exitscope profile` on a recorded lane
+ * run: the profile lands in the file, a wrong or missing table gives one
+ * line, exit 1 and an untouched file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile/attribute.h"
+#include "profile/counts.h"
+#include "profile/symtab.h"
+#include "results/exit_path.h"
+#include "results/result_read.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+/* A tiny System.map: two names at one address (the global one wins), data, _etext. */
+static const char map_text[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81001000 t vmx_handle_exit\n"
+	"ffffffff81001000 T vmx_handle_exit_alias\n"
+	"ffffffff81002000 T kvm_emulate_cpuid\n"
+	"ffffffff81002400 T __vmx_vcpu_run\n"
+	"ffffffff81002500 T vmx_vmexit\n"
+	"ffffffff81003000 W kvm_skip_emulated_instruction\n"
+	"ffffffff81004000 T _etext\n"
+	"ffffffff82000000 D some_data\n";
+
+/* Two dumps (the second cut off by the end of the file). */
+static const char counts_text[] =
+	"exitscope-bochs-profile 1\n"
+	"dump /tmp/run.json\n"
+	"probe cpuid\n"
+	"side op ops 100 batches 2 guest 900 kernel 5300 user 40\n"
+	"exit 10 100\n"
+	"exit 1 3\n"
+	"insn ffffffff81001010 1000\n"
+	"insn ffffffff81002010 4000\n"
+	"insn ffffffff81002410 200\n"
+	"insn ffffffff81003004 100\n"
+	"call ffffffff81002000 100\n"
+	"call ffffffff81003000 100\n"
+	"entry ffffffff81002450 103\n"
+	"side base ops 100 batches 2 guest 500 kernel 100 user 40\n"
+	"exit 1 1\n"
+	"insn ffffffff81001010 60\n"
+	"insn ffffffff85000000 40\n"
+	"entry ffffffff81002450 1\n"
+	"probe hlt\n"
+	"side op ops 10 batches 2 guest 20 kernel 0 user 0\n"
+	"side base ops 12 batches 2 guest 20 kernel 0 user 0\n"
+	"end\n"
+	"exitscope-bochs-profile 1\n"
+	"dump /tmp/other.json\n"
+	"probe cpuid\n";
+
+static const char *tmpdir;
+
+static const char *write_tmp(const char *name, const char *text)
+{
+	static char paths[8][512];
+	static int next;
+	char *p = paths[next++ % 8];
+	FILE *f;
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", tmpdir, name);
+	f = fopen(p, "w");
+	if (!f || fputs(text, f) == EOF || fclose(f))
+		tap_diag("cannot write %s", p);
+	return p;
+}
+
+static void test_symtab(void)
+{
+	struct symtab st;
+	char err[256];
+	const struct sym *s;
+
+	tap_ok(symtab_load(&st, write_tmp("System.map", map_text), err, sizeof(err)) == 0,
+	       "System.map loads (%s)", err);
+	tap_is_u64(st.n, 7, "seven text addresses, _etext among them (one name each; data skipped)");
+	s = symtab_find(&st, 0xffffffff81001abcULL);
+	tap_is_str(s ? s->name : NULL, "vmx_handle_exit_alias", "an address in a function: the global name of its address");
+	s = symtab_find(&st, 0xffffffff81002400ULL);
+	tap_is_str(s ? s->name : NULL, "__vmx_vcpu_run", "a function's first byte is its own");
+	s = symtab_find(&st, 0xffffffff81003fffULL);
+	tap_is_str(s ? s->name : NULL, "kvm_skip_emulated_instruction", "the last byte before _etext");
+	tap_ok(!symtab_find(&st, 0xffffffff81004000ULL), "_etext and beyond: no function");
+	tap_ok(!symtab_find(&st, 0xffffffff80ffffffULL), "below the first symbol: no function");
+	tap_ok(symtab_lookup(&st, "kvm_emulate_cpuid") != NULL, "lookup by name");
+	symtab_free(&st);
+
+	tap_ok(symtab_load(&st, write_tmp("bad.map", "hello world\n"), err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "not a System.map"), "a file that is no System.map: %s", err);
+	tap_ok(symtab_load(&st, write_tmp("nodata.map", "ffffffff81000000 T _text\n"), err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "no _etext"), "no _etext: %s", err);
+	tap_ok(symtab_load(&st, "/nonexistent/System.map", err, sizeof(err)) == -ENOENT &&
+	       strstr(err, "No such file"), "a missing file: %s", err);
+}
+
+static void test_counts(void)
+{
+	struct prof_file pf;
+	const struct prof_dump *d;
+	char err[256];
+
+	tap_ok(prof_file_read(&pf, write_tmp("counts.txt", counts_text), err, sizeof(err)) == 0,
+	       "the counts file reads (%s)", err);
+	tap_is_u64(pf.n, 1, "one complete dump; the one cut off by the end of the file is dropped");
+	d = prof_file_dump(&pf, "/tmp/run.json");
+	tap_ok(d && d->n == 2 && !strcmp(d->probes[0].name, "cpuid"), "the dump by its label, two probes");
+	tap_ok(d && d->probes[0].op.ops == 100 && d->probes[0].op.kernel == 5300 &&
+	       d->probes[0].op.insn.n == 4 && d->probes[0].base.insn.n == 2 &&
+	       d->probes[0].op.exits.n == 2 && d->probes[0].op.exits.v[0].key == 10,
+	       "sides, addresses and exit reasons (decimal) as written");
+	tap_ok(!prof_file_dump(&pf, "/tmp/other.json"), "no dump for the cut-off label");
+	prof_file_free(&pf);
+
+	tap_ok(prof_file_read(&pf, write_tmp("c2.txt", "exitscope-bochs-profile 2\n"), err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "profile format 2"), "another format version: %s", err);
+	tap_ok(prof_file_read(&pf, write_tmp("c3.txt", "exitscope-bochs-profile 1\ndump x\nprobe p\nside op ops 1 batches 1 guest 0 kernel 0 user 0\nwhat 1 2\nend\n"),
+			      err, sizeof(err)) == -EINVAL && strstr(err, "line 5: unknown line"),
+	       "an unknown line: %s", err);
+	tap_ok(prof_file_read(&pf, write_tmp("c4.txt", "insn 1 2\n"), err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "not an exitscope Bochs profile"), "not a profile: %s", err);
+	tap_ok(prof_file_read(&pf, write_tmp("c5.txt", ""), err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "wrote no profile"), "an empty file: %s", err);
+}
+
+static void test_attribute(void)
+{
+	struct symtab st;
+	struct prof_file pf;
+	const struct prof_dump *d;
+	const struct exit_path_fn *f;
+	struct exit_path e;
+	char err[256], buf[24];
+
+	symtab_load(&st, write_tmp("System.map", map_text), err, sizeof(err));
+	prof_file_read(&pf, write_tmp("counts.txt", counts_text), err, sizeof(err));
+	d = prof_file_dump(&pf, "/tmp/run.json");
+	if (!d) {
+		tap_skip(16, "the counts file did not read");
+		return;
+	}
+	tap_ok(profile_check_symbols(d, &st, PROFILE_VMX, err, sizeof(err)) == 0,
+	       "the VM entries lie in __vmx_vcpu_run: the table matches (%s)", err);
+	tap_ok(profile_check_symbols(d, &st, PROFILE_SVM, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "has no __svm_vcpu_run"), "an SVM lane with a VMX kernel's table: %s", err);
+	tap_ok(profile_exit_path(&d->probes[0], &st, PROFILE_VMX, &e, err, sizeof(err)) == 0,
+	       "cpuid's exit path (%s)", err);
+	tap_ok(e.ops == 100 && e.kernel_insn == 5200 && e.guest_insn == 400 && e.user_insn == 0,
+	       "kernel, guest and user instructions: op minus baseline (5200, 400, 0)");
+	tap_ok(e.n_fns == 5 && !strcmp(e.fns[0].name, "kvm_emulate_cpuid") && e.fns[0].insn == 4000 &&
+	       e.fns[e.n_fns - 1].insn == -40 && !strcmp(e.fns[e.n_fns - 1].name, EXIT_PATH_UNKNOWN),
+	       "functions by instructions, largest first; an address outside the text is [unknown] (-40)");
+	f = exit_path_find(&e, "vmx_handle_exit_alias");
+	tap_ok(f && f->insn == 940 && f->calls == 0, "the baseline's instructions in a function are subtracted (1000 - 60)");
+	f = exit_path_find(&e, "kvm_skip_emulated_instruction");
+	tap_ok(f && f->insn == 100 && f->calls == 100, "calls count by their target's function");
+	tap_ok(exit_path_per_op(&e, e.fns[0].insn) == 40.0, "per op: 4000 / 100 = 40");
+	tap_ok(e.n_exits == 2 && !strcmp(e.exits[0].reason, "CPUID") && e.exits[0].exits == 100 &&
+	       !strcmp(e.exits[1].reason, "EXTERNAL_INTERRUPT") && e.exits[1].exits == 2,
+	       "exits by KVM's names, op minus baseline (CPUID 100, EXTERNAL_INTERRUPT 3 - 1)");
+	{
+		json_t *j = exit_path_json(&e), *doc = json_object();
+		char jerr[256] = "";
+		struct jcheck c = { .name = "mem", .err = jerr, .errlen = sizeof(jerr) };
+		struct exit_path back;
+
+		json_object_set_new(doc, "exit_path", j);
+		tap_ok(exit_path_read(&c, doc, &back) == 0 && back.present && back.ops == 100 &&
+		       back.n_fns == e.n_fns && back.fns[0].insn == 4000 && back.n_exits == 2 &&
+		       !strcmp(back.exits[0].reason, "CPUID"), "the JSON reads back as written (%s)", jerr);
+		exit_path_free(&back);
+		json_object_set_new(json_array_get(json_object_get(j, "functions"), 0), "insn_per_op", json_real(41));
+		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(c.err, "is not insn / ops"),
+		       "a per-op figure that is not count / ops is refused: %s", jerr);
+		c = (struct jcheck){ .name = "mem", .err = jerr, .errlen = sizeof(jerr) };
+		json_object_set_new(j, "ops", json_integer(0));
+		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(jerr, "exit_path.ops"),
+		       "ops 0 is refused: %s", jerr);
+		json_decref(doc);
+	}
+	exit_path_free(&e);
+	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, &e, err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "differ"), "op and baseline over different operations: %s", err);
+	tap_is_str(profile_exit_name(PROFILE_VMX, 30, buf, sizeof(buf)), "IO_INSTRUCTION", "VMX 30");
+	tap_is_str(profile_exit_name(PROFILE_SVM, 0x7b, buf, sizeof(buf)), "io", "SVM 0x7b");
+	tap_is_str(profile_exit_name(PROFILE_SVM, 0x9999, buf, sizeof(buf)), "SVM_0x9999", "an SVM code without a name");
+	prof_file_free(&pf);
+
+	/* The same counts against a table whose __vmx_vcpu_run moved: a mismatch. */
+	{
+		static const char moved[] =
+			"ffffffff81000000 T _text\n"
+			"ffffffff81002000 T kvm_emulate_cpuid\n"
+			"ffffffff81003000 T __vmx_vcpu_run\n"
+			"ffffffff81004000 T _etext\n";
+		struct symtab st2;
+
+		symtab_load(&st2, write_tmp("moved.map", moved), err, sizeof(err));
+		prof_file_read(&pf, write_tmp("counts.txt", counts_text), err, sizeof(err));
+		d = prof_file_dump(&pf, "/tmp/run.json");
+		tap_ok(d && profile_check_symbols(d, &st2, PROFILE_VMX, err, sizeof(err)) == -EINVAL &&
+		       strstr(err, "does not match the running kernel") && strstr(err, "kvm_emulate_cpuid"),
+		       "a table that puts the VM entry elsewhere: %s", err);
+		symtab_free(&st2);
+		prof_file_free(&pf);
+	}
+	symtab_free(&st);
+}
+
+static void test_cli(void)
+{
+	const char *exe = getenv("EXITSCOPE");
+	char run[512], out[512], *before, *after;
+	struct result_file *rf;
+	struct run_result r;
+	char err[512];
+	size_t n1, n2;
+
+	if (!exe) {
+		tap_skip(9, "EXITSCOPE is not set (make check sets it)");
+		return;
+	}
+	snprintf(run, sizeof(run), "%s/run.json", tmpdir);
+	snprintf(out, sizeof(out), "%s/profiled.json", tmpdir);
+	before = run_read_file("lanes/samples/vmx/run.json", &n1);
+	if (!before) {
+		tap_skip(9, "lanes/samples/vmx/run.json is not readable from here");
+		return;
+	}
+	write_tmp("run.json", before);
+	write_tmp("System.map", map_text);
+	write_tmp("counts.txt", counts_text);
+	{
+		char map[512], counts[512];
+		const char *argv[] = { exe, "profile", "--counts", counts, "--symbols", map, "-o", out, run, NULL };
+
+		snprintf(map, sizeof(map), "%s/System.map", tmpdir);
+		snprintf(counts, sizeof(counts), "%s/counts.txt", tmpdir);
+		run_cmd(&r, argv);
+		tap_ok(r.status == 0 && strstr(r.out, "exit paths of 1 of 20 probes"),
+		       "profile attaches cpuid's exit path (status %d: %.*s%.*s)", r.status,
+		       (int)strcspn(r.out, "\n"), r.out, (int)strcspn(r.err, "\n"), r.err);
+		run_free(&r);
+		rf = result_read_file(out, err, sizeof(err));
+		tap_ok(rf != NULL, "the profiled run reads back (%s)", rf ? "ok" : err);
+		if (rf) {
+			const struct run_probe *p = result_find_probe(rf, "cpuid");
+			const struct run_probe *q = result_find_probe(rf, "pio_to_user");
+
+			tap_ok(p && p->exit_path.present && p->exit_path.kernel_insn == 5200 &&
+			       !strcmp(p->exit_path.fns[0].name, "kvm_emulate_cpuid"),
+			       "cpuid has its exit path, kvm_emulate_cpuid first");
+			tap_ok(q && !q->exit_path.present, "a probe the dump does not have gets none");
+			tap_ok(json_integer_value(json_object_get(rf->doc, "schema_version")) == RESULT_SCHEMA_VERSION,
+			       "the profiled file is written as schema version %d", RESULT_SCHEMA_VERSION);
+			result_free(rf);
+		} else {
+			tap_skip(3, "no file");
+		}
+
+		/* A table that does not match: one line, exit 1, the file untouched. */
+		write_tmp("moved.map", "ffffffff81000000 T _text\nffffffff81003000 T __vmx_vcpu_run\nffffffff81004000 T _etext\n");
+		snprintf(map, sizeof(map), "%s/moved.map", tmpdir);
+		argv[7] = run;
+		run_cmd(&r, argv);
+		after = run_read_file(run, &n2);
+		tap_ok(r.status == 1 && strstr(r.err, "no profile") && strstr(r.err, "does not match the running kernel") &&
+		       !strchr(strchr(r.err, '\n') + 1, '\n'),
+		       "a mismatching table: exit 1, one line (%.*s)", (int)strcspn(r.err, "\n"), r.err);
+		tap_ok(after && n1 == n2 && !memcmp(before, after, n1), "and the run file is untouched");
+		run_free(&r);
+		free(after);
+
+		snprintf(map, sizeof(map), "%s/missing.map", tmpdir);
+		run_cmd(&r, argv);
+		tap_ok(r.status == 1 && strstr(r.err, "no profile") && strstr(r.err, "missing.map: No such file"),
+		       "a missing table: exit 1, says so (%.*s)", (int)strcspn(r.err, "\n"), r.err);
+		run_free(&r);
+
+		argv[3] = "/nonexistent/counts";
+		run_cmd(&r, argv);
+		tap_ok(r.status == 2 && strstr(r.err, "/nonexistent/counts"), "a missing counts file: exit 2 (%.*s)", (int)strcspn(r.err, "\n"), r.err);
+		run_free(&r);
+	}
+	free(before);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
+
+	tap_plan(46);
+	tmpdir = mkdtemp(dir);
+	if (!tmpdir) {
+		perror("mkdtemp");
+		return 1;
+	}
+	test_symtab();
+	test_counts();
+	test_attribute();
+	test_cli();
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+		if (system(cmd))
+			tap_diag("cannot remove %s", tmpdir);
+	}
+	return tap_done();
+}
