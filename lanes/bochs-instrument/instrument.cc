@@ -1,0 +1,224 @@
+// instrument.cc - exitscope's Bochs instrumentation module: exact counts of
+// what runs between exitscope's batch marks (profile_mark.h, a copy of
+// exitscope's harness/profile_mark.h), for an exit-path profile.
+//
+// Between an L2 BEGIN mark and its END mark, every instruction is counted
+// once per Bochs instruction tick (icount, so a REP string instruction
+// counts each iteration, as the lane's TSC does) into the selected probe's
+// op or baseline side: L2 guest (VMX non-root or SVM guest mode), L1 kernel
+// (CPL 0, by address), L1 user space (CPL 3); L1 kernel near calls by
+// target; VM exits by reason; and the L1 kernel addresses from which the
+// guest was entered (VMRESUME/VMLAUNCH/VMRUN: the symbol table's check).
+// Nothing is counted outside the marks; without EXITSCOPE_PROFILE_OUT in
+// Bochs' environment the module counts nothing at all.
+// On DUMP it appends every probe's counts to that file (text, read by
+// exitscope's profile/ code) and clears them.
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include "bochs.h"
+#include "cpu/cpu.h"
+#include "cpu/decoder/ia_opcodes.h"
+#include "profile_mark.h"
+
+#if BX_INSTRUMENTATION
+
+namespace {
+
+enum where { W_GUEST, W_KERNEL, W_USER };
+
+struct side {
+	Bit64u ops = 0, batches = 0, guest = 0, kernel = 0, user = 0;
+	std::unordered_map<Bit64u, Bit64u> insn, calls, entries;
+	std::map<Bit32u, Bit64u> exits;
+};
+
+struct probe {
+	side op, base;
+};
+
+struct profiler {
+	FILE *out = nullptr;
+	std::string str;			// the string being sent (STR_CHAR)
+	std::map<std::string, probe> probes;
+	probe *cur = nullptr;			// selected by PROBE
+	side *active = nullptr;			// between a BEGIN and its END
+	// The instruction before this one, and the side it counts for.
+	side *last_side = nullptr;
+	where last_where = W_USER;
+	Bit64u last_rip = 0, last_icount = 0;
+};
+
+profiler prof;
+
+where where_of(BX_CPU_C *c)
+{
+#if BX_SUPPORT_VMX
+	if (c->in_vmx_guest)
+		return W_GUEST;
+#endif
+#if BX_SUPPORT_SVM
+	if (c->in_svm_guest)
+		return W_GUEST;
+#endif
+	return c->sregs[BX_SEG_REG_CS].selector.rpl == 0 ? W_KERNEL : W_USER;
+}
+
+// The previous instruction's ticks, to the side it ran for.
+void account(BX_CPU_C *c, where now)
+{
+	side *s = prof.last_side;
+	Bit64u d = c->icount - prof.last_icount;
+
+	switch (prof.last_where) {
+	case W_GUEST:
+		s->guest += d;
+		break;
+	case W_KERNEL:
+		s->kernel += d;
+		s->insn[prof.last_rip] += d;
+		if (now == W_GUEST)
+			s->entries[prof.last_rip]++;
+		break;
+	case W_USER:
+		s->user += d;
+		break;
+	}
+}
+
+void mark(BX_CPU_C *c)
+{
+	Bit64u kind = c->gen_reg[BX_64BIT_REG_RAX].rrx;
+
+	if (kind == PROFILE_MARK_END) {
+		prof.active = nullptr;
+		return;
+	}
+	if (!prof.cur || (kind != PROFILE_MARK_OP_BEGIN && kind != PROFILE_MARK_BASE_BEGIN))
+		return;
+	prof.active = kind == PROFILE_MARK_OP_BEGIN ? &prof.cur->op : &prof.cur->base;
+	prof.active->ops += c->gen_reg[BX_64BIT_REG_RDX].rrx;
+	prof.active->batches++;
+}
+
+void dump_map(const char *tag, const std::unordered_map<Bit64u, Bit64u> &m)
+{
+	for (const auto &e : m)
+		fprintf(prof.out, "%s %llx %llu\n", tag, (unsigned long long)e.first,
+			(unsigned long long)e.second);
+}
+
+void dump_side(const char *name, const side &s)
+{
+	fprintf(prof.out, "side %s ops %llu batches %llu guest %llu kernel %llu user %llu\n", name,
+		(unsigned long long)s.ops, (unsigned long long)s.batches,
+		(unsigned long long)s.guest, (unsigned long long)s.kernel,
+		(unsigned long long)s.user);
+	for (const auto &e : s.exits)
+		fprintf(prof.out, "exit %lu %llu\n", (unsigned long)e.first, (unsigned long long)e.second);
+	dump_map("insn", s.insn);
+	dump_map("call", s.calls);
+	dump_map("entry", s.entries);
+}
+
+void dump(void)
+{
+	fprintf(prof.out, "dump %s\n", prof.str.c_str());
+	for (const auto &p : prof.probes) {
+		fprintf(prof.out, "probe %s\n", p.first.c_str());
+		dump_side("op", p.second.op);
+		dump_side("base", p.second.base);
+	}
+	fprintf(prof.out, "end\n");
+	fflush(prof.out);
+	prof.probes.clear();
+	prof.cur = nullptr;
+	prof.active = prof.last_side = nullptr;
+}
+
+} // namespace
+
+void bx_instr_init_env(void)
+{
+	const char *path = getenv("EXITSCOPE_PROFILE_OUT");
+
+	if (!path || !*path)
+		return;
+	prof.out = fopen(path, "a");
+	if (!prof.out) {
+		fprintf(stderr, "exitscope profile: cannot open %s\n", path);
+		exit(1);
+	}
+	fprintf(prof.out, "%s %d\n", PROFILE_FILE_MAGIC, PROFILE_FILE_VERSION);
+	fflush(prof.out);
+}
+
+void bx_instr_exit_env(void)
+{
+	if (prof.out)
+		fclose(prof.out);
+	prof.out = nullptr;
+}
+
+void bx_instr_before_execution(unsigned cpu, bxInstruction_c *i)
+{
+	BX_CPU_C *c;
+	where now;
+
+	if (!prof.cur)
+		return;
+	c = BX_CPU(cpu);
+	now = where_of(c);
+	if (prof.last_side)
+		account(c, now);
+	if (now == W_GUEST && i->getIaOpcode() == BX_IA_NOP && i->ilen() == 7 &&
+	    i->displ32s() == PROFILE_MARK_MAGIC)
+		mark(c);
+	prof.last_side = prof.active;
+	prof.last_where = now;
+	prof.last_rip = c->gen_reg[BX_64BIT_REG_RIP].rrx;
+	prof.last_icount = c->icount;
+}
+
+void bx_instr_ucnear_branch(unsigned cpu, unsigned what, bx_address branch_eip, bx_address new_eip)
+{
+	if (!prof.active || (what != BX_INSTR_IS_CALL && what != BX_INSTR_IS_CALL_INDIRECT))
+		return;
+	if (where_of(BX_CPU(cpu)) == W_KERNEL)
+		prof.active->calls[new_eip]++;
+}
+
+void bx_instr_vmexit(unsigned cpu, Bit32u reason, Bit64u qualification)
+{
+	if (prof.active)
+		prof.active->exits[reason]++;
+}
+
+void bx_instr_outp(Bit16u addr, unsigned len, unsigned val)
+{
+	if (!prof.out || addr != PROFILE_PORT || len != 4 || !PROFILE_IS_CMD(val))
+		return;
+	switch (PROFILE_CMD_OF(val)) {
+	case PROFILE_CMD_STR_CLEAR:
+		prof.str.clear();
+		break;
+	case PROFILE_CMD_STR_CHAR:
+		if (prof.str.size() < 4096)
+			prof.str += (char)PROFILE_ARG_OF(val);
+		break;
+	case PROFILE_CMD_PROBE:
+		prof.cur = &prof.probes[prof.str];
+		prof.active = prof.last_side = nullptr;
+		break;
+	case PROFILE_CMD_DUMP:
+		dump();
+		break;
+	}
+}
+
+#endif
