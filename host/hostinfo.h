@@ -47,7 +47,7 @@ struct hostinfo_lane {
 	bool present;
 	enum host_lane_name name;
 	enum host_lane_kernel kernel_kind;
-	char emulator[128];
+	char emulator[256];
 	int nr_emulator_patches;
 	char emulator_patches[HOSTINFO_LANE_EMULATOR_PATCHES][128];
 	char config_sha256[72];
