@@ -11,6 +11,11 @@
 // guest was entered (VMRESUME/VMLAUNCH/VMRUN: the symbol table's check).
 // Nothing is counted outside the marks; without EXITSCOPE_PROFILE_OUT in
 // Bochs' environment the module counts nothing at all.
+// Batches come in pairs (one op, one baseline batch, over the same
+// operations). A pair during which the L1 kernel took a hardware interrupt
+// (a timer tick landing in a batch, say) is counted apart, in the sides
+// "op_irq" and "base_irq", so that the pairs without one give the same
+// counts on every run.
 // On DUMP it appends every probe's counts to that file (text, read by
 // exitscope's profile/ code) and clears them.
 
@@ -39,8 +44,26 @@ struct side {
 };
 
 struct probe {
-	side op, base;
+	side op, base, op_irq, base_irq;
 };
+
+// One side's counts into another.
+void side_add(side &to, const side &from)
+{
+	to.ops += from.ops;
+	to.batches += from.batches;
+	to.guest += from.guest;
+	to.kernel += from.kernel;
+	to.user += from.user;
+	for (const auto &e : from.insn)
+		to.insn[e.first] += e.second;
+	for (const auto &e : from.calls)
+		to.calls[e.first] += e.second;
+	for (const auto &e : from.entries)
+		to.entries[e.first] += e.second;
+	for (const auto &e : from.exits)
+		to.exits[e.first] += e.second;
+}
 
 struct profiler {
 	FILE *out = nullptr;
@@ -48,6 +71,12 @@ struct profiler {
 	std::map<std::string, probe> probes;
 	probe *cur = nullptr;			// selected by PROBE
 	side *active = nullptr;			// between a BEGIN and its END
+	// The pair being counted: its two batches, which is the op one, and
+	// whether an interrupt came in during it.
+	side batch[2];
+	int nbatch = 0;
+	bool batch_is_op[2] = { false, false };
+	bool pair_irq = false;
 	// The instruction before this one, and the side it counts for.
 	side *last_side = nullptr;
 	where last_where = W_USER;
@@ -91,17 +120,41 @@ void account(BX_CPU_C *c, where now)
 	}
 }
 
+void pair_reset(void)
+{
+	prof.batch[0] = side();
+	prof.batch[1] = side();
+	prof.nbatch = 0;
+	prof.pair_irq = false;
+}
+
+// Both batches of a pair done: into the probe's sides.
+void pair_end(void)
+{
+	probe *p = prof.cur;
+
+	for (int b = 0; b < 2; b++) {
+		side &to = prof.batch_is_op[b] ? (prof.pair_irq ? p->op_irq : p->op)
+					       : (prof.pair_irq ? p->base_irq : p->base);
+		side_add(to, prof.batch[b]);
+	}
+	pair_reset();
+}
+
 void mark(BX_CPU_C *c)
 {
 	Bit64u kind = c->gen_reg[BX_64BIT_REG_RAX].rrx;
 
 	if (kind == PROFILE_MARK_END) {
+		if (prof.active && ++prof.nbatch == 2)
+			pair_end();
 		prof.active = nullptr;
 		return;
 	}
 	if (!prof.cur || (kind != PROFILE_MARK_OP_BEGIN && kind != PROFILE_MARK_BASE_BEGIN))
 		return;
-	prof.active = kind == PROFILE_MARK_OP_BEGIN ? &prof.cur->op : &prof.cur->base;
+	prof.batch_is_op[prof.nbatch] = kind == PROFILE_MARK_OP_BEGIN;
+	prof.active = &prof.batch[prof.nbatch];
 	prof.active->ops += c->gen_reg[BX_64BIT_REG_RDX].rrx;
 	prof.active->batches++;
 }
@@ -133,12 +186,15 @@ void dump(void)
 		fprintf(prof.out, "probe %s\n", p.first.c_str());
 		dump_side("op", p.second.op);
 		dump_side("base", p.second.base);
+		dump_side("op_irq", p.second.op_irq);
+		dump_side("base_irq", p.second.base_irq);
 	}
 	fprintf(prof.out, "end\n");
 	fflush(prof.out);
 	prof.probes.clear();
 	prof.cur = nullptr;
 	prof.active = prof.last_side = nullptr;
+	pair_reset();
 }
 
 } // namespace
@@ -193,10 +249,24 @@ void bx_instr_ucnear_branch(unsigned cpu, unsigned what, bx_address branch_eip, 
 		prof.active->calls[new_eip]++;
 }
 
+// An exit for an L1 interrupt (VMX EXTERNAL_INTERRUPT, SVM INTR; KVM
+// acknowledges it on exit, so the L1 kernel takes it without a delivery)
+// marks the pair too. SVM exits come through svm-vmexit-hook.patch.
 void bx_instr_vmexit(unsigned cpu, Bit32u reason, Bit64u qualification)
 {
-	if (prof.active)
-		prof.active->exits[reason]++;
+	if (!prof.active)
+		return;
+	prof.active->exits[reason]++;
+	if ((reason & 0xffff) == 1 || reason == 0x60)
+		prof.pair_irq = true;
+}
+
+// A hardware interrupt taken by the L1 kernel (not one delivered straight
+// to the guest) during a batch marks its pair.
+void bx_instr_hwinterrupt(unsigned cpu, unsigned vector, Bit16u cs, bx_address eip)
+{
+	if (prof.active && where_of(BX_CPU(cpu)) != W_GUEST)
+		prof.pair_irq = true;
 }
 
 void bx_instr_outp(Bit16u addr, unsigned len, unsigned val)
@@ -214,6 +284,7 @@ void bx_instr_outp(Bit16u addr, unsigned len, unsigned val)
 	case PROFILE_CMD_PROBE:
 		prof.cur = &prof.probes[prof.str];
 		prof.active = prof.last_side = nullptr;
+		pair_reset();	// a pair cut short (a round that ended early) is not counted
 		break;
 	case PROFILE_CMD_DUMP:
 		dump();

@@ -13,6 +13,7 @@ void bx_instr_before_execution(unsigned cpu, bxInstruction_c *i);
 void bx_instr_ucnear_branch(unsigned cpu, unsigned what, bx_address branch_eip, bx_address new_eip);
 void bx_instr_outp(Bit16u addr, unsigned len, unsigned val);
 void bx_instr_vmexit(unsigned cpu, Bit32u reason, Bit64u qualification);
+void bx_instr_hwinterrupt(unsigned cpu, unsigned vector, Bit16u cs, bx_address eip);
 
 #define BX_INSTR_INIT_ENV() bx_instr_init_env()
 #define BX_INSTR_EXIT_ENV() bx_instr_exit_env()
@@ -21,6 +22,7 @@ void bx_instr_vmexit(unsigned cpu, Bit32u reason, Bit64u qualification);
 	bx_instr_ucnear_branch(cpu_id, what, branch_eip, new_eip)
 #define BX_INSTR_OUTP(addr, len, val) bx_instr_outp(addr, len, val)
 #define BX_INSTR_VMEXIT(cpu_id, reason, qualification) bx_instr_vmexit(cpu_id, reason, qualification)
+#define BX_INSTR_HWINTERRUPT(cpu_id, vector, cs, eip) bx_instr_hwinterrupt(cpu_id, vector, cs, eip)
 
 #else
 
@@ -30,6 +32,7 @@ void bx_instr_vmexit(unsigned cpu, Bit32u reason, Bit64u qualification);
 #define BX_INSTR_UCNEAR_BRANCH(cpu_id, what, branch_eip, new_eip)
 #define BX_INSTR_OUTP(addr, len, val)
 #define BX_INSTR_VMEXIT(cpu_id, reason, qualification)
+#define BX_INSTR_HWINTERRUPT(cpu_id, vector, cs, eip)
 
 #endif
 
@@ -46,7 +49,6 @@ void bx_instr_vmexit(unsigned cpu, Bit32u reason, Bit64u qualification);
 #define BX_INSTR_OPCODE(cpu_id, i, opcode, len, is32, is64)
 #define BX_INSTR_EXCEPTION(cpu_id, vector, error_code)
 #define BX_INSTR_INTERRUPT(cpu_id, vector)
-#define BX_INSTR_HWINTERRUPT(cpu_id, vector, cs, eip)
 #define BX_INSTR_CLFLUSH(cpu_id, laddr, paddr)
 #define BX_INSTR_CACHE_CNTRL(cpu_id, what)
 #define BX_INSTR_TLB_CNTRL(cpu_id, what, new_cr3)
