@@ -29,9 +29,10 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < d->n; i++) {
-		const struct prof_side *sides[2] = { &d->probes[i].op, &d->probes[i].base };
+		const struct prof_side *sides[4] = { &d->probes[i].op, &d->probes[i].base,
+						     &d->probes[i].op_irq, &d->probes[i].base_irq };
 
-		for (int s = 0; s < 2; s++)
+		for (int s = 0; s < 4; s++)
 			for (size_t j = 0; j < sides[s]->entries.n; j++) {
 				uint64_t a = sides[s]->entries.v[j].key;
 				const struct sym *sym = symtab_find(st, a);
@@ -167,12 +168,21 @@ static int build_exits(const struct prof_probe *p, enum profile_vendor v, struct
 	return 0;
 }
 
-int profile_exit_path(const struct prof_probe *p, const struct symtab *st, enum profile_vendor v,
+int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, enum profile_vendor v,
 		      struct exit_path *e, char *err, size_t errlen)
 {
+	struct prof_probe pick = *probe;
+	const struct prof_probe *p = &pick;
 	int r;
 
 	memset(e, 0, sizeof(*e));
+	/* The pairs without an interrupt; when there are none, the others, said so. */
+	e->interrupted_pairs = (long long)probe->op_irq.batches;
+	if (!probe->op.batches && probe->op_irq.batches) {
+		pick.op = probe->op_irq;
+		pick.base = probe->base_irq;
+		e->interrupts_included = 1;
+	}
 	if (!p->op.ops || p->op.ops != p->base.ops || p->op.batches != p->base.batches) {
 		snprintf(err, errlen,
 			 "%s: the op batches (%llu, %llu operations) and the baseline batches (%llu, %llu operations) differ",
@@ -181,6 +191,7 @@ int profile_exit_path(const struct prof_probe *p, const struct symtab *st, enum 
 		return -EINVAL;
 	}
 	e->ops = (long long)p->op.ops;
+	e->interrupted_pairs = e->interrupts_included ? 0 : e->interrupted_pairs;
 	e->kernel_insn = (long long)p->op.kernel - (long long)p->base.kernel;
 	e->guest_insn = (long long)p->op.guest - (long long)p->base.guest;
 	e->user_insn = (long long)p->op.user - (long long)p->base.user;

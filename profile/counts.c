@@ -4,7 +4,7 @@
  *   exitscope-bochs-profile 1
  *   dump LABEL
  *   probe NAME
- *   side op|base ops N batches N guest N kernel N user N
+ *   side op|base|op_irq|base_irq ops N batches N guest N kernel N user N
  *   exit REASON N | insn HEXADDR N | call HEXADDR N | entry HEXADDR N
  *   end
  * A file cut short (the emulator stopped in the middle of a dump) keeps its
@@ -49,6 +49,8 @@ static void dump_free(struct prof_dump *d)
 		free(d->probes[i].name);
 		side_free(&d->probes[i].op);
 		side_free(&d->probes[i].base);
+		side_free(&d->probes[i].op_irq);
+		side_free(&d->probes[i].base_irq);
 	}
 	free(d->probes);
 	free(d->label);
@@ -148,14 +150,22 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 			BAD("%s: line %zu: counts before any probe", path, lineno);
 		if (!strncmp(line, "side ", 5)) {
 			struct prof_probe *p = &cur.probes[cur.n - 1];
-			char which[8];
+			char which[12];
 			unsigned long long v[5];
 
-			if (sscanf(line, "side %7s ops %llu batches %llu guest %llu kernel %llu user %llu",
-				   which, &v[0], &v[1], &v[2], &v[3], &v[4]) != 6 ||
-			    (strcmp(which, "op") && strcmp(which, "base")))
+			if (sscanf(line, "side %11s ops %llu batches %llu guest %llu kernel %llu user %llu",
+				   which, &v[0], &v[1], &v[2], &v[3], &v[4]) != 6)
 				BAD("%s: line %zu: not a side line", path, lineno);
-			side = !strcmp(which, "op") ? &p->op : &p->base;
+			if (!strcmp(which, "op"))
+				side = &p->op;
+			else if (!strcmp(which, "base"))
+				side = &p->base;
+			else if (!strcmp(which, "op_irq"))
+				side = &p->op_irq;
+			else if (!strcmp(which, "base_irq"))
+				side = &p->base_irq;
+			else
+				BAD("%s: line %zu: no side \"%s\"", path, lineno, which);
 			side->ops = v[0];
 			side->batches = v[1];
 			side->guest = v[2];

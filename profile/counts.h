@@ -25,7 +25,8 @@ struct prof_side {
 
 struct prof_probe {
 	char *name;
-	struct prof_side op, base;
+	struct prof_side op, base;		/* pairs without an L1 interrupt */
+	struct prof_side op_irq, base_irq;	/* pairs with one */
 };
 
 struct prof_dump {

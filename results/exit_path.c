@@ -28,6 +28,8 @@ json_t *exit_path_json(const struct exit_path *e)
 		return NULL;
 	}
 	json_object_set_new(o, "ops", json_integer(e->ops));
+	json_object_set_new(o, "interrupted_pairs", json_integer(e->interrupted_pairs));
+	json_object_set_new(o, "interrupts", json_string(e->interrupts_included ? "included" : "excluded"));
 	set_count(o, "kernel_insn", "kernel_insn_per_op", e, e->kernel_insn);
 	set_count(o, "guest_insn", "guest_insn_per_op", e, e->guest_insn);
 	set_count(o, "user_insn", "user_insn_per_op", e, e->user_insn);
@@ -74,6 +76,7 @@ static int read_count(struct jcheck *c, json_t *o, const char *key, const char *
 
 int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 {
+	static const char *const irq_names[] = { "excluded", "included" };
 	json_t *o, *fns, *exits;
 	size_t mark, i;
 	int r;
@@ -84,6 +87,8 @@ int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 		return r < 0 ? -1 : 0;
 	mark = jcheck_push_key(c, "exit_path");
 	if (jcheck_int(c, o, "ops", JCHECK_REQUIRED, 1, 1LL << 62, &e->ops) < 0 ||
+	    jcheck_int(c, o, "interrupted_pairs", JCHECK_REQUIRED, 0, 1LL << 62, &e->interrupted_pairs) < 0 ||
+	    jcheck_enum(c, o, "interrupts", JCHECK_REQUIRED, irq_names, 2, &e->interrupts_included) < 0 ||
 	    read_count(c, o, "kernel_insn", "kernel_insn_per_op", e, &e->kernel_insn) < 0 ||
 	    read_count(c, o, "guest_insn", "guest_insn_per_op", e, &e->guest_insn) < 0 ||
 	    read_count(c, o, "user_insn", "user_insn_per_op", e, &e->user_insn) < 0 ||

@@ -32,6 +32,13 @@ struct exit_path_exit {
 struct exit_path {
 	int present;
 	long long ops;			/* operations of the op batches (= the baseline's) */
+	/*
+	 * Pairs of batches left out because the L1 kernel took an interrupt
+	 * during them (a timer tick), so that the rest repeat exactly; when
+	 * every pair had one, interrupts_included: the counts are theirs.
+	 */
+	long long interrupted_pairs;
+	int interrupts_included;
 	long long kernel_insn;		/* L1 kernel (host mode, CPL 0) */
 	long long guest_insn;		/* the L2 guest */
 	long long user_insn;		/* L1 user space: exitscope's own run loop */

@@ -57,6 +57,16 @@ static const char counts_text[] =
 	"insn ffffffff81001010 60\n"
 	"insn ffffffff85000000 40\n"
 	"entry ffffffff81002450 1\n"
+	"side op_irq ops 50 batches 1 guest 450 kernel 9000 user 20\n"
+	"insn ffffffff81002010 2000\n"
+	"entry ffffffff81002450 50\n"
+	"side base_irq ops 50 batches 1 guest 250 kernel 50 user 20\n"
+	"probe tscdeadline\n"
+	"side op ops 0 batches 0 guest 0 kernel 0 user 0\n"
+	"side base ops 0 batches 0 guest 0 kernel 0 user 0\n"
+	"side op_irq ops 8 batches 2 guest 80 kernel 800 user 0\n"
+	"insn ffffffff81002010 800\n"
+	"side base_irq ops 8 batches 2 guest 16 kernel 0 user 0\n"
 	"probe hlt\n"
 	"side op ops 10 batches 2 guest 20 kernel 0 user 0\n"
 	"side base ops 12 batches 2 guest 20 kernel 0 user 0\n"
@@ -119,7 +129,7 @@ static void test_counts(void)
 	       "the counts file reads (%s)", err);
 	tap_is_u64(pf.n, 1, "one complete dump; the one cut off by the end of the file is dropped");
 	d = prof_file_dump(&pf, "/tmp/run.json");
-	tap_ok(d && d->n == 2 && !strcmp(d->probes[0].name, "cpuid"), "the dump by its label, two probes");
+	tap_ok(d && d->n == 3 && !strcmp(d->probes[0].name, "cpuid"), "the dump by its label, three probes");
 	tap_ok(d && d->probes[0].op.ops == 100 && d->probes[0].op.kernel == 5300 &&
 	       d->probes[0].op.insn.n == 4 && d->probes[0].base.insn.n == 2 &&
 	       d->probes[0].op.exits.n == 2 && d->probes[0].op.exits.v[0].key == 10,
@@ -162,6 +172,8 @@ static void test_attribute(void)
 	       "cpuid's exit path (%s)", err);
 	tap_ok(e.ops == 100 && e.kernel_insn == 5200 && e.guest_insn == 400 && e.user_insn == 0,
 	       "kernel, guest and user instructions: op minus baseline (5200, 400, 0)");
+	tap_ok(e.interrupted_pairs == 1 && !e.interrupts_included,
+	       "the pair with an interrupt is left out, and counted as left out");
 	tap_ok(e.n_fns == 5 && !strcmp(e.fns[0].name, "kvm_emulate_cpuid") && e.fns[0].insn == 4000 &&
 	       e.fns[e.n_fns - 1].insn == -40 && !strcmp(e.fns[e.n_fns - 1].name, EXIT_PATH_UNKNOWN),
 	       "functions by instructions, largest first; an address outside the text is [unknown] (-40)");
@@ -194,7 +206,11 @@ static void test_attribute(void)
 		json_decref(doc);
 	}
 	exit_path_free(&e);
-	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, &e, err, sizeof(err)) == -EINVAL &&
+	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, &e, err, sizeof(err)) == 0 &&
+	       e.interrupts_included && e.interrupted_pairs == 0 && e.ops == 8 && e.kernel_insn == 800 &&
+	       e.guest_insn == 64, "every pair interrupted: their counts, with interrupts included (%s)", err);
+	exit_path_free(&e);
+	tap_ok(profile_exit_path(&d->probes[2], &st, PROFILE_VMX, &e, err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "differ"), "op and baseline over different operations: %s", err);
 	tap_is_str(profile_exit_name(PROFILE_VMX, 30, buf, sizeof(buf)), "IO_INSTRUCTION", "VMX 30");
 	tap_is_str(profile_exit_name(PROFILE_SVM, 0x7b, buf, sizeof(buf)), "io", "SVM 0x7b");
@@ -304,7 +320,7 @@ int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(46);
+	tap_plan(48);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
