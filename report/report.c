@@ -490,7 +490,7 @@ int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 	fputs("<a href=\"#probes\">Probe costs</a><a href=\"#map\">Ownership map</a>"
 	      "<a href=\"#checks\">Checks</a></nav></header>\n<main>\n", f);
 	if (write_host(&r) || write_comparisons(&r, opts, e, sizeof(e)) || report_probes(&r) ||
-	    report_map(&r) || write_checks(&r)) {
+	    report_exit_paths(&r) || report_map(&r) || write_checks(&r)) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", e[0] ? e : "out of memory");
 		return -1;

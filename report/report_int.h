@@ -19,6 +19,9 @@ int report_probes(const struct report_ctx *r);
 /* <section id="map">: ownership grid, entries x (file, CPUID profile). */
 int report_map(const struct report_ctx *r);
 
+/* <section id="exit-path">: the lanes' exit-path profiles, when a file has them. 0 or -1. */
+int report_exit_paths(const struct report_ctx *r);
+
 /* Delta chart and table of one comparison (files[ia] -> files[ib]). */
 void report_delta(const struct report_ctx *r, const struct compare_result *cr, size_t ia, size_t ib);
 
