@@ -248,14 +248,14 @@ static void test_cli(void)
 	size_t n1, n2;
 
 	if (!exe) {
-		tap_skip(9, "EXITSCOPE is not set (make check sets it)");
+		tap_skip(10, "EXITSCOPE is not set (make check sets it)");
 		return;
 	}
 	snprintf(run, sizeof(run), "%s/run.json", tmpdir);
 	snprintf(out, sizeof(out), "%s/profiled.json", tmpdir);
 	before = run_read_file("lanes/samples/vmx/run.json", &n1);
 	if (!before) {
-		tap_skip(9, "lanes/samples/vmx/run.json is not readable from here");
+		tap_skip(10, "lanes/samples/vmx/run.json is not readable from here");
 		return;
 	}
 	write_tmp("run.json", before);
@@ -289,6 +289,23 @@ static void test_cli(void)
 			tap_skip(3, "no file");
 		}
 
+		/* The report shows it. */
+		{
+			char html[512];
+			const char *rargv[] = { exe, "report", "-o", html, out, NULL };
+			char *text;
+
+			snprintf(html, sizeof(html), "%s/report.html", tmpdir);
+			run_cmd(&r, rargv);
+			text = run_read_file(html, NULL);
+			tap_ok(r.status == 0 && text && strstr(text, "<section id=\"exit-path\">") &&
+			       strstr(text, "<td>kvm_emulate_cpuid</td><td>40.0</td><td>1.0</td>") &&
+			       strstr(text, "CPUID 1.0"),
+			       "the report has the exit-path section: kvm_emulate_cpuid 40 insn/op, 1 call/op; CPUID 1 exit/op");
+			run_free(&r);
+			free(text);
+		}
+
 		/* A table that does not match: one line, exit 1, the file untouched. */
 		write_tmp("moved.map", "ffffffff81000000 T _text\nffffffff81003000 T __vmx_vcpu_run\nffffffff81004000 T _etext\n");
 		snprintf(map, sizeof(map), "%s/moved.map", tmpdir);
@@ -320,7 +337,7 @@ int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(48);
+	tap_plan(49);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
