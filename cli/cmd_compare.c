@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "compare/compare.h"
+#include "compare/path.h"
 #include "results/noise.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
@@ -105,7 +106,7 @@ static int parse_seed(const char *s, uint64_t *out)
 }
 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
-static int write_json(const char *path, const struct compare_result *cr)
+static int write_json(const char *path, const struct compare_result *cr, const struct path_changes *pc)
 {
 	json_t *doc = compare_to_json(cr);
 	char err[PATH_MAX + 128];
@@ -114,6 +115,8 @@ static int write_json(const char *path, const struct compare_result *cr)
 
 	if (!doc)
 		return cli_error("compare", EXIT_FAIL, "out of memory");
+	if (pc->compared)
+		json_object_set_new(doc, "exit_paths", path_changes_json(pc));
 	r = outfile_open(&o, path, err, sizeof(err));
 	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
 		   fputc('\n', o.f) == EOF)) {
@@ -152,6 +155,7 @@ int cmd_compare(int argc, char **argv)
 	};
 	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
+	struct path_changes paths = { 0 };
 	struct compare_opts copts;
 	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
 	struct noise_floor *noise = NULL;
@@ -290,15 +294,23 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_error("compare", EXIT_FAIL, "%s", err);
 		goto out;
 	}
+	if (path_changes_build((const struct result_file *const *)a, na,
+			       (const struct result_file *const *)b, nb, &paths)) {
+		rc = cli_error("compare", EXIT_FAIL, "out of memory");
+		goto out;
+	}
 	/* With --json - stdout carries the JSON alone. */
-	if (!json_path || strcmp(json_path, "-"))
+	if (!json_path || strcmp(json_path, "-")) {
 		compare_print(stdout, cr);
+		path_changes_print(stdout, &paths);
+	}
 	rc = cli_stdout_check("compare", EXIT_OK);
-	if (!rc && json_path && write_json(json_path, cr))
+	if (!rc && json_path && write_json(json_path, cr, &paths))
 		rc = EXIT_FAIL;
 	else if (!rc && fail_on_regression && compare_regressed(cr))
 		rc = EXIT_FAIL;
 out:
+	path_changes_free(&paths);
 	compare_free(cr);
 	noise_free(noise);
 	free_side(a, na);

@@ -248,14 +248,14 @@ static void test_cli(void)
 	size_t n1, n2;
 
 	if (!exe) {
-		tap_skip(10, "EXITSCOPE is not set (make check sets it)");
+		tap_skip(12, "EXITSCOPE is not set (make check sets it)");
 		return;
 	}
 	snprintf(run, sizeof(run), "%s/run.json", tmpdir);
 	snprintf(out, sizeof(out), "%s/profiled.json", tmpdir);
 	before = run_read_file("lanes/samples/vmx/run.json", &n1);
 	if (!before) {
-		tap_skip(10, "lanes/samples/vmx/run.json is not readable from here");
+		tap_skip(12, "lanes/samples/vmx/run.json is not readable from here");
 		return;
 	}
 	write_tmp("run.json", before);
@@ -306,6 +306,42 @@ static void test_cli(void)
 			free(text);
 		}
 
+		/* compare: the same run profiled with other counts (cpuid's kvm_emulate_cpuid 10 insn/op more, a new function). */
+		{
+			char *c2 = strdup(counts_text), out2[512], *at;
+			const char *cargv[] = { exe, "compare", out, out2, NULL };
+			const char *sargv[] = { exe, "compare", out, out, NULL };
+
+			snprintf(out2, sizeof(out2), "%s/profiled2.json", tmpdir);
+			at = c2 ? strstr(c2, "insn ffffffff81002010 4000") : NULL;
+			if (at)
+				memcpy(at, "insn ffffffff81002010 5000", 26);
+			at = c2 ? strstr(c2, "insn ffffffff81003004 100") : NULL;
+			if (at)
+				memcpy(at, "insn ffffffff81002404 100", 25);	/* kvm_skip_... -> __vmx_vcpu_run */
+			at = c2 ? strstr(c2, "guest 900 kernel 5300") : NULL;
+			if (at)
+				memcpy(at, "guest 900 kernel 6300", 21);
+			write_tmp("counts2.txt", c2 ? c2 : "");
+			snprintf(counts, sizeof(counts), "%s/counts2.txt", tmpdir);
+			argv[7] = out2;
+			run_cmd(&r, argv);
+			run_free(&r);
+			run_cmd(&r, cargv);
+			tap_ok(strstr(r.out, "exit paths: 1 of 1 profiled probes changed") &&
+			       strstr(r.out, "cpuid: kernel 52.0 -> 62.0 insn/op (+10.0)") &&
+			       strstr(r.out, "kvm_emulate_cpuid                   +10.0 insn/op  +0.00 calls/op\n") &&
+			       strstr(r.out, "kvm_skip_emulated_instruction        -1.0 insn/op  +0.00 calls/op\n"),
+			       "compare names the functions that changed, per op");
+			run_free(&r);
+			run_cmd(&r, sargv);
+			tap_like(r.out, "exit paths: 1 probes profiled on both sides, none changed",
+				 "a run against itself: no exit-path change");
+			run_free(&r);
+			free(c2);
+			snprintf(counts, sizeof(counts), "%s/counts.txt", tmpdir);
+		}
+
 		/* A table that does not match: one line, exit 1, the file untouched. */
 		write_tmp("moved.map", "ffffffff81000000 T _text\nffffffff81003000 T __vmx_vcpu_run\nffffffff81004000 T _etext\n");
 		snprintf(map, sizeof(map), "%s/moved.map", tmpdir);
@@ -337,7 +373,7 @@ int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(49);
+	tap_plan(51);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");

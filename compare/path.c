@@ -1,0 +1,220 @@
+/*
+ * path.c - exit-path changes between the sides of a comparison
+ * (compare/path.h). An exit path's counts are exact, so one run a side
+ * already says what changed; with several runs a side, a figure has changed
+ * only when the two sides' ranges do not overlap.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/path.h"
+
+#define PATH_PRINT_TOP	8
+
+static const struct exit_path *probe_path(const struct result_file *rf, const char *name)
+{
+	const struct run_probe *p = result_find_probe(rf, name);
+
+	return p && p->exit_path.present ? &p->exit_path : NULL;
+}
+
+static void fig_add(struct path_fig *f, double v)
+{
+	if (!f->n || v < f->lo)
+		f->lo = v;
+	if (!f->n || v > f->hi)
+		f->hi = v;
+	f->mean = (f->mean * (double)f->n + v) / (double)(f->n + 1);
+	f->n++;
+}
+
+static int figs_changed(const struct path_fig *f)
+{
+	return f[0].hi < f[1].lo || f[1].hi < f[0].lo;
+}
+
+/* A function's figures on one side: from every run, 0 where a run does not list it. */
+static void side_fn(const struct result_file *const *rf, size_t n, const char *probe, const char *fn,
+		    struct path_fig *insn, struct path_fig *calls)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct exit_path *e = probe_path(rf[i], probe);
+		const struct exit_path_fn *f;
+
+		if (!e)
+			continue;
+		f = exit_path_find(e, fn);
+		fig_add(insn, f ? exit_path_per_op(e, f->insn) : 0);
+		fig_add(calls, f ? exit_path_per_op(e, f->calls) : 0);
+	}
+}
+
+static int fn_cmp(const void *pa, const void *pb)
+{
+	const struct path_fn_change *a = pa, *b = pb;
+	double da = fabs(a->insn[1].mean - a->insn[0].mean), db = fabs(b->insn[1].mean - b->insn[0].mean);
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static int fn_known(const struct path_probe_change *pc, const char *name)
+{
+	for (size_t i = 0; i < pc->n_fns; i++)
+		if (!strcmp(pc->fns[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* Every function either side's runs list, once, if it changed. */
+static int probe_fns(const struct result_file *const *s[2], const size_t ns[2], struct path_probe_change *pc,
+		     size_t cap)
+{
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < ns[side]; i++) {
+			const struct exit_path *e = probe_path(s[side][i], pc->probe);
+
+			for (size_t j = 0; e && j < e->n_fns; j++) {
+				struct path_fn_change c = { .name = e->fns[j].name };
+
+				if (fn_known(pc, c.name))
+					continue;
+				side_fn(s[0], ns[0], pc->probe, c.name, &c.insn[0], &c.calls[0]);
+				side_fn(s[1], ns[1], pc->probe, c.name, &c.insn[1], &c.calls[1]);
+				if (!figs_changed(c.insn) && !figs_changed(c.calls))
+					continue;
+				if (pc->n_fns == cap)
+					return -ENOMEM;	/* cap is every function listed: cannot happen */
+				pc->fns[pc->n_fns++] = c;
+			}
+		}
+	if (pc->n_fns)
+		qsort(pc->fns, pc->n_fns, sizeof(*pc->fns), fn_cmp);
+	return 0;
+}
+
+int path_changes_build(const struct result_file *const *a, size_t na,
+		       const struct result_file *const *b, size_t nb, struct path_changes *out)
+{
+	const struct result_file *const *s[2] = { a, b };
+	const size_t ns[2] = { na, nb };
+
+	memset(out, 0, sizeof(*out));
+	if (!na || !nb)
+		return 0;
+	out->probes = calloc(a[0]->n_probes ? a[0]->n_probes : 1, sizeof(*out->probes));
+	if (!out->probes)
+		return -ENOMEM;
+	for (size_t i = 0; i < a[0]->n_probes; i++) {
+		const char *name = a[0]->probes[i].name;
+		struct path_probe_change pc = { .probe = name };
+		size_t cap = 0;
+		int both = 1;
+
+		for (int side = 0; side < 2; side++)
+			for (size_t j = 0; j < ns[side]; j++) {
+				const struct exit_path *e = probe_path(s[side][j], name);
+
+				if (!e) {
+					both = 0;
+					continue;
+				}
+				fig_add(&pc.kernel[side], exit_path_per_op(e, e->kernel_insn));
+				cap += e->n_fns;
+			}
+		if (!both)
+			continue;
+		out->compared++;
+		pc.fns = calloc(cap ? cap : 1, sizeof(*pc.fns));
+		if (!pc.fns || probe_fns(s, ns, &pc, cap)) {
+			free(pc.fns);
+			path_changes_free(out);
+			return -ENOMEM;
+		}
+		if (!pc.n_fns && !figs_changed(pc.kernel)) {
+			free(pc.fns);
+			continue;
+		}
+		out->probes[out->n++] = pc;
+	}
+	return 0;
+}
+
+void path_changes_free(struct path_changes *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->probes[i].fns);
+	free(c->probes);
+	memset(c, 0, sizeof(*c));
+}
+
+static const char *fn_state(const struct path_fn_change *f)
+{
+	if (f->calls[0].hi == 0 && f->insn[0].hi == 0 && f->insn[0].lo == 0)
+		return " (new)";
+	if (f->calls[1].hi == 0 && f->insn[1].hi == 0 && f->insn[1].lo == 0)
+		return " (gone)";
+	return "";
+}
+
+void path_changes_print(FILE *f, const struct path_changes *c)
+{
+	if (!c->compared)
+		return;
+	if (!c->n) {
+		fprintf(f, "exit paths: %zu probes profiled on both sides, none changed\n", c->compared);
+		return;
+	}
+	fprintf(f, "exit paths: %zu of %zu profiled probes changed (per op, new - base):\n", c->n, c->compared);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct path_probe_change *p = &c->probes[i];
+
+		fprintf(f, "  %s: kernel %.1f -> %.1f insn/op (%+.1f)\n", p->probe, p->kernel[0].mean,
+			p->kernel[1].mean, p->kernel[1].mean - p->kernel[0].mean);
+		for (size_t j = 0; j < p->n_fns && j < PATH_PRINT_TOP; j++) {
+			const struct path_fn_change *fn = &p->fns[j];
+
+			fprintf(f, "    %-32s %+8.1f insn/op %+6.2f calls/op%s\n", fn->name,
+				fn->insn[1].mean - fn->insn[0].mean, fn->calls[1].mean - fn->calls[0].mean,
+				fn_state(fn));
+		}
+		if (p->n_fns > PATH_PRINT_TOP)
+			fprintf(f, "    ... %zu more functions changed (--json has them all)\n",
+				p->n_fns - PATH_PRINT_TOP);
+	}
+}
+
+static json_t *pair(const struct path_fig *f)
+{
+	return json_pack("[f, f]", f[0].mean, f[1].mean);
+}
+
+json_t *path_changes_json(const struct path_changes *c)
+{
+	json_t *o = json_object(), *probes = json_array();
+
+	if (!o || !probes) {
+		json_decref(o);
+		json_decref(probes);
+		return NULL;
+	}
+	json_object_set_new(o, "compared", json_integer((json_int_t)c->compared));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct path_probe_change *p = &c->probes[i];
+		json_t *po = json_object(), *fns = json_array();
+
+		json_object_set_new(po, "probe", json_string(p->probe));
+		json_object_set_new(po, "kernel_insn_per_op", pair(p->kernel));
+		for (size_t j = 0; j < p->n_fns; j++)
+			json_array_append_new(fns, json_pack("{s:s, s:o, s:o}", "name", p->fns[j].name,
+							     "insn_per_op", pair(p->fns[j].insn),
+							     "calls_per_op", pair(p->fns[j].calls)));
+		json_object_set_new(po, "functions", fns);
+		json_array_append_new(probes, po);
+	}
+	json_object_set_new(o, "probes", probes);
+	return o;
+}
