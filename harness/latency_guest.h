@@ -33,6 +33,12 @@ struct latency_ctl {
 	/* Paired loop (latency_guest_paired_main) */
 	uint64_t pairs;			/* in, at each START: pairs of this round, 0: finish */
 	uint64_t tb[LATENCY_CTL_PAIRS];	/* out: TSC cycles of each pair's baseline batch (t[]: op batch) */
+	/*
+	 * Guest only: TSC cycles the ops asked to leave out of their batches
+	 * (latency_guest_exclude), summed; each timed batch subtracts what
+	 * its ops added, calibration does not (it sizes batches by TSC time).
+	 */
+	uint64_t excluded;
 };
 
 extern struct latency_ctl latency_ctl;
@@ -42,5 +48,10 @@ uint64_t latency_guest_main(uint64_t arg);
 uint64_t latency_guest_paired_main(uint64_t arg);
 /* For a probe's guest setup: the TSC cycles one batch of the current measurement should span. */
 uint64_t latency_guest_target_cycles(void);
+/*
+ * For a probe's op: leave cycles (a part of the op's own run, e.g. an
+ * interrupt probe's wait for a late interrupt) out of the timed batch.
+ */
+void latency_guest_exclude(uint64_t cycles);
 
 #endif

@@ -26,11 +26,12 @@
 static inline uint32_t xapic_read(uint32_t reg) { return mmio_read32(XAPIC_BASE + reg); }
 static inline void xapic_write(uint32_t reg, uint32_t v) { mmio_write32(XAPIC_BASE + reg, v); }
 
-/* Count the interrupt and EOI through the xAPIC page. */
+/* Count the interrupt and EOI through the xAPIC page (probe_irq_taken first). */
 static void xapic_irq_handler(struct ex_regs *regs)
 {
 	struct guest_percpu *p = guest_this_cpu();
 
+	probe_irq_taken();
 	p->irq_count++;
 	p->last_vector = regs->vector;
 	xapic_write(XAPIC_EOI, 0);

@@ -57,9 +57,11 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 	jcheck_push_key(c, "schema_version");
 	if (!json_is_integer(version))
 		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(version));
-	if (json_integer_value(version) != RESULT_SCHEMA_VERSION)
-		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d)",
-				   (long long)json_integer_value(version), RESULT_SCHEMA_VERSION);
+	if (json_integer_value(version) < RESULT_SCHEMA_VERSION_MIN ||
+	    json_integer_value(version) > RESULT_SCHEMA_VERSION)
+		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d to %d)",
+				   (long long)json_integer_value(version), RESULT_SCHEMA_VERSION_MIN,
+				   RESULT_SCHEMA_VERSION);
 	jcheck_pop(c, 0);
 
 	TRY(jcheck_enum(c, root, "kind", JCHECK_REQUIRED, result_kind_names, RESULT_KIND_N, &idx));

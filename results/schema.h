@@ -10,7 +10,8 @@
 #include <stddef.h>
 
 #define RESULT_SCHEMA		"exitscope-result"
-#define RESULT_SCHEMA_VERSION	1
+#define RESULT_SCHEMA_VERSION	2	/* 2: probes' delivery "late_in_cost" (readers take 1 and 2) */
+#define RESULT_SCHEMA_VERSION_MIN 1
 #define EXITSCOPE_VERSION	"0.1.0"
 
 /* A host's noise floor (results/noise.h, docs/results-schema.md NOISE). */

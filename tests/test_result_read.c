@@ -200,8 +200,8 @@ static void test_schema_errors(void)
 	json_t *d;
 
 	d = valid_doc();
-	json_object_set_new(d, "schema_version", json_integer(2));
-	expect_doc_err("version2.json", d, "schema_version: unsupported version 2 (this exitscope reads 1)");
+	json_object_set_new(d, "schema_version", json_integer(3));
+	expect_doc_err("version3.json", d, "schema_version: unsupported version 3 (this exitscope reads 1 to 2)");
 
 	d = valid_doc();
 	json_object_set_new(d, "schema_version", json_string("1"));

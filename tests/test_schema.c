@@ -229,7 +229,7 @@ static const struct rule {
 	int c;
 } rules[] = {
 	{ "wrong schema name", "d['schema'] = 'exitscope-results'", 1 },
-	{ "schema_version not 1", "d['schema_version'] = 2", 1 },
+	{ "schema_version not 1 or 2", "d['schema_version'] = 3", 1 },
 	{ "schema_version wrong type", "d['schema_version'] = '1'", 1 },
 	{ "kind missing", "del d['kind']", 1 },
 	{ "kind not an enum value", "d['kind'] = 'bench'", 1 },
