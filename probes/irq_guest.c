@@ -286,4 +286,3 @@ PROBE_FN(probe_tscdeadline_immed)
 	probe_irq_settle(c);
 	return 0;
 }
-
