@@ -139,13 +139,16 @@ uint64_t probe_xapic_setup(uint64_t arg);
  * most PROBE_IRQ_LATE_MS (late), or not (never). After a "never" the next
  * ops do not wait (their interrupt merges with the one still pending in
  * IRR) until one is taken in its window again. The wait is left out of the
- * op's timed cost; the probes' handlers call probe_irq_taken() first, so it
- * ends where the interrupt is taken.
+ * op's timed cost. Setups install their PROBE_IRQ_VECTOR handlers with
+ * probe_irq_handlers(): one for the window, one for the late phase, which
+ * calls probe_irq_taken() first (the wait ends at its entry).
  */
 #define PROBE_IRQ_LATE_MS	50
 uint64_t probe_irq_begin(void);
 void probe_irq_settle(uint64_t before);
 void probe_irq_taken(void);
+struct ex_regs;
+void probe_irq_handlers(void (*window)(struct ex_regs *regs), void (*late)(struct ex_regs *regs));
 /* Teardown: GUEST_CHECK(PROBE_CHECK_IRQ) when no op's interrupt arrived at all, else 0. */
 uint64_t probe_irq_check(uint64_t arg);
 void probe_irq_reset(void);		/* setups: zero the counts, TPR = probe_tpr_open */

@@ -26,15 +26,21 @@
 static inline uint32_t xapic_read(uint32_t reg) { return mmio_read32(XAPIC_BASE + reg); }
 static inline void xapic_write(uint32_t reg, uint32_t v) { mmio_write32(XAPIC_BASE + reg, v); }
 
-/* Count the interrupt and EOI through the xAPIC page (probe_irq_taken first). */
+/* Count the interrupt and EOI through the xAPIC page. */
 static void xapic_irq_handler(struct ex_regs *regs)
 {
 	struct guest_percpu *p = guest_this_cpu();
 
-	probe_irq_taken();
 	p->irq_count++;
 	p->last_vector = regs->vector;
 	xapic_write(XAPIC_EOI, 0);
+}
+
+/* The same in an op's late phase (probe_irq_settle): the TSC at its entry first. */
+static void xapic_late_handler(struct ex_regs *regs)
+{
+	probe_irq_taken();
+	xapic_irq_handler(regs);
 }
 
 /* The APIC stays in xAPIC mode (EXTD clear, as the vCPU starts): enable it. */
@@ -50,7 +56,7 @@ PROBE_FN(probe_xapic_setup)
 	if (r)
 		return r;
 	xapic_write(XAPIC_SPIV, 0x1ff);
-	guest_install_handler(PROBE_IRQ_VECTOR, xapic_irq_handler);
+	probe_irq_handlers(xapic_irq_handler, xapic_late_handler);
 	probe_irq_reset();
 	return 0;
 }
