@@ -23,6 +23,8 @@
 #include "method/method.h"
 #include "method/repeat.h"
 #include "probes/probe_out.h"
+#include "probes/probe_table.h"
+#include "host/text_wrap.h"
 #include "probes/runner.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
@@ -40,7 +42,7 @@ static void run_usage(FILE *f)
 		"                     [--rounds N] [--precision PCT] [--precision-floor CYCLES]\n"
 		"                     [--time-budget S] [--run-limit S] [--samples N] [--cpu A[,B]]\n"
 		"                     [--quiet] [--trace] [--all] [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
-		"                     [--openmetrics FILE] [--repeat N]\n"
+		"                     [--openmetrics FILE] [--repeat N] [--wide]\n"
 		"\n"
 		"Measure what each class of VM exit costs on this host: every probe runs one\n"
 		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
@@ -82,6 +84,8 @@ static void run_usage(FILE *f)
 		"                    a second vCPU's to B (default: any CPU but A); run warns when\n"
 		"                    B (or every CPU but A) is busy\n"
 		"  --quiet           no progress or warnings on stderr\n"
+		"  --wide            the table in full, wider than 100 columns: the CI range of all\n"
+		"                    batches and each probe's notes on its row\n"
 		"  --trace           attribute exits by reason through tracefs kvm_exit events\n"
 		"                    (v2: in a round of its own before each probe's first)\n"
 		"  --all             also run the CR ownership map and the check suites (their\n"
@@ -116,7 +120,7 @@ struct run_args {
 	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
 	struct method_opts m;		/* --method, --rounds, --samples, ... */
 	int cpu, cpu2;			/* --cpu A[,B]; -1 not given */
-	bool list, quiet, trace, all, budget_given, samples_given;
+	bool list, quiet, trace, all, wide, budget_given, samples_given;
 	bool *sel;			/* nr_probes entries, by catalogue index */
 	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
 	size_t nsel;
@@ -241,6 +245,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		{ "precision-floor", required_argument, NULL, 'f' },
 		{ "run-limit", required_argument, NULL, 'L' },
 		{ "repeat", required_argument, NULL, 'R' },
+		{ "wide", no_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -269,6 +274,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		case 'q': a->quiet = true; break;
 		case 'T': a->trace = true; break;
 		case 'a': a->all = true; break;
+		case 'W': a->wide = true; break;
 		case 'k': a->kvm_opt = optarg; break;
 		case 'x':
 			errno = 0;
@@ -354,7 +360,7 @@ static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (!quiet)
-		fprintf(stderr, "warning: %s\n", buf);
+		text_wrap_print(stderr, "warning: ", 9, buf);
 	json_array_append_new(warnings, json_string(buf));
 }
 
@@ -437,14 +443,20 @@ static void run_on_warn(void *ctx, const char *msg)
 /* The progress line's command: "run", or "run 2/3:" in run 2 of a --repeat 3 (method/repeat.h). */
 static void run_progress_what(char *buf, size_t len)
 {
-	const char *pos = getenv(REPEAT_ENV);
 	unsigned int i, n;
-	char tail;
 
-	if (pos && sscanf(pos, "%u/%u%c", &i, &n, &tail) == 2 && i >= 1 && i <= n)
+	if (!repeat_position(&i, &n))
 		snprintf(buf, len, "run %u/%u:", i, n);
 	else
 		snprintf(buf, len, "run");
+}
+
+/* A run of --repeat after the first: the legend and the host's warning were printed by run 1. */
+static bool run_later_in_series(void)
+{
+	unsigned int i, n;
+
+	return !repeat_position(&i, &n) && i > 1;
 }
 
 int cmd_run(int argc, char **argv)
@@ -508,7 +520,7 @@ int cmd_run(int argc, char **argv)
 	if (r)
 		warn(a.quiet, warnings, "could not pin the vCPU thread: %s", strerror(-r));
 	if (hostinfo_emulation_warning(&hi))
-		warn(a.quiet, warnings, "%s", hostinfo_emulation_warning(&hi));
+		warn(a.quiet || run_later_in_series(), warnings, "%s", hostinfo_emulation_warning(&hi));
 	pr.kvm_path = kvm_path;
 	pr.stop = cli_stop_flag();
 	pr.hi = &hi;
@@ -571,7 +583,8 @@ int cmd_run(int argc, char **argv)
 			     out[i].probe->name);
 			break;
 		}
-	probe_table_print(stdout, out, nout, hi.exec_mode == EXEC_EMULATED);
+	probe_table_print(stdout, out, nout, &(struct probe_table_opts){
+		.emulated = hi.exec_mode == EXEC_EMULATED, .legend = !run_later_in_series(), .wide = a.wide });
 	if (a.all && !stopped)
 		run_all(&a, &hi, kvm_path, root, warnings);
 	stopped = *pr.stop;

@@ -11,6 +11,9 @@
  * latency_guest_nop, so it holds exactly the harness) and an op batch, in
  * ABBA order (even pairs baseline first, odd pairs op first) so a linear
  * drift within a round cancels over two pairs.
+ *
+ * A timed batch's figure is its TSC cycles minus what its ops left out
+ * (latency_guest_exclude); calibration sizes batches by the TSC cycles.
  */
 #include "guest/guest.h"
 #include "harness/latency_guest.h"
@@ -30,15 +33,40 @@ uint64_t latency_guest_target_cycles(void)
 	return *(volatile uint64_t *)&latency_ctl.target_cycles;
 }
 
-static __attribute__((noinline)) uint64_t run_batch(guest_fn_t op, uint64_t arg, uint64_t n)
+void latency_guest_exclude(uint64_t cycles)
 {
-	uint64_t t0, t1;
+	*(volatile uint64_t *)&latency_ctl.excluded += cycles;
+}
+
+/* TSC cycles of n calls of op; *excl: the cycles they left out of it. */
+static __attribute__((noinline)) uint64_t run_batch_excl(guest_fn_t op, uint64_t arg, uint64_t n,
+							 uint64_t *excl)
+{
+	volatile uint64_t *x = &latency_ctl.excluded;
+	uint64_t t0, t1, x0 = *x;
 
 	t0 = rdtsc_ordered();
 	for (uint64_t i = 0; i < n; i++)
 		op(arg);
 	t1 = rdtsc_ordered();
+	*excl = *x - x0;
 	return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* The TSC cycles of a batch (calibration, warm-up). */
+static uint64_t run_batch(guest_fn_t op, uint64_t arg, uint64_t n)
+{
+	uint64_t excl;
+
+	return run_batch_excl(op, arg, n, &excl);
+}
+
+/* A timed batch: its TSC cycles less what its ops left out. */
+static uint64_t time_batch(guest_fn_t op, uint64_t arg, uint64_t n)
+{
+	uint64_t excl, t = run_batch_excl(op, arg, n, &excl);
+
+	return t > excl ? t - excl : 0;
 }
 
 /*
@@ -60,9 +88,9 @@ static uint64_t pair_batch(guest_fn_t op, uint64_t arg, uint64_t n, uint64_t kin
 	uint64_t t;
 
 	if (!ops)
-		return run_batch(op, arg, n);
+		return time_batch(op, arg, n);
 	profile_mark(kind, ops);
-	t = run_batch(op, arg, n);
+	t = time_batch(op, arg, n);
 	profile_mark(PROFILE_MARK_END, 0);
 	return t;
 }
@@ -119,7 +147,7 @@ uint64_t latency_guest_main(uint64_t unused)
 	run_batch(op, arg, batch);	/* warm-up at the final size */
 	GUEST_SYNC(LATENCY_SYNC_START, batch);
 	for (uint64_t i = 0; i < n && i < LATENCY_CTL_SAMPLES; i++)
-		c->t[i] = run_batch(op, arg, batch);
+		c->t[i] = time_batch(op, arg, batch);
 	GUEST_SYNC(LATENCY_SYNC_END);
 	/* A teardown may check the measured op did its job (GUEST_CHECK). */
 	return c->teardown ? ((guest_fn_t)c->teardown)(arg) : 0;

@@ -39,6 +39,12 @@ struct latency_ctl {
 	 * operations per call (the op's reps)
 	 */
 	uint64_t profile_reps;
+	/*
+	 * Guest only: TSC cycles the ops asked to leave out of their batches
+	 * (latency_guest_exclude), summed; each timed batch subtracts what
+	 * its ops added, calibration does not (it sizes batches by TSC time).
+	 */
+	uint64_t excluded;
 };
 
 extern struct latency_ctl latency_ctl;
@@ -48,5 +54,10 @@ uint64_t latency_guest_main(uint64_t arg);
 uint64_t latency_guest_paired_main(uint64_t arg);
 /* For a probe's guest setup: the TSC cycles one batch of the current measurement should span. */
 uint64_t latency_guest_target_cycles(void);
+/*
+ * For a probe's op: leave cycles (a part of the op's own run, e.g. an
+ * interrupt probe's wait for a late interrupt) out of the timed batch.
+ */
+void latency_guest_exclude(uint64_t cycles);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "guest/vm.h"
 #include "host/hostinfo.h"
+#include "host/text_wrap.h"
 #include "kvm/msr.h"
 
 uint64_t hostinfo_exec_loop(uint64_t arg);
@@ -447,9 +448,40 @@ static const char *yesno(bool b)
 	return b ? "yes" : "no";
 }
 
+/* The lane lines of hostinfo_print, each wrapped under its label. */
+static void lane_print(FILE *f, const struct hostinfo *hi)
+{
+	char buf[4096];
+	size_t n;
+
+	n = (size_t)snprintf(buf, sizeof(buf), "%s in %s", host_lane_names[hi->lane.name], hi->lane.emulator);
+	if (hi->lane.nr_emulator_patches && n < sizeof(buf))
+		n += snprintf(buf + n, sizeof(buf) - n, " patches");
+	for (int i = 0; i < hi->lane.nr_emulator_patches && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, " %s", hi->lane.emulator_patches[i]);
+	text_wrap_print(f, "lane            ", 16, buf);
+	n = (size_t)snprintf(buf, sizeof(buf), "%s config sha256 %s patches",
+			     host_lane_kernel_names[hi->lane.kernel_kind],
+			     hi->lane.config_sha256[0] ? hi->lane.config_sha256 : "unknown");
+	for (int i = 0; i < hi->lane.nr_patches && n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, " %s", hi->lane.patches[i]);
+	if (!hi->lane.nr_patches && n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, " none");
+	text_wrap_print(f, "lane kernel     ", 16, buf);
+	if (hi->lane.source[0]) {
+		snprintf(buf, sizeof(buf), "%s sha256 %s", hi->lane.source,
+			 hi->lane.source_sha256[0] ? hi->lane.source_sha256 : "unknown");
+		text_wrap_print(f, "lane source     ", 16, buf);
+	}
+	if (hi->lane.cycles[0])
+		text_wrap_print(f, "lane cycles     ", 16, hi->lane.cycles);
+}
+
 void hostinfo_print(FILE *f, const struct hostinfo *hi)
 {
 	const char *w = hostinfo_emulation_warning(hi);
+	char caps[4096] = "";
+	size_t n = 0;
 
 	fprintf(f, "kernel          %s\n", hi->kernel);
 	fprintf(f, "kvm backend     %s", hi->backend);
@@ -460,41 +492,28 @@ void hostinfo_print(FILE *f, const struct hostinfo *hi)
 			fprintf(f, " %s=%s", notable_params[i], v);
 	}
 	fprintf(f, "\n");
-	fprintf(f, "cpu             %s family %#x model %#x stepping %u (%s)\n",
+	/* Decimal, as /proc/cpuinfo, report and compare give them. */
+	fprintf(f, "cpu             %s family %u model %u stepping %u (%s)\n",
 		hi->vendor, hi->family, hi->model, hi->stepping, hi->cpu_name);
 	fprintf(f, "kvm api         %d\n", hi->api_version);
-	fprintf(f, "capabilities   ");
-	for (int i = 0; i < hi->nr_caps; i++)
-		fprintf(f, " %s=%d", hi->caps[i].name + strlen("KVM_CAP_"), hi->caps[i].value);
-	fprintf(f, "\n");
-	fprintf(f, "guest cpuid     xsave=%s xsavec=%s xsaves=%s osxsave=%s pku=%s shstk=%s ibt=%s"
-		" x2apic=%s tsc_deadline=%s hypervisor=%s\n",
+	for (int i = 0; i < hi->nr_caps && n < sizeof(caps); i++)
+		n += snprintf(caps + n, sizeof(caps) - n, "%s%s=%d", i ? " " : "",
+			      hi->caps[i].name + strlen("KVM_CAP_"), hi->caps[i].value);
+	text_wrap_print(f, "capabilities    ", 16, caps);
+	snprintf(caps, sizeof(caps), "xsave=%s xsavec=%s xsaves=%s osxsave=%s pku=%s shstk=%s ibt=%s"
+		 " x2apic=%s tsc_deadline=%s hypervisor=%s",
 		yesno(hi->feat_xsave), yesno(hi->feat_xsavec), yesno(hi->feat_xsaves), yesno(hi->feat_osxsave),
 		yesno(hi->feat_pku), yesno(hi->feat_shstk), yesno(hi->feat_ibt), yesno(hi->feat_x2apic),
 		yesno(hi->feat_tsc_deadline), yesno(hi->feat_hypervisor));
+	text_wrap_print(f, "guest cpuid     ", 16, caps);
 	fprintf(f, "supported xcr0  %#llx\n", (unsigned long long)hi->xcr0_supported);
 	fprintf(f, "supported xss   %#llx\n", (unsigned long long)hi->xss_supported);
 	fprintf(f, "msr save list   IA32_XSS=%s CET=%s\n", yesno(hi->msr_xss), yesno(hi->msr_cet));
 	fprintf(f, "tsc             %d kHz\n", hi->tsc_khz);
-	fprintf(f, "guest execution %s (%s)\n", exec_mode_name(hi->exec_mode), hi->exec_detail);
-	if (hi->lane.present) {
-		fprintf(f, "lane            %s in %s", host_lane_names[hi->lane.name], hi->lane.emulator);
-		if (hi->lane.nr_emulator_patches)
-			fprintf(f, " patches");
-		for (int i = 0; i < hi->lane.nr_emulator_patches; i++)
-			fprintf(f, " %s", hi->lane.emulator_patches[i]);
-		fprintf(f, "\n");
-		fprintf(f, "lane kernel     %s config sha256 %s patches", host_lane_kernel_names[hi->lane.kernel_kind],
-			hi->lane.config_sha256[0] ? hi->lane.config_sha256 : "unknown");
-		for (int i = 0; i < hi->lane.nr_patches; i++)
-			fprintf(f, " %s", hi->lane.patches[i]);
-		fprintf(f, "%s\n", hi->lane.nr_patches ? "" : " none");
-		if (hi->lane.source[0])
-			fprintf(f, "lane source     %s sha256 %s\n", hi->lane.source,
-				hi->lane.source_sha256[0] ? hi->lane.source_sha256 : "unknown");
-		if (hi->lane.cycles[0])
-			fprintf(f, "lane cycles     %s\n", hi->lane.cycles);
-	}
+	snprintf(caps, sizeof(caps), "%s (%s)", exec_mode_name(hi->exec_mode), hi->exec_detail);
+	text_wrap_print(f, "guest execution ", 16, caps);
+	if (hi->lane.present)
+		lane_print(f, hi);
 	if (w)
-		fprintf(f, "warning: %s\n", w);
+		text_wrap_print(f, "warning: ", 9, w);
 }

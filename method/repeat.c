@@ -32,6 +32,16 @@ struct repeat_stamp {
 	struct stat st;
 };
 
+int repeat_position(unsigned int *i, unsigned int *n)
+{
+	const char *pos = getenv(REPEAT_ENV);
+	char tail;
+
+	if (!pos || sscanf(pos, "%u/%u%c", i, n, &tail) != 2 || *i < 1 || *i > *n)
+		return -1;
+	return 0;
+}
+
 static void repeat_stamp(const char *path, struct repeat_stamp *s)
 {
 	s->there = !stat(path, &s->st);

@@ -66,6 +66,9 @@ struct repeat_opts {
  */
 int repeat_path(char *buf, size_t len, const char *pattern, unsigned int i);
 
+/* In a run of a series: 0 with *i, *n from REPEAT_ENV (1 <= i <= n); else -1. */
+int repeat_position(unsigned int *i, unsigned int *n);
+
 /*
  * Run the series: runs[0..n-1] receive each run started (*started their
  * count). Returns how it ended (enum repeat_end), or -EINVAL for bad

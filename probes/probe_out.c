@@ -1,6 +1,6 @@
 /*
- * probe_out.c - text table and notes of probe outcomes, and their
- * conversion into the result model (results/run.h) that gives their JSON.
+ * probe_out.c - the notes of probe outcomes, their conversion into the
+ * result model (results/run.h) that gives their JSON, and --list.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "harness/region.h"
 #include "probes/probe_out.h"
 
-/* "irq: 412 in window, 3 late (mean wait 3.9e+06 cycles), 1 never". */
+/* "irq: 412 in window, 3 late (mean wait 3.9e+06 cycles, not in the cost), 1 never". */
 static void irq_note(const struct latency_irq *q, char *buf, size_t len)
 {
 	uint64_t never = q->ops - q->in_window - q->late;
@@ -19,20 +19,20 @@ static void irq_note(const struct latency_irq *q, char *buf, size_t len)
 	if (q->late && n < len)
 		n += snprintf(buf + n, len - n, ", %llu late", (unsigned long long)q->late);
 	if (q->late && n < len)
-		n += snprintf(buf + n, len - n, " (mean wait %.3g cycles)",
+		n += snprintf(buf + n, len - n, " (mean wait %.3g cycles, not in the cost)",
 			      (double)q->late_cycles / (double)q->late);
 	if (never && n < len)
 		snprintf(buf + n, len - n, ", %llu never", (unsigned long long)never);
 }
 
-size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max)
+size_t probe_notes_as(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max, bool table)
 {
 	const struct latency_result *r = &o->res;
 	size_t n = 0;
 
 	if (r->status != PROBE_OK)
 		return 0;
-	/* First: what the setup chose (pax_open_kernel's sequence), or that an interrupt probe's cost includes the wait for a late interrupt. */
+	/* First: what the setup chose (pax_open_kernel's sequence); an interrupt probe's delivery counts. */
 	if (n < max && r->setup_note[0])
 		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->setup_note);
 	if (n < max && r->irq.ops)
@@ -54,16 +54,25 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 			 (unsigned long long)r->trace.lost);
 	if (n < max && r->trace_note[0])
 		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->trace_note);
-	if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0)
+	/* The table's columns give the CI and the rounds: its notes leave them out. */
+	if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0 && table)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the precision was reached");
+	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the precision was reached "
 			 "(CI +-%.1f%% after %zu rounds)", r->ci_rel_pct, r->n_rounds);
+	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && table)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the rounds gave a CI");
 	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent after %zu round%s: no CI of the "
 			 "rounds", r->n_rounds, r->n_rounds == 1 ? "" : "s");
-	if (n < max && r->stop == PROBE_STOP_RUN_LIMIT)
+	if (n < max && r->stop == PROBE_STOP_RUN_LIMIT && table)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "the run limit ended it");
+	else if (n < max && r->stop == PROBE_STOP_RUN_LIMIT)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "the run limit ended it after %zu rounds",
 			 r->n_rounds);
-	if (n < max && r->stop == PROBE_STOP_STOPPED)
+	if (n < max && r->stop == PROBE_STOP_STOPPED && table)
+		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it");
+	else if (n < max && r->stop == PROBE_STOP_STOPPED)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it after %zu rounds", r->n_rounds);
 	if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0 && r->has_peer_wait)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "vCPU 0 on CPU %d, vCPU 1 on CPU %d (ready after %.2g ms)",
@@ -76,6 +85,11 @@ size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], 
 			 "not above the nop baseline (%.1f <= %.1f cycles)",
 			 r->raw_median, r->overhead_cycles);
 	return n;
+}
+
+size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max)
+{
+	return probe_notes_as(o, notes, max, false);
 }
 
 void probe_outcome_record(const struct probe_outcome *o, struct probe_record *out)
@@ -99,6 +113,7 @@ void probe_outcome_record(const struct probe_outcome *o, struct probe_record *ou
 			.never = (long long)(r->irq.ops - r->irq.in_window - r->irq.late),
 			.late_limit_ms = PROBE_IRQ_LATE_MS,
 			.late_wait_cycles = r->irq.late ? (double)r->irq.late_cycles / (double)r->irq.late : -1,
+			.late_in_cost = 0,	/* the guest leaves the late phase out of the batch */
 		};
 	if (r->status != PROBE_OK) {
 		p->reason = r->status == PROBE_STOPPED ? "stopped by Ctrl-C before it was measured"
@@ -172,73 +187,6 @@ json_t *probe_outcome_json(const struct probe_outcome *o)
 	probe_record_release(rec);
 	free(rec);
 	return j;
-}
-
-static void fmt_num(char *buf, size_t len, double v)
-{
-	if (v >= 100000)
-		snprintf(buf, len, "%.3g", v);
-	else if (v >= 100)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.1f", v);
-}
-
-static void fmt_per_op(char *buf, size_t len, double v)
-{
-	if (v == 0)
-		snprintf(buf, len, "0");
-	else if (v == floor(v) && v < 1e6)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, "%.3f", v);
-}
-
-void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, bool emulated)
-{
-	bool paired = false;
-
-	for (size_t i = 0; i < n; i++)
-		paired = paired || o[i].res.n_rounds;
-	fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s\n", "probe", "cycles", "95% CI of median",
-		"ns", "exits/op", "user/op", "note");
-	for (size_t i = 0; i < n; i++) {
-		const struct latency_result *r = &o[i].res;
-		char med[24], lo[24], hi[24], ci[48], ns[24], ex[24], us[24];
-		char notes[PROBE_MAX_NOTES][PROBE_NOTE_LEN];
-		size_t nn;
-
-		if (r->status != PROBE_OK) {
-			fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s: %s\n", o[i].probe->name, "-", "-",
-				"-", "-", "-", probe_status_name(r->status),
-				r->status == PROBE_STOPPED ? "stopped by Ctrl-C" : r->reason);
-			continue;
-		}
-		fmt_num(med, sizeof(med), r->cycles.median);
-		fmt_num(lo, sizeof(lo), r->cycles.ci95_lo);
-		fmt_num(hi, sizeof(hi), r->cycles.ci95_hi);
-		snprintf(ci, sizeof(ci), "%s - %s", lo, hi);
-		fmt_num(ns, sizeof(ns), r->ns_median);
-		fmt_per_op(ex, sizeof(ex), r->per_op.exits);
-		fmt_per_op(us, sizeof(us), r->per_op.user_io + r->per_op.user_mmio + r->per_op.user_msr);
-		nn = probe_notes(&o[i], notes, PROBE_MAX_NOTES);
-		fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s%s\n", o[i].probe->name, med, ci, ns, ex, us,
-			strcmp(o[i].probe->name, "nop") ? "" :
-			paired ? (nn ? "the baseline loop itself; " : "the baseline loop itself: net ~0") :
-			(nn ? "harness overhead; " : "harness overhead, subtracted from the others"),
-			nn ? notes[0] : "");
-		for (size_t k = 1; k < nn; k++)
-			fprintf(f, "%-25s %10s %21s %10s %9s %9s  %s\n", "", "", "", "", "", "", notes[k]);
-	}
-	if (paired)
-		fprintf(f, "\ncycles: median net TSC cycles per op: each probe batch minus the paired baseline\n"
-			   "        batch (the same loop calling an empty function), over rounds; ns from the TSC.\n");
-	else
-		fprintf(f, "\ncycles: median TSC cycles per op, nop baseline subtracted; ns from the TSC frequency.\n");
-	fprintf(f,
-		   "exits/op: 'exits' of the vCPU binary stats fd over the measured region%s.\n"
-		   "user/op: KVM_RUN returns to exitscope (I/O, MMIO, MSR), counted by its run loop.\n",
-		emulated ? "\n          (kvm_pvm keeps its own notion of exits there: not hardware VM exits)" : "");
 }
 
 void probe_list_print(FILE *f)

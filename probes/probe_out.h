@@ -1,7 +1,7 @@
 /*
- * probe_out.h - probe results as text (the aligned table of `exitscope
- * run`) and as the result model's probe (results/run.h), which gives the
- * JSON probe objects (docs/results-schema.md, PROBE).
+ * probe_out.h - probe results as notes and as the result model's probe
+ * (results/run.h), which gives the JSON probe objects
+ * (docs/results-schema.md, PROBE); the table is probes/probe_table.h.
  */
 #ifndef EXITSCOPE_PROBES_PROBE_OUT_H
 #define EXITSCOPE_PROBES_PROBE_OUT_H
@@ -24,8 +24,10 @@ struct probe_outcome {
 	struct latency_result res;
 };
 
-/* Noise and provenance notes of one outcome; returns how many. */
+/* Noise and provenance notes of one outcome (as the JSON has them); returns how many. */
 size_t probe_notes(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max);
+/* ... table: as the run table prints them (its columns give the CI and rounds, the notes not). */
+size_t probe_notes_as(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN], size_t max, bool table);
 
 /* An outcome as the result model, with the storage of its arrays. */
 struct probe_record {
@@ -45,8 +47,6 @@ void probe_record_release(struct probe_record *r);
 /* The PROBE object of o (probe_outcome_record + run_probe_json); NULL when out of memory. */
 json_t *probe_outcome_json(const struct probe_outcome *o);
 
-/* The table: a header, one row per outcome, and a legend of the columns. */
-void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, bool emulated);
 
 /* --list: every probe with its group and requirement. */
 void probe_list_print(FILE *f);

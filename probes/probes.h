@@ -138,11 +138,17 @@ uint64_t probe_xapic_setup(uint64_t arg);
  * interrupt was taken in the window, or it waits for it with IF=1 for at
  * most PROBE_IRQ_LATE_MS (late), or not (never). After a "never" the next
  * ops do not wait (their interrupt merges with the one still pending in
- * IRR) until one is taken in its window again.
+ * IRR) until one is taken in its window again. The wait is left out of the
+ * op's timed cost. Setups install their PROBE_IRQ_VECTOR handlers with
+ * probe_irq_handlers(): one for the window, one for the late phase, which
+ * calls probe_irq_taken() first (the wait ends at its entry).
  */
 #define PROBE_IRQ_LATE_MS	50
 uint64_t probe_irq_begin(void);
 void probe_irq_settle(uint64_t before);
+void probe_irq_taken(void);
+struct ex_regs;
+void probe_irq_handlers(void (*window)(struct ex_regs *regs), void (*late)(struct ex_regs *regs));
 /* Teardown: GUEST_CHECK(PROBE_CHECK_IRQ) when no op's interrupt arrived at all, else 0. */
 uint64_t probe_irq_check(uint64_t arg);
 void probe_irq_reset(void);		/* setups: zero the counts, TPR = probe_tpr_open */
@@ -193,9 +199,12 @@ enum probe_check {
  * HLT keep TPR at 15 (their interrupt is never taken), "late" keeps it at 15
  * in the window only (taken in the late phase). PROBE_NO_PEER_ENV: "1" keeps
  * vCPU 1 of the two-vCPU probes from ever saying it is ready.
+ * PROBE_LATE_HOLD_ENV: a number of TSC cycles that every late phase of the
+ * interrupt probes spends with IF=0 first (a wait the tests know).
  */
 #define PROBE_MASK_SELF_IPI_ENV	"EXITSCOPE_TEST_MASK_SELF_IPI"
 #define PROBE_NO_PEER_ENV	"EXITSCOPE_TEST_NO_PEER"
+#define PROBE_LATE_HOLD_ENV	"EXITSCOPE_TEST_LATE_HOLD"
 
 /* arg bits of the I/O probes. */
 #define PROBE_IO_MMIO		(1ULL << 0)
@@ -207,10 +216,11 @@ extern uint64_t probe_ipi_ready, probe_ipi_stop;	/* vCPU 1 (IPI target, PLE peer
 extern uint64_t probe_peer_wait_max, probe_peer_waited;
 /*
  * Interrupt probes: ops run, interrupts taken (at teardown), TPR after each
- * TPR window and in the late phase, the late phase's bound (in, TSC
- * cycles), and the delivery counts (probe_irq_settle).
+ * TPR window and in the late phase, the late phase's bound and the test
+ * hook's hold (in, TSC cycles), and the delivery counts (probe_irq_settle).
  */
 extern uint64_t probe_irq_ops, probe_irq_seen, probe_tpr_open, probe_tpr_late;
-extern uint64_t probe_irq_late_max, probe_irq_in_window, probe_irq_late, probe_irq_late_cycles;
+extern uint64_t probe_irq_late_max, probe_irq_late_hold;
+extern uint64_t probe_irq_in_window, probe_irq_late, probe_irq_late_cycles;
 
 #endif

@@ -304,8 +304,13 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	ctx->amd = hostinfo_vendor_amd(r->hi);
 	ctx->watchdog_ms = latency_watchdog_ms(&s->env);
 	ctx->tsc_khz = r->env.tsc_khz ? r->env.tsc_khz : 2000000;
-	if (p->teardown == probe_irq_check)
+	if (p->teardown == probe_irq_check) {
+		const char *hold = getenv(PROBE_LATE_HOLD_ENV);
+
 		vm_global_set(ctx->vm, probe_irq_late_max, ctx->tsc_khz * PROBE_IRQ_LATE_MS);
+		if (hold)
+			vm_global_set(ctx->vm, probe_irq_late_hold, strtoull(hold, NULL, 0));
+	}
 	if (ctx->amd && p->op_amd)
 		s->op.op = p->op_amd;
 	if (r->hang_probe && !strcmp(r->hang_probe, p->name)) {

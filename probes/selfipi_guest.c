@@ -36,6 +36,13 @@ static void xapic_irq_handler(struct ex_regs *regs)
 	xapic_write(XAPIC_EOI, 0);
 }
 
+/* The same in an op's late phase (probe_irq_settle): the TSC at its entry first. */
+static void xapic_late_handler(struct ex_regs *regs)
+{
+	probe_irq_taken();
+	xapic_irq_handler(regs);
+}
+
 /* The APIC stays in xAPIC mode (EXTD clear, as the vCPU starts): enable it. */
 PROBE_FN(probe_xapic_setup)
 {
@@ -49,7 +56,7 @@ PROBE_FN(probe_xapic_setup)
 	if (r)
 		return r;
 	xapic_write(XAPIC_SPIV, 0x1ff);
-	guest_install_handler(PROBE_IRQ_VECTOR, xapic_irq_handler);
+	probe_irq_handlers(xapic_irq_handler, xapic_late_handler);
 	probe_irq_reset();
 	return 0;
 }

@@ -34,6 +34,7 @@ void run_probe_init(struct run_probe *p)
 	p->cpus[0] = p->cpus[1] = -1;
 	p->peer_wait_ms = -1;
 	p->delivery.late_wait_cycles = -1;
+	p->delivery.late_in_cost = 1;
 	for (size_t i = RESULT_OP_FIRST_USER; i < RESULT_PER_OP_N; i++)
 		p->per_op[i] = -1;
 }
@@ -119,6 +120,7 @@ static void any_status_json(json_t *o, const struct run_probe *p)
 	json_object_set_new(a, "never", json_integer((json_int_t)d->never));
 	json_object_set_new(a, "late_limit_ms", json_real(d->late_limit_ms));
 	set_num(a, "late_wait_cycles", d->late_wait_cycles);
+	json_object_set_new(a, "late_in_cost", json_boolean(d->late_in_cost));
 	json_object_set_new(o, "delivery", a);
 }
 
@@ -368,6 +370,7 @@ static int read_delivery(struct jcheck *c, json_t *obj, struct run_delivery *d)
 	TRY(jcheck_int(c, o, "never", JCHECK_REQUIRED, 0, LLONG_MAX, &d->never));
 	TRY(jcheck_num(c, o, "late_limit_ms", JCHECK_REQUIRED, &d->late_limit_ms));
 	TRY(jcheck_num(c, o, "late_wait_cycles", JCHECK_OPTIONAL, &d->late_wait_cycles));
+	TRY(jcheck_bool(c, o, "late_in_cost", JCHECK_OPTIONAL, &d->late_in_cost));
 	/* Each op is counted once: compared without a sum that could overflow. */
 	if (d->in_window > d->ops || d->late > d->ops - d->in_window ||
 	    d->never != d->ops - d->in_window - d->late)

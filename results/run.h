@@ -35,13 +35,15 @@ struct run_round {
  * Where the interrupts of an interrupt probe's ops were taken ("delivery"):
  * in the op's window, late (after it, within late_limit_ms, before the next
  * op), or never (not by the end of the op's late phase). The three add up
- * to ops.
+ * to ops. late_in_cost: the probe's cycles include its ops' late phases
+ * (files of schema version 1, where "late_in_cost" is absent), or not.
  */
 struct run_delivery {
 	int present;
 	long long ops, in_window, late, never;
 	double late_limit_ms;			/* the late phase's bound */
 	double late_wait_cycles;		/* optional: mean TSC cycles to a late one; -1 absent */
+	int late_in_cost;
 };
 
 /*

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define RESULT_SCHEMA		"exitscope-result"
-/* 2: a run probe's "exit_path" (readers take 1 and 2) */
+/* 2: a run probe's "exit_path" and its delivery's "late_in_cost" (readers take 1 and 2) */
 #define RESULT_SCHEMA_VERSION	2
 #define RESULT_SCHEMA_VERSION_MIN 1
 #define EXITSCOPE_VERSION	"0.1.0"

@@ -214,7 +214,7 @@ static bool delivery_same(const struct run_delivery *a, const struct run_deliver
 {
 	return a->present == b->present && a->ops == b->ops && a->in_window == b->in_window &&
 	       a->late == b->late && a->never == b->never && a->late_limit_ms == b->late_limit_ms &&
-	       a->late_wait_cycles == b->late_wait_cycles;
+	       a->late_wait_cycles == b->late_wait_cycles && a->late_in_cost == b->late_in_cost;
 }
 
 static void probe_is(const struct run_probe *g, const struct run_probe *w)
@@ -728,9 +728,11 @@ static void test_probe_record(void)
 	probe_outcome_record(o, r);
 	ok(r->rec.delivery.present && r->rec.delivery.ops == 40 && r->rec.delivery.in_window == 30 &&
 	   r->rec.delivery.late == 8 && r->rec.delivery.never == 2 && r->rec.delivery.late_wait_cycles == 1000 &&
-	   r->rec.delivery.late_limit_ms == PROBE_IRQ_LATE_MS && r->rec.peer_wait_ms == 3.5,
-	   "probe_outcome_record: delivery (never = ops - in window - late, mean late wait) and peer wait");
-	ok(r->rec.n_notes && !strcmp(r->rec.notes[0], "irq: 30 in window, 8 late (mean wait 1e+03 cycles), 2 never"),
+	   r->rec.delivery.late_limit_ms == PROBE_IRQ_LATE_MS && !r->rec.delivery.late_in_cost &&
+	   r->rec.peer_wait_ms == 3.5,
+	   "probe_outcome_record: delivery (never = ops - in window - late, mean late wait, not in the cost) and peer wait");
+	ok(r->rec.n_notes && !strcmp(r->rec.notes[0],
+				     "irq: 30 in window, 8 late (mean wait 1e+03 cycles, not in the cost), 2 never"),
 	   "probe_outcome_record: the first note gives the delivery counts");
 	o->res.status = PROBE_FAILED;
 	snprintf(o->res.reason, sizeof(o->res.reason), "never arrived");

@@ -183,7 +183,8 @@ static void check_json(const char *path, json_t *root)
 	size_t agree = 0;
 
 	tap_is_str(fixture_str(root, "schema"), "exitscope-result", "schema name");
-	is_int(json_integer_value(json_object_get(root, "schema_version")), RESULT_SCHEMA_VERSION, "schema version");
+	is_int(json_integer_value(json_object_get(root, "schema_version")), RESULT_SCHEMA_VERSION,
+	       "the schema version this exitscope writes");
 	tap_is_str(fixture_str(root, "kind"), "run", "kind run");
 	ok(json_is_object(json_object_get(json_object_get(root, "host"), "execution")),
 	   "the full host record (with execution mode) is included");

@@ -1,0 +1,34 @@
+/*
+ * text_wrap.c - words wrapped at TEXT_WIDTH columns (host/text_wrap.h).
+ */
+#include <string.h>
+
+#include "host/text_wrap.h"
+
+void text_wrap_print(FILE *f, const char *lead, size_t indent, const char *text)
+{
+	size_t col = strlen(lead), line_start = col;
+	const char *p = text;
+
+	fputs(lead, f);
+	while (*p) {
+		size_t len;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		len = strcspn(p, " ");
+		if (col > line_start && col + 1 + len > TEXT_WIDTH) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = line_start = indent;
+		} else if (col > line_start) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, len, f);
+		col += len;
+		p += len;
+	}
+	fputc('\n', f);
+}

@@ -1,0 +1,315 @@
+/*
+ * test_width.c - the default terminal output fits 100 columns: no line of
+ * `info` or of `run` (stdout and stderr) is wider, with probes that give
+ * notes, skips and interrupt counts; each note of the run table is printed
+ * once, under its mark, and marks every row whose JSON has it; --wide puts
+ * the notes on their rows; with --repeat the legend and the emulation
+ * warning are printed once; the CPU family, model and stepping are the
+ * JSON's decimal figures in info and in the report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <jansson.h>
+
+#include "host/text_wrap.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+#define BUDGET_NOTE	"budget spent before the precision was reached"
+#define LEGEND_LINE	"\ncycles: "
+
+static const char *exe;
+
+/* Probes with notes (budget, irq counts, a skip reason on this kind of host, two vCPUs). */
+static const char *const probes_run[] = { "nop", "cpuid", "toggle_cr4_pge", "tscdeadline_immed",
+					  "x2apic_self_ipi_sti_nop", "ipi_halt", "rdpkru", "xsetbv" };
+#define NPROBES (sizeof(probes_run) / sizeof(probes_run[0]))
+
+/* The widest line of s (columns = bytes: the output is ASCII); *where: its first bytes. */
+static size_t widest(const char *s, char *where, size_t len)
+{
+	size_t max = 0;
+
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > max) {
+			max = n;
+			snprintf(where, len, "%.*s", (int)(n < len - 1 ? n : len - 1), p);
+		}
+		p += n + (p[n] == '\n');
+	}
+	return max;
+}
+
+static void fits(const char *what, const char *s)
+{
+	char where[128] = "";
+	size_t w = widest(s ? s : "", where, sizeof(where));
+
+	if (!ok(w <= TEXT_WIDTH, "%s: no line wider than %d columns", what, TEXT_WIDTH))
+		diag("%zu columns: '%s...'", w, where);
+}
+
+static size_t count(const char *s, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/*
+ * The mark of the note text in the table's notes section ("  3  text",
+ * continued on lines indented by 5), or 0.
+ */
+static int note_mark(const char *table, const char *text)
+{
+	const char *notes = strstr(table, "\nnotes:\n");
+	char entry[1024];
+	int mark = 0;
+	size_t e = 0;
+
+	for (const char *p = notes ? notes + 8 : NULL; p && *p && *p != '\n';) {
+		size_t n = strcspn(p, "\n");
+
+		if (!strncmp(p, "     ", 5) && e) {
+			e += (size_t)snprintf(entry + e, sizeof(entry) - e, " %.*s", (int)(n - 5), p + 5);
+		} else {
+			if (e && !strcmp(entry, text))
+				return mark;
+			mark = atoi(p);
+			e = (size_t)snprintf(entry, sizeof(entry), "%.*s", n > 5 ? (int)(n - 5) : 0, p + 5);
+		}
+		if (e >= sizeof(entry))
+			e = sizeof(entry) - 1;
+		p += n + (p[n] == '\n');
+	}
+	return e && !strcmp(entry, text) ? mark : 0;
+}
+
+/* Whether the row of probe name in the table carries mark among its marks. */
+static bool row_has_mark(const char *table, const char *name, int mark)
+{
+	char key[64], line[256], *marks;
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%s ", name);
+	p = strstr(table, key);
+	if (!p)
+		return false;
+	p++;
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(p, "\n"), p);
+	marks = strrchr(line, ' ');
+	for (char *m = marks ? strtok(marks + 1, ",") : NULL; m; m = strtok(NULL, ","))
+		if (atoi(m) == mark)
+			return true;
+	return false;
+}
+
+static void run_argv(struct run_result *r, const char *json, const char *extra, const char *extra2)
+{
+	const char *argv[32];
+	size_t a = 0;
+
+	argv[a++] = exe;
+	argv[a++] = "run";
+	for (size_t i = 0; i < NPROBES; i++)
+		argv[a++] = probes_run[i];
+	argv[a++] = "--time-budget";
+	argv[a++] = "0.05";
+	argv[a++] = "--json";
+	argv[a++] = json;
+	if (extra)
+		argv[a++] = extra;
+	if (extra2)
+		argv[a++] = extra2;
+	argv[a] = NULL;
+	run_cmd(r, argv);
+}
+
+static void test_info(const char *dir)
+{
+	struct run_result r;
+	char path[512], want[160];
+	json_t *root, *cpu;
+
+	snprintf(path, sizeof(path), "%s/info.json", dir);
+	run_cmd(&r, (const char *const[]){ exe, "info", "--json", path, NULL });
+	ok(r.status == 0, "info: exit 0");
+	fits("info", r.out);
+	fits("info stderr", r.err);
+	tap_like(r.out, "\ncapabilities    ", "info: the capabilities under their label");
+	root = json_load_file(path, 0, NULL);
+	cpu = json_object_get(json_object_get(root, "host"), "cpu");
+	snprintf(want, sizeof(want), " family %lld model %lld stepping %lld ",
+		 (long long)fixture_num(cpu, "family"), (long long)fixture_num(cpu, "model"),
+		 (long long)fixture_num(cpu, "stepping"));
+	tap_like(r.out, want, "info: the CPU family, model and stepping in decimal, as the JSON has them");
+	run_free(&r);
+	json_decref(root);
+}
+
+/* The text a JSON note has in the table: the budget, run-limit and Ctrl-C notes without their figures. */
+static const char *table_text(const char *note)
+{
+	static const char *const generic[][2] = {
+		{ BUDGET_NOTE, BUDGET_NOTE },
+		{ "budget spent after ", "budget spent before the rounds gave a CI" },
+		{ "the run limit ended it", "the run limit ended it" },
+		{ "Ctrl-C ended it", "Ctrl-C ended it" },
+	};
+
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (!strncmp(note, generic[i][0], strlen(generic[i][0])))
+			return generic[i][1];
+	return note;
+}
+
+/* The line of probe name's row (from "\nNAME "), into buf. */
+static bool row_of(const char *table, const char *name, char *buf, size_t len)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\n%s ", name);
+	p = strstr(table, key);
+	if (!p)
+		return false;
+	snprintf(buf, len, "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+	return true;
+}
+
+static void test_run(const char *dir)
+{
+	struct run_result r;
+	char path[512], html_path[512], why[600], row[1024], want[160];
+	size_t budget = 0, marked = 0, unmarked = 0;
+	json_t *root, *cpu;
+	char *html;
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run_argv(&r, path, NULL, NULL);
+	ok(r.status == 0, "run: exit 0");
+	fits("run", r.out);
+	fits("run stderr", r.err);
+	/* Every note of the JSON (a reason too) is in the notes section, and its probe's row has its mark. */
+	root = json_load_file(path, 0, NULL);
+	for (size_t i = 0; root && i < NPROBES; i++) {
+		json_t *p = fixture_probe_json(root, probes_run[i]), *notes = json_object_get(p, "notes");
+
+		for (size_t k = 0; k <= json_array_size(notes); k++) {
+			const char *t;
+			int mark;
+
+			if (k < json_array_size(notes)) {
+				t = table_text(json_string_value(json_array_get(notes, k)));
+			} else if (p && strcmp(fixture_str(p, "status"), "ok")) {
+				snprintf(why, sizeof(why), "%s: %s", fixture_str(p, "status"),
+					 fixture_str(p, "reason"));
+				t = why;
+			} else {
+				break;
+			}
+			budget += !strcmp(t, BUDGET_NOTE);
+			mark = note_mark(r.out, t);
+			if (mark && row_has_mark(r.out, probes_run[i], mark)) {
+				marked++;
+			} else {
+				unmarked++;
+				diag("%s: note '%s' not under a mark of its row (mark %d)", probes_run[i], t, mark);
+			}
+		}
+	}
+	ok(marked && !unmarked, "run: each of the %zu notes of the JSON below the table, marked on its row",
+	   marked);
+	if (budget > 1)
+		ok(count(r.out, BUDGET_NOTE) == 1, "run: the budget note of %zu probes printed once", budget);
+	else
+		tap_skip(1, "fewer than two probes spent their budget here");
+	/* The report gives the CPU as info does: decimal. */
+	cpu = json_object_get(json_object_get(root, "host"), "cpu");
+	snprintf(want, sizeof(want), " family %lld model %lld stepping %lld",
+		 (long long)fixture_num(cpu, "family"), (long long)fixture_num(cpu, "model"),
+		 (long long)fixture_num(cpu, "stepping"));
+	snprintf(html_path, sizeof(html_path), "%s/report.html", dir);
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "report", path, "-o", html_path, NULL });
+	html = run_read_file(html_path, NULL);
+	tap_like(html, want, "report: the CPU family, model and stepping in decimal, as info gives them");
+	free(html);
+	json_decref(root);
+	run_free(&r);
+
+	run_argv(&r, path, "--wide", NULL);
+	ok(r.status == 0, "run --wide: exit 0");
+	root = json_load_file(path, 0, NULL);
+	{
+		json_t *notes = json_object_get(fixture_probe_json(root, "cpuid"), "notes");
+		const char *t = json_string_value(json_array_get(notes, 0));
+
+		if (t)
+			ok(row_of(r.out, "cpuid", row, sizeof(row)) && strstr(row, t),
+			   "run --wide: cpuid's first note, in full, on its row");
+		else
+			tap_skip(1, "cpuid has no note here");
+	}
+	json_decref(root);
+	run_free(&r);
+}
+
+static void test_repeat(const char *dir)
+{
+	struct run_result r;
+	char path[512], f1[512], f2[512];
+	const char *const argv[] = { exe, "run", "cpuid", "--time-budget", "0.05", "--repeat", "2", "--json",
+				     path, NULL };
+	json_t *a, *b;
+
+	snprintf(path, sizeof(path), "%s/rep.json", dir);
+	snprintf(f1, sizeof(f1), "%s/rep-1.json", dir);
+	snprintf(f2, sizeof(f2), "%s/rep-2.json", dir);
+	run_cmd(&r, argv);
+	ok(r.status == 0, "run --repeat 2: exit 0");
+	fits("run --repeat 2", r.out);
+	fits("run --repeat 2 stderr", r.err);
+	is_int((long long)count(r.out, LEGEND_LINE), 1, "run --repeat 2: the legend once");
+	is_int((long long)count(r.out, "\nprobe "), 2, "run --repeat 2: two tables");
+	a = json_load_file(f1, 0, NULL);
+	b = json_load_file(f2, 0, NULL);
+	if (strstr(r.err, "warning: guest code is emulated")) {
+		is_int((long long)count(r.err, "warning: guest code is emulated"), 1,
+		       "run --repeat 2: the emulation warning once");
+		ok(a && b && json_array_size(json_object_get(a, "warnings")) &&
+		   json_array_size(json_object_get(b, "warnings")) &&
+		   strstr(json_string_value(json_array_get(json_object_get(b, "warnings"), 0)) ?: "",
+			  "guest code is emulated"),
+		   "run --repeat 2: every file records the warning");
+	} else {
+		tap_skip(2, "guest code is not emulated here: no emulation warning");
+	}
+	json_decref(a);
+	json_decref(b);
+	run_free(&r);
+}
+
+int main(void)
+{
+	char *dir;
+
+	exe = getenv("EXITSCOPE");
+	if (!exe || access(exe, X_OK))
+		return tap_skip_all("EXITSCOPE is not set (run through make check)");
+	if (access("/dev/kvm", R_OK | W_OK))
+		return tap_skip_all("/dev/kvm is not usable: nothing to print");
+	dir = fixture_tmpdir();
+	test_info(dir);
+	test_run(dir);
+	test_repeat(dir);
+	fixture_rmdir(dir);
+	return done_testing();
+}
