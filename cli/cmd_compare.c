@@ -70,7 +70,8 @@ static void compare_usage(FILE *f)
 		"Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
 		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
 		"output file that cannot be written is found before anything is read),\n"
-		"unreadable/invalid input file, or a noise floor that does not fit the runs.\n",
+		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
+		"one run given twice (on a side, or on both: the same start, end and process).\n",
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
@@ -274,6 +275,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_read_results("compare", files, na, a) || cli_read_results("compare", files + na, nb, b))
 		goto out;
+	if (compare_runs_distinct((const struct result_file *const *)a, na,
+				  (const struct result_file *const *)b, nb, err, sizeof(err))) {
+		rc = cli_error("compare", EXIT_USAGE, "%s", err);
+		goto out;
+	}
 	if (noise_path) {
 		noise = noise_read_file(noise_path, err, sizeof(err));
 		if (!noise || compare_noise_check(noise, (const struct result_file *const *)a, na,

@@ -240,6 +240,16 @@ int compare_noise_check(const struct noise_floor *nf, const struct result_file *
 			const struct result_file *const *b, size_t nb, char *err, size_t errlen);
 
 /*
+ * Is every file of both sides a run of its own? Two files are the same run
+ * when they record the same start, end and process (or, files without that
+ * record, when their documents are equal): pooled, a run given twice would
+ * count twice, and a run on both sides would be compared with itself. 0, or
+ * -1 with one line in err naming both files.
+ */
+int compare_runs_distinct(const struct result_file *const *a, size_t na,
+			  const struct result_file *const *b, size_t nb, char *err, size_t errlen);
+
+/*
  * One-line descriptions shared by the text and HTML output, e.g.
  * "toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)" and
  * "host: cr4 bit 23 (CET) toggle: intercepted -> owned".

@@ -1383,7 +1383,12 @@ static void test_cli(void)
 	ok(r.status == 0 && has_line(r.out, "note: fewer than 2 rounds on a side", "run-to-run variance"),
 	   "v1 files: the note says run-to-run variance is not seen");
 	run_free(&r);
-	run(&r, base_path, base_path, "--", new_path, NULL);
+	/* Another run of the same samples (its own start): pooled with the first. */
+	doc = json_load_file(base_path, 0, NULL);
+	json_object_set_new(doc, "started", json_string("2026-11-30T02:00:00Z"));
+	snprintf(json_path, sizeof(json_path), "%s", fixture_write(tmp, "base-again.json", doc));
+	json_decref(doc);
+	run(&r, base_path, json_path, "--", new_path, NULL);
 	ok(r.status == 0 && has_line(r.out, "hand_const ", "[-10.0, -10.0]"),
 	   "v1 files pooled: hand_const still -10 exactly");
 	run_free(&r);
@@ -1548,6 +1553,79 @@ static void test_cli_noise(void)
 	run_free(&r);
 }
 
+/*
+ * One run given twice on a side, a copy of it, or the same run on both
+ * sides: refused with one line and exit 2 (pooled, it would count as two
+ * runs, or be compared with itself).
+ */
+static void test_cli_same_run(void)
+{
+	char copy[4200], pid_a[4200], pid_b[4200];
+	struct run_result r;
+	json_t *doc;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(6, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	doc = json_load_file(aa1_path, 0, NULL);
+	snprintf(copy, sizeof(copy), "%s", fixture_write(tmp, "aa1-copy.json", doc));
+	/* The same run (start, end, process) with another note: still that run. */
+	json_object_set_new(doc, "pid", json_integer(4242));
+	snprintf(pid_a, sizeof(pid_a), "%s", fixture_write(tmp, "pid-a.json", doc));
+	json_array_append_new(json_object_get(doc, "warnings"), json_string("edited"));
+	snprintf(pid_b, sizeof(pid_b), "%s", fixture_write(tmp, "pid-b.json", doc));
+	json_decref(doc);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa1_path, aa1_path,
+				       "--", aa2_path, aa2_path, aa2_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "are the same run on the base side") &&
+	   !*r.out, "A A A -- B B B: refused, exit 2, one line (%s)", r.err);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, copy, "--", aa2_path,
+				       aa3_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "aa1-copy.json are the same run"),
+	   "a copy of a run under another name: refused (%s)", r.err);
+	run_free(&r);
+	run(&r, aa1_path, copy, NULL, NULL, NULL);
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "the same run on both sides"),
+	   "the same run on both sides: refused (%s)", r.err);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa2_path, "--", pid_a, pid_b,
+				       NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2 && strstr(r.err, "pid-a.json and ") && strstr(r.err, "pid-b.json are the same "
+	   "run on the new side"), "same start, end and process, other content: the same run (%s)",
+	   r.err);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa2_path, "--", aa3_path,
+				       aa4_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 0, "four different runs: compared");
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa1_path, aa1_path,
+				       "--", aa2_path, aa2_path, aa2_path, "--fail-on-regression", NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2, "--fail-on-regression does not turn a refused comparison into a verdict");
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -1569,6 +1647,7 @@ int main(void)
 	test_mixed_sides();
 	test_cli();
 	test_cli_noise();
+	test_cli_same_run();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
