@@ -160,6 +160,51 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
 }
 
 /*
+ * Were run f's vCPU CPUs asked for? 1: its command line has --cpu (or a
+ * prefix getopt takes for it), 0: a command line without it (exitscope
+ * picked them), -1: no command line recorded.
+ */
+static int cpus_asked(const struct result_file *f)
+{
+	if (!f->command || !f->n_command)
+		return -1;
+	for (size_t i = 1; i < f->n_command; i++) {
+		const char *s = f->command[i];
+		size_t n;
+
+		if (!strcmp(s, "--"))
+			break;
+		if (strncmp(s, "--c", 3))
+			continue;
+		n = strcspn(s + 2, "=");
+		if (n <= 3 && !strncmp(s + 2, "cpu", n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The pinned CPUs differ: a difference the user made when either side asked
+ * for them (each value says which: "2 (--cpu)", "0 (picked)"); when
+ * exitscope picked both, a note, since a pick is no difference of the hosts.
+ */
+static int compare_cpus(struct compare_result *cr, const struct result_file *fa,
+			const struct result_file *fb, const char *va, const char *vb)
+{
+	static const char *const how[] = { "", " (picked)", " (--cpu)" };
+	int qa = cpus_asked(fa), qb = cpus_asked(fb);
+	char ta[80], tb[80];
+
+	if (!qa && !qb)
+		return add_warning(cr, xasprintf("note: exitscope picked the vCPU thread's CPU on "
+						 "both sides (%s, %s; no --cpu): not a host "
+						 "difference", va, vb));
+	snprintf(ta, sizeof(ta), "%s%s", va, how[qa + 1]);
+	snprintf(tb, sizeof(tb), "%s%s", vb, how[qb + 1]);
+	return add_host(cr, "settings.cpus", ta, tb);
+}
+
+/*
  * How the two runs measured: every setting that differs is listed; a
  * different method or guest XCR0 is a warning (the figures themselves may
  * differ by it: v1 subtracts one nop baseline per run, v2 a paired baseline
@@ -167,19 +212,25 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
  * precision change how precisely a side is known, which the interval
  * accounts for, not what is measured.
  */
-static int compare_settings(struct compare_result *cr, const struct run_settings *a,
-			    const struct run_settings *b)
+static int compare_settings(struct compare_result *cr, const struct result_file *fa,
+			    const struct result_file *fb)
 {
+	const struct run_settings *a = &fa->settings, *b = &fb->settings;
 	char va[64], vb[64], field[64];
 
 	for (int i = 0; i < RUN_SETTING_N; i++) {
 		run_setting_text(a, i, va, sizeof(va));
 		run_setting_text(b, i, vb, sizeof(vb));
+		if (!strcmp(va, vb))
+			continue;
+		if (i == RUN_SETTING_CPUS) {
+			if (compare_cpus(cr, fa, fb, va, vb))
+				return -1;
+			continue;
+		}
 		snprintf(field, sizeof(field), "settings.%s", run_setting_names[i]);
 		if (add_host(cr, field, va, vb))
 			return -1;
-		if (!strcmp(va, vb))
-			continue;
 		if (i == RUN_SETTING_GUEST_XCR0 &&
 		    add_warning(cr, xasprintf("WARNING: the runs set different guest XCR0 (--guest-xcr0: "
 					      "%s: %s, %s: %s): exits that switch XCR0 cost differently",
@@ -1104,7 +1155,7 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	    compare_host(cr, &a[0]->host, &b[0]->host) ||
 	    check_side(cr, "base", a, na) || check_side(cr, "new", b, nb) ||
 	    (a[0]->settings.present && b[0]->settings.present &&
-	     compare_settings(cr, &a[0]->settings, &b[0]->settings)) ||
+	     compare_settings(cr, a[0], b[0])) ||
 	    (cr->noise && floor_notes(cr, a, na, b, nb)) ||
 	    compare_probes(cr, &sa, &sb) || speed_notes(cr, a, na, b, nb) || r2r_note(cr) ||
 	    (a[0]->map && b[0]->map && compare_maps(cr, a[0]->map, b[0]->map)) ||

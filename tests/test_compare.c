@@ -1186,6 +1186,68 @@ static void test_settings(void)
 	result_free(x);
 }
 
+/* Set a loaded run's pinned CPU (one) and, cmd non-NULL, the command line it records. */
+static void pin(struct result_file *rf, long long cpu, const char **cmd, size_t n)
+{
+	rf->settings.present = 1;
+	rf->settings.cpus[0] = cpu;
+	rf->settings.n_cpus = 1;
+	if (cmd) {
+		free(rf->command);
+		rf->command = malloc(n * sizeof(*rf->command));
+		memcpy(rf->command, cmd, n * sizeof(*rf->command));
+		rf->n_command = n;
+	}
+}
+
+/*
+ * The vCPU thread's CPU: picked by exitscope on both sides (no --cpu in the
+ * command lines) it is no host difference; asked for on a side it is, and
+ * each value says which it was.
+ */
+static void test_settings_cpus(void)
+{
+	static const char *run_cmd_plain[] = { "exitscope", "run", "--json", "a.json" };
+	static const char *run_cmd_cpu[] = { "exitscope", "run", "--cpu", "2", "--json", "a.json" };
+	static const char *run_cmd_eq[] = { "exitscope", "run", "--cpu=3" };
+	struct result_file *a = load(slow_a_path), *b = load(slow_b_path);
+	struct compare_result *cr;
+	char err[256];
+
+	if (!a || !b) {
+		tap_skip(5, "files did not load");
+		goto out;
+	}
+	pin(a, 1, run_cmd_plain, 4);
+	pin(b, 0, NULL, 0);	/* the fixture's command: exitscope run */
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && cr->n_host == 0, "CPUs picked by exitscope on both sides: no host difference");
+	ok(cr && has_warning(cr, "note: exitscope picked the vCPU thread's CPU on both sides (1, 0"),
+	   "a note says the picks differ and why that is none");
+	compare_free(cr);
+	pin(a, 2, run_cmd_cpu, 6);
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && host_diff(cr, "settings.cpus", "2 (--cpu)", "0 (picked)"),
+	   "asked for on the base side, picked on the new: a difference, each side says which");
+	compare_free(cr);
+	pin(b, 3, run_cmd_eq, 3);
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && host_diff(cr, "settings.cpus", "2 (--cpu)", "3 (--cpu)"),
+	   "asked for on both sides (--cpu N, --cpu=N): a difference");
+	compare_free(cr);
+	free(a->command);
+	free(b->command);
+	a->command = b->command = NULL;
+	a->n_command = b->n_command = 0;
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && host_diff(cr, "settings.cpus", "2", "3"),
+	   "no command line recorded: listed as it is (not known to be a pick)");
+	compare_free(cr);
+out:
+	result_free(a);
+	result_free(b);
+}
+
 /* Lane runs: the same release under another patch series is a host difference. */
 static void test_lanes(void)
 {
@@ -1636,6 +1698,7 @@ int main(void)
 	test_library();
 	test_user_counters();
 	test_settings();
+	test_settings_cpus();
 	test_lanes();
 	test_rounds();
 	test_welch_verdicts();
