@@ -559,7 +559,8 @@ static void test_cli(void)
 		fixture_samples(x, 8, 1000, 20, 1);
 		d1 = fixture_result(fixture_host("6.1.0", "Xeon", "emulated"),
 				    json_pack("[o]", fixture_probe("p", "insn", x, 8, 1)));
-		d2 = json_deep_copy(d1);
+		d2 = json_deep_copy(d1);	/* another run (its own start) of the same samples */
+		json_object_set_new(d2, "started", json_string("2026-11-30T02:00:00Z"));
 		p1 = fixture_write(tmp, "v1a.json", d1);
 		argv[2] = p1 ? strdup(p1) : NULL;
 		p1 = fixture_write(tmp, "v1b.json", d2);
