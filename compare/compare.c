@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/counters.h"
 #include "compare/floor.h"
 #include "compare/model.h"
 #include "compare/speed.h"
@@ -23,6 +24,7 @@ const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
 const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor" };
 const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
+const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "runs", "not judged" };
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
@@ -558,34 +560,43 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	return 0;
 }
 
-static int compare_counters(struct compare_result *cr, const struct compare_probe *p)
+/*
+ * p's per-op counters over the ok runs of each side: their means into
+ * p->per_op_a, p->per_op_b, and each difference of the size rule's size
+ * into the changes or the differences not judged (compare/counters.h). The
+ * run-loop counters are optional: compared where both sides have them.
+ */
+static int compare_counters(struct compare_result *cr, struct compare_probe *p,
+			    const struct pooled *pa, const struct pooled *pb)
 {
-	struct compare_counter *c;
+	struct compare_counter c, *to;
 	int i;
 
-	if (p->a->status != PROBE_OK || p->b->status != PROBE_OK)
+	for (i = 0; i < RESULT_PER_OP_N; i++) {
+		p->per_op_a[i] = counters_mean(pa->ok, pa->n_ok, i);
+		p->per_op_b[i] = counters_mean(pb->ok, pb->n_ok, i);
+	}
+	if (!pa->n_ok || !pb->n_ok)
 		return 0;
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
-		double va = p->a->per_op[i], vb = p->b->per_op[i];
+		enum counters_call r = counters_judge(pa->ok, pa->n_ok, pb->ok, pb->n_ok, i, &c);
 
-		/* The run-loop counters are optional: compared when both files have them. */
-		if (va < 0 || vb < 0)
-			continue;
-		/* Whole-number steps are facts; drift of a few percent is noise. */
-		if (fabs(va - vb) < COMPARE_COUNTER_EPS ||
-		    fabs(va - vb) < COMPARE_COUNTER_REL * fmax(va, vb))
-			continue;
-		c = push(&cr->counters, &cr->n_counters, sizeof(*c));
-		if (!c)
+		if (r == COUNTERS_NOMEM)
 			return -1;
-		c->probe = p->name;
-		c->counter = result_per_op_names[i];
-		c->a = va;
-		c->b = vb;
-		if (i == RESULT_OP_EXITS && vb < COMPARE_COUNTER_ZERO)
-			c->note = "now guest-owned";
-		else if (i == RESULT_OP_EXITS && va < COMPARE_COUNTER_ZERO)
-			c->note = "now intercepted";
+		if (r != COUNTERS_CHANGED && r != COUNTERS_UNJUDGED)
+			continue;
+		to = r == COUNTERS_CHANGED ? push(&cr->counters, &cr->n_counters, sizeof(*to)) :
+					     push(&cr->unjudged, &cr->n_unjudged, sizeof(*to));
+		if (!to)
+			return -1;
+		c.probe = p->name;
+		c.counter = result_per_op_names[i];
+		c.note = NULL;
+		if (r == COUNTERS_CHANGED && i == RESULT_OP_EXITS && c.b < COMPARE_COUNTER_ZERO)
+			c.note = "now guest-owned";
+		else if (r == COUNTERS_CHANGED && i == RESULT_OP_EXITS && c.a < COMPARE_COUNTER_ZERO)
+			c.note = "now intercepted";
+		*to = c;
 	}
 	return 0;
 }
@@ -656,7 +667,7 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p = &cr->probes[cr->n_probes++];
 			p->name = ra->key;
 			p->group = pa.rep->group;
-			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
+			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p, &pa, &pb))
 				goto out;
 			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0)
 				shift[n_shift++] = p->loop_b / p->loop_a - 1;
@@ -1197,6 +1208,7 @@ void compare_free(struct compare_result *cr)
 	free(cr->warnings);
 	free(cr->probes);
 	free(cr->counters);
+	free(cr->unjudged);
 	free(cr->map);
 	free(cr->checks);
 	free(cr->only_a);

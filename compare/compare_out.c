@@ -256,6 +256,13 @@ void compare_print(FILE *f, const struct compare_result *cr)
 		for (i = 0; i < cr->n_counters; i++)
 			fprintf(f, "  %s\n", compare_counter_line(&cr->counters[i], line, sizeof(line)));
 	}
+	if (cr->n_unjudged) {
+		fprintf(f, "\nper-op counter differences not judged (one run on a side, not a whole "
+			"number per op: a run's counters are totals over its rounds, so how they vary "
+			"from run to run is unknown; 2 runs or more a side judge them):\n");
+		for (i = 0; i < cr->n_unjudged; i++)
+			fprintf(f, "  %s\n", compare_counter_line(&cr->unjudged[i], line, sizeof(line)));
+	}
 	if (cr->map_compared) {
 		if (cr->n_map == 0)
 			fprintf(f, "\nownership map: no changes\n");
@@ -309,16 +316,29 @@ static json_t *opt_real(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
-/* Every per-op counter the probe has (the optional run-loop ones only when present). */
-static json_t *per_op_json(const struct run_probe *p)
+/* Every per-op counter a side has (the optional run-loop ones only when present). */
+static json_t *per_op_json(const double *per_op)
 {
 	json_t *o = json_object();
 	int i;
 
 	for (i = 0; o && i < RESULT_PER_OP_N; i++)
-		if (p->per_op[i] >= 0)
-			json_object_set_new(o, result_per_op_names[i], json_real(p->per_op[i]));
+		if (per_op[i] >= 0)
+			json_object_set_new(o, result_per_op_names[i], json_real(per_op[i]));
 	return o;
+}
+
+/* A counter change or a difference not judged. */
+static json_t *counter_json(const struct compare_counter *c)
+{
+	int ci = c->by != COMPARE_COUNTER_NOT_JUDGED;
+
+	return json_pack("{s:s, s:s, s:f, s:f, s:s?, s:s, s:I, s:I, s:o, s:o}", "probe", c->probe,
+			 "counter", c->counter, "base", c->a, "new", c->b, "note", c->note,
+			 "by", compare_counter_by_names[c->by], "base_runs", (json_int_t)c->runs_a,
+			 "new_runs", (json_int_t)c->runs_b,
+			 "ci95_lo", ci ? json_real(c->lo) : json_null(),
+			 "ci95_hi", ci ? json_real(c->hi) : json_null());
 }
 
 static json_t *probe_json(const struct compare_probe *p)
@@ -368,10 +388,10 @@ static json_t *probe_json(const struct compare_probe *p)
 		json_object_set_new(o, "new_stop", json_string(probe_stop_names[p->b->stop]));
 	json_object_set_new(o, "base_rounds", json_integer((json_int_t)p->rounds_a));
 	json_object_set_new(o, "new_rounds", json_integer((json_int_t)p->rounds_b));
-	json_object_set_new(o, "base_exits_per_op", json_real(p->a->per_op[RESULT_OP_EXITS]));
-	json_object_set_new(o, "new_exits_per_op", json_real(p->b->per_op[RESULT_OP_EXITS]));
-	json_object_set_new(o, "base_per_op", per_op_json(p->a));
-	json_object_set_new(o, "new_per_op", per_op_json(p->b));
+	json_object_set_new(o, "base_exits_per_op", json_real(p->per_op_a[RESULT_OP_EXITS]));
+	json_object_set_new(o, "new_exits_per_op", json_real(p->per_op_b[RESULT_OP_EXITS]));
+	json_object_set_new(o, "base_per_op", per_op_json(p->per_op_a));
+	json_object_set_new(o, "new_per_op", per_op_json(p->per_op_b));
 	return o;
 }
 
@@ -433,13 +453,8 @@ json_t *compare_to_json(const struct compare_result *cr)
 		json_array_append_new(warn, json_string(cr->warnings[i]));
 	for (i = 0; i < cr->n_probes; i++)
 		json_array_append_new(probes, probe_json(&cr->probes[i]));
-	for (i = 0; i < cr->n_counters; i++) {
-		const struct compare_counter *c = &cr->counters[i];
-
-		json_array_append_new(counters, json_pack("{s:s, s:s, s:f, s:f, s:s?}", "probe", c->probe,
-							  "counter", c->counter, "base", c->a,
-							  "new", c->b, "note", c->note));
-	}
+	for (i = 0; i < cr->n_counters; i++)
+		json_array_append_new(counters, counter_json(&cr->counters[i]));
 	for (i = 0; i < cr->n_map; i++) {
 		const struct compare_map_change *m = &cr->map[i];
 
@@ -494,6 +509,10 @@ json_t *compare_to_json(const struct compare_result *cr)
 			"asked", compare_normalize_names[cr->opts.normalize],
 			"used", cr->normalized ? "speed" : "none", "why", cr->normalize_why));
 		json_object_set_new(doc, "guest_speed", speed_json(cr));
+		json_object_set_new(doc, "counters_not_judged", json_array());
+		for (i = 0; i < cr->n_unjudged; i++)
+			json_array_append_new(json_object_get(doc, "counters_not_judged"),
+					      counter_json(&cr->unjudged[i]));
 	}
 	return doc;
 }

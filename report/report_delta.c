@@ -155,7 +155,7 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 			fputs(" (b)", f);
 		fputs("</td>", f);
 		fprintf(f, "<td class=\"num\">%.2f \u2192 %.2f</td></tr>\n",
-			p->a->per_op[RESULT_OP_EXITS], p->b->per_op[RESULT_OP_EXITS]);
+			p->per_op_a[RESULT_OP_EXITS], p->per_op_b[RESULT_OP_EXITS]);
 	}
 	fputs("</tbody></table></div>\n", f);
 }

@@ -221,7 +221,7 @@ static void make_files(void)
 	 * Emulated host, the run loop's exact counters (stats-fd exits equal):
 	 *   pio_to_user     user_io 1 -> 0 (now served in the kernel)
 	 *   mmio_to_user    user_mmio 1 -> 1.02 (under the 0.05/op rule: no line)
-	 *   rd_user_msr     user_msr 0 -> 2, user_intr 0.5 -> 0
+	 *   rd_user_msr     user_msr 0 -> 2, user_intr 0.5 -> 0 (one run a side, not whole: not judged)
 	 *   old_format      user_* only in the new file: not compared
 	 */
 	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"), json_pack("[o, o, o, o]",
@@ -453,7 +453,7 @@ static void test_user_counters(void)
 	size_t i, k, hits[3] = { 0 };
 
 	if (!a || !b) {
-		tap_skip(7, "synthetic files did not load");
+		tap_skip(8, "synthetic files did not load");
 		result_free(a);
 		result_free(b);
 		return;
@@ -468,16 +468,21 @@ static void test_user_counters(void)
 	if (!ok(cr != NULL, "compare_results"))
 		diag("  %s", line);
 	if (cr) {
-		is_int((long long)cr->n_counters, 3, "three user_* changes, nothing else");
+		/* 0.5 -> 0 with one run a side is not a whole number per op: not judged. */
+		is_int((long long)cr->n_counters, 2, "two user_* changes (whole numbers per op)");
+		is_int((long long)cr->n_unjudged, 1, "one difference not judged");
 		for (i = 0; i < cr->n_counters; i++) {
 			compare_counter_line(&cr->counters[i], line, sizeof(line));
-			for (k = 0; k < 3; k++)
+			for (k = 0; k < 2; k++)
 				hits[k] += !strcmp(line, want[k]);
 		}
+		if (cr->n_unjudged)
+			hits[2] = !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
+					  want[2]) && cr->unjudged[0].by == COMPARE_COUNTER_NOT_JUDGED;
 		for (k = 0; k < 3; k++)
-			ok(hits[k] == 1, "counter line \"%s\"", want[k]);
+			ok(hits[k] == 1, "%s line \"%s\"", k < 2 ? "counter" : "not judged", want[k]);
 	} else {
-		tap_skip(4, "no comparison");
+		tap_skip(5, "no comparison");
 	}
 	compare_free(cr);
 	result_free(a);
@@ -643,6 +648,149 @@ static bool has_warning(const struct compare_result *cr, const char *needle)
 		if (strstr(cr->warnings[i], needle))
 			return true;
 	return false;
+}
+
+/*
+ * Runs of probe "p" (synthetic, 8 rounds around 1000 cycles) whose counter
+ * i is v[k] in run k: a side of n runs, into rf[0..n-1].
+ */
+static int counter_side(struct result_file **rf, size_t n, int i, const double *v, uint64_t seed)
+{
+	double med[8];
+
+	for (size_t k = 0; k < n; k++) {
+		for (size_t r = 0; r < 8; r++)
+			med[r] = 1000 + 10 * synth_normal(&seed);
+		rf[k] = synth_run_medians(med, 8);
+		if (!rf[k])
+			return -1;
+		rf[k]->probes[0].per_op[i] = v[k];
+	}
+	return 0;
+}
+
+/* Compare counter i with base values va[0..na-1] and new vb[0..nb-1]; NULL on failure. */
+static struct compare_result *compare_counter(int i, const double *va, size_t na, const double *vb,
+					      size_t nb, uint64_t seed)
+{
+	struct result_file *a[8] = { 0 }, *b[8] = { 0 };
+	struct compare_result *cr = NULL;
+	char err[256];
+
+	if (!counter_side(a, na, i, va, seed) && !counter_side(b, nb, i, vb, seed + 7))
+		cr = compare_results_multi((const struct result_file *const *)a, na,
+					   (const struct result_file *const *)b, nb, NULL, err,
+					   sizeof(err));
+	/* The result borrows names, not the probes' counters: its figures are its own. */
+	for (size_t k = 0; k < 8; k++) {
+		result_free(a[k]);
+		result_free(b[k]);
+	}
+	return cr;
+}
+
+/*
+ * Per-op counters: pooled over every run of a side (the mean of the runs),
+ * a change only when it stands out of the runs' own variation (Welch t on
+ * the run values) or every run of both sides is a whole number per op; one
+ * run on a side and not whole: not judged. False claims on A/A runs are
+ * counted on synthetic runs.
+ */
+static void test_counters(void)
+{
+	static const double a3[] = { 245.7, 262.3, 258.0 }, b3[] = { 273.7, 253.2, 250.0 };
+	static const double up3[] = { 290, 300, 295 };
+	static const double one[] = { 1, 1, 1 }, two[] = { 2, 2, 2 }, near1[] = { 1.001, 0.999, 1.0 };
+	const int ie = RESULT_OP_INSN_EMULATION, ex = RESULT_OP_EXITS;
+	struct compare_result *cr;
+	char line[256];
+	json_t *doc;
+	uint64_t st = 0xc0117e5;
+	size_t claims = 0, found = 0, trials = 1000;
+
+	/* Three runs a side of one setup: the first files differ by 11%, the sides do not. */
+	cr = compare_counter(ie, a3, 3, b3, 3, 1);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0,
+	   "3 runs a side, 245.7 262.3 258.0 vs 273.7 253.2 250.0: no change (within the runs')");
+	ok(cr && fabs(cr->probes[0].per_op_a[ie] - (245.7 + 262.3 + 258.0) / 3) < 1e-9 &&
+	   fabs(cr->probes[0].per_op_b[ie] - (273.7 + 253.2 + 250.0) / 3) < 1e-9,
+	   "each side's counter is the mean of its runs, not its first file's");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && fabs(json_real_value(json_object_get(json_object_get(json_array_get(
+	   json_object_get(doc, "probes"), 0), "base_per_op"), "insn_emulation")) - 255.3333333) < 1e-6,
+	   "--json base_per_op: the side's mean");
+	json_decref(doc);
+	compare_free(cr);
+	/* One run a side: the same two values cannot be judged. */
+	cr = compare_counter(ie, a3, 1, b3, 1, 2);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1 &&
+	   cr->unjudged[0].by == COMPARE_COUNTER_NOT_JUDGED &&
+	   !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
+		   "p: 245.70 -> 273.70 insn_emulation/op"),
+	   "one run a side, 245.7 -> 273.7: not judged, not a change");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 0 &&
+	   json_array_size(json_object_get(doc, "counters_not_judged")) == 1 &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
+	   "counters_not_judged"), 0), "by")) ?: "", "not judged"),
+	   "--json: in counters_not_judged, not in counter_changes");
+	json_decref(doc);
+	compare_free(cr);
+	cr = compare_counter(ie, a3, 1, up3, 3, 3);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "one run on one side, 245.7 -> 290 300 295: not judged");
+	compare_free(cr);
+	/* Whole numbers per op, the same in every run: a step is a change, runs or not. */
+	cr = compare_counter(ex, one, 3, two, 3, 4);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE &&
+	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)),
+		   "p: 1.00 -> 2.00 exits/op"), "exits/op 1.000 in every run -> 2.000: a change");
+	compare_free(cr);
+	cr = compare_counter(ex, one, 1, two, 1, 5);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE,
+	   "one run a side, exits/op 1 -> 2: a change (whole numbers)");
+	compare_free(cr);
+	cr = compare_counter(ex, near1, 3, two, 3, 6);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE,
+	   "within 0.005 of 1 in every run -> 2: whole, a change");
+	compare_free(cr);
+	cr = compare_counter(ex, two, 3, one, 1, 7);
+	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0, "3 runs of 2 -> one run of 1: a change");
+	compare_free(cr);
+	/*
+	 * A/A: every run's counter 2.0 x (1 + 0.2 N), 3 runs a side (noise so large
+	 * that the size rule rarely decides): the share called a change must be
+	 * the test's 5% at most (3 standard errors of slack over the trials).
+	 */
+	for (size_t t = 0; t < trials; t++) {
+		double va[3], vb[3];
+
+		for (size_t k = 0; k < 3; k++) {
+			va[k] = 2.0 * (1 + 0.2 * synth_normal(&st));
+			vb[k] = 2.0 * (1 + 0.2 * synth_normal(&st));
+		}
+		cr = compare_counter(ie, va, 3, vb, 3, t);
+		claims += cr && cr->n_counters;
+		compare_free(cr);
+	}
+	ok((double)claims / trials <= 0.05 + 3 * sqrt(0.05 * 0.95 / trials),
+	   "A/A, 3 runs a side, 20%% noise: %zu of %zu called a change (at most 5%% + 3 SE)",
+	   claims, trials);
+	/* +30% under 5% noise: found in most trials (the test has power). */
+	for (size_t t = 0; t < 200; t++) {
+		double va[3], vb[3];
+
+		for (size_t k = 0; k < 3; k++) {
+			va[k] = 250 * (1 + 0.05 * synth_normal(&st));
+			vb[k] = 325 * (1 + 0.05 * synth_normal(&st));
+		}
+		cr = compare_counter(ie, va, 3, vb, 3, t);
+		found += cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_RUNS &&
+			 cr->counters[0].lo > 0;
+		compare_free(cr);
+	}
+	ok(found >= 190, "250 -> 325 insn_emulation/op, 5%% noise, 3 runs a side: found in %zu of 200",
+	   found);
 }
 
 /* The harness baseline of every probe moved alike: the host's speed, said as a warning. */
@@ -1524,14 +1672,14 @@ static void test_cli_noise(void)
 	}
 	doc = json_loads(r.out, 0, NULL);
 	p = json_array_get(json_object_get(doc, "probes"), 0);
-	ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == 4 &&
+	ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION &&
 	   !strcmp(fixture_str(json_object_get(doc, "noise"), "file"), noise_path) &&
 	   fixture_num(json_object_get(doc, "noise"), "runs") == 5 &&
 	   json_is_null(json_object_get(doc, "run_to_run_note")) &&
 	   !strcmp(fixture_str(p, "run_to_run"), "floor") && json_is_true(json_object_get(p, "noise_floor")) &&
 	   !strcmp(fixture_str(p, "base_model"), "rounds") && fixture_num(p, "floor_sd_rel") >= 0 &&
 	   fixture_num(p, "se_cycles") > 0 && fixture_num(p, "floor_df") >= 0,
-	   "--json with --noise: version 4, noise.file, run_to_run floor, the floor's SD and df");
+	   "--json with --noise: this version, noise.file, run_to_run floor, the floor's SD and df");
 	json_decref(doc);
 	run_free(&r);
 
@@ -1697,6 +1845,7 @@ int main(void)
 	make_noise_files();
 	test_library();
 	test_user_counters();
+	test_counters();
 	test_settings();
 	test_settings_cpus();
 	test_lanes();

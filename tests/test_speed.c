@@ -521,14 +521,14 @@ static void test_cli(void)
 		doc = json_loads(r.out, 0, NULL);
 		pj = json_array_get(json_object_get(doc, "probes"), 0);
 		g = json_object_get(doc, "guest_speed");
-		ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "schema_version")) == 4 &&
+		ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION &&
 		   !strcmp(fixture_str(json_object_get(doc, "normalize"), "asked"), "auto") &&
 		   !strcmp(fixture_str(json_object_get(doc, "normalize"), "used"), "speed") &&
 		   json_is_true(json_object_get(pj, "normalized")) && isfinite(fixture_num(pj, "speed_slope")) &&
 		   fixture_num(pj, "base_loop_cycles") > 6000 && fixture_num(pj, "new_loop_cycles") > 6000 &&
 		   fixture_num(g, "probes") == 1 && isfinite(fixture_num(g, "diff_pct")) &&
 		   !strcmp(fixture_str(g, "method"), "rounds"),
-		   "--json: version 4, normalize auto -> speed, the probe normalized with both loops, "
+		   "--json: this version, normalize auto -> speed, the probe normalized with both loops, "
 		   "guest_speed by rounds");
 		json_decref(doc);
 		run_free(&r);
