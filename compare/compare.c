@@ -514,6 +514,49 @@ static int probe_speed(const struct compare_result *cr, struct compare_probe *p,
 	return 0;
 }
 
+/* Is every cycles figure of these runs' probe within COMPARE_MAX_CYCLES (and finite)? */
+static int sane_runs(const struct run_probe *const *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct run_probe *p = r[i];
+
+		for (size_t k = 0; k < p->n_samples; k++)
+			if (!(fabs(p->samples[k]) <= COMPARE_MAX_CYCLES))
+				return 0;
+		for (size_t k = 0; k < p->n_rounds; k++) {
+			const struct run_round *rd = &p->rounds[k];
+
+			if (!(fabs(rd->median) <= COMPARE_MAX_CYCLES) ||
+			    !(rd->baseline_median <= COMPARE_MAX_CYCLES) ||
+			    !(rd->raw_median <= COMPARE_MAX_CYCLES))
+				return 0;
+			for (size_t j = 0; j < rd->n_samples; j++)
+				if (!(fabs(rd->samples[j]) <= COMPARE_MAX_CYCLES))
+					return 0;
+		}
+	}
+	return 1;
+}
+
+/* Everything printed of p's interval is finite (a belt to sane_runs' braces). */
+static int finite_probe(const struct compare_probe *p)
+{
+	const double v[] = { p->d.median_a, p->d.median_b, p->d.diff, p->d.lo, p->d.hi, p->se,
+			     p->has_pct ? p->pct : 0, p->has_pct ? p->pct_lo : 0,
+			     p->has_pct ? p->pct_hi : 0, p->has_pct ? p->mde_pct : 0,
+			     p->loop_a, p->loop_b, p->normalized ? p->speed.beta : 0 };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char overflow_why[] = "cannot compare: overflow (a figure beyond "
+				   STR(COMPARE_MAX_CYCLES) " cycles/op or not finite)";
+
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
@@ -528,9 +571,23 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		cr->n_not_run++;
 		return 0;
 	}
+	if (!sane_runs(pa->ok, pa->n_ok) || !sane_runs(pb->ok, pb->n_ok)) {
+		p->why = overflow_why;
+		p->verdict = COMPARE_NOT_RUN;
+		cr->n_not_run++;
+		return 0;
+	}
 	if (probe_speed(cr, p, pa, pb) ||
 	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
+	probe_verdict(cr, p);
+	if (!finite_probe(p)) {
+		p->why = overflow_why;
+		p->verdict = COMPARE_NOT_RUN;
+		p->normalized = 0;
+		cr->n_not_run++;
+		return 0;
+	}
 	if (p->method == COMPARE_METHOD_BATCHES)
 		cr->n_by_batches++;
 	else
@@ -542,7 +599,6 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	cr->n_floor += p->floor != NULL;
 	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
 	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
-	probe_verdict(cr, p);
 	switch (p->verdict) {
 	case COMPARE_FASTER:
 		cr->n_faster++;
@@ -1117,6 +1173,8 @@ static int speed_notes(struct compare_result *cr, const struct result_file *cons
 		return -1;
 	if (cr->has_speed)
 		probe_verdict(cr, &cr->speed);
+	if (cr->has_speed && !finite_probe(&cr->speed))
+		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&
 	    (cr->speed.verdict == COMPARE_FASTER || cr->speed.verdict == COMPARE_SLOWER) &&
 	    add_warning(cr, xasprintf("note: the guest itself ran %s on the new side (its harness "

@@ -22,6 +22,13 @@
 #define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */
 #define COMPARE_COUNTER_ZERO	0.005	/* within this of a whole number a per-op counter is it (prints 0.00, 1.00) */
 #define COMPARE_SHIFT_MIN_PROBES 3	/* probes with rounds on both sides before a baseline shift is told */
+/*
+ * Cycles per op beyond any real op (over two days at 5 GHz): a probe whose
+ * samples or rounds hold a larger figure is not compared ("cannot compare:
+ * overflow"), so no interval or verdict comes from arithmetic that
+ * overflows.
+ */
+#define COMPARE_MAX_CYCLES	1e15
 
 /*
  * The figures compare compares (docs/method.md, "At equal guest speed"):
@@ -110,6 +117,7 @@ struct compare_probe {
 	const char *name, *group;
 	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
+	const char *why;		/* not compared though it ran on both sides: why; else NULL */
 	enum compare_method method;
 	/*
 	 * diff = new - base and its 95% CI; median_a/median_b: the pooled

@@ -280,11 +280,13 @@ void compare_print(FILE *f, const struct compare_result *cr)
 			fprintf(f, "  %s\n", compare_check_line(&cr->checks[i], line, sizeof(line)));
 	}
 	if (cr->n_not_run) {
-		fprintf(f, "\nnot compared (did not run in both):\n");
+		fprintf(f, "\nnot compared:\n");
 		for (i = 0; i < cr->n_probes; i++) {
 			const struct compare_probe *p = &cr->probes[i];
 
-			if (p->verdict == COMPARE_NOT_RUN)
+			if (p->verdict == COMPARE_NOT_RUN && p->why)
+				fprintf(f, "  %s: %s\n", p->name, p->why);
+			else if (p->verdict == COMPARE_NOT_RUN)
 				fprintf(f, "  %s: %s: %s, %s: %s\n", p->name,
 					cr->name_a, status_text(p->a, sa, sizeof(sa)),
 					cr->name_b, status_text(p->b, sb, sizeof(sb)));
@@ -351,6 +353,7 @@ static json_t *probe_json(const struct compare_probe *p)
 	if (p->verdict == COMPARE_NOT_RUN) {
 		json_object_set_new(o, "base_status", json_string(probe_status_names[p->a->status]));
 		json_object_set_new(o, "new_status", json_string(probe_status_names[p->b->status]));
+		json_object_set_new(o, "reason", p->why ? json_string(p->why) : json_null());
 		return o;
 	}
 	json_object_set_new(o, "base_median", json_real(p->d.median_a));

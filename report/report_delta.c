@@ -129,6 +129,12 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 		fputs("</td><td>", f);
 		html_escape(f, p->group);
 		fputs("</td>", f);
+		if (p->verdict == COMPARE_NOT_RUN && p->why) {
+			fputs("<td colspan=\"5\" class=\"reason\">", f);
+			html_escape(f, p->why);
+			fputs("</td><td class=\"v-na\">not compared</td><td></td></tr>\n", f);
+			continue;
+		}
 		if (p->verdict == COMPARE_NOT_RUN) {
 			fprintf(f, "<td colspan=\"5\" class=\"reason\">%c: ", la);
 			html_escape(f, probe_status_names[p->a->status]);

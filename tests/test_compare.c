@@ -1836,6 +1836,112 @@ static void test_cli_same_run(void)
 	run_free(&r);
 }
 
+/* A rounds file of probe drifty (seed) whose every round median is med. */
+static const char *absurd_file(const char *name, double med, uint64_t seed, char *dst)
+{
+	json_t *doc = rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, seed, 1));
+	json_t *rounds = json_object_get(json_array_get(json_object_get(doc, "probes"), 0), "rounds");
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(rounds, i, r)
+		json_object_set_new(r, "median", json_real(med * (1 + 0.01 * (double)i)));
+	save(dst, name, doc);
+	return dst;
+}
+
+/* No "inf", "nan" (any case) in s. */
+static bool all_finite_text(const char *s)
+{
+	return !strcasestr(s, "inf") && !strcasestr(s, "nan");
+}
+
+/*
+ * Round medians of 1e308 (finite, valid in a file): the probe is not
+ * compared ("cannot compare: overflow"), in the text, in --json and in the
+ * report; no inf or nan anywhere, no verdict.
+ */
+static void test_cli_overflow(void)
+{
+	static char big_a[4096], big_b[4096], big_c[4096], fine[4096];
+	char json_path[4200], html[4200];
+	struct run_result r;
+	json_t *doc, *p;
+	char *text;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(8, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	absurd_file("big_a.json", 1e308, 801, big_a);
+	absurd_file("big_b.json", 1e308, 802, big_b);
+	absurd_file("big_c.json", 1e308, 803, big_c);
+	absurd_file("fine.json", 1000, 804, fine);
+	run(&r, big_a, big_b, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "drifty: cannot compare: overflow", NULL) &&
+	   has_line(r.out, "summary: ", "1 not compared") && all_finite_text(r.out),
+	   "1e308 round medians on both sides: cannot compare, no inf/nan, exit 0");
+	if (!all_finite_text(r.out))
+		diag("%s", r.out);
+	run_free(&r);
+	run(&r, fine, big_a, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "drifty: cannot compare: overflow", NULL) &&
+	   all_finite_text(r.out), "1000 -> 1e308: cannot compare either (no verdict, exit 0)");
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", big_a, big_b, "--", big_c, fine,
+				       NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 0 && has_line(r.out, "drifty: cannot compare: overflow", NULL) &&
+	   all_finite_text(r.out), "pooled runs with 1e308: cannot compare");
+	run_free(&r);
+	snprintf(json_path, sizeof(json_path), "%s/overflow.json", tmp);
+	run(&r, big_a, big_b, "--json", json_path, NULL);
+	text = NULL;
+	doc = json_load_file(json_path, 0, NULL);
+	p = json_array_get(json_object_get(doc, "probes"), 0);
+	ok(r.status == 0 && doc && !strcmp(fixture_str(p, "verdict"), "not compared") &&
+	   strstr(fixture_str(p, "reason"), "cannot compare: overflow") &&
+	   json_integer_value(json_object_get(json_object_get(doc, "summary"), "not_compared")) == 1 &&
+	   json_is_false(json_object_get(doc, "regression")),
+	   "--json: verdict not compared, the reason, summary, no regression");
+	if (doc)
+		text = json_dumps(doc, 0);
+	ok(text && all_finite_text(text), "--json: every value finite");
+	free(text);
+	json_decref(doc);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "report", big_a, fine, "-o", NULL, NULL };
+
+		snprintf(html, sizeof(html), "%s/overflow.html", tmp);
+		argv[5] = html;
+		run_cmd(&r, argv);
+	}
+	text = NULL;
+	{
+		FILE *f = fopen(html, "r");
+
+		if (f) {
+			size_t len = 0;
+
+			text = calloc(1, 1 << 22);
+			if (text)
+				len = fread(text, 1, (1 << 22) - 1, f);
+			(void)len;
+			fclose(f);
+		}
+	}
+	ok(r.status == 0 && text && strstr(text, "cannot compare: overflow"),
+	   "report: the comparison says cannot compare (%d)", r.status);
+	ok(text && !strstr(text, "nan\"") && !strstr(text, "\"-nan") && !strstr(text, "inf\"") &&
+	   !strstr(text, ">inf") && !strstr(text, ">-nan"), "report: no inf or nan in the SVG or tables");
+	free(text);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -1860,6 +1966,7 @@ int main(void)
 	test_cli();
 	test_cli_noise();
 	test_cli_same_run();
+	test_cli_overflow();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
