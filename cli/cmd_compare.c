@@ -59,6 +59,10 @@ static void compare_usage(FILE *f)
 		"                        record), none otherwise\n"
 		"  --fail-on-regression  exit 1 if any probe is significantly slower\n"
 		"                        ('too noisy' is not a regression)\n"
+		"  --wide                the full table (difference and CI in cycles, each probe's\n"
+		"                        model and runs), how the figures were put at speed, and\n"
+		"                        every note on one line; default: lines of at most 100\n"
+		"                        columns\n"
 		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout,\n"
 		"                        instead of the text)\n"
 		"  --seed N              seed of the samples' bootstrap (default %d; same seed,\n"
@@ -151,6 +155,7 @@ int cmd_compare(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "normalize", required_argument, NULL, 'N' },
+		{ "wide", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -160,7 +165,7 @@ int cmd_compare(int argc, char **argv)
 	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
 	struct noise_floor *noise = NULL;
 	char **args = NULL;
-	int c, i, nargs = 0, split = -1, fail_on_regression = 0, rc = EXIT_USAGE;
+	int c, i, nargs = 0, split = -1, fail_on_regression = 0, wide = 0, rc = EXIT_USAGE;
 	size_t nfiles = 0, na = 0, nb = 0;
 	char err[RESULT_ERR_MAX];
 
@@ -212,6 +217,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'f':
 			fail_on_regression = 1;
+			break;
+		case 'w':
+			wide = 1;
 			break;
 		case 'j':
 			json_path = optarg;
@@ -301,7 +309,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	/* With --json - stdout carries the JSON alone. */
 	if (!json_path || strcmp(json_path, "-"))
-		compare_print(stdout, cr);
+		compare_print(stdout, cr, wide);
 	rc = cli_stdout_check("compare", EXIT_OK);
 	if (!rc && json_path && write_json(json_path, cr))
 		rc = EXIT_FAIL;

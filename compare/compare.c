@@ -1153,10 +1153,8 @@ static void resolve_normalize(struct compare_result *cr, const struct result_fil
 	default:
 		cr->normalized = emulated == na + nb;
 		cr->normalize_why = cr->normalized ?
-			"--normalize auto: every run's guest code was emulated, so the host's speed "
-			"moves an op's cost and its paired loop's alike" :
-			"--normalize auto: guest code ran natively in a run, where the loop's cycles "
-			"are the CPU's own";
+			"--normalize auto: every run's guest code was emulated" :
+			"--normalize auto: guest code ran natively in a run";
 		break;
 	}
 }

@@ -304,8 +304,16 @@ const char *compare_check_line(const struct compare_check_change *c, char *buf, 
 const char *compare_normalize_line(const struct compare_result *cr, char *buf, size_t len);
 const char *compare_speed_line(const struct compare_result *cr, char *buf, size_t len);
 
-/* Human-readable report (host differences and warnings first). */
-void compare_print(FILE *f, const struct compare_result *cr);
+#define COMPARE_COLUMNS	100	/* compare_print's width unless wide (probe names up to 27) */
+
+/*
+ * Human-readable report (host differences and warnings first): lines of at
+ * most COMPARE_COLUMNS columns, the table's essentials (base, new, diff%,
+ * its CI in %, verdict); wide: the full table (the difference and its CI in
+ * cycles, each probe's model and runs), how the figures were put at speed,
+ * every note on one line.
+ */
+void compare_print(FILE *f, const struct compare_result *cr, int wide);
 
 /* The comparison as a JSON document (COMPARE_SCHEMA, COMPARE_SCHEMA_VERSION). */
 json_t *compare_to_json(const struct compare_result *cr);

@@ -1461,7 +1461,7 @@ static void test_cli(void)
 	tap_like(r.out, "usage: exitscope compare", "--help prints usage");
 	run_free(&r);
 
-	run(&r, base_path, new_path, NULL, NULL, NULL);
+	run(&r, base_path, new_path, "--wide", NULL, NULL);
 	is_int(r.status, 0, "compare exits 0");
 	ok(has_line(r.out, "kernel: 6.1.0 -> 6.18.44", NULL), "host difference line");
 	ok(strstr(r.out, "kernel: 6.1.0") < strstr(r.out, "fast_probe"), "host differences come first");
@@ -1559,7 +1559,12 @@ static void test_cli(void)
 	run_free(&r);
 
 	/* Several runs per side. */
-	run(&r, aa1_path, aa2_path, "--", aa3_path, aa4_path);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", "--wide", aa1_path, aa2_path, "--",
+				       aa3_path, aa4_path, NULL };
+
+		run_cmd(&r, argv);
+	}
 	ok(r.status == 0 && has_line(r.out, "(2 base runs, 2 new runs)", NULL) &&
 	   has_line(r.out, "drifty ", "runs         2/2   no significant change") &&
 	   has_line(r.out, "model: runs = a side's variance from the spread of its run means", NULL) &&
@@ -1569,7 +1574,7 @@ static void test_cli(void)
 	run(&r, aa1_path, "--", up_path, "--fail-on-regression", NULL);
 	is_int(r.status, 1, "options after the '--' still count (--fail-on-regression: exit 1)");
 	run_free(&r);
-	run(&r, wild_a_path, wild_b_path, "--fail-on-regression", NULL, NULL);
+	run(&r, wild_a_path, wild_b_path, "--fail-on-regression", "--wide", NULL);
 	ok(r.status == 0 && has_line(r.out, "drifty ", "too noisy (could detect >= ") &&
 	   has_line(r.out, "summary: ", "1 too noisy"), "too noisy: says what could be detected, exit 0");
 	run_free(&r);
@@ -1589,7 +1594,7 @@ static void test_cli(void)
 	}
 	json_decref(doc);
 	run_free(&r);
-	run(&r, flat_a_path, flat_b_path, NULL, NULL, NULL);
+	run(&r, flat_a_path, flat_b_path, "--wide", NULL, NULL);
 	ok(r.status == 0 && has_line(r.out, "note: fewer than 2 rounds on a side", "run-to-run variance"),
 	   "v1 files: the note says run-to-run variance is not seen");
 	run_free(&r);
@@ -1598,7 +1603,7 @@ static void test_cli(void)
 	json_object_set_new(doc, "started", json_string("2026-11-30T02:00:00Z"));
 	snprintf(json_path, sizeof(json_path), "%s", fixture_write(tmp, "base-again.json", doc));
 	json_decref(doc);
-	run(&r, base_path, json_path, "--", new_path, NULL);
+	run(&r, base_path, json_path, "--", new_path, "--wide");
 	ok(r.status == 0 && has_line(r.out, "hand_const ", "[-10.0, -10.0]"),
 	   "v1 files pooled: hand_const still -10 exactly");
 	run_free(&r);
@@ -1652,7 +1657,7 @@ static void test_cli_noise(void)
 		tap_skip(17, "EXITSCOPE not set (run through make check) or no floor written");
 		return;
 	}
-	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_path, NULL);
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_path, "--wide");
 	snprintf(want, sizeof(want), "noise floor: %s: 5 runs by exitscope 0.1.0 on Xeon (kvm_intel, "
 		 "native), kernel 6.1.0, measured 2026-11-30T01:38:25Z to 2026-11-30T01:39:02Z; in the "
 		 "interval of 1 of 1 probes compared by rounds", noise_path);
@@ -1683,7 +1688,7 @@ static void test_cli_noise(void)
 	json_decref(doc);
 	run_free(&r);
 
-	run(&r, nrun_path[0], nrun_path[1], NULL, NULL, NULL);
+	run(&r, nrun_path[0], nrun_path[1], "--wide", NULL, NULL);
 	ok(r.status == 0 && count(r.out, "run-to-run") + count(r.out, "one run per side and no noise "
 	   "floor: the intervals see the variation between the rounds of each run, not from one run "
 	   "(process, boot) to the next") == 1 && has_line(r.out, "or the host's noise floor (--noise FILE)", NULL),
@@ -1737,7 +1742,7 @@ static void test_cli_noise(void)
 		 "v1: it does not apply\n", noise_path, v1_path);
 	ok(r.status == 2 && !strcmp(r.err, want), "a floor for runs of another method: exit 2, one line");
 	run_free(&r);
-	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_r8, NULL);
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_r8, "--wide");
 	snprintf(want, sizeof(want), "!!! WARNING: %s's runs were measured with rounds 8, %s with 30: "
 		 "its between-run part is added as it was measured", noise_r8, nrun_path[0]);
 	ok(r.status == 0 && has_line(r.out, want, NULL) && count(r.out, "'s runs were measured with") == 1 &&
@@ -1942,6 +1947,89 @@ static void test_cli_overflow(void)
 	run_free(&r);
 }
 
+/* The widest line of s, in bytes (the output is ASCII). */
+static size_t widest(const char *s)
+{
+	size_t w = 0;
+
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		w = n > w ? n : w;
+		p += n + (p[n] == '\n');
+	}
+	return w;
+}
+
+/* Does every "note:" and "!!! WARNING" line of s occur once? */
+static bool notes_once(const char *s)
+{
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (!strncmp(p, "note:", 5) || !strncmp(p, "!!! WARNING", 11)) {
+			char *line = strndup(p, n);
+			size_t k = count(s, line);
+
+			free(line);
+			if (k != 1)
+				return false;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return true;
+}
+
+/*
+ * By default compare's lines fit 100 columns (the names here are shorter
+ * than 27 characters), each note said once; --wide has the full table.
+ */
+static void test_cli_columns(void)
+{
+	struct run_result r;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(7, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	run(&r, base_path, new_path, NULL, NULL, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out),
+	   "base -> new: every line at most %d columns (widest %zu), each note once", COMPARE_COLUMNS,
+	   widest(r.out));
+	ok(has_line(r.out, "hand_const ", "-10.00%  [-10.0%, -10.0%]") &&
+	   has_line(r.out, "fast_probe ", "faster") && has_line(r.out, "  flaky: base ok, new skipped "
+	   "(no PIO port)", NULL), "the table: diff% and its CI in % of base; why a probe was not compared");
+	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL) &&
+	   has_line(r.out, "only in base: old_only", NULL), "summary and only-in lines name the sides");
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa2_path, "--", aa3_path,
+				       aa4_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out) &&
+	   has_line(r.out, "model: runs (1 probe) - runs = a side's variance", NULL),
+	   "2 runs a side: at most %d columns (widest %zu), the model counted", COMPARE_COLUMNS,
+	   widest(r.out));
+	run_free(&r);
+	run(&r, nrun_path[0], nrun_path[1], NULL, NULL, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out) &&
+	   count(r.out, "one run per side and no noise floor") == 1,
+	   "one run a side: the run-to-run note once, wrapped (widest %zu)", widest(r.out));
+	run_free(&r);
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_r8, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out),
+	   "with a floor of other rounds: at most %d columns (widest %zu)", COMPARE_COLUMNS,
+	   widest(r.out));
+	run_free(&r);
+	run(&r, base_path, new_path, "--wide", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "hand_const ", "[-10.0, -10.0]") &&
+	   has_line(r.out, "probe ", "model") && widest(r.out) > COMPARE_COLUMNS,
+	   "--wide: the interval in cycles and the model column");
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -1967,6 +2055,7 @@ int main(void)
 	test_cli_noise();
 	test_cli_same_run();
 	test_cli_overflow();
+	test_cli_columns();
 	fixture_rmdir(tmp);
 	return done_testing();
 }

@@ -501,7 +501,7 @@ static void test_cli(void)
 	json_t *doc, *pj, *g;
 
 	if (!exe || !a || !b) {
-		tap_skip(5, "EXITSCOPE not set (run through make check) or no files");
+		tap_skip(7, "EXITSCOPE not set (run through make check) or no files");
 		free(a);
 		free(b);
 		return;
@@ -534,6 +534,32 @@ static void test_cli(void)
 		run_free(&r);
 	}
 	{
+		const char *argv[] = { exe, "compare", a, b, NULL };
+		size_t w = 0;
+
+		run_cmd(&r, argv);
+		for (const char *q = r.out; *q;) {
+			size_t n = strcspn(q, "\n");
+
+			w = n > w ? n : w;
+			q += n + (q[n] == '\n');
+		}
+		ok(r.status == 0 && w <= COMPARE_COLUMNS &&
+		   strstr(r.out, "\nfigures: net cycles/op at the base side's guest speed (--normalize auto:") &&
+		   !strstr(r.out, "slope"), "at equal guest speed: every line at most %d columns (widest "
+		   "%zu), the figures line without how", COMPARE_COLUMNS, w);
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "compare", a, b, "--wide", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && strstr(r.out, "\nfigures: net cycles/op at the base side's guest speed: "
+		   "each round's net cost less the probe's slope on its harness loop"),
+		   "--wide: the figures line says how");
+		run_free(&r);
+	}
+	{
 		const char *argv[] = { exe, "compare", a, b, "--normalize", "none", NULL };
 
 		run_cmd(&r, argv);
@@ -554,7 +580,7 @@ static void test_cli(void)
 	{
 		double x[8];
 		json_t *d1, *d2;
-		const char *p1, *argv[] = { exe, "compare", NULL, NULL, NULL };
+		const char *p1, *argv[] = { exe, "compare", NULL, NULL, "--wide", NULL };
 
 		fixture_samples(x, 8, 1000, 20, 1);
 		d1 = fixture_result(fixture_host("6.1.0", "Xeon", "emulated"),
