@@ -12,15 +12,14 @@
 
 double counters_mean(const struct run_probe *const *r, size_t n, int i)
 {
-	double sum = 0;
+	double mean = 0;
 	size_t k = 0;
 
+	/* A running mean: finite for any finite values (a sum of two 1e308 is not). */
 	for (size_t j = 0; j < n; j++)
-		if (r[j]->per_op[i] >= 0) {
-			sum += r[j]->per_op[i];
-			k++;
-		}
-	return k ? sum / (double)k : -1;
+		if (r[j]->per_op[i] >= 0)
+			mean += (r[j]->per_op[i] - mean) / (double)++k;
+	return k ? mean : -1;
 }
 
 /* The runs' values of counter i (malloc'd, *k of them; NULL when out of memory). */
@@ -63,6 +62,9 @@ static enum counters_call judge(const double *xa, size_t na, const double *xb, s
 {
 	struct stats_diff d;
 
+	for (size_t j = 0; j < na || j < nb; j++)
+		if ((j < na && !(xa[j] <= COMPARE_MAX_CYCLES)) || (j < nb && !(xb[j] <= COMPARE_MAX_CYCLES)))
+			return COUNTERS_ABSENT;	/* no op does that: nothing to judge */
 	if (small(c->a, c->b))
 		return COUNTERS_SAME;
 	if (whole(xa, na) && whole(xb, nb)) {

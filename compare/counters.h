@@ -10,7 +10,7 @@
 
 /* What counters_judge found. */
 enum counters_call {
-	COUNTERS_ABSENT,	/* no run of a side has the counter */
+	COUNTERS_ABSENT,	/* no run of a side has it, or a run's is beyond COMPARE_MAX_CYCLES */
 	COUNTERS_SAME,		/* no change: under the size rule, or within the runs' variation */
 	COUNTERS_CHANGED,	/* a change, shown by c->by */
 	COUNTERS_UNJUDGED,	/* a difference of the size rule's size that cannot be judged */

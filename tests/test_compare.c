@@ -699,7 +699,7 @@ static struct compare_result *compare_counter(int i, const double *va, size_t na
 static void test_counters(void)
 {
 	static const double a3[] = { 245.7, 262.3, 258.0 }, b3[] = { 273.7, 253.2, 250.0 };
-	static const double up3[] = { 290, 300, 295 };
+	static const double up3[] = { 290, 300, 295 }, huge[] = { 1e308, 1.7e308, 1.5e308 };
 	static const double one[] = { 1, 1, 1 }, two[] = { 2, 2, 2 }, near1[] = { 1.001, 0.999, 1.0 };
 	const int ie = RESULT_OP_INSN_EMULATION, ex = RESULT_OP_EXITS;
 	struct compare_result *cr;
@@ -756,6 +756,11 @@ static void test_counters(void)
 	compare_free(cr);
 	cr = compare_counter(ex, two, 3, one, 1, 7);
 	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0, "3 runs of 2 -> one run of 1: a change");
+	compare_free(cr);
+	cr = compare_counter(ie, huge, 3, one, 3, 8);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0 && isfinite(cr->probes[0].per_op_a[ie]),
+	   "1e308 per op in every base run: not compared, its mean finite (%g)",
+	   cr ? cr->probes[0].per_op_a[ie] : 0);
 	compare_free(cr);
 	/*
 	 * A/A: every run's counter 2.0 x (1 + 0.2 N), 3 runs a side (noise so large
