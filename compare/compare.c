@@ -24,7 +24,8 @@ const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
 const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor" };
 const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
-const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "runs", "not judged" };
+const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "zero", "runs",
+								     "not judged" };
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =

@@ -158,14 +158,16 @@ struct compare_probe {
 /*
  * How a per-op counter's difference was judged (docs/method.md, "Per-op
  * counters"): every run of both sides the same whole number per op on its
- * side (a count of what every op does: a fact), the runs' values by Welch t
- * (2 runs or more a side), or not at all (a side of one run whose value is
- * not whole: a run's counters are totals over its rounds, so how they vary
- * from run to run is unknown).
+ * side (a count of what every op does: a fact), none in every run of one
+ * side against at least one per op in every run of the other (ops that
+ * never exit, then each does), the runs' values by Welch t (2 runs or more
+ * a side), or not at all (a side of one run whose value is neither: a run's
+ * counters are totals over its rounds, so how they vary from run to run is
+ * unknown).
  */
-enum compare_counter_by { COMPARE_COUNTER_WHOLE, COMPARE_COUNTER_RUNS, COMPARE_COUNTER_NOT_JUDGED,
-			  COMPARE_COUNTER_BY_N };
-/* "whole", "runs", "not judged" */
+enum compare_counter_by { COMPARE_COUNTER_WHOLE, COMPARE_COUNTER_FROM_ZERO, COMPARE_COUNTER_RUNS,
+			  COMPARE_COUNTER_NOT_JUDGED, COMPARE_COUNTER_BY_N };
+/* "whole", "zero", "runs", "not judged" */
 extern const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N];
 
 /*

@@ -48,6 +48,23 @@ static int whole(const double *x, size_t n)
 	return 1;
 }
 
+/* Is every value under COMPARE_COUNTER_ZERO (none counted), or at least 1 (every op, once or more)? */
+static int none(const double *x, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!(x[j] < COMPARE_COUNTER_ZERO))
+			return 0;
+	return 1;
+}
+
+static int every_op(const double *x, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (!(x[j] >= 1))
+			return 0;
+	return 1;
+}
+
 /*
  * The size rule: smaller differences are no change whatever the runs say
  * (as the threshold is for the cycles).
@@ -69,6 +86,15 @@ static enum counters_call judge(const double *xa, size_t na, const double *xb, s
 		return COUNTERS_SAME;
 	if (whole(xa, na) && whole(xb, nb)) {
 		c->by = COMPARE_COUNTER_WHOLE;
+		c->lo = c->hi = c->b - c->a;
+		return COUNTERS_CHANGED;
+	}
+	/*
+	 * Host events add counts at their rate per time; they do not make an
+	 * op that never counted one count one on every op.
+	 */
+	if ((none(xa, na) && every_op(xb, nb)) || (every_op(xa, na) && none(xb, nb))) {
+		c->by = COMPARE_COUNTER_FROM_ZERO;
 		c->lo = c->hi = c->b - c->a;
 		return COUNTERS_CHANGED;
 	}

@@ -700,6 +700,7 @@ static void test_counters(void)
 {
 	static const double a3[] = { 245.7, 262.3, 258.0 }, b3[] = { 273.7, 253.2, 250.0 };
 	static const double up3[] = { 290, 300, 295 }, huge[] = { 1e308, 1.7e308, 1.5e308 };
+	static const double zero[] = { 0.0001 }, cet[] = { 2.02 }, part[] = { 0.6 };
 	static const double one[] = { 1, 1, 1 }, two[] = { 2, 2, 2 }, near1[] = { 1.001, 0.999, 1.0 };
 	const int ie = RESULT_OP_INSN_EMULATION, ex = RESULT_OP_EXITS;
 	struct compare_result *cr;
@@ -756,6 +757,20 @@ static void test_counters(void)
 	compare_free(cr);
 	cr = compare_counter(ex, two, 3, one, 1, 7);
 	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0, "3 runs of 2 -> one run of 1: a change");
+	compare_free(cr);
+	cr = compare_counter(ex, zero, 1, cet, 1, 9);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_FROM_ZERO &&
+	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)),
+		   "p: 0.00 -> 2.02 exits/op (now intercepted)"),
+	   "one run a side, exits/op 0.00 -> 2.02: a change (none, then every op)");
+	compare_free(cr);
+	cr = compare_counter(ex, cet, 1, zero, 1, 10);
+	ok(cr && cr->n_counters == 1 && !strcmp(cr->counters[0].note ?: "", "now guest-owned"),
+	   "2.02 -> 0.00: now guest-owned");
+	compare_free(cr);
+	cr = compare_counter(ex, zero, 1, part, 1, 11);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "one run a side, 0.00 -> 0.60 (not every op): not judged");
 	compare_free(cr);
 	cr = compare_counter(ie, huge, 3, one, 3, 8);
 	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0 && isfinite(cr->probes[0].per_op_a[ie]),
