@@ -2018,7 +2018,7 @@ static void test_cli_columns(void)
 	   widest(r.out));
 	ok(has_line(r.out, "hand_const ", "-10.00%  [-10.0%, -10.0%]") &&
 	   has_line(r.out, "fast_probe ", "faster") && has_line(r.out, "  flaky: base ok, new skipped "
-	   "(no PIO port)", NULL), "the table: diff% and its CI in % of base; why a probe was not compared");
+	   "(no PIO port)", NULL), "the table: diff%% and its CI in %% of base; why a probe was not compared");
 	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL) &&
 	   has_line(r.out, "only in base: old_only", NULL), "summary and only-in lines name the sides");
 	run_free(&r);
