@@ -44,7 +44,11 @@ static void compare_usage(FILE *f)
 		"recordings) or with fewer than 2 on a side, the medians of the samples\n"
 		"are compared with a seeded, reproducible bootstrap over them, with a note\n"
 		"that run-to-run variance is not seen. Changes of exits/op and the other per-op\n"
-		"counters, ownership-map and check changes (of each side's first file), and\n"
+		"counters (each side's mean over its runs; a change when every run is the same\n"
+		"whole number per op, none on one side against at least one per op on the\n"
+		"other, or by Welch t on the run values with 2 runs or more a side; with one\n"
+		"run a side other differences are listed as not judged),\n"
+		"ownership-map and check changes (of each side's first file), and\n"
 		"probes found on one side only are listed too.\n"
 		"\n"
 		"  --threshold PCT       smallest relative change that counts (default %.0f%%)\n"
@@ -57,6 +61,10 @@ static void compare_usage(FILE *f)
 		"                        record), none otherwise\n"
 		"  --fail-on-regression  exit 1 if any probe is significantly slower\n"
 		"                        ('too noisy' is not a regression)\n"
+		"  --wide                the full table (difference and CI in cycles, each probe's\n"
+		"                        model and runs), how the figures were put at speed, and\n"
+		"                        every note on one line; default: lines of at most 100\n"
+		"                        columns\n"
 		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout,\n"
 		"                        instead of the text)\n"
 		"  --seed N              seed of the samples' bootstrap (default %d; same seed,\n"
@@ -71,7 +79,8 @@ static void compare_usage(FILE *f)
 		"Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
 		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
 		"output file that cannot be written is found before anything is read),\n"
-		"unreadable/invalid input file, or a noise floor that does not fit the runs.\n",
+		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
+		"one run given twice (on a side, or on both: the same start, end and process).\n",
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
@@ -150,6 +159,7 @@ int cmd_compare(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "noise", required_argument, NULL, 'n' },
 		{ "normalize", required_argument, NULL, 'N' },
+		{ "wide", no_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -160,7 +170,7 @@ int cmd_compare(int argc, char **argv)
 	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
 	struct noise_floor *noise = NULL;
 	char **args = NULL;
-	int c, i, nargs = 0, split = -1, fail_on_regression = 0, rc = EXIT_USAGE;
+	int c, i, nargs = 0, split = -1, fail_on_regression = 0, wide = 0, rc = EXIT_USAGE;
 	size_t nfiles = 0, na = 0, nb = 0;
 	char err[RESULT_ERR_MAX];
 
@@ -212,6 +222,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'f':
 			fail_on_regression = 1;
+			break;
+		case 'w':
+			wide = 1;
 			break;
 		case 'j':
 			json_path = optarg;
@@ -278,6 +291,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cli_read_results("compare", files, na, a) || cli_read_results("compare", files + na, nb, b))
 		goto out;
+	if (compare_runs_distinct((const struct result_file *const *)a, na,
+				  (const struct result_file *const *)b, nb, err, sizeof(err))) {
+		rc = cli_error("compare", EXIT_USAGE, "%s", err);
+		goto out;
+	}
 	if (noise_path) {
 		noise = noise_read_file(noise_path, err, sizeof(err));
 		if (!noise || compare_noise_check(noise, (const struct result_file *const *)a, na,
@@ -301,7 +319,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	/* With --json - stdout carries the JSON alone. */
 	if (!json_path || strcmp(json_path, "-")) {
-		compare_print(stdout, cr);
+		compare_print(stdout, cr, wide);
 		path_changes_print(stdout, &paths);
 	}
 	rc = cli_stdout_check("compare", EXIT_OK);

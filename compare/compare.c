@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/counters.h"
 #include "compare/floor.h"
 #include "compare/model.h"
 #include "compare/speed.h"
@@ -23,6 +24,8 @@ const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
 const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
 const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor" };
 const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
+const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "zero", "runs",
+								     "not judged" };
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
@@ -160,6 +163,51 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
 }
 
 /*
+ * Were run f's vCPU CPUs asked for? 1: its command line has --cpu (or a
+ * prefix getopt takes for it), 0: a command line without it (exitscope
+ * picked them), -1: no command line recorded.
+ */
+static int cpus_asked(const struct result_file *f)
+{
+	if (!f->command || !f->n_command)
+		return -1;
+	for (size_t i = 1; i < f->n_command; i++) {
+		const char *s = f->command[i];
+		size_t n;
+
+		if (!strcmp(s, "--"))
+			break;
+		if (strncmp(s, "--c", 3))
+			continue;
+		n = strcspn(s + 2, "=");
+		if (n <= 3 && !strncmp(s + 2, "cpu", n))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The pinned CPUs differ: a difference the user made when either side asked
+ * for them (each value says which: "2 (--cpu)", "0 (picked)"); when
+ * exitscope picked both, a note, since a pick is no difference of the hosts.
+ */
+static int compare_cpus(struct compare_result *cr, const struct result_file *fa,
+			const struct result_file *fb, const char *va, const char *vb)
+{
+	static const char *const how[] = { "", " (picked)", " (--cpu)" };
+	int qa = cpus_asked(fa), qb = cpus_asked(fb);
+	char ta[80], tb[80];
+
+	if (!qa && !qb)
+		return add_warning(cr, xasprintf("note: exitscope picked the vCPU thread's CPU on "
+						 "both sides (%s, %s; no --cpu): not a host "
+						 "difference", va, vb));
+	snprintf(ta, sizeof(ta), "%s%s", va, how[qa + 1]);
+	snprintf(tb, sizeof(tb), "%s%s", vb, how[qb + 1]);
+	return add_host(cr, "settings.cpus", ta, tb);
+}
+
+/*
  * How the two runs measured: every setting that differs is listed; a
  * different method or guest XCR0 is a warning (the figures themselves may
  * differ by it: v1 subtracts one nop baseline per run, v2 a paired baseline
@@ -167,19 +215,25 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
  * precision change how precisely a side is known, which the interval
  * accounts for, not what is measured.
  */
-static int compare_settings(struct compare_result *cr, const struct run_settings *a,
-			    const struct run_settings *b)
+static int compare_settings(struct compare_result *cr, const struct result_file *fa,
+			    const struct result_file *fb)
 {
+	const struct run_settings *a = &fa->settings, *b = &fb->settings;
 	char va[64], vb[64], field[64];
 
 	for (int i = 0; i < RUN_SETTING_N; i++) {
 		run_setting_text(a, i, va, sizeof(va));
 		run_setting_text(b, i, vb, sizeof(vb));
+		if (!strcmp(va, vb))
+			continue;
+		if (i == RUN_SETTING_CPUS) {
+			if (compare_cpus(cr, fa, fb, va, vb))
+				return -1;
+			continue;
+		}
 		snprintf(field, sizeof(field), "settings.%s", run_setting_names[i]);
 		if (add_host(cr, field, va, vb))
 			return -1;
-		if (!strcmp(va, vb))
-			continue;
 		if (i == RUN_SETTING_GUEST_XCR0 &&
 		    add_warning(cr, xasprintf("WARNING: the runs set different guest XCR0 (--guest-xcr0: "
 					      "%s: %s, %s: %s): exits that switch XCR0 cost differently",
@@ -461,6 +515,49 @@ static int probe_speed(const struct compare_result *cr, struct compare_probe *p,
 	return 0;
 }
 
+/* Is every cycles figure of these runs' probe within COMPARE_MAX_CYCLES (and finite)? */
+static int sane_runs(const struct run_probe *const *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct run_probe *p = r[i];
+
+		for (size_t k = 0; k < p->n_samples; k++)
+			if (!(fabs(p->samples[k]) <= COMPARE_MAX_CYCLES))
+				return 0;
+		for (size_t k = 0; k < p->n_rounds; k++) {
+			const struct run_round *rd = &p->rounds[k];
+
+			if (!(fabs(rd->median) <= COMPARE_MAX_CYCLES) ||
+			    !(rd->baseline_median <= COMPARE_MAX_CYCLES) ||
+			    !(rd->raw_median <= COMPARE_MAX_CYCLES))
+				return 0;
+			for (size_t j = 0; j < rd->n_samples; j++)
+				if (!(fabs(rd->samples[j]) <= COMPARE_MAX_CYCLES))
+					return 0;
+		}
+	}
+	return 1;
+}
+
+/* Everything printed of p's interval is finite (a belt to sane_runs' braces). */
+static int finite_probe(const struct compare_probe *p)
+{
+	const double v[] = { p->d.median_a, p->d.median_b, p->d.diff, p->d.lo, p->d.hi, p->se,
+			     p->has_pct ? p->pct : 0, p->has_pct ? p->pct_lo : 0,
+			     p->has_pct ? p->pct_hi : 0, p->has_pct ? p->mde_pct : 0,
+			     p->loop_a, p->loop_b, p->normalized ? p->speed.beta : 0 };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!isfinite(v[i]))
+			return 0;
+	return 1;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const char overflow_why[] = "cannot compare: overflow (a figure beyond "
+				   STR(COMPARE_MAX_CYCLES) " cycles/op or not finite)";
+
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
@@ -475,9 +572,23 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		cr->n_not_run++;
 		return 0;
 	}
+	if (!sane_runs(pa->ok, pa->n_ok) || !sane_runs(pb->ok, pb->n_ok)) {
+		p->why = overflow_why;
+		p->verdict = COMPARE_NOT_RUN;
+		cr->n_not_run++;
+		return 0;
+	}
 	if (probe_speed(cr, p, pa, pb) ||
 	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
+	probe_verdict(cr, p);
+	if (!finite_probe(p)) {
+		p->why = overflow_why;
+		p->verdict = COMPARE_NOT_RUN;
+		p->normalized = 0;
+		cr->n_not_run++;
+		return 0;
+	}
 	if (p->method == COMPARE_METHOD_BATCHES)
 		cr->n_by_batches++;
 	else
@@ -489,7 +600,6 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	cr->n_floor += p->floor != NULL;
 	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
 	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
-	probe_verdict(cr, p);
 	switch (p->verdict) {
 	case COMPARE_FASTER:
 		cr->n_faster++;
@@ -507,34 +617,43 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	return 0;
 }
 
-static int compare_counters(struct compare_result *cr, const struct compare_probe *p)
+/*
+ * p's per-op counters over the ok runs of each side: their means into
+ * p->per_op_a, p->per_op_b, and each difference of the size rule's size
+ * into the changes or the differences not judged (compare/counters.h). The
+ * run-loop counters are optional: compared where both sides have them.
+ */
+static int compare_counters(struct compare_result *cr, struct compare_probe *p,
+			    const struct pooled *pa, const struct pooled *pb)
 {
-	struct compare_counter *c;
+	struct compare_counter c, *to;
 	int i;
 
-	if (p->a->status != PROBE_OK || p->b->status != PROBE_OK)
+	for (i = 0; i < RESULT_PER_OP_N; i++) {
+		p->per_op_a[i] = counters_mean(pa->ok, pa->n_ok, i);
+		p->per_op_b[i] = counters_mean(pb->ok, pb->n_ok, i);
+	}
+	if (!pa->n_ok || !pb->n_ok)
 		return 0;
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
-		double va = p->a->per_op[i], vb = p->b->per_op[i];
+		enum counters_call r = counters_judge(pa->ok, pa->n_ok, pb->ok, pb->n_ok, i, &c);
 
-		/* The run-loop counters are optional: compared when both files have them. */
-		if (va < 0 || vb < 0)
-			continue;
-		/* Whole-number steps are facts; drift of a few percent is noise. */
-		if (fabs(va - vb) < COMPARE_COUNTER_EPS ||
-		    fabs(va - vb) < COMPARE_COUNTER_REL * fmax(va, vb))
-			continue;
-		c = push(&cr->counters, &cr->n_counters, sizeof(*c));
-		if (!c)
+		if (r == COUNTERS_NOMEM)
 			return -1;
-		c->probe = p->name;
-		c->counter = result_per_op_names[i];
-		c->a = va;
-		c->b = vb;
-		if (i == RESULT_OP_EXITS && vb < COMPARE_COUNTER_ZERO)
-			c->note = "now guest-owned";
-		else if (i == RESULT_OP_EXITS && va < COMPARE_COUNTER_ZERO)
-			c->note = "now intercepted";
+		if (r != COUNTERS_CHANGED && r != COUNTERS_UNJUDGED)
+			continue;
+		to = r == COUNTERS_CHANGED ? push(&cr->counters, &cr->n_counters, sizeof(*to)) :
+					     push(&cr->unjudged, &cr->n_unjudged, sizeof(*to));
+		if (!to)
+			return -1;
+		c.probe = p->name;
+		c.counter = result_per_op_names[i];
+		c.note = NULL;
+		if (r == COUNTERS_CHANGED && i == RESULT_OP_EXITS && c.b < COMPARE_COUNTER_ZERO)
+			c.note = "now guest-owned";
+		else if (r == COUNTERS_CHANGED && i == RESULT_OP_EXITS && c.a < COMPARE_COUNTER_ZERO)
+			c.note = "now intercepted";
+		*to = c;
 	}
 	return 0;
 }
@@ -605,7 +724,7 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p = &cr->probes[cr->n_probes++];
 			p->name = ra->key;
 			p->group = pa.rep->group;
-			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p))
+			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p, &pa, &pb))
 				goto out;
 			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0)
 				shift[n_shift++] = p->loop_b / p->loop_a - 1;
@@ -1035,10 +1154,8 @@ static void resolve_normalize(struct compare_result *cr, const struct result_fil
 	default:
 		cr->normalized = emulated == na + nb;
 		cr->normalize_why = cr->normalized ?
-			"--normalize auto: every run's guest code was emulated, so the host's speed "
-			"moves an op's cost and its paired loop's alike" :
-			"--normalize auto: guest code ran natively in a run, where the loop's cycles "
-			"are the CPU's own";
+			"--normalize auto: every run's guest code was emulated" :
+			"--normalize auto: guest code ran natively in a run";
 		break;
 	}
 }
@@ -1055,6 +1172,8 @@ static int speed_notes(struct compare_result *cr, const struct result_file *cons
 		return -1;
 	if (cr->has_speed)
 		probe_verdict(cr, &cr->speed);
+	if (cr->has_speed && !finite_probe(&cr->speed))
+		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&
 	    (cr->speed.verdict == COMPARE_FASTER || cr->speed.verdict == COMPARE_SLOWER) &&
 	    add_warning(cr, xasprintf("note: the guest itself ran %s on the new side (its harness "
@@ -1104,7 +1223,7 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	    compare_host(cr, &a[0]->host, &b[0]->host) ||
 	    check_side(cr, "base", a, na) || check_side(cr, "new", b, nb) ||
 	    (a[0]->settings.present && b[0]->settings.present &&
-	     compare_settings(cr, &a[0]->settings, &b[0]->settings)) ||
+	     compare_settings(cr, a[0], b[0])) ||
 	    (cr->noise && floor_notes(cr, a, na, b, nb)) ||
 	    compare_probes(cr, &sa, &sb) || speed_notes(cr, a, na, b, nb) || r2r_note(cr) ||
 	    (a[0]->map && b[0]->map && compare_maps(cr, a[0]->map, b[0]->map)) ||
@@ -1146,6 +1265,7 @@ void compare_free(struct compare_result *cr)
 	free(cr->warnings);
 	free(cr->probes);
 	free(cr->counters);
+	free(cr->unjudged);
 	free(cr->map);
 	free(cr->checks);
 	free(cr->only_a);

@@ -20,8 +20,15 @@
 #define COMPARE_SEED		1	/* default bootstrap seed */
 #define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported... */
 #define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */
-#define COMPARE_COUNTER_ZERO	0.005	/* below this a per-op counter is 0 (prints 0.00) */
+#define COMPARE_COUNTER_ZERO	0.005	/* within this of a whole number a per-op counter is it (prints 0.00, 1.00) */
 #define COMPARE_SHIFT_MIN_PROBES 3	/* probes with rounds on both sides before a baseline shift is told */
+/*
+ * Cycles per op beyond any real op (over two days at 5 GHz): a probe whose
+ * samples or rounds hold a larger figure is not compared ("cannot compare:
+ * overflow"), so no interval or verdict comes from arithmetic that
+ * overflows.
+ */
+#define COMPARE_MAX_CYCLES	1e15
 
 /*
  * The figures compare compares (docs/method.md, "At equal guest speed"):
@@ -94,10 +101,13 @@ extern const char *const compare_r2r_names[COMPARE_R2R_N];
  * Version 4: at the top "normalize" and "guest_speed", per probe
  * "normalized", "speed_slope", "base_loop_cycles", "new_loop_cycles" (with normalize
  * "speed" the medians, the difference and the CI are at the base side's
- * guest speed). All older fields are still there with their names.
+ * guest speed). Version 5: per-op counters are each side's means over its
+ * runs; "counter_changes" only judged changes (with "by", runs and CI), at
+ * the top "counters_not_judged". All older fields are still there with
+ * their names.
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
-#define COMPARE_SCHEMA_VERSION	4
+#define COMPARE_SCHEMA_VERSION	5
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
@@ -107,6 +117,7 @@ struct compare_probe {
 	const char *name, *group;
 	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
+	const char *why;		/* not compared though it ran on both sides: why; else NULL */
 	enum compare_method method;
 	/*
 	 * diff = new - base and its 95% CI; median_a/median_b: the pooled
@@ -140,12 +151,36 @@ struct compare_probe {
 	int normalized;
 	struct speed_adj speed;
 	double loop_a, loop_b;		/* each side's mean harness loop, cycles per op; -1 unknown */
+	/* Each side's per-op counters: the mean over its ok runs that have one; -1 absent. */
+	double per_op_a[RESULT_PER_OP_N], per_op_b[RESULT_PER_OP_N];
 };
 
-/* A per-op counter of a probe that changed: facts, not noise. */
+/*
+ * How a per-op counter's difference was judged (docs/method.md, "Per-op
+ * counters"): every run of both sides the same whole number per op on its
+ * side (a count of what every op does: a fact), none in every run of one
+ * side against at least one per op in every run of the other (ops that
+ * never exit, then each does), the runs' values by Welch t (2 runs or more
+ * a side), or not at all (a side of one run whose value is neither: a run's
+ * counters are totals over its rounds, so how they vary from run to run is
+ * unknown).
+ */
+enum compare_counter_by { COMPARE_COUNTER_WHOLE, COMPARE_COUNTER_FROM_ZERO, COMPARE_COUNTER_RUNS,
+			  COMPARE_COUNTER_NOT_JUDGED, COMPARE_COUNTER_BY_N };
+/* "whole", "zero", "runs", "not judged" */
+extern const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N];
+
+/*
+ * A per-op counter of a probe whose sides differ by the size rule (0.05/op
+ * and 10% of the larger): a change (compare_result.counters), or a
+ * difference that could not be judged (.unjudged).
+ */
 struct compare_counter {
 	const char *probe, *counter;	/* counter: "exits", "io_exits", ..., "user_io", ... */
-	double a, b;
+	double a, b;			/* each side's mean over its runs */
+	size_t runs_a, runs_b;		/* runs of each side that have the counter */
+	enum compare_counter_by by;
+	double lo, hi;			/* 95% CI of b - a (runs; b - a when whole; NAN not judged) */
 	const char *note;		/* "now guest-owned", "now intercepted" or NULL */
 };
 
@@ -189,7 +224,8 @@ struct compare_result {
 	struct compare_host_diff *host;	size_t n_host;
 	char **warnings;		size_t n_warnings;	/* "WARNING: ..." and "note: ..." */
 	struct compare_probe *probes;	size_t n_probes;	/* probes in both files, base order */
-	struct compare_counter *counters; size_t n_counters;
+	struct compare_counter *counters; size_t n_counters;	/* changes */
+	struct compare_counter *unjudged; size_t n_unjudged;	/* differences not judged */
 	int map_compared;		/* both files carry a map */
 	struct compare_map_change *map;	size_t n_map;
 	int checks_compared;		/* both files carry checks */
@@ -219,7 +255,8 @@ struct compare_result *compare_results(const struct result_file *a, const struct
  * estimated from its run means (the runs model), a side of one run from its
  * round medians, with opts->noise's between-run variance added when given
  * (docs/method.md); without rounds the flat samples are pooled over the
- * files of a side. Host, settings, per-op counters, map and checks are
+ * files of a side. Per-op counters are each side's means over its runs
+ * (compare/counters.h). Host, settings, map and checks are
  * those of each side's first file (with a warning when a side's files
  * differ in kernel, CPU, execution mode, method or guest XCR0). Same
  * ownership rules and errors as compare_results.
@@ -238,6 +275,16 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
  */
 int compare_noise_check(const struct noise_floor *nf, const struct result_file *const *a, size_t na,
 			const struct result_file *const *b, size_t nb, char *err, size_t errlen);
+
+/*
+ * Is every file of both sides a run of its own? Two files are the same run
+ * when they record the same start, end and process (or, files without that
+ * record, when their documents are equal): pooled, a run given twice would
+ * count twice, and a run on both sides would be compared with itself. 0, or
+ * -1 with one line in err naming both files.
+ */
+int compare_runs_distinct(const struct result_file *const *a, size_t na,
+			  const struct result_file *const *b, size_t nb, char *err, size_t errlen);
 
 /*
  * One-line descriptions shared by the text and HTML output, e.g.
@@ -259,8 +306,16 @@ const char *compare_check_line(const struct compare_check_change *c, char *buf, 
 const char *compare_normalize_line(const struct compare_result *cr, char *buf, size_t len);
 const char *compare_speed_line(const struct compare_result *cr, char *buf, size_t len);
 
-/* Human-readable report (host differences and warnings first). */
-void compare_print(FILE *f, const struct compare_result *cr);
+#define COMPARE_COLUMNS	100	/* compare_print's width unless wide (probe names up to 27) */
+
+/*
+ * Human-readable report (host differences and warnings first): lines of at
+ * most COMPARE_COLUMNS columns, the table's essentials (base, new, diff%,
+ * its CI in %, verdict); wide: the full table (the difference and its CI in
+ * cycles, each probe's model and runs), how the figures were put at speed,
+ * every note on one line.
+ */
+void compare_print(FILE *f, const struct compare_result *cr, int wide);
 
 /* The comparison as a JSON document (COMPARE_SCHEMA, COMPARE_SCHEMA_VERSION). */
 json_t *compare_to_json(const struct compare_result *cr);

@@ -1,4 +1,8 @@
-/* compare_out.c - print an A/B comparison as text or as a JSON document. */
+/*
+ * compare_out.c - the one-line descriptions of an A/B comparison shared by
+ * the text and HTML output, and the comparison as a JSON document (the
+ * terminal text is compare_text.c).
+ */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -67,258 +71,35 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
 	return buf;
 }
 
-static const char *status_text(const struct run_probe *p, char *buf, size_t len)
-{
-	if (p->status == PROBE_OK)
-		snprintf(buf, len, "ok");
-	else
-		snprintf(buf, len, "%s (%s)", probe_status_names[p->status], p->reason);
-	return buf;
-}
-
-static void print_host(FILE *f, const struct compare_result *cr)
-{
-	size_t i;
-
-	if (cr->n_host == 0) {
-		fprintf(f, "host: same kernel, backend, CPU, TSC frequency and execution mode\n");
-	} else {
-		fprintf(f, "host differences (%s -> %s):\n", cr->name_a, cr->name_b);
-		for (i = 0; i < cr->n_host; i++)
-			fprintf(f, "  %s: %s -> %s\n", cr->host[i].field, cr->host[i].a, cr->host[i].b);
-	}
-	for (i = 0; i < cr->n_warnings; i++)
-		fprintf(f, "%s%s\n", strncmp(cr->warnings[i], "WARNING", 7) ? "" : "!!! ",
-			cr->warnings[i]);
-}
-
-/* How the intervals were drawn, for the table's header (buf: room for the resamples). */
-static const char *method_text(const struct compare_result *cr, char *buf, size_t len)
-{
-	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
-	unsigned long long seed = (unsigned long long)cr->opts.seed;
-
-	if (!cr->n_by_batches)
-		return "Welch t, by each probe's model; base, new: means of the run means (a run's: "
-		       "the mean of its round medians)";
-	if (!cr->n_by_rounds)
-		snprintf(buf, len, "bootstrap over the samples, %u resamples, seed %llu", iters, seed);
-	else
-		snprintf(buf, len, "Welch t, by each probe's model (base, new: means of the run "
-			 "means), or for model batches the bootstrap over the samples (medians), "
-			 "%u resamples, seed %llu", iters, seed);
-	return buf;
-}
-
-/* The model column: "runs", "rounds", "rounds+floor", "runs/rounds" (base/new), "batches". */
-static const char *model_text(const struct compare_probe *p, char *buf, size_t len)
-{
-	const char *a = compare_method_names[p->method_a], *b = compare_method_names[p->method_b];
-	const char *fl = p->floor ? "+floor" : "";
-
-	if (p->method_a == p->method_b)
-		snprintf(buf, len, "%s%s", a, fl);
-	else
-		snprintf(buf, len, "%s/%s%s", a, b, fl);
-	return buf;
-}
-
-/* One line saying what the model words of this table mean (those that occur). */
-static void print_models(FILE *f, const struct compare_result *cr)
-{
-	int used[COMPARE_METHOD_N] = { 0 }, floor = 0, mixed = 0;
-	const char *sep = "";
-
-	for (size_t i = 0; i < cr->n_probes; i++) {
-		const struct compare_probe *p = &cr->probes[i];
-
-		if (p->verdict == COMPARE_NOT_RUN)
-			continue;
-		used[p->method_a] = used[p->method_b] = 1;
-		floor |= p->floor != NULL;
-		mixed |= p->method_a != p->method_b;
-	}
-	fprintf(f, "model:");
-	if (used[COMPARE_METHOD_RUNS]) {
-		fprintf(f, " runs = a side's variance from the spread of its run means");
-		sep = ";";
-	}
-	if (used[COMPARE_METHOD_ROUNDS]) {
-		fprintf(f, "%s rounds = from the rounds within each run", sep);
-		sep = ";";
-	}
-	if (floor) {
-		fprintf(f, "%s +floor = and the noise floor's between-run variance", sep);
-		sep = ";";
-	}
-	if (mixed) {
-		fprintf(f, "%s a/b = base's/new's", sep);
-		sep = ";";
-	}
-	if (used[COMPARE_METHOD_BATCHES])
-		fprintf(f, "%s batches = no rounds: bootstrap over the samples", sep);
-	fprintf(f, "; runs: base/new\n");
-}
-
-/* The verdict column: "too noisy (>= 7.3% detectable)" says what could have been seen. */
-static const char *verdict_text(const struct compare_probe *p, char *buf, size_t len)
-{
-	if (p->verdict == COMPARE_TOO_NOISY)
-		snprintf(buf, len, "too noisy (could detect >= %.1f%%)", p->mde_pct);
-	else
-		snprintf(buf, len, "%s", compare_verdict_names[p->verdict]);
-	return buf;
-}
-
-static void print_probes(FILE *f, const struct compare_result *cr)
-{
-	char ci[64], pct[32], v[64], how[256], model[40], runs[32], line[512];
-	size_t i, w = 5;
-
-	if (cr->n_probes == cr->n_not_run) {
-		fprintf(f, "\nprobes: none ran in both files\n");
-		return;
-	}
-	for (i = 0; i < cr->n_probes; i++)
-		if (strlen(cr->probes[i].name) > w)
-			w = strlen(cr->probes[i].name);
-	if (w > 40)
-		w = 40;
-	fprintf(f, "\nprobes (cycles/op%s; 95%% CI of the difference by %s; threshold %.1f%%):\n",
-		cr->normalized ? " at the base side's guest speed" : "",
-		method_text(cr, how, sizeof(how)), cr->opts.threshold_pct);
-	if (cr->n_files_a > 1 || cr->n_files_b > 1)
-		fprintf(f, "  (%zu base run%s, %zu new run%s)\n", cr->n_files_a,
-			cr->n_files_a == 1 ? "" : "s", cr->n_files_b, cr->n_files_b == 1 ? "" : "s");
-	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %-12s %-5s %s\n", (int)w, "probe", "base", "new",
-		"diff", "diff%", "95% CI of diff", "model", "runs", "verdict");
-	for (i = 0; i < cr->n_probes; i++) {
-		const struct compare_probe *p = &cr->probes[i];
-
-		if (p->verdict == COMPARE_NOT_RUN)
-			continue;
-		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", p->d.lo, p->d.hi);
-		if (p->has_pct)
-			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
-		else
-			snprintf(pct, sizeof(pct), "n/a");
-		snprintf(runs, sizeof(runs), "%zu/%zu", p->runs_a, p->runs_b);
-		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n", (int)w, p->name,
-			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
-			model_text(p, model, sizeof(model)), runs, verdict_text(p, v, sizeof(v)));
-	}
-	print_models(f, cr);
-	fprintf(f, "%s\n", compare_normalize_line(cr, line, sizeof(line)));
-	if (compare_speed_line(cr, line, sizeof(line)))
-		fprintf(f, "%s\n", line);
-	if (cr->method_note)
-		fprintf(f, "%s\n", cr->method_note);
-	if (cr->r2r_note)
-		fprintf(f, "%s\n", cr->r2r_note);
-	if (cr->n_too_noisy)
-		fprintf(f, "note: 'too noisy': the interval is wider than the threshold, so a change "
-			"of %.1f%% could not have been told from noise; not a regression "
-			"(add runs per side or rounds per run)\n", cr->opts.threshold_pct);
-}
-
-/* Which floor went into the intervals: file, host, exitscope, when, K runs. */
-static void print_floor(FILE *f, const struct compare_result *cr)
-{
-	const struct noise_floor *nf = cr->noise;
-
-	if (!nf)
-		return;
-	fprintf(f, "noise floor: %s: %lld runs by exitscope %s on %s (%s, %s%s%s), kernel %s, ",
-		nf->name ? nf->name : "(estimated)", nf->runs,
-		nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION, nf->host.cpu_name,
-		nf->host.backend_module, exec_mode_name(nf->host.exec_mode),
-		nf->host.lane.present ? ", lane " : "",
-		nf->host.lane.present ? host_lane_names[nf->host.lane.name] : "", nf->host.kernel);
-	if (nf->first_started && nf->last_finished)
-		fprintf(f, "measured %s to %s", nf->first_started, nf->last_finished);
-	else
-		fprintf(f, "created %s", nf->created ? nf->created : "now");
-	fprintf(f, "; in the interval of %zu of %zu probes compared by rounds\n", cr->n_floor,
-		cr->n_by_rounds);
-}
-
-void compare_print(FILE *f, const struct compare_result *cr)
-{
-	char line[512], sa[256], sb[256];
-	size_t i;
-
-	fprintf(f, "exitscope compare: %s (base) -> %s (new)\n", cr->name_a, cr->name_b);
-	print_host(f, cr);
-	print_floor(f, cr);
-	print_probes(f, cr);
-	if (cr->n_counters) {
-		fprintf(f, "\nper-op counter changes:\n");
-		for (i = 0; i < cr->n_counters; i++)
-			fprintf(f, "  %s\n", compare_counter_line(&cr->counters[i], line, sizeof(line)));
-	}
-	if (cr->map_compared) {
-		if (cr->n_map == 0)
-			fprintf(f, "\nownership map: no changes\n");
-		else
-			fprintf(f, "\nownership map changes:\n");
-		for (i = 0; i < cr->n_map; i++)
-			fprintf(f, "  %s\n", compare_map_line(cr, &cr->map[i], line, sizeof(line)));
-	}
-	if (cr->checks_compared) {
-		if (cr->n_checks == 0)
-			fprintf(f, "\nchecks: no status changes\n");
-		else
-			fprintf(f, "\ncheck status changes:\n");
-		for (i = 0; i < cr->n_checks; i++)
-			fprintf(f, "  %s\n", compare_check_line(&cr->checks[i], line, sizeof(line)));
-	}
-	if (cr->n_not_run) {
-		fprintf(f, "\nnot compared (did not run in both):\n");
-		for (i = 0; i < cr->n_probes; i++) {
-			const struct compare_probe *p = &cr->probes[i];
-
-			if (p->verdict == COMPARE_NOT_RUN)
-				fprintf(f, "  %s: %s: %s, %s: %s\n", p->name,
-					cr->name_a, status_text(p->a, sa, sizeof(sa)),
-					cr->name_b, status_text(p->b, sb, sizeof(sb)));
-		}
-	}
-	if (cr->n_only_a || cr->n_only_b)
-		fputc('\n', f);
-	if (cr->n_only_a) {
-		fprintf(f, "only in %s:", cr->name_a);
-		for (i = 0; i < cr->n_only_a; i++)
-			fprintf(f, " %s", cr->only_a[i]);
-		fputc('\n', f);
-	}
-	if (cr->n_only_b) {
-		fprintf(f, "only in %s:", cr->name_b);
-		for (i = 0; i < cr->n_only_b; i++)
-			fprintf(f, " %s", cr->only_b[i]);
-		fputc('\n', f);
-	}
-	fprintf(f, "\nsummary: %zu faster, %zu slower, %zu no significant change, %zu too noisy, "
-		"%zu not compared, %zu only in %s, %zu only in %s\n", cr->n_faster, cr->n_slower,
-		cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a, cr->name_a, cr->n_only_b,
-		cr->name_b);
-}
-
 /* A measured per-op figure, or null (not measured). */
 static json_t *opt_real(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
 }
 
-/* Every per-op counter the probe has (the optional run-loop ones only when present). */
-static json_t *per_op_json(const struct run_probe *p)
+/* Every per-op counter a side has (the optional run-loop ones only when present). */
+static json_t *per_op_json(const double *per_op)
 {
 	json_t *o = json_object();
 	int i;
 
 	for (i = 0; o && i < RESULT_PER_OP_N; i++)
-		if (p->per_op[i] >= 0)
-			json_object_set_new(o, result_per_op_names[i], json_real(p->per_op[i]));
+		if (per_op[i] >= 0)
+			json_object_set_new(o, result_per_op_names[i], json_real(per_op[i]));
 	return o;
+}
+
+/* A counter change or a difference not judged. */
+static json_t *counter_json(const struct compare_counter *c)
+{
+	int ci = c->by != COMPARE_COUNTER_NOT_JUDGED;
+
+	return json_pack("{s:s, s:s, s:f, s:f, s:s?, s:s, s:I, s:I, s:o, s:o}", "probe", c->probe,
+			 "counter", c->counter, "base", c->a, "new", c->b, "note", c->note,
+			 "by", compare_counter_by_names[c->by], "base_runs", (json_int_t)c->runs_a,
+			 "new_runs", (json_int_t)c->runs_b,
+			 "ci95_lo", ci ? json_real(c->lo) : json_null(),
+			 "ci95_hi", ci ? json_real(c->hi) : json_null());
 }
 
 static json_t *probe_json(const struct compare_probe *p)
@@ -331,8 +112,13 @@ static json_t *probe_json(const struct compare_probe *p)
 	if (p->verdict == COMPARE_NOT_RUN) {
 		json_object_set_new(o, "base_status", json_string(probe_status_names[p->a->status]));
 		json_object_set_new(o, "new_status", json_string(probe_status_names[p->b->status]));
+		json_object_set_new(o, "reason", p->why ? json_string(p->why) : json_null());
 		return o;
 	}
+	/* base_median, new_median: the figure named here, not always a median. */
+	json_object_set_new(o, "figure", json_string(p->method == COMPARE_METHOD_BATCHES ?
+						     "median of the samples" :
+						     "mean of the run means"));
 	json_object_set_new(o, "base_median", json_real(p->d.median_a));
 	json_object_set_new(o, "new_median", json_real(p->d.median_b));
 	json_object_set_new(o, "diff_cycles", json_real(p->d.diff));
@@ -368,10 +154,10 @@ static json_t *probe_json(const struct compare_probe *p)
 		json_object_set_new(o, "new_stop", json_string(probe_stop_names[p->b->stop]));
 	json_object_set_new(o, "base_rounds", json_integer((json_int_t)p->rounds_a));
 	json_object_set_new(o, "new_rounds", json_integer((json_int_t)p->rounds_b));
-	json_object_set_new(o, "base_exits_per_op", json_real(p->a->per_op[RESULT_OP_EXITS]));
-	json_object_set_new(o, "new_exits_per_op", json_real(p->b->per_op[RESULT_OP_EXITS]));
-	json_object_set_new(o, "base_per_op", per_op_json(p->a));
-	json_object_set_new(o, "new_per_op", per_op_json(p->b));
+	json_object_set_new(o, "base_exits_per_op", json_real(p->per_op_a[RESULT_OP_EXITS]));
+	json_object_set_new(o, "new_exits_per_op", json_real(p->per_op_b[RESULT_OP_EXITS]));
+	json_object_set_new(o, "base_per_op", per_op_json(p->per_op_a));
+	json_object_set_new(o, "new_per_op", per_op_json(p->per_op_b));
 	return o;
 }
 
@@ -433,13 +219,8 @@ json_t *compare_to_json(const struct compare_result *cr)
 		json_array_append_new(warn, json_string(cr->warnings[i]));
 	for (i = 0; i < cr->n_probes; i++)
 		json_array_append_new(probes, probe_json(&cr->probes[i]));
-	for (i = 0; i < cr->n_counters; i++) {
-		const struct compare_counter *c = &cr->counters[i];
-
-		json_array_append_new(counters, json_pack("{s:s, s:s, s:f, s:f, s:s?}", "probe", c->probe,
-							  "counter", c->counter, "base", c->a,
-							  "new", c->b, "note", c->note));
-	}
+	for (i = 0; i < cr->n_counters; i++)
+		json_array_append_new(counters, counter_json(&cr->counters[i]));
 	for (i = 0; i < cr->n_map; i++) {
 		const struct compare_map_change *m = &cr->map[i];
 
@@ -494,6 +275,10 @@ json_t *compare_to_json(const struct compare_result *cr)
 			"asked", compare_normalize_names[cr->opts.normalize],
 			"used", cr->normalized ? "speed" : "none", "why", cr->normalize_why));
 		json_object_set_new(doc, "guest_speed", speed_json(cr));
+		json_object_set_new(doc, "counters_not_judged", json_array());
+		for (i = 0; i < cr->n_unjudged; i++)
+			json_array_append_new(json_object_get(doc, "counters_not_judged"),
+					      counter_json(&cr->unjudged[i]));
 	}
 	return doc;
 }

@@ -60,7 +60,7 @@ static void delta_chart(FILE *f, const struct compare_result *cr)
 	d = fmin(nice_ceil(d * 1.05), MAX_PCT);
 	height = AXIS_H + (double)n * ROW_H + 6;
 	fprintf(f, "<svg class=\"chart delta\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
-		"aria-label=\"change of the median per probe, percent\">\n", W, height);
+		"aria-label=\"change of each probe's figure, percent of A's\">\n", W, height);
 	fprintf(f, "<rect class=\"threshold\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.1f\"><title>"
 		"\u00b1%.1f%%: below the threshold</title></rect>\n",
 		px(-cr->opts.threshold_pct, d), AXIS_H - 4,
@@ -76,7 +76,7 @@ static void delta_chart(FILE *f, const struct compare_result *cr)
 		pct_text(f, v);
 		fputs("</text>", f);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"unit\">change of median</text>"
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"unit\">change, %% of A</text>"
 		"</g>\n", X0 - 36, AXIS_H - 8);
 	for (i = 0, n = 0; i < cr->n_probes; i++) {
 		const struct compare_probe *p = &cr->probes[i];
@@ -118,7 +118,7 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 	size_t i;
 
 	fprintf(f, "<div class=\"scroll\"><table class=\"nums delta\"><thead><tr><th>probe</th>"
-		"<th>group</th><th>%c median</th><th>%c median</th><th>diff (cycles)</th>"
+		"<th>group</th><th>%c cycles/op</th><th>%c cycles/op</th><th>diff (cycles)</th>"
 		"<th>diff %%</th><th>95%% CI of diff</th><th>verdict</th><th>exits/op</th></tr>"
 		"</thead><tbody>\n", la, lb);
 	for (i = 0; i < cr->n_probes; i++) {
@@ -129,6 +129,12 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 		fputs("</td><td>", f);
 		html_escape(f, p->group);
 		fputs("</td>", f);
+		if (p->verdict == COMPARE_NOT_RUN && p->why) {
+			fputs("<td colspan=\"5\" class=\"reason\">", f);
+			html_escape(f, p->why);
+			fputs("</td><td class=\"v-na\">not compared</td><td></td></tr>\n", f);
+			continue;
+		}
 		if (p->verdict == COMPARE_NOT_RUN) {
 			fprintf(f, "<td colspan=\"5\" class=\"reason\">%c: ", la);
 			html_escape(f, probe_status_names[p->a->status]);
@@ -155,7 +161,7 @@ static void delta_table(FILE *f, const struct compare_result *cr, char la, char 
 			fputs(" (b)", f);
 		fputs("</td>", f);
 		fprintf(f, "<td class=\"num\">%.2f \u2192 %.2f</td></tr>\n",
-			p->a->per_op[RESULT_OP_EXITS], p->b->per_op[RESULT_OP_EXITS]);
+			p->per_op_a[RESULT_OP_EXITS], p->per_op_b[RESULT_OP_EXITS]);
 	}
 	fputs("</tbody></table></div>\n", f);
 }
@@ -171,10 +177,11 @@ void report_delta(const struct report_ctx *r, const struct compare_result *cr, s
 	fprintf(f, "<p class=\"help\">Change of the cycles/op from %c to %c with the 95%% "
 		"confidence interval of the difference (", html_file_label(ia), html_file_label(ib));
 	if (cr->n_by_rounds)
-		fputs("Welch t interval on the round medians; a side's figure is the mean of its "
-		      "round medians", f);
+		fputs("Welch t interval on the round medians; a side's cycles/op is the mean of its "
+		      "round medians, not the median of its samples the run table shows", f);
 	if (cr->n_by_batches)
-		fprintf(f, "%sbootstrap over the raw samples, medians, %u resamples, seed %llu",
+		fprintf(f, "%sbootstrap over the raw samples, cycles/op their medians, %u resamples, "
+			"seed %llu",
 			cr->n_by_rounds ? "; (b): fewer than 2 rounds on a side, " : "",
 			stats_bootstrap_iters(0, 0, cr->opts.iters), (unsigned long long)cr->opts.seed);
 	fprintf(f, "). Significant: the interval excludes 0 and the change is at least %.1f%% "

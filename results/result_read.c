@@ -75,7 +75,8 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 		TRY(jcheck_string(c, tool, "version", JCHECK_OPTIONAL, 1, &rf->tool_version));
 		jcheck_pop(c, 0);
 	}
-	TRY(jcheck_strings(c, root, "command", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, NULL, NULL));
+	TRY(jcheck_strings(c, root, "command", JCHECK_OPTIONAL, RESULT_MAX_ITEMS,
+			   &rf->command, &rf->n_command));
 	TRY(jcheck_string(c, root, "started", JCHECK_OPTIONAL, 1, &rf->started));
 	TRY(jcheck_string(c, root, "finished", JCHECK_OPTIONAL, 1, &rf->finished));
 	rf->pid = -1;
@@ -155,6 +156,7 @@ void result_free(struct result_file *rf)
 	result_map_free(rf->map);
 	check_report_free(&rf->checks);
 	free(rf->warnings);
+	free(rf->command);
 	json_decref(rf->doc);
 	free((char *)rf->name);
 	free(rf);

@@ -29,6 +29,8 @@ struct result_file {
 	const char *tool_version;		/* optional */
 	const char *started, *finished;		/* optional */
 	long long pid;				/* optional: the process that wrote it, -1 absent */
+	const char **command;			/* optional: the command line that wrote it */
+	size_t n_command;
 	struct host_record host;
 	struct run_probe *probes;		/* required for kind "run" */
 	size_t n_probes;

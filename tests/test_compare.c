@@ -221,7 +221,7 @@ static void make_files(void)
 	 * Emulated host, the run loop's exact counters (stats-fd exits equal):
 	 *   pio_to_user     user_io 1 -> 0 (now served in the kernel)
 	 *   mmio_to_user    user_mmio 1 -> 1.02 (under the 0.05/op rule: no line)
-	 *   rd_user_msr     user_msr 0 -> 2, user_intr 0.5 -> 0
+	 *   rd_user_msr     user_msr 0 -> 2, user_intr 0.5 -> 0 (one run a side, not whole: not judged)
 	 *   old_format      user_* only in the new file: not compared
 	 */
 	a = fixture_result(fixture_host("6.1.0", "EPYC", "emulated"), json_pack("[o, o, o, o]",
@@ -453,7 +453,7 @@ static void test_user_counters(void)
 	size_t i, k, hits[3] = { 0 };
 
 	if (!a || !b) {
-		tap_skip(7, "synthetic files did not load");
+		tap_skip(8, "synthetic files did not load");
 		result_free(a);
 		result_free(b);
 		return;
@@ -468,16 +468,21 @@ static void test_user_counters(void)
 	if (!ok(cr != NULL, "compare_results"))
 		diag("  %s", line);
 	if (cr) {
-		is_int((long long)cr->n_counters, 3, "three user_* changes, nothing else");
+		/* 0.5 -> 0 with one run a side is not a whole number per op: not judged. */
+		is_int((long long)cr->n_counters, 2, "two user_* changes (whole numbers per op)");
+		is_int((long long)cr->n_unjudged, 1, "one difference not judged");
 		for (i = 0; i < cr->n_counters; i++) {
 			compare_counter_line(&cr->counters[i], line, sizeof(line));
-			for (k = 0; k < 3; k++)
+			for (k = 0; k < 2; k++)
 				hits[k] += !strcmp(line, want[k]);
 		}
+		if (cr->n_unjudged)
+			hits[2] = !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
+					  want[2]) && cr->unjudged[0].by == COMPARE_COUNTER_NOT_JUDGED;
 		for (k = 0; k < 3; k++)
-			ok(hits[k] == 1, "counter line \"%s\"", want[k]);
+			ok(hits[k] == 1, "%s line \"%s\"", k < 2 ? "counter" : "not judged", want[k]);
 	} else {
-		tap_skip(4, "no comparison");
+		tap_skip(5, "no comparison");
 	}
 	compare_free(cr);
 	result_free(a);
@@ -643,6 +648,169 @@ static bool has_warning(const struct compare_result *cr, const char *needle)
 		if (strstr(cr->warnings[i], needle))
 			return true;
 	return false;
+}
+
+/*
+ * Runs of probe "p" (synthetic, 8 rounds around 1000 cycles) whose counter
+ * i is v[k] in run k: a side of n runs, into rf[0..n-1].
+ */
+static int counter_side(struct result_file **rf, size_t n, int i, const double *v, uint64_t seed)
+{
+	double med[8];
+
+	for (size_t k = 0; k < n; k++) {
+		for (size_t r = 0; r < 8; r++)
+			med[r] = 1000 + 10 * synth_normal(&seed);
+		rf[k] = synth_run_medians(med, 8);
+		if (!rf[k])
+			return -1;
+		rf[k]->probes[0].per_op[i] = v[k];
+	}
+	return 0;
+}
+
+/* Compare counter i with base values va[0..na-1] and new vb[0..nb-1]; NULL on failure. */
+static struct compare_result *compare_counter(int i, const double *va, size_t na, const double *vb,
+					      size_t nb, uint64_t seed)
+{
+	struct result_file *a[8] = { 0 }, *b[8] = { 0 };
+	struct compare_result *cr = NULL;
+	char err[256];
+
+	if (!counter_side(a, na, i, va, seed) && !counter_side(b, nb, i, vb, seed + 7))
+		cr = compare_results_multi((const struct result_file *const *)a, na,
+					   (const struct result_file *const *)b, nb, NULL, err,
+					   sizeof(err));
+	/* The result borrows names, not the probes' counters: its figures are its own. */
+	for (size_t k = 0; k < 8; k++) {
+		result_free(a[k]);
+		result_free(b[k]);
+	}
+	return cr;
+}
+
+/*
+ * Per-op counters: pooled over every run of a side (the mean of the runs),
+ * a change only when it stands out of the runs' own variation (Welch t on
+ * the run values) or every run of both sides is a whole number per op; one
+ * run on a side and not whole: not judged. False claims on A/A runs are
+ * counted on synthetic runs.
+ */
+static void test_counters(void)
+{
+	static const double a3[] = { 245.7, 262.3, 258.0 }, b3[] = { 273.7, 253.2, 250.0 };
+	static const double up3[] = { 290, 300, 295 }, huge[] = { 1e308, 1.7e308, 1.5e308 };
+	static const double zero[] = { 0.0001 }, cet[] = { 2.02 }, part[] = { 0.6 };
+	static const double one[] = { 1, 1, 1 }, two[] = { 2, 2, 2 }, near1[] = { 1.001, 0.999, 1.0 };
+	const int ie = RESULT_OP_INSN_EMULATION, ex = RESULT_OP_EXITS;
+	struct compare_result *cr;
+	char line[256];
+	json_t *doc;
+	uint64_t st = 0xc0117e5;
+	size_t claims = 0, found = 0, trials = 1000;
+
+	/* Three runs a side of one setup: the first files differ by 11%, the sides do not. */
+	cr = compare_counter(ie, a3, 3, b3, 3, 1);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0,
+	   "3 runs a side, 245.7 262.3 258.0 vs 273.7 253.2 250.0: no change (within the runs')");
+	ok(cr && fabs(cr->probes[0].per_op_a[ie] - (245.7 + 262.3 + 258.0) / 3) < 1e-9 &&
+	   fabs(cr->probes[0].per_op_b[ie] - (273.7 + 253.2 + 250.0) / 3) < 1e-9,
+	   "each side's counter is the mean of its runs, not its first file's");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && fabs(json_real_value(json_object_get(json_object_get(json_array_get(
+	   json_object_get(doc, "probes"), 0), "base_per_op"), "insn_emulation")) - 255.3333333) < 1e-6,
+	   "--json base_per_op: the side's mean");
+	json_decref(doc);
+	compare_free(cr);
+	/* One run a side: the same two values cannot be judged. */
+	cr = compare_counter(ie, a3, 1, b3, 1, 2);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1 &&
+	   cr->unjudged[0].by == COMPARE_COUNTER_NOT_JUDGED &&
+	   !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
+		   "p: 245.70 -> 273.70 insn_emulation/op"),
+	   "one run a side, 245.7 -> 273.7: not judged, not a change");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 0 &&
+	   json_array_size(json_object_get(doc, "counters_not_judged")) == 1 &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
+	   "counters_not_judged"), 0), "by")) ?: "", "not judged"),
+	   "--json: in counters_not_judged, not in counter_changes");
+	json_decref(doc);
+	compare_free(cr);
+	cr = compare_counter(ie, a3, 1, up3, 3, 3);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "one run on one side, 245.7 -> 290 300 295: not judged");
+	compare_free(cr);
+	/* Whole numbers per op, the same in every run: a step is a change, runs or not. */
+	cr = compare_counter(ex, one, 3, two, 3, 4);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE &&
+	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)),
+		   "p: 1.00 -> 2.00 exits/op"), "exits/op 1.000 in every run -> 2.000: a change");
+	compare_free(cr);
+	cr = compare_counter(ex, one, 1, two, 1, 5);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE,
+	   "one run a side, exits/op 1 -> 2: a change (whole numbers)");
+	compare_free(cr);
+	cr = compare_counter(ex, near1, 3, two, 3, 6);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE,
+	   "within 0.005 of 1 in every run -> 2: whole, a change");
+	compare_free(cr);
+	cr = compare_counter(ex, two, 3, one, 1, 7);
+	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0, "3 runs of 2 -> one run of 1: a change");
+	compare_free(cr);
+	cr = compare_counter(ex, zero, 1, cet, 1, 9);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_FROM_ZERO &&
+	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)),
+		   "p: 0.00 -> 2.02 exits/op (now intercepted)"),
+	   "one run a side, exits/op 0.00 -> 2.02: a change (none, then every op)");
+	compare_free(cr);
+	cr = compare_counter(ex, cet, 1, zero, 1, 10);
+	ok(cr && cr->n_counters == 1 && !strcmp(cr->counters[0].note ?: "", "now guest-owned"),
+	   "2.02 -> 0.00: now guest-owned");
+	compare_free(cr);
+	cr = compare_counter(ex, zero, 1, part, 1, 11);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "one run a side, 0.00 -> 0.60 (not every op): not judged");
+	compare_free(cr);
+	cr = compare_counter(ie, huge, 3, one, 3, 8);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0 && isfinite(cr->probes[0].per_op_a[ie]),
+	   "1e308 per op in every base run: not compared, its mean finite (%g)",
+	   cr ? cr->probes[0].per_op_a[ie] : 0);
+	compare_free(cr);
+	/*
+	 * A/A: every run's counter 2.0 x (1 + 0.2 N), 3 runs a side (noise so large
+	 * that the size rule rarely decides): the share called a change must be
+	 * the test's 5% at most (3 standard errors of slack over the trials).
+	 */
+	for (size_t t = 0; t < trials; t++) {
+		double va[3], vb[3];
+
+		for (size_t k = 0; k < 3; k++) {
+			va[k] = 2.0 * (1 + 0.2 * synth_normal(&st));
+			vb[k] = 2.0 * (1 + 0.2 * synth_normal(&st));
+		}
+		cr = compare_counter(ie, va, 3, vb, 3, t);
+		claims += cr && cr->n_counters;
+		compare_free(cr);
+	}
+	ok((double)claims / trials <= 0.05 + 3 * sqrt(0.05 * 0.95 / trials),
+	   "A/A, 3 runs a side, 20%% noise: %zu of %zu called a change (at most 5%% + 3 SE)",
+	   claims, trials);
+	/* +30% under 5% noise: found in most trials (the test has power). */
+	for (size_t t = 0; t < 200; t++) {
+		double va[3], vb[3];
+
+		for (size_t k = 0; k < 3; k++) {
+			va[k] = 250 * (1 + 0.05 * synth_normal(&st));
+			vb[k] = 325 * (1 + 0.05 * synth_normal(&st));
+		}
+		cr = compare_counter(ie, va, 3, vb, 3, t);
+		found += cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_RUNS &&
+			 cr->counters[0].lo > 0;
+		compare_free(cr);
+	}
+	ok(found >= 190, "250 -> 325 insn_emulation/op, 5%% noise, 3 runs a side: found in %zu of 200",
+	   found);
 }
 
 /* The harness baseline of every probe moved alike: the host's speed, said as a warning. */
@@ -1186,6 +1354,68 @@ static void test_settings(void)
 	result_free(x);
 }
 
+/* Set a loaded run's pinned CPU (one) and, cmd non-NULL, the command line it records. */
+static void pin(struct result_file *rf, long long cpu, const char **cmd, size_t n)
+{
+	rf->settings.present = 1;
+	rf->settings.cpus[0] = cpu;
+	rf->settings.n_cpus = 1;
+	if (cmd) {
+		free(rf->command);
+		rf->command = malloc(n * sizeof(*rf->command));
+		memcpy(rf->command, cmd, n * sizeof(*rf->command));
+		rf->n_command = n;
+	}
+}
+
+/*
+ * The vCPU thread's CPU: picked by exitscope on both sides (no --cpu in the
+ * command lines) it is no host difference; asked for on a side it is, and
+ * each value says which it was.
+ */
+static void test_settings_cpus(void)
+{
+	static const char *run_cmd_plain[] = { "exitscope", "run", "--json", "a.json" };
+	static const char *run_cmd_cpu[] = { "exitscope", "run", "--cpu", "2", "--json", "a.json" };
+	static const char *run_cmd_eq[] = { "exitscope", "run", "--cpu=3" };
+	struct result_file *a = load(slow_a_path), *b = load(slow_b_path);
+	struct compare_result *cr;
+	char err[256];
+
+	if (!a || !b) {
+		tap_skip(5, "files did not load");
+		goto out;
+	}
+	pin(a, 1, run_cmd_plain, 4);
+	pin(b, 0, NULL, 0);	/* the fixture's command: exitscope run */
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && cr->n_host == 0, "CPUs picked by exitscope on both sides: no host difference");
+	ok(cr && has_warning(cr, "note: exitscope picked the vCPU thread's CPU on both sides (1, 0"),
+	   "a note says the picks differ and why that is none");
+	compare_free(cr);
+	pin(a, 2, run_cmd_cpu, 6);
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && host_diff(cr, "settings.cpus", "2 (--cpu)", "0 (picked)"),
+	   "asked for on the base side, picked on the new: a difference, each side says which");
+	compare_free(cr);
+	pin(b, 3, run_cmd_eq, 3);
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && host_diff(cr, "settings.cpus", "2 (--cpu)", "3 (--cpu)"),
+	   "asked for on both sides (--cpu N, --cpu=N): a difference");
+	compare_free(cr);
+	free(a->command);
+	free(b->command);
+	a->command = b->command = NULL;
+	a->n_command = b->n_command = 0;
+	cr = compare_results(a, b, NULL, err, sizeof(err));
+	ok(cr && host_diff(cr, "settings.cpus", "2", "3"),
+	   "no command line recorded: listed as it is (not known to be a pick)");
+	compare_free(cr);
+out:
+	result_free(a);
+	result_free(b);
+}
+
 /* Lane runs: the same release under another patch series is a host difference. */
 static void test_lanes(void)
 {
@@ -1251,7 +1481,7 @@ static void test_cli(void)
 	tap_like(r.out, "usage: exitscope compare", "--help prints usage");
 	run_free(&r);
 
-	run(&r, base_path, new_path, NULL, NULL, NULL);
+	run(&r, base_path, new_path, "--wide", NULL, NULL);
 	is_int(r.status, 0, "compare exits 0");
 	ok(has_line(r.out, "kernel: 6.1.0 -> 6.18.44", NULL), "host difference line");
 	ok(strstr(r.out, "kernel: 6.1.0") < strstr(r.out, "fast_probe"), "host differences come first");
@@ -1349,7 +1579,12 @@ static void test_cli(void)
 	run_free(&r);
 
 	/* Several runs per side. */
-	run(&r, aa1_path, aa2_path, "--", aa3_path, aa4_path);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", "--wide", aa1_path, aa2_path, "--",
+				       aa3_path, aa4_path, NULL };
+
+		run_cmd(&r, argv);
+	}
 	ok(r.status == 0 && has_line(r.out, "(2 base runs, 2 new runs)", NULL) &&
 	   has_line(r.out, "drifty ", "runs         2/2   no significant change") &&
 	   has_line(r.out, "model: runs = a side's variance from the spread of its run means", NULL) &&
@@ -1359,7 +1594,7 @@ static void test_cli(void)
 	run(&r, aa1_path, "--", up_path, "--fail-on-regression", NULL);
 	is_int(r.status, 1, "options after the '--' still count (--fail-on-regression: exit 1)");
 	run_free(&r);
-	run(&r, wild_a_path, wild_b_path, "--fail-on-regression", NULL, NULL);
+	run(&r, wild_a_path, wild_b_path, "--fail-on-regression", "--wide", NULL);
 	ok(r.status == 0 && has_line(r.out, "drifty ", "too noisy (could detect >= ") &&
 	   has_line(r.out, "summary: ", "1 too noisy"), "too noisy: says what could be detected, exit 0");
 	run_free(&r);
@@ -1379,11 +1614,16 @@ static void test_cli(void)
 	}
 	json_decref(doc);
 	run_free(&r);
-	run(&r, flat_a_path, flat_b_path, NULL, NULL, NULL);
+	run(&r, flat_a_path, flat_b_path, "--wide", NULL, NULL);
 	ok(r.status == 0 && has_line(r.out, "note: fewer than 2 rounds on a side", "run-to-run variance"),
 	   "v1 files: the note says run-to-run variance is not seen");
 	run_free(&r);
-	run(&r, base_path, base_path, "--", new_path, NULL);
+	/* Another run of the same samples (its own start): pooled with the first. */
+	doc = json_load_file(base_path, 0, NULL);
+	json_object_set_new(doc, "started", json_string("2026-11-30T02:00:00Z"));
+	snprintf(json_path, sizeof(json_path), "%s", fixture_write(tmp, "base-again.json", doc));
+	json_decref(doc);
+	run(&r, base_path, json_path, "--", new_path, "--wide");
 	ok(r.status == 0 && has_line(r.out, "hand_const ", "[-10.0, -10.0]"),
 	   "v1 files pooled: hand_const still -10 exactly");
 	run_free(&r);
@@ -1437,7 +1677,7 @@ static void test_cli_noise(void)
 		tap_skip(17, "EXITSCOPE not set (run through make check) or no floor written");
 		return;
 	}
-	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_path, NULL);
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_path, "--wide");
 	snprintf(want, sizeof(want), "noise floor: %s: 5 runs by exitscope 0.1.0 on Xeon (kvm_intel, "
 		 "native), kernel 6.1.0, measured 2026-11-30T01:38:25Z to 2026-11-30T01:39:02Z; in the "
 		 "interval of 1 of 1 probes compared by rounds", noise_path);
@@ -1457,18 +1697,18 @@ static void test_cli_noise(void)
 	}
 	doc = json_loads(r.out, 0, NULL);
 	p = json_array_get(json_object_get(doc, "probes"), 0);
-	ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == 4 &&
+	ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION &&
 	   !strcmp(fixture_str(json_object_get(doc, "noise"), "file"), noise_path) &&
 	   fixture_num(json_object_get(doc, "noise"), "runs") == 5 &&
 	   json_is_null(json_object_get(doc, "run_to_run_note")) &&
 	   !strcmp(fixture_str(p, "run_to_run"), "floor") && json_is_true(json_object_get(p, "noise_floor")) &&
 	   !strcmp(fixture_str(p, "base_model"), "rounds") && fixture_num(p, "floor_sd_rel") >= 0 &&
 	   fixture_num(p, "se_cycles") > 0 && fixture_num(p, "floor_df") >= 0,
-	   "--json with --noise: version 4, noise.file, run_to_run floor, the floor's SD and df");
+	   "--json with --noise: this version, noise.file, run_to_run floor, the floor's SD and df");
 	json_decref(doc);
 	run_free(&r);
 
-	run(&r, nrun_path[0], nrun_path[1], NULL, NULL, NULL);
+	run(&r, nrun_path[0], nrun_path[1], "--wide", NULL, NULL);
 	ok(r.status == 0 && count(r.out, "run-to-run") + count(r.out, "one run per side and no noise "
 	   "floor: the intervals see the variation between the rounds of each run, not from one run "
 	   "(process, boot) to the next") == 1 && has_line(r.out, "or the host's noise floor (--noise FILE)", NULL),
@@ -1522,7 +1762,7 @@ static void test_cli_noise(void)
 		 "v1: it does not apply\n", noise_path, v1_path);
 	ok(r.status == 2 && !strcmp(r.err, want), "a floor for runs of another method: exit 2, one line");
 	run_free(&r);
-	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_r8, NULL);
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_r8, "--wide");
 	snprintf(want, sizeof(want), "!!! WARNING: %s's runs were measured with rounds 8, %s with 30: "
 		 "its between-run part is added as it was measured", noise_r8, nrun_path[0]);
 	ok(r.status == 0 && has_line(r.out, want, NULL) && count(r.out, "'s runs were measured with") == 1 &&
@@ -1548,6 +1788,268 @@ static void test_cli_noise(void)
 	run_free(&r);
 }
 
+/*
+ * One run given twice on a side, a copy of it, or the same run on both
+ * sides: refused with one line and exit 2 (pooled, it would count as two
+ * runs, or be compared with itself).
+ */
+static void test_cli_same_run(void)
+{
+	char copy[4200], pid_a[4200], pid_b[4200];
+	struct run_result r;
+	json_t *doc;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(6, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	doc = json_load_file(aa1_path, 0, NULL);
+	snprintf(copy, sizeof(copy), "%s", fixture_write(tmp, "aa1-copy.json", doc));
+	/* The same run (start, end, process) with another note: still that run. */
+	json_object_set_new(doc, "pid", json_integer(4242));
+	snprintf(pid_a, sizeof(pid_a), "%s", fixture_write(tmp, "pid-a.json", doc));
+	json_array_append_new(json_object_get(doc, "warnings"), json_string("edited"));
+	snprintf(pid_b, sizeof(pid_b), "%s", fixture_write(tmp, "pid-b.json", doc));
+	json_decref(doc);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa1_path, aa1_path,
+				       "--", aa2_path, aa2_path, aa2_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "are the same run on the base side") &&
+	   !*r.out, "A A A -- B B B: refused, exit 2, one line (%s)", r.err);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, copy, "--", aa2_path,
+				       aa3_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "aa1-copy.json are the same run"),
+	   "a copy of a run under another name: refused (%s)", r.err);
+	run_free(&r);
+	run(&r, aa1_path, copy, NULL, NULL, NULL);
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "the same run on both sides"),
+	   "the same run on both sides: refused (%s)", r.err);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa2_path, "--", pid_a, pid_b,
+				       NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2 && strstr(r.err, "pid-a.json and ") && strstr(r.err, "pid-b.json are the same "
+	   "run on the new side"), "same start, end and process, other content: the same run (%s)",
+	   r.err);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa2_path, "--", aa3_path,
+				       aa4_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 0, "four different runs: compared");
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa1_path, aa1_path,
+				       "--", aa2_path, aa2_path, aa2_path, "--fail-on-regression", NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 2, "--fail-on-regression does not turn a refused comparison into a verdict");
+	run_free(&r);
+}
+
+/* A rounds file of probe drifty (seed) whose every round median is med. */
+static const char *absurd_file(const char *name, double med, uint64_t seed, char *dst)
+{
+	json_t *doc = rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, seed, 1));
+	json_t *rounds = json_object_get(json_array_get(json_object_get(doc, "probes"), 0), "rounds");
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(rounds, i, r)
+		json_object_set_new(r, "median", json_real(med * (1 + 0.01 * (double)i)));
+	save(dst, name, doc);
+	return dst;
+}
+
+/* No "inf", "nan" (any case) in s. */
+static bool all_finite_text(const char *s)
+{
+	return !strcasestr(s, "inf") && !strcasestr(s, "nan");
+}
+
+/*
+ * Round medians of 1e308 (finite, valid in a file): the probe is not
+ * compared ("cannot compare: overflow"), in the text, in --json and in the
+ * report; no inf or nan anywhere, no verdict.
+ */
+static void test_cli_overflow(void)
+{
+	static char big_a[4096], big_b[4096], big_c[4096], fine[4096];
+	char json_path[4200], html[4200];
+	struct run_result r;
+	json_t *doc, *p;
+	char *text;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(8, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	absurd_file("big_a.json", 1e308, 801, big_a);
+	absurd_file("big_b.json", 1e308, 802, big_b);
+	absurd_file("big_c.json", 1e308, 803, big_c);
+	absurd_file("fine.json", 1000, 804, fine);
+	run(&r, big_a, big_b, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "drifty: cannot compare: overflow", NULL) &&
+	   has_line(r.out, "summary: ", "1 not compared") && all_finite_text(r.out),
+	   "1e308 round medians on both sides: cannot compare, no inf/nan, exit 0");
+	if (!all_finite_text(r.out))
+		diag("%s", r.out);
+	run_free(&r);
+	run(&r, fine, big_a, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "drifty: cannot compare: overflow", NULL) &&
+	   all_finite_text(r.out), "1000 -> 1e308: cannot compare either (no verdict, exit 0)");
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", big_a, big_b, "--", big_c, fine,
+				       NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 0 && has_line(r.out, "drifty: cannot compare: overflow", NULL) &&
+	   all_finite_text(r.out), "pooled runs with 1e308: cannot compare");
+	run_free(&r);
+	snprintf(json_path, sizeof(json_path), "%s/overflow.json", tmp);
+	run(&r, big_a, big_b, "--json", json_path, NULL);
+	text = NULL;
+	doc = json_load_file(json_path, 0, NULL);
+	p = json_array_get(json_object_get(doc, "probes"), 0);
+	ok(r.status == 0 && doc && !strcmp(fixture_str(p, "verdict"), "not compared") &&
+	   strstr(fixture_str(p, "reason"), "cannot compare: overflow") &&
+	   json_integer_value(json_object_get(json_object_get(doc, "summary"), "not_compared")) == 1 &&
+	   json_is_false(json_object_get(doc, "regression")),
+	   "--json: verdict not compared, the reason, summary, no regression");
+	if (doc)
+		text = json_dumps(doc, 0);
+	ok(text && all_finite_text(text), "--json: every value finite");
+	free(text);
+	json_decref(doc);
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "report", big_a, fine, "-o", NULL, NULL };
+
+		snprintf(html, sizeof(html), "%s/overflow.html", tmp);
+		argv[5] = html;
+		run_cmd(&r, argv);
+	}
+	text = NULL;
+	{
+		FILE *f = fopen(html, "r");
+
+		if (f) {
+			size_t len = 0;
+
+			text = calloc(1, 1 << 22);
+			if (text)
+				len = fread(text, 1, (1 << 22) - 1, f);
+			(void)len;
+			fclose(f);
+		}
+	}
+	ok(r.status == 0 && text && strstr(text, "cannot compare: overflow"),
+	   "report: the comparison says cannot compare (%d)", r.status);
+	ok(text && !strstr(text, "nan\"") && !strstr(text, "\"-nan") && !strstr(text, "inf\"") &&
+	   !strstr(text, ">inf") && !strstr(text, ">-nan"), "report: no inf or nan in the SVG or tables");
+	free(text);
+	run_free(&r);
+}
+
+/* The widest line of s, in bytes (the output is ASCII). */
+static size_t widest(const char *s)
+{
+	size_t w = 0;
+
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		w = n > w ? n : w;
+		p += n + (p[n] == '\n');
+	}
+	return w;
+}
+
+/* Does every "note:" and "!!! WARNING" line of s occur once? */
+static bool notes_once(const char *s)
+{
+	for (const char *p = s; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (!strncmp(p, "note:", 5) || !strncmp(p, "!!! WARNING", 11)) {
+			char *line = strndup(p, n);
+			size_t k = count(s, line);
+
+			free(line);
+			if (k != 1)
+				return false;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return true;
+}
+
+/*
+ * By default compare's lines fit 100 columns (the names here are shorter
+ * than 27 characters), each note said once; --wide has the full table.
+ */
+static void test_cli_columns(void)
+{
+	struct run_result r;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(7, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	run(&r, base_path, new_path, NULL, NULL, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out),
+	   "base -> new: every line at most %d columns (widest %zu), each note once", COMPARE_COLUMNS,
+	   widest(r.out));
+	ok(has_line(r.out, "hand_const ", "-10.00%  [-10.0%, -10.0%]") &&
+	   has_line(r.out, "fast_probe ", "faster") && has_line(r.out, "  flaky: base ok, new skipped "
+	   "(no PIO port)", NULL), "the table: diff%% and its CI in %% of base; why a probe was not compared");
+	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL) &&
+	   has_line(r.out, "only in base: old_only", NULL), "summary and only-in lines name the sides");
+	run_free(&r);
+	{
+		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa2_path, "--", aa3_path,
+				       aa4_path, NULL };
+
+		run_cmd(&r, argv);
+	}
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out) &&
+	   has_line(r.out, "model: runs (1 probe) - runs = a side's variance", NULL),
+	   "2 runs a side: at most %d columns (widest %zu), the model counted", COMPARE_COLUMNS,
+	   widest(r.out));
+	run_free(&r);
+	run(&r, nrun_path[0], nrun_path[1], NULL, NULL, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out) &&
+	   count(r.out, "one run per side and no noise floor") == 1,
+	   "one run a side: the run-to-run note once, wrapped (widest %zu)", widest(r.out));
+	run_free(&r);
+	run(&r, nrun_path[0], nrun_path[1], "--noise", noise_r8, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS && notes_once(r.out),
+	   "with a floor of other rounds: at most %d columns (widest %zu)", COMPARE_COLUMNS,
+	   widest(r.out));
+	run_free(&r);
+	run(&r, base_path, new_path, "--wide", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "hand_const ", "[-10.0, -10.0]") &&
+	   has_line(r.out, "probe ", "model") && widest(r.out) > COMPARE_COLUMNS,
+	   "--wide: the interval in cycles and the model column");
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -1557,7 +2059,9 @@ int main(void)
 	make_noise_files();
 	test_library();
 	test_user_counters();
+	test_counters();
 	test_settings();
+	test_settings_cpus();
 	test_lanes();
 	test_rounds();
 	test_welch_verdicts();
@@ -1569,6 +2073,9 @@ int main(void)
 	test_mixed_sides();
 	test_cli();
 	test_cli_noise();
+	test_cli_same_run();
+	test_cli_overflow();
+	test_cli_columns();
 	fixture_rmdir(tmp);
 	return done_testing();
 }

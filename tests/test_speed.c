@@ -501,7 +501,7 @@ static void test_cli(void)
 	json_t *doc, *pj, *g;
 
 	if (!exe || !a || !b) {
-		tap_skip(5, "EXITSCOPE not set (run through make check) or no files");
+		tap_skip(7, "EXITSCOPE not set (run through make check) or no files");
 		free(a);
 		free(b);
 		return;
@@ -521,16 +521,42 @@ static void test_cli(void)
 		doc = json_loads(r.out, 0, NULL);
 		pj = json_array_get(json_object_get(doc, "probes"), 0);
 		g = json_object_get(doc, "guest_speed");
-		ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "schema_version")) == 4 &&
+		ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION &&
 		   !strcmp(fixture_str(json_object_get(doc, "normalize"), "asked"), "auto") &&
 		   !strcmp(fixture_str(json_object_get(doc, "normalize"), "used"), "speed") &&
 		   json_is_true(json_object_get(pj, "normalized")) && isfinite(fixture_num(pj, "speed_slope")) &&
 		   fixture_num(pj, "base_loop_cycles") > 6000 && fixture_num(pj, "new_loop_cycles") > 6000 &&
 		   fixture_num(g, "probes") == 1 && isfinite(fixture_num(g, "diff_pct")) &&
 		   !strcmp(fixture_str(g, "method"), "rounds"),
-		   "--json: version 4, normalize auto -> speed, the probe normalized with both loops, "
+		   "--json: this version, normalize auto -> speed, the probe normalized with both loops, "
 		   "guest_speed by rounds");
 		json_decref(doc);
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "compare", a, b, NULL };
+		size_t w = 0;
+
+		run_cmd(&r, argv);
+		for (const char *q = r.out; *q;) {
+			size_t n = strcspn(q, "\n");
+
+			w = n > w ? n : w;
+			q += n + (q[n] == '\n');
+		}
+		ok(r.status == 0 && w <= COMPARE_COLUMNS &&
+		   strstr(r.out, "\nfigures: net cycles/op at the base side's guest speed (--normalize auto:") &&
+		   !strstr(r.out, "slope"), "at equal guest speed: every line at most %d columns (widest "
+		   "%zu), the figures line without how", COMPARE_COLUMNS, w);
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "compare", a, b, "--wide", NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 0 && strstr(r.out, "\nfigures: net cycles/op at the base side's guest speed: "
+		   "each round's net cost less the probe's slope on its harness loop"),
+		   "--wide: the figures line says how");
 		run_free(&r);
 	}
 	{
@@ -554,12 +580,13 @@ static void test_cli(void)
 	{
 		double x[8];
 		json_t *d1, *d2;
-		const char *p1, *argv[] = { exe, "compare", NULL, NULL, NULL };
+		const char *p1, *argv[] = { exe, "compare", NULL, NULL, "--wide", NULL };
 
 		fixture_samples(x, 8, 1000, 20, 1);
 		d1 = fixture_result(fixture_host("6.1.0", "Xeon", "emulated"),
 				    json_pack("[o]", fixture_probe("p", "insn", x, 8, 1)));
-		d2 = json_deep_copy(d1);
+		d2 = json_deep_copy(d1);	/* another run (its own start) of the same samples */
+		json_object_set_new(d2, "started", json_string("2026-11-30T02:00:00Z"));
 		p1 = fixture_write(tmp, "v1a.json", d1);
 		argv[2] = p1 ? strdup(p1) : NULL;
 		p1 = fixture_write(tmp, "v1b.json", d2);

@@ -1,0 +1,462 @@
+/*
+ * compare_text.c - an A/B comparison as text for a terminal: at most
+ * COMPARE_COLUMNS columns by default (the notes wrapped, the table's
+ * essentials), or wide (the full table, every note on one line).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+#define NAMES_MAX	6	/* probes named in a line; more are counted */
+
+/*
+ * text after lead, in lines of at most COMPARE_COLUMNS columns broken at
+ * spaces, the later ones indented by indent (a word longer than a line
+ * stands alone); wide: on one line.
+ */
+static void put_text(FILE *f, int wide, const char *lead, size_t indent, const char *text)
+{
+	size_t col = strlen(lead), n;
+	int first = 1;
+
+	fputs(lead, f);
+	if (wide) {
+		fprintf(f, "%s\n", text);
+		return;
+	}
+	for (const char *p = text; *p; p += n) {
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		if (!first && col + 1 + n > COMPARE_COLUMNS) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, n, f);
+		col += n;
+		first = 0;
+	}
+	fputc('\n', f);
+}
+
+/* A warning or note of the comparison: "!!! WARNING: ..." or "note: ...". */
+static void put_warning(FILE *f, int wide, const char *w)
+{
+	int loud = !strncmp(w, "WARNING", 7);
+
+	put_text(f, wide, loud ? "!!! " : "", loud ? 4 : 2, w);
+}
+
+static const char *status_text(const struct run_probe *p, char *buf, size_t len)
+{
+	if (p->status == PROBE_OK)
+		snprintf(buf, len, "ok");
+	else
+		snprintf(buf, len, "%s (%s)", probe_status_names[p->status], p->reason);
+	return buf;
+}
+
+static void print_host(FILE *f, const struct compare_result *cr, int wide)
+{
+	char line[1024];
+	size_t i;
+
+	if (cr->n_host == 0) {
+		fprintf(f, "host: same kernel, backend, CPU, TSC frequency and execution mode\n");
+	} else {
+		fprintf(f, "host differences (base -> new):\n");
+		for (i = 0; i < cr->n_host; i++) {
+			snprintf(line, sizeof(line), "%s: %s -> %s", cr->host[i].field, cr->host[i].a,
+				 cr->host[i].b);
+			put_text(f, wide, "  ", 4, line);
+		}
+	}
+	for (i = 0; i < cr->n_warnings; i++)
+		put_warning(f, wide, cr->warnings[i]);
+}
+
+/* What base and new are, and how the intervals were drawn. */
+static const char *method_text(const struct compare_result *cr, char *buf, size_t len)
+{
+	unsigned iters = stats_bootstrap_iters(0, 0, cr->opts.iters);
+	unsigned long long seed = (unsigned long long)cr->opts.seed;
+
+	if (!cr->n_by_batches)
+		return "Welch t, by each probe's model; base, new: the mean of the run means (a run's: "
+		       "the mean of its round medians)";
+	if (!cr->n_by_rounds)
+		snprintf(buf, len, "bootstrap over the samples, %u resamples, seed %llu; base, new: "
+			 "the median of the samples", iters, seed);
+	else
+		snprintf(buf, len, "Welch t, by each probe's model (base, new: the mean of the run "
+			 "means), or for model batches the bootstrap over the samples (base, new: "
+			 "their medians), %u resamples, seed %llu", iters, seed);
+	return buf;
+}
+
+/* The model of a probe: "runs", "rounds", "rounds+floor", "runs/rounds" (base/new), "batches". */
+static const char *model_text(const struct compare_probe *p, char *buf, size_t len)
+{
+	const char *a = compare_method_names[p->method_a], *b = compare_method_names[p->method_b];
+	const char *fl = p->floor ? "+floor" : "";
+
+	if (p->method_a == p->method_b)
+		snprintf(buf, len, "%s%s", a, fl);
+	else
+		snprintf(buf, len, "%s/%s%s", a, b, fl);
+	return buf;
+}
+
+static int compared(const struct compare_probe *p)
+{
+	return p->verdict != COMPARE_NOT_RUN;
+}
+
+/*
+ * Wide: one line saying what the model words of the table mean. Default
+ * (no model column): each model with how many probes have it, the probes
+ * named but for the most common one's, then the words.
+ */
+static void print_models(FILE *f, const struct compare_result *cr, int wide)
+{
+	int used[COMPARE_METHOD_N] = { 0 }, floor = 0, mixed = 0;
+	char line[2048], seen[8][24], m[24], top[24] = "";
+	size_t n_seen = 0, cnt[8] = { 0 }, best = 0, i, k, len = 0;
+	const char *sep = "";
+
+	for (i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (!compared(p))
+			continue;
+		used[p->method_a] = used[p->method_b] = 1;
+		floor |= p->floor != NULL;
+		mixed |= p->method_a != p->method_b;
+		model_text(p, m, sizeof(m));
+		for (k = 0; k < n_seen && strcmp(seen[k], m); k++)
+			;
+		if (k == n_seen && n_seen < 8)
+			snprintf(seen[n_seen++], sizeof(seen[0]), "%s", m);
+		if (k < n_seen && ++cnt[k] > best) {
+			best = cnt[k];
+			snprintf(top, sizeof(top), "%s", m);
+		}
+	}
+	line[0] = 0;
+#define ADD(...) (len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, \
+					  __VA_ARGS__), len = len < sizeof(line) ? len : sizeof(line) - 1)
+	ADD("model:");
+	for (k = 0; !wide && k < n_seen; k++) {
+		size_t named = 0;
+
+		ADD("%s %s (%zu probe%s", k ? ";" : "", seen[k], cnt[k], cnt[k] == 1 ? "" : "s");
+		for (i = 0; strcmp(seen[k], top) && i < cr->n_probes; i++) {
+			if (!compared(&cr->probes[i]) ||
+			    strcmp(model_text(&cr->probes[i], m, sizeof(m)), seen[k]))
+				continue;
+			if (named++ < NAMES_MAX)
+				ADD("%s%.40s", named == 1 ? ": " : ", ", cr->probes[i].name);
+		}
+		if (named > NAMES_MAX)
+			ADD(" and %zu more", named - NAMES_MAX);
+		ADD(")");
+	}
+	if (!wide)
+		ADD(" -");
+	if (used[COMPARE_METHOD_RUNS]) {
+		ADD(" runs = a side's variance from the spread of its run means");
+		sep = ";";
+	}
+	if (used[COMPARE_METHOD_ROUNDS]) {
+		ADD("%s rounds = from the rounds within each run", sep);
+		sep = ";";
+	}
+	if (floor) {
+		ADD("%s +floor = and the noise floor's between-run variance", sep);
+		sep = ";";
+	}
+	if (mixed) {
+		ADD("%s a/b = base's/new's", sep);
+		sep = ";";
+	}
+	if (used[COMPARE_METHOD_BATCHES])
+		ADD("%s batches = no rounds: bootstrap over the samples", sep);
+	if (wide)
+		ADD("; runs: base/new");
+#undef ADD
+	put_text(f, wide, "", 2, line);
+}
+
+/* Default: the probes that did not run in every file of a side, with their runs. */
+static void print_runs(FILE *f, const struct compare_result *cr)
+{
+	char line[1024] = "runs (base/new) of the probes not measured in every run:";
+	size_t k = 0;
+
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (!compared(p) || (p->runs_a == cr->n_files_a && p->runs_b == cr->n_files_b))
+			continue;
+		if (k++ < NAMES_MAX)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s %.40s %zu/%zu",
+				 k > 1 ? "," : "", p->name, p->runs_a, p->runs_b);
+	}
+	if (k > NAMES_MAX)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line), " and %zu more",
+			 k - NAMES_MAX);
+	if (k)
+		put_text(f, 0, "", 2, line);
+}
+
+/* The verdict column; (b): compared by batches in a table of probes by rounds. */
+static const char *verdict_text(const struct compare_result *cr, const struct compare_probe *p,
+				int wide, char *buf, size_t len)
+{
+	const char *b = p->method == COMPARE_METHOD_BATCHES && cr->n_by_rounds ? " (b)" : "";
+
+	if (p->verdict == COMPARE_TOO_NOISY)
+		snprintf(buf, len, wide ? "too noisy (could detect >= %.1f%%)%s" : "too noisy (>= %.1f%%)%s",
+			 p->mde_pct, b);
+	else
+		snprintf(buf, len, "%s%s", compare_verdict_names[p->verdict], b);
+	return buf;
+}
+
+/* The name column's width: the longest name, at most max. */
+static int name_width(const struct compare_result *cr, size_t max)
+{
+	size_t w = 5;
+
+	for (size_t i = 0; i < cr->n_probes; i++)
+		if (compared(&cr->probes[i]) && strlen(cr->probes[i].name) > w)
+			w = strlen(cr->probes[i].name);
+	return (int)(w > max ? max : w);
+}
+
+/* The full table: cycles and percent, the interval in cycles, model, runs. */
+static void print_table_wide(FILE *f, const struct compare_result *cr)
+{
+	char ci[64], pct[32], v[64], model[40], runs[32];
+	int w = name_width(cr, 40);
+
+	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %-12s %-5s %s\n", w, "probe", "base", "new",
+		"diff", "diff%", "95% CI of diff", "model", "runs", "verdict");
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (!compared(p))
+			continue;
+		snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", p->d.lo, p->d.hi);
+		if (p->has_pct)
+			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
+		else
+			snprintf(pct, sizeof(pct), "n/a");
+		snprintf(runs, sizeof(runs), "%zu/%zu", p->runs_a, p->runs_b);
+		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n", w, p->name,
+			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
+			model_text(p, model, sizeof(model)), runs, verdict_text(cr, p, 1, v, sizeof(v)));
+	}
+}
+
+/*
+ * The table in 100 columns (names up to 27 characters): base, new, the
+ * change and its interval in % of base (in cycles where base is not > 0).
+ */
+static void print_table(FILE *f, const struct compare_result *cr)
+{
+	char ci[64], pct[32], v[64];
+	int w = name_width(cr, 27);
+
+	fprintf(f, "  %-*s %9s %9s %8s  %-16s %s\n", w, "probe", "base", "new", "diff%", "95% CI",
+		"verdict");
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		const struct compare_probe *p = &cr->probes[i];
+
+		if (!compared(p))
+			continue;
+		if (p->has_pct) {
+			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
+			snprintf(ci, sizeof(ci), "[%+.1f%%, %+.1f%%]", p->pct_lo, p->pct_hi);
+		} else {
+			snprintf(pct, sizeof(pct), "n/a");
+			snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", p->d.lo, p->d.hi);
+		}
+		fprintf(f, "  %-*s %9.1f %9.1f %8s  %-16s %s\n", w, p->name, p->d.median_a,
+			p->d.median_b, pct, ci, verdict_text(cr, p, 0, v, sizeof(v)));
+	}
+}
+
+/* Default: what the figures are, without how they were put at speed (wide and docs say). */
+static const char *figures_text(const struct compare_result *cr, char *buf, size_t len)
+{
+	if (cr->normalized && cr->n_normalized)
+		snprintf(buf, len, "figures: net cycles/op at the base side's guest speed (%s; "
+			 "--wide says how)", cr->normalize_why);
+	else
+		return compare_normalize_line(cr, buf, len);
+	return buf;
+}
+
+static void print_probes(FILE *f, const struct compare_result *cr, int wide)
+{
+	char how[512], line[1024];
+
+	if (cr->n_probes == cr->n_not_run) {
+		fprintf(f, "\nprobes: none compared\n");
+		return;
+	}
+	snprintf(line, sizeof(line), "(cycles/op%s; 95%% CI of the difference%s by %s; "
+		 "threshold %.1f%%):", cr->normalized ? " at the base side's guest speed" : "",
+		 wide ? "" : " (diff% and CI in % of base)", method_text(cr, how, sizeof(how)),
+		 cr->opts.threshold_pct);
+	fputc('\n', f);
+	put_text(f, wide, "probes ", 2, line);
+	if (cr->n_files_a > 1 || cr->n_files_b > 1)
+		fprintf(f, "  (%zu base run%s, %zu new run%s)\n", cr->n_files_a,
+			cr->n_files_a == 1 ? "" : "s", cr->n_files_b, cr->n_files_b == 1 ? "" : "s");
+	if (wide)
+		print_table_wide(f, cr);
+	else
+		print_table(f, cr);
+	print_models(f, cr, wide);
+	if (!wide)
+		print_runs(f, cr);
+	put_text(f, wide, "", 2, wide ? compare_normalize_line(cr, line, sizeof(line)) :
+				      figures_text(cr, line, sizeof(line)));
+	if (compare_speed_line(cr, line, sizeof(line)))
+		put_text(f, wide, "", 2, line);
+	if (cr->method_note)
+		put_text(f, wide, "", 2, cr->method_note);
+	if (cr->r2r_note)
+		put_text(f, wide, "", 2, cr->r2r_note);
+	if (cr->n_too_noisy) {
+		snprintf(line, sizeof(line), "note: 'too noisy': the interval is wider than the "
+			 "threshold, so a change of %.1f%% could not have been told from noise; not a "
+			 "regression (add runs per side or rounds per run)%s", cr->opts.threshold_pct,
+			 wide ? "" : "; '>= X%': the smallest change it could have detected");
+		put_text(f, wide, "", 2, line);
+	}
+}
+
+/* Which floor went into the intervals: file, host, exitscope, when, K runs. */
+static void print_floor(FILE *f, const struct compare_result *cr, int wide)
+{
+	const struct noise_floor *nf = cr->noise;
+	char line[2048], *e;
+
+	if (!nf)
+		return;
+	snprintf(line, sizeof(line), "noise floor: %s: %lld runs by exitscope %s on %s (%s, %s%s%s), "
+		 "kernel %s, ", nf->name ? nf->name : "(estimated)", nf->runs,
+		 nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION, nf->host.cpu_name,
+		 nf->host.backend_module, exec_mode_name(nf->host.exec_mode),
+		 nf->host.lane.present ? ", lane " : "",
+		 nf->host.lane.present ? host_lane_names[nf->host.lane.name] : "", nf->host.kernel);
+	e = line + strlen(line);
+	if (nf->first_started && nf->last_finished)
+		snprintf(e, sizeof(line) - (size_t)(e - line), "measured %s to %s", nf->first_started,
+			 nf->last_finished);
+	else
+		snprintf(e, sizeof(line) - (size_t)(e - line), "created %s",
+			 nf->created ? nf->created : "now");
+	e = line + strlen(line);
+	snprintf(e, sizeof(line) - (size_t)(e - line), "; in the interval of %zu of %zu probes "
+		 "compared by rounds", cr->n_floor, cr->n_by_rounds);
+	put_text(f, wide, "", 2, line);
+}
+
+/* A list of lines under a heading ("  " each, wrapped with 4). */
+static void print_counters(FILE *f, const struct compare_counter *c, size_t n, int wide)
+{
+	char line[512];
+
+	for (size_t i = 0; i < n; i++)
+		put_text(f, wide, "  ", 4, compare_counter_line(&c[i], line, sizeof(line)));
+}
+
+/* A probe that was not compared: why, said once when both sides say the same. */
+static void print_not_run(FILE *f, const struct compare_probe *p, int wide)
+{
+	char sa[512], sb[512], line[1400];
+
+	if (p->why)
+		snprintf(line, sizeof(line), "%s: %s", p->name, p->why);
+	else if (p->a->status == p->b->status && p->a->status != PROBE_OK &&
+		 !strcmp(p->a->reason, p->b->reason))
+		snprintf(line, sizeof(line), "%s: %s on both sides (%s)", p->name,
+			 probe_status_names[p->a->status], p->a->reason);
+	else if (status_text(p->a, sa, sizeof(sa)) && status_text(p->b, sb, sizeof(sb)))
+		snprintf(line, sizeof(line), "%s: base %s, new %s", p->name, sa, sb);
+	put_text(f, wide, "  ", 4, line);
+}
+
+static void print_only(FILE *f, const char *side, const char *const *names, size_t n, int wide)
+{
+	char line[4096];
+	size_t len;
+
+	if (!n)
+		return;
+	len = (size_t)snprintf(line, sizeof(line), "only in %s:", side);
+	for (size_t i = 0; i < n && len < sizeof(line); i++)
+		len += (size_t)snprintf(line + len, sizeof(line) - len, " %s", names[i]);
+	put_text(f, wide, "", 2, line);
+}
+
+void compare_print(FILE *f, const struct compare_result *cr, int wide)
+{
+	char line[1024];
+	size_t i;
+
+	snprintf(line, sizeof(line), "%s (base) -> %s (new)", cr->name_a, cr->name_b);
+	put_text(f, wide, "exitscope compare: ", 2, line);
+	print_host(f, cr, wide);
+	print_floor(f, cr, wide);
+	print_probes(f, cr, wide);
+	if (cr->n_counters) {
+		fprintf(f, "\nper-op counter changes:\n");
+		print_counters(f, cr->counters, cr->n_counters, wide);
+	}
+	if (cr->n_unjudged) {
+		fputc('\n', f);
+		put_text(f, wide, "", 2, "per-op counter differences not judged (one run on a side, "
+			 "not a whole number per op: a run's counters are totals over its rounds, so how "
+			 "they vary from run to run is unknown; 2 runs or more a side judge them):");
+		print_counters(f, cr->unjudged, cr->n_unjudged, wide);
+	}
+	if (cr->map_compared) {
+		fprintf(f, cr->n_map ? "\nownership map changes:\n" : "\nownership map: no changes\n");
+		for (i = 0; i < cr->n_map; i++)
+			put_text(f, wide, "  ", 4, compare_map_line(cr, &cr->map[i], line, sizeof(line)));
+	}
+	if (cr->checks_compared) {
+		fprintf(f, cr->n_checks ? "\ncheck status changes:\n" : "\nchecks: no status changes\n");
+		for (i = 0; i < cr->n_checks; i++)
+			put_text(f, wide, "  ", 4, compare_check_line(&cr->checks[i], line, sizeof(line)));
+	}
+	if (cr->n_not_run) {
+		fprintf(f, "\nnot compared:\n");
+		for (i = 0; i < cr->n_probes; i++)
+			if (!compared(&cr->probes[i]))
+				print_not_run(f, &cr->probes[i], wide);
+	}
+	if (cr->n_only_a || cr->n_only_b)
+		fputc('\n', f);
+	print_only(f, "base", cr->only_a, cr->n_only_a, wide);
+	print_only(f, "new", cr->only_b, cr->n_only_b, wide);
+	snprintf(line, sizeof(line), "%zu faster, %zu slower, %zu no significant change, %zu too "
+		 "noisy, %zu not compared, %zu only in base, %zu only in new", cr->n_faster,
+		 cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a, cr->n_only_b);
+	fputc('\n', f);
+	put_text(f, wide, "summary: ", 2, line);
+}

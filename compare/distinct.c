@@ -1,0 +1,46 @@
+/*
+ * distinct.c - is every run of a comparison a run of its own? A file given
+ * twice (or a copy of it) would count as two runs of a side, or compare a
+ * run with itself (docs/compare-report.md, "Bad input").
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compare/compare.h"
+
+/*
+ * The same run: both record the same start, end and process (every run
+ * file does), or, without that record, their documents are equal.
+ */
+static int same_run(const struct result_file *x, const struct result_file *y)
+{
+	if (x->started && y->started && x->finished && y->finished && x->pid > 0 && y->pid > 0)
+		return !strcmp(x->started, y->started) && !strcmp(x->finished, y->finished) &&
+		       x->pid == y->pid;
+	return x->doc && y->doc && json_equal(x->doc, y->doc);
+}
+
+int compare_runs_distinct(const struct result_file *const *a, size_t na,
+			  const struct result_file *const *b, size_t nb, char *err, size_t errlen)
+{
+	size_t n = na + nb;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct result_file *x = i < na ? a[i] : b[i - na];
+
+		for (size_t j = i + 1; j < n; j++) {
+			const struct result_file *y = j < na ? a[j] : b[j - na];
+			int across = i < na && j >= na;
+
+			if (!same_run(x, y))
+				continue;
+			snprintf(err, errlen, "%s and %s are the same run%s: %s", x->name, y->name,
+				 across ? " on both sides" : i < na ? " on the base side" :
+				 " on the new side", across ? "it cannot be compared with itself" :
+				 "a run counts once (give each run once)");
+			return -1;
+		}
+	}
+	return 0;
+}
