@@ -126,6 +126,20 @@ int cli_output_check(const char *cmd, const char *path)
 	return EXIT_OK;
 }
 
+int cli_output_distinct(const char *cmd, const char *opt, const char *out,
+			const char *const *paths, size_t n, const char *what)
+{
+	for (size_t i = 0; out && i < n; i++) {
+		if (!paths[i] || !outfile_same(out, paths[i]))
+			continue;
+		if (!strcmp(out, "-"))
+			return cli_error(cmd, EXIT_USAGE, "%s - and %s - both want stdout", opt, what);
+		return cli_error(cmd, EXIT_USAGE, "%s %s is the same file as %s %s: refusing to overwrite it",
+				       opt, out, what, paths[i]);
+	}
+	return EXIT_OK;
+}
+
 /* stdout's state: 0, or the errno of its failure (EIO when unknown). */
 static int stdout_error(void)
 {

@@ -42,6 +42,14 @@ int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *deta
  */
 int cli_output_check(const char *cmd, const char *path);
 /*
+ * Before any work: out (the value of option opt, NULL: none) must not be
+ * the same file (results/outfile.h: outfile_same) as any of paths[0..n-1],
+ * each named "what PATH" in the message (what: "input", "--json").
+ * EXIT_OK, or EXIT_USAGE after one line.
+ */
+int cli_output_distinct(const char *cmd, const char *opt, const char *out,
+			const char *const *paths, size_t n, const char *what);
+/*
  * The end of a command that measured something: check that stdout (the
  * table) was written, write root to json_path (NULL: no file; root may be
  * NULL then). If either fails, print one line naming the file and the

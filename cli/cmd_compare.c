@@ -262,7 +262,11 @@ int cmd_compare(int argc, char **argv)
 				     "B1.json [B2.json ...])", na ? "new" : "base", na ? "after" : "before");
 		goto out;
 	}
-	rc = cli_output_check("compare", json_path);
+	rc = cli_output_distinct("compare", "--json", json_path, files, nfiles, "input");
+	if (!rc)
+		rc = cli_output_distinct("compare", "--json", json_path, &noise_path, 1, "--noise");
+	if (!rc)
+		rc = cli_output_check("compare", json_path);
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;

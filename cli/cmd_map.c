@@ -172,6 +172,9 @@ int cmd_map(int argc, char **argv)
 		return cli_usage_error("map", "--tap and --expect FILE go together: the tests are the expectations");
 	if (tap && json_path && !strcmp(json_path, "-"))
 		return cli_usage_error("map", "--tap and --json - both want stdout");
+	r = cli_output_distinct("map", "--json", json_path, &expect_path, 1, "--expect");
+	if (r)
+		return r;
 	/* The expectations are checked before anything is measured. */
 	if (expect_path) {
 		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, err,

@@ -134,7 +134,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (n == 0)
 		return cli_usage_error("report", "need at least one result file");
-	rc = cli_output_check("report", out);
+	rc = cli_output_distinct("report", "-o", out, paths, n, "input");
+	if (!rc)
+		rc = cli_output_check("report", out);
 	if (rc)
 		return rc;
 	rc = cli_read_results("report", paths, n, files);

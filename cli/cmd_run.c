@@ -470,6 +470,8 @@ int cmd_run(int argc, char **argv)
 		r = cli_stdout_check("run", EXIT_OK);
 		goto out;
 	}
+	if (!r)
+		r = cli_output_distinct("run", "--openmetrics", a.openmetrics, &a.json_path, 1, "--json");
 	if (!r && a.rep.n) {
 		a.rep.json_path = a.json_path;
 		a.rep.openmetrics = a.openmetrics;

@@ -220,6 +220,41 @@ int outfile_check(const char *path, char *err, size_t errlen)
 	return r ? fail_tmp(err, errlen, path, -r) : 0;
 }
 
+/* A target (last component no symlink) with its directory made canonical, for comparing names. */
+static void canonical_name(const char *target, char *buf, size_t len)
+{
+	const char *slash = strrchr(target, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - target) : 1, slash ? target : ".");
+	if (slash == target)
+		snprintf(dir, sizeof(dir), "/");
+	if (!realpath(dir, real))
+		snprintf(real, sizeof(real), "%s", dir);
+	snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : target);
+}
+
+int outfile_same(const char *out, const char *other)
+{
+	char t1[PATH_MAX], t2[PATH_MAX], c1[PATH_MAX], c2[PATH_MAX];
+	struct stat s1, s2;
+	int r1, r2;
+
+	if (!strcmp(out, "-") || !strcmp(other, "-"))
+		return !strcmp(out, other);
+	r1 = outfile_target(out, t1, sizeof(t1), &s1);
+	r2 = outfile_target(other, t2, sizeof(t2), &s2);
+	if (r1 < 0 || r2 < 0)
+		return 0;	/* the write or the read fails on its own, with its own line */
+	if (!r1 && !r2)
+		return S_ISREG(s1.st_mode) && s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino;
+	if (r1 != r2)
+		return 0;	/* one exists, the other does not */
+	canonical_name(t1, c1, sizeof(c1));
+	canonical_name(t2, c2, sizeof(c2));
+	return !strcmp(c1, c2);
+}
+
 /* The stream's write: record the first error's errno, retry EINTR. */
 static ssize_t outfile_cookie_write(void *cookie, const char *buf, size_t n)
 {

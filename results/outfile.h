@@ -52,6 +52,13 @@ struct outfile {
  * the directory is removed at once). 0, or -errno with "PATH: reason" in err.
  */
 int outfile_check(const char *path, char *err, size_t errlen);
+/*
+ * Would writing out replace or write into the file other names (symlinks
+ * followed, hard links seen: same device and inode; two names of a file
+ * that does not exist yet: same directory and name; "-" twice: stdout)?
+ * 1 or 0. Devices and FIFOs are never "the same": nothing is replaced.
+ */
+int outfile_same(const char *out, const char *other);
 /* Start writing path. 0, or -errno with "PATH: reason" in err. */
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
 /*
