@@ -2,12 +2,14 @@
  * cli.c - shared CLI helpers: error lines, exit codes, the KVM device path,
  * output checks before measuring and the checked end of every command.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -160,46 +162,68 @@ int cli_stdout_check(const char *cmd, int rc)
 }
 
 /* The result could not go where it should: keep it and say where, in one line. */
-static int cli_keep(const char *cmd, json_t *root, const char *why, bool stopped)
+static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
 {
-	char kept[PATH_MAX], err[PATH_MAX + 128];
-	const char *stop = stopped ? " (stopped by Ctrl-C)" : "";
+	char kept[PATH_MAX], err[PATH_MAX + 128], sstop[64] = "";
 
+	if (stop)
+		snprintf(sstop, sizeof(sstop), " (stopped by %s)", cli_stop_name(stop));
 	if (!root)
-		return cli_error(cmd, EXIT_FAIL, "%s%s", why, stop);
+		return cli_error(cmd, EXIT_FAIL, "%s%s", why, sstop);
 	if (result_write_unique(root, cmd, kept, sizeof(kept), err, sizeof(err)))
-		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, stop, err);
-	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, stop, kept);
+		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, sstop, err);
+	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
 
-int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc)
+int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc)
 {
 	char err[PATH_MAX + 128], why[PATH_MAX + 192];
-	int e = stdout_error();
+	int e;
 
+	cli_stop_finishing();
+	e = stdout_error();
 	if (e) {
 		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
 		/* The file still gets the result; keep it elsewhere only if it had none. */
 		if (!json_path || !strcmp(json_path, "-"))
-			return cli_keep(cmd, root, why, stopped);
+			return cli_keep(cmd, root, why, stop);
 		if (result_write(root, json_path, err, sizeof(err))) {
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err);
-			return cli_keep(cmd, root, why, stopped);
+			return cli_keep(cmd, root, why, stop);
 		}
-		return cli_error(cmd, EXIT_FAIL, "%s%s (the result is in %s)", why,
-				 stopped ? " (stopped by Ctrl-C)" : "", json_path);
+		if (stop)
+			return cli_error(cmd, EXIT_FAIL, "%s (stopped by %s) (the result is in %s)", why,
+					 cli_stop_name(stop), json_path);
+		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
 	if (json_path && result_write(root, json_path, err, sizeof(err))) {
 		snprintf(why, sizeof(why), "cannot write %s", err);
-		return cli_keep(cmd, root, why, stopped);
+		return cli_keep(cmd, root, why, stop);
 	}
-	if (stopped) {
+	if (stop) {
 		if (json_path && strcmp(json_path, "-"))
-			return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is in %s",
-					 json_path);
-		return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is on stdout");
+			return cli_error(cmd, cli_stop_code(stop), "stopped by %s: what was measured is in %s",
+					 cli_stop_name(stop), json_path);
+		return cli_error(cmd, cli_stop_code(stop), "stopped by %s: what was measured is on stdout",
+				 cli_stop_name(stop));
 	}
 	return rc;
+}
+
+int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop)
+{
+	struct stat st;
+	int e;
+
+	if (!json_path || !strcmp(json_path, "-") || stat(json_path, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	cli_stop_finishing();
+	e = stdout_error();
+	if (e)
+		return cli_error(cmd, EXIT_FAIL, "cannot write to stdout: %s (stopped by %s before anything "
+				 "was measured; %s is left as it was)", strerror(e), cli_stop_name(stop), json_path);
+	return cli_error(cmd, cli_stop_code(stop), "stopped by %s before anything was measured: %s is left "
+			 "as it was", cli_stop_name(stop), json_path);
 }
 
 int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct result_file **files)

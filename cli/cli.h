@@ -57,7 +57,15 @@ int cli_output_distinct(const char *cmd, const char *opt, const char *out,
  * line, and return EXIT_FAIL. Else, when stopped, say so in one line and
  * return EXIT_STOPPED; else rc.
  */
-int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc);
+int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc);
+/*
+ * The end of a command stopped (stop: the signal) before it measured
+ * anything: an existing json_path keeps its contents (no result is
+ * replaced with an empty one). The exit status after one line saying so
+ * (stdout checked too), or -1 when json_path is not an existing file
+ * (then cli_finish writes the result as usual).
+ */
+int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop);
 /* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
 int cli_stdout_check(const char *cmd, int rc);
 struct result_file;
@@ -85,12 +93,21 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 
 /*
  * Ctrl-C: the first SIGINT (or SIGTERM) sets *flag to that signal (runs
- * stop cleanly and results are still written); a second one terminates,
- * unless it is the stop a `run --repeat` parent passes on to its run. The
- * flag is the only process state a signal handler may touch, so it lives
- * in cli/signals.c.
+ * stop cleanly and results are still written); a second one, while the
+ * command still measures, ends it at once with one line saying so and
+ * nothing written (the output files as they were), unless it is the stop
+ * a `run --repeat` parent passes on to its run. Once the command writes
+ * its results (cli_stop_finishing) a second one is ignored: the write is
+ * short, and cut it would lose what was measured. The flags are the only
+ * process state a signal handler may touch, so they live in cli/signals.c.
  */
 volatile sig_atomic_t *cli_stop_flag(void);
 void cli_install_sigint(void);
+/* From here on the command writes what it measured: a second signal no longer ends it. */
+void cli_stop_finishing(void);
+/* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM". */
+const char *cli_stop_name(int sig);
+/* Its exit status: 128 + sig (Ctrl-C 130, SIGTERM 143). */
+int cli_stop_code(int sig);
 
 #endif

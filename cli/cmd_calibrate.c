@@ -56,7 +56,8 @@ static void calibrate_usage(FILE *f)
 		"\n"
 		"Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
-		"130 stopped by Ctrl-C (the runs' files so far are kept and named; no floor).\n",
+		"130 stopped by Ctrl-C, 143 by SIGTERM (the runs' files so far are kept and\n"
+		"named; no floor).\n",
 		NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS, CALIBRATE_DEFAULT_OUT);
 }
 
@@ -175,7 +176,7 @@ static void calibrate_started(void *ctx, const struct repeat_run *r)
 
 /* After a series that did not complete: one line, the exit status; the files stay. */
 static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned int started,
-				const char *dir)
+				const char *dir, int stop)
 {
 	const struct repeat_run *r = started ? &runs[started - 1] : NULL;
 	unsigned int written = 0;
@@ -183,9 +184,10 @@ static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned
 	for (unsigned int i = 0; i < started; i++)
 		written += runs[i].written;
 	if (end == REPEAT_STOPPED) {
-		fprintf(stderr, "exitscope calibrate: stopped by Ctrl-C in run %u/%u: no floor written; "
-			"the %u result files written are kept in %s\n", r ? r->i : 1, r ? r->n : 0, written, dir);
-		return EXIT_STOPPED;
+		fprintf(stderr, "exitscope calibrate: stopped by %s in run %u/%u: no floor written; "
+			"the %u result files written are kept in %s\n", cli_stop_name(stop), r ? r->i : 1,
+			r ? r->n : 0, written, dir);
+		return cli_stop_code(stop);
 	}
 	if (!r || r->pid < 0)
 		fprintf(stderr, "exitscope calibrate: run %u could not be started; files kept in %s\n",
@@ -341,7 +343,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (end < 0)
 		rc = cli_error("calibrate", EXIT_FAIL, "the runs: %s", strerror(-end));
 	else if (end != REPEAT_DONE)
-		rc = calibrate_incomplete(end, runs, started, dir);
+		rc = calibrate_incomplete(end, runs, started, dir, *o.stop);
 	else
 		rc = calibrate_floor(&a, runs, started);
 	if (!a.keep && rc == EXIT_OK)

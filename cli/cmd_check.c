@@ -127,7 +127,8 @@ int cmd_check(int argc, char **argv)
 	struct hostinfo hi;
 	size_t nsel = 0;
 	json_t *root;
-	bool stopped, tap = false;
+	bool tap = false;
+	int stopped;
 	int c, r;
 
 	optind = 1;
@@ -191,8 +192,11 @@ int cmd_check(int argc, char **argv)
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "checks", check_report_json(&rep));
 	stopped = *env.stop;
-	r = cli_finish("check", root, json_path, stopped,
-		       check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK);
+	r = stopped && check_count(&rep, CHECK_STOPPED) == rep.n ?
+	    cli_finish_unmeasured("check", json_path, stopped) : -1;
+	if (r < 0)
+		r = cli_finish("check", root, json_path, stopped,
+			       check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK);
 	json_decref(root);
 	check_report_free(&rep);
 	return r;

@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,16 @@ static void map_progress(void *ctx, const char *profile, const struct result_map
 	progress_step(&mp->p, mp->done++, mp->label);
 }
 
+/* Whether any entry of the map was measured (or skipped by the host's say), not only stopped. */
+static bool map_measured(const struct result_map *map)
+{
+	for (size_t j = 0; j < map->n_profiles; j++)
+		for (size_t k = 0; k < map->profiles[j].n_entries; k++)
+			if (map->profiles[j].entries[k].status != MAP_STOPPED)
+				return true;
+	return false;
+}
+
 static int map_number(const char *s, unsigned int max, unsigned int *out)
 {
 	char *end;
@@ -133,7 +145,7 @@ int cmd_map(int argc, char **argv)
 	struct result_map *map = NULL;
 	json_t *root;
 	char err[2048];
-	int c, r;
+	int c, r, stop;
 
 	optind = 1;
 	opterr = 0;
@@ -218,8 +230,10 @@ int cmd_map(int argc, char **argv)
 	root = result_new("map", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "map", result_map_json(map));
-	r = cli_finish("map", root, json_path, *env.stop || map->incomplete,
-		       failed ? EXIT_FAIL : EXIT_OK);
+	stop = *env.stop ? *env.stop : map->incomplete ? SIGINT : 0;
+	r = stop && !map_measured(map) ? cli_finish_unmeasured("map", json_path, stop) : -1;
+	if (r < 0)
+		r = cli_finish("map", root, json_path, stop, failed ? EXIT_FAIL : EXIT_OK);
 	json_decref(root);
 	result_map_free(map);
 out_expect:

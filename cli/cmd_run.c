@@ -433,6 +433,15 @@ static void run_on_warn(void *ctx, const char *msg)
 	warn(rp->quiet, rp->warnings, "%s", msg);
 }
 
+/* Whether any probe has a figure or an outcome of its own (not stopped, not skipped). */
+static bool run_measured(const struct probe_outcome *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].res.status != PROBE_STOPPED && out[i].res.status != PROBE_SKIPPED)
+			return true;
+	return false;
+}
+
 /* The progress line's command: "run", or "run 2/3:" in run 2 of a --repeat 3 (method/repeat.h). */
 static void run_progress_what(char *buf, size_t len)
 {
@@ -459,7 +468,7 @@ int cmd_run(int argc, char **argv)
 	size_t nout = 0;
 	struct run_report rp = { .pg = { .on = false } };
 	struct method_hooks hooks = { .progress = run_on_progress, .warn = run_on_warn, .ctx = &rp };
-	bool stopped;
+	int stopped;
 	char err[512];
 	double overhead = 0;
 	int r, cpu = -1, rc = EXIT_OK;
@@ -569,7 +578,15 @@ int cmd_run(int argc, char **argv)
 	stopped = *pr.stop;
 	/* In the file; the line on stderr comes from cli_finish, even with --quiet. */
 	if (stopped)
-		warn(true, warnings, "stopped by Ctrl-C: probes not measured are listed as stopped");
+		warn(true, warnings, "stopped by %s: probes not measured are listed as stopped",
+		     cli_stop_name(stopped));
+	/* Nothing measured: a result already in the file stays (nor is --openmetrics replaced). */
+	if (stopped && !run_measured(out, nout)) {
+		rc = cli_finish_unmeasured("run", a.json_path, stopped);
+		if (rc >= 0)
+			goto done;
+		rc = EXIT_OK;
+	}
 
 	jprobes = json_array();
 	for (size_t i = 0; i < nout; i++)
