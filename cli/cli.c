@@ -22,15 +22,55 @@
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 
+/* Length of the valid UTF-8 character at s (n bytes left), 0 if it is none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 ? 2 : 0;
+
+	if (*s >= 0xf5 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * "exitscope CMD: message" on stderr, as one line whatever the message
+ * echoes: control characters and bytes that are no UTF-8 (a binary input
+ * file's, a path's) are written as \xNN.
+ */
+static void cli_vline(const char *cmd, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	const unsigned char *s = (const unsigned char *)buf;
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t left = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+
+	fprintf(stderr, "exitscope %s: ", cmd);
+	while (left) {
+		size_t k = *s >= 0x80 ? utf8_len(s, left) : (*s >= 0x20 && *s != 0x7f);
+
+		if (k) {
+			fwrite(s, 1, k, stderr);
+		} else {
+			fprintf(stderr, "\\x%02x", *s);
+			k = 1;
+		}
+		s += k;
+		left -= k;
+	}
+	fputc('\n', stderr);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "exitscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vline(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'exitscope %s --help'.\n", cmd);
+	fprintf(stderr, "Try 'exitscope %s --help'.\n", cmd);
 	return EXIT_USAGE;
 }
 
@@ -38,20 +78,35 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "exitscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vline(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
 	return code;
+}
+
+int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
 }
 
 const char *cli_kvm_path(const char *opt)
 {
 	const char *env = getenv("EXITSCOPE_KVM_DEV");
 
-	if (opt && *opt)
-		return opt;
+	if (opt)
+		return opt;	/* "" too: cli_kvm_check refuses it */
 	return env && *env ? env : NULL;
 }
 
@@ -71,8 +126,12 @@ int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *deta
 int cli_kvm_check(const char *cmd, const char *kvm_path)
 {
 	const char *path = kvm_path ? kvm_path : KVM_DEFAULT_DEV;
-	int fd = kvm_open(kvm_path), r;
+	int fd, r;
 
+	if (!*path)
+		return cli_error(cmd, EXIT_USAGE, "--kvm-dev wants the path of KVM's device node "
+				 "(usually %s), not an empty string", KVM_DEFAULT_DEV);
+	fd = kvm_open(kvm_path);
 	if (fd < 0)
 		return cli_kvm_error(cmd, kvm_path, fd, NULL);
 	r = kvm_api_version(fd);

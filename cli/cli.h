@@ -10,14 +10,26 @@
 #include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 enum cli_exit {
 	EXIT_OK = 0,		/* completed (skips are fine) */
 	EXIT_FAIL = 1,		/* internal failure, failed check, regression */
 	EXIT_USAGE = 2,		/* bad arguments or unreadable input files */
 	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
-	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written) */
+	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written); */
+				/* by SIGTERM: 143, as 128 + signal (cli_stop_code) */
 };
+
+/* The largest seed: what a result's JSON writes as the integer it is (int64). */
+#define CLI_SEED_MAX	INT64_MAX
+
+/*
+ * An unsigned number in base (0: C prefixes, 0x...) of at most max, as
+ * written: it starts with a digit (no sign, no space), any length (leading
+ * zeros too), nothing after it. 0, or -EINVAL / -ERANGE.
+ */
+int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
 
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -25,11 +37,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Print "exitscope CMD: message"; returns code. */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The KVM device: the option's value, else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
+/* The KVM device: the option's value (even ""), else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
 const char *cli_kvm_path(const char *opt);
 /*
  * Check that KVM can be opened; on failure print one line saying why and
- * what to do and return EXIT_NOKVM, else EXIT_OK.
+ * what to do and return EXIT_NOKVM (an empty path: EXIT_USAGE), else EXIT_OK.
  */
 int cli_kvm_check(const char *cmd, const char *kvm_path);
 /* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */

@@ -4,6 +4,7 @@
  * terminal.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,9 +148,13 @@ int cmd_check(int argc, char **argv)
 	for (; optind < argc; optind++) {
 		const struct check_suite *s = suite_find(argv[optind]);
 
+		bool dup = false;
+
 		if (!s)
 			return cli_usage_error("check", "unknown suite '%s'", argv[optind]);
-		if (nsel < sizeof(sel) / sizeof(sel[0]))
+		for (size_t i = 0; i < nsel; i++)	/* each suite once, as first named */
+			dup |= sel[i] == s;
+		if (!dup && nsel < sizeof(sel) / sizeof(sel[0]))
 			sel[nsel++] = s;
 	}
 	if (!nsel)

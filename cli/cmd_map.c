@@ -103,12 +103,9 @@ static bool map_measured(const struct result_map *map)
 
 static int map_number(const char *s, unsigned int max, unsigned int *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > max || s[0] == '-')
+	if (cli_parse_u64(s, 10, max, &v) || v == 0)
 		return -EINVAL;
 	*out = (unsigned int)v;
 	return 0;
