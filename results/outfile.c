@@ -179,7 +179,7 @@ static int try_tmp(const char *path)
 	return fd < 0 ? fd : 0;
 }
 
-/* "PATH: reason" for a temporary that cannot be made beside the target. */
+/* "PATH: reason" for a temporary that cannot be made beside an existing target. */
 static int fail_tmp(char *err, size_t errlen, const char *path, int e)
 {
 	if (err && errlen)
@@ -204,7 +204,7 @@ int outfile_check(const char *path, char *err, size_t errlen)
 	if (r) {
 		/* A new file: can its directory take one? */
 		r = try_tmp(target);
-		return r ? fail_tmp(err, errlen, path, -r) : 0;
+		return r ? fail(err, errlen, path, -r) : 0;
 	}
 	if (S_ISDIR(st.st_mode))
 		return fail(err, errlen, path, EISDIR);
@@ -350,7 +350,7 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 		o->tmp[0] = '\0';
 		release_signals(&o->oldmask);
 		o->held = false;
-		return fail_tmp(err, errlen, path, -fd);
+		return r ? fail(err, errlen, path, -fd) : fail_tmp(err, errlen, path, -fd);
 	}
 	if (!r)
 		(void)fchmod(fd, st.st_mode & 07777);	/* as the file it replaces, not umask */
