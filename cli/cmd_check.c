@@ -37,8 +37,9 @@ static void check_usage(FILE *f)
 		   "                   finishes, with the expected and observed values\n"
 		   "  -h, --help       this text\n\n"
 		   "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
-		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C\n"
-		   "(the checks that ran are still printed and written). The same with --tap;\n"
+		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
+		   "143 by SIGTERM (the checks that ran are still printed and written; before\n"
+		   "any ran, an existing FILE is left as it was). The same with --tap;\n"
 		   "when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
 		   "On a terminal, stderr shows a progress line with the time left.\n");
 }

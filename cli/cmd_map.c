@@ -68,9 +68,11 @@ static void map_usage(FILE *f)
 		"Bits whose status differs between profiles are listed at the end.\n"
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
-		"expectations file, a bad line, an unknown entry, status or profile in it),\n"
-		"3 KVM not available, 130 stopped by Ctrl-C (entries not measured are\n"
-		"\"stopped\": \"not ok\" in TAP; the map is still printed and written).\n"
+		"expectations file or one that is no regular file, with no map line, a bad\n"
+		"line, an unknown entry, status or profile in it), 3 KVM not available,\n"
+		"130 stopped by Ctrl-C, 143 by SIGTERM (entries not measured are \"stopped\":\n"
+		"\"not ok\" in TAP; the map is still printed and written; before any entry\n"
+		"was measured, an existing FILE is left as it was).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }

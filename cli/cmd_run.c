@@ -103,8 +103,10 @@ static void run_usage(FILE *f)
 		"  -h, --help        this text\n"
 		"\n"
 		"Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
-		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (results so far\n"
-		"are still printed and written). With --repeat: the first run that fails\n"
+		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM\n"
+		"(results so far are still printed and written; before any probe measured\n"
+		"anything, an existing FILE is left as it was; a second Ctrl-C while\n"
+		"measuring ends it at once, nothing written). With --repeat: the first run that fails\n"
 		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
 		METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS, METHOD_DEFAULT_PRECISION_PCT,
 		METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S, METHOD_DEFAULT_BUDGET_V1_S,
