@@ -8,7 +8,8 @@
  * files are refused at once; numbers are read whole, signs and spaces
  * refused; a run stopped before it measured anything keeps the old file,
  * a SIGTERM is named (exit 143), two Ctrl-C never leave a temporary or end
- * the run silently; test hooks are recorded in the result.
+ * the run silently; test hooks are recorded in the result; a check suite
+ * named twice runs once.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -422,6 +423,30 @@ static void test_stops(void)
 	free(old);
 }
 
+/* A suite named twice runs once: no check twice in the result, which export then takes. */
+static void test_suite_twice(void)
+{
+	char *json = path_in("irq-twice.json");
+	struct result_file *rf;
+	struct run_result r, x;
+	char err[RESULT_ERR_MAX];
+	int dups = 0;
+
+	run_cmd(&r, (const char *const[]){ exe, "check", "irq", "irq", "--json", json, NULL });
+	rf = result_read_file(json, err, sizeof(err));
+	for (size_t i = 0; rf && i < rf->checks.n; i++)
+		for (size_t k = i + 1; k < rf->checks.n; k++)
+			dups += !strcmp(rf->checks.r[i].suite, rf->checks.r[k].suite) &&
+				!strcmp(rf->checks.r[i].name, rf->checks.r[k].name);
+	ok(rf && rf->checks.n && !dups, "check irq irq: each check once in the result (%d twice)", dups);
+	run_cmd(&x, (const char *const[]){ exe, "export", "-o", path_in("irq.prom"), json, NULL });
+	if (!ok(x.status == 0, "... and export takes that result"))
+		diag("  exit %d: %s", x.status, x.err);
+	result_free(rf);
+	run_free(&r);
+	run_free(&x);
+}
+
 int main(void)
 {
 	exe = getenv("EXITSCOPE");
@@ -444,8 +469,10 @@ int main(void)
 	test_help();
 	if (access("/dev/kvm", R_OK | W_OK))
 		skip("/dev/kvm is not usable: no runs to stop");
-	else
+	else {
+		test_suite_twice();
 		test_stops();
+	}
 	fixture_rmdir(dir);
 	return done_testing();
 }
