@@ -2,12 +2,14 @@
  * cli.c - shared CLI helpers: error lines, exit codes, the KVM device path,
  * output checks before measuring and the checked end of every command.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -20,15 +22,55 @@
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 
+/* Length of the valid UTF-8 character at s (n bytes left), 0 if it is none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 ? 2 : 0;
+
+	if (*s >= 0xf5 || len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * "exitscope CMD: message" on stderr, as one line whatever the message
+ * echoes: control characters and bytes that are no UTF-8 (a binary input
+ * file's, a path's) are written as \xNN.
+ */
+static void cli_vline(const char *cmd, const char *fmt, va_list ap)
+{
+	char buf[4096];
+	const unsigned char *s = (const unsigned char *)buf;
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	size_t left = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
+
+	fprintf(stderr, "exitscope %s: ", cmd);
+	while (left) {
+		size_t k = *s >= 0x80 ? utf8_len(s, left) : (*s >= 0x20 && *s != 0x7f);
+
+		if (k) {
+			fwrite(s, 1, k, stderr);
+		} else {
+			fprintf(stderr, "\\x%02x", *s);
+			k = 1;
+		}
+		s += k;
+		left -= k;
+	}
+	fputc('\n', stderr);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "exitscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vline(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'exitscope %s --help'.\n", cmd);
+	fprintf(stderr, "Try 'exitscope %s --help'.\n", cmd);
 	return EXIT_USAGE;
 }
 
@@ -36,20 +78,35 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "exitscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vline(cmd, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
 	return code;
+}
+
+int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno == ERANGE || v > max)
+		return -ERANGE;
+	if (errno || end == s || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
 }
 
 const char *cli_kvm_path(const char *opt)
 {
 	const char *env = getenv("EXITSCOPE_KVM_DEV");
 
-	if (opt && *opt)
-		return opt;
+	if (opt)
+		return opt;	/* "" too: cli_kvm_check refuses it */
 	return env && *env ? env : NULL;
 }
 
@@ -69,8 +126,12 @@ int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *deta
 int cli_kvm_check(const char *cmd, const char *kvm_path)
 {
 	const char *path = kvm_path ? kvm_path : KVM_DEFAULT_DEV;
-	int fd = kvm_open(kvm_path), r;
+	int fd, r;
 
+	if (!*path)
+		return cli_error(cmd, EXIT_USAGE, "--kvm-dev wants the path of KVM's device node "
+				 "(usually %s), not an empty string", KVM_DEFAULT_DEV);
+	fd = kvm_open(kvm_path);
 	if (fd < 0)
 		return cli_kvm_error(cmd, kvm_path, fd, NULL);
 	r = kvm_api_version(fd);
@@ -126,6 +187,20 @@ int cli_output_check(const char *cmd, const char *path)
 	return EXIT_OK;
 }
 
+int cli_output_distinct(const char *cmd, const char *opt, const char *out,
+			const char *const *paths, size_t n, const char *what)
+{
+	for (size_t i = 0; out && i < n; i++) {
+		if (!paths[i] || !outfile_same(out, paths[i]))
+			continue;
+		if (!strcmp(out, "-"))
+			return cli_error(cmd, EXIT_USAGE, "%s - and %s - both want stdout", opt, what);
+		return cli_error(cmd, EXIT_USAGE, "%s %s is the same file as %s %s: refusing to overwrite it",
+				       opt, out, what, paths[i]);
+	}
+	return EXIT_OK;
+}
+
 /* stdout's state: 0, or the errno of its failure (EIO when unknown). */
 static int stdout_error(void)
 {
@@ -146,46 +221,68 @@ int cli_stdout_check(const char *cmd, int rc)
 }
 
 /* The result could not go where it should: keep it and say where, in one line. */
-static int cli_keep(const char *cmd, json_t *root, const char *why, bool stopped)
+static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
 {
-	char kept[PATH_MAX], err[PATH_MAX + 128];
-	const char *stop = stopped ? " (stopped by Ctrl-C)" : "";
+	char kept[PATH_MAX], err[PATH_MAX + 128], sstop[64] = "";
 
+	if (stop)
+		snprintf(sstop, sizeof(sstop), " (stopped by %s)", cli_stop_name(stop));
 	if (!root)
-		return cli_error(cmd, EXIT_FAIL, "%s%s", why, stop);
+		return cli_error(cmd, EXIT_FAIL, "%s%s", why, sstop);
 	if (result_write_unique(root, cmd, kept, sizeof(kept), err, sizeof(err)))
-		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, stop, err);
-	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, stop, kept);
+		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, sstop, err);
+	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
 
-int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc)
+int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc)
 {
 	char err[PATH_MAX + 128], why[PATH_MAX + 192];
-	int e = stdout_error();
+	int e;
 
+	cli_stop_finishing();
+	e = stdout_error();
 	if (e) {
 		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
 		/* The file still gets the result; keep it elsewhere only if it had none. */
 		if (!json_path || !strcmp(json_path, "-"))
-			return cli_keep(cmd, root, why, stopped);
+			return cli_keep(cmd, root, why, stop);
 		if (result_write(root, json_path, err, sizeof(err))) {
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err);
-			return cli_keep(cmd, root, why, stopped);
+			return cli_keep(cmd, root, why, stop);
 		}
-		return cli_error(cmd, EXIT_FAIL, "%s%s (the result is in %s)", why,
-				 stopped ? " (stopped by Ctrl-C)" : "", json_path);
+		if (stop)
+			return cli_error(cmd, EXIT_FAIL, "%s (stopped by %s) (the result is in %s)", why,
+					 cli_stop_name(stop), json_path);
+		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
 	if (json_path && result_write(root, json_path, err, sizeof(err))) {
 		snprintf(why, sizeof(why), "cannot write %s", err);
-		return cli_keep(cmd, root, why, stopped);
+		return cli_keep(cmd, root, why, stop);
 	}
-	if (stopped) {
+	if (stop) {
 		if (json_path && strcmp(json_path, "-"))
-			return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is in %s",
-					 json_path);
-		return cli_error(cmd, EXIT_STOPPED, "stopped by Ctrl-C: what was measured is on stdout");
+			return cli_error(cmd, cli_stop_code(stop), "stopped by %s: what was measured is in %s",
+					 cli_stop_name(stop), json_path);
+		return cli_error(cmd, cli_stop_code(stop), "stopped by %s: what was measured is on stdout",
+				 cli_stop_name(stop));
 	}
 	return rc;
+}
+
+int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop)
+{
+	struct stat st;
+	int e;
+
+	if (!json_path || !strcmp(json_path, "-") || stat(json_path, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	cli_stop_finishing();
+	e = stdout_error();
+	if (e)
+		return cli_error(cmd, EXIT_FAIL, "cannot write to stdout: %s (stopped by %s before anything "
+				 "was measured; %s is left as it was)", strerror(e), cli_stop_name(stop), json_path);
+	return cli_error(cmd, cli_stop_code(stop), "stopped by %s before anything was measured: %s is left "
+			 "as it was", cli_stop_name(stop), json_path);
 }
 
 int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct result_file **files)

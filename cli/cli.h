@@ -10,14 +10,26 @@
 #include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 enum cli_exit {
 	EXIT_OK = 0,		/* completed (skips are fine) */
 	EXIT_FAIL = 1,		/* internal failure, failed check, regression */
 	EXIT_USAGE = 2,		/* bad arguments or unreadable input files */
 	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
-	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written) */
+	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written); */
+				/* by SIGTERM: 143, as 128 + signal (cli_stop_code) */
 };
+
+/* The largest seed: what a result's JSON writes as the integer it is (int64). */
+#define CLI_SEED_MAX	INT64_MAX
+
+/*
+ * An unsigned number in base (0: C prefixes, 0x...) of at most max, as
+ * written: it starts with a digit (no sign, no space), any length (leading
+ * zeros too), nothing after it. 0, or -EINVAL / -ERANGE.
+ */
+int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
 
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -25,11 +37,11 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Print "exitscope CMD: message"; returns code. */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The KVM device: the option's value, else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
+/* The KVM device: the option's value (even ""), else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
 const char *cli_kvm_path(const char *opt);
 /*
  * Check that KVM can be opened; on failure print one line saying why and
- * what to do and return EXIT_NOKVM, else EXIT_OK.
+ * what to do and return EXIT_NOKVM (an empty path: EXIT_USAGE), else EXIT_OK.
  */
 int cli_kvm_check(const char *cmd, const char *kvm_path);
 /* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */
@@ -42,6 +54,14 @@ int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *deta
  */
 int cli_output_check(const char *cmd, const char *path);
 /*
+ * Before any work: out (the value of option opt, NULL: none) must not be
+ * the same file (results/outfile.h: outfile_same) as any of paths[0..n-1],
+ * each named "what PATH" in the message (what: "input", "--json").
+ * EXIT_OK, or EXIT_USAGE after one line.
+ */
+int cli_output_distinct(const char *cmd, const char *opt, const char *out,
+			const char *const *paths, size_t n, const char *what);
+/*
  * The end of a command that measured something: check that stdout (the
  * table) was written, write root to json_path (NULL: no file; root may be
  * NULL then). If either fails, print one line naming the file and the
@@ -49,7 +69,15 @@ int cli_output_check(const char *cmd, const char *path);
  * line, and return EXIT_FAIL. Else, when stopped, say so in one line and
  * return EXIT_STOPPED; else rc.
  */
-int cli_finish(const char *cmd, json_t *root, const char *json_path, bool stopped, int rc);
+int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc);
+/*
+ * The end of a command stopped (stop: the signal) before it measured
+ * anything: an existing json_path keeps its contents (no result is
+ * replaced with an empty one). The exit status after one line saying so
+ * (stdout checked too), or -1 when json_path is not an existing file
+ * (then cli_finish writes the result as usual).
+ */
+int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop);
 /* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
 int cli_stdout_check(const char *cmd, int rc);
 struct result_file;
@@ -77,12 +105,21 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 
 /*
  * Ctrl-C: the first SIGINT (or SIGTERM) sets *flag to that signal (runs
- * stop cleanly and results are still written); a second one terminates,
- * unless it is the stop a `run --repeat` parent passes on to its run. The
- * flag is the only process state a signal handler may touch, so it lives
- * in cli/signals.c.
+ * stop cleanly and results are still written); a second one, while the
+ * command still measures, ends it at once with one line saying so and
+ * nothing written (the output files as they were), unless it is the stop
+ * a `run --repeat` parent passes on to its run. Once the command writes
+ * its results (cli_stop_finishing) a second one is ignored: the write is
+ * short, and cut it would lose what was measured. The flags are the only
+ * process state a signal handler may touch, so they live in cli/signals.c.
  */
 volatile sig_atomic_t *cli_stop_flag(void);
 void cli_install_sigint(void);
+/* From here on the command writes what it measured: a second signal no longer ends it. */
+void cli_stop_finishing(void);
+/* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM". */
+const char *cli_stop_name(int sig);
+/* Its exit status: 128 + sig (Ctrl-C 130, SIGTERM 143). */
+int cli_stop_code(int sig);
 
 #endif

@@ -45,8 +45,9 @@ static void calibrate_usage(FILE *f)
 		"  -o, --output FILE\n"
 		"                 the noise file to write (default %s; '-' for stdout)\n"
 		"  --keep DIR     keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
-		"                 created if missing); without it they go to a temporary\n"
-		"                 directory, removed once the floor is written\n"
+		"                 created if missing; refused when one of them is there\n"
+		"                 already); without it they go to a temporary directory,\n"
+		"                 removed once the floor is written\n"
 		"  -- RUN-ARGUMENT ...\n"
 		"                 probes and options of each run, as 'exitscope run' takes them\n"
 		"                 (default: the whole catalogue with run's defaults); calibrate\n"
@@ -56,7 +57,8 @@ static void calibrate_usage(FILE *f)
 		"\n"
 		"Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
-		"130 stopped by Ctrl-C (the runs' files so far are kept and named; no floor).\n",
+		"130 stopped by Ctrl-C, 143 by SIGTERM (the runs' files so far are kept and\n"
+		"named; no floor).\n",
 		NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS, CALIBRATE_DEFAULT_OUT);
 }
 
@@ -108,8 +110,7 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 		{ 0 },
 	};
 	const char *why;
-	char *end;
-	long v;
+	uint64_t v;
 	int c, at = 0;
 
 	a->runs = CALIBRATE_DEFAULT_RUNS;
@@ -119,9 +120,7 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < NOISE_MIN_RUNS || v > REPEAT_MAX)
+			if (cli_parse_u64(optarg, 10, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
 				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
 						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
 			a->runs = (unsigned int)v;
@@ -155,8 +154,23 @@ static int calibrate_dir(const struct calibrate_args *a, char *dir, size_t len)
 	const char *tmp = getenv("TMPDIR");
 
 	if (a->keep) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		if (!*a->keep)
+			return cli_usage_error("calibrate", "--keep wants a directory, not an empty string");
 		if (mkdir(a->keep, 0755) && errno != EEXIST)
 			return cli_usage_error("calibrate", "--keep %s: %s", a->keep, strerror(errno));
+		if (stat(a->keep, &st) || !S_ISDIR(st.st_mode))
+			return cli_usage_error("calibrate", "--keep %s: %s", a->keep,
+					       strerror(S_ISDIR(st.st_mode) ? errno : ENOTDIR));
+		/* A result already there is never overwritten: refuse before any run. */
+		for (unsigned int i = 1; i <= a->runs; i++) {
+			snprintf(path, sizeof(path), "%s/run-%u.json", a->keep, i);
+			if (!lstat(path, &st))
+				return cli_error("calibrate", EXIT_USAGE, "--keep %s: %s exists: refusing to "
+						 "overwrite it (give a new or empty directory)", a->keep, path);
+		}
 		snprintf(dir, len, "%s", a->keep);
 		return 0;
 	}
@@ -175,7 +189,7 @@ static void calibrate_started(void *ctx, const struct repeat_run *r)
 
 /* After a series that did not complete: one line, the exit status; the files stay. */
 static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned int started,
-				const char *dir)
+				const char *dir, int stop)
 {
 	const struct repeat_run *r = started ? &runs[started - 1] : NULL;
 	unsigned int written = 0;
@@ -183,9 +197,10 @@ static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned
 	for (unsigned int i = 0; i < started; i++)
 		written += runs[i].written;
 	if (end == REPEAT_STOPPED) {
-		fprintf(stderr, "exitscope calibrate: stopped by Ctrl-C in run %u/%u: no floor written; "
-			"the %u result files written are kept in %s\n", r ? r->i : 1, r ? r->n : 0, written, dir);
-		return EXIT_STOPPED;
+		fprintf(stderr, "exitscope calibrate: stopped by %s in run %u/%u: no floor written; "
+			"the %u result files written are kept in %s\n", cli_stop_name(stop), r ? r->i : 1,
+			r ? r->n : 0, written, dir);
+		return cli_stop_code(stop);
 	}
 	if (!r || r->pid < 0)
 		fprintf(stderr, "exitscope calibrate: run %u could not be started; files kept in %s\n",
@@ -341,7 +356,7 @@ int cmd_calibrate(int argc, char **argv)
 	if (end < 0)
 		rc = cli_error("calibrate", EXIT_FAIL, "the runs: %s", strerror(-end));
 	else if (end != REPEAT_DONE)
-		rc = calibrate_incomplete(end, runs, started, dir);
+		rc = calibrate_incomplete(end, runs, started, dir, *o.stop);
 	else
 		rc = calibrate_floor(&a, runs, started);
 	if (!a.keep && rc == EXIT_OK)

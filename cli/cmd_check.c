@@ -4,6 +4,7 @@
  * terminal.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,8 +37,9 @@ static void check_usage(FILE *f)
 		   "                   finishes, with the expected and observed values\n"
 		   "  -h, --help       this text\n\n"
 		   "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
-		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C\n"
-		   "(the checks that ran are still printed and written). The same with --tap;\n"
+		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
+		   "143 by SIGTERM (the checks that ran are still printed and written; before\n"
+		   "any ran, an existing FILE is left as it was). The same with --tap;\n"
 		   "when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
 		   "On a terminal, stderr shows a progress line with the time left.\n");
 }
@@ -127,7 +129,8 @@ int cmd_check(int argc, char **argv)
 	struct hostinfo hi;
 	size_t nsel = 0;
 	json_t *root;
-	bool stopped, tap = false;
+	bool tap = false;
+	int stopped;
 	int c, r;
 
 	optind = 1;
@@ -146,9 +149,13 @@ int cmd_check(int argc, char **argv)
 	for (; optind < argc; optind++) {
 		const struct check_suite *s = suite_find(argv[optind]);
 
+		bool dup = false;
+
 		if (!s)
 			return cli_usage_error("check", "unknown suite '%s'", argv[optind]);
-		if (nsel < sizeof(sel) / sizeof(sel[0]))
+		for (size_t i = 0; i < nsel; i++)	/* each suite once, as first named */
+			dup |= sel[i] == s;
+		if (!dup && nsel < sizeof(sel) / sizeof(sel[0]))
 			sel[nsel++] = s;
 	}
 	if (!nsel)
@@ -191,8 +198,11 @@ int cmd_check(int argc, char **argv)
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "checks", check_report_json(&rep));
 	stopped = *env.stop;
-	r = cli_finish("check", root, json_path, stopped,
-		       check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK);
+	r = stopped && check_count(&rep, CHECK_STOPPED) == rep.n ?
+	    cli_finish_unmeasured("check", json_path, stopped) : -1;
+	if (r < 0)
+		r = cli_finish("check", root, json_path, stopped,
+			       check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK);
 	json_decref(root);
 	check_report_free(&rep);
 	return r;

@@ -99,19 +99,10 @@ static int parse_threshold(const char *s, double *out)
 	return 0;
 }
 
+/* At most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
 static int parse_seed(const char *s, uint64_t *out)
 {
-	unsigned long long v;
-	char *end;
-
-	if (*s == '-' || *s == '\0')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
+	return cli_parse_u64(s, 0, CLI_SEED_MAX, out) ? -1 : 0;
 }
 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
@@ -231,8 +222,8 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 's':
 			if (parse_seed(optarg, &copts.seed)) {
-				rc = cli_usage_error("compare", "--seed: '%s' is not a non-negative integer",
-						     optarg);
+				rc = cli_usage_error("compare", "--seed: '%s' is not an integer 0-%lld",
+						     optarg, (long long)CLI_SEED_MAX);
 				goto out;
 			}
 			break;
@@ -279,7 +270,11 @@ int cmd_compare(int argc, char **argv)
 				     "B1.json [B2.json ...])", na ? "new" : "base", na ? "after" : "before");
 		goto out;
 	}
-	rc = cli_output_check("compare", json_path);
+	rc = cli_output_distinct("compare", "--json", json_path, files, nfiles, "input");
+	if (!rc)
+		rc = cli_output_distinct("compare", "--json", json_path, &noise_path, 1, "--noise");
+	if (!rc)
+		rc = cli_output_check("compare", json_path);
 	if (rc)
 		goto out;
 	rc = EXIT_USAGE;

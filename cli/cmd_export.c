@@ -133,7 +133,9 @@ int cmd_export(int argc, char **argv)
 	}
 	if (n == 0)
 		return cli_usage_error("export", "need at least one result file");
-	rc = cli_output_check("export", out);
+	rc = cli_output_distinct("export", "-o", out, paths, n, "input");
+	if (!rc)
+		rc = cli_output_check("export", out);
 	if (rc)
 		return rc;
 	rc = cli_read_results("export", paths, n, files);

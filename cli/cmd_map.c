@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +68,11 @@ static void map_usage(FILE *f)
 		"Bits whose status differs between profiles are listed at the end.\n"
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
-		"expectations file, a bad line, an unknown entry, status or profile in it),\n"
-		"3 KVM not available, 130 stopped by Ctrl-C (entries not measured are\n"
-		"\"stopped\": \"not ok\" in TAP; the map is still printed and written).\n"
+		"expectations file or one that is no regular file, with no map line, a bad\n"
+		"line, an unknown entry, status or profile in it), 3 KVM not available,\n"
+		"130 stopped by Ctrl-C, 143 by SIGTERM (entries not measured are \"stopped\":\n"
+		"\"not ok\" in TAP; the map is still printed and written; before any entry\n"
+		"was measured, an existing FILE is left as it was).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }
@@ -89,14 +93,21 @@ static void map_progress(void *ctx, const char *profile, const struct result_map
 	progress_step(&mp->p, mp->done++, mp->label);
 }
 
+/* Whether any entry of the map was measured (or skipped by the host's say), not only stopped. */
+static bool map_measured(const struct result_map *map)
+{
+	for (size_t j = 0; j < map->n_profiles; j++)
+		for (size_t k = 0; k < map->profiles[j].n_entries; k++)
+			if (map->profiles[j].entries[k].status != MAP_STOPPED)
+				return true;
+	return false;
+}
+
 static int map_number(const char *s, unsigned int max, unsigned int *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v == 0 || v > max || s[0] == '-')
+	if (cli_parse_u64(s, 10, max, &v) || v == 0)
 		return -EINVAL;
 	*out = (unsigned int)v;
 	return 0;
@@ -133,7 +144,7 @@ int cmd_map(int argc, char **argv)
 	struct result_map *map = NULL;
 	json_t *root;
 	char err[2048];
-	int c, r;
+	int c, r, stop;
 
 	optind = 1;
 	opterr = 0;
@@ -172,6 +183,9 @@ int cmd_map(int argc, char **argv)
 		return cli_usage_error("map", "--tap and --expect FILE go together: the tests are the expectations");
 	if (tap && json_path && !strcmp(json_path, "-"))
 		return cli_usage_error("map", "--tap and --json - both want stdout");
+	r = cli_output_distinct("map", "--json", json_path, &expect_path, 1, "--expect");
+	if (r)
+		return r;
 	/* The expectations are checked before anything is measured. */
 	if (expect_path) {
 		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, err,
@@ -215,8 +229,10 @@ int cmd_map(int argc, char **argv)
 	root = result_new("map", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "map", result_map_json(map));
-	r = cli_finish("map", root, json_path, *env.stop || map->incomplete,
-		       failed ? EXIT_FAIL : EXIT_OK);
+	stop = *env.stop ? *env.stop : map->incomplete ? SIGINT : 0;
+	r = stop && !map_measured(map) ? cli_finish_unmeasured("map", json_path, stop) : -1;
+	if (r < 0)
+		r = cli_finish("map", root, json_path, stop, failed ? EXIT_FAIL : EXIT_OK);
 	json_decref(root);
 	result_map_free(map);
 out_expect:

@@ -108,11 +108,9 @@ int cmd_report(int argc, char **argv)
 						       "in 0..1000", optarg);
 			break;
 		case 's':
-			errno = 0;
-			copts.seed = strtoull(optarg, &end, 0);
-			if (errno || *optarg == '-' || end == optarg || *end)
-				return cli_usage_error("report", "--seed: '%s' is not a non-negative integer",
-						       optarg);
+			if (cli_parse_u64(optarg, 0, CLI_SEED_MAX, &copts.seed))
+				return cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
+						       optarg, (long long)CLI_SEED_MAX);
 			break;
 		case 'N':
 			if (compare_normalize_parse(optarg, &copts.normalize))
@@ -134,7 +132,9 @@ int cmd_report(int argc, char **argv)
 	}
 	if (n == 0)
 		return cli_usage_error("report", "need at least one result file");
-	rc = cli_output_check("report", out);
+	rc = cli_output_distinct("report", "-o", out, paths, n, "input");
+	if (!rc)
+		rc = cli_output_check("report", out);
 	if (rc)
 		return rc;
 	rc = cli_read_results("report", paths, n, files);

@@ -2,6 +2,7 @@
  * cmd_run.c - `exitscope run [PROBE|GLOB ...]`: measure the VM-exit latency
  * catalogue (probes/) and print a table; optionally write the JSON result.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -107,8 +108,10 @@ static void run_usage(FILE *f)
 		"  -h, --help        this text\n"
 		"\n"
 		"Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
-		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C (results so far\n"
-		"are still printed and written). With --repeat: the first run that fails\n"
+		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM\n"
+		"(results so far are still printed and written; before any probe measured\n"
+		"anything, an existing FILE is left as it was; a second Ctrl-C while\n"
+		"measuring ends it at once, nothing written). With --repeat: the first run that fails\n"
 		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
 		METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS, METHOD_DEFAULT_PRECISION_PCT,
 		METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S, METHOD_DEFAULT_BUDGET_V1_S,
@@ -129,16 +132,14 @@ struct run_args {
 	struct run_repeat rep;		/* --repeat N, and where its options are in argv */
 };
 
+/* A decimal integer in [min, max], digits only (cli_parse_u64): 0 or -1. */
 static int parse_uint(const char *s, long min, long max, long *out)
 {
-	char *end;
-	long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
+	if (cli_parse_u64(s, 10, (uint64_t)max, &v) || v < (uint64_t)min)
 		return -1;
-	*out = v;
+	*out = (long)v;
 	return 0;
 }
 
@@ -180,6 +181,8 @@ static int parse_num(const char *s, double min, double max, double *out)
 	char *end;
 	double v;
 
+	if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
+		return -1;	/* no sign, space, "inf" or "nan" */
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
@@ -188,21 +191,24 @@ static int parse_num(const char *s, double min, double max, double *out)
 	return 0;
 }
 
-/* --cpu A[,B] */
+/* --cpu A[,B]: each a CPU number of any length (no copy to cut it). */
 static int parse_cpus(struct run_args *a, const char *s)
 {
-	char buf[64], *comma;
+	const char *comma = strchr(s, ',');
+	size_t la = comma ? (size_t)(comma - s) : strlen(s);
+	char *first = strndup(s, la);
 	long v;
+	int r;
 
-	snprintf(buf, sizeof(buf), "%s", s);
-	comma = strchr(buf, ',');
-	if (comma)
-		*comma++ = 0;
-	if (parse_uint(buf, 0, CPU_SETSIZE - 1, &v))
+	if (!first)
+		return -1;
+	r = parse_uint(first, 0, CPU_SETSIZE - 1, &v);
+	free(first);
+	if (r)
 		return -1;
 	a->cpu = (int)v;
 	if (comma) {
-		if (parse_uint(comma, 0, CPU_SETSIZE - 1, &v) || v == a->cpu)
+		if (parse_uint(comma + 1, 0, CPU_SETSIZE - 1, &v) || v == a->cpu)
 			return -1;
 		a->cpu2 = (int)v;
 	}
@@ -250,7 +256,6 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		{ 0 },
 	};
 	struct method_opts *m = &a->m;
-	char *end;
 	long v;
 	int c, at;
 
@@ -277,9 +282,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		case 'W': a->wide = true; break;
 		case 'k': a->kvm_opt = optarg; break;
 		case 'x':
-			errno = 0;
-			a->guest_xcr0 = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || *optarg == '-')
+			if (cli_parse_u64(optarg, 0, UINT64_MAX, &a->guest_xcr0))
 				return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, "
 						       "not '%s'", optarg);
 			a->xcr0_opt = optarg;
@@ -440,6 +443,29 @@ static void run_on_warn(void *ctx, const char *msg)
 	warn(rp->quiet, rp->warnings, "%s", msg);
 }
 
+/* A test hook set in the environment changes what probes do: say so, in the result too. */
+static void run_test_hooks(bool quiet, json_t *warnings)
+{
+	static const char *const hooks[] = { RUN_HANG_ENV, PROBE_MASK_SELF_IPI_ENV, PROBE_NO_PEER_ENV };
+
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+		const char *v = getenv(hooks[i]);
+
+		if (v && *v)
+			warn(quiet, warnings, "test hook %s=%.64s is set: probes do not measure as they "
+			     "would (it is for exitscope's own tests)", hooks[i], v);
+	}
+}
+
+/* Whether any probe has a figure or an outcome of its own (not stopped, not skipped). */
+static bool run_measured(const struct probe_outcome *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (out[i].res.status != PROBE_STOPPED && out[i].res.status != PROBE_SKIPPED)
+			return true;
+	return false;
+}
+
 /* The progress line's command: "run", or "run 2/3:" in run 2 of a --repeat 3 (method/repeat.h). */
 static void run_progress_what(char *buf, size_t len)
 {
@@ -472,7 +498,7 @@ int cmd_run(int argc, char **argv)
 	size_t nout = 0;
 	struct run_report rp = { .pg = { .on = false } };
 	struct method_hooks hooks = { .progress = run_on_progress, .warn = run_on_warn, .ctx = &rp };
-	bool stopped;
+	int stopped;
 	char err[512];
 	double overhead = 0;
 	int r, cpu = -1, rc = EXIT_OK;
@@ -483,6 +509,8 @@ int cmd_run(int argc, char **argv)
 		r = cli_stdout_check("run", EXIT_OK);
 		goto out;
 	}
+	if (!r)
+		r = cli_output_distinct("run", "--openmetrics", a.openmetrics, &a.json_path, 1, "--json");
 	if (!r && a.rep.n) {
 		a.rep.json_path = a.json_path;
 		a.rep.openmetrics = a.openmetrics;
@@ -527,6 +555,7 @@ int cmd_run(int argc, char **argv)
 	pr.env.tsc_khz = hi.tsc_khz > 0 ? (uint64_t)hi.tsc_khz : 0;
 	pr.pin_cpu2 = a.cpu2 >= 0;
 	pr.cpu2 = a.cpu2;
+	run_test_hooks(a.quiet, warnings);
 	hang = getenv(RUN_HANG_ENV);
 	if (hang && *hang) {
 		const char *at = strchr(hang, '@');
@@ -590,7 +619,15 @@ int cmd_run(int argc, char **argv)
 	stopped = *pr.stop;
 	/* In the file; the line on stderr comes from cli_finish, even with --quiet. */
 	if (stopped)
-		warn(true, warnings, "stopped by Ctrl-C: probes not measured are listed as stopped");
+		warn(true, warnings, "stopped by %s: probes not measured are listed as stopped",
+		     cli_stop_name(stopped));
+	/* Nothing measured: a result already in the file stays (nor is --openmetrics replaced). */
+	if (stopped && !run_measured(out, nout)) {
+		rc = cli_finish_unmeasured("run", a.json_path, stopped);
+		if (rc >= 0)
+			goto done;
+		rc = EXIT_OK;
+	}
 
 	jprobes = json_array();
 	for (size_t i = 0; i < nout; i++)

@@ -32,8 +32,10 @@ static void main_usage(FILE *f)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'exitscope <command> --help' describes each command.\n"
-		   "Exit status: 0 ok, 1 failure, 2 usage error, 3 KVM not available,\n"
-		   "130 interrupted (what was measured is still written).\n");
+		   "'exitscope help [COMMAND]' prints this text or the command's.\n"
+		   "Exit status: 0 ok, 1 failure, 2 usage error or bad input file, 3 KVM not\n"
+		   "available, 130 stopped by Ctrl-C, 143 by SIGTERM (what was measured is\n"
+		   "still written).\n");
 }
 
 int main(int argc, char **argv)
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	name = argv[1];
-	if (!strcmp(name, "-h") || !strcmp(name, "--help")) {
+	if (!strcmp(name, "-h") || !strcmp(name, "--help") || (!strcmp(name, "help") && argc == 2)) {
 		main_usage(stdout);
 		return cli_stdout_check("--help", EXIT_OK);
 	}

@@ -9,9 +9,11 @@
 
 #include "cli/map_expect.h"
 #include "cli/tap_out.h"
+#include "results/file_read.h"
 #include "suites/map.h"
 
 #define MAP_EXPECT_WORDS	8
+#define MAP_EXPECT_MAX_BYTES	(1u << 20)	/* larger expectations files are refused */
 
 /* Lines of scripts/lane-assert that are about other blocks than the map's ownership. */
 static const char *const map_expect_other[] = {
@@ -169,12 +171,62 @@ static int map_expect_profile(const char *want, const char *const *profiles, siz
 	return -EINVAL;
 }
 
+/* One line of the file (changed in place; profile: the current one, a profile line sets it). */
+static int map_expect_parse(struct map_expect *x, char *line, unsigned lineno, char *profile,
+			    const char *const *profiles, size_t np, char *msg, size_t msglen)
+{
+	struct map_expect_line l = { 0 };
+	char *w[MAP_EXPECT_WORDS + 1], *save = NULL, *hash = strchr(line, '#');
+	size_t len;
+	int nw = 0, r = 0;
+
+	if (hash)
+		*hash = 0;
+	len = strlen(line);
+	while (len && isspace((unsigned char)line[len - 1]))
+		line[--len] = 0;
+	if (len && line[len - 1] == '?')	/* lane-assert: optional */
+		line[--len] = 0;
+	l.lineno = lineno;
+	snprintf(l.text, sizeof(l.text), "%s", line);
+	for (char *t = strtok_r(line, " \t", &save); t && nw <= MAP_EXPECT_WORDS;
+	     t = strtok_r(NULL, " \t", &save))
+		w[nw++] = t;
+	if (!nw)
+		return 0;
+	if (!strcmp(w[0], "map")) {
+		snprintf(l.profile, sizeof(l.profile), "%s", profile);
+		r = map_expect_map_line(&l, w + 1, nw - 1, msg, msglen);
+		if (!r && (r = map_expect_add(x, &l)))
+			snprintf(msg, msglen, "out of memory");
+	} else if (!strcmp(w[0], "profile")) {
+		if (nw != 2) {
+			snprintf(msg, msglen, "want 'profile NAME' or 'profile *'");
+			r = -EINVAL;
+		} else {
+			r = map_expect_profile(w[1], profiles, np, profile, MAP_PROFILE_LEN, msg, msglen);
+		}
+	} else {
+		bool other = false;
+
+		for (size_t k = 0; k < sizeof(map_expect_other) / sizeof(map_expect_other[0]); k++)
+			other |= !strcmp(w[0], map_expect_other[k]);
+		if (other) {
+			x->ignored++;
+		} else {
+			snprintf(msg, msglen, "unknown line kind '%s' (map, profile; # comments)", w[0]);
+			r = -EINVAL;
+		}
+	}
+	return r;
+}
+
 int map_expect_read(const char *path, const char *const *profiles, size_t np,
 		    struct map_expect *x, char *err, size_t errlen)
 {
-	char line[1024], msg[768], profile[MAP_PROFILE_LEN] = "";
+	char line[1024], msg[768], profile[MAP_PROFILE_LEN] = "", why[256], *buf, *nul;
 	unsigned lineno = 0;
-	FILE *f;
+	size_t blen;
 	int r = 0;
 
 	memset(x, 0, sizeof(*x));
@@ -185,67 +237,41 @@ int map_expect_read(const char *path, const char *const *profiles, size_t np,
 			snprintf(profile, sizeof(profile), "host");
 	if (!profile[0] && np)
 		snprintf(profile, sizeof(profile), "%s", profiles[0]);
-	f = fopen(path, "r");
-	if (!f) {
-		r = -errno;
-		snprintf(err, errlen, "cannot read expectations file %s: %s", path, strerror(errno));
+	r = file_read_all(path, MAP_EXPECT_MAX_BYTES, &buf, &blen, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "expectations file %s: %s", path, why);
 		return r;
 	}
-	while (!r && fgets(line, sizeof(line), f)) {
-		struct map_expect_line l = { 0 };
-		char *w[MAP_EXPECT_WORDS + 1], *save = NULL, *hash = strchr(line, '#');
-		size_t len;
-		int nw = 0;
+	nul = memchr(buf, '\0', blen);
+	if (nul) {
+		snprintf(err, errlen, "expectations file %s: contains a NUL byte at offset %zu (not a text file)",
+			 path, (size_t)(nul - buf));
+		free(buf);
+		return -EINVAL;
+	}
+	for (char *next = buf; !r && next && *next;) {
+		char *eol = strchr(next, '\n');
+		size_t ll = eol ? (size_t)(eol - next) : strlen(next);
 
-		lineno++;
-		if (hash)
-			*hash = 0;
-		len = strlen(line);
-		while (len && isspace((unsigned char)line[len - 1]))
-			line[--len] = 0;
-		if (len && line[len - 1] == '?')	/* lane-assert: optional */
-			line[--len] = 0;
-		l.lineno = lineno;
-		snprintf(l.text, sizeof(l.text), "%s", line);
-		for (char *t = strtok_r(line, " \t", &save); t && nw <= MAP_EXPECT_WORDS;
-		     t = strtok_r(NULL, " \t", &save))
-			w[nw++] = t;
-		if (!nw)
-			continue;
-		msg[0] = 0;
-		if (!strcmp(w[0], "map")) {
-			snprintf(l.profile, sizeof(l.profile), "%s", profile);
-			r = map_expect_map_line(&l, w + 1, nw - 1, msg, sizeof(msg));
-			if (!r && (r = map_expect_add(x, &l)))
-				snprintf(msg, sizeof(msg), "out of memory");
-		} else if (!strcmp(w[0], "profile")) {
-			if (nw != 2) {
-				snprintf(msg, sizeof(msg), "want 'profile NAME' or 'profile *'");
-				r = -EINVAL;
-			} else {
-				r = map_expect_profile(w[1], profiles, np, profile, sizeof(profile), msg,
-						       sizeof(msg));
-			}
-		} else {
-			bool other = false;
-
-			for (size_t k = 0; k < sizeof(map_expect_other) / sizeof(map_expect_other[0]); k++)
-				other |= !strcmp(w[0], map_expect_other[k]);
-			if (other) {
-				x->ignored++;
-			} else {
-				snprintf(msg, sizeof(msg), "unknown line kind '%s' (map, profile; # comments)", w[0]);
-				r = -EINVAL;
-			}
+		if (ll >= sizeof(line)) {
+			snprintf(err, errlen, "%s:%u: line longer than %zu characters", path, lineno + 1,
+				 sizeof(line) - 1);
+			r = -EINVAL;
+			break;
 		}
+		memcpy(line, next, ll);
+		line[ll] = '\0';
+		next = eol ? eol + 1 : NULL;
+		msg[0] = 0;
+		r = map_expect_parse(x, line, ++lineno, profile, profiles, np, msg, sizeof(msg));
 		if (r)
 			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
 	}
-	if (!r && ferror(f)) {
-		r = -EIO;
-		snprintf(err, errlen, "cannot read expectations file %s: %s", path, strerror(EIO));
+	free(buf);
+	if (!r && !x->n) {
+		snprintf(err, errlen, "expectations file %s has no 'map' line: nothing to test", path);
+		r = -EINVAL;
 	}
-	fclose(f);
 	if (r)
 		map_expect_free(x);
 	return r;

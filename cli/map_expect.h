@@ -23,7 +23,9 @@
  * of lane-assert's other kinds (rc, jq, field, mode, maptrace, probe,
  * trace, check, someof, mapchanges) are not about ownership: they are
  * counted and named in a TAP comment. Anything else, an unknown entry,
- * status or profile is an error naming the line.
+ * status or profile is an error naming the line; so is a file with no map
+ * line (nothing to test), with a NUL byte, or that is not a regular file
+ * (a directory, a FIFO, /dev/zero: results/file_read.h).
  */
 #ifndef EXITSCOPE_CLI_MAP_EXPECT_H
 #define EXITSCOPE_CLI_MAP_EXPECT_H

@@ -1,8 +1,10 @@
 /*
- * signals.c - Ctrl-C handling: the one flag a signal handler may set. In a
+ * signals.c - Ctrl-C handling: the flags a signal handler may set. In a
  * run of `run --repeat` (method/repeat.h's REPEAT_ENV is set), the parent
  * passes its stop on to the run under way, which may have had the same
  * Ctrl-C from the terminal already: that copy never counts as a second one.
+ * A second stop while measuring ends the process at once, with one line;
+ * once the results are being written (finishing) it is ignored.
  */
 #include <signal.h>
 #include <stdbool.h>
@@ -14,6 +16,8 @@
 #include "method/repeat.h"
 
 static volatile sig_atomic_t stop_requested;
+/* The command writes its results: a second stop must not cut that. */
+static volatile sig_atomic_t finishing;
 /* The repeat parent whose signals only ever stop (0: none); set before the handler is. */
 static pid_t repeat_parent;
 
@@ -27,7 +31,15 @@ static void on_sigint(int sig, siginfo_t *info, void *uctx)
 	bool forwarded = repeat_parent && info && info->si_code == SI_USER &&
 			 info->si_pid == repeat_parent;
 
-	if (stop_requested && !forwarded) {
+	if (stop_requested && !forwarded && !finishing) {
+		static const char int_msg[] = "exitscope: stopped at once by a second Ctrl-C: nothing "
+					      "written, output files left as they were\n";
+		static const char term_msg[] = "exitscope: stopped at once by a second signal: nothing "
+					       "written, output files left as they were\n";
+		ssize_t w = sig == SIGINT ? write(STDERR_FILENO, int_msg, sizeof(int_msg) - 1)
+					  : write(STDERR_FILENO, term_msg, sizeof(term_msg) - 1);
+
+		(void)w;
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
@@ -47,4 +59,19 @@ void cli_install_sigint(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+void cli_stop_finishing(void)
+{
+	finishing = 1;
+}
+
+const char *cli_stop_name(int sig)
+{
+	return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "Ctrl-C";
+}
+
+int cli_stop_code(int sig)
+{
+	return sig > 0 && sig < 64 ? 128 + sig : EXIT_STOPPED;
 }

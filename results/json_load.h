@@ -15,11 +15,12 @@
 /*
  * The parsed document (its reference is the caller's), or NULL after
  * jcheck_fail(c, ...) with why: "empty file", "file too large (...)",
+ * "contains a NUL byte at offset N (...)",
  * "truncated JSON at line L, column C: ...", "invalid JSON at ...".
  */
 json_t *json_load_checked_buffer(struct jcheck *c, const void *buf, size_t len);
 
-/* The same for the file at path ("cannot open: ...", "is a directory, ...", "cannot read: ..."). */
+/* The same for the file at path (results/file_read.h: a regular file, or why not). */
 json_t *json_load_checked_file(struct jcheck *c, const char *path);
 
 #endif

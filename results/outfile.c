@@ -1,10 +1,11 @@
 /*
  * outfile.c - checked, atomic output files (see outfile.h): a temporary in
- * the target's directory renamed into place for regular files, in-place
- * writes for devices, FIFOs, symlinks and stdout, and the errno of the call
- * that failed in every error.
+ * the target's directory (a symlink's: its target's) renamed into place for
+ * new and regular files, in-place writes for devices, FIFOs and stdout, and
+ * the errno of the call that failed in every error.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,50 +60,199 @@ static int create_unique(char *buf, size_t len, const char *prefix, const char *
 	return -EEXIST;
 }
 
-/* The temporary beside path: PATH.tmp.<pid>.<random>. */
+/*
+ * The temporary beside path: DIR/NAME.tmp.<pid>.<random>, NAME cut to
+ * OUTFILE_TMP_NAME bytes (at a UTF-8 character's start) so that the
+ * temporary's name fits NAME_MAX whenever the target's does.
+ */
 static int create_tmp(const char *path, mode_t mode, char *buf, size_t len)
 {
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	size_t blen = strlen(base);
 	char prefix[PATH_MAX];
 
-	if (snprintf(prefix, sizeof(prefix), "%s.tmp.%d.", path, (int)getpid()) >= (int)sizeof(prefix))
+	if (blen > OUTFILE_TMP_NAME) {
+		blen = OUTFILE_TMP_NAME;
+		while (blen && ((unsigned char)base[blen] & 0xc0) == 0x80)
+			blen--;
+	}
+	if (snprintf(prefix, sizeof(prefix), "%.*s%.*s.tmp.%d.", (int)(base - path), path, (int)blen,
+		     base, (int)getpid()) >= (int)sizeof(prefix))
 		return -ENAMETOOLONG;
 	return create_unique(buf, len, prefix, "", mode);
 }
 
-int outfile_check(const char *path, char *err, size_t errlen)
+/*
+ * The file path names once its symlinks are followed (a path whose last
+ * component is no symlink: it may not exist): 0, or -errno (ELOOP,
+ * ENAMETOOLONG, or lstat's).
+ */
+static int resolve_links(const char *path, char *buf, size_t len)
+{
+	char link[PATH_MAX], next[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(buf, len, "%s", path) >= (int)len)
+		return -ENAMETOOLONG;
+	for (int hops = 0; hops < 40; hops++) {
+		const char *slash;
+		ssize_t n;
+
+		if (lstat(buf, &st))
+			return errno == ENOENT ? 0 : -errno;
+		if (!S_ISLNK(st.st_mode))
+			return 0;
+		n = readlink(buf, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
+		link[n] = '\0';
+		slash = strrchr(buf, '/');
+		if (link[0] == '/' || !slash)
+			n = snprintf(next, sizeof(next), "%s", link);
+		else
+			n = snprintf(next, sizeof(next), "%.*s%s", (int)(slash + 1 - buf), buf, link);
+		if (n >= (ssize_t)sizeof(next) || snprintf(buf, len, "%s", next) >= (int)len)
+			return -ENAMETOOLONG;
+	}
+	return -ELOOP;
+}
+
+/*
+ * What writing path replaces: target is path, or for a symlink to a
+ * regular file that file (realpath: /proc's fd links too), or for a
+ * dangling one the missing file it names. *st and 0 when it exists, 1 when
+ * it does not, or -errno.
+ */
+static int outfile_target(const char *path, char *target, size_t len, struct stat *st)
+{
+	struct stat lst;
+	char real[PATH_MAX];
+	int r;
+
+	if (!stat(path, st)) {
+		if (S_ISREG(st->st_mode) && !lstat(path, &lst) && S_ISLNK(lst.st_mode)) {
+			if (!realpath(path, real))
+				return -errno;
+			path = real;
+		}
+		return snprintf(target, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	r = resolve_links(path, target, len);
+	return r ? r : 1;
+}
+
+/* The signals that end a process: held while a temporary exists, so none leaves one behind. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void release_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* Can path's directory take the temporary that replaces path? 0, or -errno. */
+static int try_tmp(const char *path)
 {
 	char tmp[PATH_MAX];
-	struct stat st;
+	sigset_t old;
 	int fd;
+
+	hold_signals(&old);
+	fd = create_tmp(path, 0600, tmp, sizeof(tmp));
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	release_signals(&old);
+	return fd < 0 ? fd : 0;
+}
+
+/* "PATH: reason" for a temporary that cannot be made beside an existing target. */
+static int fail_tmp(char *err, size_t errlen, const char *path, int e)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s: cannot create a file in its directory: %s",
+			 path, strerror(e));
+	return -e;
+}
+
+int outfile_check(const char *path, char *err, size_t errlen)
+{
+	char target[PATH_MAX];
+	struct stat st;
+	int fd, r;
 
 	if (!strcmp(path, "-"))
 		return fcntl(STDOUT_FILENO, F_GETFL) < 0 ? fail(err, errlen, "stdout", errno) : 0;
 	if (!*path)
 		return fail(err, errlen, "''", ENOENT);
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			return fail(err, errlen, path, errno);
+	r = outfile_target(path, target, sizeof(target), &st);
+	if (r < 0)
+		return fail(err, errlen, path, -r);
+	if (r) {
 		/* A new file: can its directory take one? */
-		fd = create_tmp(path, 0600, tmp, sizeof(tmp));
-		if (fd < 0)
-			return fail(err, errlen, path, -fd);
-		close(fd);
-		unlink(tmp);
-		return 0;
+		r = try_tmp(target);
+		return r ? fail(err, errlen, path, -r) : 0;
 	}
-	/* A dangling symlink: writing creates its target; nothing to try first. */
-	if (S_ISLNK(st.st_mode) && stat(path, &st))
-		return errno == ENOENT ? 0 : fail(err, errlen, path, errno);
 	if (S_ISDIR(st.st_mode))
 		return fail(err, errlen, path, EISDIR);
 	if (S_ISFIFO(st.st_mode))
 		return 0;	/* opening it would wait for a reader */
 	/* An existing file or device: may we open it for writing (no O_TRUNC)? */
-	fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	fd = open(target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return fail(err, errlen, path, errno);
 	close(fd);
-	return 0;
+	/* A regular file is replaced: its directory must take the temporary. */
+	r = S_ISREG(st.st_mode) ? try_tmp(target) : 0;
+	return r ? fail_tmp(err, errlen, path, -r) : 0;
+}
+
+/* A target (last component no symlink) with its directory made canonical, for comparing names. */
+static void canonical_name(const char *target, char *buf, size_t len)
+{
+	const char *slash = strrchr(target, '/');
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - target) : 1, slash ? target : ".");
+	if (slash == target)
+		snprintf(dir, sizeof(dir), "/");
+	if (!realpath(dir, real))
+		snprintf(real, sizeof(real), "%s", dir);
+	snprintf(buf, len, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : target);
+}
+
+int outfile_same(const char *out, const char *other)
+{
+	char t1[PATH_MAX], t2[PATH_MAX], c1[PATH_MAX], c2[PATH_MAX];
+	struct stat s1, s2;
+	int r1, r2;
+
+	if (!strcmp(out, "-") || !strcmp(other, "-"))
+		return !strcmp(out, other);
+	r1 = outfile_target(out, t1, sizeof(t1), &s1);
+	r2 = outfile_target(other, t2, sizeof(t2), &s2);
+	if (r1 < 0 || r2 < 0)
+		return 0;	/* the write or the read fails on its own, with its own line */
+	if (!r1 && !r2)
+		return S_ISREG(s1.st_mode) && s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino;
+	if (r1 != r2)
+		return 0;	/* one exists, the other does not */
+	canonical_name(t1, c1, sizeof(c1));
+	canonical_name(t2, c2, sizeof(c2));
+	return !strcmp(c1, c2);
 }
 
 /* The stream's write: record the first error's errno, retry EINTR. */
@@ -155,6 +305,10 @@ static int outfile_stream(struct outfile *o, int fd, bool own, char *err, size_t
 			close(fd);
 		if (o->tmp[0])
 			unlink(o->tmp);
+		o->tmp[0] = '\0';
+		if (o->held)
+			release_signals(&o->oldmask);
+		o->held = false;
 		return fail(err, errlen, o->path, e);
 	}
 	return 0;
@@ -163,7 +317,7 @@ static int outfile_stream(struct outfile *o, int fd, bool own, char *err, size_t
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	int fd = -1, r;
+	int fd, r;
 
 	memset(o, 0, sizeof(*o));
 	o->path = path;
@@ -173,25 +327,33 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 			return fail(err, errlen, "stdout", errno);
 		return outfile_stream(o, STDOUT_FILENO, false, err, errlen);
 	}
-	r = lstat(path, &st) ? -errno : 0;
-	if (r && r != -ENOENT)
+	if (!*path)
+		return fail(err, errlen, "''", ENOENT);
+	/* Through a symlink: its target is replaced, the link stays. */
+	r = outfile_target(path, o->target, sizeof(o->target), &st);
+	if (r < 0)
 		return fail(err, errlen, path, -r);
 	if (!r && S_ISDIR(st.st_mode))
 		return fail(err, errlen, path, EISDIR);
-	if (r || S_ISREG(st.st_mode)) {
-		fd = create_tmp(path, r ? 0666 : (st.st_mode & 07777), o->tmp, sizeof(o->tmp));
-		if (fd >= 0 && !r)
-			(void)fchmod(fd, st.st_mode & 07777);	/* as the file it replaces, not umask */
-		if (fd < 0 && r)
-			return fail(err, errlen, path, -fd);
-		if (fd < 0)
-			o->tmp[0] = '\0';	/* existing file, no temporary possible: in place */
-	}
-	if (fd < 0) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0666);
+	if (!r && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (/dev/null, /dev/stdout's terminal): written in place. */
+		fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0)
 			return fail(err, errlen, path, errno);
+		return outfile_stream(o, fd, true, err, errlen);
 	}
+	/* A new or regular file: never in place; without a temporary, nothing is touched. */
+	hold_signals(&o->oldmask);
+	o->held = true;
+	fd = create_tmp(o->target, r ? 0666 : (st.st_mode & 07777), o->tmp, sizeof(o->tmp));
+	if (fd < 0) {
+		o->tmp[0] = '\0';
+		release_signals(&o->oldmask);
+		o->held = false;
+		return r ? fail(err, errlen, path, -fd) : fail_tmp(err, errlen, path, -fd);
+	}
+	if (!r)
+		(void)fchmod(fd, st.st_mode & 07777);	/* as the file it replaces, not umask */
 	return outfile_stream(o, fd, true, err, errlen);
 }
 
@@ -250,16 +412,17 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 	fclose(o->f);		/* closes the fd; its error lands in o->err */
 	o->f = NULL;
 	e = o->err;
-	if (!e && o->tmp[0] && rename(o->tmp, o->path))
+	if (!e && o->tmp[0] && rename(o->tmp, o->target))
 		e = errno;
-	if (e) {
-		if (o->tmp[0])
-			unlink(o->tmp);
-		return fail(err, errlen, o->path, e);
-	}
-	if (o->tmp[0])
-		sync_dir(o->path);
-	return 0;
+	if (e && o->tmp[0])
+		unlink(o->tmp);
+	if (!e && o->tmp[0])
+		sync_dir(o->target);
+	o->tmp[0] = '\0';
+	if (o->held)
+		release_signals(&o->oldmask);
+	o->held = false;
+	return e ? fail(err, errlen, o->path, e) : 0;
 }
 
 void outfile_abort(struct outfile *o)
@@ -270,4 +433,7 @@ void outfile_abort(struct outfile *o)
 	if (o->tmp[0])
 		unlink(o->tmp);
 	o->tmp[0] = '\0';
+	if (o->held)
+		release_signals(&o->oldmask);
+	o->held = false;
 }

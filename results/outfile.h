@@ -6,9 +6,16 @@
  * A new file or an existing regular file is written to a temporary file in
  * the target's directory, flushed, fsynced and renamed into place (keeping
  * the old file's permissions); until the rename the old file is untouched.
- * Anything else - "-" (stdout), a device such as /dev/full, a FIFO, a
- * symlink such as /dev/stdout - is written in place, every error still
- * checked; so is a regular file whose directory cannot take a temporary.
+ * When that directory cannot take the temporary (not writable, read-only,
+ * full) the write fails: a regular file is never written in place. A
+ * symlink is followed: the file it points to is replaced the same way, in
+ * that file's directory, and the link stays a link (so a file kept behind
+ * a link, e.g. a collector's, gets the new contents). Anything else - "-"
+ * (stdout), a device such as /dev/full, a FIFO, /dev/stdout's terminal -
+ * is written in place, every error still checked. While a temporary
+ * exists the signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGPIPE) are held: one that comes meanwhile acts after the rename or the
+ * removal, so none leaves a temporary behind.
  *
  * Usage: outfile_check() before doing the work (a bad path costs nothing),
  * outfile_open(), write to o.f, outfile_commit() (or outfile_abort()).
@@ -19,7 +26,11 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
+
+/* At most this much of the target's name goes into its temporary's name. */
+#define OUTFILE_TMP_NAME	64
 
 /* Filled by outfile_open*(); o->f refers to it: do not copy it while open. */
 struct outfile {
@@ -27,6 +38,9 @@ struct outfile {
 	const char *path;		/* the target ("-": stdout) */
 	char tmp[PATH_MAX];		/* the temporary renamed onto path; "" in place */
 	char name[PATH_MAX];		/* outfile_open_unique: the file's name */
+	char target[PATH_MAX];		/* path with its symlinks followed: what tmp replaces */
+	sigset_t oldmask;		/* the signal mask before held was set */
+	bool held;			/* ending signals held until commit or abort */
 	int fd;
 	int err;			/* errno of the first failed write, 0 */
 	bool own_fd;			/* close fd at the end (not stdout's) */
@@ -38,6 +52,13 @@ struct outfile {
  * the directory is removed at once). 0, or -errno with "PATH: reason" in err.
  */
 int outfile_check(const char *path, char *err, size_t errlen);
+/*
+ * Would writing out replace or write into the file other names (symlinks
+ * followed, hard links seen: same device and inode; two names of a file
+ * that does not exist yet: same directory and name; "-" twice: stdout)?
+ * 1 or 0. Devices and FIFOs are never "the same": nothing is replaced.
+ */
+int outfile_same(const char *out, const char *other);
 /* Start writing path. 0, or -errno with "PATH: reason" in err. */
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
 /*

@@ -144,7 +144,7 @@ static void test_io_errors(void)
 
 	snprintf(path, sizeof(path), "%s/missing.json", tmp);
 	expect_err(path, "cannot open: No such file or directory", 0, "missing file");
-	expect_err(tmp, "is a directory, not a result file", 0, "directory");
+	expect_err(tmp, "is a directory", 0, "directory");
 	expect_raw_err("empty.json", "", "empty file", 0);
 	expect_raw_err("blank.json", " \n\t\n", "empty file", 0);
 
