@@ -2,26 +2,30 @@
 #
 #   make ab-vmx AB=lanes/ab/<name>.ab   run the .ab file's command list on each
 #   make ab-svm AB=lanes/ab/<name>.ab   of its kernels (A, B, ...) in that lane,
-#                                       compare, report, assert (scripts/lane-ab)
+#                                       compare, report, assert (scripts/lane-ab);
+#                                       svm: Bochs ryzen (NRIP save)
+#   make ab-svm-qemu AB=...             the same in the QEMU TCG SVM lane
 #   make check-lane-ab                  host-only self-test of scripts/lane-ab on
 #                                       recorded results (part of check-lane-assert)
-#   make check-ab                       the seed A/Bs and the A/A (AB_SEEDS) in both lanes: what
-#                                       .ci/run runs (make check-all)
+#   make check-ab                       the seed A/Bs and the A/A (AB_SEEDS) in the vmx and
+#                                       svm lanes: what .ci/run runs (make check-all)
 #
 # Everything lands in build-lanes/ab-<name>-<lane>/: each side's results,
 # compare-<base>-<new>-<block>.{json,txt}, report.html and assert.txt.
 
-.PHONY: ab-vmx ab-svm check-lane-ab check-ab
+.PHONY: ab-vmx ab-svm ab-svm-qemu check-lane-ab check-ab
 
 # The seeds' A/Bs: the 6.1 stand-ins (issue 10), the A/A (issue 13), and the
 # seeds on Linux 7.2 where they landed, reverted -> stock (issue 19 item 4).
-# Each .ab in both lanes; one with LANES=vmx says in svm that it is skipped.
+# Each .ab in the vmx and svm lanes; one with LANES=vmx says in svm that it
+# is skipped (seed000-upstream-svm.ab is seed 000 on 7.2 in the svm lane).
 AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab lanes/ab/aa.ab \
-	lanes/ab/seed000-upstream.ab lanes/ab/seed004-upstream.ab lanes/ab/seed004-upstream-cet.ab
+	lanes/ab/seed000-upstream.ab lanes/ab/seed000-upstream-svm.ab lanes/ab/seed004-upstream.ab \
+	lanes/ab/seed004-upstream-cet.ab
 
-$(if $(filter ab-vmx ab-svm,$(MAKECMDGOALS)),$(if $(AB),,$(error usage: make ab-vmx|ab-svm AB=lanes/ab/<name>.ab)))
+$(if $(filter ab-vmx ab-svm ab-svm-qemu,$(MAKECMDGOALS)),$(if $(AB),,$(error usage: make ab-vmx|ab-svm|ab-svm-qemu AB=lanes/ab/<name>.ab)))
 
-ab-vmx ab-svm: lane-exitscope $(EXE)
+ab-vmx ab-svm ab-svm-qemu: lane-exitscope $(EXE)
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) \
 		scripts/lane-ab $(@:ab-%=%) $(AB)
 

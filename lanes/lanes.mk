@@ -3,8 +3,13 @@
 #   make check-vmx     Bochs (corei7_skylake_x: VMX+EPT) -> real kvm_intel; Bochs
 #                      3.0 from scripts/lane-build-bochs, APICv off
 #                      (LANE_BOCHS=system: Debian 12's 2.7; scripts/lane-run)
-#   make check-svm     QEMU TCG (-cpu EPYC: SVM+NPT)     -> real kvm_amd
-#   make check-lanes   both, one after the other
+#   make check-svm     the SVM lane: Bochs (ryzen: SVM+NPT+NRIP save) -> real
+#                      kvm_amd with nrips=1 (= make check-svm-bochs)
+#   make check-svm-bochs  that lane (lanes/expect-svm-bochs.txt)
+#   make check-svm-qemu   the SVM lane in QEMU TCG (-cpu EPYC,+pku: no NRIP
+#                      save, kvm_amd nrips=0; lanes/expect-svm.txt): the facts
+#                      that do not depend on NRIPS, and PKU, which ryzen lacks
+#   make check-lanes   all three, one after the other
 #   make check-lane-assert   host-only self-test of the assertion script on
 #                      recorded lane results (a wrong expectation must fail)
 #   make lane-kernel   build (or reuse) the tiny kernel (LANE_SOURCE, LANE_PATCHES)
@@ -61,7 +66,8 @@ LANE_CET_ENV = $(if $(LANE_CET_KERNEL),LANE_KERNEL=$(LANE_CET_KERNEL),LANE_KERNE
 	LANE_COMMANDS=$(CURDIR)/lanes/commands-cet.list LANE_OUT=$(CURDIR)/build-lanes/cet \
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
 
-.PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-lanes check-lane-assert \
+.PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-svm-bochs check-svm-qemu \
+	check-lanes check-lane-assert \
 	check-lane-cet check-kernels kernels-table
 
 # A static, non-PIE exitscope from the same sources (separate object dir so
@@ -82,14 +88,18 @@ check-lane-cet: lane-exitscope
 check-vmx: lane-exitscope
 	$(LANE_ENV) scripts/lane-run vmx
 
-check-svm: lane-exitscope
-	$(LANE_ENV) scripts/lane-run svm
+check-svm check-svm-bochs: lane-exitscope
+	$(LANE_ENV) LANE_EMULATOR=bochs scripts/lane-run svm
 
-# Both lanes even when the first fails; fail if either did.
+check-svm-qemu: lane-exitscope
+	$(LANE_ENV) LANE_EMULATOR=qemu scripts/lane-run svm
+
+# All three lanes even when one fails; fail if any did.
 check-lanes: lane-exitscope check-lane-assert
 	@rc=0; \
 	$(LANE_ENV) scripts/lane-run vmx || rc=1; \
-	$(LANE_ENV) scripts/lane-run svm || rc=1; \
+	$(LANE_ENV) LANE_EMULATOR=bochs scripts/lane-run svm || rc=1; \
+	$(LANE_ENV) LANE_EMULATOR=qemu scripts/lane-run svm || rc=1; \
 	exit $$rc
 
 # Four lane runs when check-lanes' two 6.1 runs are reused (same commands,
