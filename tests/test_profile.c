@@ -19,6 +19,8 @@
 #include "profile/attribute.h"
 #include "profile/counts.h"
 #include "profile/symtab.h"
+#include <jansson.h>
+
 #include "results/exit_path.h"
 #include "results/result_read.h"
 #include "tests/run_cmd.h"
@@ -310,9 +312,11 @@ static void test_cli(void)
 		{
 			char *c2 = strdup(counts_text), out2[512], *at;
 			const char *cargv[] = { exe, "compare", out, out2, NULL };
-			const char *sargv[] = { exe, "compare", out, out, NULL };
+			char out3[512];
+			const char *sargv[] = { exe, "compare", out, out3, NULL };
 
 			snprintf(out2, sizeof(out2), "%s/profiled2.json", tmpdir);
+			snprintf(out3, sizeof(out3), "%s/profiled3.json", tmpdir);
 			at = c2 ? strstr(c2, "insn ffffffff81002010 4000") : NULL;
 			if (at)
 				memcpy(at, "insn ffffffff81002010 5000", 26);
@@ -334,6 +338,16 @@ static void test_cli(void)
 			       strstr(r.out, "kvm_skip_emulated_instruction        -1.0 insn/op  +0.00 calls/op\n"),
 			       "compare names the functions that changed, per op");
 			run_free(&r);
+			/* The same profile under another run's identity (compare refuses one run twice). */
+			{
+				json_t *doc = json_load_file(out, 0, NULL);
+
+				json_object_set_new(doc, "started", json_string("2026-01-01T00:00:00Z"));
+				json_object_set_new(doc, "pid", json_integer(2));
+				if (!doc || json_dump_file(doc, out3, JSON_INDENT(1)))
+					tap_diag("cannot write %s", out3);
+				json_decref(doc);
+			}
 			run_cmd(&r, sargv);
 			tap_like(r.out, "exit paths: 1 probes profiled on both sides, none changed",
 				 "a run against itself: no exit-path change");
