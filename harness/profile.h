@@ -8,7 +8,7 @@
 #ifndef EXITSCOPE_HARNESS_PROFILE_H
 #define EXITSCOPE_HARNESS_PROFILE_H
 
-/* Access to the marks' I/O port (ioperm): 0 or -errno. */
+/* Whether the marks' I/O port can be had (ioperm), released again: 0 or -errno. */
 int profile_marks_open(void);
 /* The probe whose batches the next marks delimit. */
 void profile_marks_probe(const char *name);
