@@ -66,6 +66,8 @@ LANE_CET_ENV = $(if $(LANE_CET_KERNEL),LANE_KERNEL=$(LANE_CET_KERNEL),LANE_KERNE
 	LANE_COMMANDS=$(CURDIR)/lanes/commands-cet.list LANE_OUT=$(CURDIR)/build-lanes/cet \
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
 
+
+.PHONY: check-lane-profile
 .PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-svm-bochs check-svm-qemu \
 	check-lanes check-lane-assert \
 	check-lane-cet check-kernels kernels-table
@@ -95,6 +97,12 @@ check-svm-qemu: lane-exitscope
 	$(LANE_ENV) LANE_EMULATOR=qemu scripts/lane-run svm
 
 # All three lanes even when one fails; fail if any did.
+# The profiling lane (docs/exit-paths.md): the VMX lane with LANE_PROFILE=1
+# on the 6.1 tiny kernel, two boots and an unprofiled one (scripts/lane-profile);
+# builds the instrumented Bochs once (its own cache entry and tree).
+check-lane-profile: lane-exitscope
+	$(Q)LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-profile
+
 check-lanes: lane-exitscope check-lane-assert
 	@rc=0; \
 	$(LANE_ENV) scripts/lane-run vmx || rc=1; \
