@@ -14,7 +14,7 @@ static const struct command {
 	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
 	{ "run", cmd_run, "VM-exit latency catalogue: cycles and exits per operation" },
 	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
-	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore" },
+	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore, interrupts" },
 	{ "calibrate", cmd_calibrate, "this host's run-to-run noise floor, for compare --noise" },
 	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
 	{ "report", cmd_report, "one self-contained HTML report from result files" },

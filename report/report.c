@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/published.h"
 #include "report/report.h"
 #include "report/report_int.h"
 
@@ -487,10 +488,13 @@ int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 	fputs("</p>\n<nav><a href=\"#host\">Host</a>", f);
 	if (n >= 2)
 		fputs("<a href=\"#compare\">A/B comparison</a>", f);
+	if (report_published_any(&r))
+		fputs("<a href=\"#published\">Published figures</a>", f);
 	fputs("<a href=\"#probes\">Probe costs</a><a href=\"#map\">Ownership map</a>"
 	      "<a href=\"#checks\">Checks</a></nav></header>\n<main>\n", f);
-	if (write_host(&r) || write_comparisons(&r, opts, e, sizeof(e)) || report_probes(&r) ||
-	    report_exit_paths(&r) || report_map(&r) || write_checks(&r)) {
+	if (write_host(&r) || write_comparisons(&r, opts, e, sizeof(e)) ||
+	    report_published(&r) < 0 || report_probes(&r) || report_exit_paths(&r) ||
+	    report_map(&r) || write_checks(&r)) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s", e[0] ? e : "out of memory");
 		return -1;
