@@ -669,24 +669,35 @@ static int counter_side(struct result_file **rf, size_t n, int i, const double *
 	return 0;
 }
 
+/* The runs of both sides and their comparison, which borrows the runs' probes. */
+struct counter_cmp {
+	struct result_file *a[8], *b[8];
+	struct compare_result *cr;
+};
+
 /* Compare counter i with base values va[0..na-1] and new vb[0..nb-1]; NULL on failure. */
-static struct compare_result *compare_counter(int i, const double *va, size_t na, const double *vb,
-					      size_t nb, uint64_t seed)
+static struct compare_result *compare_counter(struct counter_cmp *cc, int i, const double *va,
+					      size_t na, const double *vb, size_t nb, uint64_t seed)
 {
-	struct result_file *a[8] = { 0 }, *b[8] = { 0 };
-	struct compare_result *cr = NULL;
 	char err[256];
 
-	if (!counter_side(a, na, i, va, seed) && !counter_side(b, nb, i, vb, seed + 7))
-		cr = compare_results_multi((const struct result_file *const *)a, na,
-					   (const struct result_file *const *)b, nb, NULL, err,
-					   sizeof(err));
-	/* The result borrows names, not the probes' counters: its figures are its own. */
+	memset(cc, 0, sizeof(*cc));
+	if (!counter_side(cc->a, na, i, va, seed) && !counter_side(cc->b, nb, i, vb, seed + 7))
+		cc->cr = compare_results_multi((const struct result_file *const *)cc->a, na,
+					       (const struct result_file *const *)cc->b, nb, NULL,
+					       err, sizeof(err));
+	return cc->cr;
+}
+
+/* The comparison first, then the runs it borrows from. */
+static void counter_free(struct counter_cmp *cc)
+{
+	compare_free(cc->cr);
 	for (size_t k = 0; k < 8; k++) {
-		result_free(a[k]);
-		result_free(b[k]);
+		result_free(cc->a[k]);
+		result_free(cc->b[k]);
 	}
-	return cr;
+	memset(cc, 0, sizeof(*cc));
 }
 
 /*
@@ -703,6 +714,7 @@ static void test_counters(void)
 	static const double zero[] = { 0.0001 }, cet[] = { 2.02 }, part[] = { 0.6 };
 	static const double one[] = { 1, 1, 1 }, two[] = { 2, 2, 2 }, near1[] = { 1.001, 0.999, 1.0 };
 	const int ie = RESULT_OP_INSN_EMULATION, ex = RESULT_OP_EXITS;
+	struct counter_cmp cc;
 	struct compare_result *cr;
 	char line[256];
 	json_t *doc;
@@ -710,7 +722,7 @@ static void test_counters(void)
 	size_t claims = 0, found = 0, trials = 1000;
 
 	/* Three runs a side of one setup: the first files differ by 11%, the sides do not. */
-	cr = compare_counter(ie, a3, 3, b3, 3, 1);
+	cr = compare_counter(&cc, ie, a3, 3, b3, 3, 1);
 	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0,
 	   "3 runs a side, 245.7 262.3 258.0 vs 273.7 253.2 250.0: no change (within the runs')");
 	ok(cr && fabs(cr->probes[0].per_op_a[ie] - (245.7 + 262.3 + 258.0) / 3) < 1e-9 &&
@@ -721,9 +733,9 @@ static void test_counters(void)
 	   json_object_get(doc, "probes"), 0), "base_per_op"), "insn_emulation")) - 255.3333333) < 1e-6,
 	   "--json base_per_op: the side's mean");
 	json_decref(doc);
-	compare_free(cr);
+	counter_free(&cc);
 	/* One run a side: the same two values cannot be judged. */
-	cr = compare_counter(ie, a3, 1, b3, 1, 2);
+	cr = compare_counter(&cc, ie, a3, 1, b3, 1, 2);
 	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1 &&
 	   cr->unjudged[0].by == COMPARE_COUNTER_NOT_JUDGED &&
 	   !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
@@ -736,47 +748,47 @@ static void test_counters(void)
 	   "counters_not_judged"), 0), "by")) ?: "", "not judged"),
 	   "--json: in counters_not_judged, not in counter_changes");
 	json_decref(doc);
-	compare_free(cr);
-	cr = compare_counter(ie, a3, 1, up3, 3, 3);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ie, a3, 1, up3, 3, 3);
 	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
 	   "one run on one side, 245.7 -> 290 300 295: not judged");
-	compare_free(cr);
+	counter_free(&cc);
 	/* Whole numbers per op, the same in every run: a step is a change, runs or not. */
-	cr = compare_counter(ex, one, 3, two, 3, 4);
+	cr = compare_counter(&cc, ex, one, 3, two, 3, 4);
 	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE &&
 	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)),
 		   "p: 1.00 -> 2.00 exits/op"), "exits/op 1.000 in every run -> 2.000: a change");
-	compare_free(cr);
-	cr = compare_counter(ex, one, 1, two, 1, 5);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ex, one, 1, two, 1, 5);
 	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE,
 	   "one run a side, exits/op 1 -> 2: a change (whole numbers)");
-	compare_free(cr);
-	cr = compare_counter(ex, near1, 3, two, 3, 6);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ex, near1, 3, two, 3, 6);
 	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_WHOLE,
 	   "within 0.005 of 1 in every run -> 2: whole, a change");
-	compare_free(cr);
-	cr = compare_counter(ex, two, 3, one, 1, 7);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ex, two, 3, one, 1, 7);
 	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0, "3 runs of 2 -> one run of 1: a change");
-	compare_free(cr);
-	cr = compare_counter(ex, zero, 1, cet, 1, 9);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ex, zero, 1, cet, 1, 9);
 	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_FROM_ZERO &&
 	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)),
 		   "p: 0.00 -> 2.02 exits/op (now intercepted)"),
 	   "one run a side, exits/op 0.00 -> 2.02: a change (none, then every op)");
-	compare_free(cr);
-	cr = compare_counter(ex, cet, 1, zero, 1, 10);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ex, cet, 1, zero, 1, 10);
 	ok(cr && cr->n_counters == 1 && !strcmp(cr->counters[0].note ?: "", "now guest-owned"),
 	   "2.02 -> 0.00: now guest-owned");
-	compare_free(cr);
-	cr = compare_counter(ex, zero, 1, part, 1, 11);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ex, zero, 1, part, 1, 11);
 	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
 	   "one run a side, 0.00 -> 0.60 (not every op): not judged");
-	compare_free(cr);
-	cr = compare_counter(ie, huge, 3, one, 3, 8);
+	counter_free(&cc);
+	cr = compare_counter(&cc, ie, huge, 3, one, 3, 8);
 	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 0 && isfinite(cr->probes[0].per_op_a[ie]),
 	   "1e308 per op in every base run: not compared, its mean finite (%g)",
 	   cr ? cr->probes[0].per_op_a[ie] : 0);
-	compare_free(cr);
+	counter_free(&cc);
 	/*
 	 * A/A: every run's counter 2.0 x (1 + 0.2 N), 3 runs a side (noise so large
 	 * that the size rule rarely decides): the share called a change must be
@@ -789,9 +801,9 @@ static void test_counters(void)
 			va[k] = 2.0 * (1 + 0.2 * synth_normal(&st));
 			vb[k] = 2.0 * (1 + 0.2 * synth_normal(&st));
 		}
-		cr = compare_counter(ie, va, 3, vb, 3, t);
+		cr = compare_counter(&cc, ie, va, 3, vb, 3, t);
 		claims += cr && cr->n_counters;
-		compare_free(cr);
+		counter_free(&cc);
 	}
 	ok((double)claims / trials <= 0.05 + 3 * sqrt(0.05 * 0.95 / trials),
 	   "A/A, 3 runs a side, 20%% noise: %zu of %zu called a change (at most 5%% + 3 SE)",
@@ -804,10 +816,10 @@ static void test_counters(void)
 			va[k] = 250 * (1 + 0.05 * synth_normal(&st));
 			vb[k] = 325 * (1 + 0.05 * synth_normal(&st));
 		}
-		cr = compare_counter(ie, va, 3, vb, 3, t);
+		cr = compare_counter(&cc, ie, va, 3, vb, 3, t);
 		found += cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_RUNS &&
 			 cr->counters[0].lo > 0;
-		compare_free(cr);
+		counter_free(&cc);
 	}
 	ok(found >= 190, "250 -> 325 insn_emulation/op, 5%% noise, 3 runs a side: found in %zu of 200",
 	   found);

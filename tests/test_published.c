@@ -46,6 +46,7 @@ static struct result_file *run_on(const char *file, const char *vendor, int fami
 {
 	json_t *host = fixture_host("6.6.34", "synthetic CPU", mode);
 	json_t *cpu = json_object_get(host, "cpu");
+	json_t *doc;
 	double s[20];
 	char err[RESULT_ERR_MAX];
 	const char *path;
@@ -55,9 +56,11 @@ static struct result_file *run_on(const char *file, const char *vendor, int fami
 	json_object_set_new(cpu, "family", json_integer(family));
 	json_object_set_new(cpu, "model", json_integer(model));
 	fixture_samples(s, 20, 2900, 30, 7);
-	path = fixture_write(tmp, file, fixture_result(host,
+	doc = fixture_result(host,
 		json_pack("[o, o]", fixture_probe("tscdeadline_immed", "irq", s, 20, 1),
-			  fixture_probe_status("vmcall", "insn", "skipped", "synthetic"))));
+			  fixture_probe_status("vmcall", "insn", "skipped", "synthetic")));
+	path = fixture_write(tmp, file, doc);
+	json_decref(doc);
 	rf = path ? result_read_file(path, err, sizeof(err)) : NULL;
 	if (!rf)
 		diag("%s: %s", file, path ? err : "not written");
