@@ -33,6 +33,8 @@ void cli_kvm_facts(const char *path, struct cli_kvm_facts *f)
 	if ((pw = getpwuid(geteuid())))
 		snprintf(f->user, sizeof(f->user), "%s", pw->pw_name);
 	f->kvm_loaded = !access("/sys/module/kvm", F_OK);
+	f->no_backend = f->kvm_loaded && !access("/sys/class/misc", F_OK) &&
+			access("/sys/class/misc/kvm", F_OK);
 	f->vendor_module = host_cpuinfo_flag("vmx") ? "kvm_intel" : host_cpuinfo_flag("svm") ? "kvm_amd" : NULL;
 }
 
@@ -47,6 +49,10 @@ static const char *hint_absent(const struct cli_kvm_facts *f, char *buf, size_t 
 	else if (!f->kvm_loaded)
 		snprintf(buf, len, "the CPU shows no VMX or SVM (/proc/cpuinfo): on a cloud VM choose an "
 			 "instance type with nested virtualization, on bare metal enable it in the firmware");
+	else if (!f->exists && f->no_backend)
+		snprintf(buf, len, "the kvm module is loaded but no backend registered the device (the "
+			 "kernel log says why: no VMX/SVM enabled, or a nested backend that does not bind "
+			 "here): KVM cannot be used on this host");
 	else if (!f->exists)
 		snprintf(buf, len, "the kvm module is loaded but there is no device node: in a container pass "
 			 "it in (docker run --device %s), else as root: mknod %s c 10 232", KVM_DEFAULT_DEV,

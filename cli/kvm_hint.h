@@ -19,6 +19,7 @@ struct cli_kvm_facts {
 	char user[32];		/* who we are */
 	bool root;		/* uid 0 */
 	bool kvm_loaded;	/* /sys/module/kvm */
+	bool no_backend;	/* /sys/class/misc lists no kvm: no vendor module registered the device */
 	const char *vendor_module;	/* kvm_intel (CPU has VMX), kvm_amd (SVM), NULL: neither */
 };
 

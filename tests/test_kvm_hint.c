@@ -3,7 +3,7 @@
  * open (cli/kvm_hint.c), for each case a newcomer meets, on made-up facts:
  * a wrong --kvm-dev, the kvm module not loaded (VMX, SVM, neither: a cloud
  * VM without nested virtualization), no node in a container, a node no
- * driver serves, a file that is no device, root refused by a container, a
+ * driver serves, no backend that registered the device, a file that is no device, root refused by a container, a
  * user outside the node's group, a node only its owner may open. Then the
  * facts this host gives for a missing path and for the default device.
  */
@@ -42,6 +42,10 @@ int main(void)
 	f = (struct cli_kvm_facts){ .path = "/dev/kvm", .kvm_loaded = true };
 	hint_is(-ENOENT, &f, "in a container pass it in (docker run --device /dev/kvm), else as root: "
 		"mknod /dev/kvm c 10 232", "kvm loaded, no node (a container)");
+	f.no_backend = true;
+	hint_is(-ENOENT, &f, "the kvm module is loaded but no backend registered the device",
+		"kvm loaded, no device registered (/sys/class/misc has no kvm)");
+	f.no_backend = false;
 	f.exists = f.chardev = true;
 	hint_is(-ENXIO, &f, "no driver serves this node: give KVM's (character device 10,232, usually /dev/kvm)",
 		"a node no driver serves");
@@ -71,6 +75,8 @@ int main(void)
 	ok(!strcmp(g.path, "/dev/kvm") && !g.other_path, "facts: no path is the default /dev/kvm");
 	if (g.exists)
 		ok(g.chardev && g.kvm_loaded, "facts: this host's /dev/kvm is a device node and the kvm module is loaded");
+	else if (!access("/sys/class/misc", F_OK) && access("/sys/class/misc/kvm", F_OK) && g.kvm_loaded)
+		ok(g.no_backend, "facts: kvm loaded, /sys/class/misc has no kvm: no backend");
 	else
 		skip("no /dev/kvm here");
 	return done_testing();
