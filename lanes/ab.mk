@@ -15,8 +15,8 @@
 
 .PHONY: ab-vmx ab-svm ab-svm-qemu check-lane-ab check-ab
 
-# The seeds' A/Bs: the 6.1 stand-ins (issue 10), the A/A (issue 13), and the
-# seeds on Linux 7.2 where they landed, reverted -> stock (issue 19 item 4).
+# The seeds' A/Bs: the 6.1 stand-ins, the A/A, and the seeds on Linux 7.2
+# where they landed, reverted -> stock.
 # Each .ab in the vmx and svm lanes; one with LANES=vmx says in svm that it
 # is skipped (seed000-upstream-svm.ab is seed 000 on 7.2 in the svm lane).
 AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab lanes/ab/aa.ab \

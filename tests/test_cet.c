@@ -22,7 +22,7 @@
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
-/* Issue 12 item 4: upstream's names and meanings (6.18 uapi asm/kvm.h). */
+/* Upstream's names and meanings (6.18 uapi asm/kvm.h). */
 static void abi_checks(void)
 {
 	is_int(KVM_REG_GUEST_SSP, 0, "KVM_REG_GUEST_SSP is the index 0 of a KVM-type register");

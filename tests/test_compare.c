@@ -1137,7 +1137,7 @@ static void test_runs_coverage(void)
  * offsets sb = 1%, round noise sw = 3%, 3..8 rounds. A run mean then
  * varies by sqrt(1e-4 + 9e-4 x E[1/R]) = 1.68% (E[1/R] = 0.203 for R
  * uniform on 3..8), inside the 0.85-2.2% run-to-run SD measured on the
- * EPYC host (issue 20: a range of 2.6-6.7% over 10 runs). The difference's
+ * EPYC host (a range of 2.6-6.7% over 10 runs). The difference's
  * SE is 1.68% x sqrt(2/3) = 1.37%, Welch df about 4 (t 2.78): the
  * expected half width is 3.8%. A 10% change is 4.5 SE beyond that and
  * must be found nearly always (bound: 9 in 10); a 5% change is beyond the
