@@ -55,7 +55,7 @@ static const char *irq_miss_cause(uint64_t elsewhere, uint64_t never)
 	if (never)
 		return "this host's KVM did not deliver some at all";
 	return "this host's KVM delivers them late: `exitscope run` counts its interrupt probes' "
-	       "late ones, and their costs include the wait";
+	       "late ones and reports the wait beside a cost that leaves it out";
 }
 
 void irq_verdict(struct check_report *rep, enum irq_case c, const struct irq_counts *n)
