@@ -6,6 +6,7 @@
  * A symbol table that is missing or not the running kernel's gives one
  * line and no profile, never a wrong one.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -44,7 +45,8 @@ static void profile_usage(FILE *f)
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
-		"2 usage error or unreadable/invalid input.\n");
+		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
+		"is no regular file: a FIFO, a device, a directory).\n");
 }
 
 static const char *base_name(const char *p)
@@ -122,7 +124,7 @@ int cmd_profile(int argc, char **argv)
 	struct prof_file pf = { 0 };
 	struct symtab st = { 0 };
 	enum profile_vendor v;
-	int c, n, rc;
+	int c, n, r, rc;
 
 	optind = 0;
 	opterr = 0;
@@ -161,14 +163,19 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_USAGE, "%s", err);
 		goto out;
 	}
+	r = symtab_load(&st, symbols, err, sizeof(err));
+	if (r == -EIO) {	/* not a file to read (a FIFO, a directory...): bad input */
+		rc = cli_error("profile", EXIT_USAGE, "%s", err);
+		goto out;
+	}
+	if (r) {		/* missing, or no System.map: no profile */
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
+		goto out;
+	}
 	d = dump_for(&pf, label, run);
 	if (!d) {
 		rc = cli_error("profile", EXIT_FAIL, "no profile for %s: %s has no dump labelled %s",
 			       run, counts, label ? label : base_name(run));
-		goto out;
-	}
-	if (symtab_load(&st, symbols, err, sizeof(err))) {
-		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
 		goto out;
 	}
 	if (profile_check_symbols(d, &st, v, err, sizeof(err))) {

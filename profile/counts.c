@@ -7,8 +7,10 @@
  *   side op|base|op_irq|base_irq ops N batches N guest N kernel N user N
  *   exit REASON N | insn HEXADDR N | call HEXADDR N | entry HEXADDR N
  *   end
- * A file cut short (the emulator stopped in the middle of a dump) keeps its
- * complete dumps; any other deviation is an error.
+ * A file cut short (the emulator stopped in the middle of a dump or of a
+ * line) keeps its complete dumps; any other deviation is an error. The file
+ * is read whole through results/file_read.h, so a FIFO, a device or a
+ * directory given as the counts is refused at once.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +20,7 @@
 
 #include "harness/profile_mark.h"
 #include "profile/counts.h"
+#include "results/file_read.h"
 
 static int list_add(struct prof_list *l, uint64_t key, uint64_t n)
 {
@@ -67,35 +70,35 @@ void prof_file_free(struct prof_file *f)
 static char *rest_of(const char *line, const char *tag)
 {
 	size_t n = strlen(tag);
-	char *s;
 
 	if (strncmp(line, tag, n) || line[n] != ' ' || !line[n + 1])
 		return NULL;
-	s = strdup(line + n + 1);
-	if (s)
-		s[strcspn(s, "\n")] = 0;
-	return s;
+	return strdup(line + n + 1);
 }
 
 int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen)
 {
 	struct prof_dump cur = { 0 };
 	struct prof_side *side = NULL;
-	char line[4200], tag[16];
+	char why[256], tag[16], *buf, *line, *next, *eol, *nul;
 	unsigned long long a, b;
-	size_t lineno = 0;
+	size_t lineno = 0, len;
 	int version, r = 0, in_dump = 0;
-	FILE *fp;
 
 	memset(f, 0, sizeof(*f));
-	fp = fopen(path, "re");
-	if (!fp) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	r = file_read_all(path, PROF_FILE_MAX_BYTES, &buf, &len, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "%s: %s", path, why);
 		return r;
 	}
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); r = -EINVAL; goto out; } while (0)
-	while (fgets(line, sizeof(line), fp)) {
+	nul = memchr(buf, '\0', len);
+	if (nul)
+		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path, (size_t)(nul - buf));
+	/* Line by line; a last line without its newline is where the emulator was cut off. */
+	for (next = buf; (eol = strchr(next, '\n')); next = eol + 1) {
+		line = next;
+		*eol = '\0';
 		lineno++;
 		if (lineno == 1 || !strncmp(line, PROFILE_FILE_MAGIC " ", strlen(PROFILE_FILE_MAGIC) + 1)) {
 			/* The module writes its header whenever the emulator starts. */
@@ -120,7 +123,7 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 		}
 		if (!in_dump)
 			BAD("%s: line %zu: outside a dump", path, lineno);
-		if (!strcmp(line, "end\n")) {
+		if (!strcmp(line, "end")) {
 			struct prof_dump *d = realloc(f->dumps, (f->n + 1) * sizeof(*d));
 
 			if (!d)
@@ -192,15 +195,15 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 		if (r)
 			BAD("%s: out of memory", path);
 	}
-	if (ferror(fp))
-		BAD("%s: read error", path);
+	if (!lineno && *next)
+		BAD("%s: line 1: not an exitscope Bochs profile (not one complete line)", path);
 	if (!lineno)
 		BAD("%s: empty: the emulator wrote no profile", path);
 #undef BAD
 out:
 	/* A dump cut off by the end of the file is dropped. */
 	dump_free(&cur);
-	fclose(fp);
+	free(buf);
 	if (r)
 		prof_file_free(f);
 	return r;
