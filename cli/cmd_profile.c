@@ -147,8 +147,13 @@ int cmd_profile(int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage_error("profile", "need exactly one run file");
 	run = argv[optind];
+	/* -o RUN.json is the default: the profile is added to the run in place. */
 	out = out ? out : run;
-	rc = cli_output_check("profile", out);
+	rc = cli_output_distinct("profile", "-o", out, &counts, 1, "--counts");
+	if (!rc)
+		rc = cli_output_distinct("profile", "-o", out, &symbols, 1, "--symbols");
+	if (!rc)
+		rc = cli_output_check("profile", out);
 	if (rc)
 		return rc;
 	rc = cli_read_results("profile", &run, 1, &rf);

@@ -445,7 +445,7 @@ static void test_cli_inputs(void)
 	char fifo[512], counts[512], map[512], out[512], *before;
 
 	if (!getenv("EXITSCOPE") || !(before = run_read_file("lanes/samples/vmx/run.json", NULL))) {
-		tap_skip(5, "EXITSCOPE is not set or lanes/samples/vmx/run.json is not readable from here");
+		tap_skip(9, "EXITSCOPE is not set or lanes/samples/vmx/run.json is not readable from here");
 		return;
 	}
 	write_tmp("run.json", before);
@@ -455,7 +455,7 @@ static void test_cli_inputs(void)
 	snprintf(out, sizeof(out), "%s/out.json", tmpdir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", tmpdir);
 	if (mkfifo(fifo, 0600)) {
-		tap_skip(5, "cannot make a FIFO");
+		tap_skip(9, "cannot make a FIFO");
 		return;
 	}
 	cli_refused(fifo, map, out, 2, "is a FIFO, not a regular file", "profile --counts FIFO");
@@ -464,13 +464,32 @@ static void test_cli_inputs(void)
 	cli_refused(counts, "/dev/zero", out, 2, "is a character device, not a regular file",
 		    "profile --symbols /dev/zero");
 	cli_refused(counts, tmpdir, out, 2, "is a directory", "profile --symbols DIRECTORY");
+
+	/* An output that is an input: refused before anything is read, the input untouched. */
+	{
+		char hard[512], *text;
+
+		snprintf(hard, sizeof(hard), "%s/map-link", tmpdir);
+		if (link(map, hard) && errno != EEXIST) {
+			tap_skip(2, "cannot make a hard link");
+			return;
+		}
+		cli_refused(counts, map, counts, 2, "is the same file as --counts", "profile -o COUNTS");
+		text = run_read_file(counts, NULL);
+		tap_ok(text && !strcmp(text, counts_text), "and the counts file is untouched");
+		free(text);
+		cli_refused(counts, map, hard, 2, "is the same file as --symbols", "profile -o HARD-LINK-TO-SYMBOLS");
+		text = run_read_file(map, NULL);
+		tap_ok(text && !strcmp(text, map_text), "and the System.map is untouched");
+		free(text);
+	}
 }
 
 int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(62);
+	tap_plan(66);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
