@@ -41,7 +41,8 @@ static void profile_usage(FILE *f)
 		"  --label LABEL       the run's dump in FILE (the JSON path the run wrote\n"
 		"                      inside the lane; default: the dump whose label has\n"
 		"                      RUN.json's file name)\n"
-		"  -o, --output FILE   where to write the run (default: RUN.json itself)\n"
+		"  -o, --output FILE   where to write the run (default: RUN.json itself;\n"
+		"                      '-': stdout, the JSON alone)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
@@ -198,7 +199,9 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_FAIL, "cannot write %s", err);
 		goto out;
 	}
-	printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);
+	/* With -o - stdout carries the JSON alone. */
+	if (strcmp(out, "-"))
+		printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);
 	rc = cli_stdout_check("profile", EXIT_OK);
 out:
 	symtab_free(&st);

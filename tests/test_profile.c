@@ -445,7 +445,7 @@ static void test_cli_inputs(void)
 	char fifo[512], counts[512], map[512], out[512], *before;
 
 	if (!getenv("EXITSCOPE") || !(before = run_read_file("lanes/samples/vmx/run.json", NULL))) {
-		tap_skip(9, "EXITSCOPE is not set or lanes/samples/vmx/run.json is not readable from here");
+		tap_skip(10, "EXITSCOPE is not set or lanes/samples/vmx/run.json is not readable from here");
 		return;
 	}
 	write_tmp("run.json", before);
@@ -455,7 +455,7 @@ static void test_cli_inputs(void)
 	snprintf(out, sizeof(out), "%s/out.json", tmpdir);
 	snprintf(fifo, sizeof(fifo), "%s/fifo", tmpdir);
 	if (mkfifo(fifo, 0600)) {
-		tap_skip(9, "cannot make a FIFO");
+		tap_skip(10, "cannot make a FIFO");
 		return;
 	}
 	cli_refused(fifo, map, out, 2, "is a FIFO, not a regular file", "profile --counts FIFO");
@@ -464,6 +464,23 @@ static void test_cli_inputs(void)
 	cli_refused(counts, "/dev/zero", out, 2, "is a character device, not a regular file",
 		    "profile --symbols /dev/zero");
 	cli_refused(counts, tmpdir, out, 2, "is a directory", "profile --symbols DIRECTORY");
+
+	/* -o -: stdout carries the profiled run alone. */
+	{
+		char run[512];
+		struct run_result r;
+		json_t *doc;
+
+		snprintf(run, sizeof(run), "%s/run.json", tmpdir);
+		run_cmd(&r, (const char *const[]){ getenv("EXITSCOPE"), "profile", "--counts", counts,
+						   "--symbols", map, "-o", "-", run, NULL });
+		doc = json_loads(r.out, 0, NULL);
+		if (!tap_ok(r.status == 0 && doc && json_object_get(doc, "probes"),
+			    "profile -o -: stdout is the run's JSON, nothing else"))
+			tap_diag("  exit %d, stdout: %.80s, stderr: %s", r.status, r.out, r.err);
+		json_decref(doc);
+		run_free(&r);
+	}
 
 	/* An output that is an input: refused before anything is read, the input untouched. */
 	{
@@ -489,7 +506,7 @@ int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(66);
+	tap_plan(67);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
