@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,42 @@ int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int cli_parse_num(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	/* strtod also reads hexadecimal and hexadecimal exponents (0x5, 0x1p3): decimal only. */
+	if (s[strspn(s, "0123456789.eE+-")])
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_pct(const char *s, double min, double max, double *out)
+{
+	size_t n = strlen(s);
+	char *num;
+	int r;
+
+	if (!n || s[n - 1] != '%')
+		return cli_parse_num(s, min, max, out);
+	num = strndup(s, n - 1);
+	if (!num)
+		return -ENOMEM;
+	r = cli_parse_num(num, min, max, out);
+	free(num);
+	return r;
 }
 
 const char *cli_kvm_path(const char *opt)

@@ -30,6 +30,15 @@ enum cli_exit {
  * zeros too), nothing after it. 0, or -EINVAL / -ERANGE.
  */
 int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
+/*
+ * A decimal number in [min, max], as written: it starts with a digit (or a
+ * point and a digit: .5), then digits, a point and an exponent (1e3) only:
+ * no sign, no space, no hexadecimal (0x5), no inf or nan; nothing after it.
+ * 0, or -EINVAL / -ERANGE.
+ */
+int cli_parse_num(const char *s, double min, double max, double *out);
+/* A percentage: cli_parse_num, with or without a trailing '%'. */
+int cli_parse_pct(const char *s, double min, double max, double *out);
 
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

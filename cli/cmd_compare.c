@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,21 +81,6 @@ static void compare_usage(FILE *f)
 		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
 		"one run given twice (on a side, or on both: the same start, end and process).\n",
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
-}
-
-static int parse_threshold(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s && *end == '%')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1000)
-		return -1;
-	*out = v;
-	return 0;
 }
 
 /* At most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
@@ -205,9 +189,9 @@ int cmd_compare(int argc, char **argv)
 				na = nfiles;
 			break;
 		case 't':
-			if (parse_threshold(optarg, &copts.threshold_pct)) {
+			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct)) {
 				rc = cli_usage_error("compare", "--threshold: '%s' is not a percentage "
-						     "in 0..1000", optarg);
+						     "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 				goto out;
 			}
 			break;

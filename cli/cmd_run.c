@@ -2,11 +2,9 @@
  * cmd_run.c - `exitscope run [PROBE|GLOB ...]`: measure the VM-exit latency
  * catalogue (probes/) and print a table; optionally write the JSON result.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
-#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -175,22 +173,6 @@ static int select_probes(struct run_args *a)
 	return 0;
 }
 
-/* A number of seconds or cycles in [min, max]: 0 or -1. */
-static int parse_num(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
-		return -1;	/* no sign, space, "inf" or "nan" */
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* --cpu A[,B]: each a CPU number of any length (no copy to cut it). */
 static int parse_cpus(struct run_args *a, const char *s)
 {
@@ -295,23 +277,23 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			a->samples_given = true;
 			break;
 		case 't':
-			if (parse_num(optarg, 0.01, 600, &m->budget_s))
+			if (cli_parse_num(optarg, 0.01, 600, &m->budget_s))
 				return cli_usage_error("run", "--time-budget wants seconds 0.01-600, not '%s'",
 						       optarg);
 			a->budget_given = true;
 			break;
 		case 'L':
-			if (parse_num(optarg, 0.01, 86400, &m->run_limit_s))
+			if (cli_parse_num(optarg, 0.01, 86400, &m->run_limit_s))
 				return cli_usage_error("run", "--run-limit wants seconds 0.01-86400, not '%s'",
 						       optarg);
 			break;
 		case 'p':
-			if (parse_num(optarg, 0.001, 100, &m->precision_pct))
+			if (cli_parse_num(optarg, 0.001, 100, &m->precision_pct))
 				return cli_usage_error("run", "--precision wants a percentage 0.001-100, not '%s'",
 						       optarg);
 			break;
 		case 'f':
-			if (parse_num(optarg, 0, 1e9, &m->floor_cycles))
+			if (cli_parse_num(optarg, 0, 1e9, &m->floor_cycles))
 				return cli_usage_error("run", "--precision-floor wants cycles >= 0, not '%s'",
 						       optarg);
 			break;

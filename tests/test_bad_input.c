@@ -5,8 +5,8 @@
  * untouched; a report whose write fails (through a symlink, beside a name
  * of 245 characters, in a directory it cannot write) leaves the old file
  * as it was and no temporary; FIFOs, directories and devices as input
- * files are refused at once; numbers are read whole, signs and spaces
- * refused; a run stopped before it measured anything keeps the old file,
+ * files are refused at once; numbers are read whole and decimal, signs,
+ * spaces and hexadecimal refused; a run stopped before it measured anything keeps the old file,
  * a SIGTERM is named (exit 143), two Ctrl-C never leave a temporary or end
  * the run silently; test hooks are recorded in the result; a check suite
  * named twice runs once.
@@ -308,6 +308,27 @@ static void test_values(void)
 		"--seed", NULL, NULL, "compare --seed 2^63");
 	refused((const char *const[]){ exe, "run", "--list", "--rounds", " 5", NULL }, 2, "--rounds", NULL, NULL,
 		"run --rounds ' 5'");
+	/* Decimal numbers only: strtod alone would take a space, a sign or hexadecimal. */
+	refused((const char *const[]){ exe, "compare", "--threshold", " 5", a_json, b_json, NULL }, 2,
+		"--threshold", NULL, NULL, "compare --threshold ' 5'");
+	refused((const char *const[]){ exe, "compare", "--threshold", "0x5", a_json, b_json, NULL }, 2,
+		"--threshold", NULL, NULL, "compare --threshold 0x5");
+	refused((const char *const[]){ exe, "compare", "--threshold", "+5%", a_json, b_json, NULL }, 2,
+		"--threshold", NULL, NULL, "compare --threshold +5%");
+	refused((const char *const[]){ exe, "report", "-o", path_in("t.html"), "--threshold", " 5", a_json, NULL }, 2,
+		"--threshold", NULL, NULL, "report --threshold ' 5'");
+	refused((const char *const[]){ exe, "report", "-o", path_in("t.html"), "--threshold", "0x5%", a_json, NULL }, 2,
+		"--threshold", NULL, NULL, "report --threshold 0x5%");
+	refused((const char *const[]){ exe, "run", "--list", "--time-budget", "0x1p1", NULL }, 2, "--time-budget",
+		NULL, NULL, "run --time-budget 0x1p1");
+	run_cmd(&r, (const char *const[]){ exe, "compare", "--threshold", "5%", a_json, b_json, NULL });
+	if (!ok(r.status == 0, "compare --threshold 5%%: a percentage"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "run", "--list", "--precision", ".5", "--precision-floor", "1e3", NULL });
+	if (!ok(r.status == 0, "run --precision .5 --precision-floor 1e3: decimal numbers"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
 	snprintf(out, sizeof(out), "%s/cmp.json", dir);
 	run_cmd(&r, (const char *const[]){ exe, "compare", "--seed", "9223372036854775807", "--json", out,
 					   a_json, b_json, NULL });
