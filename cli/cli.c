@@ -85,12 +85,20 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 	return code;
 }
 
-int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out)
 {
+	const char *digits = "0123456789";
 	unsigned long long v;
+	int base = 10;
 	char *end;
 
-	if (!isdigit((unsigned char)*s))
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+		digits = "0123456789abcdefABCDEF";
+	}
+	/* Digits only: strtoull would also take a sign, spaces and a second 0x. */
+	if (!*s || s[strspn(s, digits)])
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, base);

@@ -25,11 +25,12 @@ enum cli_exit {
 #define CLI_SEED_MAX	INT64_MAX
 
 /*
- * An unsigned number in base (0: C prefixes, 0x...) of at most max, as
- * written: it starts with a digit (no sign, no space), any length (leading
- * zeros too), nothing after it. 0, or -EINVAL / -ERANGE.
+ * An unsigned number of at most max, as written: decimal, or with hex also
+ * hexadecimal after 0x (0x3); never octal (010 is ten). It starts with a
+ * digit (no sign, no space), any length (leading zeros too), nothing after
+ * it. 0, or -EINVAL / -ERANGE.
  */
-int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
+int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out);
 /*
  * A decimal number in [min, max], as written: it starts with a digit (or a
  * point and a digit: .5), then digits, a point and an exponent (1e3) only:

@@ -120,7 +120,7 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (cli_parse_u64(optarg, 10, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
+			if (cli_parse_u64(optarg, false, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
 				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
 						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
 			a->runs = (unsigned int)v;

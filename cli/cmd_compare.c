@@ -86,7 +86,7 @@ static void compare_usage(FILE *f)
 /* At most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
 static int parse_seed(const char *s, uint64_t *out)
 {
-	return cli_parse_u64(s, 0, CLI_SEED_MAX, out) ? -1 : 0;
+	return cli_parse_u64(s, false, CLI_SEED_MAX, out) ? -1 : 0;
 }
 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */

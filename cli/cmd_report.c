@@ -101,7 +101,7 @@ int cmd_report(int argc, char **argv)
 						       "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 			break;
 		case 's':
-			if (cli_parse_u64(optarg, 0, CLI_SEED_MAX, &copts.seed))
+			if (cli_parse_u64(optarg, false, CLI_SEED_MAX, &copts.seed))
 				return cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
 						       optarg, (long long)CLI_SEED_MAX);
 			break;

@@ -91,12 +91,13 @@ static void run_usage(FILE *f)
 		"                    results go to the table and JSON; a failed check does not\n"
 		"                    change the exit status: use 'exitscope check' for that)\n"
 		"  --guest-xcr0 MASK before any probe (the nop baseline too) runs, set CR4.OSXSAVE\n"
-		"                    and XCR0 = MASK (e.g. 0x3) in its guest; MASK needs bit 0\n"
-		"                    (x87), the architectural pairs, and only bits of KVM's\n"
-		"                    supported XCR0 (else exit 2). Probes whose own setup loads\n"
-		"                    XCR0 (xsetbv, invd_xcr0_differs, invd_xss_differs) still do.\n"
-		"                    Without XSAVE in KVM's supported CPUID every probe is\n"
-		"                    skipped with that reason. Recorded as settings.guest_xcr0\n"
+		"                    and XCR0 = MASK (decimal, or hexadecimal after 0x: e.g. 0x3)\n"
+		"                    in its guest; MASK needs bit 0 (x87), the architectural pairs,\n"
+		"                    and only bits of KVM's supported XCR0 (else exit 2). Probes\n"
+		"                    whose own setup loads XCR0 (xsetbv, invd_xcr0_differs,\n"
+		"                    invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
+		"                    CPUID every probe is skipped with that reason. Recorded as\n"
+		"                    settings.guest_xcr0\n"
 		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		"  --repeat N        N independent runs of this command (1-%d), one after the\n"
 		"                    other, each a process of its own (what varies from run to\n"
@@ -135,7 +136,7 @@ static int parse_uint(const char *s, long min, long max, long *out)
 {
 	uint64_t v;
 
-	if (cli_parse_u64(s, 10, (uint64_t)max, &v) || v < (uint64_t)min)
+	if (cli_parse_u64(s, false, (uint64_t)max, &v) || v < (uint64_t)min)
 		return -1;
 	*out = (long)v;
 	return 0;
@@ -264,7 +265,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		case 'W': a->wide = true; break;
 		case 'k': a->kvm_opt = optarg; break;
 		case 'x':
-			if (cli_parse_u64(optarg, 0, UINT64_MAX, &a->guest_xcr0))
+			if (cli_parse_u64(optarg, true, UINT64_MAX, &a->guest_xcr0))
 				return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, "
 						       "not '%s'", optarg);
 			a->xcr0_opt = optarg;

@@ -338,6 +338,27 @@ static void test_values(void)
 		diag("  exit %d: %s", r.status, r.err);
 	json_decref(doc);
 	run_free(&r);
+	/* A seed is decimal (010 is ten, not octal eight; no 0x); an XCR0 mask may be 0x hexadecimal. */
+	run_cmd(&r, (const char *const[]){ exe, "compare", "--seed", "010", "--json", out, a_json, b_json, NULL });
+	doc = json_load_file(out, 0, NULL);
+	if (!ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "seed")) == 10,
+		"compare --seed 010: seed 10 in the JSON (decimal, not octal)"))
+		diag("  exit %d, seed %lld: %s", r.status, (long long)json_integer_value(json_object_get(doc, "seed")),
+		     r.err);
+	json_decref(doc);
+	run_free(&r);
+	refused((const char *const[]){ exe, "report", "-o", path_in("seed.html"), "--seed", "0x10", a_json, NULL }, 2,
+		"--seed", NULL, NULL, "report --seed 0x10");
+	refused((const char *const[]){ exe, "compare", "--seed", "0x10", a_json, b_json, NULL }, 2,
+		"--seed", NULL, NULL, "compare --seed 0x10");
+	run_cmd(&r, (const char *const[]){ exe, "run", "--list", "--guest-xcr0", "09", NULL });
+	if (!ok(r.status == 0, "run --guest-xcr0 09: decimal nine (no octal)"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
+	refused((const char *const[]){ exe, "run", "--list", "--guest-xcr0", "0x0x3", NULL }, 2, "--guest-xcr0",
+		NULL, NULL, "run --guest-xcr0 0x0x3");
+	refused((const char *const[]){ exe, "run", "--list", "--guest-xcr0", "0x", NULL }, 2, "--guest-xcr0",
+		NULL, NULL, "run --guest-xcr0 0x");
 	refused((const char *const[]){ exe, "info", "--kvm-dev", "", NULL }, 2, "--kvm-dev", NULL, NULL,
 		"info --kvm-dev ''");
 	refused((const char *const[]){ exe, "run", "nop", "--kvm-dev", "", NULL }, 2, "--kvm-dev", NULL, NULL,
