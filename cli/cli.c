@@ -146,13 +146,17 @@ int cli_parse_pct(const char *s, double min, double max, double *out)
 	return r;
 }
 
-const char *cli_kvm_path(const char *opt)
+int cli_kvm_path(const char *cmd, const char *opt, const char **path)
 {
 	const char *env = getenv("EXITSCOPE_KVM_DEV");
 
-	if (opt)
-		return opt;	/* "" too: cli_kvm_check refuses it */
-	return env && *env ? env : NULL;
+	*path = opt ? opt : env;
+	/* Set but empty is a mistake (an unset variable in a script), never /dev/kvm. */
+	if (*path && !**path)
+		return cli_error(cmd, EXIT_USAGE, "%s wants the path of KVM's device node (usually %s), "
+				 "not an empty string", opt ? "--kvm-dev" : "EXITSCOPE_KVM_DEV",
+				 KVM_DEFAULT_DEV);
+	return EXIT_OK;
 }
 
 int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *detail)
@@ -173,9 +177,6 @@ int cli_kvm_check(const char *cmd, const char *kvm_path)
 	const char *path = kvm_path ? kvm_path : KVM_DEFAULT_DEV;
 	int fd, r;
 
-	if (!*path)
-		return cli_error(cmd, EXIT_USAGE, "--kvm-dev wants the path of KVM's device node "
-				 "(usually %s), not an empty string", KVM_DEFAULT_DEV);
 	fd = kvm_open(kvm_path);
 	if (fd < 0)
 		return cli_kvm_error(cmd, kvm_path, fd, NULL);
@@ -197,8 +198,9 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 	char err[512];
 	int r;
 
-	env->kvm_path = cli_kvm_path(kvm_opt);
-	r = cli_kvm_check(cmd, env->kvm_path);
+	r = cli_kvm_path(cmd, kvm_opt, &env->kvm_path);
+	if (!r)
+		r = cli_kvm_check(cmd, env->kvm_path);
 	if (r)
 		return r;
 	/* Armed before the first VM: from here on Ctrl-C stops, never kills. */

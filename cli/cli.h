@@ -47,11 +47,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Print "exitscope CMD: message"; returns code. */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The KVM device: the option's value (even ""), else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
-const char *cli_kvm_path(const char *opt);
+/*
+ * The KVM device into *path: the option's value, else $EXITSCOPE_KVM_DEV,
+ * else NULL (/dev/kvm). EXIT_OK, or EXIT_USAGE after one line when the one
+ * given is empty (--kvm-dev '' or EXITSCOPE_KVM_DEV= names no device).
+ */
+int cli_kvm_path(const char *cmd, const char *opt, const char **path);
 /*
  * Check that KVM can be opened; on failure print one line saying why and
- * what to do and return EXIT_NOKVM (an empty path: EXIT_USAGE), else EXIT_OK.
+ * what to do and return EXIT_NOKVM, else EXIT_OK.
  */
 int cli_kvm_check(const char *cmd, const char *kvm_path);
 /* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */

@@ -363,6 +363,16 @@ static void test_values(void)
 		"info --kvm-dev ''");
 	refused((const char *const[]){ exe, "run", "nop", "--kvm-dev", "", NULL }, 2, "--kvm-dev", NULL, NULL,
 		"run --kvm-dev ''");
+	/* An empty variable names no device, as the empty option: never /dev/kvm in silence. */
+	refused((const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "info", NULL }, 2,
+		"EXITSCOPE_KVM_DEV wants the path of KVM's device node", NULL, NULL, "EXITSCOPE_KVM_DEV= info");
+	refused((const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "run", "nop", NULL }, 2,
+		"EXITSCOPE_KVM_DEV wants the path of KVM's device node", NULL, NULL, "EXITSCOPE_KVM_DEV= run");
+	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "info", "--kvm-dev", "/nonexistent/kvm",
+					   NULL });
+	if (!ok(r.status == 3 && strstr(r.err, "/nonexistent/kvm"), "EXITSCOPE_KVM_DEV= info --kvm-dev PATH: the option wins"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
 	snprintf(run1, sizeof(run1), "%s/run-1.json", keep);
 	if (mkdir(keep, 0755) || !put(run1, "an earlier run\n")) {
 		skip("cannot make the --keep directory");
