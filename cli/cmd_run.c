@@ -31,8 +31,6 @@
 #include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/suites.h"
-/* Test hook: PROBE[@MS]: that probe's op never returns; its watchdog is MS (default: as any probe's). */
-#define RUN_HANG_ENV		"EXITSCOPE_TEST_HANG"
 
 static void run_usage(FILE *f)
 {
@@ -429,14 +427,12 @@ static void run_on_warn(void *ctx, const char *msg)
 /* A test hook set in the environment changes what probes do: say so, in the result too. */
 static void run_test_hooks(bool quiet, json_t *warnings)
 {
-	static const char *const hooks[] = { RUN_HANG_ENV, PROBE_MASK_SELF_IPI_ENV, PROBE_NO_PEER_ENV };
-
-	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		const char *v = getenv(hooks[i]);
+	for (size_t i = 0; i < nr_probe_test_hooks; i++) {
+		const char *v = getenv(probe_test_hooks[i]);
 
 		if (v && *v)
 			warn(quiet, warnings, "test hook %s=%.64s is set: probes do not measure as they "
-			     "would (it is for exitscope's own tests)", hooks[i], v);
+			     "would (it is for exitscope's own tests)", probe_test_hooks[i], v);
 	}
 }
 
@@ -539,7 +535,7 @@ int cmd_run(int argc, char **argv)
 	pr.pin_cpu2 = a.cpu2 >= 0;
 	pr.cpu2 = a.cpu2;
 	run_test_hooks(a.quiet, warnings);
-	hang = getenv(RUN_HANG_ENV);
+	hang = getenv(PROBE_HANG_ENV);
 	if (hang && *hang) {
 		const char *at = strchr(hang, '@');
 

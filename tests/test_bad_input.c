@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probes/probes.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -400,6 +401,55 @@ static void test_help(void)
 	run_free(&r);
 }
 
+/*
+ * Every test hook the sources read (an "EXITSCOPE_TEST_..." name outside
+ * tests/) is one a run says is set: a result made with it shows it.
+ */
+static void test_hooks_listed(void)
+{
+	char name[128], missing[512] = "";
+	size_t found = 0;
+	FILE *p = popen("grep -rhoE '\"EXITSCOPE_TEST_[A-Z0-9_]+\"' --include='*.c' --include='*.h' "
+			"cli probes harness method suites host guest kvm results 2>/dev/null", "r");
+
+	while (p && fscanf(p, " \"%127[A-Z0-9_]\"", name) == 1) {
+		bool listed = false;
+
+		found++;
+		for (size_t i = 0; i < nr_probe_test_hooks; i++)
+			listed |= !strcmp(probe_test_hooks[i], name);
+		if (!listed)
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), " %s", name);
+	}
+	if (p)
+		pclose(p);
+	if (!found) {
+		skip("the sources are not here to read");
+		return;
+	}
+	if (!ok(!missing[0], "each of the %zu test hooks the sources read is one a run records", found))
+		diag("  not in probe_test_hooks:%s", missing);
+}
+
+/* A run with EXITSCOPE_TEST_LATE_HOLD set records that hook. */
+static void test_late_hold_recorded(void)
+{
+	char *json = path_in("late-hold.json"), err[RESULT_ERR_MAX];
+	struct result_file *rf;
+	struct run_result r;
+	bool hook = false;
+
+	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_TEST_LATE_HOLD=1000", exe, "run", "nop", "--method",
+					   "v1", "--samples", "3", "--quiet", "--json", json, NULL });
+	rf = result_read_file(json, err, sizeof(err));
+	for (size_t i = 0; rf && i < rf->n_warnings; i++)
+		hook |= strstr(rf->warnings[i], "test hook EXITSCOPE_TEST_LATE_HOLD=1000") != NULL;
+	if (!ok(r.status == 0 && hook, "a run with EXITSCOPE_TEST_LATE_HOLD set: the result says so"))
+		diag("  exit %d: %s", r.status, rf ? "" : err);
+	result_free(rf);
+	run_free(&r);
+}
+
 /* A result file that is good, to be kept or replaced. */
 static bool good_file(const char *path, char **text)
 {
@@ -522,10 +572,12 @@ int main(void)
 	test_input_files();
 	test_values();
 	test_help();
+	test_hooks_listed();
 	if (access("/dev/kvm", R_OK | W_OK))
 		skip("/dev/kvm is not usable: no runs to stop");
 	else {
 		test_suite_twice();
+		test_late_hold_recorded();
 		test_stops();
 	}
 	fixture_rmdir(dir);
