@@ -384,7 +384,7 @@ static void test_values(void)
 	}
 }
 
-/* `exitscope help [CMD]` is --help. */
+/* `exitscope help [CMD]` is --help; anything after CMD is a usage error. */
 static void test_help(void)
 {
 	struct run_result h, r;
@@ -399,6 +399,8 @@ static void test_help(void)
 	ok(r.status == 0 && !strcmp(r.out, h.out), "exitscope help export: as exitscope export --help");
 	run_free(&h);
 	run_free(&r);
+	refused((const char *const[]){ exe, "help", "compare", "extra", NULL }, 2, "unexpected argument 'extra'",
+		NULL, NULL, "exitscope help compare extra");
 }
 
 /*
