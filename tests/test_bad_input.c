@@ -150,6 +150,18 @@ static void test_same_file(void)
 	refused((const char *const[]){ exe, "map", "--tap", "--expect", e, "--json", e, "--kvm-dev",
 		"/nonexistent/kvm", NULL }, 2, "--expect", e, "map cr4 SMEP toggle owned\n",
 		"map --expect E --json E");
+	/* The floor as one of the runs' files --keep keeps: a run would write it, the floor replace it. */
+	{
+		char *k = path_in("keep-out"), floor[1100];
+
+		snprintf(floor, sizeof(floor), "%s/run-2.json", k);
+		if (mkdir(k, 0755))
+			skip("cannot make the --keep directory");
+		else
+			refused((const char *const[]){ exe, "calibrate", "--runs", "3", "--keep", k, "-o", floor,
+				"--", "nop", "--kvm-dev", "/nonexistent/kvm", NULL }, 2,
+				"is the same file as the kept run", NULL, NULL, "calibrate --keep DIR -o DIR/run-2.json");
+	}
 	free(bt);
 	free(at);
 }
