@@ -249,14 +249,14 @@ static void test_report_unwritable(void)
 static void test_input_files(void)
 {
 	char *fifo = path_in("fifo"), *empty = path_in("empty.txt"), *nul = path_in("nul.json"),
-	     *bin = path_in("binary.txt"), *d = path_in("adir");
+	     *bin = path_in("binary.txt"), *d = path_in("adir"), *hex = path_in("hex.txt");
 	static const char nul_doc[] = "{\"a\":\0}";
 	struct run_result r;
 	int fd;
 
 	if (mkfifo(fifo, 0600) || !put(empty, "# nothing here\n\n") || mkdir(d, 0755) ||
 	    (fd = open(nul, O_WRONLY | O_CREAT, 0600)) < 0) {
-		tap_skip(11, "cannot make the files");
+		tap_skip(13, "cannot make the files");
 		return;
 	}
 	if (write(fd, nul_doc, sizeof(nul_doc) - 1) < 0)
@@ -278,6 +278,13 @@ static void test_input_files(void)
 		2, "is a directory", NULL, NULL, "map --expect DIR");
 	refused((const char *const[]){ exe, "map", "--tap", "--expect", empty, "--kvm-dev", "/nonexistent/kvm", NULL },
 		2, "has no 'map' line", NULL, NULL, "map --expect FILE-WITHOUT-EXPECTATIONS");
+	/* An expected number is decimal, as scripts/lane-assert reads it (awk takes 0x1 for 0). */
+	put(hex, "map cr4 SMEP toggle owned 0x1\n");
+	refused((const char *const[]){ exe, "map", "--tap", "--expect", hex, "--kvm-dev", "/nonexistent/kvm", NULL },
+		2, "'0x1' is not N", NULL, NULL, "map --expect FILE with exits/op 0x1");
+	put(hex, "map cr4 SMEP toggle owned >=-1\n");
+	refused((const char *const[]){ exe, "map", "--tap", "--expect", hex, "--kvm-dev", "/nonexistent/kvm", NULL },
+		2, "'>=-1' is not N", NULL, NULL, "map --expect FILE with exits/op >=-1");
 	refused((const char *const[]){ exe, "report", "-o", path_in("r.html"), nul, NULL },
 		2, "contains a NUL byte at offset 5", NULL, NULL, "report FILE-WITH-A-NUL");
 	refused((const char *const[]){ exe, "map", "--tap", "--expect", nul, "--kvm-dev", "/nonexistent/kvm", NULL },
