@@ -436,6 +436,28 @@ static void run_test_hooks(bool quiet, json_t *warnings)
 	}
 }
 
+/*
+ * The hang test hook, PROBE[@MS], into pr (name: its buffer for the probe's
+ * name): EXIT_OK (also when unset), or EXIT_USAGE after one line when MS is
+ * no number of milliseconds.
+ */
+static int run_hang_hook(struct probe_runner *pr, char *name, size_t len)
+{
+	const char *hang = getenv(PROBE_HANG_ENV), *at;
+	uint64_t ms = 0;
+
+	if (!hang || !*hang)
+		return EXIT_OK;
+	at = strchr(hang, '@');
+	if (at && cli_parse_u64(at + 1, false, UINT32_MAX, &ms))
+		return cli_error("run", EXIT_USAGE, "%s wants PROBE[@MS] (MS: milliseconds), not '%.64s'",
+				 PROBE_HANG_ENV, hang);
+	snprintf(name, len, "%.*s", at ? (int)(at - hang) : (int)strlen(hang), hang);
+	pr->hang_probe = name;
+	pr->hang_watchdog_ms = ms;
+	return EXIT_OK;
+}
+
 /* Whether any probe has a figure or an outcome of its own (not stopped, not skipped). */
 static bool run_measured(const struct probe_outcome *out, size_t n)
 {
@@ -469,7 +491,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { 0 };
 	struct probe_runner pr = { .kvm_fd = -1 };
 	struct probe_outcome *out = NULL;
-	const char *kvm_path, *hang;
+	const char *kvm_path;
 	char hang_name[64], what[32], msg[512];
 	json_t *root = NULL, *jprobes, *warnings = NULL;
 	struct hostinfo hi;
@@ -500,6 +522,8 @@ int cmd_run(int argc, char **argv)
 		r = cli_output_check("run", a.json_path);
 	if (!r)
 		r = cli_output_check("run", a.openmetrics);
+	if (!r)
+		r = run_hang_hook(&pr, hang_name, sizeof(hang_name));
 	if (!r)
 		r = cli_host_init("run", a.kvm_opt, &hi, &henv);
 	if (r)
@@ -535,14 +559,6 @@ int cmd_run(int argc, char **argv)
 	pr.pin_cpu2 = a.cpu2 >= 0;
 	pr.cpu2 = a.cpu2;
 	run_test_hooks(a.quiet, warnings);
-	hang = getenv(PROBE_HANG_ENV);
-	if (hang && *hang) {
-		const char *at = strchr(hang, '@');
-
-		snprintf(hang_name, sizeof(hang_name), "%.*s", at ? (int)(at - hang) : (int)strlen(hang), hang);
-		pr.hang_probe = hang_name;
-		pr.hang_watchdog_ms = at ? strtoull(at + 1, NULL, 10) : 0;
-	}
 	pr.guest_xcr0 = a.guest_xcr0;
 	if (hi.lane.profile) {
 		r = profile_marks_open();

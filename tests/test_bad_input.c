@@ -388,6 +388,9 @@ static void test_values(void)
 		"EXITSCOPE_KVM_DEV wants the path of KVM's device node", NULL, NULL, "EXITSCOPE_KVM_DEV= info");
 	refused((const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "run", "nop", NULL }, 2,
 		"EXITSCOPE_KVM_DEV wants the path of KVM's device node", NULL, NULL, "EXITSCOPE_KVM_DEV= run");
+	refused((const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid@10x", exe, "run", "nop", "--kvm-dev",
+		"/nonexistent/kvm", NULL }, 2, "EXITSCOPE_TEST_HANG wants PROBE[@MS]", NULL, NULL,
+		"EXITSCOPE_TEST_HANG=cpuid@10x run: the hook's milliseconds read whole");
 	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "info", "--kvm-dev", "/nonexistent/kvm",
 					   NULL });
 	if (!ok(r.status == 3 && strstr(r.err, "/nonexistent/kvm"), "EXITSCOPE_KVM_DEV= info --kvm-dev PATH: the option wins"))
