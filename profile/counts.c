@@ -76,11 +76,59 @@ static char *rest_of(const char *line, const char *tag)
 	return strdup(line + n + 1);
 }
 
+/* A number as the emulator writes it: digits only (hexadecimal in base 16), whole. 0, or -1. */
+static int count_num(const char *t, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!t || !*t || t[strspn(t, base == 16 ? "0123456789abcdefABCDEF" : "0123456789")])
+		return -1;	/* strtoull alone takes a sign, spaces and 0x */
+	errno = 0;
+	*v = strtoull(t, &end, base);
+	return errno || *end ? -1 : 0;
+}
+
+/* "side WHICH ops N batches N guest N kernel N user N", nothing else; line is cut into words. */
+static int side_line(char *line, char **which, unsigned long long v[5])
+{
+	static const char *const keys[] = { "ops", "batches", "guest", "kernel", "user" };
+	char *save = NULL, *w = strtok_r(line, " ", &save);
+
+	if (!w || strcmp(w, "side"))
+		return -1;
+	*which = strtok_r(NULL, " ", &save);
+	if (!*which)
+		return -1;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		w = strtok_r(NULL, " ", &save);
+		if (!w || strcmp(w, keys[i]) || count_num(strtok_r(NULL, " ", &save), 10, &v[i]))
+			return -1;
+	}
+	return strtok_r(NULL, " ", &save) ? -1 : 0;
+}
+
+/*
+ * "TAG KEY COUNT", nothing else: KEY an address in hexadecimal (an exit
+ * reason in decimal), COUNT decimal. line is cut into words; *tag is the first.
+ */
+static int count_line(char *line, char **tag, unsigned long long *key, unsigned long long *n)
+{
+	char *save = NULL;
+
+	*tag = strtok_r(line, " ", &save);
+	if (!*tag)
+		return -1;
+	if (count_num(strtok_r(NULL, " ", &save), strcmp(*tag, "exit") ? 16 : 10, key) ||
+	    count_num(strtok_r(NULL, " ", &save), 10, n))
+		return -1;
+	return strtok_r(NULL, " ", &save) ? -1 : 0;
+}
+
 int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen)
 {
 	struct prof_dump cur = { 0 };
 	struct prof_side *side = NULL;
-	char why[256], tag[16], *buf, *line, *next, *eol, *nul;
+	char why[256], *tag, *buf, *line, *next, *eol, *nul;
 	unsigned long long a, b;
 	size_t lineno = 0, len;
 	int version, r = 0, in_dump = 0;
@@ -153,11 +201,10 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 			BAD("%s: line %zu: counts before any probe", path, lineno);
 		if (!strncmp(line, "side ", 5)) {
 			struct prof_probe *p = &cur.probes[cur.n - 1];
-			char which[12];
 			unsigned long long v[5];
+			char *which;
 
-			if (sscanf(line, "side %11s ops %llu batches %llu guest %llu kernel %llu user %llu",
-				   which, &v[0], &v[1], &v[2], &v[3], &v[4]) != 6)
+			if (side_line(line, &which, v))
 				BAD("%s: line %zu: not a side line", path, lineno);
 			if (!strcmp(which, "op"))
 				side = &p->op;
@@ -178,10 +225,8 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 		}
 		if (!side)
 			BAD("%s: line %zu: counts before a side line", path, lineno);
-		if (sscanf(line, "%15s %llx %llu", tag, &a, &b) != 3)
+		if (count_line(line, &tag, &a, &b))
 			BAD("%s: line %zu: not \"TAG KEY COUNT\"", path, lineno);
-		if (!strcmp(tag, "exit"))
-			sscanf(line, "%15s %llu %llu", tag, &a, &b);	/* reasons are decimal */
 		if (!strcmp(tag, "insn"))
 			r = list_add(&side->insn, a, b);
 		else if (!strcmp(tag, "call"))

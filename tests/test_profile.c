@@ -168,6 +168,28 @@ static void test_counts(void)
 		tap_ok(prof_file_read(&pf, p, err, sizeof(err)) == -EINVAL &&
 		       strstr(err, "a NUL byte at offset 32"), "a NUL byte is named with its offset: %s", err);
 	}
+	/* Numbers as the emulator writes them, whole: no sign, no 0x, nothing after them. */
+	{
+		static const char *const bad[] = {
+			"insn -5 3", "insn 0xffff 3", "exit 10 100 junk", "call ffff +3", "entry ffff 3x",
+			"side op ops 1 batches 1 guest 0 kernel 0 user 0 more", "side op ops -1 batches 1 guest 0 kernel 0 user 0",
+		};
+		int taken = 0;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char text[512];
+
+			snprintf(text, sizeof(text), "exitscope-bochs-profile 1\ndump x\nprobe p\n"
+				 "side op ops 1 batches 1 guest 0 kernel 0 user 0\n%s\nend\n", bad[i]);
+			if (prof_file_read(&pf, write_tmp("c8.txt", text), err, sizeof(err)) != -EINVAL ||
+			    !strstr(err, "line 5: not")) {
+				tap_diag("  taken: '%s' (%s)", bad[i], err);
+				taken++;
+				prof_file_free(&pf);
+			}
+		}
+		tap_ok(!taken, "a count with a sign, 0x or anything after it is refused (%d of 7 taken)", taken);
+	}
 	/* Cut off in the middle of a line: the complete dump stays, the cut one goes. */
 	{
 		char cut[sizeof(counts_text) + 64];
@@ -506,7 +528,7 @@ int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(67);
+	tap_plan(68);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
