@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,12 +85,20 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 	return code;
 }
 
-int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
+int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out)
 {
+	const char *digits = "0123456789";
 	unsigned long long v;
+	int base = 10;
 	char *end;
 
-	if (!isdigit((unsigned char)*s))
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		s += 2;
+		base = 16;
+		digits = "0123456789abcdefABCDEF";
+	}
+	/* Digits only: strtoull would also take a sign, spaces and a second 0x. */
+	if (!*s || s[strspn(s, digits)])
 		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, base);
@@ -101,13 +110,53 @@ int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-const char *cli_kvm_path(const char *opt)
+int cli_parse_num(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
+		return -EINVAL;
+	/* strtod also reads hexadecimal and hexadecimal exponents (0x5, 0x1p3): decimal only. */
+	if (s[strspn(s, "0123456789.eE+-")])
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || !isfinite(v) || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_pct(const char *s, double min, double max, double *out)
+{
+	size_t n = strlen(s);
+	char *num;
+	int r;
+
+	if (!n || s[n - 1] != '%')
+		return cli_parse_num(s, min, max, out);
+	num = strndup(s, n - 1);
+	if (!num)
+		return -ENOMEM;
+	r = cli_parse_num(num, min, max, out);
+	free(num);
+	return r;
+}
+
+int cli_kvm_path(const char *cmd, const char *opt, const char **path)
 {
 	const char *env = getenv("EXITSCOPE_KVM_DEV");
 
-	if (opt)
-		return opt;	/* "" too: cli_kvm_check refuses it */
-	return env && *env ? env : NULL;
+	*path = opt ? opt : env;
+	/* Set but empty is a mistake (an unset variable in a script), never /dev/kvm. */
+	if (*path && !**path)
+		return cli_error(cmd, EXIT_USAGE, "%s wants the path of KVM's device node (usually %s), "
+				 "not an empty string", opt ? "--kvm-dev" : "EXITSCOPE_KVM_DEV",
+				 KVM_DEFAULT_DEV);
+	return EXIT_OK;
 }
 
 int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *detail)
@@ -128,9 +177,6 @@ int cli_kvm_check(const char *cmd, const char *kvm_path)
 	const char *path = kvm_path ? kvm_path : KVM_DEFAULT_DEV;
 	int fd, r;
 
-	if (!*path)
-		return cli_error(cmd, EXIT_USAGE, "--kvm-dev wants the path of KVM's device node "
-				 "(usually %s), not an empty string", KVM_DEFAULT_DEV);
 	fd = kvm_open(kvm_path);
 	if (fd < 0)
 		return cli_kvm_error(cmd, kvm_path, fd, NULL);
@@ -152,8 +198,9 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 	char err[512];
 	int r;
 
-	env->kvm_path = cli_kvm_path(kvm_opt);
-	r = cli_kvm_check(cmd, env->kvm_path);
+	r = cli_kvm_path(cmd, kvm_opt, &env->kvm_path);
+	if (!r)
+		r = cli_kvm_check(cmd, env->kvm_path);
 	if (r)
 		return r;
 	/* Armed before the first VM: from here on Ctrl-C stops, never kills. */

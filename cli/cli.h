@@ -25,11 +25,21 @@ enum cli_exit {
 #define CLI_SEED_MAX	INT64_MAX
 
 /*
- * An unsigned number in base (0: C prefixes, 0x...) of at most max, as
- * written: it starts with a digit (no sign, no space), any length (leading
- * zeros too), nothing after it. 0, or -EINVAL / -ERANGE.
+ * An unsigned number of at most max, as written: decimal, or with hex also
+ * hexadecimal after 0x (0x3); never octal (010 is ten). It starts with a
+ * digit (no sign, no space), any length (leading zeros too), nothing after
+ * it. 0, or -EINVAL / -ERANGE.
  */
-int cli_parse_u64(const char *s, int base, uint64_t max, uint64_t *out);
+int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out);
+/*
+ * A decimal number in [min, max], as written: it starts with a digit (or a
+ * point and a digit: .5), then digits, a point and an exponent (1e3) only:
+ * no sign, no space, no hexadecimal (0x5), no inf or nan; nothing after it.
+ * 0, or -EINVAL / -ERANGE.
+ */
+int cli_parse_num(const char *s, double min, double max, double *out);
+/* A percentage: cli_parse_num, with or without a trailing '%'. */
+int cli_parse_pct(const char *s, double min, double max, double *out);
 
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -37,11 +47,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Print "exitscope CMD: message"; returns code. */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* The KVM device: the option's value (even ""), else $EXITSCOPE_KVM_DEV, else NULL (/dev/kvm). */
-const char *cli_kvm_path(const char *opt);
+/*
+ * The KVM device into *path: the option's value, else $EXITSCOPE_KVM_DEV,
+ * else NULL (/dev/kvm). EXIT_OK, or EXIT_USAGE after one line when the one
+ * given is empty (--kvm-dev '' or EXITSCOPE_KVM_DEV= names no device).
+ */
+int cli_kvm_path(const char *cmd, const char *opt, const char **path);
 /*
  * Check that KVM can be opened; on failure print one line saying why and
- * what to do and return EXIT_NOKVM (an empty path: EXIT_USAGE), else EXIT_OK.
+ * what to do and return EXIT_NOKVM, else EXIT_OK.
  */
 int cli_kvm_check(const char *cmd, const char *kvm_path);
 /* Print a one-line KVM error for -errno r (from hostinfo_collect/vm_create). */

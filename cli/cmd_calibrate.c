@@ -46,8 +46,8 @@ static void calibrate_usage(FILE *f)
 		"                 the noise file to write (default %s; '-' for stdout)\n"
 		"  --keep DIR     keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
 		"                 created if missing; refused when one of them is there\n"
-		"                 already); without it they go to a temporary directory,\n"
-		"                 removed once the floor is written\n"
+		"                 already or is -o FILE); without it they go to a temporary\n"
+		"                 directory, removed once the floor is written\n"
 		"  -- RUN-ARGUMENT ...\n"
 		"                 probes and options of each run, as 'exitscope run' takes them\n"
 		"                 (default: the whole catalogue with run's defaults); calibrate\n"
@@ -120,7 +120,7 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (cli_parse_u64(optarg, 10, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
+			if (cli_parse_u64(optarg, false, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
 				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
 						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
 			a->runs = (unsigned int)v;
@@ -148,6 +148,40 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	return 0;
 }
 
+/* Run i's file in dir (from 1), as the series names it (method/repeat.h): 0, or -ENAMETOOLONG. */
+static int calibrate_run_path(char *buf, size_t len, const char *dir, unsigned int i)
+{
+	char pattern[PATH_MAX];
+
+	if ((size_t)snprintf(pattern, sizeof(pattern), "%s/run.json", dir) >= sizeof(pattern))
+		return -ENAMETOOLONG;
+	return repeat_path(buf, len, pattern, i);
+}
+
+/*
+ * Before any run: the floor (-o) is none of the files --keep keeps (a run
+ * would write it, then the floor replace it).
+ */
+static int calibrate_out_distinct(const struct calibrate_args *a)
+{
+	char path[PATH_MAX];
+	const char *p = path;
+
+	if (!a->keep || !*a->keep)
+		return EXIT_OK;
+	for (unsigned int i = 1; i <= a->runs; i++) {
+		int rc;
+
+		if (calibrate_run_path(path, sizeof(path), a->keep, i))
+			return cli_usage_error("calibrate", "--keep %s: run %u's file name is too long",
+					       a->keep, i);
+		rc = cli_output_distinct("calibrate", "-o", a->out, &p, 1, "the kept run");
+		if (rc)
+			return rc;
+	}
+	return EXIT_OK;
+}
+
 /* The directory of the runs' files: --keep DIR (made if missing), else a new temporary one. */
 static int calibrate_dir(const struct calibrate_args *a, char *dir, size_t len)
 {
@@ -166,7 +200,9 @@ static int calibrate_dir(const struct calibrate_args *a, char *dir, size_t len)
 					       strerror(S_ISDIR(st.st_mode) ? errno : ENOTDIR));
 		/* A result already there is never overwritten: refuse before any run. */
 		for (unsigned int i = 1; i <= a->runs; i++) {
-			snprintf(path, sizeof(path), "%s/run-%u.json", a->keep, i);
+			if (calibrate_run_path(path, sizeof(path), a->keep, i))
+				return cli_usage_error("calibrate", "--keep %s: run %u's file name is too "
+						       "long", a->keep, i);
 			if (!lstat(path, &st))
 				return cli_error("calibrate", EXIT_USAGE, "--keep %s: %s exists: refusing to "
 						 "overwrite it (give a new or empty directory)", a->keep, path);
@@ -323,7 +359,9 @@ int cmd_calibrate(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
-	rc = cli_output_check("calibrate", a.out);
+	rc = calibrate_out_distinct(&a);
+	if (!rc)
+		rc = cli_output_check("calibrate", a.out);
 	if (rc)
 		return rc;
 	rc = calibrate_dir(&a, dir, sizeof(dir));

@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,25 +83,10 @@ static void compare_usage(FILE *f)
 		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
-static int parse_threshold(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end != s && *end == '%')
-		end++;
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 1000)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* At most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
 static int parse_seed(const char *s, uint64_t *out)
 {
-	return cli_parse_u64(s, 0, CLI_SEED_MAX, out) ? -1 : 0;
+	return cli_parse_u64(s, false, CLI_SEED_MAX, out) ? -1 : 0;
 }
 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
@@ -205,9 +189,9 @@ int cmd_compare(int argc, char **argv)
 				na = nfiles;
 			break;
 		case 't':
-			if (parse_threshold(optarg, &copts.threshold_pct)) {
+			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct)) {
 				rc = cli_usage_error("compare", "--threshold: '%s' is not a percentage "
-						     "in 0..1000", optarg);
+						     "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 				goto out;
 			}
 			break;

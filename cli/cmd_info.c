@@ -67,8 +67,9 @@ int cmd_info(int argc, char **argv)
 	r = cli_output_check("info", json_path);
 	if (r)
 		return r;
-	kvm_path = cli_kvm_path(kvm_opt);
-	r = cli_kvm_check("info", kvm_path);
+	r = cli_kvm_path("info", kvm_opt, &kvm_path);
+	if (!r)
+		r = cli_kvm_check("info", kvm_path);
 	if (r)
 		return r;
 	r = hostinfo_collect(&hi, kvm_path, err, sizeof(err));

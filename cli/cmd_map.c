@@ -107,7 +107,7 @@ static int map_number(const char *s, unsigned int max, unsigned int *out)
 {
 	uint64_t v;
 
-	if (cli_parse_u64(s, 10, max, &v) || v == 0)
+	if (cli_parse_u64(s, false, max, &v) || v == 0)
 		return -EINVAL;
 	*out = (unsigned int)v;
 	return 0;

@@ -6,6 +6,7 @@
  * A symbol table that is missing or not the running kernel's gives one
  * line and no profile, never a wrong one.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -40,11 +41,13 @@ static void profile_usage(FILE *f)
 		"  --label LABEL       the run's dump in FILE (the JSON path the run wrote\n"
 		"                      inside the lane; default: the dump whose label has\n"
 		"                      RUN.json's file name)\n"
-		"  -o, --output FILE   where to write the run (default: RUN.json itself)\n"
+		"  -o, --output FILE   where to write the run (default: RUN.json itself;\n"
+		"                      '-': stdout, the JSON alone)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
-		"2 usage error or unreadable/invalid input.\n");
+		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
+		"is no regular file: a FIFO, a device, a directory).\n");
 }
 
 static const char *base_name(const char *p)
@@ -122,7 +125,7 @@ int cmd_profile(int argc, char **argv)
 	struct prof_file pf = { 0 };
 	struct symtab st = { 0 };
 	enum profile_vendor v;
-	int c, n, rc;
+	int c, n, r, rc;
 
 	optind = 0;
 	opterr = 0;
@@ -145,8 +148,13 @@ int cmd_profile(int argc, char **argv)
 	if (optind != argc - 1)
 		return cli_usage_error("profile", "need exactly one run file");
 	run = argv[optind];
+	/* -o RUN.json is the default: the profile is added to the run in place. */
 	out = out ? out : run;
-	rc = cli_output_check("profile", out);
+	rc = cli_output_distinct("profile", "-o", out, &counts, 1, "--counts");
+	if (!rc)
+		rc = cli_output_distinct("profile", "-o", out, &symbols, 1, "--symbols");
+	if (!rc)
+		rc = cli_output_check("profile", out);
 	if (rc)
 		return rc;
 	rc = cli_read_results("profile", &run, 1, &rf);
@@ -161,14 +169,19 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_USAGE, "%s", err);
 		goto out;
 	}
+	r = symtab_load(&st, symbols, err, sizeof(err));
+	if (r == -EIO) {	/* not a file to read (a FIFO, a directory...): bad input */
+		rc = cli_error("profile", EXIT_USAGE, "%s", err);
+		goto out;
+	}
+	if (r) {		/* missing, or no System.map: no profile */
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
+		goto out;
+	}
 	d = dump_for(&pf, label, run);
 	if (!d) {
 		rc = cli_error("profile", EXIT_FAIL, "no profile for %s: %s has no dump labelled %s",
 			       run, counts, label ? label : base_name(run));
-		goto out;
-	}
-	if (symtab_load(&st, symbols, err, sizeof(err))) {
-		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
 		goto out;
 	}
 	if (profile_check_symbols(d, &st, v, err, sizeof(err))) {
@@ -186,7 +199,9 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_FAIL, "cannot write %s", err);
 		goto out;
 	}
-	printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);
+	/* With -o - stdout carries the JSON alone. */
+	if (strcmp(out, "-"))
+		printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);
 	rc = cli_stdout_check("profile", EXIT_OK);
 out:
 	symtab_free(&st);

@@ -1,7 +1,5 @@
 /* cmd_report.c - `exitscope report RUN.json [MORE.json ...] -o report.html`: one self-contained HTML report. */
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +78,6 @@ int cmd_report(int argc, char **argv)
 	struct result_file *files[REPORT_MAX_FILES] = { 0 };
 	const char *paths[REPORT_MAX_FILES], *out = DEFAULT_OUT;
 	struct compare_opts copts;
-	char *end;
 	size_t n = 0, i;
 	int c, rc = EXIT_USAGE;
 
@@ -99,16 +96,12 @@ int cmd_report(int argc, char **argv)
 			out = optarg;
 			break;
 		case 't':
-			errno = 0;
-			copts.threshold_pct = strtod(optarg, &end);
-			if (errno || end == optarg || (*end && strcmp(end, "%")) ||
-			    !isfinite(copts.threshold_pct) || copts.threshold_pct < 0 ||
-			    copts.threshold_pct > 1000)
+			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct))
 				return cli_usage_error("report", "--threshold: '%s' is not a percentage "
-						       "in 0..1000", optarg);
+						       "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 			break;
 		case 's':
-			if (cli_parse_u64(optarg, 0, CLI_SEED_MAX, &copts.seed))
+			if (cli_parse_u64(optarg, false, CLI_SEED_MAX, &copts.seed))
 				return cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
 						       optarg, (long long)CLI_SEED_MAX);
 			break;

@@ -2,11 +2,9 @@
  * cmd_run.c - `exitscope run [PROBE|GLOB ...]`: measure the VM-exit latency
  * catalogue (probes/) and print a table; optionally write the JSON result.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
-#include <math.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,8 +31,6 @@
 #include "host/host_record.h"
 #include "suites/map.h"
 #include "suites/suites.h"
-/* Test hook: PROBE[@MS]: that probe's op never returns; its watchdog is MS (default: as any probe's). */
-#define RUN_HANG_ENV		"EXITSCOPE_TEST_HANG"
 
 static void run_usage(FILE *f)
 {
@@ -93,12 +89,13 @@ static void run_usage(FILE *f)
 		"                    results go to the table and JSON; a failed check does not\n"
 		"                    change the exit status: use 'exitscope check' for that)\n"
 		"  --guest-xcr0 MASK before any probe (the nop baseline too) runs, set CR4.OSXSAVE\n"
-		"                    and XCR0 = MASK (e.g. 0x3) in its guest; MASK needs bit 0\n"
-		"                    (x87), the architectural pairs, and only bits of KVM's\n"
-		"                    supported XCR0 (else exit 2). Probes whose own setup loads\n"
-		"                    XCR0 (xsetbv, invd_xcr0_differs, invd_xss_differs) still do.\n"
-		"                    Without XSAVE in KVM's supported CPUID every probe is\n"
-		"                    skipped with that reason. Recorded as settings.guest_xcr0\n"
+		"                    and XCR0 = MASK (decimal, or hexadecimal after 0x: e.g. 0x3)\n"
+		"                    in its guest; MASK needs bit 0 (x87), the architectural pairs,\n"
+		"                    and only bits of KVM's supported XCR0 (else exit 2). Probes\n"
+		"                    whose own setup loads XCR0 (xsetbv, invd_xcr0_differs,\n"
+		"                    invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
+		"                    CPUID every probe is skipped with that reason. Recorded as\n"
+		"                    settings.guest_xcr0\n"
 		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
 		"  --repeat N        N independent runs of this command (1-%d), one after the\n"
 		"                    other, each a process of its own (what varies from run to\n"
@@ -137,7 +134,7 @@ static int parse_uint(const char *s, long min, long max, long *out)
 {
 	uint64_t v;
 
-	if (cli_parse_u64(s, 10, (uint64_t)max, &v) || v < (uint64_t)min)
+	if (cli_parse_u64(s, false, (uint64_t)max, &v) || v < (uint64_t)min)
 		return -1;
 	*out = (long)v;
 	return 0;
@@ -172,22 +169,6 @@ static int select_probes(struct run_args *a)
 		}
 		a->nsel = nr_probes;
 	}
-	return 0;
-}
-
-/* A number of seconds or cycles in [min, max]: 0 or -1. */
-static int parse_num(const char *s, double min, double max, double *out)
-{
-	char *end;
-	double v;
-
-	if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
-		return -1;	/* no sign, space, "inf" or "nan" */
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
-		return -1;
-	*out = v;
 	return 0;
 }
 
@@ -282,7 +263,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		case 'W': a->wide = true; break;
 		case 'k': a->kvm_opt = optarg; break;
 		case 'x':
-			if (cli_parse_u64(optarg, 0, UINT64_MAX, &a->guest_xcr0))
+			if (cli_parse_u64(optarg, true, UINT64_MAX, &a->guest_xcr0))
 				return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, "
 						       "not '%s'", optarg);
 			a->xcr0_opt = optarg;
@@ -295,23 +276,23 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			a->samples_given = true;
 			break;
 		case 't':
-			if (parse_num(optarg, 0.01, 600, &m->budget_s))
+			if (cli_parse_num(optarg, 0.01, 600, &m->budget_s))
 				return cli_usage_error("run", "--time-budget wants seconds 0.01-600, not '%s'",
 						       optarg);
 			a->budget_given = true;
 			break;
 		case 'L':
-			if (parse_num(optarg, 0.01, 86400, &m->run_limit_s))
+			if (cli_parse_num(optarg, 0.01, 86400, &m->run_limit_s))
 				return cli_usage_error("run", "--run-limit wants seconds 0.01-86400, not '%s'",
 						       optarg);
 			break;
 		case 'p':
-			if (parse_num(optarg, 0.001, 100, &m->precision_pct))
+			if (cli_parse_num(optarg, 0.001, 100, &m->precision_pct))
 				return cli_usage_error("run", "--precision wants a percentage 0.001-100, not '%s'",
 						       optarg);
 			break;
 		case 'f':
-			if (parse_num(optarg, 0, 1e9, &m->floor_cycles))
+			if (cli_parse_num(optarg, 0, 1e9, &m->floor_cycles))
 				return cli_usage_error("run", "--precision-floor wants cycles >= 0, not '%s'",
 						       optarg);
 			break;
@@ -446,15 +427,35 @@ static void run_on_warn(void *ctx, const char *msg)
 /* A test hook set in the environment changes what probes do: say so, in the result too. */
 static void run_test_hooks(bool quiet, json_t *warnings)
 {
-	static const char *const hooks[] = { RUN_HANG_ENV, PROBE_MASK_SELF_IPI_ENV, PROBE_NO_PEER_ENV };
-
-	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-		const char *v = getenv(hooks[i]);
+	for (size_t i = 0; i < nr_probe_test_hooks; i++) {
+		const char *v = getenv(probe_test_hooks[i]);
 
 		if (v && *v)
 			warn(quiet, warnings, "test hook %s=%.64s is set: probes do not measure as they "
-			     "would (it is for exitscope's own tests)", hooks[i], v);
+			     "would (it is for exitscope's own tests)", probe_test_hooks[i], v);
 	}
+}
+
+/*
+ * The hang test hook, PROBE[@MS], into pr (name: its buffer for the probe's
+ * name): EXIT_OK (also when unset), or EXIT_USAGE after one line when MS is
+ * no number of milliseconds.
+ */
+static int run_hang_hook(struct probe_runner *pr, char *name, size_t len)
+{
+	const char *hang = getenv(PROBE_HANG_ENV), *at;
+	uint64_t ms = 0;
+
+	if (!hang || !*hang)
+		return EXIT_OK;
+	at = strchr(hang, '@');
+	if (at && cli_parse_u64(at + 1, false, UINT32_MAX, &ms))
+		return cli_error("run", EXIT_USAGE, "%s wants PROBE[@MS] (MS: milliseconds), not '%.64s'",
+				 PROBE_HANG_ENV, hang);
+	snprintf(name, len, "%.*s", at ? (int)(at - hang) : (int)strlen(hang), hang);
+	pr->hang_probe = name;
+	pr->hang_watchdog_ms = ms;
+	return EXIT_OK;
 }
 
 /* Whether any probe has a figure or an outcome of its own (not stopped, not skipped). */
@@ -490,7 +491,7 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { 0 };
 	struct probe_runner pr = { .kvm_fd = -1 };
 	struct probe_outcome *out = NULL;
-	const char *kvm_path, *hang;
+	const char *kvm_path;
 	char hang_name[64], what[32], msg[512];
 	json_t *root = NULL, *jprobes, *warnings = NULL;
 	struct hostinfo hi;
@@ -521,6 +522,8 @@ int cmd_run(int argc, char **argv)
 		r = cli_output_check("run", a.json_path);
 	if (!r)
 		r = cli_output_check("run", a.openmetrics);
+	if (!r)
+		r = run_hang_hook(&pr, hang_name, sizeof(hang_name));
 	if (!r)
 		r = cli_host_init("run", a.kvm_opt, &hi, &henv);
 	if (r)
@@ -556,14 +559,6 @@ int cmd_run(int argc, char **argv)
 	pr.pin_cpu2 = a.cpu2 >= 0;
 	pr.cpu2 = a.cpu2;
 	run_test_hooks(a.quiet, warnings);
-	hang = getenv(RUN_HANG_ENV);
-	if (hang && *hang) {
-		const char *at = strchr(hang, '@');
-
-		snprintf(hang_name, sizeof(hang_name), "%.*s", at ? (int)(at - hang) : (int)strlen(hang), hang);
-		pr.hang_probe = hang_name;
-		pr.hang_watchdog_ms = at ? strtoull(at + 1, NULL, 10) : 0;
-	}
 	pr.guest_xcr0 = a.guest_xcr0;
 	if (hi.lane.profile) {
 		r = profile_marks_open();

@@ -55,7 +55,12 @@ int main(int argc, char **argv)
 		printf("exitscope %s\n", EXITSCOPE_VERSION);
 		return cli_stdout_check("--version", EXIT_OK);
 	}
-	if (!strcmp(name, "help") && argc >= 3) {
+	if (!strcmp(name, "help") && argc > 3) {
+		cli_error("help", EXIT_USAGE, "unexpected argument '%s' (help takes one command)", argv[3]);
+		fprintf(stderr, "Try 'exitscope --help'.\n");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(name, "help") && argc == 3) {
 		char *args[] = { argv[2], "--help", NULL };
 
 		name = argv[2];

@@ -1,12 +1,14 @@
 /* map_expect.c - map expectations read, and checked against a map as TAP (map_expect.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "cli/cli.h"
 #include "cli/map_expect.h"
 #include "cli/tap_out.h"
 #include "results/file_read.h"
@@ -78,7 +80,6 @@ static int map_expect_statuses(const char *s, unsigned *out)
 static int map_expect_num(const char *s, struct map_expect_line *l)
 {
 	static const char *const ops[] = { ">=", "<=", ">", "<" };
-	char *end;
 
 	snprintf(l->cmp, sizeof(l->cmp), "=");
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
@@ -88,9 +89,8 @@ static int map_expect_num(const char *s, struct map_expect_line *l)
 			break;
 		}
 	snprintf(l->numtext, sizeof(l->numtext), "%s%s", strcmp(l->cmp, "=") ? l->cmp : "", s);
-	errno = 0;
-	l->num = strtod(s, &end);
-	return errno || end == s || *end ? -EINVAL : 0;
+	/* Decimal, as the options' numbers and as scripts/lane-assert reads it (no 0x1, no -1). */
+	return cli_parse_num(s, 0, DBL_MAX, &l->num) ? -EINVAL : 0;
 }
 
 /* One "map ..." line (words after "map"). */
@@ -127,7 +127,7 @@ static int map_expect_map_line(struct map_expect_line *l, char **w, int nw, char
 		return -EINVAL;
 	}
 	if (nw == 5 && map_expect_num(w[4], l)) {
-		snprintf(err, errlen, "'%s' is not N, >=N, <=N, >N or <N exits/op", w[4]);
+		snprintf(err, errlen, "'%s' is not N, >=N, <=N, >N or <N exits/op (N a decimal number)", w[4]);
 		return -EINVAL;
 	}
 	return 0;

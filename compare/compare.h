@@ -17,6 +17,7 @@
 #include "stats/welch.h"
 
 #define COMPARE_THRESHOLD_PCT	2.0	/* default: smaller relative changes are not verdicts */
+#define COMPARE_THRESHOLD_MAX_PCT 1000.0	/* the largest threshold an option takes */
 #define COMPARE_SEED		1	/* default bootstrap seed */
 #define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported... */
 #define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */

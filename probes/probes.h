@@ -165,7 +165,7 @@ uint64_t probe_xss_setup(uint64_t arg);
 uint64_t probe_rd_xss(uint64_t arg);
 uint64_t probe_wr_xss(uint64_t arg);
 uint64_t probe_pke_setup(uint64_t arg);
-/* Guest op that never returns: the EXITSCOPE_TEST_HANG test hook. */
+/* Guest op that never returns: the EXITSCOPE_TEST_HANG test hook (PROBE_HANG_ENV). */
 uint64_t probe_hang(uint64_t arg);
 
 /* Indexes of GUEST_SKIP(i) that probe setups return (texts in probes/runner.c). */
@@ -195,16 +195,25 @@ enum probe_check {
 #define PROBE_PMTIMER_PORT	0xb008	/* ACPI PM timer of QEMU's PIIX4 PM (pm_tmr_blk) */
 #define PROBE_PMTIMER_HZ	3579545
 /*
- * Test hooks. PROBE_MASK_SELF_IPI_ENV: "1" makes the self-IPI probes without
+ * Test hooks. PROBE_HANG_ENV: PROBE[@MS]: that probe's op never returns
+ * (probe_hang); its watchdog is MS (default: as any probe's).
+ * PROBE_MASK_SELF_IPI_ENV: "1" makes the self-IPI probes without
  * HLT keep TPR at 15 (their interrupt is never taken), "late" keeps it at 15
  * in the window only (taken in the late phase). PROBE_NO_PEER_ENV: "1" keeps
  * vCPU 1 of the two-vCPU probes from ever saying it is ready.
  * PROBE_LATE_HOLD_ENV: a number of TSC cycles that every late phase of the
  * interrupt probes spends with IF=0 first (a wait the tests know).
  */
+#define PROBE_HANG_ENV		"EXITSCOPE_TEST_HANG"
 #define PROBE_MASK_SELF_IPI_ENV	"EXITSCOPE_TEST_MASK_SELF_IPI"
 #define PROBE_NO_PEER_ENV	"EXITSCOPE_TEST_NO_PEER"
 #define PROBE_LATE_HOLD_ENV	"EXITSCOPE_TEST_LATE_HOLD"
+/*
+ * Every test hook above: a run made with one of them set says so (a
+ * warning, in its result too), since its probes do not measure as they would.
+ */
+extern const char *const probe_test_hooks[];
+extern const size_t nr_probe_test_hooks;
 
 /* arg bits of the I/O probes. */
 #define PROBE_IO_MMIO		(1ULL << 0)

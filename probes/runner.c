@@ -20,6 +20,11 @@
 #include "kvm/abi.h"
 #include "kvm/kvm.h"
 
+const char *const probe_test_hooks[] = {
+	PROBE_HANG_ENV, PROBE_MASK_SELF_IPI_ENV, PROBE_NO_PEER_ENV, PROBE_LATE_HOLD_ENV,
+};
+const size_t nr_probe_test_hooks = sizeof(probe_test_hooks) / sizeof(probe_test_hooks[0]);
+
 #define XFEATURE_XTILE	((1ULL << 17) | (1ULL << 18))	/* AMX TILECFG | TILEDATA */
 
 int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, char *why, size_t len)

@@ -7,8 +7,10 @@
  *   side op|base|op_irq|base_irq ops N batches N guest N kernel N user N
  *   exit REASON N | insn HEXADDR N | call HEXADDR N | entry HEXADDR N
  *   end
- * A file cut short (the emulator stopped in the middle of a dump) keeps its
- * complete dumps; any other deviation is an error.
+ * A file cut short (the emulator stopped in the middle of a dump or of a
+ * line) keeps its complete dumps; any other deviation is an error. The file
+ * is read whole through results/file_read.h, so a FIFO, a device or a
+ * directory given as the counts is refused at once.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +20,7 @@
 
 #include "harness/profile_mark.h"
 #include "profile/counts.h"
+#include "results/file_read.h"
 
 static int list_add(struct prof_list *l, uint64_t key, uint64_t n)
 {
@@ -67,35 +70,83 @@ void prof_file_free(struct prof_file *f)
 static char *rest_of(const char *line, const char *tag)
 {
 	size_t n = strlen(tag);
-	char *s;
 
 	if (strncmp(line, tag, n) || line[n] != ' ' || !line[n + 1])
 		return NULL;
-	s = strdup(line + n + 1);
-	if (s)
-		s[strcspn(s, "\n")] = 0;
-	return s;
+	return strdup(line + n + 1);
+}
+
+/* A number as the emulator writes it: digits only (hexadecimal in base 16), whole. 0, or -1. */
+static int count_num(const char *t, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!t || !*t || t[strspn(t, base == 16 ? "0123456789abcdefABCDEF" : "0123456789")])
+		return -1;	/* strtoull alone takes a sign, spaces and 0x */
+	errno = 0;
+	*v = strtoull(t, &end, base);
+	return errno || *end ? -1 : 0;
+}
+
+/* "side WHICH ops N batches N guest N kernel N user N", nothing else; line is cut into words. */
+static int side_line(char *line, char **which, unsigned long long v[5])
+{
+	static const char *const keys[] = { "ops", "batches", "guest", "kernel", "user" };
+	char *save = NULL, *w = strtok_r(line, " ", &save);
+
+	if (!w || strcmp(w, "side"))
+		return -1;
+	*which = strtok_r(NULL, " ", &save);
+	if (!*which)
+		return -1;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		w = strtok_r(NULL, " ", &save);
+		if (!w || strcmp(w, keys[i]) || count_num(strtok_r(NULL, " ", &save), 10, &v[i]))
+			return -1;
+	}
+	return strtok_r(NULL, " ", &save) ? -1 : 0;
+}
+
+/*
+ * "TAG KEY COUNT", nothing else: KEY an address in hexadecimal (an exit
+ * reason in decimal), COUNT decimal. line is cut into words; *tag is the first.
+ */
+static int count_line(char *line, char **tag, unsigned long long *key, unsigned long long *n)
+{
+	char *save = NULL;
+
+	*tag = strtok_r(line, " ", &save);
+	if (!*tag)
+		return -1;
+	if (count_num(strtok_r(NULL, " ", &save), strcmp(*tag, "exit") ? 16 : 10, key) ||
+	    count_num(strtok_r(NULL, " ", &save), 10, n))
+		return -1;
+	return strtok_r(NULL, " ", &save) ? -1 : 0;
 }
 
 int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen)
 {
 	struct prof_dump cur = { 0 };
 	struct prof_side *side = NULL;
-	char line[4200], tag[16];
+	char why[256], *tag, *buf, *line, *next, *eol, *nul;
 	unsigned long long a, b;
-	size_t lineno = 0;
+	size_t lineno = 0, len;
 	int version, r = 0, in_dump = 0;
-	FILE *fp;
 
 	memset(f, 0, sizeof(*f));
-	fp = fopen(path, "re");
-	if (!fp) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	r = file_read_all(path, PROF_FILE_MAX_BYTES, &buf, &len, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "%s: %s", path, why);
 		return r;
 	}
 #define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); r = -EINVAL; goto out; } while (0)
-	while (fgets(line, sizeof(line), fp)) {
+	nul = memchr(buf, '\0', len);
+	if (nul)
+		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path, (size_t)(nul - buf));
+	/* Line by line; a last line without its newline is where the emulator was cut off. */
+	for (next = buf; (eol = strchr(next, '\n')); next = eol + 1) {
+		line = next;
+		*eol = '\0';
 		lineno++;
 		if (lineno == 1 || !strncmp(line, PROFILE_FILE_MAGIC " ", strlen(PROFILE_FILE_MAGIC) + 1)) {
 			/* The module writes its header whenever the emulator starts. */
@@ -120,7 +171,7 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 		}
 		if (!in_dump)
 			BAD("%s: line %zu: outside a dump", path, lineno);
-		if (!strcmp(line, "end\n")) {
+		if (!strcmp(line, "end")) {
 			struct prof_dump *d = realloc(f->dumps, (f->n + 1) * sizeof(*d));
 
 			if (!d)
@@ -150,11 +201,10 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 			BAD("%s: line %zu: counts before any probe", path, lineno);
 		if (!strncmp(line, "side ", 5)) {
 			struct prof_probe *p = &cur.probes[cur.n - 1];
-			char which[12];
 			unsigned long long v[5];
+			char *which;
 
-			if (sscanf(line, "side %11s ops %llu batches %llu guest %llu kernel %llu user %llu",
-				   which, &v[0], &v[1], &v[2], &v[3], &v[4]) != 6)
+			if (side_line(line, &which, v))
 				BAD("%s: line %zu: not a side line", path, lineno);
 			if (!strcmp(which, "op"))
 				side = &p->op;
@@ -175,10 +225,8 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 		}
 		if (!side)
 			BAD("%s: line %zu: counts before a side line", path, lineno);
-		if (sscanf(line, "%15s %llx %llu", tag, &a, &b) != 3)
+		if (count_line(line, &tag, &a, &b))
 			BAD("%s: line %zu: not \"TAG KEY COUNT\"", path, lineno);
-		if (!strcmp(tag, "exit"))
-			sscanf(line, "%15s %llu %llu", tag, &a, &b);	/* reasons are decimal */
 		if (!strcmp(tag, "insn"))
 			r = list_add(&side->insn, a, b);
 		else if (!strcmp(tag, "call"))
@@ -192,15 +240,15 @@ int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errl
 		if (r)
 			BAD("%s: out of memory", path);
 	}
-	if (ferror(fp))
-		BAD("%s: read error", path);
+	if (!lineno && *next)
+		BAD("%s: line 1: not an exitscope Bochs profile (not one complete line)", path);
 	if (!lineno)
 		BAD("%s: empty: the emulator wrote no profile", path);
 #undef BAD
 out:
 	/* A dump cut off by the end of the file is dropped. */
 	dump_free(&cur);
-	fclose(fp);
+	free(buf);
 	if (r)
 		prof_file_free(f);
 	return r;

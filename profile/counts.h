@@ -40,7 +40,14 @@ struct prof_file {
 	size_t n;
 };
 
-/* 0, or -errno with err naming the file and line. */
+/* Larger counts files are refused (one is a few MB per profiled run). */
+#define PROF_FILE_MAX_BYTES	(1024u << 20)
+
+/*
+ * Read path, a regular file of at most PROF_FILE_MAX_BYTES
+ * (results/file_read.h: a FIFO, a device or a directory is refused). 0, or
+ * -errno with err naming the file (and the line).
+ */
 int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen);
 void prof_file_free(struct prof_file *f);
 /* The last dump labelled label, or NULL. */

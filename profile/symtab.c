@@ -2,7 +2,8 @@
  * symtab.c - a System.map's text symbols (profile/symtab.h). Lines are
  * "ADDRESS TYPE NAME"; text symbols are types t, T, w and W. Where several
  * names share an address the first global one is kept (else the first), as
- * a backtrace would name it.
+ * a backtrace would name it. The file is read whole through
+ * results/file_read.h, so a FIFO, a device or a directory is refused at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "profile/symtab.h"
+#include "results/file_read.h"
 
 static int sym_cmp(const void *a, const void *b)
 {
@@ -29,20 +31,29 @@ static int is_text(char type)
 
 int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
 {
-	char line[512], name[256], type;
+	char why[256], name[256], type, *buf, *line, *next, *eol, *nul;
 	unsigned long long addr;
-	size_t cap = 0, lines = 0, w;
-	FILE *f;
+	size_t cap = 0, lines = 0, w, len;
 	int r = 0;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(path, "re");
-	if (!f) {
-		r = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return r;
+	r = file_read_all(path, SYMTAB_MAX_BYTES, &buf, &len, why, sizeof(why));
+	if (r) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		return r == -ENOENT || r == -ENOMEM ? r : -EIO;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	nul = memchr(buf, '\0', len);
+	if (nul) {
+		snprintf(err, errlen, "%s: contains a NUL byte at offset %zu: not a System.map", path,
+			 (size_t)(nul - buf));
+		r = -EINVAL;
+		goto out;
+	}
+	for (next = buf; *next; next = eol ? eol + 1 : next + strlen(next)) {
+		line = next;
+		eol = strchr(next, '\n');
+		if (eol)
+			*eol = '\0';
 		lines++;
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3) {
 			snprintf(err, errlen, "%s: line %zu: not \"ADDRESS TYPE NAME\": not a System.map",
@@ -77,11 +88,6 @@ int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
 		}
 		st->n++;
 	}
-	if (ferror(f)) {
-		r = -EIO;
-		snprintf(err, errlen, "%s: read error", path);
-		goto out;
-	}
 	if (!st->n || !st->text_end) {
 		snprintf(err, errlen, "%s: %s: not a kernel's System.map", path,
 			 st->n ? "no _etext" : "no text symbols");
@@ -99,7 +105,7 @@ int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
 	}
 	st->n = w;
 out:
-	fclose(f);
+	free(buf);
 	if (r)
 		symtab_free(st);
 	return r;

@@ -22,7 +22,16 @@ struct symtab {
 	uint64_t text_end;	/* _etext: past the last function */
 };
 
-/* 0, or -errno with err saying why (unreadable, not a System.map, no text). */
+/* Larger files are refused (a distribution kernel's System.map is a few MB). */
+#define SYMTAB_MAX_BYTES	(256u << 20)
+
+/*
+ * Load path, a regular file of at most SYMTAB_MAX_BYTES (results/file_read.h).
+ * 0, or -errno with err naming the file and saying why: -ENOENT there is
+ * none, -EIO it cannot be read as an input (a FIFO, a device, a directory,
+ * too large, unreadable), -EINVAL it is no System.map or has no text,
+ * -ENOMEM.
+ */
 int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen);
 void symtab_free(struct symtab *st);
 /* The function addr lies in (the last symbol at or below it, before _etext), or NULL. */

@@ -2,7 +2,8 @@
  * file_read.h - read a whole input file: a regular file of at most a
  * given size, so that no reader blocks on a FIFO, reads a device such as
  * /dev/zero forever or takes a directory for a file. Every exitscope input
- * (result files, noise floors, expectations files) comes through here.
+ * (result files, noise floors, expectations files, a profile's counts and
+ * System.map) comes through here.
  */
 #ifndef EXITSCOPE_RESULTS_FILE_READ_H
 #define EXITSCOPE_RESULTS_FILE_READ_H

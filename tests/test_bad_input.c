@@ -5,8 +5,8 @@
  * untouched; a report whose write fails (through a symlink, beside a name
  * of 245 characters, in a directory it cannot write) leaves the old file
  * as it was and no temporary; FIFOs, directories and devices as input
- * files are refused at once; numbers are read whole, signs and spaces
- * refused; a run stopped before it measured anything keeps the old file,
+ * files are refused at once; numbers are read whole and decimal, signs,
+ * spaces and hexadecimal refused; a run stopped before it measured anything keeps the old file,
  * a SIGTERM is named (exit 143), two Ctrl-C never leave a temporary or end
  * the run silently; test hooks are recorded in the result; a check suite
  * named twice runs once.
@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probes/probes.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -149,6 +150,18 @@ static void test_same_file(void)
 	refused((const char *const[]){ exe, "map", "--tap", "--expect", e, "--json", e, "--kvm-dev",
 		"/nonexistent/kvm", NULL }, 2, "--expect", e, "map cr4 SMEP toggle owned\n",
 		"map --expect E --json E");
+	/* The floor as one of the runs' files --keep keeps: a run would write it, the floor replace it. */
+	{
+		char *k = path_in("keep-out"), floor[1100];
+
+		snprintf(floor, sizeof(floor), "%s/run-2.json", k);
+		if (mkdir(k, 0755))
+			skip("cannot make the --keep directory");
+		else
+			refused((const char *const[]){ exe, "calibrate", "--runs", "3", "--keep", k, "-o", floor,
+				"--", "nop", "--kvm-dev", "/nonexistent/kvm", NULL }, 2,
+				"is the same file as the kept run", NULL, NULL, "calibrate --keep DIR -o DIR/run-2.json");
+	}
 	free(bt);
 	free(at);
 }
@@ -236,14 +249,14 @@ static void test_report_unwritable(void)
 static void test_input_files(void)
 {
 	char *fifo = path_in("fifo"), *empty = path_in("empty.txt"), *nul = path_in("nul.json"),
-	     *bin = path_in("binary.txt"), *d = path_in("adir");
+	     *bin = path_in("binary.txt"), *d = path_in("adir"), *hex = path_in("hex.txt");
 	static const char nul_doc[] = "{\"a\":\0}";
 	struct run_result r;
 	int fd;
 
 	if (mkfifo(fifo, 0600) || !put(empty, "# nothing here\n\n") || mkdir(d, 0755) ||
 	    (fd = open(nul, O_WRONLY | O_CREAT, 0600)) < 0) {
-		tap_skip(11, "cannot make the files");
+		tap_skip(13, "cannot make the files");
 		return;
 	}
 	if (write(fd, nul_doc, sizeof(nul_doc) - 1) < 0)
@@ -265,6 +278,13 @@ static void test_input_files(void)
 		2, "is a directory", NULL, NULL, "map --expect DIR");
 	refused((const char *const[]){ exe, "map", "--tap", "--expect", empty, "--kvm-dev", "/nonexistent/kvm", NULL },
 		2, "has no 'map' line", NULL, NULL, "map --expect FILE-WITHOUT-EXPECTATIONS");
+	/* An expected number is decimal, as scripts/lane-assert reads it (awk takes 0x1 for 0). */
+	put(hex, "map cr4 SMEP toggle owned 0x1\n");
+	refused((const char *const[]){ exe, "map", "--tap", "--expect", hex, "--kvm-dev", "/nonexistent/kvm", NULL },
+		2, "'0x1' is not N", NULL, NULL, "map --expect FILE with exits/op 0x1");
+	put(hex, "map cr4 SMEP toggle owned >=-1\n");
+	refused((const char *const[]){ exe, "map", "--tap", "--expect", hex, "--kvm-dev", "/nonexistent/kvm", NULL },
+		2, "'>=-1' is not N", NULL, NULL, "map --expect FILE with exits/op >=-1");
 	refused((const char *const[]){ exe, "report", "-o", path_in("r.html"), nul, NULL },
 		2, "contains a NUL byte at offset 5", NULL, NULL, "report FILE-WITH-A-NUL");
 	refused((const char *const[]){ exe, "map", "--tap", "--expect", nul, "--kvm-dev", "/nonexistent/kvm", NULL },
@@ -308,6 +328,27 @@ static void test_values(void)
 		"--seed", NULL, NULL, "compare --seed 2^63");
 	refused((const char *const[]){ exe, "run", "--list", "--rounds", " 5", NULL }, 2, "--rounds", NULL, NULL,
 		"run --rounds ' 5'");
+	/* Decimal numbers only: strtod alone would take a space, a sign or hexadecimal. */
+	refused((const char *const[]){ exe, "compare", "--threshold", " 5", a_json, b_json, NULL }, 2,
+		"--threshold", NULL, NULL, "compare --threshold ' 5'");
+	refused((const char *const[]){ exe, "compare", "--threshold", "0x5", a_json, b_json, NULL }, 2,
+		"--threshold", NULL, NULL, "compare --threshold 0x5");
+	refused((const char *const[]){ exe, "compare", "--threshold", "+5%", a_json, b_json, NULL }, 2,
+		"--threshold", NULL, NULL, "compare --threshold +5%");
+	refused((const char *const[]){ exe, "report", "-o", path_in("t.html"), "--threshold", " 5", a_json, NULL }, 2,
+		"--threshold", NULL, NULL, "report --threshold ' 5'");
+	refused((const char *const[]){ exe, "report", "-o", path_in("t.html"), "--threshold", "0x5%", a_json, NULL }, 2,
+		"--threshold", NULL, NULL, "report --threshold 0x5%");
+	refused((const char *const[]){ exe, "run", "--list", "--time-budget", "0x1p1", NULL }, 2, "--time-budget",
+		NULL, NULL, "run --time-budget 0x1p1");
+	run_cmd(&r, (const char *const[]){ exe, "compare", "--threshold", "5%", a_json, b_json, NULL });
+	if (!ok(r.status == 0, "compare --threshold 5%%: a percentage"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "run", "--list", "--precision", ".5", "--precision-floor", "1e3", NULL });
+	if (!ok(r.status == 0, "run --precision .5 --precision-floor 1e3: decimal numbers"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
 	snprintf(out, sizeof(out), "%s/cmp.json", dir);
 	run_cmd(&r, (const char *const[]){ exe, "compare", "--seed", "9223372036854775807", "--json", out,
 					   a_json, b_json, NULL });
@@ -317,10 +358,44 @@ static void test_values(void)
 		diag("  exit %d: %s", r.status, r.err);
 	json_decref(doc);
 	run_free(&r);
+	/* A seed is decimal (010 is ten, not octal eight; no 0x); an XCR0 mask may be 0x hexadecimal. */
+	run_cmd(&r, (const char *const[]){ exe, "compare", "--seed", "010", "--json", out, a_json, b_json, NULL });
+	doc = json_load_file(out, 0, NULL);
+	if (!ok(r.status == 0 && doc && json_integer_value(json_object_get(doc, "seed")) == 10,
+		"compare --seed 010: seed 10 in the JSON (decimal, not octal)"))
+		diag("  exit %d, seed %lld: %s", r.status, (long long)json_integer_value(json_object_get(doc, "seed")),
+		     r.err);
+	json_decref(doc);
+	run_free(&r);
+	refused((const char *const[]){ exe, "report", "-o", path_in("seed.html"), "--seed", "0x10", a_json, NULL }, 2,
+		"--seed", NULL, NULL, "report --seed 0x10");
+	refused((const char *const[]){ exe, "compare", "--seed", "0x10", a_json, b_json, NULL }, 2,
+		"--seed", NULL, NULL, "compare --seed 0x10");
+	run_cmd(&r, (const char *const[]){ exe, "run", "--list", "--guest-xcr0", "09", NULL });
+	if (!ok(r.status == 0, "run --guest-xcr0 09: decimal nine (no octal)"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
+	refused((const char *const[]){ exe, "run", "--list", "--guest-xcr0", "0x0x3", NULL }, 2, "--guest-xcr0",
+		NULL, NULL, "run --guest-xcr0 0x0x3");
+	refused((const char *const[]){ exe, "run", "--list", "--guest-xcr0", "0x", NULL }, 2, "--guest-xcr0",
+		NULL, NULL, "run --guest-xcr0 0x");
 	refused((const char *const[]){ exe, "info", "--kvm-dev", "", NULL }, 2, "--kvm-dev", NULL, NULL,
 		"info --kvm-dev ''");
 	refused((const char *const[]){ exe, "run", "nop", "--kvm-dev", "", NULL }, 2, "--kvm-dev", NULL, NULL,
 		"run --kvm-dev ''");
+	/* An empty variable names no device, as the empty option: never /dev/kvm in silence. */
+	refused((const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "info", NULL }, 2,
+		"EXITSCOPE_KVM_DEV wants the path of KVM's device node", NULL, NULL, "EXITSCOPE_KVM_DEV= info");
+	refused((const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "run", "nop", NULL }, 2,
+		"EXITSCOPE_KVM_DEV wants the path of KVM's device node", NULL, NULL, "EXITSCOPE_KVM_DEV= run");
+	refused((const char *const[]){ "env", "EXITSCOPE_TEST_HANG=cpuid@10x", exe, "run", "nop", "--kvm-dev",
+		"/nonexistent/kvm", NULL }, 2, "EXITSCOPE_TEST_HANG wants PROBE[@MS]", NULL, NULL,
+		"EXITSCOPE_TEST_HANG=cpuid@10x run: the hook's milliseconds read whole");
+	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_KVM_DEV=", exe, "info", "--kvm-dev", "/nonexistent/kvm",
+					   NULL });
+	if (!ok(r.status == 3 && strstr(r.err, "/nonexistent/kvm"), "EXITSCOPE_KVM_DEV= info --kvm-dev PATH: the option wins"))
+		diag("  exit %d: %s", r.status, r.err);
+	run_free(&r);
 	snprintf(run1, sizeof(run1), "%s/run-1.json", keep);
 	if (mkdir(keep, 0755) || !put(run1, "an earlier run\n")) {
 		skip("cannot make the --keep directory");
@@ -331,7 +406,7 @@ static void test_values(void)
 	}
 }
 
-/* `exitscope help [CMD]` is --help. */
+/* `exitscope help [CMD]` is --help; anything after CMD is a usage error. */
 static void test_help(void)
 {
 	struct run_result h, r;
@@ -345,6 +420,57 @@ static void test_help(void)
 	run_cmd(&r, (const char *const[]){ exe, "help", "export", NULL });
 	ok(r.status == 0 && !strcmp(r.out, h.out), "exitscope help export: as exitscope export --help");
 	run_free(&h);
+	run_free(&r);
+	refused((const char *const[]){ exe, "help", "compare", "extra", NULL }, 2, "unexpected argument 'extra'",
+		NULL, NULL, "exitscope help compare extra");
+}
+
+/*
+ * Every test hook the sources read (an "EXITSCOPE_TEST_..." name outside
+ * tests/) is one a run says is set: a result made with it shows it.
+ */
+static void test_hooks_listed(void)
+{
+	char name[128], missing[512] = "";
+	size_t found = 0;
+	FILE *p = popen("grep -rhoE '\"EXITSCOPE_TEST_[A-Z0-9_]+\"' --include='*.c' --include='*.h' "
+			"cli probes harness method suites host guest kvm results 2>/dev/null", "r");
+
+	while (p && fscanf(p, " \"%127[A-Z0-9_]\"", name) == 1) {
+		bool listed = false;
+
+		found++;
+		for (size_t i = 0; i < nr_probe_test_hooks; i++)
+			listed |= !strcmp(probe_test_hooks[i], name);
+		if (!listed)
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), " %s", name);
+	}
+	if (p)
+		pclose(p);
+	if (!found) {
+		skip("the sources are not here to read");
+		return;
+	}
+	if (!ok(!missing[0], "each of the %zu test hooks the sources read is one a run records", found))
+		diag("  not in probe_test_hooks:%s", missing);
+}
+
+/* A run with EXITSCOPE_TEST_LATE_HOLD set records that hook. */
+static void test_late_hold_recorded(void)
+{
+	char *json = path_in("late-hold.json"), err[RESULT_ERR_MAX];
+	struct result_file *rf;
+	struct run_result r;
+	bool hook = false;
+
+	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_TEST_LATE_HOLD=1000", exe, "run", "nop", "--method",
+					   "v1", "--samples", "3", "--quiet", "--json", json, NULL });
+	rf = result_read_file(json, err, sizeof(err));
+	for (size_t i = 0; rf && i < rf->n_warnings; i++)
+		hook |= strstr(rf->warnings[i], "test hook EXITSCOPE_TEST_LATE_HOLD=1000") != NULL;
+	if (!ok(r.status == 0 && hook, "a run with EXITSCOPE_TEST_LATE_HOLD set: the result says so"))
+		diag("  exit %d: %s", r.status, rf ? "" : err);
+	result_free(rf);
 	run_free(&r);
 }
 
@@ -470,10 +596,12 @@ int main(void)
 	test_input_files();
 	test_values();
 	test_help();
+	test_hooks_listed();
 	if (access("/dev/kvm", R_OK | W_OK))
 		skip("/dev/kvm is not usable: no runs to stop");
 	else {
 		test_suite_twice();
+		test_late_hold_recorded();
 		test_stops();
 	}
 	fixture_rmdir(dir);

@@ -7,13 +7,15 @@
  * emulator saw (matching, mismatching, missing), the "exit_path" JSON round
  * trip and its reader's checks, and `exitscope profile` on a recorded lane
  * run: the profile lands in the file, a wrong or missing table gives one
- * line, exit 1 and an untouched file.
+ * line, exit 1 and an untouched file; counts or a table that is no regular
+ * file (a FIFO, a device, a directory) is refused at once, exit 2.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/attribute.h"
@@ -119,6 +121,10 @@ static void test_symtab(void)
 	       strstr(err, "no _etext"), "no _etext: %s", err);
 	tap_ok(symtab_load(&st, "/nonexistent/System.map", err, sizeof(err)) == -ENOENT &&
 	       strstr(err, "No such file"), "a missing file: %s", err);
+	tap_ok(symtab_load(&st, tmpdir, err, sizeof(err)) == -EIO && strstr(err, "is a directory"),
+	       "a directory: -EIO, not a file to read: %s", err);
+	tap_ok(symtab_load(&st, "/dev/null", err, sizeof(err)) == -EIO &&
+	       strstr(err, "is a character device, not a regular file"), "a device: -EIO: %s", err);
 }
 
 static void test_counts(void)
@@ -148,6 +154,52 @@ static void test_counts(void)
 	       strstr(err, "not an exitscope Bochs profile"), "not a profile: %s", err);
 	tap_ok(prof_file_read(&pf, write_tmp("c5.txt", ""), err, sizeof(err)) == -EINVAL &&
 	       strstr(err, "wrote no profile"), "an empty file: %s", err);
+	tap_ok(prof_file_read(&pf, tmpdir, err, sizeof(err)) == -EISDIR && strstr(err, "is a directory"),
+	       "a directory is refused: %s", err);
+	tap_ok(prof_file_read(&pf, "/dev/null", err, sizeof(err)) == -EINVAL &&
+	       strstr(err, "is a character device, not a regular file"), "a device is refused: %s", err);
+	{
+		static const char nul[] = "exitscope-bochs-profile 1\ndump x\0\n";
+		const char *p = write_tmp("c6.txt", "");
+		FILE *f = fopen(p, "w");
+
+		if (!f || fwrite(nul, 1, sizeof(nul) - 1, f) != sizeof(nul) - 1 || fclose(f))
+			tap_diag("cannot write %s", p);
+		tap_ok(prof_file_read(&pf, p, err, sizeof(err)) == -EINVAL &&
+		       strstr(err, "a NUL byte at offset 32"), "a NUL byte is named with its offset: %s", err);
+	}
+	/* Numbers as the emulator writes them, whole: no sign, no 0x, nothing after them. */
+	{
+		static const char *const bad[] = {
+			"insn -5 3", "insn 0xffff 3", "exit 10 100 junk", "call ffff +3", "entry ffff 3x",
+			"side op ops 1 batches 1 guest 0 kernel 0 user 0 more", "side op ops -1 batches 1 guest 0 kernel 0 user 0",
+		};
+		int taken = 0;
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char text[512];
+
+			snprintf(text, sizeof(text), "exitscope-bochs-profile 1\ndump x\nprobe p\n"
+				 "side op ops 1 batches 1 guest 0 kernel 0 user 0\n%s\nend\n", bad[i]);
+			if (prof_file_read(&pf, write_tmp("c8.txt", text), err, sizeof(err)) != -EINVAL ||
+			    !strstr(err, "line 5: not")) {
+				tap_diag("  taken: '%s' (%s)", bad[i], err);
+				taken++;
+				prof_file_free(&pf);
+			}
+		}
+		tap_ok(!taken, "a count with a sign, 0x or anything after it is refused (%d of 7 taken)", taken);
+	}
+	/* Cut off in the middle of a line: the complete dump stays, the cut one goes. */
+	{
+		char cut[sizeof(counts_text) + 64];
+
+		snprintf(cut, sizeof(cut), "%sside op ops 1 batc", counts_text);
+		tap_ok(prof_file_read(&pf, write_tmp("c7.txt", cut), err, sizeof(err)) == 0 && pf.n == 1 &&
+		       prof_file_dump(&pf, "/tmp/run.json"), "a file cut in the middle of a line keeps its complete dump (%s)",
+		       err);
+		prof_file_free(&pf);
+	}
 }
 
 static void test_attribute(void)
@@ -371,7 +423,7 @@ static void test_cli(void)
 
 		snprintf(map, sizeof(map), "%s/missing.map", tmpdir);
 		run_cmd(&r, argv);
-		tap_ok(r.status == 1 && strstr(r.err, "no profile") && strstr(r.err, "missing.map: No such file"),
+		tap_ok(r.status == 1 && strstr(r.err, "no profile") && strstr(r.err, "missing.map: cannot open: No such file"),
 		       "a missing table: exit 1, says so (%.*s)", (int)strcspn(r.err, "\n"), r.err);
 		run_free(&r);
 
@@ -383,11 +435,100 @@ static void test_cli(void)
 	free(before);
 }
 
+/* One line saying why ("exitscope profile: ..."), a usage error's "Try ..." hint aside. */
+static bool one_line(const char *err)
+{
+	const char *nl = strchr(err, '\n');
+
+	if (strncmp(err, "exitscope profile: ", 19) || !nl)
+		return false;
+	return !nl[1] || (!strncmp(nl + 1, "Try 'exitscope ", 15) && !strchr(nl + 1, '\n')[1]);
+}
+
+/* profile with these counts, symbols and output: exit want, one line holding needle. */
+static void cli_refused(const char *counts, const char *symbols, const char *out, int want,
+			const char *needle, const char *what)
+{
+	const char *exe = getenv("EXITSCOPE");
+	char run[512];
+	struct run_result r;
+
+	snprintf(run, sizeof(run), "%s/run.json", tmpdir);
+	run_cmd(&r, (const char *const[]){ "timeout", "120", exe, "profile", "--counts", counts,
+					   "--symbols", symbols, "-o", out, run, NULL });
+	if (!tap_ok(r.status == want && one_line(r.err) && strstr(r.err, needle), "%s: exit %d, one line", what, want))
+		tap_diag("  exit %d, stderr: %s", r.status, r.err);
+	run_free(&r);
+}
+
+/* Inputs that are no regular files: refused at once (exit 2), never waited on or read forever. */
+static void test_cli_inputs(void)
+{
+	char fifo[512], counts[512], map[512], out[512], *before;
+
+	if (!getenv("EXITSCOPE") || !(before = run_read_file("lanes/samples/vmx/run.json", NULL))) {
+		tap_skip(10, "EXITSCOPE is not set or lanes/samples/vmx/run.json is not readable from here");
+		return;
+	}
+	write_tmp("run.json", before);
+	free(before);
+	snprintf(counts, sizeof(counts), "%s", write_tmp("counts.txt", counts_text));
+	snprintf(map, sizeof(map), "%s", write_tmp("System.map", map_text));
+	snprintf(out, sizeof(out), "%s/out.json", tmpdir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", tmpdir);
+	if (mkfifo(fifo, 0600)) {
+		tap_skip(10, "cannot make a FIFO");
+		return;
+	}
+	cli_refused(fifo, map, out, 2, "is a FIFO, not a regular file", "profile --counts FIFO");
+	cli_refused(counts, fifo, out, 2, "is a FIFO, not a regular file", "profile --symbols FIFO");
+	cli_refused("/dev/zero", map, out, 2, "is a character device, not a regular file", "profile --counts /dev/zero");
+	cli_refused(counts, "/dev/zero", out, 2, "is a character device, not a regular file",
+		    "profile --symbols /dev/zero");
+	cli_refused(counts, tmpdir, out, 2, "is a directory", "profile --symbols DIRECTORY");
+
+	/* -o -: stdout carries the profiled run alone. */
+	{
+		char run[512];
+		struct run_result r;
+		json_t *doc;
+
+		snprintf(run, sizeof(run), "%s/run.json", tmpdir);
+		run_cmd(&r, (const char *const[]){ getenv("EXITSCOPE"), "profile", "--counts", counts,
+						   "--symbols", map, "-o", "-", run, NULL });
+		doc = json_loads(r.out, 0, NULL);
+		if (!tap_ok(r.status == 0 && doc && json_object_get(doc, "probes"),
+			    "profile -o -: stdout is the run's JSON, nothing else"))
+			tap_diag("  exit %d, stdout: %.80s, stderr: %s", r.status, r.out, r.err);
+		json_decref(doc);
+		run_free(&r);
+	}
+
+	/* An output that is an input: refused before anything is read, the input untouched. */
+	{
+		char hard[512], *text;
+
+		snprintf(hard, sizeof(hard), "%s/map-link", tmpdir);
+		if (link(map, hard) && errno != EEXIST) {
+			tap_skip(2, "cannot make a hard link");
+			return;
+		}
+		cli_refused(counts, map, counts, 2, "is the same file as --counts", "profile -o COUNTS");
+		text = run_read_file(counts, NULL);
+		tap_ok(text && !strcmp(text, counts_text), "and the counts file is untouched");
+		free(text);
+		cli_refused(counts, map, hard, 2, "is the same file as --symbols", "profile -o HARD-LINK-TO-SYMBOLS");
+		text = run_read_file(map, NULL);
+		tap_ok(text && !strcmp(text, map_text), "and the System.map is untouched");
+		free(text);
+	}
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(51);
+	tap_plan(68);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
@@ -397,6 +538,7 @@ int main(void)
 	test_counts();
 	test_attribute();
 	test_cli();
+	test_cli_inputs();
 	{
 		char cmd[600];
 
