@@ -19,6 +19,14 @@
 # where they landed, reverted -> stock.
 # Each .ab in the vmx and svm lanes; one with LANES=vmx says in svm that it
 # is skipped (seed000-upstream-svm.ab is seed 000 on 7.2 in the svm lane).
+# The three 7.2 seed A/Bs in the VMX lane run profiled (LANE_PROFILE in their
+# .ab files: seed000-upstream, seed004-upstream-cet, seed004-upstream with
+# LANE_PROFILE=vmx) and assert where the saving is with path lines; the 6.1
+# stand-ins, the A/A and every SVM lane run unprofiled. Measured cost, with
+# the instrumented Bochs already in the lane cache (make check-lane-profile
+# builds it): seed004-upstream vmx took 87.0 s wall and 38.9 s CPU
+# profiled, 83.1 s and 39.5 s unprofiled (one run each, back to back, load
+# 6.5-7.4, 2026-12-04; docs/kernel-ab.md).
 AB_SEEDS ?= lanes/ab/seed000.ab lanes/ab/seed004.ab lanes/ab/aa.ab \
 	lanes/ab/seed000-upstream.ab lanes/ab/seed000-upstream-svm.ab lanes/ab/seed004-upstream.ab \
 	lanes/ab/seed004-upstream-cet.ab
