@@ -5,12 +5,11 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare/compare.h"
+#include "compare/compare_int.h"
 #include "compare/counters.h"
 #include "compare/floor.h"
 #include "compare/model.h"
@@ -56,71 +55,19 @@ void compare_opts_init(struct compare_opts *o)
 	o->normalize = COMPARE_NORMALIZE_AUTO;
 }
 
-/*
- * Append a zeroed element to the growing array whose pointer is at arrp
- * (any element type: the pointer is moved with memcpy, so no aliasing
- * games); NULL when out of memory.
- */
-static void *push(void *arrp, size_t *n, size_t size)
-{
-	char *arr, *na;
-
-	memcpy(&arr, arrp, sizeof(arr));
-	if ((*n & (*n - 1)) == 0) {	/* grow at powers of two */
-		na = realloc(arr, (*n ? *n * 2 : 1) * size);
-		if (!na)
-			return NULL;
-		arr = na;
-		memcpy(arrp, &arr, sizeof(arr));
-	}
-	na = arr + *n * size;
-	memset(na, 0, size);
-	(*n)++;
-	return na;
-}
-
-static char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int rc;
-
-	va_start(ap, fmt);
-	rc = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	return rc < 0 ? NULL : s;
-}
-
 static int add_host(struct compare_result *cr, const char *field, const char *a, const char *b)
 {
 	struct compare_host_diff *d;
 
 	if (strcmp(a, b) == 0)
 		return 0;
-	d = push(&cr->host, &cr->n_host, sizeof(*d));
+	d = findings_push(&cr->host, &cr->n_host, sizeof(*d));
 	if (!d)
 		return -1;
 	d->field = strdup(field);
 	d->a = strdup(a);
 	d->b = strdup(b);
 	return d->field && d->a && d->b ? 0 : -1;
-}
-
-static int add_warning(struct compare_result *cr, char *msg)
-{
-	char **w;
-
-	if (!msg)
-		return -1;
-	w = push(&cr->warnings, &cr->n_warnings, sizeof(*w));
-	if (!w) {
-		free(msg);
-		return -1;
-	}
-	*w = msg;
-	return 0;
 }
 
 static const char *param_value(const struct host_record *h, const char *key)
@@ -135,8 +82,8 @@ static const char *param_value(const struct host_record *h, const char *key)
 
 static char *cpu_desc(const struct host_record *h)
 {
-	return xasprintf("%s (%s family %lld model %lld stepping %lld)", h->cpu_name,
-			 h->cpu_vendor, h->cpu_family, h->cpu_model, h->cpu_stepping);
+	return findings_printf("%s (%s family %lld model %lld stepping %lld)", h->cpu_name,
+			       h->cpu_vendor, h->cpu_family, h->cpu_model, h->cpu_stepping);
 }
 
 static int compare_params(struct compare_result *cr, const struct host_record *a,
@@ -199,9 +146,9 @@ static int compare_cpus(struct compare_result *cr, const struct result_file *fa,
 	char ta[80], tb[80];
 
 	if (!qa && !qb)
-		return add_warning(cr, xasprintf("note: exitscope picked the vCPU thread's CPU on "
-						 "both sides (%s, %s; no --cpu): not a host "
-						 "difference", va, vb));
+		return findings_warnf(cr, "note: exitscope picked the vCPU thread's CPU on "
+					  "both sides (%s, %s; no --cpu): not a host "
+					  "difference", va, vb);
 	snprintf(ta, sizeof(ta), "%s%s", va, how[qa + 1]);
 	snprintf(tb, sizeof(tb), "%s%s", vb, how[qb + 1]);
 	return add_host(cr, "settings.cpus", ta, tb);
@@ -235,15 +182,15 @@ static int compare_settings(struct compare_result *cr, const struct result_file 
 		if (add_host(cr, field, va, vb))
 			return -1;
 		if (i == RUN_SETTING_GUEST_XCR0 &&
-		    add_warning(cr, xasprintf("WARNING: the runs set different guest XCR0 (--guest-xcr0: "
-					      "%s: %s, %s: %s): exits that switch XCR0 cost differently",
-					      cr->name_a, va, cr->name_b, vb)))
+		    findings_warnf(cr, "WARNING: the runs set different guest XCR0 (--guest-xcr0: "
+				       "%s: %s, %s: %s): exits that switch XCR0 cost differently",
+				       cr->name_a, va, cr->name_b, vb))
 			return -1;
 		if (i == RUN_SETTING_METHOD &&
-		    add_warning(cr, xasprintf("WARNING: the runs were measured by different methods "
-					      "(%s: %s, %s: %s): v1 subtracts one nop baseline per run, "
-					      "v2 a paired baseline per batch, so the figures may differ "
-					      "by the method", cr->name_a, va, cr->name_b, vb)))
+		    findings_warnf(cr, "WARNING: the runs were measured by different methods "
+				       "(%s: %s, %s: %s): v1 subtracts one nop baseline per run, "
+				       "v2 a paired baseline per batch, so the figures may differ "
+				       "by the method", cr->name_a, va, cr->name_b, vb))
 			return -1;
 	}
 	return 0;
@@ -276,8 +223,9 @@ static char *lane_source(const struct host_lane *l)
 {
 	if (!l->kernel_source)
 		return strdup("(unknown)");
-	return xasprintf("%s%s%.16s", l->kernel_source, l->kernel_source_sha256 ? " sha256 " : "",
-			 l->kernel_source_sha256 ? l->kernel_source_sha256 : "");
+	return findings_printf("%s%s%.16s", l->kernel_source,
+			       l->kernel_source_sha256 ? " sha256 " : "",
+			       l->kernel_source_sha256 ? l->kernel_source_sha256 : "");
 }
 
 /* Two lane runs: the kernels may differ by source, config and patches, the emulators by
@@ -332,18 +280,18 @@ static int compare_host(struct compare_result *cr, const struct host_record *a,
 	    (a->lane.present && b->lane.present && compare_lanes(cr, &a->lane, &b->lane)))
 		goto out;
 	if (a->exec_mode != b->exec_mode &&
-	    add_warning(cr, xasprintf("WARNING: execution modes differ (%s: %s, %s: %s): "
-				      "cycle counts of an emulated run are not comparable "
-				      "with a native one", cr->name_a, ma, cr->name_b, mb)))
+	    findings_warnf(cr, "WARNING: execution modes differ (%s: %s, %s: %s): "
+			       "cycle counts of an emulated run are not comparable "
+			       "with a native one", cr->name_a, ma, cr->name_b, mb))
 		goto out;
 	if (a->exec_mode == EXEC_EMULATED && b->exec_mode == EXEC_EMULATED &&
-	    add_warning(cr, xasprintf("note: both runs were emulated: cycles measure the "
-				      "emulator, not the hardware")))
+	    findings_warnf(cr, "note: both runs were emulated: cycles measure the "
+			       "emulator, not the hardware"))
 		goto out;
 	if (strcmp(ca, cb) != 0 &&
-	    add_warning(cr, xasprintf("WARNING: CPUs differ (%s: %s, %s: %s): differences "
-				      "may come from the hardware, not the change under test",
-				      cr->name_a, ca, cr->name_b, cb)))
+	    findings_warnf(cr, "WARNING: CPUs differ (%s: %s, %s: %s): differences "
+			       "may come from the hardware, not the change under test",
+			       cr->name_a, ca, cr->name_b, cb))
 		goto out;
 	rc = 0;
 out:
@@ -642,8 +590,8 @@ static int compare_counters(struct compare_result *cr, struct compare_probe *p,
 			return -1;
 		if (r != COUNTERS_CHANGED && r != COUNTERS_UNJUDGED)
 			continue;
-		to = r == COUNTERS_CHANGED ? push(&cr->counters, &cr->n_counters, sizeof(*to)) :
-					     push(&cr->unjudged, &cr->n_unjudged, sizeof(*to));
+		to = r == COUNTERS_CHANGED ? findings_push(&cr->counters, &cr->n_counters, sizeof(*to)) :
+					     findings_push(&cr->unjudged, &cr->n_unjudged, sizeof(*to));
 		if (!to)
 			return -1;
 		c.probe = p->name;
@@ -681,11 +629,11 @@ static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t 
 	g = 100 * stats_median(shift, n);
 	if (!isfinite(g) || fabs(g) < cr->opts.threshold_pct / 2)
 		return 0;
-	return add_warning(cr, xasprintf("WARNING: the harness baseline (the same empty loop in every "
-					 "probe) moved by a median %+.2f%% over %zu probes between the "
-					 "sides: the host ran at another speed or changed as a whole; "
-					 "probe changes of that size may be that, not the probe's own "
-					 "(give more runs per side: A1 A2 A3 -- B1 B2 B3)", g, n));
+	return findings_warnf(cr, "WARNING: the harness baseline (the same empty loop in every "
+				  "probe) moved by a median %+.2f%% over %zu probes between the "
+				  "sides: the host ran at another speed or changed as a whole; "
+				  "probe changes of that size may be that, not the probe's own "
+				  "(give more runs per side: A1 A2 A3 -- B1 B2 B3)", g, n);
 }
 
 static int compare_probes(struct compare_result *cr, struct side *sa, struct side *sb)
@@ -823,7 +771,7 @@ static int add_map_change(struct compare_result *cr, const char *profile,
 			  const struct result_map_entry *ea, const struct result_map_entry *eb)
 {
 	const struct result_map_entry *e = ea ? ea : eb;
-	struct compare_map_change *m = push(&cr->map, &cr->n_map, sizeof(*m));
+	struct compare_map_change *m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 
 	if (!m)
 		return -1;
@@ -882,17 +830,17 @@ static int compare_maps(struct compare_result *cr, const struct result_map *a,
 	size_t i;
 
 	cr->map_compared = 1;
-	if (a->emulated && add_warning(cr, xasprintf("note: %s's ownership map was taken under "
-						     "emulation: ownership is not meaningful", cr->name_a)))
+	if (a->emulated && findings_warnf(cr, "note: %s's ownership map was taken under "
+					      "emulation: ownership is not meaningful", cr->name_a))
 		return -1;
-	if (b->emulated && add_warning(cr, xasprintf("note: %s's ownership map was taken under "
-						     "emulation: ownership is not meaningful", cr->name_b)))
+	if (b->emulated && findings_warnf(cr, "note: %s's ownership map was taken under "
+					      "emulation: ownership is not meaningful", cr->name_b))
 		return -1;
 	/* Profiles are few (CPUID variants): a linear lookup is fine. */
 	for (i = 0; i < a->n_profiles && i < 1000; i++) {
 		pb = find_profile(b, a->profiles[i].name);
 		if (!pb) {
-			m = push(&cr->map, &cr->n_map, sizeof(*m));
+			m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 			if (!m)
 				return -1;
 			m->profile = a->profiles[i].name;
@@ -906,7 +854,7 @@ static int compare_maps(struct compare_result *cr, const struct result_map *a,
 	for (i = 0; i < b->n_profiles && i < 1000; i++) {
 		if (find_profile(a, b->profiles[i].name))
 			continue;
-		m = push(&cr->map, &cr->n_map, sizeof(*m));
+		m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 		if (!m)
 			return -1;
 		m->profile = b->profiles[i].name;
@@ -945,7 +893,7 @@ static int add_check_change(struct compare_result *cr, const struct check_result
 			    const struct check_result *cb)
 {
 	const struct check_result *c = ca ? ca : cb;
-	struct compare_check_change *m = push(&cr->checks, &cr->n_checks, sizeof(*m));
+	struct compare_check_change *m = findings_push(&cr->checks, &cr->n_checks, sizeof(*m));
 
 	if (!m)
 		return -1;
@@ -1030,9 +978,9 @@ static int check_side(struct compare_result *cr, const char *what,
 				    setting_differs(s, s0, RUN_SETTING_METHOD) ? "method" :
 				    setting_differs(s, s0, RUN_SETTING_GUEST_XCR0) ? "guest XCR0" : NULL;
 
-		if (field && add_warning(cr, xasprintf("WARNING: the %s runs differ in %s (%s vs %s): "
-						       "they are pooled as runs of one setup",
-						       what, field, f[0]->name, f[i]->name)))
+		if (field && findings_warnf(cr, "WARNING: the %s runs differ in %s (%s vs %s): "
+						"they are pooled as runs of one setup",
+						what, field, f[0]->name, f[i]->name))
 			return -1;
 	}
 	return 0;
@@ -1057,9 +1005,9 @@ static int floor_warnings(struct compare_result *cr, const struct result_file *c
 			if (*warned & 1u << which)
 				continue;
 			*warned |= 1u << which;
-			if (add_warning(cr, xasprintf("WARNING: %s's runs were measured with %s %s, %s "
-						      "with %s: its between-run part is added as it "
-						      "was measured", name, what, va, f[i]->name, vb)))
+			if (findings_warnf(cr, "WARNING: %s's runs were measured with %s %s, %s "
+					       "with %s: its between-run part is added as it "
+					       "was measured", name, what, va, f[i]->name, vb))
 				return -1;
 		}
 	}
@@ -1075,10 +1023,10 @@ static int floor_notes(struct compare_result *cr, const struct result_file *cons
 	if (floor_warnings(cr, a, na, &warned) || floor_warnings(cr, b, nb, &warned))
 		return -1;
 	if (strcmp(nf->host.kernel, a[0]->host.kernel) && strcmp(nf->host.kernel, b[0]->host.kernel) &&
-	    add_warning(cr, xasprintf("note: %s was measured under kernel %s, the base runs %s and "
-				      "the new %s: it is taken as the host's floor under either",
-				      nf->name ? nf->name : "the noise floor", nf->host.kernel,
-				      a[0]->host.kernel, b[0]->host.kernel)))
+	    findings_warnf(cr, "note: %s was measured under kernel %s, the base runs %s and "
+			       "the new %s: it is taken as the host's floor under either",
+			       nf->name ? nf->name : "the noise floor", nf->host.kernel,
+			       a[0]->host.kernel, b[0]->host.kernel))
 		return -1;
 	return 0;
 }
@@ -1101,10 +1049,11 @@ static int r2r_note(struct compare_result *cr)
 	if (!n)
 		return 0;
 	if (!cr->noise && cr->n_r2r_none == cr->n_by_rounds) {
-		cr->r2r_note = xasprintf("note: one run per side and no noise floor: the intervals "
-					 "see the variation between the rounds of each run, not from one "
-					 "run (process, boot) to the next, so a difference between two "
-					 "runs of the same code can read as a change. %s", how);
+		cr->r2r_note = findings_printf("note: one run per side and no noise floor: the "
+					       "intervals see the variation between the rounds of "
+					       "each run, not from one run (process, boot) to the "
+					       "next, so a difference between two runs of the same "
+					       "code can read as a change. %s", how);
 		return cr->r2r_note ? 0 : -1;
 	}
 	for (size_t i = 0; i < cr->n_probes; i++) {
@@ -1120,10 +1069,12 @@ static int r2r_note(struct compare_result *cr)
 	if (k > R2R_NAMES)
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), " and %zu more",
 			 k - R2R_NAMES);
-	cr->r2r_note = xasprintf("note: the interval of %zu probe%s (%s) lacks the variation from "
-				 "one run to the next of a side measured by one run (%s), so a "
-				 "difference between runs can read as a change. %s", n, n == 1 ? "" : "s",
-				 names, cr->noise ? "and not in the noise floor" : "no noise floor", how);
+	cr->r2r_note = findings_printf("note: the interval of %zu probe%s (%s) lacks the "
+				       "variation from one run to the next of a side measured by "
+				       "one run (%s), so a difference between runs can read as a "
+				       "change. %s", n, n == 1 ? "" : "s", names,
+				       cr->noise ? "and not in the noise floor" : "no noise floor",
+				       how);
 	return cr->r2r_note ? 0 : -1;
 }
 
@@ -1176,18 +1127,18 @@ static int speed_notes(struct compare_result *cr, const struct result_file *cons
 		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&
 	    (cr->speed.verdict == COMPARE_FASTER || cr->speed.verdict == COMPARE_SLOWER) &&
-	    add_warning(cr, xasprintf("note: the guest itself ran %s on the new side (its harness "
-				      "loop %+.2f%% cycles per op, over %zu probes): the probes' figures "
-				      "are at the base side's guest speed, so that is in none of their "
-				      "verdicts (--normalize none compares the cycles as measured)",
-				      cr->speed.verdict == COMPARE_FASTER ? "faster" : "slower",
-				      cr->speed.pct, cr->speed_probes)))
+	    findings_warnf(cr, "note: the guest itself ran %s on the new side (its harness "
+			       "loop %+.2f%% cycles per op, over %zu probes): the probes' figures "
+			       "are at the base side's guest speed, so that is in none of their "
+			       "verdicts (--normalize none compares the cycles as measured)",
+			       cr->speed.verdict == COMPARE_FASTER ? "faster" : "slower",
+			       cr->speed.pct, cr->speed_probes))
 		return -1;
 	if (cr->n_not_normalized &&
-	    add_warning(cr, xasprintf("note: %zu probe%s compared as measured, not at equal guest "
-				      "speed: a round without a loop, or loops that did not vary "
-				      "within a run", cr->n_not_normalized,
-				      cr->n_not_normalized == 1 ? " was" : "s were")))
+	    findings_warnf(cr, "note: %zu probe%s compared as measured, not at equal guest "
+			       "speed: a round without a loop, or loops that did not vary "
+			       "within a run", cr->n_not_normalized,
+			       cr->n_not_normalized == 1 ? " was" : "s were"))
 		return -1;
 	return 0;
 }

@@ -1,0 +1,23 @@
+/*
+ * compare_int.h - what the files of a comparison share, inside compare/
+ * only: compare.c (the entry points) runs the parts, which add what they
+ * find to the result through findings.c.
+ */
+#ifndef EXITSCOPE_COMPARE_COMPARE_INT_H
+#define EXITSCOPE_COMPARE_COMPARE_INT_H
+
+#include "compare/compare.h"
+
+/* findings.c */
+/*
+ * Append a zeroed element to the growing array whose pointer is at arrp
+ * (any element type) and whose length is *n; NULL when out of memory.
+ */
+void *findings_push(void *arrp, size_t *n, size_t size);
+/* The formatted message (malloc'd); NULL when out of memory. */
+char *findings_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The formatted message added to cr's warnings and notes. 0, or -1 when out of memory. */
+int findings_warnf(struct compare_result *cr, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
