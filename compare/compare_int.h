@@ -20,4 +20,12 @@ char *findings_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 int findings_warnf(struct compare_result *cr, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* hostdiff.c: each difference into cr->host, the warnings and notes into cr->warnings; 0 or -1. */
+/* The hosts (kernel, backend and its parameters, CPU, TSC, execution mode, lane). */
+int hostdiff_host(struct compare_result *cr, const struct host_record *a,
+		  const struct host_record *b);
+/* How the two runs measured (their settings). */
+int hostdiff_settings(struct compare_result *cr, const struct result_file *fa,
+		      const struct result_file *fb);
+
 #endif
