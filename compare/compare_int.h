@@ -28,4 +28,17 @@ int hostdiff_host(struct compare_result *cr, const struct host_record *a,
 int hostdiff_settings(struct compare_result *cr, const struct result_file *fa,
 		      const struct result_file *fb);
 
+/* probediff.c */
+/*
+ * The probes of both sides matched by name, in base order: each compared
+ * into cr->probes (its counters into cr->counters, cr->unjudged), the rest
+ * into cr->only_a, cr->only_b, the counts and notes of cr set. 0 or -1.
+ */
+int probediff_probes(struct compare_result *cr, const struct result_file *const *a, size_t na,
+		     const struct result_file *const *b, size_t nb);
+/* p's percentages (of the base figure) and verdict, from its interval p->d. */
+void probediff_verdict(const struct compare_result *cr, struct compare_probe *p);
+/* Is everything printed of p's interval finite? */
+int probediff_finite(const struct compare_probe *p);
+
 #endif
