@@ -41,4 +41,13 @@ void probediff_verdict(const struct compare_result *cr, struct compare_probe *p)
 /* Is everything printed of p's interval finite? */
 int probediff_finite(const struct compare_probe *p);
 
+/*
+ * changes.c: the entries of the sides' ownership maps (into cr->map) and
+ * their checks (into cr->checks) that changed status; map_compared,
+ * checks_compared set. 0 or -1.
+ */
+int changes_maps(struct compare_result *cr, const struct result_map *a, const struct result_map *b);
+int changes_checks(struct compare_result *cr, const struct check_report *a,
+		   const struct check_report *b);
+
 #endif
