@@ -1,7 +1,9 @@
 /*
  * compare_int.h - what the files of a comparison share, inside compare/
- * only: compare.c (the entry points) runs the parts, which add what they
- * find to the result through findings.c.
+ * only. compare.c (the entry points) runs the parts: hostdiff.c,
+ * probediff.c, changes.c and notes.c (which judges the guest speed line
+ * with probediff.c's verdict); they add what they find to the result
+ * through findings.c. Uses go that way only, never back.
  */
 #ifndef EXITSCOPE_COMPARE_COMPARE_INT_H
 #define EXITSCOPE_COMPARE_COMPARE_INT_H
@@ -49,5 +51,18 @@ int probediff_finite(const struct compare_probe *p);
 int changes_maps(struct compare_result *cr, const struct result_map *a, const struct result_map *b);
 int changes_checks(struct compare_result *cr, const struct check_report *a,
 		   const struct check_report *b);
+
+/* notes.c: warnings and notes into cr->warnings (the run-to-run note into cr->r2r_note); 0 or -1. */
+/* The runs of one side (what: "base" or "new") should come from one setup. */
+int notes_side(struct compare_result *cr, const char *what, const struct result_file *const *f,
+	       size_t n);
+/* How cr->noise's runs differ from the runs it is applied to. */
+int notes_floor(struct compare_result *cr, const struct result_file *const *a, size_t na,
+		const struct result_file *const *b, size_t nb);
+/* After the probes: which intervals lack the variation from one run to the next. */
+int notes_r2r(struct compare_result *cr);
+/* After the probes: the guest speed line (cr->speed) and what it means for the verdicts. */
+int notes_speed(struct compare_result *cr, const struct result_file *const *a, size_t na,
+		const struct result_file *const *b, size_t nb);
 
 #endif
