@@ -92,20 +92,8 @@ enum compare_r2r {
 extern const char *const compare_r2r_names[COMPARE_R2R_N];
 
 /*
- * The document compare_to_json() writes (docs/compare-report.md). Version 2
- * (issue 13): "verdict" may be "too noisy", each probe says its "method";
- * for method "rounds" the medians are the means of the round medians (of
- * the unclamped samples), the CI Welch's t interval on them and "df" its
- * degrees of freedom. Version 3 (issue 20): "method" may be "runs"; per
- * probe "base_model", "new_model", "run_to_run", "noise_floor", "se_cycles",
- * "floor_sd_rel", "floor_df"; at the top "noise" and "run_to_run_note".
- * Version 4: at the top "normalize" and "guest_speed", per probe
- * "normalized", "speed_slope", "base_loop_cycles", "new_loop_cycles" (with normalize
- * "speed" the medians, the difference and the CI are at the base side's
- * guest speed). Version 5: per-op counters are each side's means over its
- * runs; "counter_changes" only judged changes (with "by", runs and CI), at
- * the top "counters_not_judged". All older fields are still there with
- * their names.
+ * The document compare_to_json() writes; its fields and what each version
+ * added are in docs/compare-report.md (the JSON's version history).
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
 #define COMPARE_SCHEMA_VERSION	5
