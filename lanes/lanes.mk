@@ -96,13 +96,14 @@ check-svm check-svm-bochs: lane-exitscope
 check-svm-qemu: lane-exitscope
 	$(LANE_ENV) LANE_EMULATOR=qemu scripts/lane-run svm
 
-# All three lanes even when one fails; fail if any did.
 # The profiling lane (docs/exit-paths.md): the VMX lane with LANE_PROFILE=1
-# on the 6.1 tiny kernel, two boots and an unprofiled one (scripts/lane-profile);
+# on the 6.1 tiny kernel, two boots and an unprofiled one, and one profiled
+# Bochs SVM boot on 7.2 (the AMD fastpaths by function; scripts/lane-profile);
 # builds the instrumented Bochs once (its own cache entry and tree).
 check-lane-profile: lane-exitscope
 	$(Q)LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-profile
 
+# All three lanes even when one fails; fail if any did.
 check-lanes: lane-exitscope check-lane-assert
 	@rc=0; \
 	$(LANE_ENV) scripts/lane-run vmx || rc=1; \
