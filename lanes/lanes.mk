@@ -111,8 +111,10 @@ check-lanes: lane-exitscope check-lane-assert
 	$(LANE_ENV) LANE_EMULATOR=qemu scripts/lane-run svm || rc=1; \
 	exit $$rc
 
-# Four lane runs when check-lanes' two 6.1 runs are reused (same commands,
-# as in check-all), six otherwise. With everything cached (2026-12-02, 2
+# Five lane runs when check-lanes' Bochs SVM 6.1 run is reused (same
+# commands, as in check-all; its VMX 6.1 run is not, since check-kernels
+# profiles the VMX lane and check-lanes does not), six otherwise. Before
+# the VMX lane was profiled, with both 6.1 runs reused: With everything cached (2026-12-02, 2
 # shared cores): four runs 241 s at load 3-5; six 526 s at load 5-7, 1036 s
 # at load 8-9. Cold, it also fetches linux-source-6.12 and builds its tiny
 # kernel (1144 s wall, 616 s CPU at load 7-8), and builds the 7.2 one that
