@@ -98,7 +98,8 @@ check-svm-qemu: lane-exitscope
 
 # The profiling lane (docs/exit-paths.md): the VMX lane with LANE_PROFILE=1
 # on the 6.1 tiny kernel, two boots and an unprofiled one, and one profiled
-# Bochs SVM boot on 7.2 (the AMD fastpaths by function; scripts/lane-profile);
+# Bochs SVM boot each on 6.12 and 7.2 (the AMD fastpaths by function;
+# scripts/lane-profile);
 # builds the instrumented Bochs once (its own cache entry and tree).
 check-lane-profile: lane-exitscope
 	$(Q)LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-profile
