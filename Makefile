@@ -2,7 +2,7 @@
 #
 # Two kinds of C live in this tree:
 #   host code  - everything that runs in the exitscope process (kvm layer,
-#                guest-runtime host side, suites, results, cli);
+#                guest-runtime host side, suites, map, results, cli);
 #   guest code - files named *_guest.c and *.S: they run inside the test VM,
 #                so they are built freestanding, general-registers-only,
 #                without stack protector, red zone or sanitizers.
@@ -58,7 +58,7 @@ ifneq ($(IS_CLANG),)
 GUEST_CFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(GUEST_CFLAGS))
 endif
 
-LIB_DIRS   := kvm stats guest host harness probes suites results compare report export method profile
+LIB_DIRS   := kvm stats guest host harness probes suites map results compare report export method profile
 LIB_HOST   := $(filter-out %_guest.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_GUEST  := $(wildcard $(addsuffix /*_guest.c,$(LIB_DIRS))) $(wildcard $(addsuffix /*.S,$(LIB_DIRS)))
 CLI_SRC    := $(wildcard cli/*.c)

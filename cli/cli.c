@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/kvm_hint.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 #include "kvm/kvm.h"
 #include "results/check.h"
 #include "results/outfile.h"

@@ -1,6 +1,6 @@
 /*
  * map.h - the CR0/CR4 ownership map as one C model: what `exitscope map`
- * (suites/map.c) fills, what its JSON writer turns into the "map" object
+ * (map/map.c) fills, what its JSON writer turns into the "map" object
  * of a result file (docs/results-schema.md) and what the reader fills
  * back from such a file for compare/ and report/.
  *

@@ -12,7 +12,7 @@
 
 #include "results/check.h"
 #include "suites/irq_guest.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 
 void irq_checks(const struct suite_env *env, struct check_report *rep);
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "results/check.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 
 #define SUITE_CHECK_MAX_NAMES	8
 

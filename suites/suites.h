@@ -6,7 +6,7 @@
 #define EXITSCOPE_SUITES_SUITES_H
 
 #include "results/check.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 
 struct check_suite {
 	const char *name;

@@ -9,7 +9,7 @@
 #define EXITSCOPE_SUITES_XSTATE_H
 
 #include "results/check.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 
 void xstate_checks(const struct suite_env *env, struct check_report *rep);
 

@@ -14,7 +14,7 @@
 #include "host/cpu.h"
 #include "host/xstate_cpu.h"
 #include "results/check.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 #include "suites/xstate_decide.h"
 
 #define XS_SUITE	"xstate"

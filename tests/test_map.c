@@ -19,8 +19,8 @@
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
-#include "suites/map.h"
-#include "suites/profile.h"
+#include "map/map.h"
+#include "map/cpuid_profile.h"
 #include "tests/fixture.h"
 #include <jansson.h>
 

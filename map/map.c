@@ -15,9 +15,9 @@
 #include "harness/region.h"
 #include "host/hostinfo.h"
 #include "kvm/trace.h"
-#include "suites/map.h"
-#include "suites/map_guest.h"
-#include "suites/profile.h"
+#include "map/map.h"
+#include "map/map_guest.h"
+#include "map/cpuid_profile.h"
 
 #define MAP_BUDGET_MS	30000
 
