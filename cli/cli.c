@@ -17,7 +17,7 @@
 #include "cli/kvm_hint.h"
 #include "harness/suite_env.h"
 #include "kvm/kvm.h"
-#include "results/check.h"
+#include "results/check_model.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
 #include "results/result_write.h"

@@ -16,7 +16,7 @@
 #include "cli/progress.h"
 #include "cli/run_repeat.h"
 #include "harness/suite_env.h"
-#include "results/check.h"
+#include "results/check_model.h"
 #include "cli/cmds.h"
 #include "kvm/trace.h"
 #include "method/method.h"

@@ -30,7 +30,7 @@
 #include "kvm/stats.h"
 #include "kvm/trace.h"
 #include "results/schema.h"
-#include "results/trace.h"
+#include "results/trace_model.h"
 
 struct region {
 	struct vcpu *vcpu;

@@ -2,7 +2,7 @@
  * map.c - host side of the CR0/CR4 ownership map (see map.h): one VM per
  * CPUID profile, one guest call per entry, the exits of each round counted
  * by the harness's region helper (harness/region.h) as run counts them,
- * KVM_SET_SREGS cross-checks for CR4 bits, the model (results/map.h) filled
+ * KVM_SET_SREGS cross-checks for CR4 bits, the model (results/map_model.h) filled
  * and printed as text.
  */
 #include <errno.h>

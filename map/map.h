@@ -9,7 +9,7 @@
  * "emulated" (the host emulates all guest code: ownership is not
  * meaningful, no bit is ever called owned), "skipped" (with the reason),
  * "stopped" (Ctrl-C came while it was measured or before). Runs once per
- * CPUID profile (map/cpuid_profile.h) into the model of results/map.h, whose
+ * CPUID profile (map/cpuid_profile.h) into the model of results/map_model.h, whose
  * writer gives the "map" object of docs/results-schema.md, plus "changes":
  * entries whose status differs between profiles.
  */
@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/map.h"
+#include "results/map_model.h"
 #include "harness/suite_env.h"
 
 #define MAP_DEFAULT_OPS		200	/* CR writes (or reads) per round */

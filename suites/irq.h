@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "results/check.h"
+#include "results/check_model.h"
 #include "suites/irq_guest.h"
 #include "harness/suite_env.h"
 

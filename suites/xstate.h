@@ -8,7 +8,7 @@
 #ifndef EXITSCOPE_SUITES_XSTATE_H
 #define EXITSCOPE_SUITES_XSTATE_H
 
-#include "results/check.h"
+#include "results/check_model.h"
 #include "harness/suite_env.h"
 
 void xstate_checks(const struct suite_env *env, struct check_report *rep);

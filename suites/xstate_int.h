@@ -13,7 +13,7 @@
 #include "host/hostinfo.h"
 #include "host/cpu.h"
 #include "host/xstate_cpu.h"
-#include "results/check.h"
+#include "results/check_model.h"
 #include "harness/suite_env.h"
 #include "suites/xstate_decide.h"
 

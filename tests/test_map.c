@@ -14,7 +14,7 @@
 
 #include "kvm/abi.h"
 #include "results/jcheck.h"
-#include "results/map.h"
+#include "results/map_model.h"
 #include "results/result_read.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
