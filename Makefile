@@ -2,7 +2,7 @@
 #
 # Two kinds of C live in this tree:
 #   host code  - everything that runs in the exitscope process (kvm layer,
-#                guest-runtime host side, suites, results, cli);
+#                guest-runtime host side, suites, map, results, cli);
 #   guest code - files named *_guest.c and *.S: they run inside the test VM,
 #                so they are built freestanding, general-registers-only,
 #                without stack protector, red zone or sanitizers.
@@ -58,7 +58,7 @@ ifneq ($(IS_CLANG),)
 GUEST_CFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(GUEST_CFLAGS))
 endif
 
-LIB_DIRS   := kvm stats guest host harness probes suites results compare report export method profile
+LIB_DIRS   := kvm stats guest host harness probes suites map results compare report export method profile
 LIB_HOST   := $(filter-out %_guest.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_GUEST  := $(wildcard $(addsuffix /*_guest.c,$(LIB_DIRS))) $(wildcard $(addsuffix /*.S,$(LIB_DIRS)))
 CLI_SRC    := $(wildcard cli/*.c)
@@ -159,7 +159,8 @@ check-uapi:
 		$(CC) -Itests/uapi-6.18 $(HOST_CFLAGS) -fsyntax-only $$f || exit 1; done
 
 # Includes point down the layers drawn in docs/hacking.md (scripts/check-layers);
-# the last line proves the checker fails on an include that points up.
+# the last lines prove the checker fails on an include that points up and
+# on a base name used in two folders.
 # Inside a folder no two files may use each other (scripts/check-cycles, on
 # the built objects).
 check-layers: $(LIBA)
@@ -170,6 +171,8 @@ check-layers: $(LIBA)
 	if scripts/check-cycles $$t 2>/dev/null; then echo "check-cycles: missed a.o <-> b.o" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/probes && echo '#include "probes/probes.h"' > $$t/kvm/bad.c && \
 	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/ -> probes/" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
+	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/stats && touch $$t/kvm/dup.h $$t/stats/dup.h && \
+	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/dup.h beside stats/dup.h" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 
 # The whole tree, tests included, must also build warning-free with clang.
 build-clang:

@@ -15,9 +15,9 @@
 
 #include "cli/cli.h"
 #include "cli/kvm_hint.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 #include "kvm/kvm.h"
-#include "results/check.h"
+#include "results/check_model.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
 #include "results/result_write.h"

@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/tap_out.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"

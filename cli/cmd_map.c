@@ -15,14 +15,14 @@
 #include "cli/map_expect.h"
 #include "cli/progress.h"
 #include "cli/tap_out.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 #include "kvm/trace.h"
 #include "cli/cmds.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
-#include "suites/map.h"
-#include "suites/profile.h"
+#include "map/map.h"
+#include "map/cpuid_profile.h"
 
 #define MAP_MAX_PROFILES 16
 

@@ -15,8 +15,8 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/run_repeat.h"
-#include "suites/suite_env.h"
-#include "results/check.h"
+#include "harness/suite_env.h"
+#include "results/check_model.h"
 #include "cli/cmds.h"
 #include "kvm/trace.h"
 #include "method/method.h"
@@ -29,7 +29,7 @@
 #include "host/hostinfo.h"
 #include "harness/profile.h"
 #include "host/host_record.h"
-#include "suites/map.h"
+#include "map/map.h"
 #include "suites/suites.h"
 
 static void run_usage(FILE *f)

@@ -12,7 +12,7 @@
 #include "cli/map_expect.h"
 #include "cli/tap_out.h"
 #include "results/file_read.h"
-#include "suites/map.h"
+#include "map/map.h"
 
 #define MAP_EXPECT_WORDS	8
 #define MAP_EXPECT_MAX_BYTES	(1u << 20)	/* larger expectations files are refused */

@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/map.h"
+#include "results/map_model.h"
 
 #define MAP_EXPECT_TOL	0.1	/* lane-assert's default LANE_TOL */
 

@@ -12,7 +12,7 @@
 
 #include "results/noise.h"
 #include "results/result_read.h"
-#include "results/speed.h"
+#include "results/guest_speed.h"
 #include "stats/stats.h"
 #include "stats/welch.h"
 
@@ -34,7 +34,7 @@
 /*
  * The figures compare compares (docs/method.md, "At equal guest speed"):
  * the net cycles as measured (none), or each round put at the base side's
- * guest speed by its paired baseline (speed, results/speed.h); auto is
+ * guest speed by its paired baseline (speed, results/guest_speed.h); auto is
  * speed where every file of both sides ran its guest code emulated, none
  * elsewhere.
  */
@@ -133,7 +133,7 @@ struct compare_probe {
 	/*
 	 * Input of compare_model: with normalized set, every round of both
 	 * sides is put at speed.ref (the base side's mean harness loop) by
-	 * speed (results/speed.h, fitted on both sides' runs), so median_a,
+	 * speed (results/guest_speed.h, fitted on both sides' runs), so median_a,
 	 * median_b, diff and CI are at that speed, and the slope's own
 	 * uncertainty is in the interval.
 	 */

@@ -3,7 +3,7 @@
  * run means (2 runs or more), by the round medians of its run(s) (with the
  * host's noise floor added when there is one), or, without rounds, the
  * bootstrap over the flat samples of both. Normalized, every round is put
- * at the base side's guest speed first (results/speed.h), and the
+ * at the base side's guest speed first (results/guest_speed.h), and the
  * adjustment's own uncertainty joins the interval.
  */
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "compare/model.h"
-#include "results/speed.h"
+#include "results/guest_speed.h"
 
 /* Rounds with samples (an empty round could not be resampled: none is ever written). */
 static int has_rounds(const struct run_probe *p)

@@ -13,7 +13,7 @@
 #include "compare/compare_int.h"
 #include "compare/counters.h"
 #include "compare/model.h"
-#include "results/speed.h"
+#include "results/guest_speed.h"
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
@@ -161,7 +161,7 @@ void probediff_verdict(const struct compare_result *cr, struct compare_probe *p)
 /*
  * Put p's rounds at the base side's guest speed when the comparison is
  * normalized: every round of both sides has a loop, and the slope can be
- * fitted on them (results/speed.h). Each side's mean loop into p->loop_a,
+ * fitted on them (results/guest_speed.h). Each side's mean loop into p->loop_a,
  * p->loop_b (-1 unknown). 0, or -1 out of memory.
  */
 static int probe_speed(const struct compare_result *cr, struct compare_probe *p,

@@ -8,7 +8,7 @@
 
 #include "compare/model.h"
 #include "compare/speed.h"
-#include "results/speed.h"
+#include "results/guest_speed.h"
 
 /* A file's pseudo-run: the loops of its probes, each relative to its base side's mean. */
 struct loop_run {

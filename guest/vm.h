@@ -18,7 +18,7 @@
 #include "guest/status.h"
 #include "guest/ucall.h"
 #include "kvm/kvm.h"
-#include "kvm/stats.h"
+#include "kvm/stats_fd.h"
 
 struct vcpu;
 

@@ -27,10 +27,10 @@
 #include <stdint.h>
 
 #include "guest/vm.h"
-#include "kvm/stats.h"
+#include "kvm/stats_fd.h"
 #include "kvm/trace.h"
 #include "results/schema.h"
-#include "results/trace.h"
+#include "results/trace_model.h"
 
 struct region {
 	struct vcpu *vcpu;

@@ -1,5 +1,5 @@
 /*
- * host_record.h - the host record model (results/host_record.h) of what
+ * host_record.h - the host record model (results/host_record_model.h) of what
  * hostinfo_collect() found, and its JSON: the "host" object of every
  * result file.
  */
@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "host/hostinfo.h"
-#include "results/host_record.h"
+#include "results/host_record_model.h"
 
 #define HOSTINFO_RECORD_CPUID	10	/* the CPUID features of the record */
 #define HOSTINFO_RECORD_MSRS	2	/* the MSR save-list groups of the record */

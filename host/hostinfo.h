@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <linux/kvm.h>
 
-#include "results/host_record.h"
+#include "results/host_record_model.h"
 #include "results/schema.h"
 
 #define HOSTINFO_MAX_PARAMS	64

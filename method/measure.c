@@ -4,7 +4,7 @@
  */
 #include "method/method.h"
 #include "probes/runner.h"
-#include "results/run.h"
+#include "results/run_model.h"
 
 double method_budget_default(enum run_method m)
 {

@@ -3,7 +3,7 @@
  * visited round-robin in the order given, each leaving the rotation when
  * the adaptive stop (latency_stop_decide), a failure, the run limit or
  * Ctrl-C says so, and its figures settled from the rounds it has. One
- * round is a callback (method/v2.c: a VM opened, measured and closed), and
+ * round is a callback (method/vm_rounds.c: a VM opened, measured and closed), and
  * so is the clock the run limit reads, so tests/test_schedule.c drives the
  * schedule with synthetic rounds, without KVM.
  */

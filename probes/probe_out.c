@@ -1,6 +1,6 @@
 /*
  * probe_out.c - the notes of probe outcomes, their conversion into the
- * result model (results/run.h) that gives their JSON, and --list.
+ * result model (results/run_model.h) that gives their JSON, and --list.
  */
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * probe_out.h - probe results as notes and as the result model's probe
- * (results/run.h), which gives the JSON probe objects
+ * (results/run_model.h), which gives the JSON probe objects
  * (docs/results-schema.md, PROBE); the table is probes/probe_table.h.
  */
 #ifndef EXITSCOPE_PROBES_PROBE_OUT_H
@@ -12,7 +12,7 @@
 
 #include "probes/probes.h"
 #include "harness/latency.h"
-#include "results/run.h"
+#include "results/run_model.h"
 
 #define PROBE_CV_WARN		0.10	/* coefficient of variation called "high" */
 #define PROBE_MAX_NOTES		6

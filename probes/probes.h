@@ -132,7 +132,7 @@ uint64_t probe_ioeventfd_mmio(uint64_t arg);
 uint64_t probe_x2apic_setup(uint64_t arg);
 uint64_t probe_xapic_setup(uint64_t arg);
 /*
- * The interrupt probes' delivery count (probes/irq_guest.c). Each op calls
+ * The interrupt probes' delivery count (probes/irq_probes_guest.c). Each op calls
  * probe_irq_begin() first (counts the op, returns the interrupt count) and,
  * once its window closed (IF=0 again), probe_irq_settle(that count): the
  * interrupt was taken in the window, or it waits for it with IF=1 for at

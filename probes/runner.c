@@ -230,7 +230,7 @@ static void outcome_action(struct latency_result *res)
 
 /*
  * From the VM of one round, before it goes: how long vCPU 0 waited for
- * vCPU 1, and where each op's interrupt was taken (probes/irq_guest.c).
+ * vCPU 1, and where each op's interrupt was taken (probes/irq_probes_guest.c).
  */
 static void session_collect(const struct probe *p, struct probe_ctx *ctx, struct latency_result *res)
 {

@@ -26,7 +26,7 @@ struct probe_ctx;
 /* Guest globals the host sets before the guest setup runs. */
 extern uint64_t probe_pax_cet;		/* 1: pax_open_kernel runs with CR4.CET set */
 
-/* Guest setups of these rows (probes/xstate_guest.c), besides probes.h's. */
+/* Guest setups of these rows (probes/xstate_probes_guest.c), besides probes.h's. */
 uint64_t probe_xss_differs_setup(uint64_t arg);
 
 /* Host setups (probes/xstate_host.c). */

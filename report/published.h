@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "results/host_record.h"
+#include "results/host_record_model.h"
 
 struct published_figure {
 	const char *vendor;		/* CPUID vendor string, "GenuineIntel", "AuthenticAMD" */

@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <jansson.h>
 
-#include "results/host_record.h"
+#include "results/host_record_model.h"
 #include "results/result_read.h"
-#include "results/run.h"
+#include "results/run_model.h"
 #include "results/schema.h"
 
 /*
@@ -36,7 +36,7 @@ struct noise_est {
  * One probe's floor, from the runs in which it ran with at least 2 rounds:
  * of its round medians as measured (cycles), and, when every such round
  * has a baseline, of the same rounds at the runs' mean guest speed
- * (at_speed, results/speed.h: what compare --normalize speed compares).
+ * (at_speed, results/guest_speed.h: what compare --normalize speed compares).
  */
 struct noise_probe {
 	const char *name;

@@ -2,7 +2,7 @@
  * noise_estimate.c - a host's noise floor from K run files of one host and
  * one setup: per probe the between-run variance of its run means
  * (stats_between_runs), of its rounds as measured and at the runs' mean
- * guest speed (results/speed.h), with the checks that the runs belong
+ * guest speed (results/guest_speed.h), with the checks that the runs belong
  * together.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "results/noise.h"
-#include "results/speed.h"
+#include "results/guest_speed.h"
 #include "stats/welch.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -144,7 +144,7 @@ out:
 /*
  * The floor of probe name, appended to nf's probes or omitted: as measured,
  * and at the usable runs' mean guest speed when the adjustment can be
- * fitted on them (results/speed.h). 0, or -1 out of memory.
+ * fitted on them (results/guest_speed.h). 0, or -1 out of memory.
  */
 static int estimate_probe(const struct result_file *const *runs, size_t k, const char *name,
 			  struct noise_floor *nf, const struct run_probe **p, struct stats_run *r,

@@ -2,8 +2,8 @@
  * result_read.c - load an exitscope result file and validate it into C
  * structs: the file-level envelope (schema, version, kind, tool, command,
  * timestamps, warnings) and the dispatch to the readers of the host record
- * (results/host_record.c), the probes (results/run.c), the ownership map
- * and the checks (results/check.c).
+ * (results/host_record_model.c), the probes (results/run_model.c), the ownership map
+ * and the checks (results/check_model.c).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@
 
 #define alloc_array jcheck_calloc
 
-/* The "map" object: the ownership-map model reads it (results/map.c). */
+/* The "map" object: the ownership-map model reads it (results/map_model.c). */
 static int read_map(struct jcheck *c, json_t *root, struct result_file *rf)
 {
 	json_t *map;

@@ -8,10 +8,10 @@
 
 #include <stddef.h>
 
-#include "results/check.h"
-#include "results/host_record.h"
-#include "results/map.h"
-#include "results/run.h"
+#include "results/check_model.h"
+#include "results/host_record_model.h"
+#include "results/map_model.h"
+#include "results/run_model.h"
 #include "results/schema.h"
 
 /*
@@ -19,9 +19,9 @@
  * result_file: valid until result_free(). Optional strings are NULL when
  * absent; optional integers are -1 and optional numbers -1.0 when absent
  * (present values are validated >= 0, so the sentinel is unambiguous).
- * The models of the kinds are in results/host_record.h (host, same
- * conventions), results/run.h (probes, same conventions) and
- * results/check.h (checks, which own copies of their strings).
+ * The models of the kinds are in results/host_record_model.h (host, same
+ * conventions), results/run_model.h (probes, same conventions) and
+ * results/check_model.h (checks, which own copies of their strings).
  */
 struct result_file {
 	const char *name;			/* as given to the reader (copied) */
@@ -35,7 +35,7 @@ struct result_file {
 	struct run_probe *probes;		/* required for kind "run" */
 	size_t n_probes;
 	struct run_settings settings;		/* run files: how it measured (optional) */
-	struct result_map *map;			/* NULL when absent (results/map.h) */
+	struct result_map *map;			/* NULL when absent (results/map_model.h) */
 	struct check_report checks;		/* optional: empty when absent */
 	const char **warnings;			/* optional */
 	size_t n_warnings;

@@ -14,8 +14,8 @@
 
 #include "guest/vm.h"
 #include "kvm/msr.h"		/* cet_msrs[], CET_NR_MSRS, cet_msr_name() */
-#include "results/check.h"
-#include "suites/suite_env.h"
+#include "results/check_model.h"
+#include "harness/suite_env.h"
 
 #define CET_NO_SUPPORT		"host KVM does not support CET"
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "kvm/msr.h"
-#include "results/check.h"
+#include "results/check_model.h"
 
 struct cet_support;
 

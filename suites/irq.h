@@ -10,9 +10,9 @@
 
 #include <stdint.h>
 
-#include "results/check.h"
+#include "results/check_model.h"
 #include "suites/irq_guest.h"
-#include "suites/suite_env.h"
+#include "harness/suite_env.h"
 
 void irq_checks(const struct suite_env *env, struct check_report *rep);
 

@@ -5,8 +5,8 @@
 #ifndef EXITSCOPE_SUITES_MIGRATE_H
 #define EXITSCOPE_SUITES_MIGRATE_H
 
-#include "results/check.h"
-#include "suites/suite_env.h"
+#include "results/check_model.h"
+#include "harness/suite_env.h"
 
 void migrate_checks(const struct suite_env *env, struct check_report *rep);
 

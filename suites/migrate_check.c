@@ -13,7 +13,7 @@
 
 #include "suites/cet.h"
 #include "suites/cet_guest.h"
-#include "results/check.h"
+#include "results/check_model.h"
 #include "host/hostinfo.h"
 #include "guest/vcpu_state.h"
 #include "suites/migrate.h"

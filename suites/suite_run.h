@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "results/check.h"
-#include "suites/suite_env.h"
+#include "results/check_model.h"
+#include "harness/suite_env.h"
 
 #define SUITE_CHECK_MAX_NAMES	8
 

@@ -1,12 +1,12 @@
 /*
  * suites.h - the check suites run by `exitscope check [SUITE...]`: each adds
- * its pass/fail/skip results to a check_report (results/check.h).
+ * its pass/fail/skip results to a check_report (results/check_model.h).
  */
 #ifndef EXITSCOPE_SUITES_SUITES_H
 #define EXITSCOPE_SUITES_SUITES_H
 
-#include "results/check.h"
-#include "suites/suite_env.h"
+#include "results/check_model.h"
+#include "harness/suite_env.h"
 
 struct check_suite {
 	const char *name;

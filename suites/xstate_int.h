@@ -13,8 +13,8 @@
 #include "host/hostinfo.h"
 #include "host/cpu.h"
 #include "host/xstate_cpu.h"
-#include "results/check.h"
-#include "suites/suite_env.h"
+#include "results/check_model.h"
+#include "harness/suite_env.h"
 #include "suites/xstate_decide.h"
 
 #define XS_SUITE	"xstate"

@@ -14,13 +14,13 @@
 
 #include "kvm/abi.h"
 #include "results/jcheck.h"
-#include "results/map.h"
+#include "results/map_model.h"
 #include "results/result_read.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
-#include "suites/map.h"
-#include "suites/profile.h"
+#include "map/map.h"
+#include "map/cpuid_profile.h"
 #include "tests/fixture.h"
 #include <jansson.h>
 

@@ -16,7 +16,7 @@
 
 #include "compare/compare.h"
 #include "results/noise.h"
-#include "results/speed.h"
+#include "results/guest_speed.h"
 #include "stats/covariate.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"

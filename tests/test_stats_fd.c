@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "guest/vm.h"
-#include "kvm/stats.h"
+#include "kvm/stats_fd.h"
 #include "tests/tap.h"
 
 #define NAME_SIZE 48

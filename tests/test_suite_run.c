@@ -7,7 +7,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "results/check.h"
+#include "results/check_model.h"
 #include "suites/suite_run.h"
 #include "tests/tap.h"
 

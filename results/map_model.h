@@ -1,6 +1,6 @@
 /*
- * map.h - the CR0/CR4 ownership map as one C model: what `exitscope map`
- * (suites/map.c) fills, what its JSON writer turns into the "map" object
+ * map_model.h - the CR0/CR4 ownership map as one C model: what `exitscope map`
+ * (map/map.c) fills, what its JSON writer turns into the "map" object
  * of a result file (docs/results-schema.md) and what the reader fills
  * back from such a file for compare/ and report/.
  *
@@ -10,8 +10,8 @@
  * (entries whose status differs between profiles) is not stored: it is
  * computed from the profiles (result_map_entry_changed).
  */
-#ifndef EXITSCOPE_RESULTS_MAP_H
-#define EXITSCOPE_RESULTS_MAP_H
+#ifndef EXITSCOPE_RESULTS_MAP_MODEL_H
+#define EXITSCOPE_RESULTS_MAP_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,7 +19,7 @@
 
 #include "results/jcheck.h"
 #include "results/schema.h"
-#include "results/trace.h"
+#include "results/trace_model.h"
 
 #define MAP_KEY_LEN		32	/* reg, name, op, feature */
 #define MAP_DETAIL_LEN		384	/* free text: longer text read from a file is cut */

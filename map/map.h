@@ -9,19 +9,19 @@
  * "emulated" (the host emulates all guest code: ownership is not
  * meaningful, no bit is ever called owned), "skipped" (with the reason),
  * "stopped" (Ctrl-C came while it was measured or before). Runs once per
- * CPUID profile (suites/profile.h) into the model of results/map.h, whose
+ * CPUID profile (map/cpuid_profile.h) into the model of results/map_model.h, whose
  * writer gives the "map" object of docs/results-schema.md, plus "changes":
  * entries whose status differs between profiles.
  */
-#ifndef EXITSCOPE_SUITES_MAP_H
-#define EXITSCOPE_SUITES_MAP_H
+#ifndef EXITSCOPE_MAP_MAP_H
+#define EXITSCOPE_MAP_MAP_H
 
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "results/map.h"
-#include "suites/suite_env.h"
+#include "results/map_model.h"
+#include "harness/suite_env.h"
 
 #define MAP_DEFAULT_OPS		200	/* CR writes (or reads) per round */
 #define MAP_DEFAULT_ROUNDS	3	/* the round with the fewest exits counts */

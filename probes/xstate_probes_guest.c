@@ -1,5 +1,5 @@
 /*
- * xstate_guest.c - guest ops of the XSAVE-related probes: XSETBV, INVD with
+ * xstate_probes_guest.c - guest ops of the XSAVE-related probes: XSETBV, INVD with
  * a guest XCR0 (and IA32_XSS) that differs from the host's, IA32_XSS, and
  * PKRU. Which registers KVM swaps on these probes' exits follows from the
  * setups here and the rows' .cpuid_clear (probes/xstate_probes.h).

@@ -1,5 +1,5 @@
 /*
- * speed.h - a probe's rounds at one guest speed (docs/method.md, "At equal
+ * guest_speed.h - a probe's rounds at one guest speed (docs/method.md, "At equal
  * guest speed"). Every round of a probe times the harness loop (the same
  * loop calling an empty function) beside the op, pair by pair in the same
  * VM: the round's baseline_median is the guest's speed during that round,
@@ -16,12 +16,12 @@
  * puts both sides' rounds at the base side's speed, and the noise floor's
  * runs at their mean speed, through these functions alone.
  */
-#ifndef EXITSCOPE_RESULTS_SPEED_H
-#define EXITSCOPE_RESULTS_SPEED_H
+#ifndef EXITSCOPE_RESULTS_GUEST_SPEED_H
+#define EXITSCOPE_RESULTS_GUEST_SPEED_H
 
 #include <stddef.h>
 
-#include "results/run.h"
+#include "results/run_model.h"
 
 /*
  * An adjustment: the speed ref (cycles per op of the loop), the slope beta

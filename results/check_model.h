@@ -1,11 +1,11 @@
 /*
- * check.h - the check model: pass/fail/skip/stopped results of the check
+ * check_model.h - the check model: pass/fail/skip/stopped results of the check
  * suites (xstate, cet, migrate), with the evidence or the skip reason, as
  * text, as JSON ("checks" in docs/results-schema.md, CHECK) and read back
  * from a result file.
  */
-#ifndef EXITSCOPE_RESULTS_CHECK_H
-#define EXITSCOPE_RESULTS_CHECK_H
+#ifndef EXITSCOPE_RESULTS_CHECK_MODEL_H
+#define EXITSCOPE_RESULTS_CHECK_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

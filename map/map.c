@@ -2,7 +2,7 @@
  * map.c - host side of the CR0/CR4 ownership map (see map.h): one VM per
  * CPUID profile, one guest call per entry, the exits of each round counted
  * by the harness's region helper (harness/region.h) as run counts them,
- * KVM_SET_SREGS cross-checks for CR4 bits, the model (results/map.h) filled
+ * KVM_SET_SREGS cross-checks for CR4 bits, the model (results/map_model.h) filled
  * and printed as text.
  */
 #include <errno.h>
@@ -15,9 +15,9 @@
 #include "harness/region.h"
 #include "host/hostinfo.h"
 #include "kvm/trace.h"
-#include "suites/map.h"
-#include "suites/map_guest.h"
-#include "suites/profile.h"
+#include "map/map.h"
+#include "map/map_guest.h"
+#include "map/cpuid_profile.h"
 
 #define MAP_BUDGET_MS	30000
 

@@ -1,11 +1,11 @@
-/* run.c - the probe model of run files: its JSON writer and its reader, side by side. */
+/* run_model.c - the probe model of run files: its JSON writer and its reader, side by side. */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/run.h"
+#include "results/run_model.h"
 
 #define TRY JCHECK_TRY
 

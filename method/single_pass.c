@@ -1,5 +1,5 @@
 /*
- * v1.c - method v1, as before rounds: the nop baseline once, its median
+ * single_pass.c - method v1, as before rounds: the nop baseline once, its median
  * every other probe's overhead, then each probe in one pass of --samples
  * batches.
  */

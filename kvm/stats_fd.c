@@ -1,11 +1,11 @@
-/* stats.c - parse and read KVM's binary statistics (header, descriptors, data). */
+/* stats_fd.c - parse and read KVM's binary statistics (header, descriptors, data). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/kvm.h>
 
-#include "kvm/stats.h"
+#include "kvm/stats_fd.h"
 
 /* Bounds that no real KVM comes near; anything beyond is a corrupt buffer. */
 #define STATS_MAX_DESC		4096

@@ -3,8 +3,8 @@
  * command that runs them: the KVM device, the host record collected once,
  * and the stop flag of Ctrl-C.
  */
-#ifndef EXITSCOPE_SUITES_SUITE_ENV_H
-#define EXITSCOPE_SUITES_SUITE_ENV_H
+#ifndef EXITSCOPE_HARNESS_SUITE_ENV_H
+#define EXITSCOPE_HARNESS_SUITE_ENV_H
 
 #include <signal.h>
 #include <stdbool.h>

@@ -1,6 +1,6 @@
 /* map_guest.h - what the host and guest halves of the map share. */
-#ifndef EXITSCOPE_SUITES_MAP_GUEST_H
-#define EXITSCOPE_SUITES_MAP_GUEST_H
+#ifndef EXITSCOPE_MAP_MAP_GUEST_H
+#define EXITSCOPE_MAP_MAP_GUEST_H
 
 #include <stdint.h>
 

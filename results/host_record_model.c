@@ -1,9 +1,9 @@
-/* host_record.c - the host record model: its JSON writer and its reader, side by side. */
+/* host_record_model.c - the host record model: its JSON writer and its reader, side by side. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/host_record.h"
+#include "results/host_record_model.h"
 
 #define TRY JCHECK_TRY
 

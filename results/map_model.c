@@ -1,5 +1,5 @@
 /*
- * map.c - the ownership-map model (results/map.h): building it, the
+ * map_model.c - the ownership-map model (results/map_model.h): building it, the
  * "changes" between profiles, its JSON writer and its reader, side by side
  * so that what is written is what is read.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/map.h"
+#include "results/map_model.h"
 
 #define MAP_MAX_ITEMS	100000	/* profiles, entries per profile (as RESULT_MAX_ITEMS) */
 

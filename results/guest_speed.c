@@ -1,8 +1,8 @@
-/* speed.c - a probe's rounds at one guest speed (results/speed.h). */
+/* guest_speed.c - a probe's rounds at one guest speed (results/guest_speed.h). */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "results/speed.h"
+#include "results/guest_speed.h"
 #include "stats/covariate.h"
 
 int speed_probe_ok(const struct run_probe *p)

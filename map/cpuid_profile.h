@@ -1,12 +1,12 @@
 /*
- * profile.h - named guest CPUID profiles for `exitscope map`: "host" (all
- * that KVM supports), "minimal" (a documented small set, see profile.c) and
+ * cpuid_profile.h - named guest CPUID profiles for `exitscope map`: "host" (all
+ * that KVM supports), "minimal" (a documented small set, see cpuid_profile.c) and
  * edits of either by feature name: "host,-shstk,-ibt", "minimal,+x2apic",
  * or just "-shstk,-ibt" (relative to host). Feature names are those of
  * X86_FEATURES in kvm/cpuid.h.
  */
-#ifndef EXITSCOPE_SUITES_PROFILE_H
-#define EXITSCOPE_SUITES_PROFILE_H
+#ifndef EXITSCOPE_MAP_CPUID_PROFILE_H
+#define EXITSCOPE_MAP_CPUID_PROFILE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * profile.c - guest CPUID profiles: parse "base,+name,-name" specs and build
+ * cpuid_profile.c - guest CPUID profiles: parse "base,+name,-name" specs and build
  * the CPUID table they describe from KVM's supported one.
  *
  * "minimal" is defined once, below: the feature bits it keeps in leaves 1
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "suites/profile.h"
+#include "map/cpuid_profile.h"
 
 /* What a 64-bit guest of this runtime needs: F(name, leaf, register, bit). */
 #define MINIMAL_KEEP(F) \

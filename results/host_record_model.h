@@ -1,11 +1,11 @@
 /*
- * host_record.h - the host record model ("host" of every result file, the
+ * host_record_model.h - the host record model ("host" of every result file, the
  * whole of kind "info"; docs/results-schema.md HOST): host/ fills it from
  * what it collected, host_record_json() writes it, host_record_read() fills
  * it back from a file.
  */
-#ifndef EXITSCOPE_RESULTS_HOST_RECORD_H
-#define EXITSCOPE_RESULTS_HOST_RECORD_H
+#ifndef EXITSCOPE_RESULTS_HOST_RECORD_MODEL_H
+#define EXITSCOPE_RESULTS_HOST_RECORD_MODEL_H
 
 #include <stddef.h>
 #include <jansson.h>

@@ -1,5 +1,5 @@
 /*
- * irq_guest.c - guest ops of the interrupt probes on an x2APIC in the
+ * irq_probes_guest.c - guest ops of the interrupt probes on an x2APIC in the
  * in-kernel irqchip: self IPI, HLT with an interrupt pending, IPIs to a
  * second vCPU (spinning or halted), the TSC-deadline timer; the delivery
  * count every interrupt op shares (in its window, late, never) and the

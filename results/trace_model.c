@@ -1,10 +1,10 @@
-/* trace.c - the "trace" object (exits/op by exit reason): writer and reader side by side. */
+/* trace_model.c - the "trace" object (exits/op by exit reason): writer and reader side by side. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/jcheck.h"
-#include "results/trace.h"
+#include "results/trace_model.h"
 
 int result_trace_alloc(struct result_trace *t, size_t n)
 {

@@ -1,10 +1,10 @@
 /*
- * run.h - the probe model of run files ("probes" in docs/results-schema.md,
+ * run_model.h - the probe model of run files ("probes" in docs/results-schema.md,
  * PROBE): probes/ fills it from a measured outcome, run_probe_json()
  * writes it, run_probes_read() fills it back from a file.
  */
-#ifndef EXITSCOPE_RESULTS_RUN_H
-#define EXITSCOPE_RESULTS_RUN_H
+#ifndef EXITSCOPE_RESULTS_RUN_MODEL_H
+#define EXITSCOPE_RESULTS_RUN_MODEL_H
 
 #include <stddef.h>
 #include <jansson.h>
@@ -12,7 +12,7 @@
 #include "results/jcheck.h"
 #include "results/schema.h"
 #include "results/exit_path.h"
-#include "results/trace.h"
+#include "results/trace_model.h"
 
 struct result_cycles {
 	double min, median, p90, p99, mean, stddev, cv, ci95_lo, ci95_hi;

@@ -6,7 +6,7 @@
  * the TSC delta. The host takes the stats-fd delta between the two syncs.
  */
 #include "guest/guest.h"
-#include "suites/map_guest.h"
+#include "map/map_guest.h"
 
 /* Parameters, set by the host before each call (per-VM guest globals). */
 uint64_t map_g_reg;		/* 0, 3, 4 or 8 */

@@ -1,5 +1,5 @@
 /*
- * v2.c - method v2 on KVM: the schedule (method/schedule.c) with its real
+ * vm_rounds.c - method v2 on KVM: the schedule (method/schedule.c) with its real
  * round, one round of a probe in a VM of its own. A fresh VM per round is
  * what makes the rounds independent: a VM's memory placement gives every
  * batch in it the same offset (measured on kvm_pvm: the run-to-run spread

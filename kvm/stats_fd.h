@@ -1,12 +1,12 @@
 /*
- * stats.h - reader for KVM's binary statistics fd (KVM_GET_STATS_FD).
+ * stats_fd.h - reader for KVM's binary statistics fd (KVM_GET_STATS_FD).
  *
  * stats_open() parses the header and descriptors once (from any fd that
  * supports pread: the real stats fd, or a memfd holding a synthetic buffer
  * in tests); values are then read with one pread per snapshot.
  */
-#ifndef EXITSCOPE_KVM_STATS_H
-#define EXITSCOPE_KVM_STATS_H
+#ifndef EXITSCOPE_KVM_STATS_FD_H
+#define EXITSCOPE_KVM_STATS_FD_H
 
 #include <stddef.h>
 #include <stdint.h>

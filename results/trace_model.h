@@ -1,10 +1,10 @@
 /*
- * trace.h - exits per operation by exit reason (tracefs kvm_exit events),
+ * trace_model.h - exits per operation by exit reason (tracefs kvm_exit events),
  * the "trace" object of run probes and of map entries: one model, its
  * writer and its reader.
  */
-#ifndef EXITSCOPE_RESULTS_TRACE_H
-#define EXITSCOPE_RESULTS_TRACE_H
+#ifndef EXITSCOPE_RESULTS_TRACE_MODEL_H
+#define EXITSCOPE_RESULTS_TRACE_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>

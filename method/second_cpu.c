@@ -1,5 +1,5 @@
 /*
- * cpu2.c - whether the CPU where a probe's second vCPU will run is busy
+ * second_cpu.c - whether the CPU where a probe's second vCPU will run is busy
  * (method_cpu2_warning, method/method.h): decided here, from /proc/stat
  * over a short window (harness/cpuload.h); the CLI records and shows it.
  */

@@ -1,10 +1,10 @@
-/* check.c - the check model: collect and print check results, their JSON writer and reader side by side. */
+/* check_model.c - the check model: collect and print check results, their JSON writer and reader side by side. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/check.h"
+#include "results/check_model.h"
 
 /* "" for NULL, so every string of a check is a real one. */
 static char *dup_or_empty(const char *s)
