@@ -40,7 +40,7 @@ static int list_options(const char *name)
 		if (strcmp(specs[i]->name, name))
 			continue;
 		if (cli_spec_check(specs[i], err, sizeof(err)))
-			return cli_error("help", EXIT_FAIL, "option table: %s", err);
+			return cli_error("help", EXIT_FAIL, "option table of %s: %s", name, err);
 		cli_opts_list(stdout, specs[i]);
 		return cli_stdout_check("help", EXIT_OK);
 	}

@@ -36,26 +36,25 @@ int cli_spec_check(const struct cli_cmd_spec *s, char *err, size_t len)
 		size_t al = r->arg ? strlen(r->arg) : 0;
 
 		if (n == CLI_OPTS_MAX) {
-			snprintf(err, len, "%s: more than %d rows", s->name, CLI_OPTS_MAX);
+			snprintf(err, len, "more than %d rows", CLI_OPTS_MAX);
 			return -1;
 		}
 		if (!r->name[0] || !r->help || !r->help[0]) {
-			snprintf(err, len, "%s: row %zu ('%s') has no name or no help", s->name, n, r->name);
+			snprintf(err, len, "row %zu ('%s') has no name or no help", n, r->name);
 			return -1;
 		}
-		if (r->key && ((r->key & ~0x1ff) || (r->key & 0xff00 && r->key != CLI_LONG(key_char(r->key))) ||
-			       !isalnum(key_char(r->key)))) {
-			snprintf(err, len, "%s: --%s: key %#x is no letter or digit, nor CLI_LONG of one",
-				 s->name, r->name, (unsigned)r->key);
+		if (r->key && ((r->key & ~0x1ff) || !isalnum(key_char(r->key)))) {
+			snprintf(err, len, "--%s: key %#x is no letter or digit, nor CLI_LONG of one",
+				 r->name, (unsigned)r->key);
 			return -1;
 		}
 		if (r->arg && (!al || (arg_optional(r->arg) && (al < 3 || r->arg[al - 1] != ']')))) {
-			snprintf(err, len, "%s: --%s: argument '%s' is neither X nor [X]", s->name, r->name, r->arg);
+			snprintf(err, len, "--%s: argument '%s' is neither X nor [X]", r->name, r->arg);
 			return -1;
 		}
 		for (size_t k = 0; k < n; k++) {
 			if (!strcmp(o[k].name, r->name) || (r->key && o[k].key == r->key)) {
-				snprintf(err, len, "%s: rows %zu and %zu have the same %s", s->name, k, n,
+				snprintf(err, len, "rows %zu and %zu have the same %s", k, n,
 					 strcmp(o[k].name, r->name) ? "key" : "name");
 				return -1;
 			}
@@ -63,7 +62,7 @@ int cli_spec_check(const struct cli_cmd_spec *s, char *err, size_t len)
 		help |= r->key == 'h' && !strcmp(r->name, "help");
 	}
 	if (!help) {
-		snprintf(err, len, "%s: no -h, --help row", s->name);
+		snprintf(err, len, "no -h, --help row");
 		return -1;
 	}
 	return 0;
