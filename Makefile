@@ -121,6 +121,8 @@ $(BUILD)/%.o: %.c
 # has no header: each test that runs it says so here.
 $(BUILD)/tests/test_latency: $(BUILD)/tests/lat_guest.o
 $(BUILD)/tests/test_runtime: $(BUILD)/tests/tg_guest.o
+# A test that includes its unit's source (cli/opts.c) is rebuilt with it.
+$(BUILD)/tests/test_opts: cli/opts.c cli/opts.h
 
 .SECONDEXPANSION:
 $(BUILD)/tests/%: tests/%.c $$(call test_helper_obj,$$*) $(LIBA)

@@ -7,7 +7,6 @@
  * as a noise file for `compare --noise FILE`.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "cli/progress.h"
 #include "method/repeat.h"
 #include "results/noise.h"
@@ -26,40 +26,47 @@
 #define CALIBRATE_DEFAULT_OUT	"exitscope-noise.json"
 #define CALIBRATE_MAX_ARGS	256
 
-static void calibrate_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: exitscope calibrate [--runs K] [-o FILE] [--keep DIR] [-- RUN-ARGUMENT ...]\n"
-		"\n"
-		"Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
-		"each run a process of its own (what differs from one run to the next, such as\n"
-		"memory and CPU placement or the host's speed, is drawn once per process), and\n"
-		"write per probe the run-to-run standard deviation that the rounds of one run\n"
-		"cannot see. 'exitscope compare --noise FILE A.json B.json' adds it to the\n"
-		"intervals of a comparison of one run per side. Measure the floor with the\n"
-		"same run options as the runs it will serve (compare warns when they differ),\n"
-		"on the host (and emulator) they ran on.\n"
-		"\n"
-		"  --runs K       independent runs (%d-%d, default %d); the floor's degrees of\n"
-		"                 freedom grow with K, and a floor of few runs widens intervals\n"
-		"  -o, --output FILE\n"
-		"                 the noise file to write (default %s; '-' for stdout)\n"
-		"  --keep DIR     keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
-		"                 created if missing; refused when one of them is there\n"
-		"                 already or is -o FILE); without it they go to a temporary\n"
-		"                 directory, removed once the floor is written\n"
-		"  -- RUN-ARGUMENT ...\n"
-		"                 probes and options of each run, as 'exitscope run' takes them\n"
-		"                 (default: the whole catalogue with run's defaults); calibrate\n"
-		"                 writes the runs' files itself, so --json, --repeat,\n"
-		"                 --openmetrics, --list, --all and --method v1 are refused\n"
-		"  -h, --help     this text\n"
-		"\n"
-		"Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
+static const struct cli_opt calibrate_opts[] = {
+	{ "runs", CLI_LONG('r'), "K", "independent runs (%d-%d, default %d); the floor's degrees of\n"
+				      "freedom grow with K, and a floor of few runs widens intervals" },
+	{ "output", 'o', "FILE", "the noise file to write (default %s; '-' for stdout)" },
+	{ "keep", CLI_LONG('k'), "DIR", "keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
+					"created if missing; refused when one of them is there\n"
+					"already or is -o FILE); without it they go to a temporary\n"
+					"directory, removed once the floor is written" },
+	{ "-- RUN-ARGUMENT ...", 0, NULL, "probes and options of each run, as 'exitscope run' takes them\n"
+					  "(default: the whole catalogue with run's defaults); calibrate\n"
+					  "writes the runs' files itself, so --json, --repeat,\n"
+					  "--openmetrics, --list, --all and --method v1 are refused" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec calibrate_spec = {
+	.name = "calibrate",
+	.usage = "[options] [-- RUN-ARGUMENT ...]",
+	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
+		 "each run a process of its own (what differs from one run to the next, such as\n"
+		 "memory and CPU placement or the host's speed, is drawn once per process), and\n"
+		 "write per probe the run-to-run standard deviation that the rounds of one run\n"
+		 "cannot see. 'exitscope compare --noise FILE A.json B.json' adds it to the\n"
+		 "intervals of a comparison of one run per side. Measure the floor with the\n"
+		 "same run options as the runs it will serve (compare warns when they differ),\n"
+		 "on the host (and emulator) they ran on.\n",
+	.opts = calibrate_opts,
+	.col = 17,
+	.order = '+',	/* the run's arguments after "--" are left alone */
+	.tail = "Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
 		"130 stopped by Ctrl-C, 143 by SIGTERM (the runs' files so far are kept and\n"
 		"named; no floor).\n",
-		NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS, CALIBRATE_DEFAULT_OUT);
+	.bad_hint = " (run options go after '--')",
+};
+
+static void calibrate_usage(FILE *f)
+{
+	cli_help(f, &calibrate_spec, NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS,
+		 CALIBRATE_DEFAULT_OUT);
 }
 
 struct calibrate_args {
@@ -102,37 +109,29 @@ static const char *calibrate_refused(char **argv, int argc, int *at)
 
 static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "runs", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "keep", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *why;
 	uint64_t v;
+	struct cli_parser p;
 	int c, at = 0;
 
 	a->runs = CALIBRATE_DEFAULT_RUNS;
 	a->out = CALIBRATE_DEFAULT_OUT;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+ho:", opts, NULL)) != -1) {
+	cli_opts_init(&p, &calibrate_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'r':
+		case CLI_LONG('r'):
 			if (cli_parse_u64(optarg, false, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
 				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
 						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
 			a->runs = (unsigned int)v;
 			break;
 		case 'o': a->out = optarg; break;
-		case 'k': a->keep = optarg; break;
+		case CLI_LONG('k'): a->keep = optarg; break;
 		case 'h':
 			calibrate_usage(stdout);
 			return -1;
 		default:
-			return cli_usage_error("calibrate", "unknown or incomplete option '%s' (run options "
-					       "go after '--')", argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	if (optind < argc && strcmp(argv[optind - 1], "--"))

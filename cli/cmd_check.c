@@ -3,12 +3,12 @@
  * pass/fail/skip as a table or as TAP (--tap), with a progress line on a
  * terminal.
  */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "cli/progress.h"
 #include "cli/tap_out.h"
 #include "harness/suite_env.h"
@@ -18,30 +18,48 @@
 #include "host/host_record.h"
 #include "suites/suites.h"
 
+static const struct cli_opt check_opts[] = {
+	{ "tap", CLI_LONG('t'), NULL, "print TAP version 13 instead of the table (for prove and\n"
+				      "kselftest-style harnesses): one test per check, named\n"
+				      "SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
+				      "a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
+				      "detail, expected and observed values in a YAML block" },
+	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-' for stdout)" },
+	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	{ "verbose", 'v', NULL, "while running, print each check on stderr as its suite\n"
+				"finishes, with the expected and observed values" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec check_spec = {
+	.name = "check",
+	.usage = "[options] [SUITE ...]",
+	.about = "Run conformance checks against the host KVM. Each check passes, fails\n"
+		 "with the evidence, or is skipped with the reason. Without SUITE, all run.\n"
+		 "\n"
+		 "suites:\n"
+		 "%s",	/* check_usage: a line per suite */
+	.opts = check_opts,
+	.col = 19,
+	.tail = "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
+		"be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
+		"143 by SIGTERM (the checks that ran are still printed and written; before\n"
+		"any ran, an existing FILE is left as it was). The same with --tap;\n"
+		"when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
+		"On a terminal, stderr shows a progress line with the time left.\n",
+};
+
 static void check_usage(FILE *f)
 {
-	fprintf(f, "usage: exitscope check [SUITE ...] [--tap] [--json FILE] [--kvm-dev PATH] [-v]\n\n"
-		   "Run conformance checks against the host KVM. Each check passes, fails\n"
-		   "with the evidence, or is skipped with the reason. Without SUITE, all run.\n\n"
-		   "suites:\n");
-	for (size_t i = 0; i < nr_check_suites; i++)
-		fprintf(f, "  %-9s %s\n", check_suites[i].name, check_suites[i].summary);
-	fprintf(f, "\n  --tap            print TAP version 13 instead of the table (for prove and\n"
-		   "                   kselftest-style harnesses): one test per check, named\n"
-		   "                   SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
-		   "                   a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
-		   "                   detail, expected and observed values in a YAML block\n"
-		   "  --json FILE      also write the results as JSON ('-' for stdout)\n"
-		   "  --kvm-dev PATH   KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
-		   "  -v, --verbose    while running, print each check on stderr as its suite\n"
-		   "                   finishes, with the expected and observed values\n"
-		   "  -h, --help       this text\n\n"
-		   "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
-		   "be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
-		   "143 by SIGTERM (the checks that ran are still printed and written; before\n"
-		   "any ran, an existing FILE is left as it was). The same with --tap;\n"
-		   "when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
-		   "On a terminal, stderr shows a progress line with the time left.\n");
+	char suites[2048];
+	size_t n = 0;
+
+	suites[0] = 0;
+	for (size_t i = 0; i < nr_check_suites && n < sizeof(suites); i++)
+		n += (size_t)snprintf(suites + n, sizeof(suites) - n, "  %-9s %s\n", check_suites[i].name,
+				      check_suites[i].summary);
+	cli_help(f, &check_spec, suites);
 }
 
 /* --verbose: the checks one suite added (rep->r[from..]), with their evidence. */
@@ -113,14 +131,6 @@ static const struct check_suite *suite_find(const char *name)
 
 int cmd_check(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", required_argument, NULL, 'j' },
-		{ "tap", no_argument, NULL, 't' },
-		{ "kvm-dev", required_argument, NULL, 'k' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *json_path = NULL, *kvm_opt = NULL;
 	const struct check_suite *sel[16];
 	struct check_report rep = { 0 };
@@ -131,19 +141,19 @@ int cmd_check(int argc, char **argv)
 	json_t *root;
 	bool tap = false;
 	int stopped;
+	struct cli_parser p;
 	int c, r;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "hv", opts, NULL)) != -1) {
+	cli_opts_init(&p, &check_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'j': json_path = optarg; break;
-		case 'k': kvm_opt = optarg; break;
-		case 't': tap = true; break;
+		case CLI_LONG('j'): json_path = optarg; break;
+		case CLI_LONG('k'): kvm_opt = optarg; break;
+		case CLI_LONG('t'): tap = true; break;
 		case 'v': env.verbose = true; break;
 		case 'h': check_usage(stdout); return EXIT_OK;
 		default:
-			return cli_usage_error("check", "unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	for (; optind < argc; optind++) {

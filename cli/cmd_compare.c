@@ -1,6 +1,5 @@
 /* cmd_compare.c - `exitscope compare BASE NEW` or `A1 [A2..] -- B1 [B2..]`: A/B verdicts with statistics. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,79 +7,87 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "compare/compare.h"
 #include "compare/path.h"
 #include "results/noise.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
 
-static void compare_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: exitscope compare [options] BASE.json NEW.json\n"
-		"       exitscope compare [options] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
-		"\n"
-		"Compare result files (from `exitscope run --json`): host differences\n"
-		"first (with a loud warning when the CPUs or the execution modes differ),\n"
-		"then for every probe in both sides its cycles/op on each, the difference\n"
-		"in cycles and percent, its 95%% confidence interval and a verdict: faster,\n"
-		"slower, no significant change, or too noisy (the interval is wider than\n"
-		"the threshold: a change of that size could not have been detected; the\n"
-		"smallest one that could is shown). A change is significant when the\n"
-		"interval excludes 0 and the difference is at least the threshold. Files\n"
-		"with rounds (`run --method v2`) are compared by their round medians: a\n"
-		"side's figure is the mean of its round medians, the interval Welch's t\n"
-		"interval on them, which sees the drift between rounds. With several runs\n"
-		"per side (before and after '--') the run is the unit: a side's figure is\n"
-		"the mean of its run means and its variance the spread of those, so the\n"
-		"interval sees what varies from one run (process, boot) to the next. One\n"
-		"run cannot see that: compare says so, unless --noise adds the host's\n"
-		"between-run variance (docs/method.md). Where the guest's code is emulated\n"
-		"the host's speed moves every op's cost from round to round and run to run;\n"
-		"each round also timed the harness loop beside the op, so its net cost is\n"
-		"put at the base side's guest speed (--normalize), and a 'guest speed' line\n"
-		"compares the loop itself. Without rounds (v1, older\n"
-		"recordings) or with fewer than 2 on a side, the medians of the samples\n"
-		"are compared with a seeded, reproducible bootstrap over them, with a note\n"
-		"that run-to-run variance is not seen. Changes of exits/op and the other per-op\n"
-		"counters (each side's mean over its runs; a change when every run is the same\n"
-		"whole number per op, none on one side against at least one per op on the\n"
-		"other, or by Welch t on the run values with 2 runs or more a side; with one\n"
-		"run a side other differences are listed as not judged),\n"
-		"ownership-map and check changes (of each side's first file), and\n"
-		"probes found on one side only are listed too.\n"
-		"\n"
-		"  --threshold PCT       smallest relative change that counts (default %.0f%%)\n"
-		"  --normalize MODE      what is compared: 'speed': each round's net cycles put\n"
-		"                        at the base side's guest speed (less the probe's own\n"
-		"                        slope on its harness loop, fitted within runs, times\n"
-		"                        the loop's distance from the base side's mean);\n"
-		"                        'none': the net cycles as measured; 'auto' (default):\n"
-		"                        speed when every run's guest code was emulated (host\n"
-		"                        record), none otherwise\n"
-		"  --fail-on-regression  exit 1 if any probe is significantly slower\n"
-		"                        ('too noisy' is not a regression)\n"
-		"  --wide                the full table (difference and CI in cycles, each probe's\n"
-		"                        model and runs), how the figures were put at speed, and\n"
-		"                        every note on one line; default: lines of at most 100\n"
-		"                        columns\n"
-		"  --json FILE           also write the comparison as JSON to FILE ('-': stdout,\n"
-		"                        instead of the text)\n"
-		"  --seed N              seed of the samples' bootstrap (default %d; same seed,\n"
-		"                        same intervals)\n"
-		"  --noise FILE          the host's noise floor (exitscope-noise JSON, from K\n"
-		"                        runs of this host): its between-run variance is added\n"
-		"                        to the interval of each probe it has, for the sides\n"
-		"                        measured by rounds; a floor of another host, exitscope\n"
-		"                        or method is refused (exit 2)\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
+static const struct cli_opt compare_opts[] = {
+	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" },
+	{ "normalize", CLI_LONG('N'), "MODE", "what is compared: 'speed': each round's net cycles put\n"
+					      "at the base side's guest speed (less the probe's own\n"
+					      "slope on its harness loop, fitted within runs, times\n"
+					      "the loop's distance from the base side's mean);\n"
+					      "'none': the net cycles as measured; 'auto' (default):\n"
+					      "speed when every run's guest code was emulated (host\n"
+					      "record), none otherwise" },
+	{ "fail-on-regression", CLI_LONG('f'), NULL, "exit 1 if any probe is significantly slower\n"
+						     "('too noisy' is not a regression)" },
+	{ "wide", CLI_LONG('w'), NULL, "the full table (difference and CI in cycles, each probe's\n"
+				       "model and runs), how the figures were put at speed, and\n"
+				       "every note on one line; default: lines of at most 100\n"
+				       "columns" },
+	{ "json", CLI_LONG('j'), "FILE", "also write the comparison as JSON to FILE ('-': stdout,\n"
+					 "instead of the text)" },
+	{ "seed", CLI_LONG('s'), "N", "seed of the samples' bootstrap (default %d; same seed,\n"
+				      "same intervals)" },
+	{ "noise", CLI_LONG('n'), "FILE", "the host's noise floor (exitscope-noise JSON, from K\n"
+					  "runs of this host): its between-run variance is added\n"
+					  "to the interval of each probe it has, for the sides\n"
+					  "measured by rounds; a floor of another host, exitscope\n"
+					  "or method is refused (exit 2)" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec compare_spec = {
+	.name = "compare",
+	.usage = "[options] BASE.json NEW.json\n"
+		 "[options] A1.json [A2.json ...] -- B1.json [B2.json ...]",
+	.about = "Compare result files (from `exitscope run --json`): host differences\n"
+		 "first (with a loud warning when the CPUs or the execution modes differ),\n"
+		 "then for every probe in both sides its cycles/op on each, the difference\n"
+		 "in cycles and percent, its 95%% confidence interval and a verdict: faster,\n"
+		 "slower, no significant change, or too noisy (the interval is wider than\n"
+		 "the threshold: a change of that size could not have been detected; the\n"
+		 "smallest one that could is shown). A change is significant when the\n"
+		 "interval excludes 0 and the difference is at least the threshold. Files\n"
+		 "with rounds (`run --method v2`) are compared by their round medians: a\n"
+		 "side's figure is the mean of its round medians, the interval Welch's t\n"
+		 "interval on them, which sees the drift between rounds. With several runs\n"
+		 "per side (before and after '--') the run is the unit: a side's figure is\n"
+		 "the mean of its run means and its variance the spread of those, so the\n"
+		 "interval sees what varies from one run (process, boot) to the next. One\n"
+		 "run cannot see that: compare says so, unless --noise adds the host's\n"
+		 "between-run variance (docs/method.md). Where the guest's code is emulated\n"
+		 "the host's speed moves every op's cost from round to round and run to run;\n"
+		 "each round also timed the harness loop beside the op, so its net cost is\n"
+		 "put at the base side's guest speed (--normalize), and a 'guest speed' line\n"
+		 "compares the loop itself. Without rounds (v1, older\n"
+		 "recordings) or with fewer than 2 on a side, the medians of the samples\n"
+		 "are compared with a seeded, reproducible bootstrap over them, with a note\n"
+		 "that run-to-run variance is not seen. Changes of exits/op and the other per-op\n"
+		 "counters (each side's mean over its runs; a change when every run is the same\n"
+		 "whole number per op, none on one side against at least one per op on the\n"
+		 "other, or by Welch t on the run values with 2 runs or more a side; with one\n"
+		 "run a side other differences are listed as not judged),\n"
+		 "ownership-map and check changes (of each side's first file), and\n"
+		 "probes found on one side only are listed too.\n",
+	.opts = compare_opts,
+	.col = 24,
+	.order = '-',	/* files in order among the options: the '--' is taken out before */
+	.tail = "Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
 		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
 		"output file that cannot be written is found before anything is read),\n"
 		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
 		"one run given twice (on a side, or on both: the same start, end and process).\n",
-		COMPARE_THRESHOLD_PCT, COMPARE_SEED);
+};
+
+static void compare_usage(FILE *f)
+{
+	cli_help(f, &compare_spec, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
 /* At most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
@@ -127,17 +134,6 @@ static void free_side(struct result_file **rf, size_t n)
 
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "threshold", required_argument, NULL, 't' },
-		{ "fail-on-regression", no_argument, NULL, 'f' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "noise", required_argument, NULL, 'n' },
-		{ "normalize", required_argument, NULL, 'N' },
-		{ "wide", no_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
 	struct path_changes paths = { 0 };
@@ -148,6 +144,7 @@ int cmd_compare(int argc, char **argv)
 	int c, i, nargs = 0, split = -1, fail_on_regression = 0, wide = 0, rc = EXIT_USAGE;
 	size_t nfiles = 0, na = 0, nb = 0;
 	char err[RESULT_ERR_MAX];
+	struct cli_parser p;
 
 	compare_opts_init(&copts);
 	/*
@@ -173,12 +170,11 @@ int cmd_compare(int argc, char **argv)
 		}
 		args[nargs++] = argv[i];
 	}
-	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
-	opterr = 0;
+	cli_opts_init(&p, &compare_spec, nargs, args);
 	/* Options may come before, between or after the files. */
 	na = 0;
 	while (optind < nargs) {
-		c = getopt_long(nargs, args, "-h", opts, NULL);
+		c = cli_opts_next(&p);
 		if (c == -1)
 			break;
 		switch (c) {
@@ -188,33 +184,33 @@ int cmd_compare(int argc, char **argv)
 			if (split < 0 || optind - 1 < split)
 				na = nfiles;
 			break;
-		case 't':
+		case CLI_LONG('t'):
 			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct)) {
 				rc = cli_usage_error("compare", "--threshold: '%s' is not a percentage "
 						     "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 				goto out;
 			}
 			break;
-		case 'f':
+		case CLI_LONG('f'):
 			fail_on_regression = 1;
 			break;
-		case 'w':
+		case CLI_LONG('w'):
 			wide = 1;
 			break;
-		case 'j':
+		case CLI_LONG('j'):
 			json_path = optarg;
 			break;
-		case 's':
+		case CLI_LONG('s'):
 			if (parse_seed(optarg, &copts.seed)) {
 				rc = cli_usage_error("compare", "--seed: '%s' is not an integer 0-%lld",
 						     optarg, (long long)CLI_SEED_MAX);
 				goto out;
 			}
 			break;
-		case 'n':
+		case CLI_LONG('n'):
 			noise_path = optarg;
 			break;
-		case 'N':
+		case CLI_LONG('N'):
 			if (compare_normalize_parse(optarg, &copts.normalize)) {
 				rc = cli_usage_error("compare", "--normalize: '%s' is not auto, speed or "
 						     "none", optarg);
@@ -226,8 +222,7 @@ int cmd_compare(int argc, char **argv)
 			rc = EXIT_OK;
 			goto out;
 		default:
-			rc = cli_usage_error("compare", "unknown or incomplete option '%s'",
-					     args[optind - 1]);
+			rc = cli_opts_bad(&p);
 			goto out;
 		}
 	}

@@ -4,7 +4,6 @@
  * reads (export/openmetrics.h), written atomically; and the same text from
  * the document `run --openmetrics FILE` has just made (export_root_write).
  */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "export/openmetrics.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
@@ -19,29 +19,37 @@
 
 #define EXPORT_MAX_FILES	64
 
+static const struct cli_opt export_opts[] = {
+	{ "format", CLI_LONG('f'), "FMT", "openmetrics (the default; also 'prometheus'): text\n"
+					  "exposition format 0.0.4, no timestamps, no '# EOF'" },
+	{ "output", 'o', "FILE", "where to write (default '-': stdout); for node_exporter\n"
+				 "a name ending in .prom in its textfile directory" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec export_spec = {
+	.name = "export",
+	.usage = "[options] RESULT.json [MORE.json ...]",
+	.about = "Write result files (run, map, check, info) as Prometheus metrics in the text\n"
+		 "format node_exporter's textfile collector reads: per probe its status and the\n"
+		 "median and 95%% CI of cycles/op, exits/op and the exact userspace exits/op;\n"
+		 "per CR bit and CPUID profile its ownership; per check its status; the host\n"
+		 "record as the labels of exitscope_info. Every series has a label run=NAME,\n"
+		 "NAME being the file's name without .json: files with the same NAME are\n"
+		 "refused. FILE is written to a temporary in its directory and renamed, so a\n"
+		 "collector never reads half a file and a failed export leaves the old one.\n",
+	.opts = export_opts,
+	.col = 22,
+	.order = '-',	/* files in order among the options */
+	.tail = "Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
+		"2 usage error (including an output FILE that cannot be written, found\n"
+		"before any input is read) or unreadable/invalid input.\n",
+};
+
 static void export_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: exitscope export [--format openmetrics] [-o FILE] RESULT.json [MORE.json ...]\n"
-		"\n"
-		"Write result files (run, map, check, info) as Prometheus metrics in the text\n"
-		"format node_exporter's textfile collector reads: per probe its status and the\n"
-		"median and 95%% CI of cycles/op, exits/op and the exact userspace exits/op;\n"
-		"per CR bit and CPUID profile its ownership; per check its status; the host\n"
-		"record as the labels of exitscope_info. Every series has a label run=NAME,\n"
-		"NAME being the file's name without .json: files with the same NAME are\n"
-		"refused. FILE is written to a temporary in its directory and renamed, so a\n"
-		"collector never reads half a file and a failed export leaves the old one.\n"
-		"\n"
-		"  --format FMT        openmetrics (the default; also 'prometheus'): text\n"
-		"                      exposition format 0.0.4, no timestamps, no '# EOF'\n"
-		"  -o, --output FILE   where to write (default '-': stdout); for node_exporter\n"
-		"                      a name ending in .prom in its textfile directory\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
-		"2 usage error (including an output FILE that cannot be written, found\n"
-		"before any input is read) or unreadable/invalid input.\n");
+	cli_help(f, &export_spec);
 }
 
 /* Write the runs through a checked outfile: all or nothing. */
@@ -87,22 +95,16 @@ int export_root_write(const char *cmd, json_t *root, const char *json_path, cons
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	char labels[EXPORT_MAX_FILES][EXPORT_RUN_LABEL_LEN];
 	struct result_file *files[EXPORT_MAX_FILES] = { 0 };
 	struct export_run runs[EXPORT_MAX_FILES];
 	const char *paths[EXPORT_MAX_FILES], *out = "-";
 	size_t n = 0, i;
+	struct cli_parser p;
 	int c, rc;
 
-	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "-ho:", opts, NULL)) != -1) {
+	cli_opts_init(&p, &export_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
 		case 1:
 			if (n == EXPORT_MAX_FILES)
@@ -110,7 +112,7 @@ int cmd_export(int argc, char **argv)
 						       EXPORT_MAX_FILES);
 			paths[n++] = optarg;
 			break;
-		case 'f':
+		case CLI_LONG('f'):
 			if (strcmp(optarg, "openmetrics") && strcmp(optarg, "prometheus"))
 				return cli_usage_error("export", "--format: '%s' is not openmetrics",
 						       optarg);
@@ -122,8 +124,7 @@ int cmd_export(int argc, char **argv)
 			export_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("export", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	while (optind < argc) {

@@ -1,65 +1,67 @@
 /* cmd_info.c - `exitscope info`: the host record as text or JSON. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 
+static const struct cli_opt info_opts[] = {
+	{ "json", CLI_LONG('j'), "[FILE]", "write the record as JSON to FILE, or to stdout without FILE" },
+	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device to use (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec info_spec = {
+	.name = "info",
+	.usage = "[options]",
+	.about = "Describe this host's KVM: kernel, backend module and its parameters, CPU,\n"
+		 "KVM API and capabilities, supported CPUID features (XSAVE*, PKU, SHSTK, IBT,\n"
+		 "x2APIC, TSC deadline), supported XCR0 and XSS, whether IA32_XSS and the CET\n"
+		 "MSRs are in the MSR save list, the TSC frequency, and the guest execution\n"
+		 "mode: a known loop runs in a guest and the vCPU stats tell whether its\n"
+		 "instructions ran natively or were emulated by the host.\n",
+	.opts = info_opts,
+	.col = 19,
+	.order = '+',
+	.tail = "Exit status: 0 ok, 1 failure (or the record could not be written),\n"
+		"2 usage error, 3 KVM not available.\n",
+};
+
 static void info_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: exitscope info [--json [FILE]] [--kvm-dev PATH]\n"
-		"\n"
-		"Describe this host's KVM: kernel, backend module and its parameters, CPU,\n"
-		"KVM API and capabilities, supported CPUID features (XSAVE*, PKU, SHSTK, IBT,\n"
-		"x2APIC, TSC deadline), supported XCR0 and XSS, whether IA32_XSS and the CET\n"
-		"MSRs are in the MSR save list, the TSC frequency, and the guest execution\n"
-		"mode: a known loop runs in a guest and the vCPU stats tell whether its\n"
-		"instructions ran natively or were emulated by the host.\n"
-		"\n"
-		"  --json [FILE]    write the record as JSON to FILE, or to stdout without FILE\n"
-		"  --kvm-dev PATH   KVM device to use (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
-		"  -h, --help       this text\n"
-		"\n"
-		"Exit status: 0 ok, 1 failure (or the record could not be written),\n"
-		"2 usage error, 3 KVM not available.\n");
+	cli_help(f, &info_spec);
 }
 
 int cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", optional_argument, NULL, 'j' },
-		{ "kvm-dev", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *json_path = NULL, *kvm_opt = NULL, *kvm_path;
 	struct hostinfo hi;
 	json_t *root;
 	char err[512];
+	struct cli_parser p;
 	int c, r;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	cli_opts_init(&p, &info_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'j':
+		case CLI_LONG('j'):
 			json_path = optarg ? optarg : "-";
 			if (!optarg && optind < argc && argv[optind][0] != '-')
 				json_path = argv[optind++];
 			break;
-		case 'k':
+		case CLI_LONG('k'):
 			kvm_opt = optarg;
 			break;
 		case 'h':
 			info_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("info", "unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	if (optind < argc)

@@ -4,7 +4,6 @@
  * --expect), with a progress line on a terminal.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/map_expect.h"
+#include "cli/opts.h"
 #include "cli/progress.h"
 #include "cli/tap_out.h"
 #include "harness/suite_env.h"
@@ -26,46 +26,48 @@
 
 #define MAP_MAX_PROFILES 16
 
-static void map_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: exitscope map [--cpuid-profile SPEC ...] [--json FILE] [--kvm-dev PATH]\n"
-		"                     [--ops N] [--rounds N] [--trace] [--tap --expect FILE]\n"
-		"\n"
-		"Which CR0/CR4 bits may a guest flip without a VM exit? For every bit a 64-bit\n"
-		"guest may toggle, and for reads of CR0/CR3/CR4/CR8, the guest performs the\n"
-		"operation N times between two syncs; the vCPU stats-fd 'exits' delta gives\n"
-		"exits/op (the closing sync's own exit subtracted, fewest of the rounds) and\n"
-		"the guest TSC gives cycles/op. Status: owned (0 exits/op), intercepted (>= 1),\n"
-		"rejected (the toggle faults, e.g. #GP without the CPUID feature; CR4 bits\n"
-		"are also tried via KVM_SET_SREGS), emulated (the host emulates all guest\n"
-		"code: ownership is not meaningful, no bit is called owned), skipped (why).\n"
-		"\n"
-		"  --cpuid-profile SPEC  guest CPUID to map under; repeatable (default: host and\n"
-		"                        minimal). SPEC is host, minimal, or either followed by\n"
-		"                        ,+FEATURE / ,-FEATURE edits; a SPEC of edits alone is\n"
-		"                        relative to host, e.g. -shstk,-ibt or minimal,+x2apic.\n"
-		"                        %s\n"
-		"  --json FILE           also write a \"kind\":\"map\" result file ('-' for stdout)\n"
-		"  --kvm-dev PATH        KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
-		"  --ops N               CR writes or reads per round (default %d, made even)\n"
-		"  --rounds N            rounds per entry (default %d)\n"
-		"  --tap                 print TAP version 13 instead of the table: one test per\n"
-		"                        profile and entry that --expect FILE names (needs it)\n"
-		"  --expect FILE         expected ownership, lines 'map REG NAME|BIT|* OP\n"
-		"                        STATUS[|STATUS...] [NUM]' as in scripts/lane-assert\n"
-		"                        (a lane's lanes/expect-*.txt works as it is) and\n"
-		"                        'profile NAME|*' for the map lines after it (default:\n"
-		"                        host, else the first profile); # comments. An entry\n"
-		"                        of a host that emulates guest code is skipped when\n"
-		"                        owned/intercepted was expected; entries not named\n"
-		"                        are listed in a comment, not tested\n"
-		"  --trace               attribute each entry's exits to exit reasons (tracefs\n"
-		"                        kvm_exit events; needs root and a kernel with them):\n"
-		"                        per-op counts of the first round, e.g. CR_ACCESS 1.00\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Bits whose status differs between profiles are listed at the end.\n"
+static const struct cli_opt map_opts[] = {
+	{ "cpuid-profile", CLI_LONG('p'), "SPEC", "guest CPUID to map under; repeatable (default: host and\n"
+						  "minimal). SPEC is host, minimal, or either followed by\n"
+						  ",+FEATURE / ,-FEATURE edits; a SPEC of edits alone is\n"
+						  "relative to host, e.g. -shstk,-ibt or minimal,+x2apic.\n"
+						  "%s" },
+	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-' for stdout)" },
+	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	{ "ops", CLI_LONG('n'), "N", "CR writes or reads per round (default %d, made even)" },
+	{ "rounds", CLI_LONG('r'), "N", "rounds per entry (default %d)" },
+	{ "tap", CLI_LONG('T'), NULL, "print TAP version 13 instead of the table: one test per\n"
+				      "profile and entry that --expect FILE names (needs it)" },
+	{ "expect", CLI_LONG('e'), "FILE", "expected ownership, lines 'map REG NAME|BIT|* OP\n"
+					   "STATUS[|STATUS...] [NUM]' as in scripts/lane-assert\n"
+					   "(a lane's lanes/expect-*.txt works as it is) and\n"
+					   "'profile NAME|*' for the map lines after it (default:\n"
+					   "host, else the first profile); # comments. An entry\n"
+					   "of a host that emulates guest code is skipped when\n"
+					   "owned/intercepted was expected; entries not named\n"
+					   "are listed in a comment, not tested" },
+	{ "trace", CLI_LONG('t'), NULL, "attribute each entry's exits to exit reasons (tracefs\n"
+					"kvm_exit events; needs root and a kernel with them):\n"
+					"per-op counts of the first round, e.g. CR_ACCESS 1.00" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec map_spec = {
+	.name = "map",
+	.usage = "[options]",
+	.about = "Which CR0/CR4 bits may a guest flip without a VM exit? For every bit a 64-bit\n"
+		 "guest may toggle, and for reads of CR0/CR3/CR4/CR8, the guest performs the\n"
+		 "operation N times between two syncs; the vCPU stats-fd 'exits' delta gives\n"
+		 "exits/op (the closing sync's own exit subtracted, fewest of the rounds) and\n"
+		 "the guest TSC gives cycles/op. Status: owned (0 exits/op), intercepted (>= 1),\n"
+		 "rejected (the toggle faults, e.g. #GP without the CPUID feature; CR4 bits\n"
+		 "are also tried via KVM_SET_SREGS), emulated (the host emulates all guest\n"
+		 "code: ownership is not meaningful, no bit is called owned), skipped (why).\n",
+	.opts = map_opts,
+	.col = 24,
+	.order = '+',
+	.tail = "Bits whose status differs between profiles are listed at the end.\n"
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
 		"expectations file or one that is no regular file, with no map line, a bad\n"
@@ -74,7 +76,11 @@ static void map_usage(FILE *f)
 		"\"not ok\" in TAP; the map is still printed and written; before any entry\n"
 		"was measured, an existing FILE is left as it was).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
-		profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
+};
+
+static void map_usage(FILE *f)
+{
+	cli_help(f, &map_spec, profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }
 
 /* The progress line: one item per entry of every profile. */
@@ -115,18 +121,6 @@ static int map_number(const char *s, unsigned int max, unsigned int *out)
 
 int cmd_map(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cpuid-profile", required_argument, NULL, 'p' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "kvm-dev", required_argument, NULL, 'k' },
-		{ "ops", required_argument, NULL, 'n' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "trace", no_argument, NULL, 't' },
-		{ "tap", no_argument, NULL, 'T' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *profiles[MAP_MAX_PROFILES], *json_path = NULL, *kvm_opt = NULL;
 	const char *expect_path = NULL;
 	static const char *const default_names[] = { "host", "minimal" };
@@ -144,13 +138,13 @@ int cmd_map(int argc, char **argv)
 	struct result_map *map = NULL;
 	json_t *root;
 	char err[2048];
+	struct cli_parser cp;
 	int c, r, stop;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	cli_opts_init(&cp, &map_spec, argc, argv);
+	while ((c = cli_opts_next(&cp)) != -1) {
 		switch (c) {
-		case 'p':
+		case CLI_LONG('p'):
 			if (np == MAP_MAX_PROFILES)
 				return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
 			if (profile_parse(optarg, &p, err, sizeof(err)))
@@ -159,22 +153,22 @@ int cmd_map(int argc, char **argv)
 			name_ptrs[np] = names[np];
 			profiles[np++] = optarg;
 			break;
-		case 'j': json_path = optarg; break;
-		case 'k': kvm_opt = optarg; break;
-		case 'n':
+		case CLI_LONG('j'): json_path = optarg; break;
+		case CLI_LONG('k'): kvm_opt = optarg; break;
+		case CLI_LONG('n'):
 			if (map_number(optarg, 1000000, &mo.ops))
 				return cli_usage_error("map", "--ops wants a count 1..1000000, got '%s'", optarg);
 			break;
-		case 'r':
+		case CLI_LONG('r'):
 			if (map_number(optarg, 100, &mo.rounds))
 				return cli_usage_error("map", "--rounds wants a count 1..100, got '%s'", optarg);
 			break;
-		case 't': mo.trace = true; break;
-		case 'T': tap = true; break;
-		case 'e': expect_path = optarg; break;
+		case CLI_LONG('t'): mo.trace = true; break;
+		case CLI_LONG('T'): tap = true; break;
+		case CLI_LONG('e'): expect_path = optarg; break;
 		case 'h': map_usage(stdout); return EXIT_OK;
 		default:
-			return cli_usage_error("map", "unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_opts_bad(&cp);
 		}
 	}
 	if (optind < argc)

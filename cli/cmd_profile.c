@@ -7,7 +7,6 @@
  * line and no profile, never a wrong one.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,39 +14,46 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "profile/attribute.h"
 #include "profile/counts.h"
 #include "profile/symtab.h"
 #include "results/result_read.h"
 #include "results/result_write.h"
 
+static const struct cli_opt profile_opts[] = {
+	{ "counts", CLI_LONG('c'), "FILE", "the emulator's profile file" },
+	{ "symbols", CLI_LONG('s'), "MAP", "the lane kernel's System.map; it must be the running\n"
+					   "kernel's: every VM entry the emulator saw must lie in\n"
+					   "the function that enters the guest, else no profile" },
+	{ "label", CLI_LONG('l'), "LABEL", "the run's dump in FILE (the JSON path the run wrote\n"
+					   "inside the lane; default: the dump whose label has\n"
+					   "RUN.json's file name)" },
+	{ "output", 'o', "FILE", "where to write the run (default: RUN.json itself;\n"
+				 "'-': stdout, the JSON alone)" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec profile_spec = {
+	.name = "profile",
+	.usage = "--counts FILE --symbols MAP [options] RUN.json",
+	.about = "Add each probe's exit path to a run made in a profiling lane (LANE_PROFILE=1):\n"
+		 "the L1 kernel's instructions and calls by function, the L2 guest's and L1 user\n"
+		 "space's instructions, and the VM exits by reason, counted exactly by the lane's\n"
+		 "instrumented emulator in the probe's op batches minus its baseline batches,\n"
+		 "over the same operations. Functions are the lane kernel's text symbols;\n"
+		 "code inlined into a function counts as that function's.\n",
+	.opts = profile_opts,
+	.col = 22,
+	.tail = "Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
+		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
+		"is no regular file: a FIFO, a device, a directory).\n",
+};
+
 static void profile_usage(FILE *f)
 {
-	fprintf(f,
-		"usage: exitscope profile --counts FILE --symbols SYSTEM.MAP [--label LABEL]\n"
-		"                         [-o OUT.json] RUN.json\n"
-		"\n"
-		"Add each probe's exit path to a run made in a profiling lane (LANE_PROFILE=1):\n"
-		"the L1 kernel's instructions and calls by function, the L2 guest's and L1 user\n"
-		"space's instructions, and the VM exits by reason, counted exactly by the lane's\n"
-		"instrumented emulator in the probe's op batches minus its baseline batches,\n"
-		"over the same operations. Functions are the lane kernel's text symbols;\n"
-		"code inlined into a function counts as that function's.\n"
-		"\n"
-		"  --counts FILE       the emulator's profile file\n"
-		"  --symbols MAP       the lane kernel's System.map; it must be the running\n"
-		"                      kernel's: every VM entry the emulator saw must lie in\n"
-		"                      the function that enters the guest, else no profile\n"
-		"  --label LABEL       the run's dump in FILE (the JSON path the run wrote\n"
-		"                      inside the lane; default: the dump whose label has\n"
-		"                      RUN.json's file name)\n"
-		"  -o, --output FILE   where to write the run (default: RUN.json itself;\n"
-		"                      '-': stdout, the JSON alone)\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
-		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
-		"is no regular file: a FIFO, a device, a directory).\n");
+	cli_help(f, &profile_spec);
 }
 
 static const char *base_name(const char *p)
@@ -110,14 +116,6 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 
 int cmd_profile(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "counts", required_argument, NULL, 'c' },
-		{ "symbols", required_argument, NULL, 's' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *counts = NULL, *symbols = NULL, *label = NULL, *out = NULL, *run;
 	char err[RESULT_ERR_MAX + PATH_MAX], what[PATH_MAX + 64];
 	struct result_file *rf = NULL;
@@ -125,22 +123,21 @@ int cmd_profile(int argc, char **argv)
 	struct prof_file pf = { 0 };
 	struct symtab st = { 0 };
 	enum profile_vendor v;
+	struct cli_parser p;
 	int c, n, r, rc;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	cli_opts_init(&p, &profile_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
-		case 'c': counts = optarg; break;
-		case 's': symbols = optarg; break;
-		case 'l': label = optarg; break;
+		case CLI_LONG('c'): counts = optarg; break;
+		case CLI_LONG('s'): symbols = optarg; break;
+		case CLI_LONG('l'): label = optarg; break;
 		case 'o': out = optarg; break;
 		case 'h':
 			profile_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("profile", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	if (!counts || !symbols)

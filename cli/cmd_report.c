@@ -1,5 +1,4 @@
 /* cmd_report.c - `exitscope report RUN.json [MORE.json ...] -o report.html`: one self-contained HTML report. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,38 +6,45 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "report/report.h"
 #include "results/outfile.h"
 
 #define DEFAULT_OUT "exitscope-report.html"
 
-static void report_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: exitscope report RUN.json [MORE.json ...] [-o FILE] [--threshold PCT] [--seed N]\n"
-		"                        [--normalize MODE]\n"
-		"\n"
-		"Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
-		"fetched) from result files: the host records at the top; per-probe cost\n"
-		"charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
-		"group, with why each probe stopped when the file says (precision, or budget\n"
-		"highlighted: its CI did not reach --precision); the ownership map as a grid\n"
-		"of bits x CPUID profiles; the check results; and, for two or more files,\n"
-		"A/B comparisons of each file against the first with verdicts (as `exitscope\n"
-		"compare`: faster, slower, no significant change, too noisy). Files are\n"
-		"labelled A, B, ... in the order given (at most %d).\n"
-		"\n"
-		"  -o, --output FILE   where to write the report (default " DEFAULT_OUT "; '-': stdout)\n"
-		"  --threshold PCT     smallest relative change that counts (default %.0f%%)\n"
-		"  --seed N            bootstrap seed for the comparisons (default %d)\n"
-		"  --normalize MODE    what the comparisons compare, as `exitscope compare`:\n"
-		"                      auto (default), speed or none\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
+static const struct cli_opt report_opts[] = {
+	{ "output", 'o', "FILE", "where to write the report (default " DEFAULT_OUT "; '-': stdout)" },
+	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" },
+	{ "seed", CLI_LONG('s'), "N", "bootstrap seed for the comparisons (default %d)" },
+	{ "normalize", CLI_LONG('N'), "MODE", "what the comparisons compare, as `exitscope compare`:\n"
+					      "auto (default), speed or none" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec report_spec = {
+	.name = "report",
+	.usage = "[options] RUN.json [MORE.json ...]",
+	.about = "Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
+		 "fetched) from result files: the host records at the top; per-probe cost\n"
+		 "charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
+		 "group, with why each probe stopped when the file says (precision, or budget\n"
+		 "highlighted: its CI did not reach --precision); the ownership map as a grid\n"
+		 "of bits x CPUID profiles; the check results; and, for two or more files,\n"
+		 "A/B comparisons of each file against the first with verdicts (as `exitscope\n"
+		 "compare`: faster, slower, no significant change, too noisy). Files are\n"
+		 "labelled A, B, ... in the order given (at most %d).\n",
+	.opts = report_opts,
+	.col = 22,
+	.order = '-',	/* files in order among the options */
+	.tail = "Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
 		"2 usage error (including an output FILE that cannot be written, found\n"
 		"before any input is read) or unreadable/invalid input.\n",
-		REPORT_MAX_FILES, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
+};
+
+static void report_usage(FILE *f)
+{
+	cli_help(f, &report_spec, REPORT_MAX_FILES, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
 }
 
 /* Through a checked outfile: a failed write leaves no half report and an old one intact. */
@@ -67,24 +73,16 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "normalize", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct result_file *files[REPORT_MAX_FILES] = { 0 };
 	const char *paths[REPORT_MAX_FILES], *out = DEFAULT_OUT;
 	struct compare_opts copts;
 	size_t n = 0, i;
+	struct cli_parser p;
 	int c, rc = EXIT_USAGE;
 
 	compare_opts_init(&copts);
-	optind = 0;	/* full getopt reinit: "-" keeps files in order among options */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "-ho:", opts, NULL)) != -1) {
+	cli_opts_init(&p, &report_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
 		case 1:
 			if (n == REPORT_MAX_FILES)
@@ -95,17 +93,17 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 't':
+		case CLI_LONG('t'):
 			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct))
 				return cli_usage_error("report", "--threshold: '%s' is not a percentage "
 						       "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 			break;
-		case 's':
+		case CLI_LONG('s'):
 			if (cli_parse_u64(optarg, false, CLI_SEED_MAX, &copts.seed))
 				return cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
 						       optarg, (long long)CLI_SEED_MAX);
 			break;
-		case 'N':
+		case CLI_LONG('N'):
 			if (compare_normalize_parse(optarg, &copts.normalize))
 				return cli_usage_error("report", "--normalize: '%s' is not auto, speed or "
 						       "none", optarg);
@@ -114,8 +112,7 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("report", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	while (optind < argc) {

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "harness/suite_env.h"
 #include "results/check_model.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "kvm/trace.h"
 #include "method/method.h"
 #include "method/repeat.h"
@@ -32,87 +32,90 @@
 #include "map/map.h"
 #include "suites/suites.h"
 
-static void run_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: exitscope run [PROBE|GLOB ...] [--list] [--json FILE] [--method v1|v2]\n"
-		"                     [--rounds N] [--precision PCT] [--precision-floor CYCLES]\n"
-		"                     [--time-budget S] [--run-limit S] [--samples N] [--cpu A[,B]]\n"
-		"                     [--quiet] [--trace] [--all] [--guest-xcr0 MASK] [--kvm-dev PATH]\n"
-		"                     [--openmetrics FILE] [--repeat N] [--wide]\n"
-		"\n"
-		"Measure what each class of VM exit costs on this host: every probe runs one\n"
-		"operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
-		"in batches inside a test guest, timed with serialized TSC reads. Per op it\n"
-		"reports cycles (median, 95%% CI), ns, and exits from the vCPU stats fd and\n"
-		"from exitscope's own run loop. Probes run in the order named; without PROBE,\n"
-		"the whole catalogue runs; GLOB is a shell pattern ('toggle_*'). A probe the\n"
-		"host cannot run is skipped with the reason.\n"
-		"\n"
-		"Method v2 (default): the probes are visited round-robin, --rounds times at\n"
-		"most, each round of a probe in a VM of its own; in it the guest alternates\n"
-		"%d pairs of a baseline batch (its own loop calling an empty function) and a\n"
-		"probe batch, and each pair gives one net figure. A probe stops once the\n"
-		"95%% CI of its round medians is within --precision (or --precision-floor\n"
-		"cycles), else when its rounds or its --time-budget are spent (the table\n"
-		"notes it). Method v1: one baseline per run (the empty call), then each\n"
-		"probe in one pass of --samples batches.\n"
-		"\n"
-		"  --list            list the probes with their group and what they need\n"
-		"  --json FILE       write the result file ('-' for stdout)\n"
-		"  --openmetrics FILE also write it as Prometheus text, atomically (as\n"
-		"                    'exitscope export'), e.g. for node_exporter's textfile collector\n"
-		"  --method v1|v2    measurement method (default v2)\n"
-		"  --rounds N        v2: round-robin passes at most (1-%d, default %d)\n"
-		"  --precision PCT   v2: stop a probe when its CI half-width is within PCT %% of\n"
-		"                    its median (default %g)\n"
-		"  --precision-floor CYCLES\n"
-		"                    v2: ... or within CYCLES cycles, for near-zero costs (default %g)\n"
-		"  --time-budget S   seconds per probe, an upper bound (default %g in v2, %g in v1);\n"
-		"                    v2 counts the CPU time of its rounds' guest runs, so a busy\n"
-		"                    host does not cut its rounds (--run-limit caps wall time);\n"
-		"                    a guest run still going after 2 x S + 1 s is reported as a hang,\n"
-		"                    and in v2 a calibration (the op's first runs) that took S\n"
-		"                    (at least %g s) of CPU time\n"
-		"  --run-limit S     v2: seconds for the whole measurement; probes not done then\n"
-		"                    stop (default: no limit)\n"
-		"  --samples N       v1: samples per probe (1-%d, default %d)\n"
-		"  --cpu A[,B]       pin vCPU 0's thread to CPU A (default: the current CPU) and\n"
-		"                    a second vCPU's to B (default: any CPU but A); run warns when\n"
-		"                    B (or every CPU but A) is busy\n"
-		"  --quiet           no progress or warnings on stderr\n"
-		"  --wide            the table in full, wider than 100 columns: the CI range of all\n"
-		"                    batches and each probe's notes on its row\n"
-		"  --trace           attribute exits by reason through tracefs kvm_exit events\n"
-		"                    (v2: in a round of its own before each probe's first)\n"
-		"  --all             also run the CR ownership map and the check suites (their\n"
-		"                    results go to the table and JSON; a failed check does not\n"
-		"                    change the exit status: use 'exitscope check' for that)\n"
-		"  --guest-xcr0 MASK before any probe (the baseline too) runs, set CR4.OSXSAVE\n"
-		"                    and XCR0 = MASK (decimal, or hexadecimal after 0x: e.g. 0x3)\n"
-		"                    in its guest; MASK needs bit 0 (x87), the architectural pairs,\n"
-		"                    and only bits of KVM's supported XCR0 (else exit 2). Probes\n"
-		"                    whose own setup loads XCR0 (xsetbv, invd_xcr0_differs,\n"
-		"                    invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
-		"                    CPUID every probe is skipped with that reason. Recorded as\n"
-		"                    settings.guest_xcr0\n"
-		"  --kvm-dev PATH    KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)\n"
-		"  --repeat N        N independent runs of this command (1-%d), one after the\n"
-		"                    other, each a process of its own (what varies from run to\n"
-		"                    run, such as memory placement, is drawn once per process);\n"
-		"                    needs --json FILE: FILE.json gives FILE-1.json ... FILE-N.json\n"
-		"                    (then 'exitscope compare A-*.json -- B-*.json')\n"
-		"  -h, --help        this text\n"
-		"\n"
-		"Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
+static const struct cli_opt run_opts[] = {
+	{ "list", CLI_LONG('l'), NULL, "list the probes with their group and what they need" },
+	{ "json", CLI_LONG('j'), "FILE", "write the result file ('-' for stdout)" },
+	{ "openmetrics", CLI_LONG('O'), "FILE", "also write it as Prometheus text, atomically (as\n"
+						"'exitscope export'), e.g. for node_exporter's textfile collector" },
+	{ "method", CLI_LONG('m'), "v1|v2", "measurement method (default v2)" },
+	{ "rounds", CLI_LONG('r'), "N", "v2: round-robin passes at most (1-%d, default %d)" },
+	{ "precision", CLI_LONG('p'), "PCT", "v2: stop a probe when its CI half-width is within PCT %% of\n"
+					     "its median (default %g)" },
+	{ "precision-floor", CLI_LONG('f'), "CYCLES", "v2: ... or within CYCLES cycles, for near-zero costs (default %g)" },
+	{ "time-budget", CLI_LONG('t'), "S", "seconds per probe, an upper bound (default %g in v2, %g in v1);\n"
+					     "v2 counts the CPU time of its rounds' guest runs, so a busy\n"
+					     "host does not cut its rounds (--run-limit caps wall time);\n"
+					     "a guest run still going after 2 x S + 1 s is reported as a hang,\n"
+					     "and in v2 a calibration (the op's first runs) that took S\n"
+					     "(at least %g s) of CPU time" },
+	{ "run-limit", CLI_LONG('L'), "S", "v2: seconds for the whole measurement; probes not done then\n"
+					   "stop (default: no limit)" },
+	{ "samples", CLI_LONG('s'), "N", "v1: samples per probe (1-%d, default %d)" },
+	{ "cpu", CLI_LONG('c'), "A[,B]", "pin vCPU 0's thread to CPU A (default: the current CPU) and\n"
+					 "a second vCPU's to B (default: any CPU but A); run warns when\n"
+					 "B (or every CPU but A) is busy" },
+	{ "quiet", 'q', NULL, "no progress or warnings on stderr" },
+	{ "wide", CLI_LONG('W'), NULL, "the table in full, wider than 100 columns: the CI range of all\n"
+				       "batches and each probe's notes on its row" },
+	{ "trace", CLI_LONG('T'), NULL, "attribute exits by reason through tracefs kvm_exit events\n"
+					"(v2: in a round of its own before each probe's first)" },
+	{ "all", CLI_LONG('a'), NULL, "also run the CR ownership map and the check suites (their\n"
+				      "results go to the table and JSON; a failed check does not\n"
+				      "change the exit status: use 'exitscope check' for that)" },
+	{ "guest-xcr0", CLI_LONG('x'), "MASK", "before any probe (the baseline too) runs, set CR4.OSXSAVE\n"
+					       "and XCR0 = MASK (decimal, or hexadecimal after 0x: e.g. 0x3)\n"
+					       "in its guest; MASK needs bit 0 (x87), the architectural pairs,\n"
+					       "and only bits of KVM's supported XCR0 (else exit 2). Probes\n"
+					       "whose own setup loads XCR0 (xsetbv, invd_xcr0_differs,\n"
+					       "invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
+					       "CPUID every probe is skipped with that reason. Recorded as\n"
+					       "settings.guest_xcr0" },
+	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	{ "repeat", CLI_LONG('R'), "N", "N independent runs of this command (1-%d), one after the\n"
+					"other, each a process of its own (what varies from run to\n"
+					"run, such as memory placement, is drawn once per process);\n"
+					"needs --json FILE: FILE.json gives FILE-1.json ... FILE-N.json\n"
+					"(then 'exitscope compare A-*.json -- B-*.json')" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec run_spec = {
+	.name = "run",
+	.usage = "[options] [PROBE|GLOB ...]",
+	.about = "Measure what each class of VM exit costs on this host: every probe runs one\n"
+		 "operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
+		 "in batches inside a test guest, timed with serialized TSC reads. Per op it\n"
+		 "reports cycles (median, 95%% CI), ns, and exits from the vCPU stats fd and\n"
+		 "from exitscope's own run loop. Probes run in the order named; without PROBE,\n"
+		 "the whole catalogue runs; GLOB is a shell pattern ('toggle_*'). A probe the\n"
+		 "host cannot run is skipped with the reason.\n"
+		 "\n"
+		 "Method v2 (default): the probes are visited round-robin, --rounds times at\n"
+		 "most, each round of a probe in a VM of its own; in it the guest alternates\n"
+		 "%d pairs of a baseline batch (its own loop calling an empty function) and a\n"
+		 "probe batch, and each pair gives one net figure. A probe stops once the\n"
+		 "95%% CI of its round medians is within --precision (or --precision-floor\n"
+		 "cycles), else when its rounds or its --time-budget are spent (the table\n"
+		 "notes it). Method v1: one baseline per run (the empty call), then each\n"
+		 "probe in one pass of --samples batches.\n",
+	.opts = run_opts,
+	.col = 20,
+	.order = '-',	/* operands in order, argv as given, so --repeat's runs can copy it */
+	.tail = "Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
 		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM\n"
 		"(results so far are still printed and written; before any probe measured\n"
 		"anything, an existing FILE is left as it was; a second Ctrl-C while\n"
 		"measuring ends it at once, nothing written). With --repeat: the first run that fails\n"
 		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
-		METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS, METHOD_DEFAULT_PRECISION_PCT,
-		METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S, METHOD_DEFAULT_BUDGET_V1_S,
-		LATENCY_CPU_WATCHDOG_MIN_MS / 1000.0, LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
+};
+
+static void run_usage(FILE *f)
+{
+	cli_help(f, &run_spec, METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS,
+		 METHOD_DEFAULT_PRECISION_PCT, METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S,
+		 METHOD_DEFAULT_BUDGET_V1_S, LATENCY_CPU_WATCHDOG_MIN_MS / 1000.0, LATENCY_MAX_SAMPLES,
+		 METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
 }
 
 struct run_args {
@@ -203,10 +206,10 @@ static int parse_cpus(struct run_args *a, const char *s)
  */
 static void note_repeat_args(struct run_args *a, int c, int at)
 {
-	if (c == 'R') {
+	if (c == CLI_LONG('R')) {
 		for (int k = at; k < optind; k++)
 			a->rep.drop[k] = true;
-	} else if (c == 'j') {
+	} else if (c == CLI_LONG('j')) {
 		a->rep.json_inline = optind - at == 1;	/* --json=FILE */
 		a->rep.json_arg = a->rep.json_inline ? at : at + 1;
 	}
@@ -214,29 +217,8 @@ static void note_repeat_args(struct run_args *a, int c, int at)
 
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "list", no_argument, NULL, 'l' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "openmetrics", required_argument, NULL, 'O' },
-		{ "samples", required_argument, NULL, 's' },
-		{ "time-budget", required_argument, NULL, 't' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "trace", no_argument, NULL, 'T' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "kvm-dev", required_argument, NULL, 'k' },
-		{ "guest-xcr0", required_argument, NULL, 'x' },
-		{ "method", required_argument, NULL, 'm' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "precision", required_argument, NULL, 'p' },
-		{ "precision-floor", required_argument, NULL, 'f' },
-		{ "run-limit", required_argument, NULL, 'L' },
-		{ "repeat", required_argument, NULL, 'R' },
-		{ "wide", no_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct method_opts *m = &a->m;
+	struct cli_parser p;
 	long v;
 	int c, at;
 
@@ -247,74 +229,72 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	a->rep.drop = calloc((size_t)argc + 1, sizeof(*a->rep.drop));
 	if (!a->names || !a->rep.drop)
 		return cli_error("run", EXIT_FAIL, "out of memory");
-	/* "-": operands in order, argv as given, so --repeat's runs can copy it (optind 0: glibc reads that). */
-	optind = 0;
-	opterr = 0;
-	for (at = optind ? optind : 1; (c = getopt_long(argc, argv, "-hq", opts, NULL)) != -1; at = optind) {
+	cli_opts_init(&p, &run_spec, argc, argv);
+	for (at = optind ? optind : 1; (c = cli_opts_next(&p)) != -1; at = optind) {
 		note_repeat_args(a, c, at);
 		switch (c) {
 		case 1: a->names[a->nnames++] = optarg; break;
-		case 'l': a->list = true; break;
-		case 'j': a->json_path = optarg; break;
-		case 'O': a->openmetrics = optarg; break;
+		case CLI_LONG('l'): a->list = true; break;
+		case CLI_LONG('j'): a->json_path = optarg; break;
+		case CLI_LONG('O'): a->openmetrics = optarg; break;
 		case 'q': a->quiet = true; break;
-		case 'T': a->trace = true; break;
-		case 'a': a->all = true; break;
-		case 'W': a->wide = true; break;
-		case 'k': a->kvm_opt = optarg; break;
-		case 'x':
+		case CLI_LONG('T'): a->trace = true; break;
+		case CLI_LONG('a'): a->all = true; break;
+		case CLI_LONG('W'): a->wide = true; break;
+		case CLI_LONG('k'): a->kvm_opt = optarg; break;
+		case CLI_LONG('x'):
 			if (cli_parse_u64(optarg, true, UINT64_MAX, &a->guest_xcr0))
 				return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, "
 						       "not '%s'", optarg);
 			a->xcr0_opt = optarg;
 			break;
-		case 's':
+		case CLI_LONG('s'):
 			if (parse_uint(optarg, 1, LATENCY_MAX_SAMPLES, &v))
 				return cli_usage_error("run", "--samples wants an integer 1-%d, not '%s'",
 						       LATENCY_MAX_SAMPLES, optarg);
 			m->samples = (unsigned int)v;
 			a->samples_given = true;
 			break;
-		case 't':
+		case CLI_LONG('t'):
 			if (cli_parse_num(optarg, 0.01, 600, &m->budget_s))
 				return cli_usage_error("run", "--time-budget wants seconds 0.01-600, not '%s'",
 						       optarg);
 			a->budget_given = true;
 			break;
-		case 'L':
+		case CLI_LONG('L'):
 			if (cli_parse_num(optarg, 0.01, 86400, &m->run_limit_s))
 				return cli_usage_error("run", "--run-limit wants seconds 0.01-86400, not '%s'",
 						       optarg);
 			break;
-		case 'p':
+		case CLI_LONG('p'):
 			if (cli_parse_num(optarg, 0.001, 100, &m->precision_pct))
 				return cli_usage_error("run", "--precision wants a percentage 0.001-100, not '%s'",
 						       optarg);
 			break;
-		case 'f':
+		case CLI_LONG('f'):
 			if (cli_parse_num(optarg, 0, 1e9, &m->floor_cycles))
 				return cli_usage_error("run", "--precision-floor wants cycles >= 0, not '%s'",
 						       optarg);
 			break;
-		case 'r':
+		case CLI_LONG('r'):
 			if (parse_uint(optarg, 1, LATENCY_MAX_ROUNDS, &v))
 				return cli_usage_error("run", "--rounds wants an integer 1-%d, not '%s'",
 						       LATENCY_MAX_ROUNDS, optarg);
 			m->rounds = (unsigned int)v;
 			break;
-		case 'R':
+		case CLI_LONG('R'):
 			if (parse_uint(optarg, 1, REPEAT_MAX, &v))
 				return cli_usage_error("run", "--repeat wants a number of runs 1-%d, not '%s'",
 						       REPEAT_MAX, optarg);
 			a->rep.n = (unsigned int)v;
 			break;
-		case 'm':
+		case CLI_LONG('m'):
 			v = schema_enum_find(run_method_names, RUN_METHOD_N, optarg);
 			if (v < 0)
 				return cli_usage_error("run", "--method wants v1 or v2, not '%s'", optarg);
 			m->method = (enum run_method)v;
 			break;
-		case 'c':
+		case CLI_LONG('c'):
 			if (parse_cpus(a, optarg))
 				return cli_usage_error("run", "--cpu wants a CPU number or two different ones "
 						       "(A,B), not '%s'", optarg);
@@ -323,7 +303,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			run_usage(stdout);
 			return -1;
 		default:
-			return cli_usage_error("run", "unknown or incomplete option '%s'", argv[optind - 1]);
+			return cli_opts_bad(&p);
 		}
 	}
 	while (optind < argc)	/* after "--" */

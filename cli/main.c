@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "results/result_write.h"
 
 static const struct command {
@@ -24,6 +25,30 @@ static const struct command {
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* The option tables that `exitscope help --options CMD` lists (what completion reads). */
+static const struct cli_cmd_spec *const specs[] = {
+	&info_spec, &run_spec, &map_spec, &check_spec, &calibrate_spec,
+	&compare_spec, &report_spec, &export_spec, &profile_spec,
+};
+
+/* `exitscope help --options CMD`: CMD's options one spelling a line (cli_opts_list). */
+static int list_options(const char *name)
+{
+	char err[160];
+
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		if (strcmp(specs[i]->name, name))
+			continue;
+		if (cli_spec_check(specs[i], err, sizeof(err)))
+			return cli_error("help", EXIT_FAIL, "option table of %s: %s", name, err);
+		cli_opts_list(stdout, specs[i]);
+		return cli_stdout_check("help", EXIT_OK);
+	}
+	cli_error("help", EXIT_USAGE, "--options: no command '%s' with an option table", name);
+	fprintf(stderr, "Try 'exitscope --help'.\n");
+	return EXIT_USAGE;
+}
+
 static void main_usage(FILE *f)
 {
 	fprintf(f, "usage: exitscope <command> [options]\n\n"
@@ -32,7 +57,8 @@ static void main_usage(FILE *f)
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'exitscope <command> --help' describes each command.\n"
-		   "'exitscope help [COMMAND]' prints this text or the command's.\n"
+		   "'exitscope help [COMMAND]' prints this text or the command's;\n"
+		   "'exitscope help --options COMMAND' its options, one a line (for completion).\n"
 		   "Exit status: 0 ok, 1 failure, 2 usage error or bad input file, 3 KVM not\n"
 		   "available, 130 stopped by Ctrl-C, 143 by SIGTERM (what was measured is\n"
 		   "still written).\n");
@@ -55,6 +81,8 @@ int main(int argc, char **argv)
 		printf("exitscope %s\n", EXITSCOPE_VERSION);
 		return cli_stdout_check("--version", EXIT_OK);
 	}
+	if (!strcmp(name, "help") && argc == 4 && !strcmp(argv[2], "--options"))
+		return list_options(argv[3]);
 	if (!strcmp(name, "help") && argc > 3) {
 		cli_error("help", EXIT_USAGE, "unexpected argument '%s' (help takes one command)", argv[3]);
 		fprintf(stderr, "Try 'exitscope --help'.\n");

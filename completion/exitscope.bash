@@ -2,8 +2,9 @@
 #
 # Everything offered comes from the exitscope binary being completed, so it
 # never drifts from the program: the commands from `exitscope --help`, each
-# command's options from `exitscope CMD --help`, the probe names from
-# `exitscope run --list`, the suite names from `exitscope check --help`.
+# command's options and what their arguments are from its option table
+# (`exitscope help --options CMD`: "--name ARG" a line), the probe names
+# from `exitscope run --list`, the suite names from `exitscope check --help`.
 # Installed as $(PREFIX)/share/bash-completion/completions/exitscope; works
 # with or without the bash-completion package loaded.
 
@@ -43,7 +44,7 @@ _exitscope_files()
 
 _exitscope()
 {
-	local cur prev prog cmd help opts i
+	local cur prev prog cmd opts i
 	COMPREPLY=()
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD - 1]}
@@ -71,11 +72,12 @@ _exitscope()
 		return 0
 	fi
 
-	help=$("$prog" "$cmd" --help 2>/dev/null)
+	opts=$("$prog" help --options "$cmd" 2>/dev/null)
 
-	# Option arguments: an option that takes one is written "--opt METAVAR"
-	# in the command's --help; a file or directory is completed as such,
-	# anything else (a number, a mask, a list) is left to the user.
+	# Option arguments: an option that takes one is listed "--opt METAVAR"
+	# ("--opt [METAVAR]" when it is optional); a file or directory is
+	# completed as such, anything else (a number, a mask, a list) is left
+	# to the user.
 	case $prev in
 	--kvm-dev)
 		local IFS=$'\n'
@@ -87,8 +89,9 @@ _exitscope()
 	esac
 	if [[ $prev == -* ]]; then
 		local meta
-		meta=$(printf '%s\n' "$help" | grep -oE -e "(^|[[:space:],])$prev(, --[a-z][a-z0-9-]*)?[ =][A-Z][A-Z0-9_]*" |
-			head -n 1 | sed 's/.*[ =]//')
+		meta=$(printf '%s\n' "$opts" | awk -v o="$prev" '$1 == o { print $2; exit }')
+		meta=${meta#\[}
+		meta=${meta%\]}
 		case $meta in
 		'') ;;
 		DIR) _exitscope_files -d; return 0 ;;
@@ -97,9 +100,7 @@ _exitscope()
 		esac
 	fi
 	if [[ $cur == -* ]]; then
-		opts=$(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z0-9-]*\|-[a-z],' |
-			tr -d , | sort -u)
-		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(printf '%s\n' "$opts" | awk '{ print $1 }')" -- "$cur"))
 		return 0
 	fi
 
@@ -108,7 +109,7 @@ _exitscope()
 		COMPREPLY=($(compgen -W "$("$prog" run --list 2>/dev/null |
 			awk 'NR > 1 && NF { print $1 }')" -- "$cur")) ;;
 	check)
-		COMPREPLY=($(compgen -W "$(printf '%s\n' "$help" |
+		COMPREPLY=($(compgen -W "$("$prog" check --help 2>/dev/null |
 			_exitscope_section suites)" -- "$cur")) ;;
 	compare|report)
 		_exitscope_files '@(json)' ;;

@@ -4,8 +4,10 @@
  * one gzip -9n man page per command (plus exitscope.1) and the bash
  * completion land there, with their modes; the installed binary runs; the
  * installed completion, sourced into a real bash, completes commands,
- * options, probe names and suite names (with and without the bash-completion
- * package's helpers loaded); uninstall leaves no file behind.
+ * options and their file or directory arguments (from the binary's option
+ * listing), probe names and suite names (with and without the
+ * bash-completion package's helpers loaded); uninstall leaves no file
+ * behind.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -180,6 +182,9 @@ static void check_completion(const char *dest, bool with_bc, const char *probe)
 	c = complete(dest, with_bc, "exitscope calibrate -o ''");
 	ok(has_word(c, "Makefile"), "%s: 'exitscope calibrate -o' offers files", how);
 	free(c);
+	c = complete(dest, with_bc, "exitscope info --json ''");
+	ok(has_word(c, "Makefile"), "%s: 'exitscope info --json' offers files (its FILE is optional)", how);
+	free(c);
 	c = complete(dest, with_bc, "exitscope check mi");
 	tap_is_str(c, "migrate", "%s: 'exitscope check mi' completes the suite migrate", how);
 	free(c);
@@ -283,7 +288,7 @@ int main(void)
 	/* The installed completion in a real bash, with the installed binary on PATH. */
 	check_completion(dest, false, probe);
 	if (access(BASH_COMPLETION, R_OK))
-		tap_skip(5, BASH_COMPLETION " is not installed (Debian bash-completion: scripts/install-deps --test)");
+		tap_skip(9, BASH_COMPLETION " is not installed (Debian bash-completion: scripts/install-deps --test)");
 	else
 		check_completion(dest, true, probe);
 

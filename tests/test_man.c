@@ -1,10 +1,13 @@
 /*
  * test_man.c - the man pages cannot drift from the program: every command
  * in `exitscope --help` has its page in $BUILD/man (and no page lacks its
- * command), every option token (--long, -x) of each --help appears in the
- * rendered page, exitscope(1) names every command's page, and
- * `mandoc -Tlint` has nothing at all to say about any page. The checker is
- * shown to fail on an option a page lacks and on a page mandoc warns about.
+ * command), every option of a command's table (`exitscope help --options
+ * CMD`) appears in the rendered page, a long one with its argument as the
+ * table writes it ("--json FILE", "--json [FILE]"), every option token of
+ * the top-level --help is in exitscope(1), exitscope(1) names every
+ * command's page, and `mandoc -Tlint` has nothing at all to say about any
+ * page. The checker is shown to fail on an option a page lacks, on one
+ * without its argument and on a page mandoc warns about.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -70,6 +73,18 @@ static bool has_option(const char *text, const char *tok)
 	return false;
 }
 
+/* "--name ARG" (or "--name=ARG") appears in text, the option whole. */
+static bool has_option_arg(const char *text, const char *opt, const char *arg)
+{
+	size_t len = strlen(opt), alen = strlen(arg);
+
+	for (const char *p = strstr(text, opt); p; p = strstr(p + 1, opt))
+		if ((p == text || !opt_char(p[-1])) && (p[len] == ' ' || p[len] == '=') &&
+		    !strncmp(p + len + 1, arg, alen))
+			return true;
+	return false;
+}
+
 /* The page as mandoc renders it, overstrike (bold/underline) removed; NULL if it fails. */
 static char *render(const char *page)
 {
@@ -110,13 +125,14 @@ static bool lint_clean(const char *page, char *why, size_t len)
 	return clean;
 }
 
+/* The top-level --help (cmd NULL), or a command's option listing (help --options). */
 static char *help_of(const char *exe, const char *cmd)
 {
 	struct run_result r;
 	char *s;
 
 	if (cmd)
-		run_cmd(&r, (const char *const[]){ exe, cmd, "--help", NULL });
+		run_cmd(&r, (const char *const[]){ exe, "help", "--options", cmd, NULL });
 	else
 		run_cmd(&r, (const char *const[]){ exe, "--help", NULL });
 	s = r.status == 0 ? strdup(r.out) : NULL;
@@ -124,7 +140,38 @@ static char *help_of(const char *exe, const char *cmd)
 	return s;
 }
 
-/* One page against one --help: exists, lints clean, names every option. */
+/*
+ * A command's options missing from its rendered page: each spelling of its
+ * listing ("--name ARG" a line), a long one with its argument. The number
+ * of spellings into *n.
+ */
+static size_t missing_options(const char *cmd, const char *list, const char *text, size_t *n)
+{
+	char line[128];
+	size_t missing = 0;
+
+	*n = 0;
+	for (const char *s = list, *e; *s; s = *e ? e + 1 : e) {
+		char *sp;
+
+		e = strchr(s, '\n');
+		if (!e)
+			e = s + strlen(s);
+		snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+		sp = strchr(line, ' ');
+		if (sp)
+			*sp++ = 0;
+		(*n)++;
+		if (!has_option(text, line) || (sp && line[1] == '-' && !has_option_arg(text, line, sp))) {
+			diag("%s's option table has %s%s%s, its page does not", cmd, line, sp ? " " : "",
+			     sp ? sp : "");
+			missing++;
+		}
+	}
+	return missing;
+}
+
+/* One page against its command: exists, lints clean, names every option. */
 static void check_page(const char *exe, const char *build, const char *cmd,
 		       char cmds[][32], size_t ncmds)
 {
@@ -150,13 +197,19 @@ static void check_page(const char *exe, const char *build, const char *cmd,
 		free(text);
 		return;
 	}
-	ntok = help_options(help, toks, MAX_TOKENS);
-	for (size_t i = 0; i < ntok; i++)
-		if (!has_option(text, toks[i])) {
-			diag("%s --help has %s, its page does not", cmd ? cmd : "exitscope", toks[i]);
-			missing++;
-		}
-	ok(ntok > 0 && !missing, "%s(1) has all %zu options of its --help", name, ntok);
+	if (cmd) {
+		missing = missing_options(cmd, help, text, &ntok);
+		ok(ntok > 0 && !missing, "%s(1) has all %zu options of its table, with their arguments",
+		   name, ntok);
+	} else {
+		ntok = help_options(help, toks, MAX_TOKENS);
+		for (size_t i = 0; i < ntok; i++)
+			if (!has_option(text, toks[i])) {
+				diag("exitscope --help has %s, its page does not", toks[i]);
+				missing++;
+			}
+		ok(ntok > 0 && !missing, "%s(1) has all %zu options of its --help", name, ntok);
+	}
 	if (!cmd)
 		for (size_t i = 0; i < ncmds; i++) {
 			char ref[64];
@@ -190,6 +243,17 @@ int main(void)
 	   "option tokens: -o --output --a-b --json, not -shstk/-ibt (got %zu)", ntok);
 	ok(has_option("x --json FILE", "--json") && !has_option("x --json-lines", "--json") &&
 	   !has_option("x --jsonx", "--json"), "an option is matched whole");
+	ok(has_option_arg("x --json FILE y", "--json", "FILE") && has_option_arg("--json=FILE", "--json", "FILE") &&
+	   has_option_arg("x --json [FILE]", "--json", "[FILE]") && !has_option_arg("x --json DIR", "--json", "FILE") &&
+	   !has_option_arg("x --json-out FILE", "--json", "FILE") && !has_option_arg("x --json\n", "--json", "FILE"),
+	   "an option is matched with its argument");
+	{
+		size_t n, miss = missing_options("demo", "--json FILE\n-o FILE\n--output FILE\n",
+						 "-o, --output FILE\n--json\n", &n);
+
+		ok(n == 3 && miss == 1, "the check fails on a page that has an option but not its argument "
+		   "(%zu of %zu missing)", miss, n);
+	}
 
 	help = help_of(exe, NULL);
 	ncmds = help ? run_help_commands(help, cmds, MAX_CMDS) : 0;

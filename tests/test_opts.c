@@ -1,0 +1,279 @@
+/*
+ * test_opts.c - the option tables (cli/opts.c): a made-up table gives the
+ * getopt short string, long options, parse and --help expected of it; an
+ * unknown option and a missing argument give the one-line usage error; a
+ * table that is not well formed is refused; and every command of
+ * `exitscope --help` lists its options, each in its --help, with the same
+ * one-line error for an unknown option and for one without its argument.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/opts.c"	/* the unit under test, linked in directly */
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+/* The usage errors cli/cli.c would print, kept to be looked at. */
+static char last_err[512];
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	int n = snprintf(last_err, sizeof(last_err), "%s: ", cmd);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_err + n, sizeof(last_err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
+int cli_error(const char *cmd, int code, const char *fmt, ...)
+{
+	int n = snprintf(last_err, sizeof(last_err), "%s: ", cmd);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last_err + n, sizeof(last_err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static const struct cli_opt demo_opts[] = {
+	{ "output", 'o', "FILE", "where to write\nand a second line" },
+	{ "json", CLI_LONG('j'), "[FILE]", "JSON too (default %d)" },
+	{ "verbose", 'v', NULL, "say more" },
+	{ "precision-floor", CLI_LONG('f'), "CYCLES", "a label wider than the column" },
+	{ "-- ARG ...", 0, NULL, "passed on as they are" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+static const struct cli_cmd_spec demo = {
+	.name = "demo",
+	.usage = "[options] FILE\n[options] -- ARG ...",
+	.about = "About %s, 100%%.\n",
+	.opts = demo_opts,
+	.col = 20,
+	.order = '-',
+	.tail = "Exit status: 0 ok.\n",
+	.bad_hint = " (a hint)",
+};
+
+static const char demo_help[] =
+	"usage: exitscope demo [options] FILE\n"
+	"       exitscope demo [options] -- ARG ...\n"
+	"\n"
+	"About this, 100%.\n"
+	"\n"
+	"  -o, --output FILE where to write\n"
+	"                    and a second line\n"
+	"  --json [FILE]     JSON too (default 7)\n"
+	"  -v, --verbose     say more\n"
+	"  --precision-floor CYCLES\n"
+	"                    a label wider than the column\n"
+	"  -- ARG ...        passed on as they are\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Exit status: 0 ok.\n";
+
+static const char demo_list[] =
+	"--output FILE\n-o FILE\n--json [FILE]\n--verbose\n-v\n--precision-floor CYCLES\n--help\n-h\n";
+
+/* What a FILE * function wrote, as a string (free it). */
+static char *captured(void (*fn)(FILE *f, const struct cli_cmd_spec *s), const struct cli_cmd_spec *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	fn(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void demo_usage(FILE *f, const struct cli_cmd_spec *s)
+{
+	cli_help(f, s, "this", 7);
+}
+
+static void test_tables(void)
+{
+	static const struct { const char *name; int has, key; } want[] = {
+		{ "output", required_argument, 'o' },
+		{ "json", optional_argument, CLI_LONG('j') },
+		{ "verbose", no_argument, 'v' },
+		{ "precision-floor", required_argument, CLI_LONG('f') },
+		{ "help", no_argument, 'h' },
+	};
+	struct option lo[CLI_OPTS_MAX + 1];
+	char so[2 + 3 * CLI_OPTS_MAX], err[160];
+	size_t n, good = 0;
+	char *s;
+
+	ok(cli_spec_check(&demo, err, sizeof(err)) == 0, "the made-up table is well formed");
+	cli_opts_build(&demo, lo, so);
+	tap_is_str(so, "-o:vh", "short string: the order, then each short letter with ':' for its argument");
+	for (n = 0; lo[n].name; n++)
+		good += n < 5 && !strcmp(lo[n].name, want[n].name) && lo[n].has_arg == want[n].has &&
+			!lo[n].flag && lo[n].val == want[n].key;
+	ok(n == 5 && good == 5, "long options: every row with a key, its argument kind and key, none for "
+	   "the help-only row (%zu of %zu right)", good, n);
+
+	s = captured(demo_usage, &demo);
+	if (!tap_is_str(s, demo_help, "--help: synopses, about, two columns at col, a wide label on its own line"))
+		diag("got:\n%s", s ? s : "(null)");
+	free(s);
+	s = captured(cli_opts_list, &demo);
+	tap_is_str(s, demo_list, "the listing: one spelling a line with its argument, no help-only row");
+	free(s);
+}
+
+/* Parse argv with the demo table: the keys and their arguments as "k=arg ..." */
+static void parse(char *out, size_t len, int argc, char **argv)
+{
+	struct cli_parser p;
+	int c;
+
+	*out = 0;
+	cli_opts_init(&p, &demo, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
+		size_t l = strlen(out);
+
+		if (c == '?') {
+			snprintf(out + l, len - l, "? [%d %s] ", cli_opts_bad(&p), last_err);
+			continue;
+		}
+		snprintf(out + l, len - l, "%s%c=%s ", c & 0x100 ? "L" : "", c == 1 ? '1' : c & 0xff,
+			 optarg ? optarg : "-");
+	}
+}
+
+static void test_parse(void)
+{
+	char *ok_argv[] = { "demo", "in1", "-o", "out", "--json", "--verbose", "in2", "--json=j", "-vh",
+			    "--precision-floor", "3", NULL };
+	char *bad_argv[] = { "demo", "--bogus", NULL };
+	char *miss_long[] = { "demo", "x", "--output", NULL };
+	char *miss_short[] = { "demo", "-o", NULL };
+	char got[512];
+
+	parse(got, sizeof(got), 11, ok_argv);
+	tap_is_str(got, "1=in1 o=out Lj=- v=- 1=in2 Lj=j v=- h=- Lf=3 ",
+		   "operands in order, short and long options, an optional argument with and without it");
+	parse(got, sizeof(got), 2, bad_argv);
+	tap_is_str(got, "? [2 demo: unknown or incomplete option '--bogus' (a hint)] ",
+		   "an unknown option: one usage error naming it, with the spec's hint");
+	parse(got, sizeof(got), 3, miss_long);
+	tap_is_str(got, "1=x ? [2 demo: unknown or incomplete option '--output' (a hint)] ",
+		   "a long option without its argument: the same error");
+	parse(got, sizeof(got), 2, miss_short);
+	tap_is_str(got, "? [2 demo: unknown or incomplete option '-o' (a hint)] ",
+		   "a short option without its argument: the same error");
+}
+
+/* A copy of the demo spec with row i replaced: the checker must refuse it. */
+static void refused(size_t i, struct cli_opt row, const char *why)
+{
+	struct cli_opt t[sizeof(demo_opts) / sizeof(demo_opts[0])];
+	struct cli_cmd_spec s = demo;
+	char *argv[] = { "demo", "-v", NULL };
+	struct cli_parser p;
+	char err[160];
+
+	memcpy(t, demo_opts, sizeof(t));
+	t[i] = row;
+	s.opts = t;
+	ok(cli_spec_check(&s, err, sizeof(err)) != 0, "refused: %s (%s)", why, err);
+	if (i == 0) {	/* and parsing by it is an internal failure, not a usage error */
+		cli_opts_init(&p, &s, 2, argv);
+		ok(cli_opts_next(&p) == '?' && cli_opts_bad(&p) == EXIT_FAIL && strstr(last_err, "option table"),
+		   "a command with such a table fails (exit 1), saying so: %s", last_err);
+	}
+}
+
+static void test_check(void)
+{
+	refused(0, (struct cli_opt){ "json", 'o', "FILE", "x" }, "two rows of one name");
+	refused(0, (struct cli_opt){ "out", 'v', "FILE", "x" }, "two rows of one key");
+	refused(0, (struct cli_opt){ "out", 'o', "FILE", "" }, "a row without help");
+	refused(0, (struct cli_opt){ "out", 'o', "[FILE", "x" }, "an optional argument without its ']'");
+	refused(0, (struct cli_opt){ "out", '?', "FILE", "x" }, "a key that is no letter");
+	refused(5, (struct cli_opt){ "hilfe", 'H', NULL, "x" }, "no -h, --help row");
+}
+
+/* The commands, through the binary: their tables are well formed and agree with --help and the error. */
+static void test_commands(const char *exe)
+{
+	char cmds[32][32], line[128], want[256];
+	struct run_result r, h;
+	size_t ncmds;
+
+	run_cmd(&r, (const char *const[]){ exe, "--help", NULL });
+	ncmds = run_help_commands(r.out, cmds, 32);
+	run_free(&r);
+	ok(ncmds >= 9, "exitscope --help lists the commands (%zu)", ncmds);
+	for (size_t i = 0; i < ncmds; i++) {
+		const char *c = cmds[i], *s, *e;
+		size_t nopt = 0, in_help = 0;
+		char last_req[64] = "";
+
+		run_cmd(&r, (const char *const[]){ exe, "help", "--options", c, NULL });
+		run_cmd(&h, (const char *const[]){ exe, c, "--help", NULL });
+		for (s = r.out; *s; s = *e ? e + 1 : e) {
+			const char *sp;
+
+			e = strchr(s, '\n');
+			if (!e)
+				e = s + strlen(s);
+			snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+			sp = strchr(line, ' ');
+			nopt++;
+			/* Long options as --help writes them: "--name ARG" (a short one is "-x, --name ARG"). */
+			if (line[1] == '-')
+				in_help += strstr(h.out, line) != NULL;
+			else
+				in_help += strstr(h.out, (snprintf(want, sizeof(want), "  %.2s, --", line), want)) != NULL;
+			if (line[1] == '-' && sp && sp[1] != '[')
+				snprintf(last_req, sizeof(last_req), "%.*s", (int)(sp - line), line);
+		}
+		ok(r.status == 0 && nopt >= 2 && strstr(r.out, "--help\n-h\n") && in_help == nopt,
+		   "%s: help --options lists %zu spellings (its table is well formed), each in its --help (%zu)",
+		   c, nopt, in_help);
+		run_free(&r);
+		run_free(&h);
+
+		run_cmd(&r, (const char *const[]){ exe, c, "--no-such-option", NULL });
+		snprintf(want, sizeof(want), "exitscope %s: unknown or incomplete option '--no-such-option'", c);
+		ok(r.status == 2 && !strncmp(r.err, want, strlen(want)) && strchr(r.err, '\n') &&
+		   !strcmp(strchr(r.err, '\n'), (snprintf(line, sizeof(line), "\nTry 'exitscope %s --help'.\n", c), line)),
+		   "%s --no-such-option: exit 2, one line naming it and the hint to --help", c);
+		run_free(&r);
+		if (!last_req[0]) {
+			skip("no option with a required argument");
+			continue;
+		}
+		run_cmd(&r, (const char *const[]){ exe, c, last_req, NULL });
+		snprintf(want, sizeof(want), "exitscope %s: unknown or incomplete option '%s'", c, last_req);
+		ok(r.status == 2 && !strncmp(r.err, want, strlen(want)) && strstr(r.err, "--help'.\n"),
+		   "%s %s without its argument: exit 2, the same line", c, last_req);
+		run_free(&r);
+	}
+}
+
+int main(void)
+{
+	const char *exe = getenv("EXITSCOPE");
+
+	test_tables();
+	test_parse();
+	test_check();
+	if (exe)
+		test_commands(exe);
+	else
+		skip("EXITSCOPE is not set: the commands' tables are checked through make check");
+	return done_testing();
+}
