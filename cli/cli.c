@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/num.h"
 #include "cli/cli.h"
 #include "cli/kvm_hint.h"
 #include "harness/suite_env.h"
@@ -87,27 +88,7 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 
 int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out)
 {
-	const char *digits = "0123456789";
-	unsigned long long v;
-	int base = 10;
-	char *end;
-
-	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		base = 16;
-		digits = "0123456789abcdefABCDEF";
-	}
-	/* Digits only: strtoull would also take a sign, spaces and a second 0x. */
-	if (!*s || s[strspn(s, digits)])
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno == ERANGE || v > max)
-		return -ERANGE;
-	if (errno || end == s || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return num_parse_u64(s, hex, max, out);
 }
 
 int cli_parse_num(const char *s, double min, double max, double *out)

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "harness/profile_mark.h"
 #include "profile/counts.h"
 #include "results/file_read.h"
@@ -79,13 +80,12 @@ static char *rest_of(const char *line, const char *tag)
 /* A number as the emulator writes it: digits only (hexadecimal in base 16), whole. 0, or -1. */
 static int count_num(const char *t, int base, unsigned long long *v)
 {
-	char *end;
+	uint64_t u;
 
-	if (!t || !*t || t[strspn(t, base == 16 ? "0123456789abcdefABCDEF" : "0123456789")])
-		return -1;	/* strtoull alone takes a sign, spaces and 0x */
-	errno = 0;
-	*v = strtoull(t, &end, base);
-	return errno || *end ? -1 : 0;
+	if (num_parse_digits(t, base, UINT64_MAX, &u))
+		return -1;
+	*v = u;
+	return 0;
 }
 
 /* "side WHICH ops N batches N guest N kernel N user N", nothing else; line is cut into words. */
