@@ -10,14 +10,6 @@ void err_init(struct err *e)
 	e->msg[0] = '\0';
 }
 
-/* One line: messages quote input (file contents, jansson's "near '...'") that may hold newlines. */
-static void one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
 int err_vset(struct err *e, int code, const char *fmt, va_list ap)
 {
 	if (!e)
@@ -25,7 +17,6 @@ int err_vset(struct err *e, int code, const char *fmt, va_list ap)
 	e->code = code;
 	if (vsnprintf(e->msg, sizeof(e->msg), fmt, ap) < 0)
 		e->msg[0] = '\0';
-	one_line(e->msg);
 	return code;
 }
 
@@ -55,6 +46,5 @@ int err_prefix(struct err *e, const char *fmt, ...)
 		n = 0, e->msg[0] = '\0';
 	if ((size_t)n < sizeof(e->msg))
 		snprintf(e->msg + n, sizeof(e->msg) - (size_t)n, ": %s", old);
-	one_line(e->msg);
 	return e->code;
 }

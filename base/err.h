@@ -13,13 +13,13 @@
  * "struct err *err" as its last parameter. On failure it fills it once, with
  * one line (no newline) that names the object - a file, a probe, a JSON path,
  * an environment variable - and the problem: "runs/a.json: probes[3].name:
- * not a string". err may be NULL (the caller only wants the code); on
- * success it is left as it was. A caller that adds context to a callee's
- * message uses err_prefix.
+ * not a string". err may be NULL (the caller only wants the code); a
+ * caller reads it only after a failure. A caller that adds context to a
+ * callee's message uses err_prefix.
  *
  * The message is turned into output at the edge: the cli prints
- * "exitscope CMD: <msg>" (cli_error) and picks the exit status; the library
- * never prints an error itself.
+ * "exitscope CMD: <msg>" (cli_error, which escapes unprintable bytes) and
+ * picks the exit status; the library never prints an error itself.
  *
  * Outcomes that are not failures are results, not errors, and do not use
  * struct err: a probe that skips (PROBE_SKIPPED) or a guest status
@@ -31,11 +31,14 @@
 #ifndef EXITSCOPE_BASE_ERR_H
 #define EXITSCOPE_BASE_ERR_H
 
-#include <limits.h>
 #include <stdarg.h>
 
-/* A path and a few hundred characters about it; longer messages are cut. */
-#define ERR_MSG_MAX (PATH_MAX + 512)
+/*
+ * A path (PATH_MAX, 4096) and a few hundred characters about it; longer
+ * messages are cut. A number, not PATH_MAX: guest code sees this header
+ * through guest/vm.h and is built freestanding, without <limits.h>'s.
+ */
+#define ERR_MSG_MAX (4096 + 512)
 
 struct err {
 	int code;		/* the negative errno returned with the message; 0: none */
@@ -46,9 +49,10 @@ struct err {
 void err_init(struct err *e);
 
 /*
- * Fill e (when not NULL) with code and the formatted message, cut to fit
- * and made one line (control characters become '?'). Returns code, so
- * "return err_set(err, -EINVAL, "...")" reports and fails in one statement.
+ * Fill e (when not NULL) with code and the formatted message, cut to fit.
+ * Returns code, so "return err_set(err, -EINVAL, "...")" reports and fails
+ * in one statement. Bytes quoted from input are kept as they are: the edge
+ * escapes what is not printable (cli_error prints \xNN).
  */
 int err_set(struct err *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int err_vset(struct err *e, int code, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));

@@ -473,7 +473,8 @@ int vm_migrate(struct vm *src, const struct vm_opts *opts, struct vm **dst,
 	struct vm_opts o;
 	struct vm_level lvl;
 	struct vm *d = NULL;
-	char path[64], why[384];
+	char path[64];
+	struct err why;
 	int r = 0;
 
 	*dst = NULL;
@@ -499,9 +500,9 @@ int vm_migrate(struct vm *src, const struct vm_opts *opts, struct vm **dst,
 		o.stop = src->stop;
 		o.quiet = src->quiet;
 	}
-	r = vm_create(&d, &o, why, sizeof(why));
+	r = vm_create(&d, &o, &why);
 	if (r) {
-		fail(err, len, r, "migrate: creating the target VM: %s", why);
+		fail(err, len, r, "migrate: creating the target VM: %s", why.msg);
 		goto out;
 	}
 	if (d->mem_size != src->mem_size || d->nr_vcpus != src->nr_vcpus) {

@@ -98,21 +98,17 @@ int guest_xcr0_apply(struct vm *vm, uint64_t mask, char *why, size_t len)
 	return 0;
 }
 
-int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
+int probe_runner_init(struct probe_runner *r, struct err *err)
 {
 	int fd;
 
 	r->cpuid = hostinfo_cpuid(r->hi);
-	if (!r->cpuid) {
-		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: not in the host record");
-		return -ENODATA;
-	}
+	if (!r->cpuid)
+		return err_set(err, -ENODATA, "KVM_GET_SUPPORTED_CPUID: not in the host record");
 	fd = kvm_open(r->kvm_path);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", r->kvm_path ? r->kvm_path : KVM_DEFAULT_DEV,
+	if (fd < 0)
+		return err_set(err, fd, "%s: %s", r->kvm_path ? r->kvm_path : KVM_DEFAULT_DEV,
 			 strerror(-fd));
-		return fd;
-	}
 	r->kvm_fd = fd;
 	return 0;
 }
@@ -266,7 +262,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		.irqchip = p->needs & PROBE_NEED_IRQCHIP, .cpuid = r->cpuid,
 	};
 	struct probe_ctx *ctx = &s->ctx;
-	char err[LATENCY_REASON_LEN - 64];
+	struct err err;
 	bool own_watchdog = false;	/* the test hook's hang with a watchdog of its own */
 	int rc;
 
@@ -293,17 +289,16 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		struct kvm_cpuid2 *c = probe_guest_cpuid(p, r->cpuid);
 
 		vo.cpuid = c;
-		rc = c ? vm_create(&ctx->vm, &vo, err, sizeof(err)) : -ENOMEM;
-		if (!c)
-			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		rc = c ? vm_create(&ctx->vm, &vo, &err) : err_set(&err, -ENOMEM, "%s", strerror(ENOMEM));
 		free(c);
 	} else {
-		rc = vm_create(&ctx->vm, &vo, err, sizeof(err));
+		rc = vm_create(&ctx->vm, &vo, &err);
 	}
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s; `exitscope info` "
-			 "shows whether this host's KVM works at all", err);
+		/* The message is cut so that the advice after it fits the reason. */
+		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %.*s; `exitscope info` "
+			 "shows whether this host's KVM works at all", LATENCY_REASON_LEN - 65, err.msg);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "probes/probes.h"
 #include "harness/latency.h"
 
@@ -37,7 +38,7 @@ struct probe_runner {
 };
 
 /* Open KVM; r's caller fields must be set (hi with its CPUID). 0 or -errno. */
-int probe_runner_init(struct probe_runner *r, char *err, size_t errlen);
+int probe_runner_init(struct probe_runner *r, struct err *err);
 void probe_runner_free(struct probe_runner *r);
 
 /*

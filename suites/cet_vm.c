@@ -40,6 +40,7 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 			     .irqchip = irqchip };
 	const struct kvm_cpuid2 *supported = hostinfo_cpuid(env->hi);
 	struct kvm_cpuid2 *c;
+	struct err why;
 	int r;
 
 	if (!supported) {
@@ -61,10 +62,12 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 			e->ecx &= ~(uint32_t)XSS_CET;
 	}
 	o.cpuid = c;
-	r = vm_create(out, &o, err, len);
+	r = vm_create(out, &o, &why);
 	free(c);
-	if (r)
+	if (r) {
+		snprintf(err, len, "%s", why.msg);
 		return r;
+	}
 	for (int i = 0; i < CET_NR_MSRS; i++)
 		(*vm_global(*out, cet_g_msrs))[i] = cet_msrs[i].index;
 	vm_global_set(*out, cet_g_exit_msr, cet_exit_msr());

@@ -114,12 +114,13 @@ static void check_running_guest(void *arg)
 			     .cpuid = hostinfo_cpuid(env->hi) };
 	struct guest_result res;
 	struct vm *vm;
-	char err[512], lost[384], want[EV_LEN], seen[EV_LEN];
+	char lost[384], want[EV_LEN], seen[EV_LEN];
+	struct err err;
 	uint64_t verified, counter, kick_rip;
 
 	o.irqchip = host_irqchip(env);
-	if (vm_create(&vm, &o, err, sizeof(err))) {
-		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "vm_create: %s", err);
+	if (vm_create(&vm, &o, &err)) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	mg_choose(vm, env);
@@ -128,8 +129,8 @@ static void check_running_guest(void *arg)
 		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "guest before the first sync: %s", res.msg);
 		goto out;
 	}
-	if (migrate_swap(&vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "%s", err);
+	if (migrate_swap(&vm, err.msg, sizeof(err.msg))) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "%s", err.msg);
 		goto out;
 	}
 	counter = vm_global_get(vm, mg_counter);
@@ -158,8 +159,8 @@ static void check_running_guest(void *arg)
 			  "guest should still be looping after its budget: %s", res.msg);
 		goto out;
 	}
-	if (migrate_swap(&vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "%s", err);
+	if (migrate_swap(&vm, err.msg, sizeof(err.msg))) {
+		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "%s", err.msg);
 		goto out;
 	}
 	vm_global_set(vm, mg_stop, 1);
@@ -238,12 +239,15 @@ static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t m
 	struct vm *src = NULL, *dst = NULL;
 	struct kvm_cpuid2 *c = NULL;
 	struct guest_result res;
+	struct err e;
 	int r;
 
 	what[0] = 0;
-	r = vm_create(&src, &o, msg, msglen);
-	if (r)
+	r = vm_create(&src, &o, &e);
+	if (r) {
+		snprintf(msg, msglen, "%s", e.msg);
 		return r;
+	}
 	vcpu_call_run(&src->vcpus[0], mg_x2apic_on, 0, BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || !(res.args[0] & (1ULL << 10))) {
 		snprintf(msg, msglen, "guest could not enable x2APIC mode: %s", res.msg);
@@ -260,9 +264,11 @@ static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t m
 	}
 	cpuid_set(c, X86_FEAT_X2APIC, false);
 	o.cpuid = c;
-	r = vm_create(&dst, &o, msg, msglen);
-	if (r)
+	r = vm_create(&dst, &o, &e);
+	if (r) {
+		snprintf(msg, msglen, "%s", e.msg);
 		goto out;
+	}
 	r = vcpu_state_save(&dst->vcpus[0], &t0, msg, msglen);
 	if (r)
 		goto out;

@@ -291,7 +291,7 @@ int main(void)
 	struct suite_env env = { .stop = &stop };
 	struct cet_support cs;
 	struct hostinfo hi;
-	char err[256];
+	struct err err;
 
 	abi_checks();
 	decide_checks();
@@ -299,7 +299,7 @@ int main(void)
 		skip("/dev/kvm is not accessible");
 		return done_testing();
 	}
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_of(&hi, &cs)) {
+	if (hostinfo_collect(&hi, NULL, &err) || cet_support_of(&hi, &cs)) {
 		skip("KVM cannot be queried");
 		return done_testing();
 	}

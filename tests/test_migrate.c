@@ -24,10 +24,10 @@ static struct vm *new_vm(bool irqchip, const struct kvm_cpuid2 *cpuid)
 {
 	struct vm_opts o = { .quiet = true, .irqchip = irqchip, .cpuid = cpuid };
 	struct vm *vm;
-	char err[256];
+	struct err err;
 
-	if (vm_create(&vm, &o, err, sizeof(err))) {
-		diag("vm_create: %s", err);
+	if (vm_create(&vm, &o, &err)) {
+		diag("vm_create: %s", err.msg);
 		return NULL;
 	}
 	return vm;
@@ -262,7 +262,7 @@ static void test_cli(void)
 int main(void)
 {
 	struct hostinfo hi;
-	char err[256];
+	struct err err;
 	int fd;
 	bool irqchip;
 
@@ -271,7 +271,7 @@ int main(void)
 		tap_skip(1, "/dev/kvm is not accessible");
 		return done_testing();
 	}
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err))) {
+	if (hostinfo_collect(&hi, NULL, &err)) {
 		tap_skip(1, "KVM cannot be queried");
 		return done_testing();
 	}
