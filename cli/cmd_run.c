@@ -529,7 +529,7 @@ int cmd_run(int argc, char **argv)
 	if (r)
 		goto out;
 	kvm_path = henv.kvm_path;
-	if (a.xcr0_opt && guest_xcr0_check(a.guest_xcr0, &hi, err.msg, sizeof(err.msg))) {
+	if (a.xcr0_opt && guest_xcr0_check(a.guest_xcr0, &hi, &err)) {
 		r = cli_usage_error("run", "--guest-xcr0 %s: %s", a.xcr0_opt, err.msg);
 		goto out;
 	}

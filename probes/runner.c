@@ -27,27 +27,25 @@ const size_t nr_probe_test_hooks = sizeof(probe_test_hooks) / sizeof(probe_test_
 
 #define XFEATURE_XTILE	((1ULL << 17) | (1ULL << 18))	/* AMX TILECFG | TILEDATA */
 
-int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, char *why, size_t len)
+int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, struct err *err)
 {
 	uint64_t avx512 = mask & XFEATURE_AVX512, mpx = mask & (XFEATURE_BNDREGS | XFEATURE_BNDCSR);
 	uint64_t amx = mask & XFEATURE_XTILE, extra = mask & ~hi->xcr0_supported;
 
 	if (!(mask & XFEATURE_X87))
-		snprintf(why, len, "bit 0 (x87) is not set");
-	else if ((mask & XFEATURE_YMM) && !(mask & XFEATURE_SSE))
-		snprintf(why, len, "bit 2 (AVX) needs bit 1 (SSE)");
-	else if (avx512 && (avx512 != XFEATURE_AVX512 || !(mask & XFEATURE_YMM)))
-		snprintf(why, len, "bits 5-7 (AVX-512) go together and need bit 2 (AVX)");
-	else if (mpx && mpx != (XFEATURE_BNDREGS | XFEATURE_BNDCSR))
-		snprintf(why, len, "bits 3-4 (MPX) go together");
-	else if (amx && amx != XFEATURE_XTILE)
-		snprintf(why, len, "bits 17-18 (AMX) go together");
-	else if (extra)
-		snprintf(why, len, "bits %#llx are not in KVM's supported XCR0 %#llx",
+		return err_set(err, -EINVAL, "bit 0 (x87) is not set");
+	if ((mask & XFEATURE_YMM) && !(mask & XFEATURE_SSE))
+		return err_set(err, -EINVAL, "bit 2 (AVX) needs bit 1 (SSE)");
+	if (avx512 && (avx512 != XFEATURE_AVX512 || !(mask & XFEATURE_YMM)))
+		return err_set(err, -EINVAL, "bits 5-7 (AVX-512) go together and need bit 2 (AVX)");
+	if (mpx && mpx != (XFEATURE_BNDREGS | XFEATURE_BNDCSR))
+		return err_set(err, -EINVAL, "bits 3-4 (MPX) go together");
+	if (amx && amx != XFEATURE_XTILE)
+		return err_set(err, -EINVAL, "bits 17-18 (AMX) go together");
+	if (extra)
+		return err_set(err, -EINVAL, "bits %#llx are not in KVM's supported XCR0 %#llx",
 			 (unsigned long long)extra, (unsigned long long)hi->xcr0_supported);
-	else
-		return 0;
-	return -EINVAL;
+	return 0;
 }
 
 int guest_xcr0_read(int vcpu_fd, uint64_t *xcr0)

@@ -41,20 +41,21 @@ static void test_check_rules(void)
 		{ 0x1b, "bits 0x18 are not in KVM's supported XCR0 0xe7" },
 	};
 	struct hostinfo *hi = calloc(1, sizeof(*hi));
-	char why[128], name[160];
+	char name[160];
+	struct err why;
 
 	hi->xcr0_supported = 0xe7;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int r;
 
-		why[0] = 0;
-		r = guest_xcr0_check(cases[i].mask, hi, why, sizeof(why));
+		err_init(&why);
+		r = guest_xcr0_check(cases[i].mask, hi, &why);
 		snprintf(name, sizeof(name), "guest_xcr0_check %#llx: %s",
 			 (unsigned long long)cases[i].mask, cases[i].why ? cases[i].why : "valid");
 		if (!cases[i].why)
 			is_int(r, 0, name);
-		else if (!ok(r == -EINVAL && !strcmp(why, cases[i].why), "%s", name))
-			diag("got %d '%s'", r, why);
+		else if (!ok(r == -EINVAL && !strcmp(why.msg, cases[i].why), "%s", name))
+			diag("got %d '%s'", r, why.msg);
 	}
 	free(hi);
 }
