@@ -27,6 +27,10 @@
  * goes with that value (the probe's reason, written into the result file),
  * not into struct err. A probe's positive return (probes/probes.h) is such
  * an outcome; its negative return is an error under this convention.
+ * Likewise a question whose "no" is an answer and not a failure - is tracefs
+ * usable (trace_available), may this probe run here (probe_unmet), did KVM
+ * keep the guest's XCR0 (guest_xcr0_apply) - writes its reason into a char
+ * buffer of the caller's, which records it as a skip or prints it as a note.
  */
 #ifndef EXITSCOPE_BASE_ERR_H
 #define EXITSCOPE_BASE_ERR_H
