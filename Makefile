@@ -58,7 +58,7 @@ ifneq ($(IS_CLANG),)
 GUEST_CFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(GUEST_CFLAGS))
 endif
 
-LIB_DIRS   := kvm stats guest host harness probes suites map results compare report export method profile
+LIB_DIRS   := base kvm stats guest host harness probes suites map results compare report export method profile
 LIB_HOST   := $(filter-out %_guest.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_GUEST  := $(wildcard $(addsuffix /*_guest.c,$(LIB_DIRS))) $(wildcard $(addsuffix /*.S,$(LIB_DIRS)))
 CLI_SRC    := $(wildcard cli/*.c)
@@ -161,8 +161,9 @@ check-uapi:
 		$(CC) -Itests/uapi-6.18 $(HOST_CFLAGS) -fsyntax-only $$f || exit 1; done
 
 # Includes point down the layers drawn in docs/hacking.md (scripts/check-layers);
-# the last lines prove the checker fails on an include that points up and
-# on a base name used in two folders.
+# the last lines prove the checker fails on an include that points up (also
+# out of base/, which every folder may include) and on a base name used in
+# two folders.
 # Inside a folder no two files may use each other (scripts/check-cycles, on
 # the built objects).
 check-layers: $(LIBA)
@@ -173,6 +174,8 @@ check-layers: $(LIBA)
 	if scripts/check-cycles $$t 2>/dev/null; then echo "check-cycles: missed a.o <-> b.o" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/probes && echo '#include "probes/probes.h"' > $$t/kvm/bad.c && \
 	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/ -> probes/" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
+	$(Q)t=$$(mktemp -d) && mkdir -p $$t/base $$t/kvm && echo '#include "kvm/kvm.h"' > $$t/base/bad.c && \
+	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed base/ -> kvm/" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 	$(Q)t=$$(mktemp -d) && mkdir -p $$t/kvm $$t/stats && touch $$t/kvm/dup.h $$t/stats/dup.h && \
 	if scripts/check-layers $$t 2>/dev/null; then echo "check-layers: missed kvm/dup.h beside stats/dup.h" >&2; rm -rf $$t; exit 1; fi; rm -rf $$t
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/num.h"
 #include "cli/cli.h"
 #include "cli/kvm_hint.h"
 #include "harness/suite_env.h"
@@ -87,27 +88,7 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 
 int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out)
 {
-	const char *digits = "0123456789";
-	unsigned long long v;
-	int base = 10;
-	char *end;
-
-	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		s += 2;
-		base = 16;
-		digits = "0123456789abcdefABCDEF";
-	}
-	/* Digits only: strtoull would also take a sign, spaces and a second 0x. */
-	if (!*s || s[strspn(s, digits)])
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno == ERANGE || v > max)
-		return -ERANGE;
-	if (errno || end == s || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return num_parse_u64(s, hex, max, out);
 }
 
 int cli_parse_num(const char *s, double min, double max, double *out)
@@ -195,7 +176,7 @@ int cli_kvm_check(const char *cmd, const char *kvm_path)
 int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 		  struct suite_env *env)
 {
-	char err[512];
+	struct err err;
 	int r;
 
 	r = cli_kvm_path(cmd, kvm_opt, &env->kvm_path);
@@ -206,9 +187,9 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 	/* Armed before the first VM: from here on Ctrl-C stops, never kills. */
 	cli_install_sigint();
 	env->stop = cli_stop_flag();
-	r = hostinfo_collect(hi, env->kvm_path, err, sizeof(err));
+	r = hostinfo_collect(hi, env->kvm_path, &err);
 	if (r)
-		return cli_kvm_error(cmd, env->kvm_path, r, err);
+		return cli_kvm_error(cmd, env->kvm_path, r, err.msg);
 	r = cli_host_lane(cmd, hi);
 	if (r)
 		return r;
@@ -218,19 +199,19 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 
 int cli_host_lane(const char *cmd, struct hostinfo *hi)
 {
-	char err[512];
+	struct err err;
 
-	if (hostinfo_lane_env(&hi->lane, err, sizeof(err)))
-		return cli_error(cmd, EXIT_USAGE, "%s", err);
+	if (hostinfo_lane_env(&hi->lane, &err))
+		return cli_error(cmd, EXIT_USAGE, "%s", err.msg);
 	return EXIT_OK;
 }
 
 int cli_output_check(const char *cmd, const char *path)
 {
-	char err[PATH_MAX + 128];
+	struct err err;
 
-	if (path && outfile_check(path, err, sizeof(err)))
-		return cli_error(cmd, EXIT_USAGE, "cannot write %s", err);
+	if (path && outfile_check(path, &err))
+		return cli_error(cmd, EXIT_USAGE, "cannot write %s", err.msg);
 	return EXIT_OK;
 }
 
@@ -270,20 +251,22 @@ int cli_stdout_check(const char *cmd, int rc)
 /* The result could not go where it should: keep it and say where, in one line. */
 static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
 {
-	char kept[PATH_MAX], err[PATH_MAX + 128], sstop[64] = "";
+	char kept[PATH_MAX], sstop[64] = "";
+	struct err err;
 
 	if (stop)
 		snprintf(sstop, sizeof(sstop), " (stopped by %s)", cli_stop_name(stop));
 	if (!root)
 		return cli_error(cmd, EXIT_FAIL, "%s%s", why, sstop);
-	if (result_write_unique(root, cmd, kept, sizeof(kept), err, sizeof(err)))
-		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, sstop, err);
+	if (result_write_unique(root, cmd, kept, sizeof(kept), &err))
+		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, sstop, err.msg);
 	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
 
 int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc)
 {
-	char err[PATH_MAX + 128], why[PATH_MAX + 192];
+	char why[PATH_MAX + 192];
+	struct err err;
 	int e;
 
 	cli_stop_finishing();
@@ -293,8 +276,8 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 		/* The file still gets the result; keep it elsewhere only if it had none. */
 		if (!json_path || !strcmp(json_path, "-"))
 			return cli_keep(cmd, root, why, stop);
-		if (result_write(root, json_path, err, sizeof(err))) {
-			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err);
+		if (result_write(root, json_path, &err)) {
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err.msg);
 			return cli_keep(cmd, root, why, stop);
 		}
 		if (stop)
@@ -302,8 +285,8 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 					 cli_stop_name(stop), json_path);
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
-	if (json_path && result_write(root, json_path, err, sizeof(err))) {
-		snprintf(why, sizeof(why), "cannot write %s", err);
+	if (json_path && result_write(root, json_path, &err)) {
+		snprintf(why, sizeof(why), "cannot write %s", err.msg);
 		return cli_keep(cmd, root, why, stop);
 	}
 	if (stop) {
@@ -334,12 +317,12 @@ int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop)
 
 int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct result_file **files)
 {
-	char err[RESULT_ERR_MAX];
+	struct err err;
 
 	for (size_t i = 0; i < n; i++) {
-		files[i] = result_read_file(paths[i], err, sizeof(err));
+		files[i] = result_read_file(paths[i], &err);
 		if (!files[i])
-			return cli_error(cmd, EXIT_USAGE, "%s", err);
+			return cli_error(cmd, EXIT_USAGE, "%s", err.msg);
 	}
 	return 0;
 }

@@ -28,7 +28,7 @@ enum cli_exit {
  * An unsigned number of at most max, as written: decimal, or with hex also
  * hexadecimal after 0x (0x3); never octal (010 is ten). It starts with a
  * digit (no sign, no space), any length (leading zeros too), nothing after
- * it. 0, or -EINVAL / -ERANGE.
+ * it. 0, or -EINVAL / -ERANGE. num_parse_u64 (base/num.h), for the options.
  */
 int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out);
 /*

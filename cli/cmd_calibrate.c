@@ -300,7 +300,7 @@ static int calibrate_floor(const struct calibrate_args *a, const struct repeat_r
 	struct result_file **files = calloc(k, sizeof(*files));
 	const char **paths = calloc(k, sizeof(*paths));
 	struct noise_floor nf = { 0 };
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	int rc;
 
 	if (!files || !paths) {
@@ -312,8 +312,8 @@ static int calibrate_floor(const struct calibrate_args *a, const struct repeat_r
 	rc = cli_read_results("calibrate", paths, k, files);
 	if (rc)
 		goto out;
-	if (noise_estimate((const struct result_file *const *)files, k, &nf, err, sizeof(err))) {
-		rc = cli_error("calibrate", EXIT_FAIL, "no floor from these runs: %s", err);
+	if (noise_estimate((const struct result_file *const *)files, k, &nf, &err)) {
+		rc = cli_error("calibrate", EXIT_FAIL, "no floor from these runs: %s", err.msg);
 		goto out;
 	}
 	/*
@@ -323,8 +323,8 @@ static int calibrate_floor(const struct calibrate_args *a, const struct repeat_r
 	if (a->keep)
 		for (unsigned int i = 0; i < k && i < nf.n_sources; i++)
 			nf.sources[i] = paths[i];
-	if (noise_write(&nf, a->out, err, sizeof(err))) {
-		rc = cli_error("calibrate", EXIT_FAIL, "cannot write the floor: %s", err);
+	if (noise_write(&nf, a->out, &err)) {
+		rc = cli_error("calibrate", EXIT_FAIL, "cannot write the floor: %s", err.msg);
 		noise_release(&nf);
 		goto out;
 	}

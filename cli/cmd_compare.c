@@ -100,7 +100,7 @@ static int parse_seed(const char *s, uint64_t *out)
 static int write_json(const char *path, const struct compare_result *cr, const struct path_changes *pc)
 {
 	json_t *doc = compare_to_json(cr);
-	char err[PATH_MAX + 128];
+	struct err err;
 	struct outfile o;
 	int r;
 
@@ -108,20 +108,19 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 		return cli_error("compare", EXIT_FAIL, "out of memory");
 	if (pc->compared)
 		json_object_set_new(doc, "exit_paths", path_changes_json(pc));
-	r = outfile_open(&o, path, err, sizeof(err));
+	r = outfile_open(&o, path, &err);
 	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
 		   fputc('\n', o.f) == EOF)) {
 		int e = o.err ? o.err : ENOMEM;
 
 		outfile_abort(&o);
-		snprintf(err, sizeof(err), "%s: %s", path, strerror(e));
-		r = -e;
+		r = err_set(&err, -e, "%s: %s", path, strerror(e));
 	} else if (!r) {
-		r = outfile_commit(&o, err, sizeof(err));
+		r = outfile_commit(&o, &err);
 	}
 	json_decref(doc);
 	if (r)
-		return cli_error("compare", EXIT_FAIL, "cannot write %s", err);
+		return cli_error("compare", EXIT_FAIL, "cannot write %s", err.msg);
 	return 0;
 }
 
@@ -143,7 +142,7 @@ int cmd_compare(int argc, char **argv)
 	char **args = NULL;
 	int c, i, nargs = 0, split = -1, fail_on_regression = 0, wide = 0, rc = EXIT_USAGE;
 	size_t nfiles = 0, na = 0, nb = 0;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	struct cli_parser p;
 
 	compare_opts_init(&copts);
@@ -266,24 +265,23 @@ int cmd_compare(int argc, char **argv)
 	if (cli_read_results("compare", files, na, a) || cli_read_results("compare", files + na, nb, b))
 		goto out;
 	if (compare_runs_distinct((const struct result_file *const *)a, na,
-				  (const struct result_file *const *)b, nb, err, sizeof(err))) {
-		rc = cli_error("compare", EXIT_USAGE, "%s", err);
+				  (const struct result_file *const *)b, nb, &err)) {
+		rc = cli_error("compare", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
 	if (noise_path) {
-		noise = noise_read_file(noise_path, err, sizeof(err));
+		noise = noise_read_file(noise_path, &err);
 		if (!noise || compare_noise_check(noise, (const struct result_file *const *)a, na,
-						  (const struct result_file *const *)b, nb, err,
-						  sizeof(err))) {
-			rc = cli_error("compare", EXIT_USAGE, "%s", err);
+						  (const struct result_file *const *)b, nb, &err)) {
+			rc = cli_error("compare", EXIT_USAGE, "%s", err.msg);
 			goto out;
 		}
 		copts.noise = noise;
 	}
 	cr = compare_results_multi((const struct result_file *const *)a, na,
-				   (const struct result_file *const *)b, nb, &copts, err, sizeof(err));
+				   (const struct result_file *const *)b, nb, &copts, &err);
 	if (!cr) {
-		rc = cli_error("compare", EXIT_FAIL, "%s", err);
+		rc = cli_error("compare", EXIT_FAIL, "%s", err.msg);
 		goto out;
 	}
 	if (path_changes_build((const struct result_file *const *)a, na,

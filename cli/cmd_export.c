@@ -55,23 +55,24 @@ static void export_usage(FILE *f)
 /* Write the runs through a checked outfile: all or nothing. */
 static int export_write(const char *cmd, const char *path, const struct export_run *runs, size_t n)
 {
-	char err[RESULT_ERR_MAX + PATH_MAX];
+	struct err err;
 	struct outfile of;
 
-	if (outfile_open(&of, path, err, sizeof(err)))
-		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err);
-	if (export_openmetrics(of.f, runs, n, err, sizeof(err))) {
+	if (outfile_open(&of, path, &err))
+		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err.msg);
+	if (export_openmetrics(of.f, runs, n, &err)) {
 		outfile_abort(&of);
-		return cli_error(cmd, EXIT_USAGE, "%s", err);
+		return cli_error(cmd, EXIT_USAGE, "%s", err.msg);
 	}
-	if (outfile_commit(&of, err, sizeof(err)))
-		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err);
+	if (outfile_commit(&of, &err))
+		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err.msg);
 	return EXIT_OK;
 }
 
 int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path)
 {
-	char err[RESULT_ERR_MAX], label[EXPORT_RUN_LABEL_LEN];
+	char label[EXPORT_RUN_LABEL_LEN];
+	struct err err;
 	struct result_file *rf;
 	struct export_run run;
 	char *text;
@@ -82,10 +83,10 @@ int export_root_write(const char *cmd, json_t *root, const char *json_path, cons
 	if (!text)
 		return cli_error(cmd, EXIT_FAIL, "--openmetrics: out of memory");
 	rf = result_read_buffer(json_path && strcmp(json_path, "-") ? json_path : "run", text,
-				strlen(text), err, sizeof(err));
+				strlen(text), &err);
 	free(text);
 	if (!rf)
-		return cli_error(cmd, EXIT_FAIL, "--openmetrics: %s", err);
+		return cli_error(cmd, EXIT_FAIL, "--openmetrics: %s", err.msg);
 	export_run_label(json_path, label, sizeof(label));
 	run = (struct export_run){ rf, label };
 	rc = export_write(cmd, path, &run, 1);

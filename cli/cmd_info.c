@@ -42,7 +42,7 @@ int cmd_info(int argc, char **argv)
 	const char *json_path = NULL, *kvm_opt = NULL, *kvm_path;
 	struct hostinfo hi;
 	json_t *root;
-	char err[512];
+	struct err err;
 	struct cli_parser p;
 	int c, r;
 
@@ -74,9 +74,9 @@ int cmd_info(int argc, char **argv)
 		r = cli_kvm_check("info", kvm_path);
 	if (r)
 		return r;
-	r = hostinfo_collect(&hi, kvm_path, err, sizeof(err));
+	r = hostinfo_collect(&hi, kvm_path, &err);
 	if (r)
-		return cli_kvm_error("info", kvm_path, r, err);
+		return cli_kvm_error("info", kvm_path, r, err.msg);
 	r = cli_host_lane("info", &hi);
 	if (r)
 		return r;

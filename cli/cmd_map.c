@@ -137,7 +137,8 @@ int cmd_map(int argc, char **argv)
 	size_t np = 0;
 	struct result_map *map = NULL;
 	json_t *root;
-	char err[2048];
+	struct err err;
+	char why[256];
 	struct cli_parser cp;
 	int c, r, stop;
 
@@ -147,8 +148,8 @@ int cmd_map(int argc, char **argv)
 		case CLI_LONG('p'):
 			if (np == MAP_MAX_PROFILES)
 				return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
-			if (profile_parse(optarg, &p, err, sizeof(err)))
-				return cli_usage_error("map", "%s", err);
+			if (profile_parse(optarg, &p, &err))
+				return cli_usage_error("map", "%s", err.msg);
 			snprintf(names[np], sizeof(names[np]), "%s", p.name);
 			name_ptrs[np] = names[np];
 			profiles[np++] = optarg;
@@ -182,10 +183,9 @@ int cmd_map(int argc, char **argv)
 		return r;
 	/* The expectations are checked before anything is measured. */
 	if (expect_path) {
-		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, err,
-				    sizeof(err));
+		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, &err);
 		if (r)
-			return cli_usage_error("map", "%s", err);
+			return cli_usage_error("map", "%s", err.msg);
 	}
 	r = cli_output_check("map", json_path);
 	if (r)
@@ -198,21 +198,21 @@ int cmd_map(int argc, char **argv)
 	}
 	if (hostinfo_emulation_warning(&hi))
 		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
-	if (mo.trace && !trace_available(err, sizeof(err))) {
-		fprintf(stderr, "note: no exit attribution (--trace): %s\n", err);
+	if (mo.trace && !trace_available(why, sizeof(why))) {
+		fprintf(stderr, "note: no exit attribution (--trace): %s\n", why);
 		mo.trace = false;
 	}
 	progress_init(&mp.p, "map", (unsigned)(map_nr_entries() * (np ? np : 2)));
 	mo.progress = map_progress;
 	mo.progress_ctx = &mp;
-	r = map_collect_opts(&env, profiles, np, &mo, &map, err, sizeof(err));
+	r = map_collect_opts(&env, profiles, np, &mo, &map, &err);
 	progress_done(&mp.p);
 	if (r == -EINVAL) {
-		r = cli_usage_error("map", "%s", err);
+		r = cli_usage_error("map", "%s", err.msg);
 		goto out_expect;
 	}
 	if (r && r != -EINTR) {
-		r = cli_kvm_error("map", env.kvm_path, r, err);
+		r = cli_kvm_error("map", env.kvm_path, r, err.msg);
 		goto out_expect;
 	}
 	/* Stopped by Ctrl-C: what was measured is still shown and written. */

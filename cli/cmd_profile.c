@@ -84,7 +84,7 @@ static const struct prof_probe *dump_probe(const struct prof_dump *d, const char
 
 /* Attach the profiles to rf's document: the number attached, or -1 with err set. */
 static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
-			  enum profile_vendor v, const char *symbols, char *err, size_t errlen)
+			  enum profile_vendor v, const char *symbols, struct err *err)
 {
 	json_t *probes = json_object_get(rf->doc, "probes"), *o;
 	size_t i;
@@ -100,15 +100,13 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 		json_object_del(o, "exit_path");
 		if (!p || !status || strcmp(status, "ok"))
 			continue;
-		if (profile_exit_path(p, st, v, &e, err, errlen))
+		if (profile_exit_path(p, st, v, &e, err))
 			return -1;
 		e.symbols = symbols;
 		j = exit_path_json(&e);
 		exit_path_free(&e);
-		if (!j || json_object_set_new(o, "exit_path", j)) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
+		if (!j || json_object_set_new(o, "exit_path", j))
+			return err_set(err, -ENOMEM, "out of memory");
 		n++;
 	}
 	return n;
@@ -117,7 +115,8 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 int cmd_profile(int argc, char **argv)
 {
 	const char *counts = NULL, *symbols = NULL, *label = NULL, *out = NULL, *run;
-	char err[RESULT_ERR_MAX + PATH_MAX], what[PATH_MAX + 64];
+	char what[PATH_MAX + 64];
+	struct err err;
 	struct result_file *rf = NULL;
 	const struct prof_dump *d;
 	struct prof_file pf = { 0 };
@@ -162,17 +161,17 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 	v = rf->host.lane.name == HOST_LANE_SVM ? PROFILE_SVM : PROFILE_VMX;
-	if (prof_file_read(&pf, counts, err, sizeof(err))) {
-		rc = cli_error("profile", EXIT_USAGE, "%s", err);
+	if (prof_file_read(&pf, counts, &err)) {
+		rc = cli_error("profile", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	r = symtab_load(&st, symbols, err, sizeof(err));
+	r = symtab_load(&st, symbols, &err);
 	if (r == -EIO) {	/* not a file to read (a FIFO, a directory...): bad input */
-		rc = cli_error("profile", EXIT_USAGE, "%s", err);
+		rc = cli_error("profile", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
 	if (r) {		/* missing, or no System.map: no profile */
-		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
 		goto out;
 	}
 	d = dump_for(&pf, label, run);
@@ -181,19 +180,19 @@ int cmd_profile(int argc, char **argv)
 			       run, counts, label ? label : base_name(run));
 		goto out;
 	}
-	if (profile_check_symbols(d, &st, v, err, sizeof(err))) {
-		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", symbols, err);
+	if (profile_check_symbols(d, &st, v, &err)) {
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", symbols, err.msg);
 		goto out;
 	}
 	snprintf(what, sizeof(what), "%s (%zu text symbols)", base_name(symbols), st.n);
-	n = profile_attach(rf, d, &st, v, what, err, sizeof(err));
+	n = profile_attach(rf, d, &st, v, what, &err);
 	if (n < 0) {
-		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err);
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
 		goto out;
 	}
 	json_object_set_new(rf->doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
-	if (result_write(rf->doc, out, err, sizeof(err))) {
-		rc = cli_error("profile", EXIT_FAIL, "cannot write %s", err);
+	if (result_write(rf->doc, out, &err)) {
+		rc = cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
 		goto out;
 	}
 	/* With -o - stdout carries the JSON alone. */

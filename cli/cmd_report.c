@@ -51,23 +51,23 @@ static void report_usage(FILE *f)
 static int write_report(const char *path, struct result_file **files, size_t n,
 			const struct compare_opts *o)
 {
-	char err[RESULT_ERR_MAX + PATH_MAX];
+	struct err err;
 	struct outfile of;
 	int r;
 
-	r = outfile_open(&of, path, err, sizeof(err));
+	r = outfile_open(&of, path, &err);
 	if (r)
-		return cli_error("report", EXIT_FAIL, "cannot write %s", err);
-	if (report_write_html(of.f, files, n, o, err, sizeof(err))) {
+		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
+	if (report_write_html(of.f, files, n, o, &err)) {
 		int e = of.err;
 
 		outfile_abort(&of);
 		if (e)	/* the write failed: that is the reason, not what report saw */
 			return cli_error("report", EXIT_FAIL, "cannot write %s: %s", path, strerror(e));
-		return cli_error("report", EXIT_FAIL, "%s: %s", path, err);
+		return cli_error("report", EXIT_FAIL, "%s: %s", path, err.msg);
 	}
-	if (outfile_commit(&of, err, sizeof(err)))
-		return cli_error("report", EXIT_FAIL, "cannot write %s", err);
+	if (outfile_commit(&of, &err))
+		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
 	return EXIT_OK;
 }
 

@@ -335,8 +335,8 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 	struct suite_env env = { .kvm_path = kvm_path, .hi = hi, .stop = cli_stop_flag() };
 	struct check_report rep = { 0 };
 	struct result_map *map = NULL;
-	char err[256];
-	int r = map_collect(&env, NULL, 0, &map, err, sizeof(err));
+	struct err err;
+	int r = map_collect(&env, NULL, 0, &map, &err);
 
 	if (map) {	/* also when stopped (-EINTR): it says which entries were not measured */
 		printf("\n");
@@ -345,7 +345,7 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 		result_map_free(map);
 	}
 	if (r && r != -EINTR)
-		warn(a->quiet, warnings, "ownership map: %s", err);
+		warn(a->quiet, warnings, "ownership map: %s", err.msg);
 	for (size_t i = 0; i < nr_check_suites && !*env.stop; i++)
 		check_suites[i].run(&env, &rep);
 	printf("\n");
@@ -480,7 +480,7 @@ int cmd_run(int argc, char **argv)
 	struct run_report rp = { .pg = { .on = false } };
 	struct method_hooks hooks = { .progress = run_on_progress, .warn = run_on_warn, .ctx = &rp };
 	int stopped;
-	char err[512];
+	struct err err;
 	double overhead = 0;
 	int r, cpu = -1, rc = EXIT_OK;
 
@@ -509,8 +509,8 @@ int cmd_run(int argc, char **argv)
 	if (r)
 		goto out;
 	kvm_path = henv.kvm_path;
-	if (a.xcr0_opt && guest_xcr0_check(a.guest_xcr0, &hi, err, sizeof(err))) {
-		r = cli_usage_error("run", "--guest-xcr0 %s: %s", a.xcr0_opt, err);
+	if (a.xcr0_opt && guest_xcr0_check(a.guest_xcr0, &hi, &err)) {
+		r = cli_usage_error("run", "--guest-xcr0 %s: %s", a.xcr0_opt, err.msg);
 		goto out;
 	}
 	r = latency_pin(a.cpu, &cpu);
@@ -555,9 +555,9 @@ int cmd_run(int argc, char **argv)
 		else if (!a.quiet)
 			fprintf(stderr, "note: --trace: no exit attribution: %s\n", why);
 	}
-	r = probe_runner_init(&pr, err, sizeof(err));
+	r = probe_runner_init(&pr, &err);
 	if (r) {
-		rc = cli_kvm_error("run", kvm_path, r, err);
+		rc = cli_kvm_error("run", kvm_path, r, err.msg);
 		goto done;
 	}
 	out = calloc(a.nsel, sizeof(*out));

@@ -34,13 +34,13 @@ static const struct cli_cmd_spec *const specs[] = {
 /* `exitscope help --options CMD`: CMD's options one spelling a line (cli_opts_list). */
 static int list_options(const char *name)
 {
-	char err[160];
+	struct err err;
 
 	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
 		if (strcmp(specs[i]->name, name))
 			continue;
-		if (cli_spec_check(specs[i], err, sizeof(err)))
-			return cli_error("help", EXIT_FAIL, "option table of %s: %s", name, err);
+		if (cli_spec_check(specs[i], &err))
+			return cli_error("help", EXIT_FAIL, "option table of %s: %s", name, err.msg);
 		cli_opts_list(stdout, specs[i]);
 		return cli_stdout_check("help", EXIT_OK);
 	}

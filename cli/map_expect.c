@@ -94,16 +94,14 @@ static int map_expect_num(const char *s, struct map_expect_line *l)
 }
 
 /* One "map ..." line (words after "map"). */
-static int map_expect_map_line(struct map_expect_line *l, char **w, int nw, char *err, size_t errlen)
+static int map_expect_map_line(struct map_expect_line *l, char **w, int nw, struct err *err)
 {
 	struct result_map_entry e;
 	char names[512];
 	bool any = false;
 
-	if (nw < 4 || nw > 5) {
-		snprintf(err, errlen, "want 'map REG NAME|BIT|* OP STATUS[|STATUS...] [NUM]'");
-		return -EINVAL;
-	}
+	if (nw < 4 || nw > 5)
+		return err_set(err, -EINVAL, "want 'map REG NAME|BIT|* OP STATUS[|STATUS...] [NUM]'");
 	snprintf(l->reg, sizeof(l->reg), "%s", w[0]);
 	snprintf(l->name, sizeof(l->name), "%s", w[1]);
 	snprintf(l->op, sizeof(l->op), "%s", w[2]);
@@ -114,21 +112,16 @@ static int map_expect_map_line(struct map_expect_line *l, char **w, int nw, char
 	if (!any) {
 		map_expect_names(names, sizeof(names), l->reg, l->op);
 		if (names[0])
-			snprintf(err, errlen, "no map entry '%s %s %s' (%s %s entries: %s)", l->reg, l->name,
-				 l->op, l->reg, l->op, names);
-		else
-			snprintf(err, errlen, "no map entry '%s %s %s' (REG is cr0, cr3, cr4 or cr8; OP toggle or read)",
-				 l->reg, l->name, l->op);
-		return -EINVAL;
+			return err_set(err, -EINVAL, "no map entry '%s %s %s' (%s %s entries: %s)", l->reg,
+				       l->name, l->op, l->reg, l->op, names);
+		return err_set(err, -EINVAL, "no map entry '%s %s %s' (REG is cr0, cr3, cr4 or cr8; OP toggle or read)",
+			       l->reg, l->name, l->op);
 	}
-	if (map_expect_statuses(w[3], &l->statuses)) {
-		snprintf(err, errlen, "unknown status '%s' (owned, intercepted, rejected, emulated, skipped; '|' between alternatives)",
+	if (map_expect_statuses(w[3], &l->statuses))
+		return err_set(err, -EINVAL, "unknown status '%s' (owned, intercepted, rejected, emulated, skipped; '|' between alternatives)",
 			 w[3]);
-		return -EINVAL;
-	}
 	if (nw == 5 && map_expect_num(w[4], l)) {
-		snprintf(err, errlen, "'%s' is not N, >=N, <=N, >N or <N exits/op (N a decimal number)", w[4]);
-		return -EINVAL;
+		return err_set(err, -EINVAL, "'%s' is not N, >=N, <=N, >N or <N exits/op (N a decimal number)", w[4]);
 	}
 	return 0;
 }
@@ -146,7 +139,7 @@ static int map_expect_add(struct map_expect *x, const struct map_expect_line *l)
 
 /* The profile a "profile" line names: one of profiles[], or "*". */
 static int map_expect_profile(const char *want, const char *const *profiles, size_t np,
-			      char *out, size_t len, char *err, size_t errlen)
+			      char *out, size_t len, struct err *err)
 {
 	char known[512];
 	size_t n = 0;
@@ -166,14 +159,13 @@ static int map_expect_profile(const char *want, const char *const *profiles, siz
 			n = sizeof(known) - 1;
 	}
 	known[n] = 0;
-	snprintf(err, errlen, "profile '%s' is not mapped (mapped: %s; add --cpuid-profile %s)", want,
+	return err_set(err, -EINVAL, "profile '%s' is not mapped (mapped: %s; add --cpuid-profile %s)", want,
 		 known, want);
-	return -EINVAL;
 }
 
 /* One line of the file (changed in place; profile: the current one, a profile line sets it). */
 static int map_expect_parse(struct map_expect *x, char *line, unsigned lineno, char *profile,
-			    const char *const *profiles, size_t np, char *msg, size_t msglen)
+			    const char *const *profiles, size_t np, struct err *err)
 {
 	struct map_expect_line l = { 0 };
 	char *w[MAP_EXPECT_WORDS + 1], *save = NULL, *hash = strchr(line, '#');
@@ -196,15 +188,14 @@ static int map_expect_parse(struct map_expect *x, char *line, unsigned lineno, c
 		return 0;
 	if (!strcmp(w[0], "map")) {
 		snprintf(l.profile, sizeof(l.profile), "%s", profile);
-		r = map_expect_map_line(&l, w + 1, nw - 1, msg, msglen);
+		r = map_expect_map_line(&l, w + 1, nw - 1, err);
 		if (!r && (r = map_expect_add(x, &l)))
-			snprintf(msg, msglen, "out of memory");
+			err_set(err, r, "out of memory");
 	} else if (!strcmp(w[0], "profile")) {
 		if (nw != 2) {
-			snprintf(msg, msglen, "want 'profile NAME' or 'profile *'");
-			r = -EINVAL;
+			r = err_set(err, -EINVAL, "want 'profile NAME' or 'profile *'");
 		} else {
-			r = map_expect_profile(w[1], profiles, np, profile, MAP_PROFILE_LEN, msg, msglen);
+			r = map_expect_profile(w[1], profiles, np, profile, MAP_PROFILE_LEN, err);
 		}
 	} else {
 		bool other = false;
@@ -214,17 +205,17 @@ static int map_expect_parse(struct map_expect *x, char *line, unsigned lineno, c
 		if (other) {
 			x->ignored++;
 		} else {
-			snprintf(msg, msglen, "unknown line kind '%s' (map, profile; # comments)", w[0]);
-			r = -EINVAL;
+			r = err_set(err, -EINVAL, "unknown line kind '%s' (map, profile; # comments)", w[0]);
 		}
 	}
 	return r;
 }
 
 int map_expect_read(const char *path, const char *const *profiles, size_t np,
-		    struct map_expect *x, char *err, size_t errlen)
+		    struct map_expect *x, struct err *err)
 {
-	char line[1024], msg[768], profile[MAP_PROFILE_LEN] = "", why[256], *buf, *nul;
+	char line[1024], profile[MAP_PROFILE_LEN] = "", *buf, *nul;
+	struct err why;
 	unsigned lineno = 0;
 	size_t blen;
 	int r = 0;
@@ -237,15 +228,13 @@ int map_expect_read(const char *path, const char *const *profiles, size_t np,
 			snprintf(profile, sizeof(profile), "host");
 	if (!profile[0] && np)
 		snprintf(profile, sizeof(profile), "%s", profiles[0]);
-	r = file_read_all(path, MAP_EXPECT_MAX_BYTES, &buf, &blen, why, sizeof(why));
-	if (r) {
-		snprintf(err, errlen, "expectations file %s: %s", path, why);
-		return r;
-	}
+	r = file_read_all(path, MAP_EXPECT_MAX_BYTES, &buf, &blen, &why);
+	if (r)
+		return err_set(err, r, "expectations file %s: %s", path, why.msg);
 	nul = memchr(buf, '\0', blen);
 	if (nul) {
-		snprintf(err, errlen, "expectations file %s: contains a NUL byte at offset %zu (not a text file)",
-			 path, (size_t)(nul - buf));
+		err_set(err, -EINVAL, "expectations file %s: contains a NUL byte at offset %zu (not a text file)",
+			path, (size_t)(nul - buf));
 		free(buf);
 		return -EINVAL;
 	}
@@ -254,24 +243,20 @@ int map_expect_read(const char *path, const char *const *profiles, size_t np,
 		size_t ll = eol ? (size_t)(eol - next) : strlen(next);
 
 		if (ll >= sizeof(line)) {
-			snprintf(err, errlen, "%s:%u: line longer than %zu characters", path, lineno + 1,
+			r = err_set(err, -EINVAL, "%s:%u: line longer than %zu characters", path, lineno + 1,
 				 sizeof(line) - 1);
-			r = -EINVAL;
 			break;
 		}
 		memcpy(line, next, ll);
 		line[ll] = '\0';
 		next = eol ? eol + 1 : NULL;
-		msg[0] = 0;
-		r = map_expect_parse(x, line, ++lineno, profile, profiles, np, msg, sizeof(msg));
+		r = map_expect_parse(x, line, ++lineno, profile, profiles, np, err);
 		if (r)
-			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
+			err_prefix(err, "%s:%u", path, lineno);
 	}
 	free(buf);
-	if (!r && !x->n) {
-		snprintf(err, errlen, "expectations file %s has no 'map' line: nothing to test", path);
-		r = -EINVAL;
-	}
+	if (!r && !x->n)
+		r = err_set(err, -EINVAL, "expectations file %s has no 'map' line: nothing to test", path);
 	if (r)
 		map_expect_free(x);
 	return r;

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "results/map_model.h"
 
 #define MAP_EXPECT_TOL	0.1	/* lane-assert's default LANE_TOL */
@@ -61,7 +62,7 @@ struct map_expect {
  * file cannot be read) with a one-line message in err.
  */
 int map_expect_read(const char *path, const char *const *profiles, size_t np,
-		    struct map_expect *x, char *err, size_t errlen);
+		    struct map_expect *x, struct err *err);
 void map_expect_free(struct map_expect *x);
 /* The tests on f (TAP 13, plan first). Returns the number of "not ok" tests. */
 unsigned map_expect_tap(FILE *f, const struct map_expect *x, const struct result_map *map);

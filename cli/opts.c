@@ -1,5 +1,6 @@
 /* opts.c - a command's option table made into getopt_long's tables, its --help and its option listing. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ static bool arg_optional(const char *arg)
 	return arg && arg[0] == '[';
 }
 
-int cli_spec_check(const struct cli_cmd_spec *s, char *err, size_t len)
+int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 {
 	const struct cli_opt *o = s->opts;
 	bool help = false;
@@ -35,36 +36,24 @@ int cli_spec_check(const struct cli_cmd_spec *s, char *err, size_t len)
 		const struct cli_opt *r = &o[n];
 		size_t al = r->arg ? strlen(r->arg) : 0;
 
-		if (n == CLI_OPTS_MAX) {
-			snprintf(err, len, "more than %d rows", CLI_OPTS_MAX);
-			return -1;
-		}
-		if (!r->name[0] || !r->help || !r->help[0]) {
-			snprintf(err, len, "row %zu ('%s') has no name or no help", n, r->name);
-			return -1;
-		}
-		if (r->key && ((r->key & ~0x1ff) || !isalnum(key_char(r->key)))) {
-			snprintf(err, len, "--%s: key %#x is no letter or digit, nor CLI_LONG of one",
+		if (n == CLI_OPTS_MAX)
+			return err_set(err, -EINVAL, "more than %d rows", CLI_OPTS_MAX);
+		if (!r->name[0] || !r->help || !r->help[0])
+			return err_set(err, -EINVAL, "row %zu ('%s') has no name or no help", n, r->name);
+		if (r->key && ((r->key & ~0x1ff) || !isalnum(key_char(r->key))))
+			return err_set(err, -EINVAL, "--%s: key %#x is no letter or digit, nor CLI_LONG of one",
 				 r->name, (unsigned)r->key);
-			return -1;
-		}
-		if (r->arg && (!al || (arg_optional(r->arg) && (al < 3 || r->arg[al - 1] != ']')))) {
-			snprintf(err, len, "--%s: argument '%s' is neither X nor [X]", r->name, r->arg);
-			return -1;
-		}
+		if (r->arg && (!al || (arg_optional(r->arg) && (al < 3 || r->arg[al - 1] != ']'))))
+			return err_set(err, -EINVAL, "--%s: argument '%s' is neither X nor [X]", r->name, r->arg);
 		for (size_t k = 0; k < n; k++) {
-			if (!strcmp(o[k].name, r->name) || (r->key && o[k].key == r->key)) {
-				snprintf(err, len, "rows %zu and %zu have the same %s", k, n,
+			if (!strcmp(o[k].name, r->name) || (r->key && o[k].key == r->key))
+				return err_set(err, -EINVAL, "rows %zu and %zu have the same %s", k, n,
 					 strcmp(o[k].name, r->name) ? "key" : "name");
-				return -1;
-			}
 		}
 		help |= r->key == 'h' && !strcmp(r->name, "help");
 	}
-	if (!help) {
-		snprintf(err, len, "no -h, --help row");
-		return -1;
-	}
+	if (!help)
+		return err_set(err, -EINVAL, "no -h, --help row");
 	return 0;
 }
 
@@ -98,8 +87,8 @@ void cli_opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc,
 	p->spec = s;
 	p->argc = argc;
 	p->argv = argv;
-	p->err[0] = 0;
-	if (cli_spec_check(s, p->err, sizeof(p->err)) == 0)
+	err_init(&p->err);
+	if (cli_spec_check(s, &p->err) == 0)
 		cli_opts_build(s, p->longopts, p->shortopts);
 	optind = 0;	/* a full reinit: glibc reads the order character again */
 	opterr = 0;
@@ -107,7 +96,7 @@ void cli_opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc,
 
 int cli_opts_next(struct cli_parser *p)
 {
-	if (p->err[0])
+	if (p->err.code)
 		return '?';
 	return getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
 }
@@ -116,8 +105,8 @@ int cli_opts_bad(const struct cli_parser *p)
 {
 	const struct cli_cmd_spec *s = p->spec;
 
-	if (p->err[0])
-		return cli_error(s->name, EXIT_FAIL, "option table: %s", p->err);
+	if (p->err.code)
+		return cli_error(s->name, EXIT_FAIL, "option table: %s", p->err.msg);
 	return cli_usage_error(s->name, "unknown or incomplete option '%s'%s",
 			       optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "",
 			       s->bad_hint ? s->bad_hint : "");

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/err.h"
+
 /* The key of a long-only option: past every short letter, so getopt never returns it for one. */
 #define CLI_LONG(c)	(0x100 | (c))
 /* Rows a table may have (the help-only rows count too). */
@@ -46,10 +48,10 @@ struct cli_cmd_spec {
 /*
  * The table is well formed: rows at most CLI_OPTS_MAX, names and keys
  * unique, every row with help text, keys a letter or digit or CLI_LONG of
- * one, an argument "X" or "[X]", and a -h, --help row. 0, or -1 with err
- * saying what is wrong.
+ * one, an argument "X" or "[X]", and a -h, --help row. 0, or -EINVAL with
+ * err saying what is wrong.
  */
-int cli_spec_check(const struct cli_cmd_spec *s, char *err, size_t len);
+int cli_spec_check(const struct cli_cmd_spec *s, struct err *err);
 
 /* Parsing one command line by its table. */
 struct cli_parser {
@@ -58,7 +60,7 @@ struct cli_parser {
 	char **argv;
 	struct option longopts[CLI_OPTS_MAX + 1];
 	char shortopts[2 + 3 * CLI_OPTS_MAX];
-	char err[160];		/* the table is not well formed: cli_opts_next gives '?' */
+	struct err err;		/* the table is not well formed: cli_opts_next gives '?' */
 };
 
 /* getopt_long's tables from the spec: the long options (0-terminated) and the short string. */

@@ -104,13 +104,12 @@ static void resolve_normalize(struct compare_result *cr, const struct result_fil
 
 struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
 					     const struct result_file *const *b, size_t nb,
-					     const struct compare_opts *opts, char *err, size_t errlen)
+					     const struct compare_opts *opts, struct err *err)
 {
 	struct compare_result *cr = NULL;
 
 	if (!na || !nb) {
-		if (err && errlen)
-			snprintf(err, errlen, "no %s files", na ? "new" : "base");
+		err_set(err, -EINVAL, "no %s files", na ? "new" : "base");
 		return NULL;
 	}
 	cr = calloc(1, sizeof(*cr));
@@ -141,15 +140,14 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	return cr;
 oom:
 	compare_free(cr);
-	if (err && errlen)
-		snprintf(err, errlen, "%s vs %s: out of memory", a[0]->name, b[0]->name);
+	err_set(err, -ENOMEM, "%s vs %s: out of memory", a[0]->name, b[0]->name);
 	return NULL;
 }
 
 struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
-				       const struct compare_opts *opts, char *err, size_t errlen)
+				       const struct compare_opts *opts, struct err *err)
 {
-	return compare_results_multi(&a, 1, &b, 1, opts, err, errlen);
+	return compare_results_multi(&a, 1, &b, 1, opts, err);
 }
 
 int compare_regressed(const struct compare_result *cr)

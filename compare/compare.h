@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "results/noise.h"
 #include "results/result_read.h"
 #include "results/guest_speed.h"
@@ -236,7 +237,7 @@ void compare_opts_init(struct compare_opts *o);
  * before them. Returns NULL with a message in err only when out of memory.
  */
 struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
-				       const struct compare_opts *opts, char *err, size_t errlen);
+				       const struct compare_opts *opts, struct err *err);
 
 /*
  * Compare several runs of the base (a[0..na-1]) with several of the new
@@ -252,7 +253,7 @@ struct compare_result *compare_results(const struct result_file *a, const struct
  */
 struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
 					     const struct result_file *const *b, size_t nb,
-					     const struct compare_opts *opts, char *err, size_t errlen);
+					     const struct compare_opts *opts, struct err *err);
 
 /*
  * Can the floor be applied to these runs? It must be of the same host
@@ -263,7 +264,7 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
  * comparison.
  */
 int compare_noise_check(const struct noise_floor *nf, const struct result_file *const *a, size_t na,
-			const struct result_file *const *b, size_t nb, char *err, size_t errlen);
+			const struct result_file *const *b, size_t nb, struct err *err);
 
 /*
  * Is every file of both sides a run of its own? Two files are the same run
@@ -273,7 +274,7 @@ int compare_noise_check(const struct noise_floor *nf, const struct result_file *
  * -1 with one line in err naming both files.
  */
 int compare_runs_distinct(const struct result_file *const *a, size_t na,
-			  const struct result_file *const *b, size_t nb, char *err, size_t errlen);
+			  const struct result_file *const *b, size_t nb, struct err *err);
 
 /*
  * One-line descriptions shared by the text and HTML output, e.g.

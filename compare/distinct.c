@@ -22,7 +22,7 @@ static int same_run(const struct result_file *x, const struct result_file *y)
 }
 
 int compare_runs_distinct(const struct result_file *const *a, size_t na,
-			  const struct result_file *const *b, size_t nb, char *err, size_t errlen)
+			  const struct result_file *const *b, size_t nb, struct err *err)
 {
 	size_t n = na + nb;
 
@@ -35,11 +35,10 @@ int compare_runs_distinct(const struct result_file *const *a, size_t na,
 
 			if (!same_run(x, y))
 				continue;
-			snprintf(err, errlen, "%s and %s are the same run%s: %s", x->name, y->name,
+			return err_set(err, -EINVAL, "%s and %s are the same run%s: %s", x->name, y->name,
 				 across ? " on both sides" : i < na ? " on the base side" :
 				 " on the new side", across ? "it cannot be compared with itself" :
 				 "a run counts once (give each run once)");
-			return -1;
 		}
 	}
 	return 0;

@@ -14,40 +14,34 @@ static const char *file_version(const struct result_file *f)
 	return f->tool_version ? f->tool_version : EXITSCOPE_VERSION;
 }
 
-static int check_file(const struct noise_floor *nf, const struct result_file *f, char *err,
-		      size_t errlen)
+static int check_file(const struct noise_floor *nf, const struct result_file *f, struct err *err)
 {
 	char what[512], va[64], vb[64];
 
-	if (noise_host_mismatch(&nf->host, &f->host, what, sizeof(what))) {
-		snprintf(err, errlen, "%s: a floor of another host than %s (%s): measure this "
+	if (noise_host_mismatch(&nf->host, &f->host, what, sizeof(what)))
+		return err_set(err, -EINVAL, "%s: a floor of another host than %s (%s): measure this "
 			 "host's floor", nf->name ? nf->name : "noise floor", f->name, what);
-		return -1;
-	}
 	if (strcmp(nf->tool_version, file_version(f))) {
-		snprintf(err, errlen, "%s: measured by exitscope %s, %s by %s: measure the floor "
+		return err_set(err, -EINVAL, "%s: measured by exitscope %s, %s by %s: measure the floor "
 			 "with the exitscope of the runs", nf->name ? nf->name : "noise floor",
 			 nf->tool_version, f->name, file_version(f));
-		return -1;
 	}
 	run_setting_text(&nf->settings, RUN_SETTING_METHOD, va, sizeof(va));
 	run_setting_text(&f->settings, RUN_SETTING_METHOD, vb, sizeof(vb));
-	if (strcmp(va, vb)) {
-		snprintf(err, errlen, "%s: a floor of method %s runs, %s is of method %s: it "
+	if (strcmp(va, vb))
+		return err_set(err, -EINVAL, "%s: a floor of method %s runs, %s is of method %s: it "
 			 "does not apply", nf->name ? nf->name : "noise floor", va, f->name, vb);
-		return -1;
-	}
 	return 0;
 }
 
 int compare_noise_check(const struct noise_floor *nf, const struct result_file *const *a, size_t na,
-			const struct result_file *const *b, size_t nb, char *err, size_t errlen)
+			const struct result_file *const *b, size_t nb, struct err *err)
 {
 	for (size_t i = 0; i < na; i++)
-		if (check_file(nf, a[i], err, errlen))
+		if (check_file(nf, a[i], err))
 			return -1;
 	for (size_t i = 0; i < nb; i++)
-		if (check_file(nf, b[i], err, errlen))
+		if (check_file(nf, b[i], err))
 			return -1;
 	return 0;
 }

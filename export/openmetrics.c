@@ -508,7 +508,7 @@ static char *fmt(const char *f, ...)
  * unique already (the reader refuses duplicates). A unit separator keeps
  * the parts of a key apart.
  */
-static int unique_check(const struct export_run *r, size_t n, char *err, size_t errlen)
+static int unique_check(const struct export_run *r, size_t n, struct err *err)
 {
 	struct keys ks = { 0 };
 	int rc = 0;
@@ -519,10 +519,9 @@ static int unique_check(const struct export_run *r, size_t n, char *err, size_t 
 
 		for (size_t j = 0; j < i && !rc; j++)
 			if (!strcmp(r[i].run, r[j].run)) {
-				snprintf(err, errlen, "%s and %s would both be run=\"%s\" (the label is "
+				rc = err_set(err, -EINVAL, "%s and %s would both be run=\"%s\" (the label is "
 					 "the file name without .json): rename one", r[j].rf->name, name,
 					 r[i].run);
-				rc = -EINVAL;
 			}
 		for (size_t p = 0; m && p < m->n_profiles && !rc; p++)
 			for (size_t e = 0; e < m->profiles[p].n_entries && !rc; e++) {
@@ -541,14 +540,13 @@ static int unique_check(const struct export_run *r, size_t n, char *err, size_t 
 		}
 	}
 	if (rc == -ENOMEM)
-		snprintf(err, errlen, "out of memory");
+		err_set(err, -ENOMEM, "out of memory");
 	if (!rc && ks.n)
 		qsort(ks.k, ks.n, sizeof(*ks.k), key_cmp);
 	for (size_t i = 1; !rc && i < ks.n; i++) {
 		if (strcmp(ks.k[i - 1].s, ks.k[i].s))
 			continue;
-		snprintf(err, errlen, "%s (a series must appear once)", ks.k[i].msg);
-		rc = -EINVAL;
+		rc = err_set(err, -EINVAL, "%s (a series must appear once)", ks.k[i].msg);
 	}
 	for (size_t i = 0; i < ks.n; i++) {
 		free(ks.k[i].s);
@@ -558,9 +556,9 @@ static int unique_check(const struct export_run *r, size_t n, char *err, size_t 
 	return rc;
 }
 
-int export_openmetrics(FILE *f, const struct export_run *runs, size_t n, char *err, size_t errlen)
+int export_openmetrics(FILE *f, const struct export_run *runs, size_t n, struct err *err)
 {
-	int rc = unique_check(runs, n, err, errlen);
+	int rc = unique_check(runs, n, err);
 
 	if (rc)
 		return rc;

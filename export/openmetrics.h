@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "results/result_read.h"
 
 #define EXPORT_RUN_LABEL_LEN	128
@@ -41,6 +42,6 @@ void export_run_label(const char *path, char *buf, size_t len);
  * entries or checks that would be one series); nothing is written then.
  * Write errors are f's (ferror), for the caller's checked output file.
  */
-int export_openmetrics(FILE *f, const struct export_run *runs, size_t n, char *err, size_t errlen);
+int export_openmetrics(FILE *f, const struct export_run *runs, size_t n, struct err *err);
 
 #endif

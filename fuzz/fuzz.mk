@@ -13,18 +13,18 @@ FUZZ_BUILD   := build-fuzz
 FUZZ_CFLAGS  := -std=gnu11 -g -O1 -I. -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
                 $(PKG_CFLAGS) \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-# The reader and every model it dispatches to: all of results/ (and stats/, which it may use).
-FUZZ_LIB     := $(wildcard results/*.c stats/*.c)
+# The reader and every model it dispatches to: all of results/ (and stats/ and base/, which it uses).
+FUZZ_LIB     := $(wildcard base/*.c results/*.c stats/*.c)
 FUZZ_SRC     := fuzz/fuzz_result_read.c $(FUZZ_LIB)
 
 .PHONY: fuzz-noise
 
-$(FUZZ_BUILD)/fuzz_result_read: $(FUZZ_SRC) $(wildcard results/*.h stats/*.h)
+$(FUZZ_BUILD)/fuzz_result_read: $(FUZZ_SRC) $(wildcard base/*.h results/*.h stats/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC [F]  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $(FUZZ_SRC) $(PKG_LIBS) -lm
 
-$(FUZZ_BUILD)/fuzz_noise_read: fuzz/fuzz_noise_read.c $(FUZZ_LIB) $(wildcard results/*.h stats/*.h)
+$(FUZZ_BUILD)/fuzz_noise_read: fuzz/fuzz_noise_read.c $(FUZZ_LIB) $(wildcard base/*.h results/*.h stats/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC [F]  $@"
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ fuzz/fuzz_noise_read.c $(FUZZ_LIB) $(PKG_LIBS) -lm

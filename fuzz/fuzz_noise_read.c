@@ -17,13 +17,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[RESULT_ERR_MAX];
-	struct noise_floor *nf = noise_read_buffer("fuzz.json", data, size, err, sizeof(err));
+	struct err err;
+	struct noise_floor *nf = noise_read_buffer("fuzz.json", data, size, &err);
 	double sum = 0;
 
 	if (!nf) {
 		/* A rejection always says why, in one line. */
-		if (!err[0] || strchr(err, '\n'))
+		if (!err.msg[0] || strchr(err.msg, '\n'))
 			__builtin_trap();
 		return 0;
 	}

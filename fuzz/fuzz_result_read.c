@@ -9,14 +9,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[RESULT_ERR_MAX];
-	struct result_file *rf = result_read_buffer("fuzz.json", data, size, err, sizeof(err));
+	struct err err;
+	struct result_file *rf = result_read_buffer("fuzz.json", data, size, &err);
 	size_t i, j;
 	double sum = 0;
 
 	if (!rf) {
 		/* A rejection always says why, in one line. */
-		if (!err[0] || strchr(err, '\n'))
+		if (!err.msg[0] || strchr(err.msg, '\n'))
 			__builtin_trap();
 		return 0;
 	}

@@ -18,19 +18,6 @@
 
 extern const char _end[];
 
-__attribute__((format(printf, 4, 5)))
-static int fail(char *err, size_t len, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
-
 void vcpu_state_free(struct vcpu_state *s)
 {
 	if (!s)
@@ -110,13 +97,13 @@ long vcpu_state_xsave_diff(const struct kvm_xsave *a, const struct kvm_xsave *b,
 	return -1;
 }
 
-int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, char *err, size_t len)
+int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, struct err *err)
 {
 	struct vcpu_state *s = calloc(1, sizeof(*s));
 	int r;
 
 	if (!s)
-		return fail(err, len, -ENOMEM, "save: out of memory");
+		return err_set(err, -ENOMEM, "save: out of memory");
 	/* An exit to userspace is complete only after the next KVM_RUN (api.rst). */
 	if (v->run && (v->run->exit_reason == KVM_EXIT_IO || v->run->exit_reason == KVM_EXIT_MMIO)) {
 		v->run->immediate_exit = 1;
@@ -135,7 +122,7 @@ int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, char *err, size_t l
 	s->xsave = calloc(1, s->xsave_size);
 	if (!s->xsave) {
 		vcpu_state_free(s);
-		return fail(err, len, -ENOMEM, "save: out of memory");
+		return err_set(err, -ENOMEM, "save: out of memory");
 	}
 	r = kvm_check_cap(v->vm->fd, KVM_CAP_XSAVE2) > 0 ? kvm_get_xsave2(v->fd, s->xsave) :
 	    kvm_ioctl(v->fd, KVM_GET_XSAVE, s->xsave);
@@ -177,7 +164,7 @@ int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, char *err, size_t l
 #define SAVE_FAIL(label, what)							\
 label:										\
 	vcpu_state_free(s);							\
-	return fail(err, len, r, "save vCPU %d: %s: %s", v->id, what, strerror(-r))
+	return err_set(err, r, "save vCPU %d: %s: %s", v->id, what, strerror(-r))
 	SAVE_FAIL(fail_r_pending, "KVM_RUN completing the pending exit");
 	SAVE_FAIL(fail_r_regs, "KVM_GET_REGS");
 	SAVE_FAIL(fail_r_sregs, "KVM_GET_SREGS");
@@ -204,9 +191,9 @@ static const struct msr_gate msr_gates[] = {
 	{ MSR_IA32_XSS,		 .feat = X86_FEAT_XSAVES },
 };
 
-static int missing(char *err, size_t len, enum x86_feat feat, enum x86_feat alt, const char *what)
+static int missing(struct err *err, enum x86_feat feat, enum x86_feat alt, const char *what)
 {
-	return fail(err, len, -EOPNOTSUPP,
+	return err_set(err, -EOPNOTSUPP,
 		    "cannot restore: the saved state uses %s%s%s (%s) but the target vCPU's CPUID "
 		    "lacks it; nothing was applied", x86_feature_name(feat), alt ? " or " : "",
 		    alt ? x86_feature_name(alt) : "", what);
@@ -226,23 +213,23 @@ static bool msr_gate_of(uint32_t index, struct msr_gate *g)
 }
 
 static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct vcpu_state *s,
-		       char *err, size_t len)
+		       struct err *err)
 {
 	const struct kvm_cpuid_entry2 *e;
 	char what[96];
 	int size;
 
 	if (s->has_lapic && !v->vm->irqchip)
-		return fail(err, len, -EOPNOTSUPP, "cannot restore: the saved state has an in-kernel "
+		return err_set(err, -EOPNOTSUPP, "cannot restore: the saved state has an in-kernel "
 			    "LAPIC but the target VM has no in-kernel irqchip; nothing was applied");
 	size = kvm_xsave_size(v->vm->fd);
 	if (s->xsave_size > size)
-		return fail(err, len, -EOPNOTSUPP, "cannot restore: the saved XSAVE area is %d bytes, "
+		return err_set(err, -EOPNOTSUPP, "cannot restore: the saved XSAVE area is %d bytes, "
 			    "the target takes %d; nothing was applied", s->xsave_size, size);
 	if ((s->sregs.apic_base & APIC_BASE_X2APIC) && !cpuid_has(c, X86_FEAT_X2APIC)) {
 		snprintf(what, sizeof(what), "IA32_APIC_BASE %#llx has x2APIC mode on",
 			 (unsigned long long)s->sregs.apic_base);
-		return missing(err, len, X86_FEAT_X2APIC, X86_FEAT_NONE, what);
+		return missing(err, X86_FEAT_X2APIC, X86_FEAT_NONE, what);
 	}
 	for (size_t i = 0; i < nr_cr4_bits; i++) {
 		const struct cr4_bit *g = &cr4_bits[i];
@@ -250,7 +237,7 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 		if ((s->sregs.cr4 & (1ULL << g->bit)) && !cpuid_has_any(c, g->feat, g->alt)) {
 			snprintf(what, sizeof(what), "CR4 %#llx has %s set",
 				 (unsigned long long)s->sregs.cr4, g->name);
-			return missing(err, len, g->feat, g->alt, what);
+			return missing(err, g->feat, g->alt, what);
 		}
 	}
 	if (s->has_xcrs) {
@@ -261,12 +248,12 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 				continue;
 			if (!cpuid_has(c, X86_FEAT_XSAVE)) {
 				snprintf(what, sizeof(what), "XCR0 %#llx", (unsigned long long)x);
-				return missing(err, len, X86_FEAT_XSAVE, X86_FEAT_NONE, what);
+				return missing(err, X86_FEAT_XSAVE, X86_FEAT_NONE, what);
 			}
 			e = cpuid_find_const(c, 0xd, 0);
 			sup = e ? (e->eax | (uint64_t)e->edx << 32) : 0;
 			if (x & ~sup)
-				return fail(err, len, -EOPNOTSUPP, "cannot restore: saved XCR0 %#llx has "
+				return err_set(err, -EOPNOTSUPP, "cannot restore: saved XCR0 %#llx has "
 					    "components %#llx that the target's CPUID leaf 0xd does "
 					    "not enumerate; nothing was applied", (unsigned long long)x,
 					    (unsigned long long)(x & ~sup));
@@ -279,24 +266,24 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 		if (msr_gate_of(m->index, &g) && m->data && !cpuid_has_any(c, g.feat, g.alt)) {
 			snprintf(what, sizeof(what), "MSR %#x = %#llx", m->index,
 				 (unsigned long long)m->data);
-			return missing(err, len, g.feat, g.alt, what);
+			return missing(err, g.feat, g.alt, what);
 		}
 	}
 	if (s->has_ssp && s->ssp && !cpuid_has(c, X86_FEAT_SHSTK)) {
 		snprintf(what, sizeof(what), "GUEST_SSP %#llx", (unsigned long long)s->ssp);
-		return missing(err, len, X86_FEAT_SHSTK, X86_FEAT_NONE, what);
+		return missing(err, X86_FEAT_SHSTK, X86_FEAT_NONE, what);
 	}
 	return 0;
 }
 
-int vcpu_state_check(struct vcpu *v, const struct vcpu_state *s, char *err, size_t len)
+int vcpu_state_check(struct vcpu *v, const struct vcpu_state *s, struct err *err)
 {
 	struct kvm_cpuid2 *c;
 	int r = kvm_get_cpuid(v->fd, &c);
 
 	if (r)
-		return fail(err, len, r, "restore: KVM_GET_CPUID2 of the target: %s", strerror(-r));
-	r = state_check(v, c, s, err, len);
+		return err_set(err, r, "restore: KVM_GET_CPUID2 of the target: %s", strerror(-r));
+	r = state_check(v, c, s, err);
 	free(c);
 	return r;
 }
@@ -332,81 +319,81 @@ static struct kvm_msrs *msrs_for(struct vcpu *v, const struct vcpu_state *s)
 
 /* Apply s to v; on failure err names the step. */
 static int state_apply(struct vcpu *v, const struct vcpu_state *s, const struct kvm_msrs *m,
-		       char *err, size_t len)
+		       struct err *err)
 {
 	struct kvm_debugregs dr = s->dregs;
 	int r;
 
 	r = kvm_set_sregs(v->fd, &s->sregs);
 	if (r)
-		return fail(err, len, r, "KVM_SET_SREGS: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_SREGS: %s", strerror(-r));
 	r = kvm_set_regs(v->fd, &s->regs);
 	if (r)
-		return fail(err, len, r, "KVM_SET_REGS: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_REGS: %s", strerror(-r));
 	r = kvm_set_xsave(v->fd, s->xsave);
 	if (r)
-		return fail(err, len, r, "KVM_SET_XSAVE: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_XSAVE: %s", strerror(-r));
 	if (s->has_xcrs) {
 		r = kvm_set_xcrs(v->fd, &s->xcrs);
 		if (r)
-			return fail(err, len, r, "KVM_SET_XCRS: %s", strerror(-r));
+			return err_set(err, r, "KVM_SET_XCRS: %s", strerror(-r));
 	}
 	if (s->has_lapic) {
 		r = kvm_set_lapic(v->fd, &s->lapic);
 		if (r)
-			return fail(err, len, r, "KVM_SET_LAPIC: %s", strerror(-r));
+			return err_set(err, r, "KVM_SET_LAPIC: %s", strerror(-r));
 	}
 	r = __kvm_set_msrs(v->fd, m);
 	if (r < 0)
-		return fail(err, len, r, "KVM_SET_MSRS: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_MSRS: %s", strerror(-r));
 	if ((uint32_t)r != m->nmsrs)
-		return fail(err, len, -EINVAL, "KVM_SET_MSRS: MSR %#x = %#llx refused (%d of %u set)",
+		return err_set(err, -EINVAL, "KVM_SET_MSRS: MSR %#x = %#llx refused (%d of %u set)",
 			    m->entries[r].index, (unsigned long long)m->entries[r].data, r, m->nmsrs);
 	if (s->has_ssp && (s->ssp || reg_list_has(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP)))) {
 		r = kvm_set_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &s->ssp);
 		if (r)
-			return fail(err, len, r, "KVM_SET_ONE_REG(GUEST_SSP): %s", strerror(-r));
+			return err_set(err, r, "KVM_SET_ONE_REG(GUEST_SSP): %s", strerror(-r));
 	}
 	r = kvm_set_mp_state(v->fd, &s->mp);
 	if (r)
-		return fail(err, len, r, "KVM_SET_MP_STATE: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_MP_STATE: %s", strerror(-r));
 	r = kvm_set_vcpu_events(v->fd, &s->events);
 	if (r)
-		return fail(err, len, r, "KVM_SET_VCPU_EVENTS: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_VCPU_EVENTS: %s", strerror(-r));
 	dr.flags = 0;
 	r = kvm_set_debugregs(v->fd, &dr);
 	if (r)
-		return fail(err, len, r, "KVM_SET_DEBUGREGS: %s", strerror(-r));
+		return err_set(err, r, "KVM_SET_DEBUGREGS: %s", strerror(-r));
 	return 0;
 }
 
-int vcpu_state_restore(struct vcpu *v, const struct vcpu_state *s, char *err, size_t len)
+int vcpu_state_restore(struct vcpu *v, const struct vcpu_state *s, struct err *err)
 {
 	struct kvm_msrs *m = NULL, *pm = NULL;
 	struct vcpu_state *pre = NULL;
-	char why[256], rb[256];
+	struct err why, rb;
 	int r;
 
-	r = vcpu_state_check(v, s, err, len);
+	r = vcpu_state_check(v, s, err);
 	if (r)
 		return r;
 	m = msrs_for(v, s);
-	r = m ? vcpu_state_save(v, &pre, rb, sizeof(rb)) : -ENOMEM;
+	r = m ? vcpu_state_save(v, &pre, &rb) : -ENOMEM;
 	pm = pre ? msrs_for(v, pre) : NULL;
 	if (!m || r || !pm) {
 		r = r ? r : -ENOMEM;
-		fail(err, len, r, "restore vCPU %d: preparing: %s", v->id,
-		     r == -ENOMEM ? "out of memory" : rb);
+		err_set(err, r, "restore vCPU %d: preparing: %s", v->id,
+		     r == -ENOMEM ? "out of memory" : rb.msg);
 		goto out;
 	}
-	r = state_apply(v, s, m, why, sizeof(why));
+	r = state_apply(v, s, m, &why);
 	if (r) {
 		/* KVM refused a step the checks did not foresee: put the target back. */
-		int rr = state_apply(v, pre, pm, rb, sizeof(rb));
+		int rr = state_apply(v, pre, pm, &rb);
 
-		fail(err, len, r, "restore vCPU %d: %s; %s%s", v->id, why,
+		err_set(err, r, "restore vCPU %d: %s; %s%s", v->id, why.msg,
 		     rr ? "rolling back failed too: " : "the target's previous state was put back",
-		     rr ? rb : "");
+		     rr ? rb.msg : "");
 	}
 out:
 	free(m);
@@ -428,7 +415,7 @@ struct vm_level {
 	struct kvm_irqchip chips[3];
 };
 
-static int vm_level_save(struct vm *vm, struct vm_level *l, char *err, size_t len)
+static int vm_level_save(struct vm *vm, struct vm_level *l, struct err *err)
 {
 	int r;
 
@@ -440,13 +427,13 @@ static int vm_level_save(struct vm *vm, struct vm_level *l, char *err, size_t le
 		l->chips[i].chip_id = i;	/* PIC master, PIC slave, IOAPIC */
 		r = kvm_ioctl(vm->fd, KVM_GET_IRQCHIP, &l->chips[i]);
 		if (r)
-			return fail(err, len, r, "save: KVM_GET_IRQCHIP %d: %s", i, strerror(-r));
+			return err_set(err, r, "save: KVM_GET_IRQCHIP %d: %s", i, strerror(-r));
 	}
 	l->nr_chips = 3;
 	return 0;
 }
 
-static int vm_level_restore(struct vm *vm, const struct vm_level *l, char *err, size_t len)
+static int vm_level_restore(struct vm *vm, const struct vm_level *l, struct err *err)
 {
 	struct kvm_clock_data clock;
 	int r;
@@ -454,33 +441,34 @@ static int vm_level_restore(struct vm *vm, const struct vm_level *l, char *err, 
 	for (int i = 0; i < l->nr_chips; i++) {
 		r = kvm_ioctl(vm->fd, KVM_SET_IRQCHIP, (void *)&l->chips[i]);
 		if (r)
-			return fail(err, len, r, "restore: KVM_SET_IRQCHIP %d: %s", i, strerror(-r));
+			return err_set(err, r, "restore: KVM_SET_IRQCHIP %d: %s", i, strerror(-r));
 	}
 	if (l->has_clock) {
 		memset(&clock, 0, sizeof(clock));
 		clock.clock = l->clock.clock;
 		r = kvm_ioctl(vm->fd, KVM_SET_CLOCK, &clock);
 		if (r)
-			return fail(err, len, r, "restore: KVM_SET_CLOCK: %s", strerror(-r));
+			return err_set(err, r, "restore: KVM_SET_CLOCK: %s", strerror(-r));
 	}
 	return 0;
 }
 
 int vm_migrate(struct vm *src, const struct vm_opts *opts, struct vm **dst,
-	       char *err, size_t len)
+	       struct err *err)
 {
 	struct vcpu_state *st[GUEST_MAX_VCPUS] = { 0 };
 	struct vm_opts o;
 	struct vm_level lvl;
 	struct vm *d = NULL;
-	char path[64], why[384];
+	char path[64];
+	struct err why;
 	int r = 0;
 
 	*dst = NULL;
 	for (int i = 0; i < src->nr_vcpus && !r; i++)
-		r = vcpu_state_save(&src->vcpus[i], &st[i], err, len);
+		r = vcpu_state_save(&src->vcpus[i], &st[i], err);
 	if (!r)
-		r = vm_level_save(src, &lvl, err, len);
+		r = vm_level_save(src, &lvl, err);
 	if (r)
 		goto out;
 	if (opts) {
@@ -499,22 +487,22 @@ int vm_migrate(struct vm *src, const struct vm_opts *opts, struct vm **dst,
 		o.stop = src->stop;
 		o.quiet = src->quiet;
 	}
-	r = vm_create(&d, &o, why, sizeof(why));
+	r = vm_create(&d, &o, &why);
 	if (r) {
-		fail(err, len, r, "migrate: creating the target VM: %s", why);
+		err_set(err, r, "migrate: creating the target VM: %s", why.msg);
 		goto out;
 	}
 	if (d->mem_size != src->mem_size || d->nr_vcpus != src->nr_vcpus) {
-		r = fail(err, len, -EINVAL, "migrate: target VM has %llu bytes and %d vCPUs, "
+		r = err_set(err, -EINVAL, "migrate: target VM has %llu bytes and %d vCPUs, "
 			 "source %llu and %d", (unsigned long long)d->mem_size, d->nr_vcpus,
 			 (unsigned long long)src->mem_size, src->nr_vcpus);
 		goto out;
 	}
 	memcpy(d->mem, src->mem, src->mem_size);
 	d->pool_next = src->pool_next;
-	r = vm_level_restore(d, &lvl, err, len);
+	r = vm_level_restore(d, &lvl, err);
 	for (int i = 0; i < src->nr_vcpus && !r; i++) {
-		r = vcpu_state_restore(&d->vcpus[i], st[i], err, len);
+		r = vcpu_state_restore(&d->vcpus[i], st[i], err);
 		d->vcpus[i].exit_hook = src->vcpus[i].exit_hook;
 		d->vcpus[i].hook_ctx = src->vcpus[i].hook_ctx;
 	}

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "guest/vm.h"
 
 struct vcpu_state {
@@ -42,10 +43,10 @@ struct vcpu_state {
 	struct kvm_debugregs dregs;
 };
 
-int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, char *err, size_t len);
+int vcpu_state_save(struct vcpu *v, struct vcpu_state **out, struct err *err);
 /* 0 when s can be restored into v; else -EOPNOTSUPP and err names what is missing. */
-int vcpu_state_check(struct vcpu *v, const struct vcpu_state *s, char *err, size_t len);
-int vcpu_state_restore(struct vcpu *v, const struct vcpu_state *s, char *err, size_t len);
+int vcpu_state_check(struct vcpu *v, const struct vcpu_state *s, struct err *err);
+int vcpu_state_restore(struct vcpu *v, const struct vcpu_state *s, struct err *err);
 void vcpu_state_free(struct vcpu_state *s);
 /* The saved value of an MSR; false when it was not saved. */
 bool vcpu_state_msr(const struct vcpu_state *s, uint32_t index, uint64_t *val);
@@ -69,6 +70,6 @@ long vcpu_state_xsave_diff(const struct kvm_xsave *a, const struct kvm_xsave *b,
  * destroys it); on failure *dst is NULL and err says which step failed.
  */
 int vm_migrate(struct vm *src, const struct vm_opts *opts, struct vm **dst,
-	       char *err, size_t len);
+	       struct err *err);
 
 #endif

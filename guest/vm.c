@@ -287,14 +287,12 @@ static int vcpu_init(struct vm *vm, struct vcpu *v, int id, int mmap_size)
 	return 0;
 }
 
-static int fail(char *err, size_t len, int r, const char *what)
+static int fail(struct err *err, int r, const char *what)
 {
-	if (err)
-		snprintf(err, len, "%s: %s", what, strerror(-r));
-	return r;
+	return err_set(err, r, "%s: %s", what, strerror(-r));
 }
 
-int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen)
+int vm_create(struct vm **out, const struct vm_opts *o, struct err *err)
 {
 	static const struct vm_opts defaults;
 	uint64_t img_start = (uint64_t)(uintptr_t)__executable_start;
@@ -306,12 +304,12 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 		o = &defaults;
 	nr = o->nr_vcpus ? o->nr_vcpus : 1;
 	if (nr < 1 || nr > GUEST_MAX_VCPUS)
-		return fail(err, errlen, -EINVAL, "vm_create: bad vCPU count");
+		return fail(err, -EINVAL, "vm_create: bad vCPU count");
 	if (img_start < GUEST_IMAGE_MIN || img_end >= GUEST_MMIO_BASE)
-		return fail(err, errlen, -ENOEXEC, "vm_create: executable not linked non-PIE at 0x400000");
+		return fail(err, -ENOEXEC, "vm_create: executable not linked non-PIE at 0x400000");
 	vm = calloc(1, sizeof(*vm));
 	if (!vm)
-		return fail(err, errlen, -ENOMEM, "vm_create");
+		return fail(err, -ENOMEM, "vm_create");
 	vm->fd = -1;
 	vm->stats.fd = -1;
 	vm->stop = o->stop;
@@ -322,12 +320,12 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 	if (vm->kvm_fd < 0) {
 		r = vm->kvm_fd;
 		free(vm);
-		return fail(err, errlen, r, o->kvm_path ? o->kvm_path : KVM_DEFAULT_DEV);
+		return fail(err, r, o->kvm_path ? o->kvm_path : KVM_DEFAULT_DEV);
 	}
 	r = kvm_api_version(vm->kvm_fd);
 	if (r != KVM_API_VERSION) {
 		vm_destroy(vm);
-		return fail(err, errlen, r < 0 ? r : -EPROTO, "KVM_GET_API_VERSION");
+		return fail(err, r < 0 ? r : -EPROTO, "KVM_GET_API_VERSION");
 	}
 	r = kvm_create_vm(vm->kvm_fd);
 	if (r < 0)
@@ -337,7 +335,7 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 		r = kvm_create_irqchip(vm->fd);
 		if (r) {
 			vm_destroy(vm);
-			return fail(err, errlen, r, "KVM_CREATE_IRQCHIP");
+			return fail(err, r, "KVM_CREATE_IRQCHIP");
 		}
 	}
 	vm->mem_size = round_up(img_end, SZ_2M) + (o->mem_extra ? round_up(o->mem_extra, SZ_2M) : 8 * SZ_2M);
@@ -348,12 +346,12 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 		r = -errno;
 		vm->mem = NULL;
 		vm_destroy(vm);
-		return fail(err, errlen, r, "mmap guest memory");
+		return fail(err, r, "mmap guest memory");
 	}
 	r = kvm_set_user_memory(vm->fd, 0, 0, vm->mem_size, vm->mem, 0);
 	if (r) {
 		vm_destroy(vm);
-		return fail(err, errlen, r, "KVM_SET_USER_MEMORY_REGION");
+		return fail(err, r, "KVM_SET_USER_MEMORY_REGION");
 	}
 	image_copy(vm->mem + img_start, __executable_start, round_up(img_end - img_start, 8));
 	build_page_tables(vm);
@@ -364,7 +362,7 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 		vm->cpuid = NULL;
 	if (!vm->cpuid) {
 		vm_destroy(vm);
-		return fail(err, errlen, -ENOMEM, "KVM_GET_SUPPORTED_CPUID");
+		return fail(err, -ENOMEM, "KVM_GET_SUPPORTED_CPUID");
 	}
 	r = kvm_get_stats_fd(vm->fd);
 	if (r >= 0 && stats_open(&vm->stats, r) == 0)
@@ -373,7 +371,7 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 	if (mmap_size < 0) {
 		r = mmap_size;
 		vm_destroy(vm);
-		return fail(err, errlen, r, "KVM_GET_VCPU_MMAP_SIZE");
+		return fail(err, r, "KVM_GET_VCPU_MMAP_SIZE");
 	}
 	for (int i = 0; i < nr; i++) {
 		r = vcpu_init(vm, &vm->vcpus[i], i, mmap_size);
@@ -383,7 +381,7 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 
 			snprintf(what, sizeof(what), "creating vCPU %d", i);
 			vm_destroy(vm);
-			return fail(err, errlen, r, what);
+			return fail(err, r, what);
 		}
 	}
 	*out = vm;
@@ -391,7 +389,7 @@ int vm_create(struct vm **out, const struct vm_opts *o, char *err, size_t errlen
 
 out_fail_create:
 	vm_destroy(vm);
-	return fail(err, errlen, r, "KVM_CREATE_VM");
+	return fail(err, r, "KVM_CREATE_VM");
 }
 
 void vm_destroy(struct vm *vm)

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <linux/kvm.h>
 
+#include "base/err.h"
 #include "guest/layout.h"
 #include "guest/status.h"
 #include "guest/ucall.h"
@@ -112,7 +113,7 @@ struct guest_result {
 	char msg[512];				/* one line, no newline */
 };
 
-int vm_create(struct vm **out, const struct vm_opts *opts, char *err, size_t errlen);
+int vm_create(struct vm **out, const struct vm_opts *opts, struct err *err);
 void vm_destroy(struct vm *vm);
 
 /* Host pointer for a guest address range, NULL if outside guest RAM. */

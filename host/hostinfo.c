@@ -215,7 +215,7 @@ static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 	}
 }
 
-int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen)
+int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, struct err *err)
 {
 	struct vm_opts opts = { .kvm_path = kvm_path, .quiet = true };
 	struct guest_result res;
@@ -226,9 +226,9 @@ int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, siz
 
 	hi->exec_mode = EXEC_UNKNOWN;
 	hi->exec_loop_insns = 2 * EXEC_LOOP_ITERS + 1;
-	r = vm_create(&vm, &opts, err, errlen);
+	r = vm_create(&vm, &opts, err);
 	if (r) {
-		snprintf(hi->exec_detail, sizeof(hi->exec_detail), "no test VM: %s", err);
+		snprintf(hi->exec_detail, sizeof(hi->exec_detail), "no test VM: %s", err ? err->msg : strerror(-r));
 		return r;
 	}
 	v = &vm->vcpus[0];
@@ -274,22 +274,20 @@ out:
 }
 
 /* name's value copied into buf: 0, 1 when unset or empty, -EINVAL when too long. */
-static int lane_var(const char *name, char *buf, size_t len, char *err, size_t errlen)
+static int lane_var(const char *name, char *buf, size_t len, struct err *err)
 {
 	const char *v = getenv(name);
 
 	if (!v || !*v)
 		return 1;
-	if (strlen(v) >= len) {
-		snprintf(err, errlen, "%s: value longer than %zu characters", name, len - 1);
-		return -EINVAL;
-	}
+	if (strlen(v) >= len)
+		return err_set(err, -EINVAL, "%s: value longer than %zu characters", name, len - 1);
 	snprintf(buf, len, "%s", v);
 	return 0;
 }
 
 static int lane_enum(const char *name, const char *const *names, int n, int *out,
-		     char *err, size_t errlen)
+		     struct err *err)
 {
 	const char *v = getenv(name);
 
@@ -299,10 +297,9 @@ static int lane_enum(const char *name, const char *const *names, int n, int *out
 			return 0;
 		}
 	}
-	snprintf(err, errlen, "%s: '%.40s' is not one of %s%s%s%s%s", name, v ? v : "",
+	return err_set(err, -EINVAL, "%s: '%.40s' is not one of %s%s%s%s%s", name, v ? v : "",
 		 names[0], n > 1 ? ", " : "", n > 1 ? names[1] : "", n > 2 ? ", " : "",
 		 n > 2 ? names[2] : "");
-	return -EINVAL;
 }
 
 /*
@@ -310,26 +307,24 @@ static int lane_enum(const char *name, const char *const *names, int n, int *out
  * (also when unset or empty), -EINVAL when too many or one is too long.
  */
 static int lane_list(const char *name, char (*names)[128], int max, int *n,
-		     char *err, size_t errlen)
+		     struct err *err)
 {
 	char list[HOSTINFO_LANE_PATCHES * 128], *p, *save = NULL;
-	int r = lane_var(name, list, sizeof(list), err, errlen);
+	int r = lane_var(name, list, sizeof(list), err);
 
 	*n = 0;
 	if (r)
 		return r < 0 ? r : 0;
 	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
-		if (*n == max || strlen(p) >= sizeof(names[0])) {
-			snprintf(err, errlen, "%s: more than %d names or a name longer than %zu "
+		if (*n == max || strlen(p) >= sizeof(names[0]))
+			return err_set(err, -EINVAL, "%s: more than %d names or a name longer than %zu "
 				 "characters", name, max, sizeof(names[0]) - 1);
-			return -EINVAL;
-		}
 		snprintf(names[(*n)++], sizeof(names[0]), "%s", p);
 	}
 	return 0;
 }
 
-int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
+int hostinfo_lane_env(struct hostinfo_lane *l, struct err *err)
 {
 	char buf[8];
 	int idx, r;
@@ -337,57 +332,53 @@ int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen)
 	memset(l, 0, sizeof(*l));
 	if (!getenv("EXITSCOPE_LANE"))
 		return 0;
-	r = lane_enum("EXITSCOPE_LANE", host_lane_names, HOST_LANE_N, &idx, err, errlen);
+	r = lane_enum("EXITSCOPE_LANE", host_lane_names, HOST_LANE_N, &idx, err);
 	if (r)
 		return r;
 	l->name = idx;
 	r = lane_enum("EXITSCOPE_LANE_KERNEL", host_lane_kernel_names, HOST_LANE_KERNEL_N, &idx,
-		      err, errlen);
+		      err);
 	if (r)
 		return r;
 	l->kernel_kind = idx;
-	r = lane_var("EXITSCOPE_LANE_EMULATOR", l->emulator, sizeof(l->emulator), err, errlen);
-	if (r > 0) {
-		snprintf(err, errlen, "EXITSCOPE_LANE_EMULATOR: not set (EXITSCOPE_LANE is)");
-		return -EINVAL;
-	}
+	r = lane_var("EXITSCOPE_LANE_EMULATOR", l->emulator, sizeof(l->emulator), err);
+	if (r > 0)
+		return err_set(err, -EINVAL, "EXITSCOPE_LANE_EMULATOR: not set (EXITSCOPE_LANE is)");
 	if (r < 0)
 		return r;
 	r = lane_var("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256", l->config_sha256,
-		     sizeof(l->config_sha256), err, errlen);
+		     sizeof(l->config_sha256), err);
 	if (r < 0)
 		return r;
-	r = lane_var("EXITSCOPE_LANE_KERNEL_SOURCE", l->source, sizeof(l->source), err, errlen);
+	r = lane_var("EXITSCOPE_LANE_KERNEL_SOURCE", l->source, sizeof(l->source), err);
 	if (r < 0)
 		return r;
 	r = lane_var("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256", l->source_sha256,
-		     sizeof(l->source_sha256), err, errlen);
+		     sizeof(l->source_sha256), err);
 	if (r < 0)
 		return r;
-	r = lane_var("EXITSCOPE_LANE_CYCLES", l->cycles, sizeof(l->cycles), err, errlen);
+	r = lane_var("EXITSCOPE_LANE_CYCLES", l->cycles, sizeof(l->cycles), err);
 	if (r < 0)
 		return r;
 	r = lane_list("EXITSCOPE_LANE_KERNEL_PATCHES", l->patches, HOSTINFO_LANE_PATCHES,
-		      &l->nr_patches, err, errlen);
+		      &l->nr_patches, err);
 	if (r < 0)
 		return r;
 	r = lane_list("EXITSCOPE_LANE_EMULATOR_PATCHES", l->emulator_patches,
-		      HOSTINFO_LANE_EMULATOR_PATCHES, &l->nr_emulator_patches, err, errlen);
+		      HOSTINFO_LANE_EMULATOR_PATCHES, &l->nr_emulator_patches, err);
 	if (r < 0)
 		return r;
-	r = lane_var("EXITSCOPE_LANE_PROFILE", buf, sizeof(buf), err, errlen);
+	r = lane_var("EXITSCOPE_LANE_PROFILE", buf, sizeof(buf), err);
 	if (r < 0)
 		return r;
-	if (!r && strcmp(buf, "1") && strcmp(buf, "0")) {
-		snprintf(err, errlen, "EXITSCOPE_LANE_PROFILE '%s': 1 or 0", buf);
-		return -EINVAL;
-	}
+	if (!r && strcmp(buf, "1") && strcmp(buf, "0"))
+		return err_set(err, -EINVAL, "EXITSCOPE_LANE_PROFILE '%s': 1 or 0", buf);
 	l->profile = !r && !strcmp(buf, "1");
 	l->present = true;
 	return 0;
 }
 
-int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen)
+int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, struct err *err)
 {
 	struct utsname u;
 	int kvm_fd;
@@ -398,14 +389,12 @@ int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_
 	collect_backend(hi);
 	collect_cpu(hi);
 	kvm_fd = kvm_open(kvm_path);
-	if (kvm_fd < 0) {
-		snprintf(err, errlen, "%s: %s", kvm_path ? kvm_path : KVM_DEFAULT_DEV,
+	if (kvm_fd < 0)
+		return err_set(err, kvm_fd, "%s: %s", kvm_path ? kvm_path : KVM_DEFAULT_DEV,
 			 strerror(-kvm_fd));
-		return kvm_fd;
-	}
 	collect_kvm(hi, kvm_fd);
 	close(kvm_fd);
-	return hostinfo_exec_mode(hi, kvm_path, err, errlen);
+	return hostinfo_exec_mode(hi, kvm_path, err);
 }
 
 const struct kvm_cpuid2 *hostinfo_cpuid(const struct hostinfo *hi)

@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <linux/kvm.h>
 
+#include "base/err.h"
 #include "results/host_record_model.h"
 #include "results/schema.h"
 
@@ -110,15 +111,15 @@ struct hostinfo {
  * /dev/kvm (kvm_path) cannot be used at all, with err saying why; partial
  * failures are recorded in the fields.
  */
-int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
+int hostinfo_collect(struct hostinfo *hi, const char *kvm_path, struct err *err);
 /*
  * Read the lane variables (above) into *l. 0 (l->present false when
  * EXITSCOPE_LANE is unset), or -EINVAL with err naming the variable whose
  * value is not valid or too long.
  */
-int hostinfo_lane_env(struct hostinfo_lane *l, char *err, size_t errlen);
+int hostinfo_lane_env(struct hostinfo_lane *l, struct err *err);
 /* The execution-mode probe alone (part of hostinfo_collect). */
-int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, char *err, size_t errlen);
+int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, struct err *err);
 /*
  * What KVM_GET_SUPPORTED_CPUID returned when hi was collected (NULL when
  * it failed, or hi is NULL). It lives inside *hi: nothing to free; callers

@@ -57,21 +57,20 @@ void profile_known_names(char *buf, size_t len)
 		o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "", x86_feature_name(f));
 }
 
-static int parse_fail(char *err, size_t errlen, const char *fmt, const char *tok,
+static int parse_fail(struct err *err, const char *fmt, const char *tok,
 		      const char *spec)
 {
-	snprintf(err, errlen, fmt, tok, spec);
-	return -EINVAL;
+	return err_set(err, -EINVAL, fmt, tok, spec);
 }
 
-int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t errlen)
+int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
 {
 	char buf[sizeof(p->spec)], *save = NULL, *tok;
 	bool first = true;
 
 	memset(p, 0, sizeof(*p));
 	if (!spec || !*spec || strlen(spec) >= sizeof(p->spec))
-		return parse_fail(err, errlen, "empty or too long CPUID profile '%s'%s",
+		return parse_fail(err, "empty or too long CPUID profile '%s'%s",
 				  spec ? spec : "", "");
 	snprintf(p->spec, sizeof(p->spec), "%s", spec);
 	snprintf(p->name, sizeof(p->name), "%s", spec);
@@ -81,13 +80,13 @@ int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t e
 
 		if (!strcmp(tok, "host") || !strcmp(tok, "minimal")) {
 			if (!first)
-				return parse_fail(err, errlen,
+				return parse_fail(err,
 						  "base profile '%s' must come first in '%s'", tok, spec);
 			p->base = tok[0] == 'h' ? PROFILE_HOST : PROFILE_MINIMAL;
 			continue;
 		}
 		if (tok[0] != '+' && tok[0] != '-')
-			return parse_fail(err, errlen,
+			return parse_fail(err,
 					  "expected host, minimal, +FEATURE or -FEATURE, got '%s' in '%s'",
 					  tok, spec);
 		f = x86_feature_by_name(tok + 1);
@@ -95,18 +94,17 @@ int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t e
 			char known[1024];
 
 			profile_known_names(known, sizeof(known));
-			snprintf(err, errlen, "unknown CPUID feature '%s' in profile '%s' (known: %s)",
+			return err_set(err, -EINVAL, "unknown CPUID feature '%s' in profile '%s' (known: %s)",
 				 tok + 1, spec, known);
-			return -EINVAL;
 		}
 		if (p->n == PROFILE_MAX_EDITS)
-			return parse_fail(err, errlen, "too many edits ('%s') in '%s'", tok, spec);
+			return parse_fail(err, "too many edits ('%s') in '%s'", tok, spec);
 		p->edits[p->n].f = f;
 		p->edits[p->n].on = tok[0] == '+';
 		p->n++;
 	}
 	if (first)
-		return parse_fail(err, errlen, "empty CPUID profile '%s'%s", spec, "");
+		return parse_fail(err, "empty CPUID profile '%s'%s", spec, "");
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/err.h"
 #include "kvm/kvm.h"
 
 #define PROFILE_MAX_EDITS	32
@@ -34,7 +35,7 @@ struct cpuid_profile {
  * Parse spec (syntax and feature names only, no KVM needed). 0, or -EINVAL
  * with err saying why; an unknown name lists the known ones.
  */
-int profile_parse(const char *spec, struct cpuid_profile *p, char *err, size_t errlen);
+int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err);
 /* The guest CPUID of p built from KVM's supported table; malloc'd into *out. */
 int profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *supported,
 		  struct kvm_cpuid2 **out);

@@ -283,28 +283,28 @@ static void map_measure(struct map_ctx *m, const struct map_item *it, struct res
 }
 
 static int map_vm(const struct suite_env *env, const struct kvm_cpuid2 *cpuid,
-		  struct vm **vm, char *err, size_t errlen)
+		  struct vm **vm, struct err *err)
 {
 	struct vm_opts o = { .kvm_path = env->kvm_path, .irqchip = true, .cpuid = cpuid,
 			     .stop = env->stop, .quiet = true };
-	int r = vm_create(vm, &o, err, errlen);
+	int r = vm_create(vm, &o, err);
 
 	if (r && r != -EINTR) {
 		o.irqchip = false;
-		r = vm_create(vm, &o, err, errlen);
+		r = vm_create(vm, &o, err);
 	}
 	return r;
 }
 
-static int map_vm_start(struct map_ctx *m, const struct kvm_cpuid2 *cpuid, char *err, size_t errlen)
+static int map_vm_start(struct map_ctx *m, const struct kvm_cpuid2 *cpuid, struct err *err)
 {
-	int r = map_vm(m->env, cpuid, &m->vm, err, errlen);
+	int r = map_vm(m->env, cpuid, &m->vm, err);
 
 	if (r)
 		return r;
 	r = kvm_get_sregs(m->vm->vcpus[0].fd, &m->sregs0);
 	if (r) {
-		snprintf(err, errlen, "KVM_GET_SREGS: %s", strerror(-r));
+		err_set(err, r, "KVM_GET_SREGS: %s", strerror(-r));
 		vm_destroy(m->vm);
 		m->vm = NULL;
 		return r;
@@ -326,21 +326,19 @@ static void map_vm_stop(struct map_ctx *m)
 /* One profile: every entry, measured or (after Ctrl-C) stopped. */
 static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
 		       const struct kvm_cpuid2 *supported, struct result_map *map,
-		       char *err, size_t errlen)
+		       struct err *err)
 {
 	struct result_map_profile *prof;
 	struct kvm_cpuid2 *cpuid;
 	int r;
 
 	r = profile_build(p, supported, &cpuid);
-	if (r) {
-		snprintf(err, errlen, "CPUID profile '%s': %s", p->spec,
+	if (r)
+		return err_set(err, r == -ENOENT ? -EINVAL : r, "CPUID profile '%s': %s", p->spec,
 			 r == -ENOENT ? "a feature to set lives in a CPUID leaf KVM does not report"
 				      : strerror(-r));
-		return r == -ENOENT ? -EINVAL : r;
-	}
 	if (!m->stopped && !map_stop_requested(m)) {
-		r = map_vm_start(m, cpuid, err, errlen);
+		r = map_vm_start(m, cpuid, err);
 		if (r) {
 			free(cpuid);
 			return r;
@@ -348,8 +346,7 @@ static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
 	}
 	prof = result_map_profile_add(map, p->name, p->spec);
 	if (!prof) {
-		snprintf(err, errlen, "out of memory");
-		r = -ENOMEM;
+		r = err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	if (p->base == PROFILE_MINIMAL)
@@ -358,8 +355,7 @@ static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
 		struct result_map_entry *e = result_map_entry_add(prof);
 
 		if (!e) {
-			snprintf(err, errlen, "out of memory");
-			r = -ENOMEM;
+			r = err_set(err, -ENOMEM, "out of memory");
 			goto out;
 		}
 		map_entry_key(e, &map_items[i], cpuid);
@@ -381,7 +377,7 @@ out:
 
 int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
 		     const struct map_opts *opts, struct result_map **map_out,
-		     char *err, size_t errlen)
+		     struct err *err)
 {
 	static const char *const defaults[] = { "host", "minimal" };
 	struct map_ctx m = { .env = env, .opts = opts };
@@ -403,27 +399,25 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	if (!parsed)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		r = profile_parse(profiles[i], &parsed[i], err, errlen);
+		r = profile_parse(profiles[i], &parsed[i], err);
 		if (r)
 			goto out;
 	}
 	supported = hostinfo_cpuid(env->hi);
 	if (!supported) {
-		r = -ENODEV;
-		snprintf(err, errlen, "the host record has no KVM_GET_SUPPORTED_CPUID table");
+		r = err_set(err, -ENODEV, "the host record has no KVM_GET_SUPPORTED_CPUID table");
 		goto out;
 	}
 	map = result_map_new();
 	if (!map) {
-		r = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
+		r = err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
 	map->emulated = m.emulated;
 	map->ops = m.ops;
 	map->rounds = m.rounds;
 	for (size_t i = 0; i < n; i++) {
-		r = map_profile(&m, &parsed[i], supported, map, err, errlen);
+		r = map_profile(&m, &parsed[i], supported, map, err);
 		if (r) {
 			result_map_free(map);
 			goto out;
@@ -432,8 +426,7 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	map->incomplete = m.stopped;
 	*map_out = map;
 	if (m.stopped) {
-		r = -EINTR;
-		snprintf(err, errlen, "stopped by Ctrl-C: the map is incomplete");
+		r = err_set(err, -EINTR, "stopped by Ctrl-C: the map is incomplete");
 	}
 out:
 	free(parsed);
@@ -441,9 +434,9 @@ out:
 }
 
 int map_collect(const struct suite_env *env, const char *const *profiles, size_t n,
-		struct result_map **map_out, char *err, size_t errlen)
+		struct result_map **map_out, struct err *err)
 {
-	return map_collect_opts(env, profiles, n, NULL, map_out, err, errlen);
+	return map_collect_opts(env, profiles, n, NULL, map_out, err);
 }
 
 size_t map_nr_entries(void)

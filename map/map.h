@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "results/map_model.h"
 #include "harness/suite_env.h"
 
@@ -48,10 +49,10 @@ struct map_opts {
  * -errno when no VM could be built (*map_out NULL). err says why.
  */
 int map_collect(const struct suite_env *env, const char *const *profiles, size_t n,
-		struct result_map **map_out, char *err, size_t errlen);
+		struct result_map **map_out, struct err *err);
 int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
 		     const struct map_opts *opts, struct result_map **map_out,
-		     char *err, size_t errlen);
+		     struct err *err);
 /*
  * The entries every profile has, in order: how many, and the key (reg,
  * name, op, bit; no feature) of entry i < map_nr_entries() into e (any

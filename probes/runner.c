@@ -27,27 +27,25 @@ const size_t nr_probe_test_hooks = sizeof(probe_test_hooks) / sizeof(probe_test_
 
 #define XFEATURE_XTILE	((1ULL << 17) | (1ULL << 18))	/* AMX TILECFG | TILEDATA */
 
-int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, char *why, size_t len)
+int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, struct err *err)
 {
 	uint64_t avx512 = mask & XFEATURE_AVX512, mpx = mask & (XFEATURE_BNDREGS | XFEATURE_BNDCSR);
 	uint64_t amx = mask & XFEATURE_XTILE, extra = mask & ~hi->xcr0_supported;
 
 	if (!(mask & XFEATURE_X87))
-		snprintf(why, len, "bit 0 (x87) is not set");
-	else if ((mask & XFEATURE_YMM) && !(mask & XFEATURE_SSE))
-		snprintf(why, len, "bit 2 (AVX) needs bit 1 (SSE)");
-	else if (avx512 && (avx512 != XFEATURE_AVX512 || !(mask & XFEATURE_YMM)))
-		snprintf(why, len, "bits 5-7 (AVX-512) go together and need bit 2 (AVX)");
-	else if (mpx && mpx != (XFEATURE_BNDREGS | XFEATURE_BNDCSR))
-		snprintf(why, len, "bits 3-4 (MPX) go together");
-	else if (amx && amx != XFEATURE_XTILE)
-		snprintf(why, len, "bits 17-18 (AMX) go together");
-	else if (extra)
-		snprintf(why, len, "bits %#llx are not in KVM's supported XCR0 %#llx",
+		return err_set(err, -EINVAL, "bit 0 (x87) is not set");
+	if ((mask & XFEATURE_YMM) && !(mask & XFEATURE_SSE))
+		return err_set(err, -EINVAL, "bit 2 (AVX) needs bit 1 (SSE)");
+	if (avx512 && (avx512 != XFEATURE_AVX512 || !(mask & XFEATURE_YMM)))
+		return err_set(err, -EINVAL, "bits 5-7 (AVX-512) go together and need bit 2 (AVX)");
+	if (mpx && mpx != (XFEATURE_BNDREGS | XFEATURE_BNDCSR))
+		return err_set(err, -EINVAL, "bits 3-4 (MPX) go together");
+	if (amx && amx != XFEATURE_XTILE)
+		return err_set(err, -EINVAL, "bits 17-18 (AMX) go together");
+	if (extra)
+		return err_set(err, -EINVAL, "bits %#llx are not in KVM's supported XCR0 %#llx",
 			 (unsigned long long)extra, (unsigned long long)hi->xcr0_supported);
-	else
-		return 0;
-	return -EINVAL;
+	return 0;
 }
 
 int guest_xcr0_read(int vcpu_fd, uint64_t *xcr0)
@@ -98,21 +96,17 @@ int guest_xcr0_apply(struct vm *vm, uint64_t mask, char *why, size_t len)
 	return 0;
 }
 
-int probe_runner_init(struct probe_runner *r, char *err, size_t errlen)
+int probe_runner_init(struct probe_runner *r, struct err *err)
 {
 	int fd;
 
 	r->cpuid = hostinfo_cpuid(r->hi);
-	if (!r->cpuid) {
-		snprintf(err, errlen, "KVM_GET_SUPPORTED_CPUID: not in the host record");
-		return -ENODATA;
-	}
+	if (!r->cpuid)
+		return err_set(err, -ENODATA, "KVM_GET_SUPPORTED_CPUID: not in the host record");
 	fd = kvm_open(r->kvm_path);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", r->kvm_path ? r->kvm_path : KVM_DEFAULT_DEV,
+	if (fd < 0)
+		return err_set(err, fd, "%s: %s", r->kvm_path ? r->kvm_path : KVM_DEFAULT_DEV,
 			 strerror(-fd));
-		return fd;
-	}
 	r->kvm_fd = fd;
 	return 0;
 }
@@ -266,7 +260,7 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		.irqchip = p->needs & PROBE_NEED_IRQCHIP, .cpuid = r->cpuid,
 	};
 	struct probe_ctx *ctx = &s->ctx;
-	char err[LATENCY_REASON_LEN - 64];
+	struct err err;
 	bool own_watchdog = false;	/* the test hook's hang with a watchdog of its own */
 	int rc;
 
@@ -293,17 +287,16 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		struct kvm_cpuid2 *c = probe_guest_cpuid(p, r->cpuid);
 
 		vo.cpuid = c;
-		rc = c ? vm_create(&ctx->vm, &vo, err, sizeof(err)) : -ENOMEM;
-		if (!c)
-			snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+		rc = c ? vm_create(&ctx->vm, &vo, &err) : err_set(&err, -ENOMEM, "%s", strerror(ENOMEM));
 		free(c);
 	} else {
-		rc = vm_create(&ctx->vm, &vo, err, sizeof(err));
+		rc = vm_create(&ctx->vm, &vo, &err);
 	}
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %s; `exitscope info` "
-			 "shows whether this host's KVM works at all", err);
+		/* The message is cut so that the advice after it fits the reason. */
+		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %.*s; `exitscope info` "
+			 "shows whether this host's KVM works at all", LATENCY_REASON_LEN - 65, err.msg);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "probes/probes.h"
 #include "harness/latency.h"
 
@@ -37,7 +38,7 @@ struct probe_runner {
 };
 
 /* Open KVM; r's caller fields must be set (hi with its CPUID). 0 or -errno. */
-int probe_runner_init(struct probe_runner *r, char *err, size_t errlen);
+int probe_runner_init(struct probe_runner *r, struct err *err);
 void probe_runner_free(struct probe_runner *r);
 
 /*
@@ -78,9 +79,9 @@ void probe_session_close(struct probe_runner *r, struct probe_session *s, struct
  * Is mask an XCR0 a guest may be given here: bit 0 (x87) set, the
  * architectural pairs (AVX needs SSE; AVX-512's three bits together and with
  * AVX; MPX's and AMX's two bits together), and no bit outside KVM's supported
- * XCR0 in hi. 0, or -EINVAL with why ("bit 0 (x87) is not set").
+ * XCR0 in hi. 0, or -EINVAL with err ("bit 0 (x87) is not set").
  */
-int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, char *why, size_t len);
+int guest_xcr0_check(uint64_t mask, const struct hostinfo *hi, struct err *err);
 /*
  * Set CR4.OSXSAVE (KVM_SET_SREGS) and XCR0 = mask (KVM_SET_XCRS) on every
  * vCPU of vm and read both back. 0; 1 when the host refuses or does not keep

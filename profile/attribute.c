@@ -19,15 +19,13 @@ static const char *entry_fn(enum profile_vendor v)
 }
 
 int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
-			  enum profile_vendor v, char *err, size_t errlen)
+			  enum profile_vendor v, struct err *err)
 {
 	const char *want = entry_fn(v);
 	uint64_t seen = 0;
 
-	if (!symtab_lookup(st, want)) {
-		snprintf(err, errlen, "the symbol table has no %s: not this lane's kernel", want);
-		return -EINVAL;
-	}
+	if (!symtab_lookup(st, want))
+		return err_set(err, -EINVAL, "the symbol table has no %s: not this lane's kernel", want);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct prof_side *sides[4] = { &d->probes[i].op, &d->probes[i].base,
 						     &d->probes[i].op_irq, &d->probes[i].base_irq };
@@ -37,19 +35,15 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
 				uint64_t a = sides[s]->entries.v[j].key;
 				const struct sym *sym = symtab_find(st, a);
 
-				if (!sym || strcmp(sym->name, want)) {
-					snprintf(err, errlen,
+				if (!sym || strcmp(sym->name, want))
+					return err_set(err, -EINVAL,
 						 "the symbol table does not match the running kernel: it entered the guest at %#llx, which the table puts in %s, not %s",
 						 (unsigned long long)a, sym ? sym->name : "no function", want);
-					return -EINVAL;
-				}
 				seen += sides[s]->entries.v[j].n;
 			}
 	}
-	if (!seen) {
-		snprintf(err, errlen, "no VM entry in the profile: the symbol table cannot be checked against the running kernel");
-		return -EINVAL;
-	}
+	if (!seen)
+		return err_set(err, -EINVAL, "no VM entry in the profile: the symbol table cannot be checked against the running kernel");
 	return 0;
 }
 
@@ -169,7 +163,7 @@ static int build_exits(const struct prof_probe *p, enum profile_vendor v, struct
 }
 
 int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, enum profile_vendor v,
-		      struct exit_path *e, char *err, size_t errlen)
+		      struct exit_path *e, struct err *err)
 {
 	struct prof_probe pick = *probe;
 	const struct prof_probe *p = &pick;
@@ -183,13 +177,11 @@ int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, e
 		pick.base = probe->base_irq;
 		e->interrupts_included = 1;
 	}
-	if (!p->op.ops || p->op.ops != p->base.ops || p->op.batches != p->base.batches) {
-		snprintf(err, errlen,
+	if (!p->op.ops || p->op.ops != p->base.ops || p->op.batches != p->base.batches)
+		return err_set(err, -EINVAL,
 			 "%s: the op batches (%llu, %llu operations) and the baseline batches (%llu, %llu operations) differ",
 			 p->name, (unsigned long long)p->op.batches, (unsigned long long)p->op.ops,
 			 (unsigned long long)p->base.batches, (unsigned long long)p->base.ops);
-		return -EINVAL;
-	}
 	e->ops = (long long)p->op.ops;
 	e->interrupted_pairs = e->interrupts_included ? 0 : e->interrupted_pairs;
 	e->kernel_insn = (long long)p->op.kernel - (long long)p->base.kernel;
@@ -200,8 +192,7 @@ int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, e
 		r = build_exits(p, v, e);
 	if (r) {
 		exit_path_free(e);
-		snprintf(err, errlen, "%s: out of memory", p->name);
-		return r;
+		return err_set(err, r, "%s: out of memory", p->name);
 	}
 	e->present = 1;
 	return 0;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "profile/counts.h"
 #include "profile/symtab.h"
 #include "results/exit_path.h"
@@ -22,7 +23,7 @@ enum profile_vendor { PROFILE_VMX, PROFILE_SVM };
  * saying what does not match (or that no entry was seen to check against).
  */
 int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
-			  enum profile_vendor v, char *err, size_t errlen);
+			  enum profile_vendor v, struct err *err);
 
 /*
  * p's exit path into e (function names borrowed from st, which must outlive
@@ -30,7 +31,7 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
  * not alike) / -ENOMEM with err set.
  */
 int profile_exit_path(const struct prof_probe *p, const struct symtab *st, enum profile_vendor v,
-		      struct exit_path *e, char *err, size_t errlen);
+		      struct exit_path *e, struct err *err);
 
 /* KVM's name of an exit reason (buf holds a made-up one). */
 const char *profile_exit_name(enum profile_vendor v, uint64_t reason, char *buf, size_t len);

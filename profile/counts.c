@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "harness/profile_mark.h"
 #include "profile/counts.h"
 #include "results/file_read.h"
@@ -79,13 +80,12 @@ static char *rest_of(const char *line, const char *tag)
 /* A number as the emulator writes it: digits only (hexadecimal in base 16), whole. 0, or -1. */
 static int count_num(const char *t, int base, unsigned long long *v)
 {
-	char *end;
+	uint64_t u;
 
-	if (!t || !*t || t[strspn(t, base == 16 ? "0123456789abcdefABCDEF" : "0123456789")])
-		return -1;	/* strtoull alone takes a sign, spaces and 0x */
-	errno = 0;
-	*v = strtoull(t, &end, base);
-	return errno || *end ? -1 : 0;
+	if (num_parse_digits(t, base, UINT64_MAX, &u))
+		return -1;
+	*v = u;
+	return 0;
 }
 
 /* "side WHICH ops N batches N guest N kernel N user N", nothing else; line is cut into words. */
@@ -124,22 +124,21 @@ static int count_line(char *line, char **tag, unsigned long long *key, unsigned 
 	return strtok_r(NULL, " ", &save) ? -1 : 0;
 }
 
-int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen)
+int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 {
 	struct prof_dump cur = { 0 };
 	struct prof_side *side = NULL;
-	char why[256], *tag, *buf, *line, *next, *eol, *nul;
+	char *tag, *buf, *line, *next, *eol, *nul;
+	struct err why;
 	unsigned long long a, b;
 	size_t lineno = 0, len;
 	int version, r = 0, in_dump = 0;
 
 	memset(f, 0, sizeof(*f));
-	r = file_read_all(path, PROF_FILE_MAX_BYTES, &buf, &len, why, sizeof(why));
-	if (r) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		return r;
-	}
-#define BAD(...) do { snprintf(err, errlen, __VA_ARGS__); r = -EINVAL; goto out; } while (0)
+	r = file_read_all(path, PROF_FILE_MAX_BYTES, &buf, &len, &why);
+	if (r)
+		return err_set(err, r, "%s: %s", path, why.msg);
+#define BAD(...) do { r = err_set(err, -EINVAL, __VA_ARGS__); goto out; } while (0)
 	nul = memchr(buf, '\0', len);
 	if (nul)
 		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path, (size_t)(nul - buf));

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
+
 struct prof_count {
 	uint64_t key, n;	/* an address (or an exit reason) and its count */
 };
@@ -48,7 +50,7 @@ struct prof_file {
  * (results/file_read.h: a FIFO, a device or a directory is refused). 0, or
  * -errno with err naming the file (and the line).
  */
-int prof_file_read(struct prof_file *f, const char *path, char *err, size_t errlen);
+int prof_file_read(struct prof_file *f, const char *path, struct err *err);
 void prof_file_free(struct prof_file *f);
 /* The last dump labelled label, or NULL. */
 const struct prof_dump *prof_file_dump(const struct prof_file *f, const char *label);

@@ -29,24 +29,22 @@ static int is_text(char type)
 	return type == 't' || type == 'T' || type == 'w' || type == 'W';
 }
 
-int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
+int symtab_load(struct symtab *st, const char *path, struct err *err)
 {
-	char why[256], name[256], type, *buf, *line, *next, *eol, *nul;
+	char name[256], type, *buf, *line, *next, *eol, *nul;
+	struct err why;
 	unsigned long long addr;
 	size_t cap = 0, lines = 0, w, len;
 	int r = 0;
 
 	memset(st, 0, sizeof(*st));
-	r = file_read_all(path, SYMTAB_MAX_BYTES, &buf, &len, why, sizeof(why));
-	if (r) {
-		snprintf(err, errlen, "%s: %s", path, why);
-		return r == -ENOENT || r == -ENOMEM ? r : -EIO;
-	}
+	r = file_read_all(path, SYMTAB_MAX_BYTES, &buf, &len, &why);
+	if (r)
+		return err_set(err, r == -ENOENT || r == -ENOMEM ? r : -EIO, "%s: %s", path, why.msg);
 	nul = memchr(buf, '\0', len);
 	if (nul) {
-		snprintf(err, errlen, "%s: contains a NUL byte at offset %zu: not a System.map", path,
+		r = err_set(err, -EINVAL, "%s: contains a NUL byte at offset %zu: not a System.map", path,
 			 (size_t)(nul - buf));
-		r = -EINVAL;
 		goto out;
 	}
 	for (next = buf; *next; next = eol ? eol + 1 : next + strlen(next)) {
@@ -56,9 +54,8 @@ int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
 			*eol = '\0';
 		lines++;
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3) {
-			snprintf(err, errlen, "%s: line %zu: not \"ADDRESS TYPE NAME\": not a System.map",
+			r = err_set(err, -EINVAL, "%s: line %zu: not \"ADDRESS TYPE NAME\": not a System.map",
 				 path, lines);
-			r = -EINVAL;
 			goto out;
 		}
 		if (!strcmp(name, "_etext"))
@@ -70,8 +67,7 @@ int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
 			struct sym *s = realloc(st->syms, ncap * sizeof(*s));
 
 			if (!s) {
-				snprintf(err, errlen, "%s: out of memory", path);
-				r = -ENOMEM;
+				r = err_set(err, -ENOMEM, "%s: out of memory", path);
 				goto out;
 			}
 			st->syms = s;
@@ -82,16 +78,14 @@ int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen)
 		st->syms[st->n].global = type == 'T' || type == 'W';
 		st->syms[st->n].order = st->n;
 		if (!st->syms[st->n].name) {
-			snprintf(err, errlen, "%s: out of memory", path);
-			r = -ENOMEM;
+			r = err_set(err, -ENOMEM, "%s: out of memory", path);
 			goto out;
 		}
 		st->n++;
 	}
 	if (!st->n || !st->text_end) {
-		snprintf(err, errlen, "%s: %s: not a kernel's System.map", path,
+		r = err_set(err, -EINVAL, "%s: %s: not a kernel's System.map", path,
 			 st->n ? "no _etext" : "no text symbols");
-		r = -EINVAL;
 		goto out;
 	}
 	qsort(st->syms, st->n, sizeof(*st->syms), sym_cmp);

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
+
 struct sym {
 	uint64_t addr;
 	char *name;
@@ -32,7 +34,7 @@ struct symtab {
  * too large, unreadable), -EINVAL it is no System.map or has no text,
  * -ENOMEM.
  */
-int symtab_load(struct symtab *st, const char *path, char *err, size_t errlen);
+int symtab_load(struct symtab *st, const char *path, struct err *err);
 void symtab_free(struct symtab *st);
 /* The function addr lies in (the last symbol at or below it, before _etext), or NULL. */
 const struct sym *symtab_find(const struct symtab *st, uint64_t addr);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/err.h"
 #include "compare/compare.h"
 #include "results/result_read.h"
 
@@ -19,6 +20,6 @@
  * the file. Returns 0, or -1 with a message in err.
  */
 int report_write_html(FILE *f, struct result_file *const *files, size_t n,
-		      const struct compare_opts *opts, char *err, size_t errlen);
+		      const struct compare_opts *opts, struct err *err);
 
 #endif

@@ -9,11 +9,9 @@
 
 #include "results/file_read.h"
 
-static int file_fail(char *err, size_t errlen, int e, const char *fmt, const char *what)
+static int file_fail(struct err *err, int e, const char *fmt, const char *what)
 {
-	if (err && errlen)
-		snprintf(err, errlen, fmt, what);
-	return -e;
+	return err_set(err, -e, fmt, what);
 }
 
 /* What a file that is not a regular one is, for the message. */
@@ -30,7 +28,7 @@ static const char *file_kind(mode_t m)
 	return "not a file";
 }
 
-int file_read_all(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen)
+int file_read_all(const char *path, size_t max, char **buf, size_t *len, struct err *err)
 {
 	size_t n = 0, cap;
 	struct stat st;
@@ -42,25 +40,23 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len, char *e
 	/* O_NONBLOCK: a FIFO without a writer must not hold the open. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return file_fail(err, errlen, errno, "cannot open: %s", strerror(errno));
+		return file_fail(err, errno, "cannot open: %s", strerror(errno));
 	if (fstat(fd, &st)) {
 		e = errno;
 		close(fd);
-		return file_fail(err, errlen, e, "cannot read: %s", strerror(e));
+		return file_fail(err, e, "cannot read: %s", strerror(e));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		return file_fail(err, errlen, EISDIR, "%s", "is a directory");
+		return file_fail(err, EISDIR, "%s", "is a directory");
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return file_fail(err, errlen, EINVAL, "is %s, not a regular file", file_kind(st.st_mode));
+		return file_fail(err, EINVAL, "is %s, not a regular file", file_kind(st.st_mode));
 	}
 	if ((unsigned long long)st.st_size > max) {
 		close(fd);
-		if (err && errlen)
-			snprintf(err, errlen, "file too large (%lld bytes, limit %zu)", (long long)st.st_size, max);
-		return -EFBIG;
+		return err_set(err, -EFBIG, "file too large (%lld bytes, limit %zu)", (long long)st.st_size, max);
 	}
 	/* The file may grow while read: at most max + 1 bytes, so growth past max is seen. */
 	cap = (size_t)st.st_size + 1;
@@ -89,7 +85,7 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len, char *e
 			e = errno;
 			free(b);
 			close(fd);
-			return file_fail(err, errlen, e, "cannot read: %s", strerror(e));
+			return file_fail(err, e, "cannot read: %s", strerror(e));
 		}
 		if (r == 0)
 			break;
@@ -97,12 +93,10 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len, char *e
 	}
 	close(fd);
 	if (!b)
-		return file_fail(err, errlen, ENOMEM, "cannot read: %s", strerror(ENOMEM));
+		return file_fail(err, ENOMEM, "cannot read: %s", strerror(ENOMEM));
 	if (n > max) {
 		free(b);
-		if (err && errlen)
-			snprintf(err, errlen, "file too large (more than %zu bytes)", max);
-		return -EFBIG;
+		return err_set(err, -EFBIG, "file too large (more than %zu bytes)", max);
 	}
 	b[n] = '\0';
 	*buf = b;

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "base/err.h"
+
 /*
  * Read path into *buf (malloc'd, NUL-terminated; *len bytes without the
  * NUL). 0, or -errno with why in err, without the path: "cannot open:
@@ -17,6 +19,6 @@
  * character device, not a regular file", "file too large (N bytes, limit
  * MAX)", "cannot read: REASON".
  */
-int file_read_all(const char *path, size_t max, char **buf, size_t *len, char *err, size_t errlen);
+int file_read_all(const char *path, size_t max, char **buf, size_t *len, struct err *err);
 
 #endif

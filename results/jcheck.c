@@ -89,29 +89,26 @@ void jcheck_pop(struct jcheck *c, size_t mark)
 
 int jcheck_fail(struct jcheck *c, const char *fmt, ...)
 {
+	char msg[ERR_MSG_MAX], *p;
 	va_list ap;
-	char *p;
-	int n;
 
-	if (!c->err || c->errlen == 0)
-		return -1;
-	if (c->len)
-		n = snprintf(c->err, c->errlen, "%s: %s: ", c->name, c->path);
-	else
-		n = snprintf(c->err, c->errlen, "%s: ", c->name);
-	if (n < 0 || (size_t)n >= c->errlen)
-		return -1;
+	if (!c->err)
+		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (c->len)
+		err_set(c->err, -EINVAL, "%s: %s: %s", c->name, c->path, msg);
+	else
+		err_set(c->err, -EINVAL, "%s: %s", c->name, msg);
 	/* One line: jansson quotes raw input ("near '...'"), which may hold newlines. */
-	for (p = c->err; *p; p++)
+	for (p = c->err->msg; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
-	return -1;
+	return -EINVAL;
 }
 
-/* Look key up in obj; 0 found, 1 optional and absent, -1 required and absent. */
+/* Look key up in obj; 0 found, 1 optional and absent, -EINVAL required and absent. */
 static int lookup(struct jcheck *c, json_t *obj, const char *key, int req, json_t **v)
 {
 	*v = json_object_get(obj, key);
@@ -132,7 +129,7 @@ static int bad(struct jcheck *c, const char *key, const char *what, json_t *v)
 	else
 		jcheck_fail(c, "%s", what);
 	jcheck_pop(c, mark);
-	return -1;
+	return -EINVAL;
 }
 
 int jcheck_object(struct jcheck *c, json_t *obj, const char *key, int req, json_t **out)
@@ -162,7 +159,7 @@ int jcheck_array(struct jcheck *c, json_t *obj, const char *key, int req, size_t
 		mark = jcheck_push_key(c, key);
 		jcheck_fail(c, "too many entries (%zu, limit %zu)", json_array_size(v), max);
 		jcheck_pop(c, mark);
-		return -1;
+		return -EINVAL;
 	}
 	*out = v;
 	return 0;
@@ -299,7 +296,7 @@ int jcheck_strings(struct jcheck *c, json_t *obj, const char *key, int req, size
 			jcheck_push_index(c, i);
 			jcheck_fail(c, "not a string (found %s)", jcheck_type_name(v));
 			jcheck_pop(c, mark);
-			return -1;
+			return -EINVAL;
 		}
 		if (out)
 			(*out)[i] = json_string_value(v);

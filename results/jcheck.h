@@ -2,8 +2,11 @@
 #ifndef EXITSCOPE_RESULTS_JCHECK_H
 #define EXITSCOPE_RESULTS_JCHECK_H
 
+#include <errno.h>
 #include <jansson.h>
 #include <stddef.h>
+
+#include "base/err.h"
 
 #define JCHECK_PATH_MAX 192
 
@@ -13,23 +16,22 @@
  */
 struct jcheck {
 	const char *name;
-	char *err;
-	size_t errlen;
+	struct err *err;	/* may be NULL: only the return value is wanted */
 	char path[JCHECK_PATH_MAX];
 	size_t len;
 };
 
 enum { JCHECK_OPTIONAL = 0, JCHECK_REQUIRED = 1 };
 
-/* Run a getter; on error leave the calling function with -1. Absent optionals fall through. */
-#define JCHECK_TRY(expr) do { if ((expr) < 0) return -1; } while (0)
+/* Run a getter; on error leave the calling function with -EINVAL. Absent optionals fall through. */
+#define JCHECK_TRY(expr) do { if ((expr) < 0) return -EINVAL; } while (0)
 
 /* calloc of n (at least 1) elements, so an empty array still gets a pointer. */
 void *jcheck_calloc(size_t n, size_t size);
 
 /*
  * Getters return 0 with *out set, 1 when an optional key is absent (*out
- * untouched), or -1 after writing "<file>: <path>.<key>: <problem>" to err.
+ * untouched), or -EINVAL after writing "<file>: <path>.<key>: <problem>" to err.
  */
 int jcheck_object(struct jcheck *c, json_t *obj, const char *key, int req, json_t **out);
 int jcheck_array(struct jcheck *c, json_t *obj, const char *key, int req, size_t max, json_t **out);
@@ -58,7 +60,7 @@ size_t jcheck_push_key(struct jcheck *c, const char *key);
 size_t jcheck_push_index(struct jcheck *c, size_t i);
 void jcheck_pop(struct jcheck *c, size_t mark);
 
-/* "<file>: <path>: <message>" (or "<file>: <message>" at the top); returns -1. */
+/* "<file>: <path>: <message>" (or "<file>: <message>" at the top) into c->err; returns -EINVAL. */
 int jcheck_fail(struct jcheck *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* s made safe to quote in a message: printable ASCII, at most ~60 chars. */

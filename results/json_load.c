@@ -22,8 +22,8 @@ json_t *json_load_checked_buffer(struct jcheck *c, const void *buf, size_t len)
 	const char *nul;
 	json_t *root;
 
-	if (c->err && c->errlen)
-		c->err[0] = '\0';
+	if (c->err)
+		err_init(c->err);
 	if (len == 0 || is_blank(buf, len)) {
 		jcheck_fail(c, "empty file");
 		return NULL;
@@ -52,14 +52,15 @@ json_t *json_load_checked_buffer(struct jcheck *c, const void *buf, size_t len)
 
 json_t *json_load_checked_file(struct jcheck *c, const char *path)
 {
-	char why[256], *buf;
+	struct err why;
+	char *buf;
 	size_t len;
 	json_t *root;
 
-	if (c->err && c->errlen)
-		c->err[0] = '\0';
-	if (file_read_all(path, RESULT_MAX_FILE_BYTES, &buf, &len, why, sizeof(why))) {
-		jcheck_fail(c, "%s", why);
+	if (c->err)
+		err_init(c->err);
+	if (file_read_all(path, RESULT_MAX_FILE_BYTES, &buf, &len, &why)) {
+		jcheck_fail(c, "%s", why.msg);
 		return NULL;
 	}
 	root = json_load_checked_buffer(c, buf, len);

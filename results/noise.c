@@ -124,26 +124,23 @@ json_t *noise_json(const struct noise_floor *nf)
 	return doc;
 }
 
-int noise_write(const struct noise_floor *nf, const char *path, char *err, size_t errlen)
+int noise_write(const struct noise_floor *nf, const char *path, struct err *err)
 {
 	json_t *doc = noise_json(nf);
 	struct outfile o;
 	int r;
 
-	if (!doc) {
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	r = outfile_open(&o, path, err, errlen);
+	if (!doc)
+		return err_set(err, -ENOMEM, "%s: out of memory", path);
+	r = outfile_open(&o, path, err);
 	if (!r) {
 		if (json_dumpf(doc, o.f, RESULT_DUMP_FLAGS) || fputc('\n', o.f) == EOF) {
 			int e = o.err ? o.err : ENOMEM;
 
 			outfile_abort(&o);
-			snprintf(err, errlen, "%s: %s", path, strerror(e));
-			r = -e;
+			r = err_set(err, -e, "%s: %s", path, strerror(e));
 		} else {
-			r = outfile_commit(&o, err, errlen);
+			r = outfile_commit(&o, err);
 		}
 	}
 	json_decref(doc);
@@ -333,17 +330,17 @@ static struct noise_floor *read_root(struct jcheck *c, const char *name, json_t 
 }
 
 struct noise_floor *noise_read_buffer(const char *name, const void *buf, size_t len,
-				      char *err, size_t errlen)
+				      struct err *err)
 {
-	struct jcheck c = { .name = name, .err = err, .errlen = errlen };
+	struct jcheck c = { .name = name, .err = err };
 	json_t *root = json_load_checked_buffer(&c, buf, len);
 
 	return root ? read_root(&c, name, root) : NULL;
 }
 
-struct noise_floor *noise_read_file(const char *path, char *err, size_t errlen)
+struct noise_floor *noise_read_file(const char *path, struct err *err)
 {
-	struct jcheck c = { .name = path, .err = err, .errlen = errlen };
+	struct jcheck c = { .name = path, .err = err };
 	json_t *root = json_load_checked_file(&c, path);
 
 	return root ? read_root(&c, path, root) : NULL;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "base/err.h"
 #include "results/host_record_model.h"
 #include "results/result_read.h"
 #include "results/run_model.h"
@@ -103,7 +104,7 @@ const char *noise_host_mismatch(const struct host_record *a, const struct host_r
  * naming the file that does not fit.
  */
 int noise_estimate(const struct result_file *const *runs, size_t k, struct noise_floor *nf,
-		   char *err, size_t errlen);
+		   struct err *err);
 
 /* Free the arrays noise_estimate() allocated (nothing else). */
 void noise_release(struct noise_floor *nf);
@@ -118,15 +119,15 @@ json_t *noise_json(const struct noise_floor *nf);
  * Write the document to path ("-": stdout) atomically (results/outfile.h).
  * 0, or -errno with "PATH: reason" in err.
  */
-int noise_write(const struct noise_floor *nf, const char *path, char *err, size_t errlen);
+int noise_write(const struct noise_floor *nf, const char *path, struct err *err);
 
 /*
  * Read and validate a noise file; NULL with one line in err naming the file
  * and the problem (as result_read_file). noise_free() it.
  */
-struct noise_floor *noise_read_file(const char *path, char *err, size_t errlen);
+struct noise_floor *noise_read_file(const char *path, struct err *err);
 struct noise_floor *noise_read_buffer(const char *name, const void *buf, size_t len,
-				      char *err, size_t errlen);
+				      struct err *err);
 void noise_free(struct noise_floor *nf);
 
 #endif

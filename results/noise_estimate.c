@@ -16,46 +16,44 @@
 #include "results/guest_speed.h"
 #include "stats/welch.h"
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
+static int fail(struct err *err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
+	va_start(ap, fmt);
+	err_vset(err, -EINVAL, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
 }
 
 /* Does run f fit with the first run f0 (one host, one kernel, one exitscope, one setup)? */
-static int check_run(const struct result_file *f0, const struct result_file *f, char *err, size_t errlen)
+static int check_run(const struct result_file *f0, const struct result_file *f, struct err *err)
 {
 	const char *v0 = f0->tool_version ? f0->tool_version : "(unknown)";
 	const char *v = f->tool_version ? f->tool_version : "(unknown)";
 	char what[512], s0[64], s1[64];
 
 	if (f->kind != RESULT_KIND_RUN)
-		return fail(err, errlen, "%s: not a run file (kind %s)", f->name, result_kind_names[f->kind]);
+		return fail(err, "%s: not a run file (kind %s)", f->name, result_kind_names[f->kind]);
 	if (!f->settings.present)
-		return fail(err, errlen, "%s: no settings (written before exitscope recorded them): "
+		return fail(err, "%s: no settings (written before exitscope recorded them): "
 			    "a floor needs runs of known settings", f->name);
 	if (f->settings.method != RUN_METHOD_V2)
-		return fail(err, errlen, "%s: not measured in rounds (method %s): a floor needs "
+		return fail(err, "%s: not measured in rounds (method %s): a floor needs "
 			    "`run --method v2` runs", f->name,
 			    run_setting_text(&f->settings, RUN_SETTING_METHOD, s0, sizeof(s0)));
 	if (f == f0)
 		return 0;
 	if (noise_host_mismatch(&f->host, &f0->host, what, sizeof(what)))
-		return fail(err, errlen, "%s: another host than %s (%s): a floor is of one host",
+		return fail(err, "%s: another host than %s (%s): a floor is of one host",
 			    f->name, f0->name, what);
 	if (strcmp(f0->host.kernel, f->host.kernel))
-		return fail(err, errlen, "%s: another kernel than %s (%s vs %s): a floor is measured "
+		return fail(err, "%s: another kernel than %s (%s vs %s): a floor is measured "
 			    "under one kernel", f->name, f0->name, f->host.kernel, f0->host.kernel);
 	if (strcmp(v0, v))
-		return fail(err, errlen, "%s: measured by exitscope %s, %s by %s", f->name, v,
+		return fail(err, "%s: measured by exitscope %s, %s by %s", f->name, v,
 			    f0->name, v0);
 	for (int i = 0; i < RUN_SETTING_N; i++) {
 		/*
@@ -68,7 +66,7 @@ static int check_run(const struct result_file *f0, const struct result_file *f, 
 		run_setting_text(&f0->settings, i, s0, sizeof(s0));
 		run_setting_text(&f->settings, i, s1, sizeof(s1));
 		if (strcmp(s0, s1))
-			return fail(err, errlen, "%s: measured with %s %s, %s with %s: a floor needs "
+			return fail(err, "%s: measured with %s %s, %s with %s: a floor needs "
 				    "runs of one setup", f->name, run_setting_names[i], s1, f0->name, s0);
 	}
 	return 0;
@@ -181,7 +179,7 @@ static int estimate_probe(const struct result_file *const *runs, size_t k, const
 }
 
 int noise_estimate(const struct result_file *const *runs, size_t k, struct noise_floor *nf,
-		   char *err, size_t errlen)
+		   struct err *err)
 {
 	const struct run_probe **p = NULL;
 	struct stats_run *r = NULL;
@@ -193,10 +191,10 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 	host_record_init(&nf->host);
 	run_settings_init(&nf->settings);
 	if (k < NOISE_MIN_RUNS)
-		return fail(err, errlen, "a noise floor needs at least %d runs of one host, got %zu",
+		return fail(err, "a noise floor needs at least %d runs of one host, got %zu",
 			    NOISE_MIN_RUNS, k);
 	for (i = 0; i < k; i++)
-		if (check_run(runs[0], runs[i], err, errlen))
+		if (check_run(runs[0], runs[i], err))
 			return -1;
 	for (i = 0; i < k; i++)
 		names += runs[i]->n_probes;
@@ -230,7 +228,7 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 	rc = 0;
 	goto out;
 oom:
-	fail(err, errlen, "out of memory");
+	fail(err, "out of memory");
 	noise_release(nf);
 out:
 	free(p);

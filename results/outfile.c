@@ -17,11 +17,9 @@
 
 #include "results/outfile.h"
 
-static int fail(char *err, size_t errlen, const char *path, int e)
+static int fail(struct err *err, const char *path, int e)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-	return -e;
+	return err_set(err, -e, "%s: %s", path, strerror(e));
 }
 
 static unsigned int rand32(void)
@@ -180,44 +178,42 @@ static int try_tmp(const char *path)
 }
 
 /* "PATH: reason" for a temporary that cannot be made beside an existing target. */
-static int fail_tmp(char *err, size_t errlen, const char *path, int e)
+static int fail_tmp(struct err *err, const char *path, int e)
 {
-	if (err && errlen)
-		snprintf(err, errlen, "%s: cannot create a file in its directory: %s",
+	return err_set(err, -e, "%s: cannot create a file in its directory: %s",
 			 path, strerror(e));
-	return -e;
 }
 
-int outfile_check(const char *path, char *err, size_t errlen)
+int outfile_check(const char *path, struct err *err)
 {
 	char target[PATH_MAX];
 	struct stat st;
 	int fd, r;
 
 	if (!strcmp(path, "-"))
-		return fcntl(STDOUT_FILENO, F_GETFL) < 0 ? fail(err, errlen, "stdout", errno) : 0;
+		return fcntl(STDOUT_FILENO, F_GETFL) < 0 ? fail(err, "stdout", errno) : 0;
 	if (!*path)
-		return fail(err, errlen, "''", ENOENT);
+		return fail(err, "''", ENOENT);
 	r = outfile_target(path, target, sizeof(target), &st);
 	if (r < 0)
-		return fail(err, errlen, path, -r);
+		return fail(err, path, -r);
 	if (r) {
 		/* A new file: can its directory take one? */
 		r = try_tmp(target);
-		return r ? fail(err, errlen, path, -r) : 0;
+		return r ? fail(err, path, -r) : 0;
 	}
 	if (S_ISDIR(st.st_mode))
-		return fail(err, errlen, path, EISDIR);
+		return fail(err, path, EISDIR);
 	if (S_ISFIFO(st.st_mode))
 		return 0;	/* opening it would wait for a reader */
 	/* An existing file or device: may we open it for writing (no O_TRUNC)? */
 	fd = open(target, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, errlen, path, errno);
+		return fail(err, path, errno);
 	close(fd);
 	/* A regular file is replaced: its directory must take the temporary. */
 	r = S_ISREG(st.st_mode) ? try_tmp(target) : 0;
-	return r ? fail_tmp(err, errlen, path, -r) : 0;
+	return r ? fail_tmp(err, path, -r) : 0;
 }
 
 /* A target (last component no symlink) with its directory made canonical, for comparing names. */
@@ -286,7 +282,7 @@ static int outfile_cookie_close(void *cookie)
 	return o->err ? -1 : 0;
 }
 
-static int outfile_stream(struct outfile *o, int fd, bool own, char *err, size_t errlen)
+static int outfile_stream(struct outfile *o, int fd, bool own, struct err *err)
 {
 	static const cookie_io_functions_t io = {
 		.write = outfile_cookie_write,
@@ -309,12 +305,12 @@ static int outfile_stream(struct outfile *o, int fd, bool own, char *err, size_t
 		if (o->held)
 			release_signals(&o->oldmask);
 		o->held = false;
-		return fail(err, errlen, o->path, e);
+		return fail(err, o->path, e);
 	}
 	return 0;
 }
 
-int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
+int outfile_open(struct outfile *o, const char *path, struct err *err)
 {
 	struct stat st;
 	int fd, r;
@@ -324,23 +320,23 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	if (!strcmp(path, "-")) {
 		/* What the command printed before must come first. */
 		if (fflush(stdout))
-			return fail(err, errlen, "stdout", errno);
-		return outfile_stream(o, STDOUT_FILENO, false, err, errlen);
+			return fail(err, "stdout", errno);
+		return outfile_stream(o, STDOUT_FILENO, false, err);
 	}
 	if (!*path)
-		return fail(err, errlen, "''", ENOENT);
+		return fail(err, "''", ENOENT);
 	/* Through a symlink: its target is replaced, the link stays. */
 	r = outfile_target(path, o->target, sizeof(o->target), &st);
 	if (r < 0)
-		return fail(err, errlen, path, -r);
+		return fail(err, path, -r);
 	if (!r && S_ISDIR(st.st_mode))
-		return fail(err, errlen, path, EISDIR);
+		return fail(err, path, EISDIR);
 	if (!r && !S_ISREG(st.st_mode)) {
 		/* A device or FIFO (/dev/null, /dev/stdout's terminal): written in place. */
 		fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0)
-			return fail(err, errlen, path, errno);
-		return outfile_stream(o, fd, true, err, errlen);
+			return fail(err, path, errno);
+		return outfile_stream(o, fd, true, err);
 	}
 	/* A new or regular file: never in place; without a temporary, nothing is touched. */
 	hold_signals(&o->oldmask);
@@ -350,15 +346,15 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 		o->tmp[0] = '\0';
 		release_signals(&o->oldmask);
 		o->held = false;
-		return r ? fail(err, errlen, path, -fd) : fail_tmp(err, errlen, path, -fd);
+		return r ? fail(err, path, -fd) : fail_tmp(err, path, -fd);
 	}
 	if (!r)
 		(void)fchmod(fd, st.st_mode & 07777);	/* as the file it replaces, not umask */
-	return outfile_stream(o, fd, true, err, errlen);
+	return outfile_stream(o, fd, true, err);
 }
 
 int outfile_open_unique(struct outfile *o, const char *prefix, const char *suffix,
-			char *err, size_t errlen)
+			struct err *err)
 {
 	const char *dir = getenv("TMPDIR");
 	char pfx[PATH_MAX];
@@ -369,11 +365,11 @@ int outfile_open_unique(struct outfile *o, const char *prefix, const char *suffi
 		dir = "/tmp";
 	o->path = o->name;
 	if (snprintf(pfx, sizeof(pfx), "%s/%s", dir, prefix) >= (int)sizeof(pfx))
-		return fail(err, errlen, dir, ENAMETOOLONG);
+		return fail(err, dir, ENAMETOOLONG);
 	fd = create_unique(o->name, sizeof(o->name), pfx, suffix, 0600);
 	if (fd < 0)
-		return fail(err, errlen, dir, -fd);
-	return outfile_stream(o, fd, true, err, errlen);
+		return fail(err, dir, -fd);
+	return outfile_stream(o, fd, true, err);
 }
 
 /* Make the rename durable; best effort (the data itself is already synced). */
@@ -398,7 +394,7 @@ static void sync_dir(const char *path)
 	}
 }
 
-int outfile_commit(struct outfile *o, char *err, size_t errlen)
+int outfile_commit(struct outfile *o, struct err *err)
 {
 	int e;
 
@@ -422,7 +418,7 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 	if (o->held)
 		release_signals(&o->oldmask);
 	o->held = false;
-	return e ? fail(err, errlen, o->path, e) : 0;
+	return e ? fail(err, o->path, e) : 0;
 }
 
 void outfile_abort(struct outfile *o)

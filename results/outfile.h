@@ -29,6 +29,8 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "base/err.h"
+
 /* At most this much of the target's name goes into its temporary's name. */
 #define OUTFILE_TMP_NAME	64
 
@@ -51,7 +53,7 @@ struct outfile {
  * Could path be written? Creates and modifies nothing (a probe temporary in
  * the directory is removed at once). 0, or -errno with "PATH: reason" in err.
  */
-int outfile_check(const char *path, char *err, size_t errlen);
+int outfile_check(const char *path, struct err *err);
 /*
  * Would writing out replace or write into the file other names (symlinks
  * followed, hard links seen: same device and inode; two names of a file
@@ -60,20 +62,20 @@ int outfile_check(const char *path, char *err, size_t errlen);
  */
 int outfile_same(const char *out, const char *other);
 /* Start writing path. 0, or -errno with "PATH: reason" in err. */
-int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);
+int outfile_open(struct outfile *o, const char *path, struct err *err);
 /*
  * Start writing a new file with a unique name in $TMPDIR (else /tmp):
  * PREFIX + six random characters + SUFFIX, mode 0600; o->name and o->path
  * hold its name.
  */
 int outfile_open_unique(struct outfile *o, const char *prefix, const char *suffix,
-			char *err, size_t errlen);
+			struct err *err);
 /*
  * Finish: flush, fsync a regular file, close, rename into place. On any
  * failure the temporary is removed (the target keeps its old contents) and
  * -errno is returned with "PATH: reason" in err.
  */
-int outfile_commit(struct outfile *o, char *err, size_t errlen);
+int outfile_commit(struct outfile *o, struct err *err);
 /* Give up: close and remove the temporary (in place: just close). */
 void outfile_abort(struct outfile *o);
 

@@ -121,17 +121,17 @@ static struct result_file *read_root(struct jcheck *c, const char *name, json_t 
 }
 
 struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,
-				       char *err, size_t errlen)
+				       struct err *err)
 {
-	struct jcheck c = { .name = name, .err = err, .errlen = errlen };
+	struct jcheck c = { .name = name, .err = err };
 	json_t *root = json_load_checked_buffer(&c, buf, len);
 
 	return root ? read_root(&c, name, root) : NULL;
 }
 
-struct result_file *result_read_file(const char *path, char *err, size_t errlen)
+struct result_file *result_read_file(const char *path, struct err *err)
 {
-	struct jcheck c = { .name = path, .err = err, .errlen = errlen };
+	struct jcheck c = { .name = path, .err = err };
 	json_t *root = json_load_checked_file(&c, path);
 
 	return root ? read_root(&c, path, root) : NULL;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "base/err.h"
 #include "results/check_model.h"
 #include "results/host_record_model.h"
 #include "results/map_model.h"
@@ -44,15 +45,15 @@ struct result_file {
 
 /*
  * Read and validate the result file at path. Returns the result, or NULL with
- * one line (no newline) in err[0..errlen-1] naming the file and the problem,
+ * one line (no newline) in err naming the file and the problem (base/err.h),
  * e.g. "base.json: probes[3].samples[2]: not a finite non-negative number".
  * Never prints, never exits.
  */
-struct result_file *result_read_file(const char *path, char *err, size_t errlen);
+struct result_file *result_read_file(const char *path, struct err *err);
 
 /* Same for a document in memory; name is used in messages. */
 struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,
-				       char *err, size_t errlen);
+				       struct err *err);
 
 /* The probe called name, or NULL. */
 const struct run_probe *result_find_probe(const struct result_file *rf, const char *name);

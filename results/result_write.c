@@ -34,20 +34,19 @@ json_t *result_new(const char *kind, int argc, char **argv)
 }
 
 /* Dump root into an open outfile and finish it. */
-static int result_dump(json_t *root, struct outfile *o, char *err, size_t errlen)
+static int result_dump(json_t *root, struct outfile *o, struct err *err)
 {
 	if (json_dumpf(root, o->f, RESULT_DUMP_FLAGS) || fputc('\n', o->f) == EOF) {
 		/* A failed write recorded its errno; else jansson itself failed. */
 		int e = o->err ? o->err : ENOMEM;
 
 		outfile_abort(o);
-		snprintf(err, errlen, "%s: %s", o->path, strerror(e));
-		return -e;
+		return err_set(err, -e, "%s: %s", o->path, strerror(e));
 	}
-	return outfile_commit(o, err, errlen);
+	return outfile_commit(o, err);
 }
 
-int result_write(json_t *root, const char *path, char *err, size_t errlen)
+int result_write(json_t *root, const char *path, struct err *err)
 {
 	struct outfile o;
 	char ts[32];
@@ -57,23 +56,23 @@ int result_write(json_t *root, const char *path, char *err, size_t errlen)
 		result_timestamp(ts, sizeof(ts));
 		json_object_set_new(root, "finished", json_string(ts));
 	}
-	r = outfile_open(&o, path, err, errlen);
+	r = outfile_open(&o, path, err);
 	if (r)
 		return r;
-	return result_dump(root, &o, err, errlen);
+	return result_dump(root, &o, err);
 }
 
 int result_write_unique(json_t *root, const char *kind, char *kept, size_t keptlen,
-			char *err, size_t errlen)
+			struct err *err)
 {
 	struct outfile o;
 	char prefix[64];
 	int r;
 
 	snprintf(prefix, sizeof(prefix), "exitscope-%s-", kind);
-	r = outfile_open_unique(&o, prefix, ".json", err, errlen);
+	r = outfile_open_unique(&o, prefix, ".json", err);
 	if (r)
 		return r;
 	snprintf(kept, keptlen, "%s", o.name);
-	return result_dump(root, &o, err, errlen);
+	return result_dump(root, &o, err);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "base/err.h"
 #include "results/schema.h"
 
 /* How result files are serialized (numbers with 10 significant digits). */
@@ -23,14 +24,14 @@ json_t *result_new(const char *kind, int argc, char **argv);
  * call that failed with "PATH: reason" in err; a failed write leaves an
  * existing regular file untouched.
  */
-int result_write(json_t *root, const char *path, char *err, size_t errlen);
+int result_write(json_t *root, const char *path, struct err *err);
 /*
  * Write root to a new file $TMPDIR/exitscope-KIND-XXXXXX.json (TMPDIR unset:
  * /tmp), its name in kept: where a result goes when its target failed.
  * 0 or -errno with err set.
  */
 int result_write_unique(json_t *root, const char *kind, char *kept, size_t keptlen,
-			char *err, size_t errlen);
+			struct err *err);
 /* ISO 8601 UTC time of now. */
 void result_timestamp(char *buf, size_t len);
 

@@ -96,7 +96,6 @@ enum result_per_op {
 /* Reader limits (docs/compare-report.md). */
 #define RESULT_MAX_FILE_BYTES	(64u << 20)	/* larger files are refused */
 #define RESULT_MAX_ITEMS	100000		/* probes, samples per probe, map entries, checks... */
-#define RESULT_ERR_MAX		512		/* enough for any message of the reader */
 
 /* Names as they appear in the files, indexed by the enums. */
 extern const char *const result_kind_names[RESULT_KIND_N];

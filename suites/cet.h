@@ -39,7 +39,7 @@ enum cet_cpuid { CET_CPUID_CLEARED, CET_CPUID_SUPPORTED };
  * as supported, with cet_g_msrs set for the guest.
  */
 int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip,
-		  struct vm **out, char *err, size_t len);
+		  struct vm **out, struct err *err);
 /*
  * Give the VM a supervisor shadow-stack page (PTE read-only + dirty) with a
  * free token at its top, and tell the guest (cet_ss_token). Returns the

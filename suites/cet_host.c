@@ -158,7 +158,8 @@ void cet_check_msrs_refused(void *arg)
 	bool kvm_cet = cs->shstk || cs->ibt;
 	const char *name = kvm_cet ? "msr_refused_cleared_cpuid" : "msr_refused_no_cet";
 	const char *skip = cet_ignore_msrs_skip(cc->ignore_msrs);
-	char acc[384] = "", err[256];
+	char acc[384] = "";
+	struct err err;
 	struct vm *vm;
 	size_t n = 0;
 
@@ -166,8 +167,8 @@ void cet_check_msrs_refused(void *arg)
 		check_add_ev(rep, SUITE, name, CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y", "%s", skip);
 		return;
 	}
-	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, name, CHECK_FAIL, "vm_create: %s", err);
+	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err)) {
+		check_add(rep, SUITE, name, CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	/*
@@ -212,13 +213,14 @@ void cet_check_reg_list_absent(void *arg)
 	bool one_reg_cap = hostinfo_cap(env->hi, "KVM_CAP_ONE_REG") > 0;
 	char seen[CET_EV_LEN];
 	uint64_t n = 0, ssp = 0x7ffff000, got = 0;
-	char err[256], one[160];
+	char one[160];
+	struct err err;
 	enum check_status st;
 	struct vm *vm;
 	int r, s, g;
 
-	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "reg_list_no_guest_ssp", CHECK_FAIL, "vm_create: %s", err);
+	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err)) {
+		check_add(rep, SUITE, "reg_list_no_guest_ssp", CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	r = reg_list_has_ssp(&vm->vcpus[0], &n);
@@ -255,11 +257,12 @@ void cet_check_sregs_cr4(void *arg)
 	const struct suite_env *env = cc->env;
 	struct kvm_sregs sr, after;
 	struct vm *vm;
-	char err[256], want[CET_EV_LEN], seen[CET_EV_LEN];
+	char want[CET_EV_LEN], seen[CET_EV_LEN];
+	struct err err;
 	int r, g;
 
-	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "sregs_cr4_cet_refused", CHECK_FAIL, "vm_create: %s", err);
+	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err)) {
+		check_add(rep, SUITE, "sregs_cr4_cet_refused", CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	r = kvm_get_sregs(vm->vcpus[0].fd, &sr);
@@ -333,7 +336,8 @@ void cet_check_roundtrips(void *arg)
 	const struct suite_env *env = cc->env;
 	const struct cet_support *cs = &cc->cs;
 	const char *why = no_cet_reason(cs, false);
-	char bad[448] = "", err[256];
+	char bad[448] = "";
+	struct err err;
 	struct vcpu *v;
 	struct vm *vm;
 	uint64_t ssp, got = 0, nregs = 0;
@@ -348,8 +352,8 @@ void cet_check_roundtrips(void *arg)
 			     "%s", no_cet_reason(cs, true));
 		return;
 	}
-	if (cet_vm_create(env, CET_CPUID_SUPPORTED, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "msr_roundtrip", CHECK_FAIL, "vm_create: %s", err);
+	if (cet_vm_create(env, CET_CPUID_SUPPORTED, false, &vm, &err)) {
+		check_add(rep, SUITE, "msr_roundtrip", CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	v = &vm->vcpus[0];

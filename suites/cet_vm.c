@@ -34,7 +34,7 @@ int cet_support_of(const struct hostinfo *hi, struct cet_support *cs)
 }
 
 int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip,
-		  struct vm **out, char *err, size_t len)
+		  struct vm **out, struct err *err)
 {
 	struct vm_opts o = { .kvm_path = env->kvm_path, .stop = env->stop, .quiet = true,
 			     .irqchip = irqchip };
@@ -42,15 +42,11 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 	struct kvm_cpuid2 *c;
 	int r;
 
-	if (!supported) {
-		snprintf(err, len, "KVM_GET_SUPPORTED_CPUID: not in the host record");
-		return -ENODATA;
-	}
+	if (!supported)
+		return err_set(err, -ENODATA, "KVM_GET_SUPPORTED_CPUID: not in the host record");
 	c = cpuid_dup(supported);
-	if (!c) {
-		snprintf(err, len, "out of memory");
-		return -ENOMEM;
-	}
+	if (!c)
+		return err_set(err, -ENOMEM, "out of memory");
 	if (mode == CET_CPUID_CLEARED) {
 		struct kvm_cpuid_entry2 *e = cpuid_find(c, 0xd, 1);
 
@@ -61,7 +57,7 @@ int cet_vm_create(const struct suite_env *env, enum cet_cpuid mode, bool irqchip
 			e->ecx &= ~(uint32_t)XSS_CET;
 	}
 	o.cpuid = c;
-	r = vm_create(out, &o, err, len);
+	r = vm_create(out, &o, err);
 	free(c);
 	if (r)
 		return r;

@@ -19,10 +19,10 @@ static struct vm *scenario_vm(const struct suite_env *env, enum cet_cpuid mode,
 			      struct check_report *rep, const char *name)
 {
 	struct vm *vm;
-	char err[256];
+	struct err err;
 
-	if (cet_vm_create(env, mode, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, name, CHECK_FAIL, "vm_create: %s", err);
+	if (cet_vm_create(env, mode, false, &vm, &err)) {
+		check_add(rep, SUITE, name, CHECK_FAIL, "vm_create: %s", err.msg);
 		return NULL;
 	}
 	return vm;

@@ -103,7 +103,7 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 	uint64_t khz = env->hi && env->hi->tsc_khz > 0 ? (uint64_t)env->hi->tsc_khz : 2000000;
 	const char *name = irq_cases[c].name;
 	struct irq_counts n;
-	char err[384];
+	struct err err;
 	struct guest_result res;
 	struct vm *vm;
 
@@ -116,8 +116,8 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 			  "it runs on a host whose KVM offers it", x86_feature_name(irq_cases[c].needs));
 		return;
 	}
-	if (vm_create(&vm, &o, err, sizeof(err))) {
-		check_add(ic->rep, SUITE, name, CHECK_FAIL, "cannot build the VM: %s", err);
+	if (vm_create(&vm, &o, &err)) {
+		check_add(ic->rep, SUITE, name, CHECK_FAIL, "cannot build the VM: %s", err.msg);
 		return;
 	}
 	vm_global_set(vm, irq_late_max, khz * IRQ_LATE_MS);

@@ -50,10 +50,10 @@ static void lost_list(uint64_t lost, char *buf, size_t len)
 }
 
 /* Save, destroy the source, rebuild: *vm becomes the new VM. */
-static int migrate_swap(struct vm **vm, char *err, size_t len)
+static int migrate_swap(struct vm **vm, struct err *err)
 {
 	struct vm *dst;
-	int r = vm_migrate(*vm, NULL, &dst, err, len);
+	int r = vm_migrate(*vm, NULL, &dst, err);
 
 	if (r)
 		return r;
@@ -114,12 +114,13 @@ static void check_running_guest(void *arg)
 			     .cpuid = hostinfo_cpuid(env->hi) };
 	struct guest_result res;
 	struct vm *vm;
-	char err[512], lost[384], want[EV_LEN], seen[EV_LEN];
+	char lost[384], want[EV_LEN], seen[EV_LEN];
+	struct err err;
 	uint64_t verified, counter, kick_rip;
 
 	o.irqchip = host_irqchip(env);
-	if (vm_create(&vm, &o, err, sizeof(err))) {
-		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "vm_create: %s", err);
+	if (vm_create(&vm, &o, &err)) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	mg_choose(vm, env);
@@ -128,8 +129,8 @@ static void check_running_guest(void *arg)
 		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "guest before the first sync: %s", res.msg);
 		goto out;
 	}
-	if (migrate_swap(&vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "%s", err);
+	if (migrate_swap(&vm, &err)) {
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "%s", err.msg);
 		goto out;
 	}
 	counter = vm_global_get(vm, mg_counter);
@@ -158,8 +159,8 @@ static void check_running_guest(void *arg)
 			  "guest should still be looping after its budget: %s", res.msg);
 		goto out;
 	}
-	if (migrate_swap(&vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "%s", err);
+	if (migrate_swap(&vm, &err)) {
+		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "%s", err.msg);
 		goto out;
 	}
 	vm_global_set(vm, mg_stop, 1);
@@ -238,21 +239,23 @@ static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t m
 	struct vm *src = NULL, *dst = NULL;
 	struct kvm_cpuid2 *c = NULL;
 	struct guest_result res;
+	struct err e;
 	int r;
 
 	what[0] = 0;
-	r = vm_create(&src, &o, msg, msglen);
+	err_init(&e);
+	r = vm_create(&src, &o, &e);
 	if (r)
-		return r;
+		goto out_msg;
 	vcpu_call_run(&src->vcpus[0], mg_x2apic_on, 0, BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || !(res.args[0] & (1ULL << 10))) {
 		snprintf(msg, msglen, "guest could not enable x2APIC mode: %s", res.msg);
 		r = -EIO;
 		goto out;
 	}
-	r = vcpu_state_save(&src->vcpus[0], &s, msg, msglen);
+	r = vcpu_state_save(&src->vcpus[0], &s, &e);
 	if (r)
-		goto out;
+		goto out_msg;
 	c = cpuid_dup(src->cpuid);
 	if (!c) {
 		r = -ENOMEM;
@@ -260,22 +263,29 @@ static int migrate_refusal_demo(const struct suite_env *env, char *msg, size_t m
 	}
 	cpuid_set(c, X86_FEAT_X2APIC, false);
 	o.cpuid = c;
-	r = vm_create(&dst, &o, msg, msglen);
+	r = vm_create(&dst, &o, &e);
 	if (r)
-		goto out;
-	r = vcpu_state_save(&dst->vcpus[0], &t0, msg, msglen);
+		goto out_msg;
+	r = vcpu_state_save(&dst->vcpus[0], &t0, &e);
 	if (r)
-		goto out;
-	r = vcpu_state_restore(&dst->vcpus[0], s, msg, msglen);
+		goto out_msg;
+	/* The refusal's message is the check's evidence. */
+	r = vcpu_state_restore(&dst->vcpus[0], s, &e);
+	snprintf(msg, msglen, "%s", e.msg);
 	if (!r) {
 		snprintf(msg, msglen, "restoring an x2APIC-mode state into a vCPU without x2apic "
 			 "in its CPUID succeeded");
 		goto out;
 	}
-	r = vcpu_state_save(&dst->vcpus[0], &t1, what, wlen);
-	if (r)
+	r = vcpu_state_save(&dst->vcpus[0], &t1, &e);
+	if (r) {
+		snprintf(what, wlen, "%s", e.msg);
 		goto out;
+	}
 	r = same_state(t0, t1, what, wlen) ? 1 : 0;
+	goto out;
+out_msg:
+	snprintf(msg, msglen, "%s", e.msg);
 out:
 	vcpu_state_free(s);
 	vcpu_state_free(t0);
@@ -323,7 +333,8 @@ static void check_cet_state(void *arg)
 	struct cet_support cs;
 	struct guest_result res;
 	struct vm *vm;
-	char err[512], seen[EV_LEN];
+	char seen[EV_LEN];
+	struct err err;
 
 	if (cet_support_of(env->hi, &cs) || !cs.shstk) {
 		check_add_ev(rep, SUITE, "cet_state_migrates", CHECK_SKIP, "shstk=1", "shstk=0",
@@ -331,16 +342,16 @@ static void check_cet_state(void *arg)
 			  "in KVM_GET_SUPPORTED_CPUID)", CET_NO_SUPPORT);
 		return;
 	}
-	if (cet_vm_create(env, CET_CPUID_SUPPORTED, false, &vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "vm_create: %s", err);
+	if (cet_vm_create(env, CET_CPUID_SUPPORTED, false, &vm, &err)) {
+		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "vm_create: %s", err.msg);
 		return;
 	}
 	cet_vm_shadow_stack(vm);
 	vcpu_call_run(&vm->vcpus[0], cet_g_shstk, CET_SHSTK_EXITS, BUDGET_MS, &res);
 	if (res.kind != GUEST_SYNC || res.args[0] != CET_SYNC_MARK) {
 		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "guest: %s", res.msg);
-	} else if (migrate_swap(&vm, err, sizeof(err))) {
-		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "%s", err);
+	} else if (migrate_swap(&vm, &err)) {
+		check_add(rep, SUITE, "cet_state_migrates", CHECK_FAIL, "%s", err.msg);
 	} else {
 		vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
 		snprintf(seen, sizeof(seen), "changes=0x%llx",

@@ -25,10 +25,10 @@ static const struct suite_check xs_checks[] = {
 void xstate_checks(const struct suite_env *env, struct check_report *rep)
 {
 	struct xs_ctx x = { .env = env, .rep = rep };
-	char err[256];
+	struct err err;
 
-	if (xs_ctx_init(&x, err, sizeof(err))) {
-		check_add(rep, XS_SUITE, "vm", CHECK_FAIL, "cannot build a VM: %s", err);
+	if (xs_ctx_init(&x, &err)) {
+		check_add(rep, XS_SUITE, "vm", CHECK_FAIL, "cannot build a VM: %s", err.msg);
 		return;
 	}
 	suite_run(env, rep, XS_SUITE, xs_checks, sizeof(xs_checks) / sizeof(xs_checks[0]), &x);

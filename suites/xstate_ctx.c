@@ -94,7 +94,7 @@ static uint64_t xs_pick_subset(const struct xs_ctx *x)
 	return host == 0x3 ? 0x1 : 0x3;	/* x87|SSE unless that is the host's own */
 }
 
-int xs_ctx_init(struct xs_ctx *x, char *err, size_t errlen)
+int xs_ctx_init(struct xs_ctx *x, struct err *err)
 {
 	struct vm_opts o = { .kvm_path = x->env->kvm_path, .irqchip = true,
 			     .cpuid = hostinfo_cpuid(x->env->hi), .stop = x->env->stop,
@@ -104,10 +104,10 @@ int xs_ctx_init(struct xs_ctx *x, char *err, size_t errlen)
 	xs_host_cpu(&x->hook.cpu);
 	if (x->hook.cpu.ospke)
 		x->hook.pkru0 = xs_host_rdpkru();
-	r = vm_create(&x->vm, &o, err, errlen);
+	r = vm_create(&x->vm, &o, err);
 	if (r) {
 		o.irqchip = false;
-		r = vm_create(&x->vm, &o, err, errlen);
+		r = vm_create(&x->vm, &o, err);
 	}
 	if (r)
 		return r;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "guest/vm.h"
 #include "host/hostinfo.h"
 #include "host/cpu.h"
@@ -46,7 +47,7 @@ struct xs_ctx {
 
 /* xstate_ctx.c */
 /* Host CPU state, the VM (with an in-kernel irqchip if possible) and the XCR0 subset. */
-int xs_ctx_init(struct xs_ctx *x, char *err, size_t errlen);
+int xs_ctx_init(struct xs_ctx *x, struct err *err);
 void xs_ctx_free(struct xs_ctx *x);
 int xs_get_xcr0(struct xs_ctx *x, uint64_t *val);
 int xs_set_xcr0(struct xs_ctx *x, uint64_t val);

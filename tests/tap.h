@@ -25,6 +25,7 @@ static inline void tap_plan(int n)
 	fflush(stdout);
 }
 
+static inline void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline void tap_diag(const char *fmt, ...)
 {
 	va_list ap;
@@ -37,6 +38,7 @@ static inline void tap_diag(const char *fmt, ...)
 	fflush(stdout);
 }
 
+static inline bool tap_ok(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline bool tap_ok(bool cond, const char *fmt, ...)
 {
 	va_list ap;

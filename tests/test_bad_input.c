@@ -458,18 +458,19 @@ static void test_hooks_listed(void)
 /* A run with EXITSCOPE_TEST_LATE_HOLD set records that hook. */
 static void test_late_hold_recorded(void)
 {
-	char *json = path_in("late-hold.json"), err[RESULT_ERR_MAX];
+	char *json = path_in("late-hold.json");
+	struct err err;
 	struct result_file *rf;
 	struct run_result r;
 	bool hook = false;
 
 	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_TEST_LATE_HOLD=1000", exe, "run", "nop", "--method",
 					   "v1", "--samples", "3", "--quiet", "--json", json, NULL });
-	rf = result_read_file(json, err, sizeof(err));
+	rf = result_read_file(json, &err);
 	for (size_t i = 0; rf && i < rf->n_warnings; i++)
 		hook |= strstr(rf->warnings[i], "test hook EXITSCOPE_TEST_LATE_HOLD=1000") != NULL;
 	if (!ok(r.status == 0 && hook, "a run with EXITSCOPE_TEST_LATE_HOLD set: the result says so"))
-		diag("  exit %d: %s", r.status, rf ? "" : err);
+		diag("  exit %d: %s", r.status, rf ? "" : err.msg);
 	result_free(rf);
 	run_free(&r);
 }
@@ -509,7 +510,7 @@ static void test_stops(void)
 	char *keep = path_in("kept.json"), *fresh = path_in("fresh.json"), *old = NULL;
 	struct run_result r;
 	struct result_file *rf;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	int silent = 0, lost = 0, left = 0;
 	bool hook;
 
@@ -523,7 +524,7 @@ static void test_stops(void)
 		diag("  exit %d: %s", r.status, r.err ? r.err : "");
 	run_free(&r);
 	stop_hung_run(fresh, SIGTERM, false, &r);
-	rf = result_read_file(fresh, err, sizeof(err));
+	rf = result_read_file(fresh, &err);
 	if (!ok(r.status == 143 && r.err && strstr(r.err, "stopped by SIGTERM: what was measured is in ") && rf,
 		"run stopped by SIGTERM: exit 143, the line names SIGTERM, the result written"))
 		diag("  exit %d: %s", r.status, r.err ? r.err : "");
@@ -558,11 +559,11 @@ static void test_suite_twice(void)
 	char *json = path_in("irq-twice.json");
 	struct result_file *rf;
 	struct run_result r, x;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	int dups = 0;
 
 	run_cmd(&r, (const char *const[]){ exe, "check", "irq", "irq", "--json", json, NULL });
-	rf = result_read_file(json, err, sizeof(err));
+	rf = result_read_file(json, &err);
 	for (size_t i = 0; rf && i < rf->checks.n; i++)
 		for (size_t k = i + 1; k < rf->checks.n; k++)
 			dups += !strcmp(rf->checks.r[i].suite, rf->checks.r[k].suite) &&

@@ -53,7 +53,7 @@ static void test_usage(const char *dir)
 static void test_runs(const char *dir)
 {
 	char keep[512], noise[512], run1[600], run2[600], run3[600], want[1400];
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	struct noise_floor *nf;
 	struct run_result r;
 	bool nop = false, cpuid = false;
@@ -94,8 +94,8 @@ static void test_runs(const char *dir)
 	 * allowed (a floor needs 2 or more in 3 runs), which the host's load
 	 * decides: every probe is accounted for, in the floor or omitted.
 	 */
-	nf = noise_read_file(noise, err, sizeof(err));
-	ok(nf != NULL, "the noise file reads back (%s)", nf ? "ok" : err);
+	nf = noise_read_file(noise, &err);
+	ok(nf != NULL, "the noise file reads back (%s)", nf ? "ok" : err.msg);
 	for (size_t i = 0; nf && i < nf->n_probes; i++) {
 		nop = nop || (!strcmp(nf->probes[i].name, "nop") && nf->probes[i].runs == 3);
 		cpuid = cpuid || (!strcmp(nf->probes[i].name, "cpuid") && nf->probes[i].runs == 3);

@@ -120,7 +120,7 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 	struct guest_result res;
 	struct kvm_sregs sr, after;
 	struct vm *vm;
-	char err[256];
+	struct err err;
 	int fd, r;
 
 	/* Save list: no CET MSR without CET in KVM. */
@@ -137,8 +137,8 @@ static void direct_checks(const struct suite_env *env, const struct cet_support 
 	}
 	free(l);
 
-	r = cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, err, sizeof(err));
-	if (!ok(r == 0, "VM with SHSTK/IBT cleared from its CPUID (%s)", r ? err : "ok"))
+	r = cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err);
+	if (!ok(r == 0, "VM with SHSTK/IBT cleared from its CPUID (%s)", r ? err.msg : "ok"))
 		exit(done_testing());
 
 	/* Host writes of non-zero values are refused. */
@@ -291,7 +291,7 @@ int main(void)
 	struct suite_env env = { .stop = &stop };
 	struct cet_support cs;
 	struct hostinfo hi;
-	char err[256];
+	struct err err;
 
 	abi_checks();
 	decide_checks();
@@ -299,7 +299,7 @@ int main(void)
 		skip("/dev/kvm is not accessible");
 		return done_testing();
 	}
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err)) || cet_support_of(&hi, &cs)) {
+	if (hostinfo_collect(&hi, NULL, &err) || cet_support_of(&hi, &cs)) {
 		skip("KVM cannot be queried");
 		return done_testing();
 	}

@@ -282,7 +282,8 @@ static void make_noise_files(void)
 {
 	struct result_file *rf[5] = { 0 };
 	struct noise_floor nf;
-	char name[32], err[512];
+	char name[32];
+	struct err err;
 	json_t *doc;
 	char *text;
 	int loaded = 1;
@@ -295,9 +296,9 @@ static void make_noise_files(void)
 	save(r16_path, "r16.json", settings_file(950, 1, 16));
 	save(v1_path, "v1.json", settings_file(960, 0, 0));
 	snprintf(noise_path, sizeof(noise_path), "%s/noise.json", tmp);
-	if (!loaded || noise_estimate((const struct result_file *const *)rf, 5, &nf, err, sizeof(err)) ||
-	    noise_write(&nf, noise_path, err, sizeof(err)))
-		diag("no noise floor: %s", loaded ? err : "runs did not load");
+	if (!loaded || noise_estimate((const struct result_file *const *)rf, 5, &nf, &err) ||
+	    noise_write(&nf, noise_path, &err))
+		diag("no noise floor: %s", loaded ? err.msg : "runs did not load");
 	else
 		noise_release(&nf);
 	for (int i = 0; i < 5; i++)
@@ -319,11 +320,11 @@ static void make_noise_files(void)
 
 static struct result_file *load(const char *path)
 {
-	char err[RESULT_ERR_MAX];
-	struct result_file *rf = result_read_file(path, err, sizeof(err));
+	struct err err;
+	struct result_file *rf = result_read_file(path, &err);
 
 	if (!rf)
-		diag("cannot load %s: %s", path, err);
+		diag("cannot load %s: %s", path, err.msg);
 	return rf;
 }
 
@@ -351,7 +352,7 @@ static void test_library(void)
 	struct compare_result *cr, *cr2;
 	const struct compare_probe *p;
 	struct compare_opts o;
-	char line[512];
+	struct err line;
 	size_t i;
 	int found;
 
@@ -362,9 +363,9 @@ static void test_library(void)
 		return;
 	}
 	compare_opts_init(&o);
-	cr = compare_results(a, b, &o, line, sizeof(line));
+	cr = compare_results(a, b, &o, &line);
 	if (!cr) {
-		ok(0, "compare_results: %s", line);
+		ok(0, "compare_results: %s", line.msg);
 		return;
 	}
 	verdict_is(cr, "fast_probe", COMPARE_FASTER);
@@ -394,15 +395,15 @@ static void test_library(void)
 	is_int((long long)cr->n_counters, 2, "two exits/op changes");
 	found = 0;
 	for (i = 0; i < cr->n_counters; i++) {
-		compare_counter_line(&cr->counters[i], line, sizeof(line));
-		found += !strcmp(line, "toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)");
-		found += !strcmp(line, "enter_exit: 0.00 -> 1.00 exits/op (now intercepted)") * 2;
+		compare_counter_line(&cr->counters[i], line.msg, sizeof(line.msg));
+		found += !strcmp(line.msg, "toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)");
+		found += !strcmp(line.msg, "enter_exit: 0.00 -> 1.00 exits/op (now intercepted)") * 2;
 	}
 	is_int(found, 3, "exits/op lines: now guest-owned, now intercepted");
 
 	ok(cr->map_compared && cr->n_map == 1, "one map change");
 	if (cr->n_map)
-		tap_is_str(compare_map_line(cr, &cr->map[0], line, sizeof(line)),
+		tap_is_str(compare_map_line(cr, &cr->map[0], line.msg, sizeof(line.msg)),
 			   "host: cr4 bit 23 (CET) toggle: intercepted -> owned", "map change line");
 	/* fixture_map_entry: cycles/op = exits/op * 1000 + 20. */
 	ok(cr->n_map == 1 && cr->map[0].a_exits == 2 && cr->map[0].b_exits == 0 &&
@@ -412,11 +413,11 @@ static void test_library(void)
 	ok(cr->checks_compared, "both files have checks: compared");
 	is_int((long long)cr->n_checks, 3, "three check changes (the unchanged one is not listed)");
 	if (cr->n_checks == 3) {
-		tap_is_str(compare_check_line(&cr->checks[0], line, sizeof(line)),
+		tap_is_str(compare_check_line(&cr->checks[0], line.msg, sizeof(line.msg)),
 			   "cet/c: pass -> (absent)", "check only in base");
-		tap_is_str(compare_check_line(&cr->checks[1], line, sizeof(line)),
+		tap_is_str(compare_check_line(&cr->checks[1], line.msg, sizeof(line.msg)),
 			   "cet/d: (absent) -> fail", "check only in new");
-		tap_is_str(compare_check_line(&cr->checks[2], line, sizeof(line)),
+		tap_is_str(compare_check_line(&cr->checks[2], line.msg, sizeof(line.msg)),
 			   "xstate/b: skip -> pass", "check status change");
 	} else {
 		tap_skip(3, "wrong number of check changes");
@@ -427,7 +428,7 @@ static void test_library(void)
 
 	/* Same seed, same intervals; the threshold turns verdicts off. */
 	o.threshold_pct = 30;
-	cr2 = compare_results(a, b, &o, line, sizeof(line));
+	cr2 = compare_results(a, b, &o, &line);
 	ok(cr2 && find(cr2, "fast_probe")->d.lo == find(cr, "fast_probe")->d.lo &&
 	   find(cr2, "fast_probe")->d.hi == find(cr, "fast_probe")->d.hi, "same seed: same CI");
 	ok(cr2 && find(cr2, "fast_probe")->verdict == COMPARE_SAME,
@@ -449,7 +450,7 @@ static void test_user_counters(void)
 	struct result_file *a = load(user_a_path), *b = load(user_b_path);
 	const struct run_probe *p;
 	struct compare_result *cr;
-	char line[512];
+	struct err line;
 	size_t i, k, hits[3] = { 0 };
 
 	if (!a || !b) {
@@ -464,20 +465,20 @@ static void test_user_counters(void)
 	p = result_find_probe(a, "old_format");
 	ok(p && p->per_op[RESULT_OP_USER_IO] == -1 && p->per_op[RESULT_OP_USER_INTR] == -1,
 	   "per_op.user_* absent: -1");
-	cr = compare_results(a, b, NULL, line, sizeof(line));
+	cr = compare_results(a, b, NULL, &line);
 	if (!ok(cr != NULL, "compare_results"))
-		diag("  %s", line);
+		diag("  %s", line.msg);
 	if (cr) {
 		/* 0.5 -> 0 with one run a side is not a whole number per op: not judged. */
 		is_int((long long)cr->n_counters, 2, "two user_* changes (whole numbers per op)");
 		is_int((long long)cr->n_unjudged, 1, "one difference not judged");
 		for (i = 0; i < cr->n_counters; i++) {
-			compare_counter_line(&cr->counters[i], line, sizeof(line));
+			compare_counter_line(&cr->counters[i], line.msg, sizeof(line.msg));
 			for (k = 0; k < 2; k++)
-				hits[k] += !strcmp(line, want[k]);
+				hits[k] += !strcmp(line.msg, want[k]);
 		}
 		if (cr->n_unjudged)
-			hits[2] = !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
+			hits[2] = !strcmp(compare_counter_line(&cr->unjudged[0], line.msg, sizeof(line.msg)),
 					  want[2]) && cr->unjudged[0].by == COMPARE_COUNTER_NOT_JUDGED;
 		for (k = 0; k < 3; k++)
 			ok(hits[k] == 1, "%s line \"%s\"", k < 2 ? "counter" : "not judged", want[k]);
@@ -495,7 +496,7 @@ static struct compare_result *compare_paths(const char *const *pa, size_t na,
 {
 	const struct result_file *a[4], *b[4];
 	struct compare_result *cr = NULL;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	size_t i;
 
 	for (i = 0; i < na + nb; i++)
@@ -505,9 +506,9 @@ static struct compare_result *compare_paths(const char *const *pa, size_t na,
 		a[i] = rf[i];
 	for (i = 0; i < nb; i++)
 		b[i] = rf[na + i];
-	cr = compare_results_multi(a, na, b, nb, NULL, err, sizeof(err));
+	cr = compare_results_multi(a, na, b, nb, NULL, &err);
 	if (!cr)
-		diag("compare_results_multi: %s", err);
+		diag("compare_results_multi: %s", err.msg);
 	return cr;
 }
 
@@ -523,12 +524,12 @@ static void free_files(struct result_file **rf, size_t n)
 static struct result_file *mem_file(double drift, uint64_t seed, int with_rounds)
 {
 	json_t *doc = rounds_file(rounds_probe("drifty", 1000, drift, 0.02, seed, with_rounds));
-	char *text = json_dumps(doc, 0), err[RESULT_ERR_MAX];
-	struct result_file *rf = text ? result_read_buffer("mem.json", text, strlen(text), err,
-							    sizeof(err)) : NULL;
+	char *text = json_dumps(doc, 0);
+	struct err err;
+	struct result_file *rf = text ? result_read_buffer("mem.json", text, strlen(text), &err) : NULL;
 
 	if (!rf)
-		diag("mem_file: %s", text ? err : "out of memory");
+		diag("mem_file: %s", text ? err.msg : "out of memory");
 	free(text);
 	json_decref(doc);
 	return rf;
@@ -549,7 +550,7 @@ static void test_aa_pairs(void)
 		for (int with_rounds = 0; with_rounds < 2; with_rounds++) {
 			struct result_file *a = mem_file(0.10, 1000 + 2 * k, with_rounds);
 			struct result_file *b = mem_file(0.10, 1001 + 2 * k, with_rounds);
-			struct compare_result *cr = a && b ? compare_results(a, b, NULL, NULL, 0) : NULL;
+			struct compare_result *cr = a && b ? compare_results(a, b, NULL, NULL) : NULL;
 
 			if (cr && (cr->n_faster || cr->n_slower))
 				(*(with_rounds ? &fp_rounds : &fp_batches))++;
@@ -572,7 +573,8 @@ static struct result_file *medians_file(const double *med, size_t n)
 {
 	json_t *rounds = json_array(), *probe, *doc;
 	double all[3 * 8];
-	char *text, err[RESULT_ERR_MAX];
+	char *text;
+	struct err err;
 	struct result_file *rf = NULL;
 
 	for (size_t r = 0; r < n && r < 8; r++) {
@@ -587,9 +589,9 @@ static struct result_file *medians_file(const double *med, size_t n)
 	doc = rounds_file(probe);
 	text = json_dumps(doc, 0);
 	if (text)
-		rf = result_read_buffer("mem.json", text, strlen(text), err, sizeof(err));
+		rf = result_read_buffer("mem.json", text, strlen(text), &err);
 	if (!rf)
-		diag("medians_file: %s", text ? err : "out of memory");
+		diag("medians_file: %s", text ? err.msg : "out of memory");
 	free(text);
 	json_decref(doc);
 	return rf;
@@ -599,7 +601,7 @@ static struct result_file *medians_file(const double *med, size_t n)
 static struct compare_result *compare_medians(struct result_file **a, size_t na,
 					      struct result_file **b, size_t nb)
 {
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	struct compare_result *cr;
 
 	for (size_t i = 0; i < na; i++)
@@ -609,9 +611,9 @@ static struct compare_result *compare_medians(struct result_file **a, size_t na,
 		if (!b[i])
 			return NULL;
 	cr = compare_results_multi((const struct result_file *const *)a, na,
-				   (const struct result_file *const *)b, nb, NULL, err, sizeof(err));
+				   (const struct result_file *const *)b, nb, NULL, &err);
 	if (!cr)
-		diag("compare_results_multi: %s", err);
+		diag("compare_results_multi: %s", err.msg);
 	return cr;
 }
 
@@ -621,7 +623,8 @@ static struct result_file *shift_file(double base, uint64_t seed)
 {
 	static const char *const names[] = { "p_one", "p_two", "p_three" };
 	json_t *probes = json_array(), *doc;
-	char *text, err[RESULT_ERR_MAX];
+	char *text;
+	struct err err;
 	struct result_file *rf;
 
 	for (size_t i = 0; i < 3; i++) {
@@ -634,9 +637,9 @@ static struct result_file *shift_file(double base, uint64_t seed)
 	}
 	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
 	text = json_dumps(doc, 0);
-	rf = text ? result_read_buffer("mem.json", text, strlen(text), err, sizeof(err)) : NULL;
+	rf = text ? result_read_buffer("mem.json", text, strlen(text), &err) : NULL;
 	if (!rf)
-		diag("shift_file: %s", text ? err : "out of memory");
+		diag("shift_file: %s", text ? err.msg : "out of memory");
 	free(text);
 	json_decref(doc);
 	return rf;
@@ -679,13 +682,12 @@ struct counter_cmp {
 static struct compare_result *compare_counter(struct counter_cmp *cc, int i, const double *va,
 					      size_t na, const double *vb, size_t nb, uint64_t seed)
 {
-	char err[256];
+	struct err err;
 
 	memset(cc, 0, sizeof(*cc));
 	if (!counter_side(cc->a, na, i, va, seed) && !counter_side(cc->b, nb, i, vb, seed + 7))
 		cc->cr = compare_results_multi((const struct result_file *const *)cc->a, na,
-					       (const struct result_file *const *)cc->b, nb, NULL,
-					       err, sizeof(err));
+					       (const struct result_file *const *)cc->b, nb, NULL, &err);
 	return cc->cr;
 }
 
@@ -830,8 +832,8 @@ static void test_baseline_shift(void)
 {
 	struct result_file *a = shift_file(7200, 11), *b = shift_file(7200 * 1.03, 21),
 			   *c = shift_file(7200 * 1.002, 31);
-	struct compare_result *ab = a && b ? compare_results(a, b, NULL, NULL, 0) : NULL,
-			      *ac = a && c ? compare_results(a, c, NULL, NULL, 0) : NULL;
+	struct compare_result *ab = a && b ? compare_results(a, b, NULL, NULL) : NULL,
+			      *ac = a && c ? compare_results(a, c, NULL, NULL) : NULL;
 
 	ok(ab && has_warning(ab, "harness baseline (the same empty loop in every probe) moved by a "
 			     "median +3.00% over 3 probes"),
@@ -1061,7 +1063,7 @@ static struct compare_result *compare_sides(const struct trial_runs *t, const st
 	compare_opts_init(&o);
 	o.noise = nf;
 	return compare_results_multi((const struct result_file *const *)t->a, t->na,
-				     (const struct result_file *const *)t->b, t->nb, &o, NULL, 0);
+				     (const struct result_file *const *)t->b, t->nb, &o, NULL);
 }
 
 /* The interval before the runs model: Welch on the round medians of all runs of a side pooled. */
@@ -1197,8 +1199,7 @@ static void test_floor_coverage(void)
 
 			for (size_t i = 0; i < ks[ki]; i++)
 				bad |= !(cal[i] = synth_run(&sp, 1, 3, 8, "6.1.0", "Xeon", "0.1.0", &st));
-			bad = bad || noise_estimate((const struct result_file *const *)cal, ks[ki], &nf,
-						    NULL, 0);
+			bad = bad || noise_estimate((const struct result_file *const *)cal, ks[ki], &nf, NULL);
 			if (!bad) {
 				plain = compare_sides(&tr, NULL);
 				with = compare_sides(&tr, &nf);
@@ -1266,7 +1267,7 @@ static void test_mixed_sides(void)
 
 	for (size_t i = 0; i < 5; i++)
 		bad |= !(cal[i] = synth_run(&sp, 1, 3, 8, "6.1.0", "Xeon", "0.1.0", &st));
-	if (!bad && !noise_estimate((const struct result_file *const *)cal, 5, &nf, NULL, 0)) {
+	if (!bad && !noise_estimate((const struct result_file *const *)cal, 5, &nf, NULL)) {
 		have_floor = 1;
 		cr = compare_sides(&tr, NULL);
 		cf = compare_sides(&tr, &nf);
@@ -1344,14 +1345,14 @@ static void test_settings(void)
 {
 	struct result_file *a = load(slow_a_path), *b = load(slow_b_path), *x = load(xcr0_path);
 	struct compare_result *cr = NULL, *cx = NULL;
-	char err[256];
+	struct err err;
 	bool warned = false;
 
 	if (a && b)
-		cr = compare_results(a, b, NULL, err, sizeof(err));
+		cr = compare_results(a, b, NULL, &err);
 	ok(cr && cr->n_host == 0 && cr->n_warnings == 0, "same settings: nothing to say");
 	if (a && x)
-		cx = compare_results(a, x, NULL, err, sizeof(err));
+		cx = compare_results(a, x, NULL, &err);
 	ok(cx && cx->n_host == 3 && host_diff(cx, "settings.samples", "15", "5") &&
 	   host_diff(cx, "settings.guest_xcr0", "(unset)", "0x3") &&
 	   host_diff(cx, "settings.time_budget_s", "1.5", "(unset)"),
@@ -1392,7 +1393,7 @@ static void test_settings_cpus(void)
 	static const char *run_cmd_eq[] = { "exitscope", "run", "--cpu=3" };
 	struct result_file *a = load(slow_a_path), *b = load(slow_b_path);
 	struct compare_result *cr;
-	char err[256];
+	struct err err;
 
 	if (!a || !b) {
 		tap_skip(5, "files did not load");
@@ -1400,18 +1401,18 @@ static void test_settings_cpus(void)
 	}
 	pin(a, 1, run_cmd_plain, 4);
 	pin(b, 0, NULL, 0);	/* the fixture's command: exitscope run */
-	cr = compare_results(a, b, NULL, err, sizeof(err));
+	cr = compare_results(a, b, NULL, &err);
 	ok(cr && cr->n_host == 0, "CPUs picked by exitscope on both sides: no host difference");
 	ok(cr && has_warning(cr, "note: exitscope picked the vCPU thread's CPU on both sides (1, 0"),
 	   "a note says the picks differ and why that is none");
 	compare_free(cr);
 	pin(a, 2, run_cmd_cpu, 6);
-	cr = compare_results(a, b, NULL, err, sizeof(err));
+	cr = compare_results(a, b, NULL, &err);
 	ok(cr && host_diff(cr, "settings.cpus", "2 (--cpu)", "0 (picked)"),
 	   "asked for on the base side, picked on the new: a difference, each side says which");
 	compare_free(cr);
 	pin(b, 3, run_cmd_eq, 3);
-	cr = compare_results(a, b, NULL, err, sizeof(err));
+	cr = compare_results(a, b, NULL, &err);
 	ok(cr && host_diff(cr, "settings.cpus", "2 (--cpu)", "3 (--cpu)"),
 	   "asked for on both sides (--cpu N, --cpu=N): a difference");
 	compare_free(cr);
@@ -1419,7 +1420,7 @@ static void test_settings_cpus(void)
 	free(b->command);
 	a->command = b->command = NULL;
 	a->n_command = b->n_command = 0;
-	cr = compare_results(a, b, NULL, err, sizeof(err));
+	cr = compare_results(a, b, NULL, &err);
 	ok(cr && host_diff(cr, "settings.cpus", "2", "3"),
 	   "no command line recorded: listed as it is (not known to be a pick)");
 	compare_free(cr);
@@ -1433,16 +1434,16 @@ static void test_lanes(void)
 {
 	struct result_file *a = load(lane_a_path), *b = load(lane_b_path);
 	struct compare_result *cr = NULL;
-	char err[256];
+	struct err err;
 
 	if (a && b)
-		cr = compare_results(a, b, NULL, err, sizeof(err));
+		cr = compare_results(a, b, NULL, &err);
 	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.kernel.patches") &&
 	   !strcmp(cr->host[0].a, "(none)") && !strcmp(cr->host[0].b, "s/0001-a.patch s/0002-b.patch"),
 	   "lane kernels: the patch series is the one host difference");
 	compare_free(cr);
 	if (a)
-		cr = compare_results(a, a, NULL, err, sizeof(err));
+		cr = compare_results(a, a, NULL, &err);
 	ok(cr && cr->n_host == 0, "the same lane kernel: no host difference");
 	compare_free(cr);
 	result_free(a);
@@ -1451,7 +1452,7 @@ static void test_lanes(void)
 	/* Another version of the kernel source; then the emulator's patches. */
 	a = load(src_a_path);
 	b = load(src_b_path);
-	cr = a && b ? compare_results(a, b, NULL, err, sizeof(err)) : NULL;
+	cr = a && b ? compare_results(a, b, NULL, &err) : NULL;
 	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.kernel.source") &&
 	   !strcmp(cr->host[0].a, "linux-source-7.2 7.2.11-1~bpo13+1 sha256 1111222233334444") &&
 	   !strcmp(cr->host[0].b, "linux-source-7.2 7.2.12-1~bpo13+1 sha256 dd8cf7080e709d05"),
@@ -1461,14 +1462,14 @@ static void test_lanes(void)
 	compare_free(cr);
 	result_free(a);
 	a = load(src_c_path);
-	cr = a && b ? compare_results(b, a, NULL, err, sizeof(err)) : NULL;
+	cr = a && b ? compare_results(b, a, NULL, &err) : NULL;
 	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.emulator_patches") &&
 	   !strcmp(cr->host[0].a, "(none)") && !strcmp(cr->host[0].b, "0001-x.patch"),
 	   "lanes: the emulator's patches are a host difference");
 	compare_free(cr);
 	result_free(a);
 	a = load(src_d_path);
-	cr = a && b ? compare_results(b, a, NULL, err, sizeof(err)) : NULL;
+	cr = a && b ? compare_results(b, a, NULL, &err) : NULL;
 	ok(cr && cr->n_host == 1 && !strcmp(cr->host[0].field, "lane.emulator") &&
 	   !strcmp(cr->host[0].a, "bochs 3.0") && !strcmp(cr->host[0].b, "bochs 3.0 tigerlake"),
 	   "lanes: another emulator or CPU model is a host difference (%s)",

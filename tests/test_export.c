@@ -503,7 +503,8 @@ static void test_atomic(void)
 static void test_run_openmetrics(void)
 {
 	char json[PATHLEN], prom[PATHLEN], again[PATHLEN], never[PATHLEN], bad[PATHLEN], want[512];
-	char err[RESULT_ERR_MAX], *t1 = NULL, *t2 = NULL;
+	char *t1 = NULL, *t2 = NULL;
+	struct err err;
 	struct result_file *rf = NULL;
 	const struct run_probe *p = NULL;
 	struct run_result r;
@@ -538,7 +539,7 @@ static void test_run_openmetrics(void)
 	}
 	promtool_clean(prom, "what run --openmetrics wrote");
 	t1 = run_read_file(prom, NULL);
-	rf = result_read_file(json, err, sizeof(err));
+	rf = result_read_file(json, &err);
 	if (rf)
 		p = result_find_probe(rf, "cpuid");
 	if (p && p->status == PROBE_OK)

@@ -41,20 +41,21 @@ static void test_check_rules(void)
 		{ 0x1b, "bits 0x18 are not in KVM's supported XCR0 0xe7" },
 	};
 	struct hostinfo *hi = calloc(1, sizeof(*hi));
-	char why[128], name[160];
+	char name[160];
+	struct err why;
 
 	hi->xcr0_supported = 0xe7;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int r;
 
-		why[0] = 0;
-		r = guest_xcr0_check(cases[i].mask, hi, why, sizeof(why));
+		err_init(&why);
+		r = guest_xcr0_check(cases[i].mask, hi, &why);
 		snprintf(name, sizeof(name), "guest_xcr0_check %#llx: %s",
 			 (unsigned long long)cases[i].mask, cases[i].why ? cases[i].why : "valid");
 		if (!cases[i].why)
 			is_int(r, 0, name);
-		else if (!ok(r == -EINVAL && !strcmp(why, cases[i].why), "%s", name))
-			diag("got %d '%s'", r, why);
+		else if (!ok(r == -EINVAL && !strcmp(why.msg, cases[i].why), "%s", name))
+			diag("got %d '%s'", r, why.msg);
 	}
 	free(hi);
 }
@@ -95,11 +96,12 @@ static void test_apply(const struct hostinfo *hi)
 {
 	struct vm_opts vo = { .quiet = true, .nr_vcpus = 2, .cpuid = hostinfo_cpuid(hi) };
 	struct vm *vm = NULL;
-	char err[256], why[256] = "";
-	int r = vm_create(&vm, &vo, err, sizeof(err));
+	char why[256] = "";
+	struct err err;
+	int r = vm_create(&vm, &vo, &err);
 
 	if (!ok(r == 0, "a 2-vCPU VM is built")) {
-		diag("%s", err);
+		diag("%s", err.msg);
 		tap_skip(3, "no VM");
 		return;
 	}
@@ -145,11 +147,12 @@ static void test_probe_run(struct hostinfo *hi)
 	struct probe_runner pr = { .kvm_fd = -1, .hi = hi,
 				   .env = { .samples = 3, .budget_ms = 50 }, .guest_xcr0 = 0x3 };
 	struct latency_result *res = calloc(1, sizeof(*res));
-	char err[256], want[256];
+	char want[256];
+	struct err err;
 	bool has_xsave;
 
-	if (probe_runner_init(&pr, err, sizeof(err))) {
-		diag("%s", err);
+	if (probe_runner_init(&pr, &err)) {
+		diag("%s", err.msg);
 		tap_skip(3, "no runner");
 		free(res);
 		return;
@@ -174,7 +177,7 @@ static void test_probe_run(struct hostinfo *hi)
 					    .env = { .samples = 3, .budget_ms = 50 }, .guest_xcr0 = 0x3 };
 		if (e)
 			e->ecx |= 1u << 26;	/* CPUID.1:ECX.XSAVE */
-		if (!e || probe_runner_init(&pr, err, sizeof(err))) {
+		if (!e || probe_runner_init(&pr, &err)) {
 			tap_skip(1, "no CPUID leaf 1 to add XSAVE to");
 		} else {
 			probe_run(&pr, probe_find("cpuid"), res);
@@ -198,7 +201,8 @@ static void test_run_file(const struct hostinfo *hi)
 {
 	struct result_file *rf;
 	struct run_result r;
-	char *dir = fixture_tmpdir(), path[512], rerr[RESULT_ERR_MAX], want[256];
+	char *dir = fixture_tmpdir(), path[512], want[256];
+	struct err rerr;
 	bool has_xsave = cpuid_has(hostinfo_cpuid(hi), X86_FEAT_XSAVE), all = true;
 	json_error_t je;
 	json_t *root, *p;
@@ -224,9 +228,9 @@ static void test_run_file(const struct hostinfo *hi)
 	}
 	ok(all && i == 3, has_xsave ? "all 3 probes measured under --guest-xcr0"
 				    : "all 3 probes skipped: KVM's supported CPUID has no XSAVE");
-	rf = result_read_file(path, rerr, sizeof(rerr));
+	rf = result_read_file(path, &rerr);
 	if (!ok(rf != NULL, "the reader accepts a run file with settings.guest_xcr0"))
-		diag("%s", rerr);
+		diag("%s", rerr.msg);
 	result_free(rf);
 	json_decref(root);
 
@@ -245,7 +249,7 @@ static void test_run_file(const struct hostinfo *hi)
 int main(void)
 {
 	struct hostinfo *hi;
-	char err[256];
+	struct err err;
 
 	test_check_rules();
 	exe = getenv("EXITSCOPE");
@@ -259,8 +263,8 @@ int main(void)
 		return done_testing();
 	}
 	hi = calloc(1, sizeof(*hi));
-	if (hostinfo_collect(hi, NULL, err, sizeof(err))) {
-		skip(err);
+	if (hostinfo_collect(hi, NULL, &err)) {
+		skip(err.msg);
 		free(hi);
 		return done_testing();
 	}

@@ -189,13 +189,13 @@ static void test_verdict(void)
 int main(void)
 {
 	struct hostinfo hi;
-	char err[256];
+	struct err err;
 
 	test_note();
 	test_verdict();
 	if (access("/dev/kvm", R_OK | W_OK))
 		skip("/dev/kvm is not accessible: the checks are not run");
-	else if (hostinfo_collect(&hi, NULL, err, sizeof(err)))
+	else if (hostinfo_collect(&hi, NULL, &err))
 		skip("KVM cannot be queried: the checks are not run");
 	else
 		test_suite(&hi);

@@ -19,7 +19,7 @@ static void hint_is(int r, const struct cli_kvm_facts *f, const char *want, cons
 	char buf[400];
 	const char *h = cli_kvm_hint(r, f, buf, sizeof(buf));
 
-	ok(h && strstr(h, want) && !strchr(h, '\n') && strlen(h) < sizeof(buf) - 1, "%s: '%s'", name, h);
+	ok(h && strstr(h, want) && !strchr(h, '\n') && strlen(h) < sizeof(buf) - 1, "%s: '%s'", name, h ? h : "(none)");
 	if (!h || !strstr(h, want))
 		diag("  want it to contain '%s'", want);
 }

@@ -203,7 +203,7 @@ int main(void)
 				 .setup = lat_count_setup, .teardown = lat_count_teardown };
 	double ovh = -1;
 	struct vm *vm;
-	char err[256];
+	struct err err;
 	bool finite = true;
 
 	test_round_arith();
@@ -214,8 +214,8 @@ int main(void)
 		free(res);
 		return done_testing();
 	}
-	if (vm_create(&vm, NULL, err, sizeof(err))) {
-		ok(0, "vm_create: %s", err);
+	if (vm_create(&vm, NULL, &err)) {
+		ok(0, "vm_create: %s", err.msg);
 		free(res);
 		return done_testing();
 	}

@@ -30,24 +30,24 @@
 static void test_profile_parse(void)
 {
 	struct cpuid_profile p;
-	char err[2048];
+	struct err err;
 
-	ok(!profile_parse("host,-shstk,-ibt", &p, err, sizeof(err)) && p.base == PROFILE_HOST &&
+	ok(!profile_parse("host,-shstk,-ibt", &p, &err) && p.base == PROFILE_HOST &&
 	   p.n == 2 && !p.edits[0].on && p.edits[0].f == X86_FEAT_SHSTK &&
 	   p.edits[1].f == X86_FEAT_IBT, "host,-shstk,-ibt: host with two features cleared");
-	ok(!profile_parse("minimal,+x2apic", &p, err, sizeof(err)) && p.base == PROFILE_MINIMAL &&
+	ok(!profile_parse("minimal,+x2apic", &p, &err) && p.base == PROFILE_MINIMAL &&
 	   p.n == 1 && p.edits[0].on, "minimal,+x2apic: minimal with x2apic set");
-	ok(!profile_parse("-shstk,-ibt", &p, err, sizeof(err)) && p.base == PROFILE_HOST && p.n == 2,
+	ok(!profile_parse("-shstk,-ibt", &p, &err) && p.base == PROFILE_HOST && p.n == 2,
 	   "edits alone are relative to host");
 	tap_is_str(p.name, "-shstk,-ibt", "the profile is named by its spec");
-	ok(profile_parse("host,-bogus", &p, err, sizeof(err)) == -EINVAL,
+	ok(profile_parse("host,-bogus", &p, &err) == -EINVAL,
 	   "unknown feature name: -EINVAL");
-	tap_like(err, "unknown CPUID feature 'bogus'", "message names the unknown feature");
-	tap_like(err, "known: x2apic, tsc_deadline", "message lists the known names");
-	ok(profile_parse("minimal,host", &p, err, sizeof(err)) == -EINVAL, "base after an edit position: error");
-	ok(profile_parse("host,shstk", &p, err, sizeof(err)) == -EINVAL, "edit without + or -: error");
-	tap_like(err, "expected host, minimal, +FEATURE or -FEATURE, got 'shstk'", "and says what it expected");
-	ok(profile_parse("", &p, err, sizeof(err)) == -EINVAL, "empty spec: error");
+	tap_like(err.msg, "unknown CPUID feature 'bogus'", "message names the unknown feature");
+	tap_like(err.msg, "known: x2apic, tsc_deadline", "message lists the known names");
+	ok(profile_parse("minimal,host", &p, &err) == -EINVAL, "base after an edit position: error");
+	ok(profile_parse("host,shstk", &p, &err) == -EINVAL, "edit without + or -: error");
+	tap_like(err.msg, "expected host, minimal, +FEATURE or -FEATURE, got 'shstk'", "and says what it expected");
+	ok(profile_parse("", &p, &err) == -EINVAL, "empty spec: error");
 }
 
 /* A synthetic supported table: leaf 1 with everything, leaf 7 with smep. */
@@ -56,28 +56,28 @@ static void test_profile_build(void)
 	struct kvm_cpuid2 *sup = calloc(1, sizeof(*sup) + 3 * sizeof(sup->entries[0]));
 	struct kvm_cpuid2 *c = NULL;
 	struct cpuid_profile p;
-	char err[256];
+	struct err err;
 
 	sup->nent = 3;
 	sup->entries[0] = (struct kvm_cpuid_entry2){ .function = 1, .ecx = ~0u, .edx = ~0u };
 	sup->entries[1] = (struct kvm_cpuid_entry2){ .function = 7, .index = 0, .ebx = 1u << 7,
 						     .ecx = 1u << 7, .edx = 1u << 20 };
 	sup->entries[2] = (struct kvm_cpuid_entry2){ .function = 0x80000001, .edx = ~0u };
-	profile_parse("minimal", &p, err, sizeof(err));
+	profile_parse("minimal", &p, &err);
 	ok(!profile_build(&p, sup, &c), "minimal builds");
 	ok(c && !cpuid_has(c, X86_FEAT_SMEP) && !cpuid_has(c, X86_FEAT_SHSTK) && !cpuid_has(c, X86_FEAT_XSAVE) &&
 	   !cpuid_has(c, X86_FEAT_PGE) && cpuid_has(c, X86_FEAT_X2APIC) && cpuid_has(c, X86_FEAT_FXSR),
 	   "minimal: no smep, shstk, xsave, pge; keeps x2apic and fxsr");
 	free(c);
-	profile_parse("minimal,-x2apic,+smep", &p, err, sizeof(err));
+	profile_parse("minimal,-x2apic,+smep", &p, &err);
 	ok(!profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_X2APIC) && cpuid_has(c, X86_FEAT_SMEP),
 	   "minimal,-x2apic,+smep: edits apply after the base");
 	free(c);
-	profile_parse("-shstk,-ibt", &p, err, sizeof(err));
+	profile_parse("-shstk,-ibt", &p, &err);
 	ok(!profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_SHSTK) && !cpuid_has(c, X86_FEAT_IBT) &&
 	   cpuid_has(c, X86_FEAT_SMEP), "-shstk,-ibt: host minus shstk and ibt");
 	free(c);
-	profile_parse("+lam", &p, err, sizeof(err));
+	profile_parse("+lam", &p, &err);
 	ok(profile_build(&p, sup, &c) == -ENOENT, "setting a bit of a leaf KVM does not report: -ENOENT");
 	free(sup);
 }
@@ -96,9 +96,9 @@ static struct result_map_entry *model_entry(struct result_map_profile *p, const 
 }
 
 /* Read obj as a "map" object: 0 with *out, or -1 with err. */
-static int model_read(json_t *obj, struct result_map **out, char *err, size_t errlen)
+static int model_read(json_t *obj, struct result_map **out, struct err *err)
 {
-	struct jcheck c = { .name = "t.json", .err = err, .errlen = errlen };
+	struct jcheck c = { .name = "t.json", .err = err };
 	size_t mark = jcheck_push_key(&c, "map");
 	int r = result_map_read(&c, obj, out);
 
@@ -113,7 +113,8 @@ static void test_map_model(void)
 	struct result_map *m = result_map_new(), *back = NULL;
 	struct result_map_profile *p;
 	json_t *j, *ch, *e;
-	char err[RESULT_ERR_MAX], long_detail[600];
+	char long_detail[600];
+	struct err err;
 	int r;
 
 	p = result_map_profile_add(m, "host", "host");
@@ -142,38 +143,38 @@ static void test_map_model(void)
 	json_decref(j);
 	j = result_map_json(m);
 	ok(json_is_true(json_object_get(j, "incomplete")), "an incomplete map says so");
-	r = model_read(j, &back, err, sizeof(err));
+	r = model_read(j, &back, &err);
 	ok(!r && back->incomplete && back->n_profiles == 2 &&
 	   back->profiles[1].entries[1].vector == GP_VECTOR &&
 	   back->profiles[1].entries[2].status == MAP_STOPPED && back->ops == -1,
-	   "the written model reads back (%s)", r ? err : "ok");
+	   "the written model reads back (%s)", r ? err.msg : "ok");
 	result_map_free(back);
 	back = NULL;
 	result_map_free(m);
 
 	j = fixture_map(0, "host", json_pack("[o]", fixture_map_entry("cr4_with_a_far_too_long_register",
 								     4, "PSE", "toggle", "owned", 0)));
-	ok(model_read(j, &back, err, sizeof(err)) < 0 && !back, "a 32-character reg is refused");
-	tap_like(err, "t.json: map.profiles[0].entries[0].reg: longer than 31 characters",
+	ok(model_read(j, &back, &err) < 0 && !back, "a 32-character reg is refused");
+	tap_like(err.msg, "t.json: map.profiles[0].entries[0].reg: longer than 31 characters",
 		 "and the message names the field and the limit");
 	memset(long_detail, 'x', sizeof(long_detail) - 1);
 	long_detail[sizeof(long_detail) - 1] = 0;
 	e = fixture_map_entry("cr4", 4, "PSE", "toggle", "stopped", 0);
 	json_object_set_new(e, "detail", json_string(long_detail));
 	json_object_set_new(e, "sregs", json_string("accepted"));
-	r = model_read(fixture_map(0, "host", json_pack("[o]", e)), &back, err, sizeof(err));
+	r = model_read(fixture_map(0, "host", json_pack("[o]", e)), &back, &err);
 	ok(!r && strlen(back->profiles[0].entries[0].detail) == MAP_DETAIL_LEN - 1 &&
 	   back->profiles[0].entries[0].status == MAP_STOPPED &&
 	   back->profiles[0].entries[0].sregs == MAP_SREGS_ACCEPTED,
 	   "a long detail is cut to %d bytes; 'stopped' and sregs are read (%s)", MAP_DETAIL_LEN - 1,
-	   r ? err : "ok");
+	   r ? err.msg : "ok");
 	result_map_free(back);
 	back = NULL;
 	e = fixture_map_entry("cr4", 4, "PSE", "toggle", "owned", 0);
 	json_object_set_new(e, "sregs", json_string("maybe"));
-	ok(model_read(fixture_map(0, "host", json_pack("[o]", e)), &back, err, sizeof(err)) < 0,
+	ok(model_read(fixture_map(0, "host", json_pack("[o]", e)), &back, &err) < 0,
 	   "an unknown sregs outcome is refused");
-	tap_like(err, "entries[0].sregs: \"maybe\" is not one of", "naming the field");
+	tap_like(err.msg, "entries[0].sregs: \"maybe\" is not one of", "naming the field");
 }
 
 static const struct result_map_entry *entry(const struct result_map *map, size_t prof,
@@ -190,7 +191,7 @@ static const struct result_map_entry *entry(const struct result_map *map, size_t
 
 /* Write map as a kind "map" result file and read it back (NULL: err says why). */
 static struct result_file *map_roundtrip(const struct result_map *map, const struct hostinfo *hi,
-					 char *err, size_t errlen)
+					 struct err *err)
 {
 	char *argv[] = { "exitscope", "map", NULL };
 	json_t *root = result_new("map", 2, argv);
@@ -200,8 +201,8 @@ static struct result_file *map_roundtrip(const struct result_map *map, const str
 	snprintf(path, sizeof(path), "%s/map.json", dir ? dir : "/nonexistent");
 	json_object_set_new(root, "host", hostinfo_record_json(hi));
 	json_object_set_new(root, "map", result_map_json(map));
-	if (!result_write(root, path, err, errlen))
-		rf = result_read_file(path, err, errlen);
+	if (!result_write(root, path, err))
+		rf = result_read_file(path, err);
 	json_decref(root);
 	if (dir)
 		fixture_rmdir(dir);
@@ -254,14 +255,15 @@ static void test_map_kvm(const struct hostinfo *hi)
 	const struct result_map_entry *e;
 	struct result_file *rf;
 	size_t measured = 0, user = 0, total = 0, sum = 0, consistent = 0, bad_rejected = 0;
-	char err[RESULT_ERR_MAX], why[128] = "same";
+	char why[128] = "same";
+	struct err err;
 	bool same;
 	int r;
 
 	env.hi = hi;
 	env.stop = &stop;
-	r = map_collect_opts(&env, profiles, 2, &mo, &map, err, sizeof(err));
-	if (!ok(r == 0 && map, "map_collect runs (%s)", r ? err : "ok")) {
+	r = map_collect_opts(&env, profiles, 2, &mo, &map, &err);
+	if (!ok(r == 0 && map, "map_collect runs (%s)", r ? err.msg : "ok")) {
 		result_map_free(map);
 		tap_skip(19, "no map");
 		return;
@@ -336,9 +338,9 @@ static void test_map_kvm(const struct hostinfo *hi)
 		   "host profile without SHSTK/IBT support: CR4.CET rejected both ways too");
 	else
 		skip("KVM offers SHSTK or IBT: CR4.CET is legal under the host profile");
-	rf = map_roundtrip(map, hi, err, sizeof(err));
+	rf = map_roundtrip(map, hi, &err);
 	same = rf && rf->map && map_same(map, rf->map, why, sizeof(why));
-	ok(same, "the written map reads back entry for entry (%s)", rf ? why : err);
+	ok(same, "the written map reads back entry for entry (%s)", rf ? why : err.msg);
 	result_free(rf);
 	result_map_free(map);
 }
@@ -378,11 +380,11 @@ static void test_map_stop(const struct hostinfo *hi)
 	struct result_map *map = NULL;
 	struct result_file *rf;
 	size_t measured = 0;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	int r;
 
 	/* Ctrl-C before the map starts: nothing is measured, everything is listed. */
-	r = map_collect_opts(&env, profiles, 2, &mo, &map, err, sizeof(err));
+	r = map_collect_opts(&env, profiles, 2, &mo, &map, &err);
 	is_int(r, -EINTR, "stop flag set from the start: map_collect says -EINTR");
 	ok(map && map->incomplete && map->n_profiles == 2, "and still gives the map, marked incomplete");
 	ok(map && count_stopped(map, 0, 0, "before it was measured") == 33 &&
@@ -394,8 +396,8 @@ static void test_map_stop(const struct hostinfo *hi)
 
 	/* Ctrl-C as the 4th entry (cr0.NE) starts. */
 	stop = 0;
-	r = map_collect_opts(&env, profiles, 2, &mo, &map, err, sizeof(err));
-	ok(r == -EINTR, "stop flag set during the map: -EINTR (%s)", err);
+	r = map_collect_opts(&env, profiles, 2, &mo, &map, &err);
+	ok(r == -EINTR, "stop flag set during the map: -EINTR (%s)", err.msg);
 	if (!ok(map && map->incomplete && map->n_profiles == 2 && map->profiles[0].n_entries == 33 &&
 		map->profiles[1].n_entries == 33, "the map is incomplete and lists every entry")) {
 		result_map_free(map);
@@ -414,13 +416,13 @@ static void test_map_stop(const struct hostinfo *hi)
 	ok(count_stopped(map, 0, 4, "before it was measured") == 29 &&
 	   count_stopped(map, 1, 0, "before it was measured") == 33,
 	   "the 29 + 33 entries after it are 'stopped' before they were measured");
-	rf = map_roundtrip(map, hi, err, sizeof(err));
+	rf = map_roundtrip(map, hi, &err);
 	ok(rf && rf->map && rf->map->incomplete && rf->map->n_profiles == 2 &&
 	   rf->map->profiles[0].entries[3].status == MAP_STOPPED &&
 	   result_map_count(rf->map, MAP_STOPPED) == 1 + 29 + 33 &&
 	   rf->map->profiles[0].entries[2].status == map->profiles[0].entries[2].status,
 	   "the written file reads back incomplete, with the same 63 'stopped' entries (%s)",
-	   rf ? "ok" : err);
+	   rf ? "ok" : err.msg);
 	ok(rf && rf->map && !strcmp(rf->map->profiles[0].entries[3].detail,
 				    map->profiles[0].entries[3].detail),
 	   "and the stopped entry's detail");
@@ -471,16 +473,16 @@ static void test_cli(void)
 		const char *argv[] = { exe, "map", "--ops", "20", "--rounds", "1", "--cpuid-profile", "host",
 				       "--cpuid-profile=-shstk,-ibt", "--json", path, NULL };
 		struct result_file *rf;
-		char err[RESULT_ERR_MAX];
+		struct err err;
 
 		run_cmd(&rr, argv);
 		is_int(rr.status, 0, "map with two profiles and --json: exit 0");
 		tap_like(rr.out, "profile -shstk,-ibt", "stdout has a table per profile");
 		tap_like(rr.out, "cr4.CET", "and the CET row");
-		rf = result_read_file(path, err, sizeof(err));
+		rf = result_read_file(path, &err);
 		ok(rf && rf->kind == RESULT_KIND_MAP && rf->map && rf->map->n_profiles == 2 &&
 		   rf->map->profiles[1].n_entries == 33, "the file is a valid kind 'map' result (%s)",
-		   rf ? "ok" : err);
+		   rf ? "ok" : err.msg);
 		ok(rf && rf->map && !strcmp(rf->map->profiles[1].spec, "-shstk,-ibt"),
 		   "profiles carry their spec");
 		ok(rf && rf->map && (rf->map->emulated ? strstr(rr.out, "EMULATES") != NULL : 1),
@@ -511,14 +513,14 @@ static void test_cli(void)
 int main(void)
 {
 	struct hostinfo hi;
-	char err[512];
+	struct err err;
 
 	test_profile_parse();
 	test_profile_build();
 	test_map_model();
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		tap_skip(32, "/dev/kvm not usable");
-	} else if (hostinfo_collect(&hi, NULL, err, sizeof(err))) {
+	} else if (hostinfo_collect(&hi, NULL, &err)) {
 		tap_skip(32, "hostinfo failed");
 	} else {
 		test_map_kvm(&hi);

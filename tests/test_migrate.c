@@ -24,10 +24,10 @@ static struct vm *new_vm(bool irqchip, const struct kvm_cpuid2 *cpuid)
 {
 	struct vm_opts o = { .quiet = true, .irqchip = irqchip, .cpuid = cpuid };
 	struct vm *vm;
-	char err[256];
+	struct err err;
 
-	if (vm_create(&vm, &o, err, sizeof(err))) {
-		diag("vm_create: %s", err);
+	if (vm_create(&vm, &o, &err)) {
+		diag("vm_create: %s", err.msg);
 		return NULL;
 	}
 	return vm;
@@ -65,7 +65,7 @@ static void test_running_guest(bool irqchip, bool emulated)
 	struct vcpu_state *before = NULL, *after = NULL;
 	struct guest_result res;
 	struct vm *vm = new_vm(irqchip, NULL), *dst;
-	char err[512];
+	struct err err;
 	uint64_t flags = 0;
 	int r;
 
@@ -79,19 +79,19 @@ static void test_running_guest(bool irqchip, bool emulated)
 	vcpu_call_run(&vm->vcpus[0], mg_run, 12345, BUDGET_MS, &res);
 	ok(res.kind == GUEST_SYNC && res.args[0] == MG_SYNC_REGS, "guest syncs with registers pinned (%s)", res.msg);
 
-	r = vcpu_state_save(&vm->vcpus[0], &before, err, sizeof(err));
-	ok(r == 0 && before->msrs->nmsrs > 0, "vcpu_state_save (%s, %u MSRs)", r ? err : "ok",
+	r = vcpu_state_save(&vm->vcpus[0], &before, &err);
+	ok(r == 0 && before->msrs->nmsrs > 0, "vcpu_state_save (%s, %u MSRs)", r ? err.msg : "ok",
 	   r ? 0 : before->msrs->nmsrs);
 	ok(r == 0 && before->has_lapic == irqchip, "LAPIC saved iff the VM has an in-kernel irqchip");
-	r = vm_migrate(vm, NULL, &dst, err, sizeof(err));
-	if (!ok(r == 0, "vm_migrate (%s)", r ? err : "ok")) {
+	r = vm_migrate(vm, NULL, &dst, &err);
+	if (!ok(r == 0, "vm_migrate (%s)", r ? err.msg : "ok")) {
 		vcpu_state_free(before);
 		vm_destroy(vm);
 		return;
 	}
 	vm_destroy(vm);
 	vm = dst;
-	r = vcpu_state_save(&vm->vcpus[0], &after, err, sizeof(err));
+	r = vcpu_state_save(&vm->vcpus[0], &after, &err);
 	ok(r == 0 && same_state(before, after), "restored vCPU state equals the saved one");
 	is_int(vm_global_get(vm, mg_counter), MG_COUNTER, "guest global carried into the new VM");
 	vm_global_set(vm, mg_host_mark, MG_HOST_MARK);
@@ -102,8 +102,8 @@ static void test_running_guest(bool irqchip, bool emulated)
 	   (unsigned long long)res.args[1]);
 	vcpu_run(&vm->vcpus[0], 100, &res);
 	ok(res.kind == GUEST_HANG, "watchdog stops the guest mid-loop (%s)", res.msg);
-	r = vm_migrate(vm, NULL, &dst, err, sizeof(err));
-	if (!ok(r == 0, "second vm_migrate, mid-loop (%s)", r ? err : "ok")) {
+	r = vm_migrate(vm, NULL, &dst, &err);
+	if (!ok(r == 0, "second vm_migrate, mid-loop (%s)", r ? err.msg : "ok")) {
 		vm_destroy(vm);
 		goto out;
 	}
@@ -129,7 +129,7 @@ static void test_refusal(void)
 	struct guest_result res;
 	struct kvm_cpuid2 *c;
 	struct vm *src = new_vm(true, NULL), *dst, *noirq;
-	char err[512];
+	struct err err;
 	int r;
 
 	if (!ok(src != NULL, "source VM with an in-kernel irqchip"))
@@ -137,8 +137,8 @@ static void test_refusal(void)
 	vcpu_call_run(&src->vcpus[0], mg_x2apic_on, 0, BUDGET_MS, &res);
 	ok(res.kind == GUEST_DONE && (res.args[0] & (1ULL << 10)), "guest switched its APIC to x2APIC mode (%#llx)",
 	   (unsigned long long)res.args[0]);
-	r = vcpu_state_save(&src->vcpus[0], &s, err, sizeof(err));
-	ok(r == 0, "state saved (%s)", r ? err : "ok");
+	r = vcpu_state_save(&src->vcpus[0], &s, &err);
+	ok(r == 0, "state saved (%s)", r ? err.msg : "ok");
 
 	c = cpuid_dup(src->cpuid);
 	cpuid_set(c, X86_FEAT_X2APIC, false);
@@ -149,13 +149,13 @@ static void test_refusal(void)
 		vcpu_state_free(s);
 		return;
 	}
-	vcpu_state_save(&dst->vcpus[0], &t0, err, sizeof(err));
-	r = vcpu_state_restore(&dst->vcpus[0], s, err, sizeof(err));
+	vcpu_state_save(&dst->vcpus[0], &t0, &err);
+	r = vcpu_state_restore(&dst->vcpus[0], s, &err);
 	is_int(r, -EOPNOTSUPP, "restore refused with EOPNOTSUPP");
-	tap_like(err, "uses x2apic", "message names the feature");
-	tap_like(err, "IA32_APIC_BASE", "message names the saved item that needs it");
-	tap_like(err, "nothing was applied", "message says nothing was applied");
-	vcpu_state_save(&dst->vcpus[0], &t1, err, sizeof(err));
+	tap_like(err.msg, "uses x2apic", "message names the feature");
+	tap_like(err.msg, "IA32_APIC_BASE", "message names the saved item that needs it");
+	tap_like(err.msg, "nothing was applied", "message says nothing was applied");
+	vcpu_state_save(&dst->vcpus[0], &t1, &err);
 	ok(t0 && t1 && same_state(t0, t1), "target REGS, SREGS, XSAVE, LAPIC and MSRs unchanged");
 	vcpu_call_run(&dst->vcpus[0], mg_x2apic_on, 0, BUDGET_MS, &res);
 	ok(res.kind == GUEST_EXCEPTION && res.vector == GP_VECTOR,
@@ -164,9 +164,9 @@ static void test_refusal(void)
 
 	/* A saved in-kernel LAPIC cannot go into a VM without one. */
 	noirq = new_vm(false, NULL);
-	r = noirq ? vcpu_state_restore(&noirq->vcpus[0], s, err, sizeof(err)) : -ENOMEM;
+	r = noirq ? vcpu_state_restore(&noirq->vcpus[0], s, &err) : -ENOMEM;
 	is_int(r, -EOPNOTSUPP, "restore of a LAPIC state into a VM without irqchip refused");
-	tap_like(err, "no in-kernel irqchip", "message says why");
+	tap_like(err.msg, "no in-kernel irqchip", "message says why");
 	vm_destroy(noirq);
 	vm_destroy(src);
 	vcpu_state_free(s);
@@ -262,7 +262,7 @@ static void test_cli(void)
 int main(void)
 {
 	struct hostinfo hi;
-	char err[256];
+	struct err err;
 	int fd;
 	bool irqchip;
 
@@ -271,7 +271,7 @@ int main(void)
 		tap_skip(1, "/dev/kvm is not accessible");
 		return done_testing();
 	}
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err))) {
+	if (hostinfo_collect(&hi, NULL, &err)) {
 		tap_skip(1, "KVM cannot be queried");
 		return done_testing();
 	}

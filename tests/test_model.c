@@ -104,16 +104,17 @@ static void host_is(const struct host_record *g, const struct host_record *w, co
 /* Write root (steals it) with the real file writer, read it back with the real reader. */
 static struct result_file *round_trip(json_t *root, const char *name)
 {
-	char path[4200], err[RESULT_ERR_MAX];
+	char path[4200];
+	struct err err;
 	struct result_file *rf = NULL;
 
 	snprintf(path, sizeof(path), "%s/%s", tmp, name);
-	if (!root || result_write(root, path, err, sizeof(err))) {
-		diag("writing %s: %s", path, root ? err : "no document");
+	if (!root || result_write(root, path, &err)) {
+		diag("writing %s: %s", path, root ? err.msg : "no document");
 	} else {
-		rf = result_read_file(path, err, sizeof(err));
+		rf = result_read_file(path, &err);
 		if (!rf)
-			diag("reading %s: %s", path, err);
+			diag("reading %s: %s", path, err.msg);
 	}
 	json_decref(root);
 	return rf;
@@ -340,7 +341,8 @@ static void reject_one(const char *what, void (*edit)(json_t *probe), const char
 	struct host_record h;
 	struct run_probe p;
 	struct result_file *rf;
-	char path[4200], err[RESULT_ERR_MAX];
+	char path[4200];
+	struct err err;
 	json_t *root, *arr;
 
 	host_fill(&h);
@@ -350,13 +352,13 @@ static void reject_one(const char *what, void (*edit)(json_t *probe), const char
 	edit(json_array_get(arr, 0));
 	json_object_set_new(root, "probes", arr);
 	snprintf(path, sizeof(path), "%s/bad-%s.json", tmp, where);
-	if (result_write(root, path, err, sizeof(err))) {
-		diag("cannot write %s: %s", path, err);
+	if (result_write(root, path, &err)) {
+		diag("cannot write %s: %s", path, err.msg);
 		tap_skip(2, "cannot write the file");
 	} else {
-		rf = result_read_file(path, err, sizeof(err));
+		rf = result_read_file(path, &err);
 		ok(!rf, "reader rejects %s", what);
-		tap_like(err, where, "the message names %s (%s)", where, err);
+		tap_like(err.msg, where, "the message names %s (%s)", where, err.msg);
 		result_free(rf);
 	}
 	json_decref(root);
@@ -510,7 +512,8 @@ static void test_lane(void)
 	static const char *emu_patches[] = { "0001-pax-dirty-bit.patch", "0002-xrstors-offsets.patch" };
 	struct host_record h;
 	struct result_file *rf;
-	char path[4200], err[RESULT_ERR_MAX];
+	char path[4200];
+	struct err err;
 	json_t *root;
 
 	host_fill(&h);
@@ -578,13 +581,13 @@ static void test_lane(void)
 	json_object_set_new(json_object_get(json_object_get(json_object_get(root, "host"), "lane"),
 					    "kernel"), "kind", json_string("vmlinuz"));
 	snprintf(path, sizeof(path), "%s/badlane.json", tmp);
-	if (result_write(root, path, err, sizeof(err))) {
-		diag("cannot write %s: %s", path, err);
+	if (result_write(root, path, &err)) {
+		diag("cannot write %s: %s", path, err.msg);
 		tap_skip(2, "cannot write the file");
 	} else {
-		rf = result_read_file(path, err, sizeof(err));
+		rf = result_read_file(path, &err);
 		ok(!rf, "lane: kernel.kind 'vmlinuz' rejected");
-		tap_like(err, "host.lane.kernel.kind", "lane: the message names host.lane.kernel.kind");
+		tap_like(err.msg, "host.lane.kernel.kind", "lane: the message names host.lane.kernel.kind");
 		result_free(rf);
 	}
 	json_decref(root);
@@ -595,7 +598,7 @@ static void test_lane_env(void)
 {
 	struct hostinfo *hi = calloc(1, sizeof(*hi));
 	struct hostinfo_record *r = calloc(1, sizeof(*r));
-	char err[256] = "";
+	struct err err;
 
 	if (!hi || !r) {
 		tap_skip(14, "out of memory");
@@ -604,7 +607,7 @@ static void test_lane_env(void)
 		return;
 	}
 	unsetenv("EXITSCOPE_LANE");
-	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == 0 && !hi->lane.present,
+	ok(hostinfo_lane_env(&hi->lane, &err) == 0 && !hi->lane.present,
 	   "lane env: no EXITSCOPE_LANE, no lane");
 	setenv("EXITSCOPE_LANE", "vmx", 1);
 	setenv("EXITSCOPE_LANE_EMULATOR", "bochs 2.7 corei7_skylake_x", 1);
@@ -615,8 +618,8 @@ static void test_lane_env(void)
 	setenv("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256", "dd8cf708", 1);
 	setenv("EXITSCOPE_LANE_EMULATOR_PATCHES", "0001-a.patch:0002-b.patch:0003-c.patch", 1);
 	setenv("EXITSCOPE_LANE_CYCLES", "Bochs instructions", 1);
-	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == 0 && hi->lane.present,
-	   "lane env: read (%s)", err);
+	ok(hostinfo_lane_env(&hi->lane, &err) == 0 && hi->lane.present,
+	   "lane env: read (%s)", err.msg);
 	hostinfo_record(hi, r);
 	ok(r->rec.lane.present && r->rec.lane.name == HOST_LANE_VMX &&
 	   r->rec.lane.kernel_kind == HOST_LANE_KERNEL_TINY, "lane env: vmx, tiny");
@@ -633,7 +636,7 @@ static void test_lane_env(void)
 	unsetenv("EXITSCOPE_LANE_KERNEL_SOURCE");
 	setenv("EXITSCOPE_LANE_KERNEL_SOURCE_SHA256", "", 1);
 	unsetenv("EXITSCOPE_LANE_EMULATOR_PATCHES");
-	hostinfo_lane_env(&hi->lane, err, sizeof(err));
+	hostinfo_lane_env(&hi->lane, &err);
 	hostinfo_record(hi, r);
 	ok(r->rec.lane.n_kernel_patches == 0 && !r->rec.lane.kernel_config_sha256 &&
 	   !r->rec.lane.kernel_source && !r->rec.lane.kernel_source_sha256 &&
@@ -645,15 +648,15 @@ static void test_lane_env(void)
 		for (int i = 0; i < 20; i++)
 			strcat(many, i ? ":p.patch" : "p.patch");
 		setenv("EXITSCOPE_LANE_EMULATOR_PATCHES", many, 1);
-		ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == -EINVAL,
+		ok(hostinfo_lane_env(&hi->lane, &err) == -EINVAL,
 		   "lane env: 20 emulator patches are too many");
-		tap_like(err, "EXITSCOPE_LANE_EMULATOR_PATCHES", "lane env: the message names the variable");
+		tap_like(err.msg, "EXITSCOPE_LANE_EMULATOR_PATCHES", "lane env: the message names the variable");
 		unsetenv("EXITSCOPE_LANE_EMULATOR_PATCHES");
 	}
 	setenv("EXITSCOPE_LANE_KERNEL", "bzImage", 1);
-	ok(hostinfo_lane_env(&hi->lane, err, sizeof(err)) == -EINVAL && !hi->lane.present,
+	ok(hostinfo_lane_env(&hi->lane, &err) == -EINVAL && !hi->lane.present,
 	   "lane env: a bad kernel kind is an error");
-	tap_like(err, "EXITSCOPE_LANE_KERNEL", "lane env: the message names the variable");
+	tap_like(err.msg, "EXITSCOPE_LANE_KERNEL", "lane env: the message names the variable");
 	unsetenv("EXITSCOPE_LANE");
 	unsetenv("EXITSCOPE_LANE_EMULATOR");
 	unsetenv("EXITSCOPE_LANE_KERNEL");

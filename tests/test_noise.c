@@ -40,14 +40,14 @@ static void test_arithmetic(void)
 				      synth_run_medians(r3, 3) };
 	struct noise_floor nf;
 	const struct noise_probe *p;
-	char err[512];
+	struct err err;
 
 	if (!rf[0] || !rf[1] || !rf[2]) {
 		tap_skip(7, "synthetic runs could not be built");
 		free_runs(rf, 3);
 		return;
 	}
-	ok(noise_estimate((const struct result_file *const *)rf, 3, &nf, err, sizeof(err)) == 0,
+	ok(noise_estimate((const struct result_file *const *)rf, 3, &nf, &err) == 0,
 	   "estimate from 3 runs");
 	p = noise_find_probe(&nf, "p");
 	ok(p && p->runs == 3 && p->rounds == 7 && p->cycles.mean_cycles == 15, "p: 3 runs, 7 rounds, mean 15");
@@ -82,7 +82,7 @@ static void test_known_sd(void)
 	struct noise_floor nf;
 	const struct noise_probe *p;
 	uint64_t st = 42;
-	char err[512];
+	struct err err;
 	double est, sd = sqrt(2 * 5.125e-4 * 5.125e-4 / 199 + 2 * 1.125e-4 * 1.125e-4 / 1400);
 
 	for (size_t i = 0; i < 200; i++)
@@ -91,7 +91,7 @@ static void test_known_sd(void)
 			free_runs(rf, 200);
 			return;
 		}
-	ok(noise_estimate((const struct result_file *const *)rf, 200, &nf, err, sizeof(err)) == 0,
+	ok(noise_estimate((const struct result_file *const *)rf, 200, &nf, &err) == 0,
 	   "estimate from 200 runs");
 	p = noise_find_probe(&nf, "p");
 	est = p ? p->cycles.between_sd_rel * p->cycles.between_sd_rel : 0;
@@ -119,7 +119,7 @@ static void test_skipped(void)
 	struct noise_floor nf;
 	const struct noise_probe *p;
 	uint64_t st = 7;
-	char err[512];
+	struct err err;
 	int built = 1;
 	size_t short_rounds[5] = { 0 };	/* restored before the runs are freed */
 
@@ -146,7 +146,7 @@ static void test_skipped(void)
 		free_runs(rf, 5);
 		return;
 	}
-	ok(noise_estimate((const struct result_file *const *)rf, 5, &nf, err, sizeof(err)) == 0,
+	ok(noise_estimate((const struct result_file *const *)rf, 5, &nf, &err) == 0,
 	   "estimate from 5 runs");
 	p = noise_find_probe(&nf, "steady");
 	ok(p && p->runs == 5, "steady: all 5 runs");
@@ -169,7 +169,7 @@ static void test_estimate_errors(void)
 	struct result_file *rf[4] = { 0 };
 	struct noise_floor nf;
 	uint64_t st = 9;
-	char err[512];
+	struct err err;
 	int rc;
 
 	for (size_t i = 0; i < 4; i++)
@@ -181,33 +181,33 @@ static void test_estimate_errors(void)
 	}
 	free((char *)rf[3]->name);
 	rf[3]->name = strdup("odd.json");
-	rc = noise_estimate((const struct result_file *const *)rf, 2, &nf, err, sizeof(err));
-	ok(rc == -1 && !strcmp(err, "a noise floor needs at least 3 runs of one host, got 2"),
-	   "2 runs: \"%s\"", err);
+	rc = noise_estimate((const struct result_file *const *)rf, 2, &nf, &err);
+	ok(rc == -EINVAL && !strcmp(err.msg, "a noise floor needs at least 3 runs of one host, got 2"),
+	   "2 runs: \"%s\"", err.msg);
 	rf[3]->host.cpu_name = "EPYC";
-	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
-	ok(rc == -1 && strstr(err, "odd.json: another host than synth.json (CPU EPYC") == err,
-	   "another CPU: \"%s\"", err);
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
+	ok(rc == -1 && strstr(err.msg, "odd.json: another host than synth.json (CPU EPYC") == err.msg,
+	   "another CPU: \"%s\"", err.msg);
 	rf[3]->host.cpu_name = "Xeon";
 	rf[3]->host.kernel = "6.18.0";
-	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
-	ok(rc == -1 && strstr(err, "odd.json: another kernel than synth.json (6.18.0 vs 6.1.0)") == err,
-	   "another kernel: \"%s\"", err);
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
+	ok(rc == -1 && strstr(err.msg, "odd.json: another kernel than synth.json (6.18.0 vs 6.1.0)") == err.msg,
+	   "another kernel: \"%s\"", err.msg);
 	rf[3]->host.kernel = "6.1.0";
 	rf[3]->settings.rounds = 32;
-	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
-	ok(rc == -1 && strstr(err, "odd.json: measured with rounds 32, synth.json with 5") == err,
-	   "other rounds: \"%s\"", err);
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
+	ok(rc == -1 && strstr(err.msg, "odd.json: measured with rounds 32, synth.json with 5") == err.msg,
+	   "other rounds: \"%s\"", err.msg);
 	rf[3]->settings.rounds = 5;
 	rf[3]->tool_version = "0.0.9";
-	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
-	ok(rc == -1 && strstr(err, "odd.json: measured by exitscope 0.0.9, synth.json by 0.1.0") == err,
-	   "another exitscope: \"%s\"", err);
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
+	ok(rc == -1 && strstr(err.msg, "odd.json: measured by exitscope 0.0.9, synth.json by 0.1.0") == err.msg,
+	   "another exitscope: \"%s\"", err.msg);
 	rf[3]->tool_version = "0.1.0";
 	rf[3]->settings.method = RUN_METHOD_V1;
-	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
-	ok(rc == -1 && strstr(err, "odd.json: not measured in rounds (method v1)") == err,
-	   "a v1 run: \"%s\"", err);
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
+	ok(rc == -1 && strstr(err.msg, "odd.json: not measured in rounds (method v1)") == err.msg,
+	   "a v1 run: \"%s\"", err.msg);
 	rf[3]->settings.method = RUN_METHOD_V2;
 	/* A run without --cpu is pinned where it started: runs differ in it, and a floor takes them. */
 	rf[0]->settings.cpu = 0;
@@ -216,9 +216,9 @@ static void test_estimate_errors(void)
 	rf[3]->settings.cpu = 1;
 	rf[3]->settings.cpus[0] = 1;
 	rf[3]->settings.n_cpus = 1;
-	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, err, sizeof(err));
+	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
 	ok(rc == 0 && nf.runs == 4, "the same four runs, put right (one pinned to CPU 1, one to CPU 0): "
-	   "estimated%s%s", rc ? ": " : "", rc ? err : "");
+	   "estimated%s%s", rc ? ": " : "", rc ? err.msg : "");
 	noise_release(&nf);
 	free_runs(rf, 4);
 }
@@ -242,21 +242,21 @@ static struct noise_floor *round_trip(const char *path)
 	struct noise_floor nf, *back = NULL;
 	const struct noise_probe *p, *q;
 	uint64_t st = 3;
-	char err[512];
+	struct err err;
 	int same = 1;
 
 	for (size_t i = 0; i < 5; i++)
 		rf[i] = synth_run_speed(sp, 2, 3, 8, &speed, &st);
 	if (!rf[0] || !rf[1] || !rf[2] || !rf[3] || !rf[4] ||
-	    noise_estimate((const struct result_file *const *)rf, 5, &nf, err, sizeof(err))) {
+	    noise_estimate((const struct result_file *const *)rf, 5, &nf, &err)) {
 		tap_skip(4, "no floor to write");
 		free_runs(rf, 5);
 		return NULL;
 	}
-	ok(noise_write(&nf, path, err, sizeof(err)) == 0, "noise_write");
-	back = noise_read_file(path, err, sizeof(err));
+	ok(noise_write(&nf, path, &err) == 0, "noise_write");
+	back = noise_read_file(path, &err);
 	if (!ok(back != NULL, "read back"))
-		diag("  %s", err);
+		diag("  %s", err.msg);
 	for (size_t i = 0; back && i < nf.n_probes; i++) {
 		p = &nf.probes[i];
 		q = noise_find_probe(back, p->name);
@@ -280,12 +280,12 @@ static struct noise_floor *round_trip(const char *path)
 /* The valid floor at path with one edit, read: the reader's one line. */
 static void expect_err(json_t *valid, const char *what, json_t *edited, const char *want)
 {
-	char *text = json_dumps(edited, 0), err[512] = "";
-	struct noise_floor *nf = text ? noise_read_buffer("noise.json", text, strlen(text), err,
-							  sizeof(err)) : NULL;
+	char *text = json_dumps(edited, 0);
+	struct err err;
+	struct noise_floor *nf = text ? noise_read_buffer("noise.json", text, strlen(text), &err) : NULL;
 
-	if (!ok(!nf && strstr(err, want) && !strchr(err, '\n'), "reader: %s", what))
-		diag("  got \"%s\", want \"%s\"", err, want);
+	if (!ok(!nf && strstr(err.msg, want) && !strchr(err.msg, '\n'), "reader: %s", what))
+		diag("  got \"%s\", want \"%s\"", err.msg, want);
 	noise_free(nf);
 	free(text);
 	json_decref(edited);
@@ -318,14 +318,14 @@ static json_t *with_top(json_t *doc, const char *key, json_t *v)
 static void test_reader(const char *path)
 {
 	json_t *doc = json_load_file(path, 0, NULL), *c;
-	char err[512];
+	struct err err;
 
 	if (!doc) {
 		tap_skip(13, "no written floor");
 		return;
 	}
-	ok(!noise_read_buffer("noise.json", "{\"schema\":", 10, err, sizeof(err)) &&
-	   strstr(err, "noise.json: truncated JSON at line 1"), "reader: truncated JSON: \"%s\"", err);
+	ok(!noise_read_buffer("noise.json", "{\"schema\":", 10, &err) &&
+	   strstr(err.msg, "noise.json: truncated JSON at line 1"), "reader: truncated JSON: \"%s\"", err.msg);
 	expect_err(doc, "a result file", with_top(doc, "schema", json_string("exitscope-result")),
 		   "noise.json: schema: \"exitscope-result\": a result file, not a noise floor");
 	expect_err(doc, "another schema", with_top(doc, "schema", json_string("geojson")),
@@ -408,17 +408,18 @@ static void test_seeds(void)
 		"broken-noise-between.json", "broken-noise-at-speed.json", "broken-noise-dup.json", "broken-noise-no-settings.json", "broken-noise-result-schema.json",
 		"broken-noise-runs.json", "broken-noise-truncated.json", "broken-noise-version.json",
 	};
-	char path[256], err[512];
+	char path[256];
+	struct err err;
 
 	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
 		struct noise_floor *nf;
 		int valid = !strncmp(seeds[i], "valid-", 6);
 
 		snprintf(path, sizeof(path), "fuzz/corpus-noise/%s", seeds[i]);
-		err[0] = 0;
-		nf = noise_read_file(path, err, sizeof(err));
-		ok(valid ? nf != NULL : !nf && err[0] && !strchr(err, '\n'), "seed %s: %s%s", seeds[i],
-		   valid ? "read" : "refused: ", valid ? "" : err);
+		err_init(&err);
+		nf = noise_read_file(path, &err);
+		ok(valid ? nf != NULL : !nf && err.msg[0] && !strchr(err.msg, '\n'), "seed %s: %s%s", seeds[i],
+		   valid ? "read" : "refused: ", valid ? "" : err.msg);
 		noise_free(nf);
 	}
 }

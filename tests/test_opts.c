@@ -110,11 +110,12 @@ static void test_tables(void)
 		{ "help", no_argument, 'h' },
 	};
 	struct option lo[CLI_OPTS_MAX + 1];
-	char so[2 + 3 * CLI_OPTS_MAX], err[160];
+	char so[2 + 3 * CLI_OPTS_MAX];
+	struct err err;
 	size_t n, good = 0;
 	char *s;
 
-	ok(cli_spec_check(&demo, err, sizeof(err)) == 0, "the made-up table is well formed");
+	ok(cli_spec_check(&demo, &err) == 0, "the made-up table is well formed");
 	cli_opts_build(&demo, lo, so);
 	tap_is_str(so, "-o:vh", "short string: the order, then each short letter with ':' for its argument");
 	for (n = 0; lo[n].name; n++)
@@ -182,12 +183,12 @@ static void refused(size_t i, struct cli_opt row, const char *why)
 	struct cli_cmd_spec s = demo;
 	char *argv[] = { "demo", "-v", NULL };
 	struct cli_parser p;
-	char err[160];
+	struct err err;
 
 	memcpy(t, demo_opts, sizeof(t));
 	t[i] = row;
 	s.opts = t;
-	ok(cli_spec_check(&s, err, sizeof(err)) != 0, "refused: %s (%s)", why, err);
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: %s (%s)", why, err.msg);
 	if (i == 0) {	/* and parsing by it is an internal failure, not a usage error */
 		cli_opts_init(&p, &s, 2, argv);
 		ok(cli_opts_next(&p) == '?' && cli_opts_bad(&p) == EXIT_FAIL && strstr(last_err, "option table"),

@@ -73,11 +73,11 @@ static const char *kept_path(const char *err)
 
 static struct result_file *read_result(const char *path)
 {
-	char err[RESULT_ERR_MAX];
-	struct result_file *rf = path ? result_read_file(path, err, sizeof(err)) : NULL;
+	struct err err;
+	struct result_file *rf = path ? result_read_file(path, &err) : NULL;
 
 	if (path && !rf)
-		diag("%s", err);
+		diag("%s", err.msg);
 	return rf;
 }
 

@@ -98,11 +98,11 @@ static const char *write_tmp(const char *name, const char *text)
 static void test_symtab(void)
 {
 	struct symtab st;
-	char err[256];
+	struct err err;
 	const struct sym *s;
 
-	tap_ok(symtab_load(&st, write_tmp("System.map", map_text), err, sizeof(err)) == 0,
-	       "System.map loads (%s)", err);
+	tap_ok(symtab_load(&st, write_tmp("System.map", map_text), &err) == 0,
+	       "System.map loads (%s)", err.msg);
 	tap_is_u64(st.n, 7, "seven text addresses, _etext among them (one name each; data skipped)");
 	s = symtab_find(&st, 0xffffffff81001abcULL);
 	tap_is_str(s ? s->name : NULL, "vmx_handle_exit_alias", "an address in a function: the global name of its address");
@@ -115,26 +115,26 @@ static void test_symtab(void)
 	tap_ok(symtab_lookup(&st, "kvm_emulate_cpuid") != NULL, "lookup by name");
 	symtab_free(&st);
 
-	tap_ok(symtab_load(&st, write_tmp("bad.map", "hello world\n"), err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "not a System.map"), "a file that is no System.map: %s", err);
-	tap_ok(symtab_load(&st, write_tmp("nodata.map", "ffffffff81000000 T _text\n"), err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "no _etext"), "no _etext: %s", err);
-	tap_ok(symtab_load(&st, "/nonexistent/System.map", err, sizeof(err)) == -ENOENT &&
-	       strstr(err, "No such file"), "a missing file: %s", err);
-	tap_ok(symtab_load(&st, tmpdir, err, sizeof(err)) == -EIO && strstr(err, "is a directory"),
-	       "a directory: -EIO, not a file to read: %s", err);
-	tap_ok(symtab_load(&st, "/dev/null", err, sizeof(err)) == -EIO &&
-	       strstr(err, "is a character device, not a regular file"), "a device: -EIO: %s", err);
+	tap_ok(symtab_load(&st, write_tmp("bad.map", "hello world\n"), &err) == -EINVAL &&
+	       strstr(err.msg, "not a System.map"), "a file that is no System.map: %s", err.msg);
+	tap_ok(symtab_load(&st, write_tmp("nodata.map", "ffffffff81000000 T _text\n"), &err) == -EINVAL &&
+	       strstr(err.msg, "no _etext"), "no _etext: %s", err.msg);
+	tap_ok(symtab_load(&st, "/nonexistent/System.map", &err) == -ENOENT &&
+	       strstr(err.msg, "No such file"), "a missing file: %s", err.msg);
+	tap_ok(symtab_load(&st, tmpdir, &err) == -EIO && strstr(err.msg, "is a directory"),
+	       "a directory: -EIO, not a file to read: %s", err.msg);
+	tap_ok(symtab_load(&st, "/dev/null", &err) == -EIO &&
+	       strstr(err.msg, "is a character device, not a regular file"), "a device: -EIO: %s", err.msg);
 }
 
 static void test_counts(void)
 {
 	struct prof_file pf;
 	const struct prof_dump *d;
-	char err[256];
+	struct err err;
 
-	tap_ok(prof_file_read(&pf, write_tmp("counts.txt", counts_text), err, sizeof(err)) == 0,
-	       "the counts file reads (%s)", err);
+	tap_ok(prof_file_read(&pf, write_tmp("counts.txt", counts_text), &err) == 0,
+	       "the counts file reads (%s)", err.msg);
 	tap_is_u64(pf.n, 1, "one complete dump; the one cut off by the end of the file is dropped");
 	d = prof_file_dump(&pf, "/tmp/run.json");
 	tap_ok(d && d->n == 3 && !strcmp(d->probes[0].name, "cpuid"), "the dump by its label, three probes");
@@ -145,19 +145,18 @@ static void test_counts(void)
 	tap_ok(!prof_file_dump(&pf, "/tmp/other.json"), "no dump for the cut-off label");
 	prof_file_free(&pf);
 
-	tap_ok(prof_file_read(&pf, write_tmp("c2.txt", "exitscope-bochs-profile 2\n"), err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "profile format 2"), "another format version: %s", err);
-	tap_ok(prof_file_read(&pf, write_tmp("c3.txt", "exitscope-bochs-profile 1\ndump x\nprobe p\nside op ops 1 batches 1 guest 0 kernel 0 user 0\nwhat 1 2\nend\n"),
-			      err, sizeof(err)) == -EINVAL && strstr(err, "line 5: unknown line"),
-	       "an unknown line: %s", err);
-	tap_ok(prof_file_read(&pf, write_tmp("c4.txt", "insn 1 2\n"), err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "not an exitscope Bochs profile"), "not a profile: %s", err);
-	tap_ok(prof_file_read(&pf, write_tmp("c5.txt", ""), err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "wrote no profile"), "an empty file: %s", err);
-	tap_ok(prof_file_read(&pf, tmpdir, err, sizeof(err)) == -EISDIR && strstr(err, "is a directory"),
-	       "a directory is refused: %s", err);
-	tap_ok(prof_file_read(&pf, "/dev/null", err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "is a character device, not a regular file"), "a device is refused: %s", err);
+	tap_ok(prof_file_read(&pf, write_tmp("c2.txt", "exitscope-bochs-profile 2\n"), &err) == -EINVAL &&
+	       strstr(err.msg, "profile format 2"), "another format version: %s", err.msg);
+	tap_ok(prof_file_read(&pf, write_tmp("c3.txt", "exitscope-bochs-profile 1\ndump x\nprobe p\nside op ops 1 batches 1 guest 0 kernel 0 user 0\nwhat 1 2\nend\n"), &err) == -EINVAL && strstr(err.msg, "line 5: unknown line"),
+	       "an unknown line: %s", err.msg);
+	tap_ok(prof_file_read(&pf, write_tmp("c4.txt", "insn 1 2\n"), &err) == -EINVAL &&
+	       strstr(err.msg, "not an exitscope Bochs profile"), "not a profile: %s", err.msg);
+	tap_ok(prof_file_read(&pf, write_tmp("c5.txt", ""), &err) == -EINVAL &&
+	       strstr(err.msg, "wrote no profile"), "an empty file: %s", err.msg);
+	tap_ok(prof_file_read(&pf, tmpdir, &err) == -EISDIR && strstr(err.msg, "is a directory"),
+	       "a directory is refused: %s", err.msg);
+	tap_ok(prof_file_read(&pf, "/dev/null", &err) == -EINVAL &&
+	       strstr(err.msg, "is a character device, not a regular file"), "a device is refused: %s", err.msg);
 	{
 		static const char nul[] = "exitscope-bochs-profile 1\ndump x\0\n";
 		const char *p = write_tmp("c6.txt", "");
@@ -165,8 +164,8 @@ static void test_counts(void)
 
 		if (!f || fwrite(nul, 1, sizeof(nul) - 1, f) != sizeof(nul) - 1 || fclose(f))
 			tap_diag("cannot write %s", p);
-		tap_ok(prof_file_read(&pf, p, err, sizeof(err)) == -EINVAL &&
-		       strstr(err, "a NUL byte at offset 32"), "a NUL byte is named with its offset: %s", err);
+		tap_ok(prof_file_read(&pf, p, &err) == -EINVAL &&
+		       strstr(err.msg, "a NUL byte at offset 32"), "a NUL byte is named with its offset: %s", err.msg);
 	}
 	/* Numbers as the emulator writes them, whole: no sign, no 0x, nothing after them. */
 	{
@@ -181,9 +180,9 @@ static void test_counts(void)
 
 			snprintf(text, sizeof(text), "exitscope-bochs-profile 1\ndump x\nprobe p\n"
 				 "side op ops 1 batches 1 guest 0 kernel 0 user 0\n%s\nend\n", bad[i]);
-			if (prof_file_read(&pf, write_tmp("c8.txt", text), err, sizeof(err)) != -EINVAL ||
-			    !strstr(err, "line 5: not")) {
-				tap_diag("  taken: '%s' (%s)", bad[i], err);
+			if (prof_file_read(&pf, write_tmp("c8.txt", text), &err) != -EINVAL ||
+			    !strstr(err.msg, "line 5: not")) {
+				tap_diag("  taken: '%s' (%s)", bad[i], err.msg);
 				taken++;
 				prof_file_free(&pf);
 			}
@@ -195,9 +194,9 @@ static void test_counts(void)
 		char cut[sizeof(counts_text) + 64];
 
 		snprintf(cut, sizeof(cut), "%sside op ops 1 batc", counts_text);
-		tap_ok(prof_file_read(&pf, write_tmp("c7.txt", cut), err, sizeof(err)) == 0 && pf.n == 1 &&
+		tap_ok(prof_file_read(&pf, write_tmp("c7.txt", cut), &err) == 0 && pf.n == 1 &&
 		       prof_file_dump(&pf, "/tmp/run.json"), "a file cut in the middle of a line keeps its complete dump (%s)",
-		       err);
+		       err.msg);
 		prof_file_free(&pf);
 	}
 }
@@ -209,21 +208,22 @@ static void test_attribute(void)
 	const struct prof_dump *d;
 	const struct exit_path_fn *f;
 	struct exit_path e;
-	char err[256], buf[24];
+	char buf[24];
+	struct err err;
 
-	symtab_load(&st, write_tmp("System.map", map_text), err, sizeof(err));
-	prof_file_read(&pf, write_tmp("counts.txt", counts_text), err, sizeof(err));
+	symtab_load(&st, write_tmp("System.map", map_text), &err);
+	prof_file_read(&pf, write_tmp("counts.txt", counts_text), &err);
 	d = prof_file_dump(&pf, "/tmp/run.json");
 	if (!d) {
 		tap_skip(16, "the counts file did not read");
 		return;
 	}
-	tap_ok(profile_check_symbols(d, &st, PROFILE_VMX, err, sizeof(err)) == 0,
-	       "the VM entries lie in __vmx_vcpu_run: the table matches (%s)", err);
-	tap_ok(profile_check_symbols(d, &st, PROFILE_SVM, err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "has no __svm_vcpu_run"), "an SVM lane with a VMX kernel's table: %s", err);
-	tap_ok(profile_exit_path(&d->probes[0], &st, PROFILE_VMX, &e, err, sizeof(err)) == 0,
-	       "cpuid's exit path (%s)", err);
+	tap_ok(profile_check_symbols(d, &st, PROFILE_VMX, &err) == 0,
+	       "the VM entries lie in __vmx_vcpu_run: the table matches (%s)", err.msg);
+	tap_ok(profile_check_symbols(d, &st, PROFILE_SVM, &err) == -EINVAL &&
+	       strstr(err.msg, "has no __svm_vcpu_run"), "an SVM lane with a VMX kernel's table: %s", err.msg);
+	tap_ok(profile_exit_path(&d->probes[0], &st, PROFILE_VMX, &e, &err) == 0,
+	       "cpuid's exit path (%s)", err.msg);
 	tap_ok(e.ops == 100 && e.kernel_insn == 5200 && e.guest_insn == 400 && e.user_insn == 0,
 	       "kernel, guest and user instructions: op minus baseline (5200, 400, 0)");
 	tap_ok(e.interrupted_pairs == 1 && !e.interrupts_included,
@@ -241,31 +241,32 @@ static void test_attribute(void)
 	       "exits by KVM's names, op minus baseline (CPUID 100, EXTERNAL_INTERRUPT 3 - 1)");
 	{
 		json_t *j = exit_path_json(&e), *doc = json_object();
-		char jerr[256] = "";
-		struct jcheck c = { .name = "mem", .err = jerr, .errlen = sizeof(jerr) };
+		struct err jerr;
+		struct jcheck c = { .name = "mem", .err = &jerr };
 		struct exit_path back;
 
 		json_object_set_new(doc, "exit_path", j);
+		err_init(&jerr);
 		tap_ok(exit_path_read(&c, doc, &back) == 0 && back.present && back.ops == 100 &&
 		       back.n_fns == e.n_fns && back.fns[0].insn == 4000 && back.n_exits == 2 &&
-		       !strcmp(back.exits[0].reason, "CPUID"), "the JSON reads back as written (%s)", jerr);
+		       !strcmp(back.exits[0].reason, "CPUID"), "the JSON reads back as written (%s)", jerr.msg);
 		exit_path_free(&back);
 		json_object_set_new(json_array_get(json_object_get(j, "functions"), 0), "insn_per_op", json_real(41));
-		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(c.err, "is not insn / ops"),
-		       "a per-op figure that is not count / ops is refused: %s", jerr);
-		c = (struct jcheck){ .name = "mem", .err = jerr, .errlen = sizeof(jerr) };
+		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(c.err->msg, "is not insn / ops"),
+		       "a per-op figure that is not count / ops is refused: %s", jerr.msg);
+		c = (struct jcheck){ .name = "mem", .err = &jerr };
 		json_object_set_new(j, "ops", json_integer(0));
-		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(jerr, "exit_path.ops"),
-		       "ops 0 is refused: %s", jerr);
+		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(jerr.msg, "exit_path.ops"),
+		       "ops 0 is refused: %s", jerr.msg);
 		json_decref(doc);
 	}
 	exit_path_free(&e);
-	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, &e, err, sizeof(err)) == 0 &&
+	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, &e, &err) == 0 &&
 	       e.interrupts_included && e.interrupted_pairs == 0 && e.ops == 8 && e.kernel_insn == 800 &&
-	       e.guest_insn == 64, "every pair interrupted: their counts, with interrupts included (%s)", err);
+	       e.guest_insn == 64, "every pair interrupted: their counts, with interrupts included (%s)", err.msg);
 	exit_path_free(&e);
-	tap_ok(profile_exit_path(&d->probes[2], &st, PROFILE_VMX, &e, err, sizeof(err)) == -EINVAL &&
-	       strstr(err, "differ"), "op and baseline over different operations: %s", err);
+	tap_ok(profile_exit_path(&d->probes[2], &st, PROFILE_VMX, &e, &err) == -EINVAL &&
+	       strstr(err.msg, "differ"), "op and baseline over different operations: %s", err.msg);
 	tap_is_str(profile_exit_name(PROFILE_VMX, 30, buf, sizeof(buf)), "IO_INSTRUCTION", "VMX 30");
 	tap_is_str(profile_exit_name(PROFILE_SVM, 0x7b, buf, sizeof(buf)), "io", "SVM 0x7b");
 	tap_is_str(profile_exit_name(PROFILE_SVM, 0x9999, buf, sizeof(buf)), "SVM_0x9999", "an SVM code without a name");
@@ -280,12 +281,12 @@ static void test_attribute(void)
 			"ffffffff81004000 T _etext\n";
 		struct symtab st2;
 
-		symtab_load(&st2, write_tmp("moved.map", moved), err, sizeof(err));
-		prof_file_read(&pf, write_tmp("counts.txt", counts_text), err, sizeof(err));
+		symtab_load(&st2, write_tmp("moved.map", moved), &err);
+		prof_file_read(&pf, write_tmp("counts.txt", counts_text), &err);
 		d = prof_file_dump(&pf, "/tmp/run.json");
-		tap_ok(d && profile_check_symbols(d, &st2, PROFILE_VMX, err, sizeof(err)) == -EINVAL &&
-		       strstr(err, "does not match the running kernel") && strstr(err, "kvm_emulate_cpuid"),
-		       "a table that puts the VM entry elsewhere: %s", err);
+		tap_ok(d && profile_check_symbols(d, &st2, PROFILE_VMX, &err) == -EINVAL &&
+		       strstr(err.msg, "does not match the running kernel") && strstr(err.msg, "kvm_emulate_cpuid"),
+		       "a table that puts the VM entry elsewhere: %s", err.msg);
 		symtab_free(&st2);
 		prof_file_free(&pf);
 	}
@@ -298,7 +299,7 @@ static void test_cli(void)
 	char run[512], out[512], *before, *after;
 	struct result_file *rf;
 	struct run_result r;
-	char err[512];
+	struct err err;
 	size_t n1, n2;
 
 	if (!exe) {
@@ -326,8 +327,8 @@ static void test_cli(void)
 		       "profile attaches cpuid's exit path (status %d: %.*s%.*s)", r.status,
 		       (int)strcspn(r.out, "\n"), r.out, (int)strcspn(r.err, "\n"), r.err);
 		run_free(&r);
-		rf = result_read_file(out, err, sizeof(err));
-		tap_ok(rf != NULL, "the profiled run reads back (%s)", rf ? "ok" : err);
+		rf = result_read_file(out, &err);
+		tap_ok(rf != NULL, "the profiled run reads back (%s)", rf ? "ok" : err.msg);
 		if (rf) {
 			const struct run_probe *p = result_find_probe(rf, "cpuid");
 			const struct run_probe *q = result_find_probe(rf, "pio_to_user");

@@ -48,7 +48,7 @@ static struct result_file *run_on(const char *file, const char *vendor, int fami
 	json_t *cpu = json_object_get(host, "cpu");
 	json_t *doc;
 	double s[20];
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	const char *path;
 	struct result_file *rf;
 
@@ -61,22 +61,23 @@ static struct result_file *run_on(const char *file, const char *vendor, int fami
 			  fixture_probe_status("vmcall", "insn", "skipped", "synthetic")));
 	path = fixture_write(tmp, file, doc);
 	json_decref(doc);
-	rf = path ? result_read_file(path, err, sizeof(err)) : NULL;
+	rf = path ? result_read_file(path, &err) : NULL;
 	if (!rf)
-		diag("%s: %s", file, path ? err : "not written");
+		diag("%s: %s", file, path ? err.msg : "not written");
 	return rf;
 }
 
 static char *render(struct result_file **files, size_t n)
 {
-	char err[RESULT_ERR_MAX], *buf = NULL;
+	char *buf = NULL;
+	struct err err;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	if (!f)
 		return NULL;
-	if (report_write_html(f, files, n, NULL, err, sizeof(err))) {
-		diag("report_write_html: %s", err);
+	if (report_write_html(f, files, n, NULL, &err)) {
+		diag("report_write_html: %s", err.msg);
 		fclose(f);
 		free(buf);
 		return NULL;

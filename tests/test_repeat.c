@@ -131,7 +131,7 @@ static void test_three(const char *dir)
 		char file[700], arg[720];
 
 		snprintf(file, sizeof(file), "%s/a-%d.json", sub, i + 1);
-		rf[i] = result_read_file(file, (char[RESULT_ERR_MAX]){ 0 }, RESULT_ERR_MAX);
+		rf[i] = result_read_file(file, NULL);
 		valid = valid && rf[i];
 		pid[i] = rf[i] ? rf[i]->pid : -1;
 		probe_names(rf[i], names[i], sizeof(names[i]));
@@ -239,8 +239,8 @@ static void test_sigint(const char *dir, bool to_group)
 	snprintf(want, sizeof(want), "exitscope run: stopped by Ctrl-C in run 2/3: 2 result files were written, "
 		 "%s to %s", f1, f2);
 	tap_like(r.err, want, "the line says where it stopped and which files were written");
-	r1 = result_read_file(f1, (char[RESULT_ERR_MAX]){ 0 }, RESULT_ERR_MAX);
-	r2 = result_read_file(f2, (char[RESULT_ERR_MAX]){ 0 }, RESULT_ERR_MAX);
+	r1 = result_read_file(f1, NULL);
+	r2 = result_read_file(f2, NULL);
 	for (size_t i = 0; r1 && i < r1->n_probes; i++)
 		whole = whole && r1->probes[i].status == PROBE_OK && r1->probes[i].stop != PROBE_STOP_STOPPED;
 	ok(r1 && r1->n_probes == 2 && whole, "%s: run 1's file is kept, complete", name);

@@ -101,17 +101,18 @@ static void make_files(void)
 /* The report of files as a string (malloc'd), or NULL. */
 static char *render(struct result_file **files, size_t n)
 {
-	char err[RESULT_ERR_MAX], *buf = NULL;
+	char *buf = NULL;
+	struct err err;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	int rc;
 
 	if (!f)
 		return NULL;
-	rc = report_write_html(f, files, n, NULL, err, sizeof(err));
+	rc = report_write_html(f, files, n, NULL, &err);
 	fclose(f);
 	if (rc) {
-		diag("report_write_html: %s", err);
+		diag("report_write_html: %s", err.msg);
 		free(buf);
 		return NULL;
 	}
@@ -151,7 +152,8 @@ static void test_rounds(void)
 	const double steady[] = { 1000, 1001, 999, 1000, 1000, 1001 };
 	const double wild_a[] = { 600, 1400, 900, 1300, 700, 1100 };
 	const double wild_b[] = { 1200, 650, 1350, 800, 1000, 950 };
-	char err[RESULT_ERR_MAX], pa[4096], pb[4096];
+	char pa[4096], pb[4096];
+	struct err err;
 	struct result_file *files[2];
 	char *html;
 
@@ -161,11 +163,11 @@ static void test_rounds(void)
 	save(pb, "rounds_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
 		json_pack("[o, o]", round_probe("steady", steady, 6, "precision", 0.4, 3),
 			  round_probe("wild", wild_b, 6, "budget", 17.0, 4))));
-	files[0] = result_read_file(pa, err, sizeof(err));
-	files[1] = files[0] ? result_read_file(pb, err, sizeof(err)) : NULL;
+	files[0] = result_read_file(pa, &err);
+	files[1] = files[0] ? result_read_file(pb, &err) : NULL;
 	html = files[1] ? render(files, 2) : NULL;
 	if (!html) {
-		diag("%s", err);
+		diag("%s", err.msg);
 		tap_skip(7, "round files did not load or render");
 	} else {
 		ok(strstr(html, "<span class=\"stop stop-budget\"") != NULL &&
@@ -194,7 +196,8 @@ static void test_rounds(void)
 /* An interrupt probe with late and never ones, and a two-vCPU probe's wait for vCPU 1. */
 static void test_delivery(void)
 {
-	char err[RESULT_ERR_MAX], path[4096];
+	char path[4096];
+	struct err err;
 	struct result_file *file;
 	json_t *irq = probe("self_ipi", "irq", 3e6, 21, 1), *ipi = probe("ipi_halt", "irq", 4e5, 22, 1);
 	char *html;
@@ -205,10 +208,10 @@ static void test_delivery(void)
 	json_object_set_new(ipi, "peer_wait_ms", json_real(12.5));
 	save(path, "irq.json", fixture_result(fixture_host("6.1.0", "EPYC", "emulated"),
 					      json_pack("[o, o]", irq, ipi)));
-	file = result_read_file(path, err, sizeof(err));
+	file = result_read_file(path, &err);
 	html = file ? render(&file, 1) : NULL;
 	if (!html) {
-		diag("%s", err);
+		diag("%s", err.msg);
 		tap_skip(2, "the delivery file did not load or render");
 	} else {
 		tap_like(html, ">interrupts: 2 in window, 60 late, 4 never (mean wait 7500000 cycles)</span>",
@@ -232,14 +235,14 @@ static char *html2;	/* the two-file report, rendered by Chromium below */
 
 static void test_library(void)
 {
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	struct result_file *files[2];
 	char *html;
 
-	files[0] = result_read_file(base_path, err, sizeof(err));
-	files[1] = result_read_file(new_path, err, sizeof(err));
+	files[0] = result_read_file(base_path, &err);
+	files[1] = result_read_file(new_path, &err);
 	if (!files[0] || !files[1]) {
-		diag("%s", err);
+		diag("%s", err.msg);
 		tap_skip(38, "synthetic files did not load");
 		return;
 	}

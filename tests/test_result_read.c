@@ -64,17 +64,18 @@ static void check_cli(const char *path, const char *msg, const char *what)
 /* Read path; expect failure with exactly "<path>: <want>" (or a prefix of it when prefix). */
 static void expect_err(const char *path, const char *want, int prefix, const char *what)
 {
-	char err[RESULT_ERR_MAX], full[RESULT_ERR_MAX + 4200];
-	struct result_file *rf = result_read_file(path, err, sizeof(err));
+	char full[ERR_MSG_MAX + 4200];
+	struct err err;
+	struct result_file *rf = result_read_file(path, &err);
 
 	snprintf(full, sizeof(full), "%s: %s", path, want);
 	ok(!rf, "%s: rejected", what);
 	result_free(rf);
 	if (prefix) {
-		if (!ok(strncmp(err, full, strlen(full)) == 0, "%s: message starts \"%s\"", what, want))
-			diag("  got \"%s\"", err);
+		if (!ok(strncmp(err.msg, full, strlen(full)) == 0, "%s: message starts \"%s\"", what, want))
+			diag("  got \"%s\"", err.msg);
 	} else
-		tap_is_str(err, full, "%s", what);
+		tap_is_str(err.msg, full, "%s", what);
 	check_cli(path, full, what);
 }
 
@@ -99,16 +100,16 @@ static void expect_raw_err(const char *name, const char *text, const char *want,
 
 static void test_valid(void)
 {
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	struct result_file *rf;
 	const struct run_probe *p;
 
 	json_t *doc = valid_doc();
 	snprintf(valid_path, sizeof(valid_path), "%s", fixture_write(tmp, "valid.json", doc));
 	json_decref(doc);
-	rf = result_read_file(valid_path, err, sizeof(err));
+	rf = result_read_file(valid_path, &err);
 	if (!ok(rf != NULL, "valid file loads"))
-		diag("  %s", err);
+		diag("  %s", err.msg);
 	if (!rf) {
 		tap_skip(14, "valid file did not load");
 		return;
@@ -389,7 +390,7 @@ static void test_recorded(void)
 		"lanes/samples/*/map.json", "lanes/samples/*/check.json",
 		"fuzz/corpus/valid-*.json", "fuzz/corpus/broken-*.json",
 	};
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	struct result_file *rf;
 	glob_t g;
 	size_t i, k;
@@ -402,10 +403,10 @@ static void test_recorded(void)
 			continue;
 		}
 		for (i = 0; i < g.gl_pathc; i++) {
-			rf = result_read_file(g.gl_pathv[i], err, sizeof(err));
+			rf = result_read_file(g.gl_pathv[i], &err);
 			if (!ok(broken ? !rf : rf != NULL, "%s: %s", g.gl_pathv[i],
 				broken ? "rejected" : "still valid"))
-				diag("  %s", rf ? "accepted" : err);
+				diag("  %s", rf ? "accepted" : err.msg);
 			result_free(rf);
 		}
 		globfree(&g);
@@ -414,27 +415,29 @@ static void test_recorded(void)
 
 static void test_buffer(void)
 {
-	char err[RESULT_ERR_MAX], *deep;
+	char *deep;
+	struct err err;
 	struct result_file *rf;
 	size_t i, n = 100000;
 
-	rf = result_read_buffer("mem", "{", 1, err, sizeof(err));
-	if (!ok(!rf && strncmp(err, "mem: truncated JSON at line 1", 29) == 0, "buffer: truncated"))
-		diag("  got \"%s\"", err);
+	rf = result_read_buffer("mem", "{", 1, &err);
+	if (!ok(!rf && strncmp(err.msg, "mem: truncated JSON at line 1", 29) == 0, "buffer: truncated"))
+		diag("  got \"%s\"", err.msg);
 	/* Deep nesting must not blow the stack. */
 	deep = malloc(n + 1);
 	for (i = 0; i < n; i++)
 		deep[i] = '[';
 	deep[n] = '\0';
-	rf = result_read_buffer("deep", deep, n, err, sizeof(err));
-	if (!ok(!rf && strncmp(err, "deep: invalid JSON", 18) == 0, "buffer: 100000-deep nesting rejected"))
-		diag("  got \"%s\"", err);
+	rf = result_read_buffer("deep", deep, n, &err);
+	if (!ok(!rf && strncmp(err.msg, "deep: invalid JSON", 18) == 0, "buffer: 100000-deep nesting rejected"))
+		diag("  got \"%s\"", err.msg);
 	free(deep);
-	/* A tiny error buffer truncates, never overflows. */
-	rf = result_read_buffer("small", "", 0, err, 8);
-	if (!ok(!rf && strcmp(err, "small: ") == 0, "buffer: message truncated to the buffer"))
-		diag("  got \"%s\"", err);
-	ok(!result_read_buffer("null", "x", 1, NULL, 0), "buffer: NULL error buffer is fine");
+	/* The message comes with the negative errno that was returned. */
+	rf = result_read_buffer("small", "", 0, &err);
+	if (!ok(!rf && err.code == -EINVAL && strcmp(err.msg, "small: empty file") == 0,
+		"buffer: -EINVAL with the message"))
+		diag("  got %d \"%s\"", err.code, err.msg);
+	ok(!result_read_buffer("null", "x", 1, NULL), "buffer: NULL error buffer is fine");
 }
 
 int main(void)

@@ -179,7 +179,7 @@ static void check_exact_exits(json_t *root)
 static void check_json(const char *path, json_t *root)
 {
 	struct result_file *rf;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	size_t agree = 0;
 
 	tap_is_str(fixture_str(root, "schema"), "exitscope-result", "schema name");
@@ -190,9 +190,9 @@ static void check_json(const char *path, json_t *root)
 	   "the full host record (with execution mode) is included");
 	ok(json_is_array(json_object_get(root, "command")) && *fixture_str(root, "started") &&
 	   *fixture_str(root, "finished"), "command line and timestamps");
-	rf = result_read_file(path, err, sizeof(err));
+	rf = result_read_file(path, &err);
 	if (!ok(rf != NULL, "the result file validates with the reader")) {
-		diag("%s", err);
+		diag("%s", err.msg);
 		tap_skip(2, "no reader result");
 		return;
 	}
@@ -227,7 +227,7 @@ static void test_sigint(const char *path)
 {
 	const struct run_opts tty = { .stderr_tty = true };
 	struct result_file *rf;
-	char err[RESULT_ERR_MAX];
+	struct err err;
 	size_t nstopped = 0, nok = 0;
 	struct run_proc pr;
 	struct run_result r;
@@ -242,9 +242,9 @@ static void test_sigint(const char *path)
 	run_finish(&pr, &r);
 	ok(r.signal == 0 && r.status == 130, "Ctrl-C: exit status 130 (status %d, signal %d)", r.status, r.signal);
 	run_free(&r);
-	rf = result_read_file(path, err, sizeof(err));
+	rf = result_read_file(path, &err);
 	if (!ok(rf != NULL, "Ctrl-C: the JSON was still written and validates")) {
-		diag("%s", err);
+		diag("%s", err.msg);
 		tap_skip(1, "no result file");
 		return;
 	}
@@ -527,7 +527,7 @@ int main(void)
 	is_int(r.status, 0, "run nop --all: exit 0");
 	run_free(&r);
 	{
-		struct result_file *rf = result_read_file(path, (char[RESULT_ERR_MAX]){ 0 }, RESULT_ERR_MAX);
+		struct result_file *rf = result_read_file(path, NULL);
 
 		ok(rf && rf->map && rf->checks.n > 0 && rf->n_probes == 1,
 		   "--all: one probe, the map and the checks, and the reader accepts it");

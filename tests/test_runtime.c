@@ -39,15 +39,15 @@ int main(void)
 {
 	struct guest_result res;
 	struct vm *vm;
-	char err[256];
+	struct err err;
 	int r;
 
 	if (access("/dev/kvm", F_OK))
 		return tap_skip_all("/dev/kvm is absent");
-	r = vm_create(&vm, NULL, err, sizeof(err));
+	r = vm_create(&vm, NULL, &err);
 	if (r) {
 		tap_plan(1);
-		tap_ok(0, "vm_create: %s", err);
+		tap_ok(0, "vm_create: %s", err.msg);
 		return tap_done();
 	}
 	tap_plan(44);
@@ -150,9 +150,9 @@ int main(void)
 	tap_ok(res.kind == GUEST_SHUTDOWN, "triple fault reported as shutdown (%s)", res.msg);
 	tap_like(res.msg, "triple fault", "message says triple fault");
 	vm_destroy(vm);
-	r = vm_create(&vm, NULL, err, sizeof(err));
+	r = vm_create(&vm, NULL, &err);
 	if (r) {
-		tap_ok(0, "vm_create after triple fault: %s", err);
+		tap_ok(0, "vm_create after triple fault: %s", err.msg);
 		return tap_done();
 	}
 
@@ -165,7 +165,7 @@ int main(void)
 		tap_skip(2, "xgetbv is not an emulation failure on this host");
 	}
 	vm_destroy(vm);
-	vm_create(&vm, NULL, err, sizeof(err));
+	vm_create(&vm, NULL, &err);
 
 	/*
 	 * The IDT stubs: vectors where the CPU pushes an error code (8, 10-14,
@@ -229,8 +229,8 @@ int main(void)
 		struct vm_opts o = { .nr_vcpus = 2, .irqchip = true };
 		struct vm *vm2;
 
-		if (vm_create(&vm2, &o, err, sizeof(err))) {
-			tap_ok(0, "vm_create with irqchip and 2 vCPUs: %s", err);
+		if (vm_create(&vm2, &o, &err)) {
+			tap_ok(0, "vm_create with irqchip and 2 vCPUs: %s", err.msg);
 		} else {
 			vcpu_call_run(&vm2->vcpus[1], tg_add, 10, BUDGET_MS, &res);
 			tap_ok(res.kind == GUEST_DONE && res.args[0] == 55,
@@ -253,7 +253,7 @@ int main(void)
 		for (int i = 0; i < 4; i++) {
 			struct vm *vp;
 
-			if (vm_create(&vp, NULL, err, sizeof(err)))
+			if (vm_create(&vp, NULL, &err))
 				break;
 			made++;
 			mem[i] = (uintptr_t)vp->mem;

@@ -83,7 +83,7 @@ static struct compare_result *compare_as(const struct sides *s, enum compare_nor
 	o.normalize = m;
 	o.noise = nf;
 	return compare_results_multi((const struct result_file *const *)s->a, s->na,
-				     (const struct result_file *const *)s->b, s->nb, &o, NULL, 0);
+				     (const struct result_file *const *)s->b, s->nb, &o, NULL);
 }
 
 static int misses(const struct compare_result *cr)
@@ -259,7 +259,7 @@ static void test_floor_at_speed(void)
 
 		for (size_t i = 0; i < 10; i++)
 			bad |= !(cal[i] = synth_run_speed(&p, 1, 3, 8, &host_speed, &st));
-		if (!bad && !noise_estimate((const struct result_file *const *)cal, 10, &nf, NULL, 0)) {
+		if (!bad && !noise_estimate((const struct result_file *const *)cal, 10, &nf, NULL)) {
 			plain = compare_as(&s, COMPARE_NORMALIZE_AUTO, NULL);
 			with = compare_as(&s, COMPARE_NORMALIZE_AUTO, &nf);
 			/* The floor's estimate at speed is the one in the interval. */
@@ -304,7 +304,7 @@ static void test_floor_without_speed(void)
 
 	for (size_t i = 0; i < 5; i++)
 		bad |= !(cal[i] = synth_run(&p, 1, 3, 8, "6.1.0", "Xeon", "0.1.0", &st));
-	if (!bad && !noise_estimate((const struct result_file *const *)cal, 5, &nf, NULL, 0)) {
+	if (!bad && !noise_estimate((const struct result_file *const *)cal, 5, &nf, NULL)) {
 		cr = compare_as(&s, COMPARE_NORMALIZE_AUTO, &nf);
 		ok(!nf.probes[0].has_at_speed && cr && cr->probes[0].normalized && !cr->probes[0].floor &&
 		   cr->probes[0].r2r == COMPARE_R2R_NONE && cr->r2r_note &&
@@ -337,7 +337,7 @@ static void test_floor_estimates(void)
 
 	for (size_t i = 0; i < 30; i++)
 		bad |= !(rf[i] = synth_run_speed(&p, 1, 3, 8, &host_speed, &st));
-	if (bad || noise_estimate((const struct result_file *const *)rf, 30, &nf, NULL, 0)) {
+	if (bad || noise_estimate((const struct result_file *const *)rf, 30, &nf, NULL)) {
 		ok(0, "no floor of 30 synthetic runs");
 	} else {
 		np = noise_find_probe(&nf, "p");

@@ -116,10 +116,10 @@ int main(void)
 	}
 	{
 		struct vm *vm;
-		char err[256];
+		struct err err;
 
-		if (vm_create(&vm, NULL, err, sizeof(err))) {
-			tap_ok(0, "vm_create: %s", err);
+		if (vm_create(&vm, NULL, &err)) {
+			tap_ok(0, "vm_create: %s", err.msg);
 			tap_skip(4, "no VM");
 			return tap_done();
 		}

@@ -58,11 +58,12 @@ static void test_suite(void)
 	struct xs_host_cpu cpu;
 	const struct check_result *c, *g, *h;
 	struct hostinfo hi;
-	char err[512], want[128], seen[128], sub[64], other_hex[64], vec[64];
+	char want[128], seen[128], sub[64], other_hex[64], vec[64];
+	struct err err;
 	bool guest_view;
 	unsigned long long subset, other;
 
-	if (hostinfo_collect(&hi, NULL, err, sizeof(err))) {
+	if (hostinfo_collect(&hi, NULL, &err)) {
 		tap_skip(18, "hostinfo failed");
 		return;
 	}
@@ -263,11 +264,11 @@ static void test_set_xsave_bv(struct hostinfo *hi)
 	struct xs_ctx x = { .env = &env, .rep = &rep };
 	const struct check_result *c;
 	struct kvm_xsave *xs;
-	char err[256];
+	struct err err;
 	uint64_t bv;
 	int size;
 
-	if (xs_ctx_init(&x, err, sizeof(err))) {
+	if (xs_ctx_init(&x, &err)) {
 		tap_skip(2, "no VM");
 		return;
 	}
@@ -296,7 +297,8 @@ static void test_cli(void)
 	const char *exe = getenv("EXITSCOPE");
 	struct result_file *rf;
 	struct run_result rr;
-	char *dir, path[512], err[RESULT_ERR_MAX];
+	char *dir, path[512];
+	struct err err;
 	size_t n = 0;
 
 	if (!exe || access(exe, X_OK)) {
@@ -311,10 +313,10 @@ static void test_cli(void)
 		run_cmd(&rr, argv);
 	}
 	is_int(rr.status, 0, "exitscope check --json FILE xstate: exit 0 (nothing failed)");
-	rf = result_read_file(path, err, sizeof(err));
+	rf = result_read_file(path, &err);
 	for (size_t i = 0; rf && i < rf->checks.n; i++)
 		n += rf->checks.r[i].suite && !strcmp(rf->checks.r[i].suite, "xstate");
-	ok(rf && rf->kind == RESULT_KIND_CHECK, "valid kind 'check' result file (%s)", rf ? "ok" : err);
+	ok(rf && rf->kind == RESULT_KIND_CHECK, "valid kind 'check' result file (%s)", rf ? "ok" : err.msg);
 	is_int(n, 14, "14 xstate checks in the file");
 	result_free(rf);
 	run_free(&rr);
@@ -324,7 +326,7 @@ static void test_cli(void)
 int main(void)
 {
 	struct hostinfo hi;
-	char err[512];
+	struct err err;
 
 	test_pkru_value();
 	test_xcr0_verdicts();
@@ -332,7 +334,7 @@ int main(void)
 		tap_skip(1, "/dev/kvm not usable");
 		return done_testing();
 	}
-	if (!hostinfo_collect(&hi, NULL, err, sizeof(err)))
+	if (!hostinfo_collect(&hi, NULL, &err))
 		test_set_xsave_bv(&hi);
 	else
 		tap_skip(2, "hostinfo failed");

@@ -161,10 +161,10 @@ static void test_runner(struct hostinfo *hi)
 	struct probe_runner pr = { .kvm_fd = -1, .hi = hi, .env = { .samples = 3, .budget_ms = 50 } };
 	struct latency_result *res = calloc(1, sizeof(*res));
 	struct probe row = *probe_find("cpuid");
-	char err[256];
+	struct err err;
 
-	if (probe_runner_init(&pr, err, sizeof(err))) {
-		diag("%s", err);
+	if (probe_runner_init(&pr, &err)) {
+		diag("%s", err.msg);
 		tap_skip(6, "no runner");
 		free(res);
 		return;
@@ -211,13 +211,13 @@ static void test_runner(struct hostinfo *hi)
 int main(void)
 {
 	struct hostinfo hi;
-	char err[512];
+	struct err err;
 
 	test_plans();
 	test_pax();
 	if (access("/dev/kvm", R_OK | W_OK))
 		tap_skip(6, "/dev/kvm not usable");
-	else if (hostinfo_collect(&hi, NULL, err, sizeof(err)))
+	else if (hostinfo_collect(&hi, NULL, &err))
 		tap_skip(6, "hostinfo failed");
 	else
 		test_runner(&hi);
