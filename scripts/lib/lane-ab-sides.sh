@@ -35,7 +35,7 @@ if [ $mode = lane ]; then
 	[ ${#blocks[@]} -gt 0 ] || die commands "no commands left in $commands"
 	# What each side's own lane-assert checks: every block gave a result.
 	for blk in "${blocks[@]}"; do
-		echo "jq $blk '.schema == \"exitscope-result\"' 'block $blk is an exitscope result'"
+		echo "value $blk kind ~ '^(info|map|run|check)\$' 'block $blk is an exitscope result'"
 	done > "$out/side.expect"
 fi
 
