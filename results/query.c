@@ -251,9 +251,16 @@ struct query_path *query_path_parse(const char *text, char *err, size_t errlen)
 			goto fail;
 		}
 		while (s < end && *s == '[') {
-			const char *close = memchr(s, ']', end - s);
+			const char *close = s + 1;
+			int depth = 1;
 
-			if (!close) {
+			/* Brackets nest: a regex's [xy] stays inside its selector. */
+			for (; close < end; close++)
+				if (*close == '[')
+					depth++;
+				else if (*close == ']' && !--depth)
+					break;
+			if (close == end) {
 				snprintf(err, errlen, "'%s': '[' at offset %zu has no closing ']'", text,
 					 (size_t)(s - text));
 				goto fail;
@@ -466,6 +473,8 @@ static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out
 		}
 		return 0;
 	}
+	if (!json_is_object(v))
+		return 0;
 	for (i = 0; i < st->n_sels; i++)
 		if (!sel_keeps(&st->sels[i], v, ident))
 			return 0;
