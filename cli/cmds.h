@@ -13,6 +13,7 @@ int cmd_map(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_query(int argc, char **argv);
 
 /*
  * run --openmetrics: the result document root (as written to json_path, NULL

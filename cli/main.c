@@ -21,6 +21,7 @@ static const struct command {
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
 	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) to a run" },
+	{ "query", cmd_query, "figures from result, compare and noise files, for scripts" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,200 @@
+/*
+ * cmd_query.c - `exitscope query [--plain] FILE PATH...`: the figures scripts
+ * need from a result file, a compare document or a noise floor, read
+ * through exitscope's own reader of that file (results/query.h) rather than
+ * a second parser in the script; one line per value selected.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "compare/compare.h"
+#include "results/file_read.h"
+#include "results/query.h"
+#include "results/schema.h"
+
+static void query_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: exitscope query [--plain] FILE PATH [PATH ...]\n"
+		"\n"
+		"Print the values PATH selects in FILE, one line each: what a script needs\n"
+		"from a result file (run, map, check, info), a compare --json document or a\n"
+		"noise floor (calibrate), read and validated as exitscope reads it. FILE '-'\n"
+		"is stdin. PATH is keys separated by '.', each key optionally followed by\n"
+		"selectors of an array's elements: [ID] by identity (probes, functions,\n"
+		"profiles: name; exits: reason; checks: SUITE/NAME; map entries:\n"
+		"REG/NAME/OP), [*] all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
+		"final '#' prints how many values PATH selects; '.' is the whole document.\n"
+		"Strings print as they are, numbers as JSON writes them, objects and arrays\n"
+		"as one line of JSON.\n"
+		"\n"
+		"  --plain      FILE is any JSON document: check its syntax only (a lane's\n"
+		"               helper output, not an exitscope file)\n"
+		"  -h, --help   this text\n"
+		"\n"
+		"  exitscope query run.json 'probes[cpuid].cycles.median'\n"
+		"  exitscope query check.json 'checks[status=fail]#'\n"
+		"\n"
+		"Exit status: 0 every PATH selected a value (or counted), 1 some PATH\n"
+		"selected nothing (nothing is printed for it), 2 usage error, a PATH that\n"
+		"does not parse, or an unreadable or invalid FILE.\n");
+}
+
+/* All of stdin, under the readers' size limit. 0, or -1 with why in err. */
+static int read_stdin(char **buf, size_t *len, char *err, size_t errlen)
+{
+	size_t cap = 1 << 16, n = 0, got;
+	char *b = malloc(cap + 1), *nb;
+
+	while (b && (got = fread(b + n, 1, cap - n, stdin)) > 0) {
+		n += got;
+		if (n > RESULT_MAX_FILE_BYTES) {
+			free(b);
+			snprintf(err, errlen, "-: file too large (limit %u bytes)", RESULT_MAX_FILE_BYTES);
+			return -1;
+		}
+		if (n == cap) {
+			cap *= 2;
+			nb = realloc(b, cap + 1);
+			if (!nb)
+				free(b);
+			b = nb;
+		}
+	}
+	if (!b) {
+		snprintf(err, errlen, "-: out of memory");
+		return -1;
+	}
+	if (ferror(stdin)) {
+		free(b);
+		snprintf(err, errlen, "-: cannot read stdin");
+		return -1;
+	}
+	b[n] = 0;
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* Print what one path selects; 0 when it selected something (or counted), 1 when not, -1 no memory. */
+static int query_print(struct query_file *qf, struct query_path *p)
+{
+	json_t *vals = json_array();
+	size_t i;
+	long n;
+
+	if (!vals)
+		return -1;
+	n = query_select(qf->root, p, vals);
+	if (n < 0) {
+		json_decref(vals);
+		return -1;
+	}
+	if (query_path_counts(p)) {
+		printf("%ld\n", n);
+	} else {
+		for (i = 0; i < (size_t)n; i++) {
+			char *t = query_value_text(json_array_get(vals, i));
+
+			if (!t) {
+				json_decref(vals);
+				return -1;
+			}
+			printf("%s\n", t);
+			free(t);
+		}
+	}
+	json_decref(vals);
+	return n == 0 && !query_path_counts(p);
+}
+
+int cmd_query(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "plain", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	/* The compare document has no reader: its envelope is what is checked. */
+	static const struct query_envelope env[] = {
+		{ COMPARE_SCHEMA, 1, COMPARE_SCHEMA_VERSION },
+	};
+	char err[RESULT_ERR_MAX + 256], *buf = NULL;
+	struct query_path **paths;
+	struct query_file *qf;
+	const char *file;
+	int c, plain = 0, rc = EXIT_OK, npaths, i, r;
+	size_t len;
+
+	optind = 0;
+	opterr = 0;
+	/* '+': stop at FILE, so a PATH is never taken for an option. */
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			plain = 1;
+			break;
+		case 'h':
+			query_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_usage_error("query", "unknown or incomplete option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		return cli_usage_error("query", argc == optind ? "need a FILE and a PATH" :
+							      "need at least one PATH");
+	file = argv[optind++];
+	npaths = argc - optind;
+	paths = calloc(npaths, sizeof(*paths));
+	if (!paths)
+		return cli_error("query", EXIT_FAIL, "out of memory");
+	for (i = 0; i < npaths; i++) {
+		paths[i] = query_path_parse(argv[optind + i], err, sizeof(err));
+		if (!paths[i]) {
+			rc = cli_usage_error("query", "%s", err);
+			goto out;
+		}
+	}
+	if (!strcmp(file, "-")) {
+		if (read_stdin(&buf, &len, err, sizeof(err))) {
+			rc = cli_error("query", EXIT_USAGE, "%s", err);
+			goto out;
+		}
+	} else if (file_read_all(file, RESULT_MAX_FILE_BYTES, &buf, &len, err, sizeof(err) / 2)) {
+		char why[sizeof(err) / 2];
+
+		snprintf(why, sizeof(why), "%s", err);
+		rc = cli_error("query", EXIT_USAGE, "%s: %s", file, why);
+		goto out;
+	}
+	qf = query_load_buffer(file, buf, len, env, sizeof(env) / sizeof(env[0]),
+			       plain ? QUERY_LOAD_PLAIN : 0, err, sizeof(err));
+	if (!qf) {
+		rc = cli_error("query", EXIT_USAGE, "%s", err);
+		goto out;
+	}
+	for (i = 0; i < npaths; i++) {
+		r = query_print(qf, paths[i]);
+		if (r < 0) {
+			rc = cli_error("query", EXIT_FAIL, "out of memory");
+			break;
+		}
+		if (r)
+			rc = EXIT_FAIL;
+	}
+	query_file_free(qf);
+	if (fflush(stdout) || ferror(stdout))
+		rc = cli_error("query", EXIT_FAIL, "cannot write to stdout");
+out:
+	for (i = 0; i < npaths; i++)
+		query_path_free(paths[i]);
+	free(paths);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,491 @@
+/*
+ * query.c - load one of exitscope's JSON files through its reader and walk
+ * query paths over the parsed document (results/query.h).
+ */
+#include <math.h>
+#include <regex.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/jcheck.h"
+#include "results/json_load.h"
+#include "results/query.h"
+#include "results/schema.h"
+
+#define QUERY_MAX_STEPS	32
+#define QUERY_MAX_SELS	8
+
+enum sel_kind { SEL_ALL, SEL_ID, SEL_EQ, SEL_NE, SEL_RE };
+
+struct query_sel {
+	enum sel_kind kind;
+	char *field;		/* SEL_EQ/NE/RE: a dotted key path */
+	char *value;		/* SEL_ID: the identity; SEL_EQ/NE: the value; SEL_RE: the regex */
+	regex_t re;
+	bool has_re;
+};
+
+struct query_step {
+	char *key;
+	struct query_sel sels[QUERY_MAX_SELS];
+	size_t n_sels;
+};
+
+struct query_path {
+	struct query_step steps[QUERY_MAX_STEPS];
+	size_t n_steps;		/* 0: the path "." (the document itself) */
+	bool count;
+};
+
+/* Loading */
+
+void query_file_free(struct query_file *qf)
+{
+	if (!qf)
+		return;
+	result_free(qf->rf);
+	if (qf->nf)
+		noise_free(qf->nf);
+	json_decref(qf->own);
+	free(qf);
+}
+
+struct query_file *query_load_buffer(const char *name, const void *buf, size_t len,
+				     const struct query_envelope *env, size_t n, int flags,
+				     char *err, size_t errlen)
+{
+	struct jcheck c = { .name = name, .err = err, .errlen = errlen };
+	struct query_file *qf = calloc(1, sizeof(*qf));
+	const char *schema;
+	json_t *root, *ver;
+	size_t i;
+
+	if (!qf) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return NULL;
+	}
+	root = json_load_checked_buffer(&c, buf, len);
+	if (!root)
+		goto fail;
+	if (flags & QUERY_LOAD_PLAIN) {
+		qf->type = QUERY_PLAIN;
+		qf->root = qf->own = root;
+		return qf;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (!schema) {
+		snprintf(err, errlen, "%s: no \"schema\" string: not an exitscope file", name);
+		json_decref(root);
+		goto fail;
+	}
+	if (!strcmp(schema, RESULT_SCHEMA)) {
+		json_decref(root);
+		qf->rf = result_read_buffer(name, buf, len, err, errlen);
+		if (!qf->rf)
+			goto fail;
+		qf->type = QUERY_RESULT;
+		qf->schema = RESULT_SCHEMA;
+		qf->root = qf->rf->doc;
+		return qf;
+	}
+	if (!strcmp(schema, NOISE_SCHEMA)) {
+		json_decref(root);
+		qf->nf = noise_read_buffer(name, buf, len, err, errlen);
+		if (!qf->nf)
+			goto fail;
+		qf->type = QUERY_NOISE;
+		qf->schema = NOISE_SCHEMA;
+		qf->root = qf->nf->doc;
+		return qf;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(schema, env[i].schema))
+			continue;
+		ver = json_object_get(root, "schema_version");
+		if (!json_is_integer(ver) || json_integer_value(ver) < env[i].version_min ||
+		    json_integer_value(ver) > env[i].version_max) {
+			snprintf(err, errlen, "%s: schema_version: not an integer %lld..%lld", name,
+				 env[i].version_min, env[i].version_max);
+			json_decref(root);
+			goto fail;
+		}
+		qf->type = QUERY_ENVELOPE;
+		qf->schema = env[i].schema;
+		qf->root = qf->own = root;
+		return qf;
+	}
+	snprintf(err, errlen, "%s: schema \"%.64s\" is not a file exitscope query reads", name, schema);
+	json_decref(root);
+fail:
+	free(qf);
+	return NULL;
+}
+
+/* Parsing */
+
+void query_path_free(struct query_path *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_steps; i++) {
+		free(p->steps[i].key);
+		for (size_t j = 0; j < p->steps[i].n_sels; j++) {
+			struct query_sel *s = &p->steps[i].sels[j];
+
+			free(s->field);
+			free(s->value);
+			if (s->has_re)
+				regfree(&s->re);
+		}
+	}
+	free(p);
+}
+
+int query_path_counts(const struct query_path *p)
+{
+	return p->count;
+}
+
+static bool is_key_char(char c)
+{
+	return c && c != '.' && c != '[' && c != ']' && c != '#';
+}
+
+static bool is_field(const char *s, size_t n)
+{
+	if (!n || s[0] == '.' || s[n - 1] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!(s[i] == '_' || s[i] == '.' || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')) ||
+		    (s[i] == '.' && s[i + 1] == '.'))
+			return false;
+	return true;
+}
+
+/* The selector text t (n bytes, between the brackets) into s. */
+static int parse_sel(struct query_sel *s, const char *t, size_t n, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (n == 1 && t[0] == '*') {
+		s->kind = SEL_ALL;
+		return 0;
+	}
+	for (i = 0; i < n && t[i] != '=' && t[i] != '~' && t[i] != '!'; i++)
+		;
+	if (i < n && is_field(t, i) && (t[i] != '!' || (i + 1 < n && t[i + 1] == '='))) {
+		size_t vo = i + (t[i] == '!' ? 2 : 1);
+
+		s->kind = t[i] == '=' ? SEL_EQ : t[i] == '~' ? SEL_RE : SEL_NE;
+		s->field = strndup(t, i);
+		s->value = strndup(t + vo, n - vo);
+		if (!s->field || !s->value) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (s->kind == SEL_RE) {
+			int rc = regcomp(&s->re, s->value, REG_EXTENDED | REG_NOSUB);
+
+			if (rc) {
+				char why[128];
+
+				regerror(rc, &s->re, why, sizeof(why));
+				snprintf(err, errlen, "[%.*s]: not a regular expression: %s", (int)n, t, why);
+				return -1;
+			}
+			s->has_re = true;
+		}
+		return 0;
+	}
+	s->kind = SEL_ID;
+	s->value = strndup(t, n);
+	if (!s->value) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+struct query_path *query_path_parse(const char *text, char *err, size_t errlen)
+{
+	struct query_path *p = calloc(1, sizeof(*p));
+	const char *s = text, *end;
+	size_t n = strlen(text);
+
+	if (!p) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (n && text[n - 1] == '#') {
+		p->count = true;
+		n--;
+	}
+	end = text + n;
+	if (n == 1 && text[0] == '.')
+		return p;
+	if (!n) {
+		snprintf(err, errlen, "'%s': an empty path (\".\" is the whole document)", text);
+		goto fail;
+	}
+	for (;;) {
+		struct query_step *st;
+		const char *k = s;
+
+		if (p->n_steps == QUERY_MAX_STEPS) {
+			snprintf(err, errlen, "'%s': more than %d steps", text, QUERY_MAX_STEPS);
+			goto fail;
+		}
+		st = &p->steps[p->n_steps++];
+		while (s < end && is_key_char(*s))
+			s++;
+		if (s == k) {
+			snprintf(err, errlen, "'%s': a key expected at offset %zu", text, (size_t)(k - text));
+			goto fail;
+		}
+		st->key = strndup(k, s - k);
+		if (!st->key) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
+		while (s < end && *s == '[') {
+			const char *close = s + 1;
+			int depth = 1;
+
+			/* Brackets nest: a regex's [xy] stays inside its selector. */
+			for (; close < end; close++)
+				if (*close == '[')
+					depth++;
+				else if (*close == ']' && !--depth)
+					break;
+			if (close == end) {
+				snprintf(err, errlen, "'%s': '[' at offset %zu has no closing ']'", text,
+					 (size_t)(s - text));
+				goto fail;
+			}
+			if (close == s + 1) {
+				snprintf(err, errlen, "'%s': an empty selector [] at offset %zu", text,
+					 (size_t)(s - text));
+				goto fail;
+			}
+			if (st->n_sels == QUERY_MAX_SELS) {
+				snprintf(err, errlen, "'%s': more than %d selectors in a step", text,
+					 QUERY_MAX_SELS);
+				goto fail;
+			}
+			if (parse_sel(&st->sels[st->n_sels++], s + 1, close - s - 1, err, errlen))
+				goto fail;
+			s = close + 1;
+		}
+		if (s == end)
+			return p;
+		if (*s != '.') {
+			snprintf(err, errlen, "'%s': unexpected '%c' at offset %zu", text, *s,
+				 (size_t)(s - text));
+			goto fail;
+		}
+		s++;
+	}
+fail:
+	query_path_free(p);
+	return NULL;
+}
+
+/* Selecting */
+
+static const struct {
+	const char *key, *fields;
+} identities[] = {
+	{ "exits", "reason" },
+	{ "checks", "suite/name" },
+	{ "check_changes", "suite/name" },
+	{ "entries", "reg/name/op" },
+	{ "map_changes", "reg/name/op" },
+	{ "host_differences", "field" },
+	{ "counter_changes", "probe/counter" },
+	{ "counters_not_judged", "probe/counter" },
+};
+
+const char *query_identity(const char *key)
+{
+	for (size_t i = 0; i < sizeof(identities) / sizeof(identities[0]); i++)
+		if (!strcmp(key, identities[i].key))
+			return identities[i].fields;
+	return "name";
+}
+
+char *query_value_text(const json_t *v)
+{
+	char buf[64];
+
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	if (json_is_real(v)) {
+		double d = json_real_value(v);
+
+		for (int prec = 1; prec <= 17; prec++) {
+			snprintf(buf, sizeof(buf), "%.*g", prec, d);
+			if (strtod(buf, NULL) == d)
+				break;
+		}
+		return strdup(buf);
+	}
+	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER |
+			     JSON_REAL_PRECISION(17));
+}
+
+/* The value at a dotted key path below obj, or NULL. */
+static json_t *get_dotted(json_t *obj, const char *path)
+{
+	char key[256];
+
+	while (obj && *path) {
+		const char *dot = strchr(path, '.');
+		size_t n = dot ? (size_t)(dot - path) : strlen(path);
+
+		if (n >= sizeof(key) || !json_is_object(obj))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = 0;
+		obj = json_object_get(obj, key);
+		path += n + (dot ? 1 : 0);
+	}
+	return obj;
+}
+
+/* v equals the text as written: a string as it is, a number by value, true/false/null. */
+static bool value_equals(const json_t *v, const char *text)
+{
+	char *end, *t;
+	bool eq;
+
+	if (!v || json_is_null(v))
+		return !strcmp(text, "null");
+	if (json_is_string(v))
+		return !strcmp(json_string_value(v), text);
+	if (json_is_number(v)) {
+		double d = strtod(text, &end);
+
+		return *text && !*end && end != text && d == json_number_value(v);
+	}
+	t = query_value_text(v);
+	eq = t && !strcmp(t, text);
+	free(t);
+	return eq;
+}
+
+/* el's identity (the fields of ident joined by '/') is id. */
+static bool identity_is(json_t *el, const char *ident, const char *id)
+{
+	const char *f = ident;
+
+	if (!json_is_object(el))
+		return value_equals(el, id);
+	for (;;) {
+		const char *slash = strchr(f, '/');
+		size_t fn = slash ? (size_t)(slash - f) : strlen(f);
+		char key[64], *t;
+		json_t *v;
+		size_t tn;
+
+		snprintf(key, sizeof(key), "%.*s", (int)fn, f);
+		v = json_object_get(el, key);
+		if (!v || json_is_null(v) || json_is_object(v) || json_is_array(v))
+			return false;
+		t = query_value_text(v);
+		if (!t)
+			return false;
+		tn = strlen(t);
+		if (strncmp(id, t, tn) || (slash ? id[tn] != '/' : id[tn] != 0)) {
+			free(t);
+			return false;
+		}
+		free(t);
+		id += tn;
+		if (!slash)
+			return true;
+		id++;
+		f = slash + 1;
+	}
+}
+
+static bool sel_keeps(const struct query_sel *s, json_t *el, const char *ident)
+{
+	json_t *v;
+
+	switch (s->kind) {
+	case SEL_ALL:
+		return true;
+	case SEL_ID:
+		return identity_is(el, ident, s->value);
+	case SEL_EQ:
+		return value_equals(get_dotted(el, s->field), s->value);
+	case SEL_NE:
+		return !value_equals(get_dotted(el, s->field), s->value);
+	case SEL_RE:
+		v = get_dotted(el, s->field);
+		return json_is_string(v) && !regexec(&s->re, json_string_value(v), 0, NULL, 0);
+	}
+	return false;
+}
+
+/* Apply steps[i..] to v, appending what they select to out. */
+static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out)
+{
+	const struct query_step *st = steps;
+	const char *ident;
+	json_t *el, *m;
+	size_t i;
+
+	if (!n)
+		return json_array_append(out, v) ? -1 : 0;
+	if (!json_is_object(v))
+		return 0;
+	v = json_object_get(v, st->key);
+	if (!v)
+		return 0;
+	if (!st->n_sels)
+		return walk(v, steps + 1, n - 1, out);
+	ident = query_identity(st->key);
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, el) {
+			size_t j;
+
+			for (j = 0; j < st->n_sels && sel_keeps(&st->sels[j], el, ident); j++)
+				;
+			if (j == st->n_sels && walk(el, steps + 1, n - 1, out))
+				return -1;
+		}
+		return 0;
+	}
+	if (json_is_object(v) && st->sels[0].kind == SEL_ALL) {
+		const char *k;
+
+		json_object_foreach(v, k, m) {
+			size_t j;
+
+			for (j = 1; j < st->n_sels && sel_keeps(&st->sels[j], m, ident); j++)
+				;
+			if (j == st->n_sels && walk(m, steps + 1, n - 1, out))
+				return -1;
+		}
+		return 0;
+	}
+	if (!json_is_object(v))
+		return 0;
+	for (i = 0; i < st->n_sels; i++)
+		if (!sel_keeps(&st->sels[i], v, ident))
+			return 0;
+	return walk(v, steps + 1, n - 1, out);
+}
+
+long query_select(json_t *root, const struct query_path *p, json_t *out)
+{
+	size_t before = json_array_size(out);
+
+	if (walk(root, p->steps, p->n_steps, out))
+		return -1;
+	return (long)(json_array_size(out) - before);
+}

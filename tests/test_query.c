@@ -1,0 +1,218 @@
+/*
+ * test_query.c - `exitscope query` and the path walker under it
+ * (results/query.h): every selector form ([ID] per array, [*] on arrays
+ * and objects, [F=V], [F!=V], [F~RE], chained, '#'), the output of each
+ * JSON type, absent (exit 1, nothing printed) against invalid (exit 2,
+ * one line; a path that does not parse adds the hint to --help), and each file type: the recorded result files of every kind,
+ * a noise floor, a compare document, --plain JSON and stdin.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/query.h"
+#include "tests/fixture.h"
+#include "tests/run_cmd.h"
+#include "tests/tap.h"
+
+static const char *exe;
+static char *dir;
+
+#define RUN	"lanes/samples/vmx/run.json"
+#define MAP	"lanes/samples/vmx/map.json"
+#define CHECK	"lanes/samples/vmx/check.json"
+#define INFO	"lanes/samples/svm/info.json"
+#define NOISE	"fuzz/corpus-noise/valid-noise-v2.json"
+
+/* `exitscope query ARGS...` (NULL-terminated); r to run_free. */
+static int query(struct run_result *r, ...)
+{
+	const char *argv[32] = { exe, "query" };
+	size_t n = 2;
+	va_list ap;
+
+	va_start(ap, r);
+	while (n < 31 && (argv[n] = va_arg(ap, const char *)))
+		n++;
+	va_end(ap);
+	argv[n] = NULL;
+	return run_cmd(r, argv);
+}
+
+/* The query prints exactly want and exits status. */
+static void is_query(const char *want, int status, const char *file, const char *path, const char *what)
+{
+	struct run_result r;
+
+	query(&r, file, path, NULL);
+	if (!ok(r.status == status && !strcmp(r.out, want) && (status == 2 || !*r.err),
+		"%s: %s", path, what))
+		diag("exit %d, out '%s', err '%s'", r.status, r.out, r.err);
+	run_free(&r);
+}
+
+/* One line on stderr, "exitscope query: ...", naming needle. */
+static void refused(const char *file, const char *path, const char *needle, const char *what)
+{
+	struct run_result r;
+	size_t n;
+
+	query(&r, file, path, NULL);
+	n = strlen(r.err);
+	/* A usage error (a path) adds the hint to --help. */
+	if (strstr(r.err, "\nTry 'exitscope query --help'.\n"))
+		n = strstr(r.err, "\nTry") - r.err + 1;
+	if (!ok(r.status == 2 && !*r.out && !strncmp(r.err, "exitscope query: ", 17) &&
+		strchr(r.err, '\n') == r.err + n - 1 && strstr(r.err, needle), "%s", what))
+		diag("exit %d, out '%s', err '%s'", r.status, r.out, r.err);
+	run_free(&r);
+}
+
+static void test_library(void)
+{
+	char err[256];
+	const char *bad[] = { "", "#", "a..b", "a[", "a[]", "a]b", "[x]", "a.", "a[x]b", "a[f~(]" };
+	json_t *root = json_loads("{\"a\": [{\"name\": \"x\", \"v\": 1}, {\"name\": \"y\", \"v\": 2.5},"
+				  " {\"name\": \"z\"}], \"o\": {\"p\": 1, \"q\": \"s\"}, \"n\": null,"
+				  " \"t\": true, \"l\": [\"u\", \"w\"]}", 0, NULL);
+	json_t *out = json_array();
+	struct query_path *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = query_path_parse(bad[i], err, sizeof(err));
+		ok(!p && *err, "'%s' does not parse (%s)", bad[i], err);
+		query_path_free(p);
+	}
+	static const struct {
+		const char *path;
+		long n;
+	} sel[] = {
+		{ ".", 1 }, { "a", 1 }, { "a[*]", 3 }, { "a[x]", 1 }, { "a[nope]", 0 },
+		{ "a[v=1]", 1 }, { "a[v=1.0]", 1 }, { "a[v!=1]", 2 }, { "a[v=null]", 1 },
+		{ "a[name~^[xy]$]", 2 }, { "a[name~^[xy]$][v!=2.5]", 1 }, { "a[*].v", 2 },
+		{ "o[*]", 2 }, { "o[p=1]", 1 }, { "o[p=2]", 0 }, { "n", 1 }, { "missing", 0 },
+		{ "o.p.deeper", 0 }, { "l[w]", 1 }, { "l[*]#", 2 }, { "t[*]", 0 },
+	};
+	for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
+		p = query_path_parse(sel[i].path, err, sizeof(err));
+		json_array_clear(out);
+		is_int(p ? query_select(root, p, out) : -2, sel[i].n, sel[i].path);
+		query_path_free(p);
+	}
+	p = query_path_parse("a[*].v#", err, sizeof(err));
+	ok(p && query_path_counts(p), "a final # counts");
+	query_path_free(p);
+	ok(!strcmp(query_identity("probes"), "name") && !strcmp(query_identity("exits"), "reason") &&
+	   !strcmp(query_identity("checks"), "suite/name") &&
+	   !strcmp(query_identity("entries"), "reg/name/op"), "identities of the arrays");
+	json_decref(out);
+	json_decref(root);
+}
+
+static void test_result_files(void)
+{
+	is_query("run\n", 0, RUN, "kind", "a string prints raw");
+	is_query("1198\n", 0, RUN, "probes[cpuid].cycles.median", "a number by [ID]");
+	is_query("intercepted\n", 0, MAP, "map.profiles[host].entries[cr0/MP/toggle].status",
+		 "map entries by REG/NAME/OP");
+	is_query("{\"CR_ACCESS\":1.0,\"IO_INSTRUCTION\":0.0}\n", 0, MAP,
+		 "map.profiles[host].entries[cr0/MP/toggle].trace", "an object as compact JSON");
+	is_query("pass\n", 0, CHECK, "checks[xstate/xcr0_subset_host].status", "checks by SUITE/NAME");
+	is_query("0\n", 0, CHECK, "checks[status=fail]#", "# counts: 0 is an answer");
+	is_query("", 1, CHECK, "checks[status=fail].name", "no element matched: exit 1, nothing printed");
+	is_query("", 1, RUN, "probes[no_such_probe]", "no such probe: exit 1");
+	is_query("", 1, RUN, "host.no_such_key", "an absent key: exit 1");
+	is_query("svm\n", 0, INFO, "host.lane.name", "an info file");
+	is_query("4\n", 0, RUN, "probes[status=skipped]#", "[FIELD=VALUE] counted");
+	is_query("cpuid\n", 0, RUN, "probes[name~^cpu].name", "[FIELD~REGEX]");
+	is_query("true\n", 0, INFO, "host.cpuid.xsave", "true prints true");
+	refused(RUN, "probes[", "no closing", "a path that does not parse: exit 2, one line");
+	refused("lanes/samples/vmx/nonexistent.json", "kind", "nonexistent.json: cannot open",
+		"a missing file: exit 2");
+	refused("fuzz/corpus/broken-nan.json", "kind", "broken-nan.json", "an invalid result file: exit 2");
+	refused(NOISE, "", "empty path", "an empty path: exit 2");
+
+	struct run_result r;
+	query(&r, RUN, "kind", "probes[nope]", "probes[cpuid].name", NULL);
+	ok(r.status == 1 && !strcmp(r.out, "run\ncpuid\n"), "several paths: the values of each, exit 1 when one selects nothing");
+	run_free(&r);
+	query(&r, RUN, NULL);
+	ok(r.status == 2 && strstr(r.err, "PATH"), "no PATH: usage error");
+	run_free(&r);
+	query(&r, "--plain", NULL);
+	ok(r.status == 2, "no FILE: usage error");
+	run_free(&r);
+	query(&r, "--help", NULL);
+	ok(r.status == 0 && strstr(r.out, "--plain"), "--help");
+	run_free(&r);
+	const char *sh[] = { "sh", "-c", "exec \"$0\" query - 'probes[*]#' < " RUN, exe, NULL };
+	run_cmd(&r, sh);
+	ok(r.status == 0 && atoi(r.out) > 10, "FILE - is stdin (%s)", r.out);
+	run_free(&r);
+}
+
+static void test_other_files(void)
+{
+	const char *plain, *cmp, *a, *b;
+	json_t *doc;
+
+	is_query("5\n", 0, NOISE, "runs", "a noise floor");
+	is_query("a\n", 0, NOISE, "probes[a].name", "a noise floor's probe by name");
+	refused("fuzz/corpus-noise/broken-noise-version.json", "runs", "broken-noise-version.json",
+		"an invalid noise floor: exit 2");
+
+	doc = json_loads("{\"api_version\": 12, \"vcpu_mmap_size\": 12288}", 0, NULL);
+	plain = fixture_write(dir, "kvm.json", doc);
+	json_decref(doc);
+	char kvm[600];
+	snprintf(kvm, sizeof(kvm), "%s", plain);
+	refused(kvm, "api_version", "not an exitscope file", "plain JSON without --plain: exit 2");
+	struct run_result r;
+	query(&r, "--plain", kvm, "api_version", ".", NULL);
+	ok(r.status == 0 && !strcmp(r.out, "12\n{\"api_version\":12,\"vcpu_mmap_size\":12288}\n"),
+	   "--plain reads any JSON; '.' is the document");
+	run_free(&r);
+	a = fixture_write_raw(dir, "bad.json", "{\"a\": 1,", 8);
+	char bad[600];
+	snprintf(bad, sizeof(bad), "%s", a);
+	query(&r, "--plain", bad, "a", NULL);
+	ok(r.status == 2 && strstr(r.err, "truncated JSON"), "--plain still refuses what is not JSON");
+	run_free(&r);
+
+	/* A real comparison: the run against a copy started a day later. */
+	doc = json_load_file(RUN, 0, NULL);
+	json_object_set_new(doc, "started", json_string("2099-01-01T00:00:00Z"));
+	b = fixture_write(dir, "b.json", doc);
+	json_decref(doc);
+	char bpath[600], cpath[600];
+	snprintf(bpath, sizeof(bpath), "%s", b);
+	snprintf(cpath, sizeof(cpath), "%s/cmp.json", dir);
+	const char *c[] = { exe, "compare", "--json", cpath, RUN, bpath, NULL };
+	run_cmd(&r, c);
+	run_free(&r);
+	is_query("exitscope-compare\n", 0, cpath, "schema", "a compare document");
+	is_query("1\n", 0, cpath, "probes[cpuid]#", "a comparison's probe by name");
+	doc = json_pack("{s:s, s:i}", "schema", "exitscope-compare", "schema_version", 999);
+	cmp = fixture_write(dir, "cmp999.json", doc);
+	json_decref(doc);
+	refused(cmp, "schema", "schema_version", "a compare document of an unknown version: exit 2");
+}
+
+int main(void)
+{
+	test_library();
+	exe = getenv("EXITSCOPE");
+	if (!exe) {
+		skip("EXITSCOPE is not set (run through make check)");
+		return done_testing();
+	}
+	dir = fixture_tmpdir();
+	if (!dir)
+		return tap_skip_all("no temp dir");
+	test_result_files();
+	test_other_files();
+	fixture_rmdir(dir);
+	return done_testing();
+}
