@@ -4,48 +4,52 @@
  * through exitscope's own reader of that file (results/query.h) rather than
  * a second parser in the script; one line per value selected.
  */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmds.h"
+#include "cli/opts.h"
 #include "compare/compare.h"
 #include "results/file_read.h"
 #include "results/query.h"
 #include "results/schema.h"
 
-static void query_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: exitscope query [--plain] FILE PATH [PATH ...]\n"
-		"\n"
-		"Print the values PATH selects in FILE, one line each: what a script needs\n"
-		"from a result file (run, map, check, info), a compare --json document or a\n"
-		"noise floor (calibrate), read and validated as exitscope reads it. FILE '-'\n"
-		"is stdin. PATH is keys separated by '.', each key optionally followed by\n"
-		"selectors of an array's elements: [ID] by identity (probes, functions,\n"
-		"profiles: name; exits: reason; checks: SUITE/NAME; map entries:\n"
-		"REG/NAME/OP), [*] all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
-		"final '#' prints how many values PATH selects; '.' is the whole document.\n"
-		"Strings print as they are, numbers as JSON writes them, objects and arrays\n"
-		"as one line of JSON.\n"
-		"\n"
-		"  --plain      FILE is any JSON document: check its syntax only (a lane's\n"
-		"               helper output, not an exitscope file)\n"
-		"  -h, --help   this text\n"
-		"\n"
-		"  exitscope query run.json 'probes[cpuid].cycles.median'\n"
+static const struct cli_opt query_opts[] = {
+	{ "plain", CLI_LONG('p'), NULL, "FILE is any JSON document: check its syntax only (a lane's\n"
+					"helper output, not an exitscope file)" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec query_spec = {
+	.name = "query",
+	.usage = "[options] FILE PATH [PATH ...]",
+	.about = "Print the values PATH selects in FILE, one line each: what a script needs\n"
+		 "from a result file (run, map, check, info), a compare --json document or a\n"
+		 "noise floor (calibrate), read and validated as exitscope reads it. FILE '-'\n"
+		 "is stdin. PATH is keys separated by '.', each key optionally followed by\n"
+		 "selectors of an array's elements: [ID] by identity (probes, functions,\n"
+		 "profiles: name; exits: reason; checks: SUITE/NAME; map entries:\n"
+		 "REG/NAME/OP), [*] all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
+		 "final '#' prints how many values PATH selects; '.' is the whole document.\n"
+		 "Strings print as they are, numbers as JSON writes them, objects and arrays\n"
+		 "as one line of JSON.\n",
+	.opts = query_opts,
+	.col = 15,
+	.order = '+',	/* options end at FILE: a PATH is never taken for an option */
+	.tail = "  exitscope query run.json 'probes[cpuid].cycles.median'\n"
 		"  exitscope query check.json 'checks[status=fail]#'\n"
 		"\n"
 		"Exit status: 0 every PATH selected a value (or counted), 1 some PATH\n"
 		"selected nothing (nothing is printed for it), 2 usage error, a PATH that\n"
-		"does not parse, or an unreadable or invalid FILE.\n");
-}
+		"does not parse, or an unreadable or invalid FILE.\n",
+};
 
-/* All of stdin, under the readers' size limit. 0, or -1 with why in err. */
-static int read_stdin(char **buf, size_t *len, char *err, size_t errlen)
+/* All of stdin, under the readers' size limit. 0, or -errno with why in err. */
+static int read_stdin(char **buf, size_t *len, struct err *err)
 {
 	size_t cap = 1 << 16, n = 0, got;
 	char *b = malloc(cap + 1), *nb;
@@ -54,8 +58,7 @@ static int read_stdin(char **buf, size_t *len, char *err, size_t errlen)
 		n += got;
 		if (n > RESULT_MAX_FILE_BYTES) {
 			free(b);
-			snprintf(err, errlen, "-: file too large (limit %u bytes)", RESULT_MAX_FILE_BYTES);
-			return -1;
+			return err_set(err, -EFBIG, "-: file too large (limit %u bytes)", RESULT_MAX_FILE_BYTES);
 		}
 		if (n == cap) {
 			cap *= 2;
@@ -65,14 +68,11 @@ static int read_stdin(char **buf, size_t *len, char *err, size_t errlen)
 			b = nb;
 		}
 	}
-	if (!b) {
-		snprintf(err, errlen, "-: out of memory");
-		return -1;
-	}
+	if (!b)
+		return err_set(err, -ENOMEM, "-: out of memory");
 	if (ferror(stdin)) {
 		free(b);
-		snprintf(err, errlen, "-: cannot read stdin");
-		return -1;
+		return err_set(err, -EIO, "-: cannot read stdin");
 	}
 	b[n] = 0;
 	*buf = b;
@@ -114,36 +114,30 @@ static int query_print(struct query_file *qf, struct query_path *p)
 
 int cmd_query(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "plain", no_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	/* The compare document has no reader: its envelope is what is checked. */
 	static const struct query_envelope env[] = {
 		{ COMPARE_SCHEMA, 1, COMPARE_SCHEMA_VERSION },
 	};
-	char err[RESULT_ERR_MAX + 256], *buf = NULL;
 	struct query_path **paths;
 	struct query_file *qf;
+	struct cli_parser cp;
 	const char *file;
+	struct err err;
+	char *buf = NULL;
 	int c, plain = 0, rc = EXIT_OK, npaths, i, r;
 	size_t len;
 
-	optind = 0;
-	opterr = 0;
-	/* '+': stop at FILE, so a PATH is never taken for an option. */
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	cli_opts_init(&cp, &query_spec, argc, argv);
+	while ((c = cli_opts_next(&cp)) != -1) {
 		switch (c) {
-		case 'p':
+		case CLI_LONG('p'):
 			plain = 1;
 			break;
 		case 'h':
-			query_usage(stdout);
+			cli_help(stdout, &query_spec);
 			return EXIT_OK;
 		default:
-			return cli_usage_error("query", "unknown or incomplete option '%s'",
-					       argv[optind - 1]);
+			return cli_opts_bad(&cp);
 		}
 	}
 	if (argc - optind < 2)
@@ -155,28 +149,25 @@ int cmd_query(int argc, char **argv)
 	if (!paths)
 		return cli_error("query", EXIT_FAIL, "out of memory");
 	for (i = 0; i < npaths; i++) {
-		paths[i] = query_path_parse(argv[optind + i], err, sizeof(err));
+		paths[i] = query_path_parse(argv[optind + i], &err);
 		if (!paths[i]) {
-			rc = cli_usage_error("query", "%s", err);
+			rc = cli_usage_error("query", "%s", err.msg);
 			goto out;
 		}
 	}
 	if (!strcmp(file, "-")) {
-		if (read_stdin(&buf, &len, err, sizeof(err))) {
-			rc = cli_error("query", EXIT_USAGE, "%s", err);
+		if (read_stdin(&buf, &len, &err)) {
+			rc = cli_error("query", EXIT_USAGE, "%s", err.msg);
 			goto out;
 		}
-	} else if (file_read_all(file, RESULT_MAX_FILE_BYTES, &buf, &len, err, sizeof(err) / 2)) {
-		char why[sizeof(err) / 2];
-
-		snprintf(why, sizeof(why), "%s", err);
-		rc = cli_error("query", EXIT_USAGE, "%s: %s", file, why);
+	} else if (file_read_all(file, RESULT_MAX_FILE_BYTES, &buf, &len, &err)) {
+		rc = cli_error("query", EXIT_USAGE, "%s: %s", file, err.msg);
 		goto out;
 	}
 	qf = query_load_buffer(file, buf, len, env, sizeof(env) / sizeof(env[0]),
-			       plain ? QUERY_LOAD_PLAIN : 0, err, sizeof(err));
+			       plain ? QUERY_LOAD_PLAIN : 0, &err);
 	if (!qf) {
-		rc = cli_error("query", EXIT_USAGE, "%s", err);
+		rc = cli_error("query", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
 	for (i = 0; i < npaths; i++) {

@@ -29,7 +29,7 @@ static const struct command {
 /* The option tables that `exitscope help --options CMD` lists (what completion reads). */
 static const struct cli_cmd_spec *const specs[] = {
 	&info_spec, &run_spec, &map_spec, &check_spec, &calibrate_spec,
-	&compare_spec, &report_spec, &export_spec, &profile_spec,
+	&compare_spec, &report_spec, &export_spec, &profile_spec, &query_spec,
 };
 
 /* `exitscope help --options CMD`: CMD's options one spelling a line (cli_opts_list). */

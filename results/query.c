@@ -2,6 +2,7 @@
  * query.c - load one of exitscope's JSON files through its reader and walk
  * query paths over the parsed document (results/query.h).
  */
+#include <errno.h>
 #include <math.h>
 #include <regex.h>
 #include <stdbool.h>
@@ -54,16 +55,16 @@ void query_file_free(struct query_file *qf)
 
 struct query_file *query_load_buffer(const char *name, const void *buf, size_t len,
 				     const struct query_envelope *env, size_t n, int flags,
-				     char *err, size_t errlen)
+				     struct err *err)
 {
-	struct jcheck c = { .name = name, .err = err, .errlen = errlen };
+	struct jcheck c = { .name = name, .err = err };
 	struct query_file *qf = calloc(1, sizeof(*qf));
 	const char *schema;
 	json_t *root, *ver;
 	size_t i;
 
 	if (!qf) {
-		snprintf(err, errlen, "%s: out of memory", name);
+		err_set(err, -ENOMEM, "%s: out of memory", name);
 		return NULL;
 	}
 	root = json_load_checked_buffer(&c, buf, len);
@@ -76,13 +77,13 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (!schema) {
-		snprintf(err, errlen, "%s: no \"schema\" string: not an exitscope file", name);
+		err_set(err, -EINVAL, "%s: no \"schema\" string: not an exitscope file", name);
 		json_decref(root);
 		goto fail;
 	}
 	if (!strcmp(schema, RESULT_SCHEMA)) {
 		json_decref(root);
-		qf->rf = result_read_buffer(name, buf, len, err, errlen);
+		qf->rf = result_read_buffer(name, buf, len, err);
 		if (!qf->rf)
 			goto fail;
 		qf->type = QUERY_RESULT;
@@ -92,7 +93,7 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 	}
 	if (!strcmp(schema, NOISE_SCHEMA)) {
 		json_decref(root);
-		qf->nf = noise_read_buffer(name, buf, len, err, errlen);
+		qf->nf = noise_read_buffer(name, buf, len, err);
 		if (!qf->nf)
 			goto fail;
 		qf->type = QUERY_NOISE;
@@ -106,7 +107,7 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 		ver = json_object_get(root, "schema_version");
 		if (!json_is_integer(ver) || json_integer_value(ver) < env[i].version_min ||
 		    json_integer_value(ver) > env[i].version_max) {
-			snprintf(err, errlen, "%s: schema_version: not an integer %lld..%lld", name,
+			err_set(err, -EINVAL, "%s: schema_version: not an integer %lld..%lld", name,
 				 env[i].version_min, env[i].version_max);
 			json_decref(root);
 			goto fail;
@@ -116,7 +117,7 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 		qf->root = qf->own = root;
 		return qf;
 	}
-	snprintf(err, errlen, "%s: schema \"%.64s\" is not a file exitscope query reads", name, schema);
+	err_set(err, -EINVAL, "%s: schema \"%.64s\" is not a file exitscope query reads", name, schema);
 	json_decref(root);
 fail:
 	free(qf);
@@ -166,7 +167,7 @@ static bool is_field(const char *s, size_t n)
 }
 
 /* The selector text t (n bytes, between the brackets) into s. */
-static int parse_sel(struct query_sel *s, const char *t, size_t n, char *err, size_t errlen)
+static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *err)
 {
 	size_t i;
 
@@ -183,7 +184,7 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, char *err, si
 		s->field = strndup(t, i);
 		s->value = strndup(t + vo, n - vo);
 		if (!s->field || !s->value) {
-			snprintf(err, errlen, "out of memory");
+			err_set(err, -ENOMEM, "out of memory");
 			return -1;
 		}
 		if (s->kind == SEL_RE) {
@@ -193,7 +194,7 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, char *err, si
 				char why[128];
 
 				regerror(rc, &s->re, why, sizeof(why));
-				snprintf(err, errlen, "[%.*s]: not a regular expression: %s", (int)n, t, why);
+				err_set(err, -EINVAL, "[%.*s]: not a regular expression: %s", (int)n, t, why);
 				return -1;
 			}
 			s->has_re = true;
@@ -203,20 +204,20 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, char *err, si
 	s->kind = SEL_ID;
 	s->value = strndup(t, n);
 	if (!s->value) {
-		snprintf(err, errlen, "out of memory");
+		err_set(err, -ENOMEM, "out of memory");
 		return -1;
 	}
 	return 0;
 }
 
-struct query_path *query_path_parse(const char *text, char *err, size_t errlen)
+struct query_path *query_path_parse(const char *text, struct err *err)
 {
 	struct query_path *p = calloc(1, sizeof(*p));
 	const char *s = text, *end;
 	size_t n = strlen(text);
 
 	if (!p) {
-		snprintf(err, errlen, "out of memory");
+		err_set(err, -ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (n && text[n - 1] == '#') {
@@ -227,7 +228,7 @@ struct query_path *query_path_parse(const char *text, char *err, size_t errlen)
 	if (n == 1 && text[0] == '.')
 		return p;
 	if (!n) {
-		snprintf(err, errlen, "'%s': an empty path (\".\" is the whole document)", text);
+		err_set(err, -EINVAL, "'%s': an empty path (\".\" is the whole document)", text);
 		goto fail;
 	}
 	for (;;) {
@@ -235,19 +236,19 @@ struct query_path *query_path_parse(const char *text, char *err, size_t errlen)
 		const char *k = s;
 
 		if (p->n_steps == QUERY_MAX_STEPS) {
-			snprintf(err, errlen, "'%s': more than %d steps", text, QUERY_MAX_STEPS);
+			err_set(err, -EINVAL, "'%s': more than %d steps", text, QUERY_MAX_STEPS);
 			goto fail;
 		}
 		st = &p->steps[p->n_steps++];
 		while (s < end && is_key_char(*s))
 			s++;
 		if (s == k) {
-			snprintf(err, errlen, "'%s': a key expected at offset %zu", text, (size_t)(k - text));
+			err_set(err, -EINVAL, "'%s': a key expected at offset %zu", text, (size_t)(k - text));
 			goto fail;
 		}
 		st->key = strndup(k, s - k);
 		if (!st->key) {
-			snprintf(err, errlen, "out of memory");
+			err_set(err, -ENOMEM, "out of memory");
 			goto fail;
 		}
 		while (s < end && *s == '[') {
@@ -261,28 +262,28 @@ struct query_path *query_path_parse(const char *text, char *err, size_t errlen)
 				else if (*close == ']' && !--depth)
 					break;
 			if (close == end) {
-				snprintf(err, errlen, "'%s': '[' at offset %zu has no closing ']'", text,
+				err_set(err, -EINVAL, "'%s': '[' at offset %zu has no closing ']'", text,
 					 (size_t)(s - text));
 				goto fail;
 			}
 			if (close == s + 1) {
-				snprintf(err, errlen, "'%s': an empty selector [] at offset %zu", text,
+				err_set(err, -EINVAL, "'%s': an empty selector [] at offset %zu", text,
 					 (size_t)(s - text));
 				goto fail;
 			}
 			if (st->n_sels == QUERY_MAX_SELS) {
-				snprintf(err, errlen, "'%s': more than %d selectors in a step", text,
+				err_set(err, -EINVAL, "'%s': more than %d selectors in a step", text,
 					 QUERY_MAX_SELS);
 				goto fail;
 			}
-			if (parse_sel(&st->sels[st->n_sels++], s + 1, close - s - 1, err, errlen))
+			if (parse_sel(&st->sels[st->n_sels++], s + 1, close - s - 1, err))
 				goto fail;
 			s = close + 1;
 		}
 		if (s == end)
 			return p;
 		if (*s != '.') {
-			snprintf(err, errlen, "'%s': unexpected '%c' at offset %zu", text, *s,
+			err_set(err, -EINVAL, "'%s': unexpected '%c' at offset %zu", text, *s,
 				 (size_t)(s - text));
 			goto fail;
 		}

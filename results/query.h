@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "base/err.h"
+
 #include "results/noise.h"
 #include "results/result_read.h"
 
@@ -60,13 +62,13 @@ struct query_file {
  */
 struct query_file *query_load_buffer(const char *name, const void *buf, size_t len,
 				     const struct query_envelope *env, size_t n, int flags,
-				     char *err, size_t errlen);
+				     struct err *err);
 void query_file_free(struct query_file *qf);
 
 struct query_path;
 
 /* Parse text; NULL with why in err ("probes[: no closing ]"). query_path_free() it. */
-struct query_path *query_path_parse(const char *text, char *err, size_t errlen);
+struct query_path *query_path_parse(const char *text, struct err *err);
 void query_path_free(struct query_path *p);
 
 /* The path ends in "#": print how many values it selects, not the values. */

@@ -71,7 +71,7 @@ static void refused(const char *file, const char *path, const char *needle, cons
 
 static void test_library(void)
 {
-	char err[256];
+	struct err err;
 	const char *bad[] = { "", "#", "a..b", "a[", "a[]", "a]b", "[x]", "a.", "a[x]b", "a[f~(]" };
 	json_t *root = json_loads("{\"a\": [{\"name\": \"x\", \"v\": 1}, {\"name\": \"y\", \"v\": 2.5},"
 				  " {\"name\": \"z\"}], \"o\": {\"p\": 1, \"q\": \"s\"}, \"n\": null,"
@@ -81,8 +81,8 @@ static void test_library(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		p = query_path_parse(bad[i], err, sizeof(err));
-		ok(!p && *err, "'%s' does not parse (%s)", bad[i], err);
+		p = query_path_parse(bad[i], &err);
+		ok(!p && err.code < 0 && *err.msg, "'%s' does not parse (%s)", bad[i], err.msg);
 		query_path_free(p);
 	}
 	static const struct {
@@ -96,12 +96,12 @@ static void test_library(void)
 		{ "o.p.deeper", 0 }, { "l[w]", 1 }, { "l[*]#", 2 }, { "t[*]", 0 },
 	};
 	for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
-		p = query_path_parse(sel[i].path, err, sizeof(err));
+		p = query_path_parse(sel[i].path, &err);
 		json_array_clear(out);
 		is_int(p ? query_select(root, p, out) : -2, sel[i].n, sel[i].path);
 		query_path_free(p);
 	}
-	p = query_path_parse("a[*].v#", err, sizeof(err));
+	p = query_path_parse("a[*].v#", &err);
 	ok(p && query_path_counts(p), "a final # counts");
 	query_path_free(p);
 	ok(!strcmp(query_identity("probes"), "name") && !strcmp(query_identity("exits"), "reason") &&
