@@ -326,6 +326,11 @@ char *query_value_text(const json_t *v)
 	if (json_is_real(v)) {
 		double d = json_real_value(v);
 
+		/* A whole number as one (700.0 is "700", not %g's "7e+02"). */
+		if (d == trunc(d) && fabs(d) < 1e17) {
+			snprintf(buf, sizeof(buf), "%.0f", d);
+			return strdup(buf);
+		}
 		for (int prec = 1; prec <= 17; prec++) {
 			snprintf(buf, sizeof(buf), "%.*g", prec, d);
 			if (strtod(buf, NULL) == d)

@@ -107,6 +107,21 @@ static void test_library(void)
 	ok(!strcmp(query_identity("probes"), "name") && !strcmp(query_identity("exits"), "reason") &&
 	   !strcmp(query_identity("checks"), "suite/name") &&
 	   !strcmp(query_identity("entries"), "reg/name/op"), "identities of the arrays");
+	{
+		static const struct { double d; const char *want; } num[] = {
+			{ 700.0, "700" }, { 2290.0, "2290" }, { 0.0, "0" }, { 0.1, "0.1" },
+			{ 1198.25, "1198.25" }, { 1e-7, "1e-07" }, { 1e20, "1e+20" },
+		};
+		for (i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+			json_t *v = json_real(num[i].d);
+			char *t = query_value_text(v);
+
+			ok(t && !strcmp(t, num[i].want), "%g prints as %s (got %s)", num[i].d, num[i].want,
+			   t ? t : "(null)");
+			free(t);
+			json_decref(v);
+		}
+	}
 	json_decref(out);
 	json_decref(root);
 }
