@@ -172,7 +172,7 @@ ab_assert() {
 			function m(n) { return n == f || substr(n, 1, length(f) + 1) == f "." }
 			# x rounded to two decimals, half away from zero
 			function rd(x,  v, i) { v = x * 100; i = int(v); if (v - i >= 0.5) i++; else if (i - v >= 0.5) i--; return (i == 0 && v < 0) ? "-0" : i / 100 }
-			# as jq writes such a number: no trailing zeros
+			# written without trailing zeros (12.30 -> 12.3, 5.00 -> 5, and -0 as -0)
 			function pr(x,  s) { if (x == "-0") return x; s = sprintf("%.2f", x); sub(/0+$/, "", s); sub(/\.$/, "", s); return s }
 			function pair(s, k) { gsub(/[][]/, "", s); split(s, k, ",") }
 			$1 == "K" { ka = $2; kb = $3; next }
