@@ -136,38 +136,72 @@ ab_assert() {
 	# "kernel" is the L1 kernel's instructions per op. Or "no exit path ..."
 	# when a side was not profiled.
 	path_row() {
-		jq -r -n --slurpfile c "$cj" --slurpfile ra "$dir/$base/results/$blk.json" \
-			--slurpfile rb "$dir/$new/results/$blk.json" --arg p "$probe" --arg f "$1" --arg u "$2" \
-			--arg base "$base" --arg new "$new" '
-			def r: . * 100 | round / 100;
-			def m: .name == $f or (.name | startswith($f + "."));
-			def ep(d): [d[0].probes[]? | select(.name == $p) | .exit_path // empty][0];
-			def why(d; side): [d[0].probes[]? | select(.name == $p) | .status][0] as $s
-				| if $s == "ok" then "\(side) (not profiled: LANE_PROFILE=1)" else "\(side) (probe status \($s))" end;
-			ep($ra) as $ea | ep($rb) as $eb
-			| ([$c[0].exit_paths.probes[]? | select(.probe == $p)][0]) as $cp
-			| if $ea == null or $eb == null then
-				"no exit path on \([if $ea == null then why($ra; $base) else empty end, if $eb == null then why($rb; $new) else empty end] | join(" and "))"
-			  elif $c[0].exit_paths == null then "no exit path in compare'"'"'s output (exitscope compare without exit_paths)"
-			  elif $f == "kernel" then
-				[($cp.kernel_insn_per_op // [$ea.kernel_insn_per_op, $eb.kernel_insn_per_op]) | .[] | r]
-				| "\(.[0])\u001f\(.[1])\u001f\(.[0])\u001f\(.[1])\u001fkernel\u001f\(if .[0] != .[1] then "changed" else "unchanged" end)"
-			  else
-				([$cp.functions[]? | select(m)]) as $ch
-				| ([$ch[].name]) as $chn
-				| ([($ea.functions // [])[], ($eb.functions // [])[] | select(m) | .name] | unique) as $all
-				| ([$all[] | select(. as $n | $chn | index($n) | not)]) as $same
-				| def one(e; i; key): ([$ch[] | .[key][i]] | add // 0)
-					+ ([(e.functions // [])[] | select(.name as $n | $same | index($n)) | .[key]] | add // 0);
-				  [one($ea; 0; "calls_per_op"), one($eb; 1; "calls_per_op"), one($ea; 0; "insn_per_op"), one($eb; 1; "insn_per_op")] | map(r) as $v
-				| (if $u == "calls" then [$v[0], $v[1]] else [$v[2], $v[3]] end) as $x
-				| "\($x[0])\u001f\($x[1])\u001f\($v[2])\u001f\($v[3])\u001f\($all | join(","))\u001f"
-				  + (if ($all | length) == 0 then "on neither side"
-				     elif ($chn | length) == 0 then "unchanged"
-				     elif $v[0] == 0 and $v[2] == 0 then "new"
-				     elif $v[1] == 0 and $v[3] == 0 then "gone"
-				     else "changed" end)
-			  end'
+		local fn=$1 unit=$2 ra=$dir/$base/results/$blk.json rb=$dir/$new/results/$blk.json
+		local ep=probes[$probe].exit_path cp=exit_paths.probes[probe=$probe] why= s side f
+		is_result "$ra" && is_result "$rb" || return 0
+		for side in a b; do
+			f=$ra; [ $side = b ] && f=$rb
+			[ "$(qn "$f" "$ep")" = 0 ] || continue
+			s=$(qv "$f" "probes[$probe].status"); [ "$s" = - ] && s=null
+			if [ "$s" = ok ]; then s="not profiled: LANE_PROFILE=1"; else s="probe status $s"; fi
+			[ $side = a ] && why="$base ($s)" || why="${why:+$why and }$new ($s)"
+		done
+		[ -z "$why" ] || { echo "no exit path on $why"; return 0; }
+		[ "$(qn "$cj" exit_paths)" != 0 ] ||
+			{ echo "no exit path in compare's output (exitscope compare without exit_paths)"; return 0; }
+		# One awk program over tab-separated rows: K (the two kernel
+		# figures), C (a function compare lists as changed: name, calls and
+		# insn per op on both sides), A and B (a side's function: name,
+		# calls, insn per op).
+		{
+			if [ "$fn" != kernel ]; then :
+			elif [ "$(qn "$cj" "$cp.kernel_insn_per_op")" != 0 ]; then
+				q "$cj" "$cp.kernel_insn_per_op[*]" | paste -s - | sed 's/^/K\t/'
+			else
+				printf 'K\t%s\t%s\n' "$(qv "$ra" "$ep.kernel_insn_per_op")" "$(qv "$rb" "$ep.kernel_insn_per_op")"
+			fi
+			[ "$fn" = kernel ] || paste <(q "$cj" "$cp.functions[*].name" 2>/dev/null) <(q "$cj" "$cp.functions[*].calls_per_op" 2>/dev/null) \
+				<(q "$cj" "$cp.functions[*].insn_per_op" 2>/dev/null) | sed 's/^/C\t/'
+			[ "$fn" = kernel ] || for side in A B; do
+				f=$ra; [ $side = B ] && f=$rb
+				paste <(q "$f" "$ep.functions[*].name" 2>/dev/null) <(q "$f" "$ep.functions[*].calls_per_op" 2>/dev/null) \
+					<(q "$f" "$ep.functions[*].insn_per_op" 2>/dev/null) | sed "s/^/$side\t/"
+			done
+		} | LC_ALL=C awk -F'\t' -v f="$fn" -v u="$unit" '
+			# FUNCTION or one of its GCC clones (FUNCTION.suffix)
+			function m(n) { return n == f || substr(n, 1, length(f) + 1) == f "." }
+			# x rounded to two decimals, half away from zero
+			function rd(x,  v, i) { v = x * 100; i = int(v); if (v - i >= 0.5) i++; else if (i - v >= 0.5) i--; return (i == 0 && v < 0) ? "-0" : i / 100 }
+			# written without trailing zeros (12.30 -> 12.3, 5.00 -> 5, and -0 as -0)
+			function pr(x,  s) { if (x == "-0") return x; s = sprintf("%.2f", x); sub(/0+$/, "", s); sub(/\.$/, "", s); return s }
+			function pair(s, k) { gsub(/[][]/, "", s); split(s, k, ",") }
+			$1 == "K" { ka = $2; kb = $3; next }
+			$1 == "C" && m($2) { nc++; cn[$2] = 1; pair($3, c); pair($4, n); ca += c[1]; cb += c[2]; ia += n[1]; ib += n[2]; next }
+			($1 == "A" || $1 == "B") && m($2) {
+				if (!($2 in seen)) { seen[$2] = 1; all[++na] = $2 }
+				if ($1 == "A") { sca[++nsa] = $2; svca[nsa] = $3; svia[nsa] = $4 }
+				else { scb[++nsb] = $2; svcb[nsb] = $3; svib[nsb] = $4 }
+			}
+			END {
+				if (f == "kernel") {
+					a = rd(ka); b = rd(kb)
+					printf "%s\037%s\037%s\037%s\037kernel\037%s\n", pr(a), pr(b), pr(a), pr(b), (a + 0 != b + 0) ? "changed" : "unchanged"
+					exit
+				}
+				# a function compare does not list did not change: its figures from the sides
+				for (j = 1; j <= nsa; j++) if (!(sca[j] in cn)) { sa += svca[j]; ja += svia[j] }
+				for (j = 1; j <= nsb; j++) if (!(scb[j] in cn)) { sb += svcb[j]; jb += svib[j] }
+				v0 = rd(ca + sa); v1 = rd(cb + sb); v2 = rd(ia + ja); v3 = rd(ib + jb)
+				for (j = 2; j <= na; j++) for (k = j; k > 1 && all[k] < all[k - 1]; k--) { t = all[k]; all[k] = all[k - 1]; all[k - 1] = t }
+				names = ""; for (j = 1; j <= na; j++) names = names (j > 1 ? "," : "") all[j]
+				if (na == 0) st = "on neither side"
+				else if (nc == 0) st = "unchanged"
+				else if (v0 + 0 == 0 && v2 + 0 == 0) st = "new"
+				else if (v1 + 0 == 0 && v3 + 0 == 0) st = "gone"
+				else st = "changed"
+				if (u == "calls") { x0 = v0; x1 = v1 } else { x0 = v2; x1 = v3 }
+				printf "%s\037%s\037%s\037%s\037%s\037%s\n", pr(x0), pr(x1), pr(v2), pr(v3), names, st
+			}'
 	}
 
 	while IFS= read -r line || [ -n "$line" ]; do
