@@ -326,3 +326,25 @@ int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct
 	}
 	return 0;
 }
+
+int cli_operand_add(const char *cmd, const char **paths, size_t *n, size_t max, const char *arg)
+{
+	if (*n == max)
+		return cli_usage_error(cmd, "too many files (at most %zu)", max);
+	paths[(*n)++] = arg;
+	return EXIT_OK;
+}
+
+int cli_operands_end(const char *cmd, int argc, char **argv, const char **paths, size_t *n, size_t max)
+{
+	int rc;
+
+	while (optind < argc) {
+		rc = cli_operand_add(cmd, paths, n, max, argv[optind++]);
+		if (rc)
+			return rc;
+	}
+	if (*n == 0)
+		return cli_usage_error(cmd, "need at least one result file");
+	return EXIT_OK;
+}

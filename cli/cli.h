@@ -94,6 +94,19 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop);
 /* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
 int cli_stdout_check(const char *cmd, int rc);
+/*
+ * The result files a command reads (report, export): one operand into
+ * paths[*n] (max at most): EXIT_OK, or EXIT_USAGE after one line.
+ */
+int cli_operand_add(const char *cmd, const char **paths, size_t *n, size_t max, const char *arg);
+/* Then those after the options (argv[optind..]), and at least one in all: EXIT_OK or EXIT_USAGE. */
+int cli_operands_end(const char *cmd, int argc, char **argv, const char **paths, size_t *n, size_t max);
+/* The exit statuses of a command that writes one file from result files (report, export). */
+#define CLI_TAIL_WRITE_FROM_RESULTS \
+	"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n" \
+	"2 usage error (including an output FILE that cannot be written, found\n" \
+	"before any input is read) or unreadable/invalid input.\n"
+
 struct result_file;
 /*
  * Read the result files paths[0..n-1] into files[]: 0, or a usage error

@@ -42,9 +42,7 @@ const struct cli_cmd_spec export_spec = {
 	.opts = export_opts,
 	.col = 22,
 	.order = '-',	/* files in order among the options */
-	.tail = "Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
-		"2 usage error (including an output FILE that cannot be written, found\n"
-		"before any input is read) or unreadable/invalid input.\n",
+	.tail = CLI_TAIL_WRITE_FROM_RESULTS,
 };
 
 static void export_usage(FILE *f)
@@ -108,10 +106,8 @@ int cmd_export(int argc, char **argv)
 	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
 		case 1:
-			if (n == EXPORT_MAX_FILES)
-				return cli_usage_error("export", "too many files (at most %d)",
-						       EXPORT_MAX_FILES);
-			paths[n++] = optarg;
+			if (cli_operand_add("export", paths, &n, EXPORT_MAX_FILES, optarg))
+				return EXIT_USAGE;
 			break;
 		case CLI_LONG('f'):
 			if (strcmp(optarg, "openmetrics") && strcmp(optarg, "prometheus"))
@@ -128,13 +124,8 @@ int cmd_export(int argc, char **argv)
 			return cli_opts_bad(&p);
 		}
 	}
-	while (optind < argc) {
-		if (n == EXPORT_MAX_FILES)
-			return cli_usage_error("export", "too many files (at most %d)", EXPORT_MAX_FILES);
-		paths[n++] = argv[optind++];
-	}
-	if (n == 0)
-		return cli_usage_error("export", "need at least one result file");
+	if (cli_operands_end("export", argc, argv, paths, &n, EXPORT_MAX_FILES))
+		return EXIT_USAGE;
 	rc = cli_output_distinct("export", "-o", out, paths, n, "input");
 	if (!rc)
 		rc = cli_output_check("export", out);

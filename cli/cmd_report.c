@@ -37,9 +37,7 @@ const struct cli_cmd_spec report_spec = {
 	.opts = report_opts,
 	.col = 22,
 	.order = '-',	/* files in order among the options */
-	.tail = "Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n"
-		"2 usage error (including an output FILE that cannot be written, found\n"
-		"before any input is read) or unreadable/invalid input.\n",
+	.tail = CLI_TAIL_WRITE_FROM_RESULTS,
 };
 
 static void report_usage(FILE *f)
@@ -85,10 +83,8 @@ int cmd_report(int argc, char **argv)
 	while ((c = cli_opts_next(&p)) != -1) {
 		switch (c) {
 		case 1:
-			if (n == REPORT_MAX_FILES)
-				return cli_usage_error("report", "too many files (at most %d)",
-						       REPORT_MAX_FILES);
-			paths[n++] = optarg;
+			if (cli_operand_add("report", paths, &n, REPORT_MAX_FILES, optarg))
+				return EXIT_USAGE;
 			break;
 		case 'o':
 			out = optarg;
@@ -115,13 +111,8 @@ int cmd_report(int argc, char **argv)
 			return cli_opts_bad(&p);
 		}
 	}
-	while (optind < argc) {
-		if (n == REPORT_MAX_FILES)
-			return cli_usage_error("report", "too many files (at most %d)", REPORT_MAX_FILES);
-		paths[n++] = argv[optind++];
-	}
-	if (n == 0)
-		return cli_usage_error("report", "need at least one result file");
+	if (cli_operands_end("report", argc, argv, paths, &n, REPORT_MAX_FILES))
+		return EXIT_USAGE;
 	rc = cli_output_distinct("report", "-o", out, paths, n, "input");
 	if (!rc)
 		rc = cli_output_check("report", out);
