@@ -17,8 +17,6 @@
 #include "results/result_read.h"
 #include "results/result_write.h"
 
-#define EXPORT_MAX_FILES	64
-
 static const struct cli_opt export_opts[] = {
 	{ "format", CLI_LONG('f'), "FMT", "openmetrics (the default; also 'prometheus'): text\n"
 					  "exposition format 0.0.4, no timestamps, no '# EOF'" },

@@ -22,6 +22,7 @@
 #include "results/result_read.h"
 
 #define EXPORT_RUN_LABEL_LEN	128
+#define EXPORT_MAX_FILES	64	/* result files in one export */
 
 /* One file to export and the value of its "run" label. */
 struct export_run {

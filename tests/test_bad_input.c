@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "probes/probes.h"
+#include "export/openmetrics.h"
+#include "report/report.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -112,6 +114,32 @@ static void refused(const char *const argv[], int want, const char *needle, cons
 		"%s: exit %d, one line saying so%s", what, want, path ? ", the file untouched" : ""))
 		diag("  exit %d, stderr: %s", r.status, r.err);
 	run_free(&r);
+}
+
+/* report and export: no result file, or more than they take. */
+static void test_operands(void)
+{
+	static const struct { const char *cmd; int max; } c[] = {
+		{ "export", EXPORT_MAX_FILES }, { "report", REPORT_MAX_FILES },
+	};
+	const char *argv[EXPORT_MAX_FILES + REPORT_MAX_FILES + 8];
+	char want[64];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		int n = 0;
+
+		argv[n++] = exe;
+		argv[n++] = c[i].cmd;
+		argv[n] = NULL;
+		refused(argv, 2, "need at least one result file", NULL, NULL, c[i].cmd);
+		argv[n++] = "-o";
+		argv[n++] = "/dev/null";
+		for (int k = 0; k <= c[i].max; k++)
+			argv[n++] = a_json;
+		argv[n] = NULL;
+		snprintf(want, sizeof(want), "too many files (at most %d)", c[i].max);
+		refused(argv, 2, want, NULL, NULL, c[i].cmd);
+	}
 }
 
 /* An output that is an input, or another output: refused before anything runs. */
@@ -592,6 +620,7 @@ int main(void)
 		return tap_skip_all("cannot write the input files");
 	}
 	test_same_file();
+	test_operands();
 	test_report_cut();
 	test_report_unwritable();
 	test_input_files();
