@@ -126,8 +126,8 @@ check-kernels: lane-exitscope $(EXE)
 # The generated part of docs/kernels.md, from the last check-kernels (and
 # KERNELS_REPEAT: more runs of the six, LANE_KERNELS_OUT=DIR, for the spread).
 KERNELS_REPEAT ?=
-kernels-table:
-	$(Q)scripts/lane-kernels-table --doc docs/kernels.md build-lanes/kernels $(KERNELS_REPEAT)
+kernels-table: $(EXE)
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-kernels-table --doc docs/kernels.md build-lanes/kernels $(KERNELS_REPEAT)
 
 check-lane-assert:
 	$(Q)scripts/lane-selftest
