@@ -23,7 +23,7 @@
 
 static const struct cli_opt profile_opts[] = {
 	{ "counts", CLI_LONG('c'), "FILE", "the emulator's profile file" },
-	{ "symbols", CLI_LONG('s'), "MAP", "the lane kernel's System.map; it must be the running\n"
+	{ "symbols", CLI_LONG('s'), "SYSTEM.MAP", "the lane kernel's System.map; it must be the running\n"
 					   "kernel's: every VM entry the emulator saw must lie in\n"
 					   "the function that enters the guest, else no profile" },
 	{ "label", CLI_LONG('l'), "LABEL", "the run's dump in FILE (the JSON path the run wrote\n"
@@ -37,7 +37,7 @@ static const struct cli_opt profile_opts[] = {
 
 const struct cli_cmd_spec profile_spec = {
 	.name = "profile",
-	.usage = "--counts FILE --symbols MAP [options] RUN.json",
+	.usage = "--counts FILE --symbols SYSTEM.MAP [options] RUN.json",
 	.about = "Add each probe's exit path to a run made in a profiling lane (LANE_PROFILE=1):\n"
 		 "the L1 kernel's instructions and calls by function, the L2 guest's and L1 user\n"
 		 "space's instructions, and the VM exits by reason, counted exactly by the lane's\n"

@@ -45,7 +45,8 @@ const struct cli_cmd_spec query_spec = {
 		"\n"
 		"Exit status: 0 every PATH selected a value (or counted), 1 some PATH\n"
 		"selected nothing (nothing is printed for it), 2 usage error, a PATH that\n"
-		"does not parse, or an unreadable or invalid FILE.\n",
+		"does not parse, an unreadable or invalid FILE, or a failure (out of\n"
+		"memory, stdout not written): never 1, which is an answer.\n",
 };
 
 /* All of stdin, under the readers' size limit. 0, or -errno with why in err. */
@@ -147,7 +148,7 @@ int cmd_query(int argc, char **argv)
 	npaths = argc - optind;
 	paths = calloc(npaths, sizeof(*paths));
 	if (!paths)
-		return cli_error("query", EXIT_FAIL, "out of memory");
+		return cli_error("query", EXIT_USAGE, "out of memory");
 	for (i = 0; i < npaths; i++) {
 		paths[i] = query_path_parse(argv[optind + i], &err);
 		if (!paths[i]) {
@@ -173,7 +174,7 @@ int cmd_query(int argc, char **argv)
 	for (i = 0; i < npaths; i++) {
 		r = query_print(qf, paths[i]);
 		if (r < 0) {
-			rc = cli_error("query", EXIT_FAIL, "out of memory");
+			rc = cli_error("query", EXIT_USAGE, "out of memory");
 			break;
 		}
 		if (r)
@@ -181,7 +182,7 @@ int cmd_query(int argc, char **argv)
 	}
 	query_file_free(qf);
 	if (fflush(stdout) || ferror(stdout))
-		rc = cli_error("query", EXIT_FAIL, "cannot write to stdout");
+		rc = cli_error("query", EXIT_USAGE, "cannot write to stdout");
 out:
 	for (i = 0; i < npaths; i++)
 		query_path_free(paths[i]);

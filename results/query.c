@@ -177,7 +177,8 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *e
 	}
 	for (i = 0; i < n && t[i] != '=' && t[i] != '~' && t[i] != '!'; i++)
 		;
-	if (i < n && is_field(t, i) && (t[i] != '!' || (i + 1 < n && t[i + 1] == '='))) {
+	/* No FIELD (i == 0): the element itself, as in an array of strings. */
+	if (i < n && (i == 0 || is_field(t, i)) && (t[i] != '!' || (i + 1 < n && t[i + 1] == '='))) {
 		size_t vo = i + (t[i] == '!' ? 2 : 1);
 
 		s->kind = t[i] == '=' ? SEL_EQ : t[i] == '~' ? SEL_RE : SEL_NE;

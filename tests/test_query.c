@@ -94,6 +94,7 @@ static void test_library(void)
 		{ "a[name~^[xy]$]", 2 }, { "a[name~^[xy]$][v!=2.5]", 1 }, { "a[*].v", 2 },
 		{ "o[*]", 2 }, { "o[p=1]", 1 }, { "o[p=2]", 0 }, { "n", 1 }, { "missing", 0 },
 		{ "o.p.deeper", 0 }, { "l[w]", 1 }, { "l[*]#", 2 }, { "t[*]", 0 },
+		{ "l[~^[uw]$]", 2 }, { "l[~^u]", 1 }, { "l[!=u]", 1 }, { "l[=w]", 1 }, { "l[~x]", 0 },
 	};
 	for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
 		p = query_path_parse(sel[i].path, &err);
