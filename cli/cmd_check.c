@@ -25,7 +25,7 @@ static const struct cli_opt check_opts[] = {
 				      "a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
 				      "detail, expected and observed values in a YAML block" },
 	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-' for stdout)" },
-	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	CLI_OPT_KVM_DEV,
 	{ "verbose", 'v', NULL, "while running, print each check on stderr as its suite\n"
 				"finishes, with the expected and observed values" },
 	CLI_OPT_HELP,

@@ -15,7 +15,7 @@
 #include "results/result_read.h"
 
 static const struct cli_opt compare_opts[] = {
-	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" },
+	CLI_OPT_THRESHOLD,
 	{ "normalize", CLI_LONG('N'), "MODE", "what is compared: 'speed': each round's net cycles put\n"
 					      "at the base side's guest speed (less the probe's own\n"
 					      "slope on its harness loop, fitted within runs, times\n"

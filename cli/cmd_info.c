@@ -11,7 +11,7 @@
 
 static const struct cli_opt info_opts[] = {
 	{ "json", CLI_LONG('j'), "[FILE]", "write the record as JSON to FILE, or to stdout without FILE" },
-	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device to use (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	CLI_OPT_KVM_DEV,
 	CLI_OPT_HELP,
 	{ 0 },
 };

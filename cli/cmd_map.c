@@ -33,7 +33,7 @@ static const struct cli_opt map_opts[] = {
 						  "relative to host, e.g. -shstk,-ibt or minimal,+x2apic.\n"
 						  "%s" },
 	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-' for stdout)" },
-	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	CLI_OPT_KVM_DEV,
 	{ "ops", CLI_LONG('n'), "N", "CR writes or reads per round (default %d, made even)" },
 	{ "rounds", CLI_LONG('r'), "N", "rounds per entry (default %d)" },
 	{ "tap", CLI_LONG('T'), NULL, "print TAP version 13 instead of the table: one test per\n"

@@ -14,7 +14,7 @@
 
 static const struct cli_opt report_opts[] = {
 	{ "output", 'o', "FILE", "where to write the report (default " DEFAULT_OUT "; '-': stdout)" },
-	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" },
+	CLI_OPT_THRESHOLD,
 	{ "seed", CLI_LONG('s'), "N", "bootstrap seed for the comparisons (default %d)" },
 	{ "normalize", CLI_LONG('N'), "MODE", "what the comparisons compare, as `exitscope compare`:\n"
 					      "auto (default), speed or none" },

@@ -70,7 +70,7 @@ static const struct cli_opt run_opts[] = {
 					       "invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
 					       "CPUID every probe is skipped with that reason. Recorded as\n"
 					       "settings.guest_xcr0" },
-	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" },
+	CLI_OPT_KVM_DEV,
 	{ "repeat", CLI_LONG('R'), "N", "N independent runs of this command (1-%d), one after the\n"
 					"other, each a process of its own (what varies from run to\n"
 					"run, such as memory placement, is drawn once per process);\n"

@@ -31,6 +31,10 @@ struct cli_opt {
 
 /* Every command's -h, --help. */
 #define CLI_OPT_HELP	{ "help", 'h', NULL, "this text" }
+/* The KVM device of the commands that open one (the path: cli_kvm_path). */
+#define CLI_OPT_KVM_DEV	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" }
+/* compare's and report's threshold (its default, COMPARE_THRESHOLD_PCT, is cli_help's argument). */
+#define CLI_OPT_THRESHOLD	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" }
 
 /* A command: its --help around the option table, and how getopt reads it. */
 struct cli_cmd_spec {
