@@ -66,10 +66,12 @@ static int read_count(struct jcheck *c, json_t *o, const char *key, const char *
 	JCHECK_TRY(jcheck_real(c, o, key_per_op, JCHECK_REQUIRED, &per_op));
 	want = exit_path_per_op(e, *n);
 	if (fabs(per_op - want) > 1e-9 * fmax(1, fabs(want))) {
+		int rc;
+
 		mark = jcheck_push_key(c, key_per_op);
-		jcheck_fail(c, "%g is not %s / ops (%g)", per_op, key, want);
+		rc = jcheck_fail(c, "%g is not %s / ops (%g)", per_op, key, want);
 		jcheck_pop(c, mark);
-		return -1;
+		return rc;
 	}
 	return 0;
 }
@@ -139,9 +141,9 @@ int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 	jcheck_pop(c, mark);
 	e->present = 1;
 	return 0;
-fail:
+fail:	/* every way here has filled c's message */
 	exit_path_free(e);
-	return -1;
+	return -EINVAL;
 }
 
 void exit_path_free(struct exit_path *e)

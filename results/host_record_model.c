@@ -151,7 +151,7 @@ static int read_backend(struct jcheck *c, json_t *host, struct host_record *h)
 	h->backend_module = host_backend_names[idx];
 	rc = jcheck_object(c, be, "params", JCHECK_OPTIONAL, &params);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc == 0) {
 		jcheck_push_key(c, "params");
 		if (json_object_size(params) > RESULT_MAX_ITEMS)
@@ -224,7 +224,7 @@ static int read_kvm(struct jcheck *c, json_t *host, struct host_record *h)
 	TRY(jcheck_int(c, kvm, "api_version", JCHECK_OPTIONAL, 0, LLONG_MAX, &h->kvm_api_version));
 	rc = jcheck_object(c, kvm, "caps", JCHECK_OPTIONAL, &caps);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc == 0) {
 		jcheck_push_key(c, "caps");
 		if (json_object_size(caps) > RESULT_MAX_ITEMS)
@@ -278,7 +278,7 @@ static int read_lane(struct jcheck *c, json_t *host, struct host_record *h)
 	rc = jcheck_strings(c, lane, "emulator_patches", JCHECK_OPTIONAL, HOST_LANE_MAX_PATCHES,
 			    &l->emulator_patches, &l->n_emulator_patches);
 	if (rc < 0)
-		return -1;
+		return rc;
 	TRY(jcheck_string(c, lane, "cycles", JCHECK_OPTIONAL, 0, &l->cycles));
 	TRY(jcheck_bool(c, lane, "profile", JCHECK_OPTIONAL, &l->profile));
 	TRY(jcheck_object(c, lane, "kernel", JCHECK_REQUIRED, &k));
@@ -291,7 +291,7 @@ static int read_lane(struct jcheck *c, json_t *host, struct host_record *h)
 	rc = jcheck_strings(c, k, "patches", JCHECK_OPTIONAL, HOST_LANE_MAX_PATCHES,
 			    &l->kernel_patches, &l->n_kernel_patches);
 	if (rc < 0)
-		return -1;
+		return rc;
 	jcheck_pop(c, mark);
 	l->present = 1;
 	return 0;

@@ -251,7 +251,7 @@ json_t *result_map_json(const struct result_map *m)
 
 /* ---- reader ---- */
 
-#define TRY(expr) do { if ((expr) < 0) return -1; } while (0)
+#define TRY JCHECK_TRY
 
 /*
  * A string into buf: identifiers (cut false) that do not fit are an error,
@@ -270,9 +270,9 @@ static int read_str(struct jcheck *c, json_t *obj, const char *key, int req, int
 	if (n >= len) {
 		if (!cut) {
 			mark = jcheck_push_key(c, key);
-			jcheck_fail(c, "longer than %zu characters", len - 1);
+			rc = jcheck_fail(c, "longer than %zu characters", len - 1);
 			jcheck_pop(c, mark);
-			return -1;
+			return rc;
 		}
 		n = len - 1;
 		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
@@ -305,7 +305,7 @@ static int read_entry(struct jcheck *c, json_t *obj, struct result_map_entry *e)
 	TRY(read_str(c, obj, "feature", JCHECK_OPTIONAL, 1, e->feature, sizeof(e->feature), false));
 	rc = jcheck_bool(c, obj, "cpuid", JCHECK_OPTIONAL, &b);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc == 0)
 		e->cpuid = b;
 	idx = -1;
@@ -367,15 +367,17 @@ static int read_map(struct jcheck *c, json_t *obj, struct result_map *m)
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out)
 {
 	struct result_map *m;
+	int rc;
 
 	if (!json_is_object(obj))
 		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
 	m = result_map_new();
 	if (!m)
 		return jcheck_fail(c, "out of memory");
-	if (read_map(c, obj, m) < 0) {
+	rc = read_map(c, obj, m);
+	if (rc < 0) {
 		result_map_free(m);
-		return -1;
+		return rc;
 	}
 	*out = m;
 	return 0;

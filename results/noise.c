@@ -199,8 +199,7 @@ static int read_est(struct jcheck *c, json_t *o, struct noise_est *e)
 	TRY(jcheck_num(c, o, "within_se_cycles", JCHECK_REQUIRED, &e->within_se_cycles));
 	TRY(jcheck_num(c, o, "between_sd_cycles", JCHECK_REQUIRED, &e->between_sd_cycles));
 	e->between_sd_rel = -1;
-	if (jcheck_num(c, o, "between_sd_rel", JCHECK_OPTIONAL, &e->between_sd_rel) < 0)
-		return -1;
+	TRY(jcheck_num(c, o, "between_sd_rel", JCHECK_OPTIONAL, &e->between_sd_rel));
 	TRY(jcheck_num(c, o, "df", JCHECK_REQUIRED, &e->df));
 	/* between^2 = run_sd^2 - within^2 (10 significant digits in the file). */
 	if (e->between_sd_cycles > e->run_sd_cycles * (1 + 1e-9)) {
@@ -227,7 +226,7 @@ static int read_probe(struct jcheck *c, json_t *o, long long runs, struct noise_
 	TRY(read_est(c, o, &p->cycles));
 	rc = jcheck_object(c, o, "at_guest_speed", JCHECK_OPTIONAL, &s);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc == 0) {
 		size_t mark = jcheck_push_key(c, "at_guest_speed");
 
@@ -272,7 +271,7 @@ static int read_omitted(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	int rc = jcheck_array(c, root, "omitted", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
 
 	if (rc)
-		return rc < 0 ? -1 : 0;
+		return rc < 0 ? rc : 0;
 	nf->omitted = jcheck_calloc(json_array_size(arr), sizeof(*nf->omitted));
 	if (!nf->omitted)
 		return jcheck_fail(c, "out of memory");
@@ -300,7 +299,7 @@ static int read_document(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	TRY(host_record_read(c, root, &nf->host));
 	rc = run_settings_read(c, root, &nf->settings);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc > 0)
 		return jcheck_fail(c, "missing required field \"settings\" (how the runs measured)");
 	TRY(read_probes(c, root, nf));

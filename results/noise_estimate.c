@@ -102,7 +102,7 @@ static size_t usable_runs(const struct result_file *const *runs, size_t k, const
 /*
  * The estimate of p[0..n-1]'s round medians, put at a's guest speed (NULL:
  * as measured), into e; r and med (k entries) are scratch. 0, 1 when it
- * cannot be estimated, -1 out of memory.
+ * cannot be estimated, -ENOMEM.
  */
 static int estimate(const struct run_probe *const *p, size_t n, const struct speed_adj *a,
 		    struct stats_run *r, double **med, struct noise_est *e, struct stats_between *b)
@@ -112,7 +112,7 @@ static int estimate(const struct run_probe *const *p, size_t n, const struct spe
 	for (size_t i = 0; i < n; i++) {
 		med[i] = malloc(p[i]->n_rounds * sizeof(**med));
 		if (!med[i]) {
-			rc = -1;
+			rc = -ENOMEM;
 			goto out;
 		}
 		for (size_t j = 0; j < p[i]->n_rounds; j++)
@@ -142,7 +142,7 @@ out:
 /*
  * The floor of probe name, appended to nf's probes or omitted: as measured,
  * and at the usable runs' mean guest speed when the adjustment can be
- * fitted on them (results/guest_speed.h). 0, or -1 out of memory.
+ * fitted on them (results/guest_speed.h). 0, or -ENOMEM.
  */
 static int estimate_probe(const struct result_file *const *runs, size_t k, const char *name,
 			  struct noise_floor *nf, const struct run_probe **p, struct stats_run *r,
@@ -160,18 +160,18 @@ static int estimate_probe(const struct result_file *const *runs, size_t k, const
 			nf->omitted[nf->n_omitted].name = name;
 			nf->omitted[nf->n_omitted++].runs = (long long)n;
 		}
-		return rc < 0 ? -1 : 0;
+		return rc < 0 ? rc : 0;
 	}
 	np->name = name;
 	np->runs = (long long)n;
 	np->rounds = (long long)b.rounds;
 	rc = speed_fit(p, n, speed_mean(p, n), &adj);
 	if (rc == -ENOMEM)
-		return -1;
+		return rc;
 	if (!rc) {
 		rc = estimate(p, n, &adj, r, med, &np->at_speed, &b);
 		if (rc < 0)
-			return -1;
+			return rc;
 		np->has_at_speed = rc == 0;
 	}
 	nf->n_probes++;
@@ -193,9 +193,11 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 	if (k < NOISE_MIN_RUNS)
 		return fail(err, "a noise floor needs at least %d runs of one host, got %zu",
 			    NOISE_MIN_RUNS, k);
-	for (i = 0; i < k; i++)
-		if (check_run(runs[0], runs[i], err))
-			return -1;
+	for (i = 0; i < k; i++) {
+		rc = check_run(runs[0], runs[i], err);
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < k; i++)
 		names += runs[i]->n_probes;
 	nf->probes = calloc(names ? names : 1, sizeof(*nf->probes));
@@ -228,7 +230,7 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 	rc = 0;
 	goto out;
 oom:
-	fail(err, "out of memory");
+	rc = err_set(err, -ENOMEM, "out of memory");
 	noise_release(nf);
 out:
 	free(p);

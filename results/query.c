@@ -185,8 +185,7 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *e
 		s->field = strndup(t, i);
 		s->value = strndup(t + vo, n - vo);
 		if (!s->field || !s->value) {
-			err_set(err, -ENOMEM, "out of memory");
-			return -1;
+			return err_set(err, -ENOMEM, "out of memory");
 		}
 		if (s->kind == SEL_RE) {
 			int rc = regcomp(&s->re, s->value, REG_EXTENDED | REG_NOSUB);
@@ -195,8 +194,7 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *e
 				char why[128];
 
 				regerror(rc, &s->re, why, sizeof(why));
-				err_set(err, -EINVAL, "[%.*s]: not a regular expression: %s", (int)n, t, why);
-				return -1;
+				return err_set(err, -EINVAL, "[%.*s]: not a regular expression: %s", (int)n, t, why);
 			}
 			s->has_re = true;
 		}
@@ -205,8 +203,7 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *e
 	s->kind = SEL_ID;
 	s->value = strndup(t, n);
 	if (!s->value) {
-		err_set(err, -ENOMEM, "out of memory");
-		return -1;
+		return err_set(err, -ENOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -438,7 +435,7 @@ static bool sel_keeps(const struct query_sel *s, json_t *el, const char *ident)
 	return false;
 }
 
-/* Apply steps[i..] to v, appending what they select to out. */
+/* Apply steps[i..] to v, appending what they select to out: 0, or -ENOMEM. */
 static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out)
 {
 	const struct query_step *st = steps;
@@ -447,7 +444,7 @@ static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out
 	size_t i;
 
 	if (!n)
-		return json_array_append(out, v) ? -1 : 0;
+		return json_array_append(out, v) ? -ENOMEM : 0;
 	if (!json_is_object(v))
 		return 0;
 	v = json_object_get(v, st->key);
@@ -463,7 +460,7 @@ static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out
 			for (j = 0; j < st->n_sels && sel_keeps(&st->sels[j], el, ident); j++)
 				;
 			if (j == st->n_sels && walk(el, steps + 1, n - 1, out))
-				return -1;
+				return -ENOMEM;
 		}
 		return 0;
 	}
@@ -476,7 +473,7 @@ static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out
 			for (j = 1; j < st->n_sels && sel_keeps(&st->sels[j], m, ident); j++)
 				;
 			if (j == st->n_sels && walk(m, steps + 1, n - 1, out))
-				return -1;
+				return -ENOMEM;
 		}
 		return 0;
 	}
@@ -491,8 +488,9 @@ static int walk(json_t *v, const struct query_step *steps, size_t n, json_t *out
 long query_select(json_t *root, const struct query_path *p, json_t *out)
 {
 	size_t before = json_array_size(out);
+	int rc = walk(root, p->steps, p->n_steps, out);
 
-	if (walk(root, p->steps, p->n_steps, out))
-		return -1;
+	if (rc)
+		return rc;
 	return (long)(json_array_size(out) - before);
 }

@@ -76,8 +76,8 @@ int query_path_counts(const struct query_path *p);
 
 /*
  * The values path selects in root, appended (borrowed references) to out,
- * a JSON array; in document order. Returns how many were appended, or -1
- * when out of memory.
+ * a JSON array; in document order. Returns how many were appended, or
+ * -ENOMEM.
  */
 long query_select(json_t *root, const struct query_path *p, json_t *out);
 

@@ -14,8 +14,7 @@
 #include "results/json_load.h"
 #include "results/result_read.h"
 
-/* Run a getter; on error leave the function with -1. Absent optionals fall through. */
-#define TRY(expr) JCHECK_TRY(expr)
+#define TRY JCHECK_TRY
 
 #define alloc_array jcheck_calloc
 
@@ -68,7 +67,7 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 	rf->kind = idx;
 	rc = jcheck_object(c, root, "tool", JCHECK_OPTIONAL, &tool);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc == 0) {
 		jcheck_push_key(c, "tool");
 		TRY(jcheck_string(c, tool, "name", JCHECK_OPTIONAL, 1, &s));

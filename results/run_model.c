@@ -323,7 +323,7 @@ static int read_v2(struct jcheck *c, json_t *obj, struct run_probe *p)
 	/* probe_stop_names[0] ("", absent) is not a value a file may hold. */
 	rc = jcheck_enum(c, obj, "stop", JCHECK_OPTIONAL, probe_stop_names + 1, PROBE_STOP_N - 1, &idx);
 	if (rc < 0)
-		return -1;
+		return rc;
 	if (rc == 0)
 		p->stop = idx + 1;
 	TRY(jcheck_num(c, obj, "ci_rel_pct", JCHECK_OPTIONAL, &p->ci_rel_pct));

@@ -44,7 +44,7 @@ int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t)
 	int rc = jcheck_object(c, obj, "trace", JCHECK_OPTIONAL, &o);
 
 	if (rc)
-		return rc < 0 ? -1 : 0;
+		return rc < 0 ? rc : 0;
 	mark = jcheck_push_key(c, "trace");
 	if (json_object_size(o) > RESULT_TRACE_MAX)
 		return jcheck_fail(c, "too many exit reasons (%zu, limit %d)", json_object_size(o),
@@ -56,8 +56,7 @@ int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t)
 			return jcheck_fail(c, "exit reason longer than %d characters",
 					   RESULT_TRACE_NAME_LEN - 1);
 		strcpy(t->reason[i].name, key);
-		if (jcheck_num(c, o, key, JCHECK_REQUIRED, &t->reason[i].per_op) < 0)
-			return -1;
+		JCHECK_TRY(jcheck_num(c, o, key, JCHECK_REQUIRED, &t->reason[i].per_op));
 		i++;
 	}
 	jcheck_pop(c, mark);

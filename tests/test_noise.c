@@ -5,6 +5,7 @@
  * trip, every rule of the reader), and the written file against
  * docs/results-schema.json ($defs/noise, python3-jsonschema).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,27 +187,27 @@ static void test_estimate_errors(void)
 	   "2 runs: \"%s\"", err.msg);
 	rf[3]->host.cpu_name = "EPYC";
 	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
-	ok(rc == -1 && strstr(err.msg, "odd.json: another host than synth.json (CPU EPYC") == err.msg,
+	ok(rc == -EINVAL && strstr(err.msg, "odd.json: another host than synth.json (CPU EPYC") == err.msg,
 	   "another CPU: \"%s\"", err.msg);
 	rf[3]->host.cpu_name = "Xeon";
 	rf[3]->host.kernel = "6.18.0";
 	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
-	ok(rc == -1 && strstr(err.msg, "odd.json: another kernel than synth.json (6.18.0 vs 6.1.0)") == err.msg,
+	ok(rc == -EINVAL && strstr(err.msg, "odd.json: another kernel than synth.json (6.18.0 vs 6.1.0)") == err.msg,
 	   "another kernel: \"%s\"", err.msg);
 	rf[3]->host.kernel = "6.1.0";
 	rf[3]->settings.rounds = 32;
 	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
-	ok(rc == -1 && strstr(err.msg, "odd.json: measured with rounds 32, synth.json with 5") == err.msg,
+	ok(rc == -EINVAL && strstr(err.msg, "odd.json: measured with rounds 32, synth.json with 5") == err.msg,
 	   "other rounds: \"%s\"", err.msg);
 	rf[3]->settings.rounds = 5;
 	rf[3]->tool_version = "0.0.9";
 	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
-	ok(rc == -1 && strstr(err.msg, "odd.json: measured by exitscope 0.0.9, synth.json by 0.1.0") == err.msg,
+	ok(rc == -EINVAL && strstr(err.msg, "odd.json: measured by exitscope 0.0.9, synth.json by 0.1.0") == err.msg,
 	   "another exitscope: \"%s\"", err.msg);
 	rf[3]->tool_version = "0.1.0";
 	rf[3]->settings.method = RUN_METHOD_V1;
 	rc = noise_estimate((const struct result_file *const *)rf, 4, &nf, &err);
-	ok(rc == -1 && strstr(err.msg, "odd.json: not measured in rounds (method v1)") == err.msg,
+	ok(rc == -EINVAL && strstr(err.msg, "odd.json: not measured in rounds (method v1)") == err.msg,
 	   "a v1 run: \"%s\"", err.msg);
 	rf[3]->settings.method = RUN_METHOD_V2;
 	/* A run without --cpu is pinned where it started: runs differ in it, and a floor takes them. */

@@ -252,11 +252,11 @@ static void test_attribute(void)
 		       !strcmp(back.exits[0].reason, "CPUID"), "the JSON reads back as written (%s)", jerr.msg);
 		exit_path_free(&back);
 		json_object_set_new(json_array_get(json_object_get(j, "functions"), 0), "insn_per_op", json_real(41));
-		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(c.err->msg, "is not insn / ops"),
+		tap_ok(exit_path_read(&c, doc, &back) == -EINVAL && strstr(c.err->msg, "is not insn / ops"),
 		       "a per-op figure that is not count / ops is refused: %s", jerr.msg);
 		c = (struct jcheck){ .name = "mem", .err = &jerr };
 		json_object_set_new(j, "ops", json_integer(0));
-		tap_ok(exit_path_read(&c, doc, &back) == -1 && strstr(jerr.msg, "exit_path.ops"),
+		tap_ok(exit_path_read(&c, doc, &back) == -EINVAL && strstr(jerr.msg, "exit_path.ops"),
 		       "ops 0 is refused: %s", jerr.msg);
 		json_decref(doc);
 	}
