@@ -120,7 +120,7 @@ static int build_fns(const struct prof_probe *p, const struct symtab *st, struct
 	}
 	for (size_t i = 0; i < w; i++)
 		if (acc[i].insn || acc[i].calls)
-			e->fns[e->n_fns++] = (struct exit_path_fn){ acc[i].name, acc[i].insn, acc[i].calls };
+			e->fns[e->n_fns++] = (struct exit_path_fn){ .name = acc[i].name, .insn = acc[i].insn, .calls = acc[i].calls };
 	free(acc);
 	exit_path_sort(e);
 	return 0;

@@ -20,9 +20,29 @@ struct prof_list {
 	size_t n, cap;
 };
 
+/*
+ * A census count: an L1 kernel instruction of a costly kind (the module's
+ * table, lanes/bochs-instrument/instrument.cc) at rip with its operand
+ * (an MSR or XCR index, a VMCS field encoding, a CR or DR number; none
+ * for kinds whose cost does not depend on one) executed n times.
+ */
+struct prof_census {
+	uint64_t rip;
+	char insn[16];			/* lower-case mnemonic as the module names it */
+	uint64_t operand;
+	int has_operand;
+	uint64_t n;
+};
+
+struct prof_census_list {
+	struct prof_census *v;
+	size_t n, cap;
+};
+
 struct prof_side {
 	uint64_t ops, batches, guest, kernel, user;
 	struct prof_list insn, calls, entries, exits;
+	struct prof_census_list census;	/* empty in a version-1 file */
 };
 
 struct prof_probe {
@@ -40,6 +60,7 @@ struct prof_dump {
 struct prof_file {
 	struct prof_dump *dumps;
 	size_t n;
+	int version;			/* PROFILE_FILE_VERSION of the file: 1 has no census */
 };
 
 /* Larger counts files are refused (one is a few MB per profiled run). */

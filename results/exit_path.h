@@ -18,10 +18,23 @@
 /* Inlined code and addresses outside every symbol are billed to these. */
 #define EXIT_PATH_UNKNOWN	"[unknown]"
 
+/*
+ * One row of a census: the L1 kernel's executions of one costly instruction
+ * kind with one operand (an MSR, a VMCS field, an XCR, a CR or DR), op
+ * minus baseline: "xsetbv" "XCR0" 512 over 256 ops is 2 per op.
+ */
+struct exit_path_census {
+	const char *insn;		/* lower-case mnemonic: "wrmsr", "vmread", "xsetbv", ... */
+	const char *operand;		/* a name ("IA32_XSS"), the raw index ("0x4b564d02"), or NULL */
+	long long count;		/* op minus baseline */
+};
+
 struct exit_path_fn {
 	const char *name;		/* a text symbol of the lane kernel */
 	long long insn;			/* L1 kernel instructions in it, op minus baseline */
 	long long calls;		/* near calls to it, op minus baseline */
+	struct exit_path_census *census;	/* the costly instructions in it, or NULL */
+	size_t n_census;
 };
 
 struct exit_path_exit {
@@ -46,6 +59,14 @@ struct exit_path {
 	size_t n_fns;
 	struct exit_path_exit *exits;	/* as the emulator saw them, by reason */
 	size_t n_exits;
+	/*
+	 * The census of the whole path (every row of the functions' censuses
+	 * summed), by insn then operand; has_census is 0 for a profile made
+	 * without one (an older instrumentation module), where it is absent.
+	 */
+	int has_census;
+	struct exit_path_census *census;
+	size_t n_census;
 	const char *symbols;		/* optional: what the names were resolved with */
 	char (*reason_buf)[24];		/* builder-owned storage of reason names, or NULL */
 };
