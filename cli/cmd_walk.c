@@ -1,0 +1,97 @@
+/*
+ * cmd_walk.c - `exitscope walk [--json FILE] WALK.json`: the steps of a walk
+ * scripts/lane-walk made over a kernel tree's commits (compare/walk_steps.h):
+ * per lane and one-vCPU probe, the commits where its lane cycles moved.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmds.h"
+#include "cli/opts.h"
+#include "compare/walk_steps.h"
+#include "results/walk_model.h"
+
+static const struct cli_opt walk_opts[] = {
+	{ "json", CLI_LONG('j'), "FILE", "also write the steps as JSON to FILE ('-': stdout, which\n"
+					 "then carries the JSON alone)" },
+	CLI_OPT_HELP,
+	{ 0 },
+};
+
+const struct cli_cmd_spec walk_spec = {
+	.name = "walk",
+	.usage = "[options] WALK.json",
+	.about = "Print the steps of a walk: the lanes measured commit by commit on a kernel\n"
+		 "tree (scripts/lane-walk writes WALK.json and each commit's run.json). Per lane\n"
+		 "and per one-vCPU probe, a step is a commit whose median lane cycles differ\n"
+		 "from those of the lane's previous measured commit by more than %.2f%% (what\n"
+		 "boots of one kernel differ by) and %.0f cycles; each step gives the commit, the\n"
+		 "probe, before -> after and, when both runs have exit paths, the kernel\n"
+		 "functions and census rows that changed. Skipped commits are listed; a probe\n"
+		 "that did not run at a commit breaks its chain (no step judged across); the\n"
+		 "two-vCPU probes are not judged.\n",
+	.opts = walk_opts,
+	.col = 15,
+	.order = 0,
+	.tail = "Exit status: 0 printed (with or without steps), 1 --json FILE not written,\n"
+		"2 usage error, or an unreadable or invalid WALK.json or run file.\n",
+};
+
+static void walk_usage(FILE *f)
+{
+	cli_help(f, &walk_spec, WALK_SPREAD_1VCPU_PCT, WALK_FLOOR_CYCLES);
+}
+
+int cmd_walk(int argc, char **argv)
+{
+	const char *json_path = NULL, *path;
+	struct walk_steps steps;
+	struct walk_file *w;
+	struct cli_parser p;
+	struct err err;
+	int c, rc;
+
+	cli_opts_init(&p, &walk_spec, argc, argv);
+	while ((c = cli_opts_next(&p)) != -1) {
+		switch (c) {
+		case CLI_LONG('j'):
+			json_path = optarg;
+			break;
+		case 'h':
+			walk_usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_opts_bad(&p);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("walk", argc == optind ? "need a WALK.json" :
+								"one WALK.json only (got %d files)",
+				       argc - optind);
+	path = argv[optind];
+	rc = cli_output_distinct("walk", "--json", json_path, &path, 1, "input");
+	if (!rc)
+		rc = cli_output_check("walk", json_path);
+	if (rc)
+		return rc;
+	w = walk_read_file(path, &err);
+	if (!w)
+		return cli_error("walk", EXIT_USAGE, "%s", err.msg);
+	if (walk_read_runs(w, &err)) {
+		walk_free(w);
+		return cli_error("walk", EXIT_USAGE, "%s", err.msg);
+	}
+	if (walk_steps_build(w, &steps)) {
+		walk_free(w);
+		return cli_error("walk", EXIT_FAIL, "out of memory");
+	}
+	rc = EXIT_OK;
+	if (!json_path || strcmp(json_path, "-"))
+		walk_steps_print(stdout, &steps);
+	if (json_path && walk_steps_write(&steps, json_path, &err))
+		rc = cli_error("walk", EXIT_FAIL, "cannot write %s", err.msg);
+	walk_steps_free(&steps);
+	walk_free(w);
+	return rc;
+}
