@@ -16,6 +16,7 @@
 #include "results/file_read.h"
 #include "results/query.h"
 #include "results/schema.h"
+#include "results/walk_model.h"
 
 static const struct cli_opt query_opts[] = {
 	{ "plain", CLI_LONG('p'), NULL, "FILE is any JSON document: check its syntax only (a lane's\n"
@@ -28,12 +29,13 @@ const struct cli_cmd_spec query_spec = {
 	.name = "query",
 	.usage = "[options] FILE PATH [PATH ...]",
 	.about = "Print the values PATH selects in FILE, one line each: what a script needs\n"
-		 "from a result file (run, map, check, info), a compare --json document or a\n"
-		 "noise floor (calibrate), read and validated as exitscope reads it. FILE '-'\n"
-		 "is stdin. PATH is keys separated by '.', each key optionally followed by\n"
-		 "selectors of an array's elements: [ID] by identity (probes, functions,\n"
-		 "profiles: name; exits: reason; checks: SUITE/NAME; map entries:\n"
-		 "REG/NAME/OP), [*] all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
+		 "from a result file (run, map, check, info), a compare --json document, a\n"
+		 "noise floor (calibrate), a walk or its steps (walk --json), read and\n"
+		 "validated as exitscope reads it. FILE '-' is stdin. PATH is keys separated\n"
+		 "by '.', each key optionally followed by selectors of an array's elements:\n"
+		 "[ID] by identity (probes, functions, profiles: name; exits: reason; checks:\n"
+		 "SUITE/NAME; map entries: REG/NAME/OP; a walk's commits: the full REV), [*]\n"
+		 "all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
 		 "final '#' prints how many values PATH selects; '.' is the whole document.\n"
 		 "Strings print as they are, numbers as JSON writes them, objects and arrays\n"
 		 "as one line of JSON.\n",
@@ -115,9 +117,10 @@ static int query_print(struct query_file *qf, struct query_path *p)
 
 int cmd_query(int argc, char **argv)
 {
-	/* The compare document has no reader: its envelope is what is checked. */
+	/* The compare and walk steps documents have no reader: their envelope is what is checked. */
 	static const struct query_envelope env[] = {
 		{ COMPARE_SCHEMA, 1, COMPARE_SCHEMA_VERSION },
+		{ WALK_STEPS_SCHEMA, 1, WALK_STEPS_SCHEMA_VERSION },
 	};
 	struct query_path **paths;
 	struct query_file *qf;

@@ -21,7 +21,7 @@ static const struct command {
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
 	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) to a run" },
-	{ "query", cmd_query, "figures from result, compare and noise files, for scripts" },
+	{ "query", cmd_query, "figures from result, compare, noise and walk files, for scripts" },
 	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles stepped" },
 };
 

@@ -49,6 +49,7 @@ void query_file_free(struct query_file *qf)
 	result_free(qf->rf);
 	if (qf->nf)
 		noise_free(qf->nf);
+	walk_free(qf->wf);
 	json_decref(qf->own);
 	free(qf);
 }
@@ -99,6 +100,16 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 		qf->type = QUERY_NOISE;
 		qf->schema = NOISE_SCHEMA;
 		qf->root = qf->nf->doc;
+		return qf;
+	}
+	if (!strcmp(schema, WALK_SCHEMA)) {
+		json_decref(root);
+		qf->wf = walk_read_buffer(name, buf, len, err);
+		if (!qf->wf)
+			goto fail;
+		qf->type = QUERY_WALK;
+		qf->schema = WALK_SCHEMA;
+		qf->root = qf->wf->doc;
 		return qf;
 	}
 	for (i = 0; i < n; i++) {
@@ -305,6 +316,12 @@ static const struct {
 	{ "host_differences", "field" },
 	{ "counter_changes", "probe/counter" },
 	{ "counters_not_judged", "probe/counter" },
+	/* Walks and their steps: a commit by its full rev, a steps document's lane by name. */
+	{ "commits", "rev" },
+	{ "figures", "rev" },
+	{ "steps", "rev" },
+	{ "skipped", "rev" },
+	{ "lanes", "lane" },
 };
 
 const char *query_identity(const char *key)

@@ -28,6 +28,7 @@
 
 #include "results/noise.h"
 #include "results/result_read.h"
+#include "results/walk_model.h"
 
 /* A schema whose files only get their envelope checked (no reader of its own here). */
 struct query_envelope {
@@ -38,6 +39,7 @@ struct query_envelope {
 enum query_type {
 	QUERY_RESULT,		/* exitscope-result: result_read_buffer() validated it */
 	QUERY_NOISE,		/* exitscope-noise: noise_read_buffer() validated it */
+	QUERY_WALK,		/* exitscope-walk: walk_read_buffer() validated it (not its runs) */
 	QUERY_ENVELOPE,		/* one of the envelopes given: schema and version checked */
 	QUERY_PLAIN,		/* any JSON (QUERY_LOAD_PLAIN): syntax and limits only */
 };
@@ -48,6 +50,7 @@ struct query_file {
 	json_t *root;			/* the document (owned by rf, nf or this) */
 	struct result_file *rf;
 	struct noise_floor *nf;
+	struct walk_file *wf;
 	json_t *own;
 };
 
@@ -55,7 +58,7 @@ struct query_file {
 
 /*
  * Read the document in buf (len bytes) named name in messages: by its
- * "schema" an exitscope result file, a noise floor, or one of the n
+ * "schema" an exitscope result file, a noise floor, a walk, or one of the n
  * envelopes env[] (a compare document: schema string, integer
  * schema_version in the range). NULL with one line in err (the reader's
  * message, naming the file) when it is none of those or is invalid.
