@@ -7,8 +7,10 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
+#include "compare/walk_steps.h"
 #include "report/report.h"
 #include "results/outfile.h"
+#include "results/walk_model.h"
 
 #define DEFAULT_OUT "exitscope-report.html"
 
@@ -24,7 +26,8 @@ static const struct cli_opt report_opts[] = {
 
 const struct cli_cmd_spec report_spec = {
 	.name = "report",
-	.usage = "[options] RUN.json [MORE.json ...]",
+	.usage = "[options] RUN.json [MORE.json ...]\n"
+		 "[options] WALK.json",
 	.about = "Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
 		 "fetched) from result files: the host records at the top; per-probe cost\n"
 		 "charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
@@ -33,12 +36,59 @@ const struct cli_cmd_spec report_spec = {
 		 "of bits x CPUID profiles; the check results; and, for two or more files,\n"
 		 "A/B comparisons of each file against the first with verdicts (as `exitscope\n"
 		 "compare`: faster, slower, no significant change, too noisy). Files are\n"
-		 "labelled A, B, ... in the order given (at most %d).\n",
+		 "labelled A, B, ... in the order given (at most %d). A walk file (exitscope\n"
+		 "walk) is reported alone: per lane its steps, and per one-vCPU probe a chart\n"
+		 "of its lane cycles over the commits with the steps marked and, under it, the\n"
+		 "exit-path functions that changed (--threshold, --seed and --normalize do not\n"
+		 "apply).\n",
 	.opts = report_opts,
 	.col = 22,
 	.order = '-',	/* files in order among the options */
 	.tail = CLI_TAIL_WRITE_FROM_RESULTS,
 };
+
+/* `report WALK.json`: the walk, its runs and steps, through a checked outfile. */
+static int report_walk(const char *path, const char *out)
+{
+	struct walk_steps steps;
+	struct walk_file *w;
+	struct outfile of;
+	struct err err;
+	int rc = EXIT_OK;
+	size_t n = 0;
+
+	w = walk_read_file(path, &err);
+	if (!w)
+		return cli_error("report", EXIT_USAGE, "%s", err.msg);
+	if (walk_read_runs(w, &err)) {
+		walk_free(w);
+		return cli_error("report", EXIT_USAGE, "%s", err.msg);
+	}
+	if (walk_steps_build(w, &steps)) {
+		walk_free(w);
+		return cli_error("report", EXIT_FAIL, "out of memory");
+	}
+	if (outfile_open(&of, out, &err)) {
+		rc = cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
+	} else if (report_write_walk_html(of.f, &steps, &err)) {
+		int e = of.err;
+
+		outfile_abort(&of);
+		rc = e ? cli_error("report", EXIT_FAIL, "cannot write %s: %s", out, strerror(e))
+		       : cli_error("report", EXIT_FAIL, "%s: %s", out, err.msg);
+	} else if (outfile_commit(&of, &err)) {
+		rc = cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
+	}
+	for (size_t i = 0; i < steps.n_lanes; i++)
+		for (size_t j = 0; j < steps.lanes[i].n_probes; j++)
+			n += steps.lanes[i].probes[j].n_steps;
+	if (rc == EXIT_OK && strcmp(out, "-"))
+		printf("exitscope report: wrote %s (walk: %zu commits, %zu step%s)\n", out, w->n_commits,
+		       n, n == 1 ? "" : "s");
+	walk_steps_free(&steps);
+	walk_free(w);
+	return cli_stdout_check("report", rc);
+}
 
 static void report_usage(FILE *f)
 {
@@ -118,6 +168,13 @@ int cmd_report(int argc, char **argv)
 		rc = cli_output_check("report", out);
 	if (rc)
 		return rc;
+	for (i = 0; i < n; i++) {
+		if (!walk_file_is_walk(paths[i]))
+			continue;
+		if (n > 1)
+			return cli_usage_error("report", "%s: a walk file is reported alone", paths[i]);
+		return report_walk(paths[0], out);
+	}
 	rc = cli_read_results("report", paths, n, files);
 	if (rc)
 		goto out;

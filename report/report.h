@@ -8,6 +8,7 @@
 #include "base/err.h"
 #include "compare/compare.h"
 #include "results/result_read.h"
+#include "results/walk_model.h"
 
 #define REPORT_MAX_FILES 26	/* labelled A..Z */
 
@@ -21,5 +22,14 @@
  */
 int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 		      const struct compare_opts *opts, struct err *err);
+
+/*
+ * Write the report of a walk (results/walk_model.h, its runs read) and its
+ * steps (compare/walk_steps.h) to f: per lane, a table of the steps, then
+ * per probe a chart of its lane cycles over the commits (oldest first,
+ * skipped commits and commits that did not measure it marked, steps
+ * marked) with its steps' functions under it. 0, or -errno with err set.
+ */
+int report_write_walk_html(FILE *f, const struct walk_steps *s, struct err *err);
 
 #endif
