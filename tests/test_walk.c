@@ -3,8 +3,8 @@
  * walks of five commits built from the VMX lane sample run (a +5% step at
  * commit 3, +0.1% within the spread at commit 4, a skip at commit 5, a probe
  * missing at commit 2, a two-vCPU probe that moves), the steps found, the
- * text, the JSON, the HTML; exit paths on both sides of a step; and what the
- * reader refuses.
+ * text, the JSON, the HTML; exit paths on both sides of a step, with a
+ * census; and what the reader refuses.
  */
 #include <math.h>
 #include <stdio.h>
@@ -350,6 +350,63 @@ static void test_profiled(const char *walk)
 	}
 }
 
+/* The census of both sides of the step, set in memory: the rows that changed per op. */
+static void test_census(const char *walk)
+{
+	static struct exit_path_census before[] = { { "xsetbv", "XCR0", 512 } };
+	static struct exit_path_census after[] = { { "wrmsr", "IA32_XSS", 256 }, { "xsetbv", "XCR0", 512 } };
+	const struct walk_step *st = NULL;
+	struct exit_path *e[2] = { NULL, NULL };
+	struct walk_steps s;
+	struct walk_file *w;
+	struct err err;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	w = walk_read_file(walk, &err);
+	if (!w || walk_read_runs(w, &err)) {
+		ok(0, "census: the profiled walk read (%s)", err.msg);
+		walk_free(w);
+		return;
+	}
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < w->commits[1 + side].rf->n_probes; i++)
+			if (!strcmp(w->commits[1 + side].rf->probes[i].name, "invd"))
+				e[side] = &w->commits[1 + side].rf->probes[i].exit_path;
+	if (!e[0] || !e[1] || !e[0]->present || !e[1]->present) {
+		ok(0, "census: invd has exit paths at commits 2 and 3");
+		walk_free(w);
+		return;
+	}
+	e[0]->has_census = e[1]->has_census = 1;
+	e[0]->census = before;
+	e[0]->n_census = 1;
+	e[1]->census = after;
+	e[1]->n_census = 2;
+	ok(walk_steps_build(w, &s) == 0, "census: walk_steps_build");
+	for (size_t j = 0; j < s.lanes[0].n_probes; j++)
+		if (!strcmp(s.lanes[0].probes[j].name, "invd") && s.lanes[0].probes[j].n_steps)
+			st = &s.lanes[0].probes[j].steps[0];
+	ok(st && st->has_census && st->n_census == 1, "census: one row changed (%zu)", st ? st->n_census : 0);
+	ok(st && st->n_census && !strcmp(st->census[0].insn, "wrmsr") && st->census[0].per_op[0] == 0 &&
+	   st->census[0].per_op[1] == 1, "census: wrmsr IA32_XSS 0 -> 1 per op (absent before: 0)");
+	m = open_memstream(&text, &len);
+	walk_steps_print(m, &s);
+	fclose(m);
+	tap_like(text, "      census per op: +1.00 wrmsr IA32_XSS\n", "census: the step's census line");
+	ok(text && !strstr(text, "xsetbv XCR0"), "census: an unchanged row is not printed");
+	free(text);
+	walk_steps_free(&s);
+	/* The rows are this test's: the runs' reader did not allocate them. */
+	for (int side = 0; side < 2; side++) {
+		e[side]->census = NULL;
+		e[side]->n_census = 0;
+		e[side]->has_census = 0;
+	}
+	walk_free(w);
+}
+
 /* Write a walk document with commit 0 changed by edit, run walk on it: exit 2 and the message. */
 static void refused(const char *what, const char *key, json_t *value, const char *msg)
 {
@@ -474,6 +531,7 @@ int main(void)
 	test_refusals();
 	profiled = make_walk("profiled", 1);
 	test_profiled(profiled);
+	test_census(profiled);
 	fixture_rmdir(tmp);
 	return done_testing();
 }
