@@ -407,8 +407,13 @@ static void test_census(const char *walk)
 	walk_free(w);
 }
 
+/* Copies of the refused documents that docs/walk-schema.json must refuse too. */
+#define MAX_BAD 8
+static char bad_copies[MAX_BAD][4096];
+static size_t n_bad;
+
 /* Write a walk document with commit 0 changed by edit, run walk on it: exit 2 and the message. */
-static void refused(const char *what, const char *key, json_t *value, const char *msg)
+static void refused(const char *what, const char *key, json_t *value, const char *msg, int schema_says)
 {
 	char path[4096], src[4096];
 	json_t *walk, *c0;
@@ -424,6 +429,10 @@ static void refused(const char *what, const char *key, json_t *value, const char
 		json_object_del(c0, key);
 	snprintf(path, sizeof(path), "%s/plain/bad.json", tmp);
 	json_dump_file(walk, path, 0);
+	if (schema_says && n_bad < MAX_BAD) {
+		snprintf(bad_copies[n_bad], sizeof(bad_copies[n_bad]), "%s/plain/bad%zu.json", tmp, n_bad);
+		json_dump_file(walk, bad_copies[n_bad++], 0);
+	}
 	json_decref(walk);
 	run_cmd(&r, argv);
 	is_int(r.status, 2, what);
@@ -439,19 +448,19 @@ static void test_refusals(void)
 	const char *argv[] = { exe, "walk", path, NULL };
 
 	refused("bad rev: exit 2", "rev", json_string("abc123"),
-		"bad.json: commits[0].rev: \"abc123\" is not 40 hexadecimal digits");
+		"bad.json: commits[0].rev: \"abc123\" is not 40 hexadecimal digits", 1);
 	refused("ok without run: exit 2", "run", json_null(),
-		"bad.json: commits[0]: status \"ok\" needs a \"run\"");
+		"bad.json: commits[0]: status \"ok\" needs a \"run\"", 1);
 	refused("unknown status: exit 2", "status", json_string("done"),
-		"bad.json: commits[0].status: \"done\" is not one of ok, skip");
+		"bad.json: commits[0].status: \"done\" is not one of ok, skip", 1);
 	refused("skip without reason: exit 2", "status", json_string("skip"),
-		"bad.json: commits[0]: status \"skip\" needs a \"reason\"");
+		"bad.json: commits[0]: status \"skip\" needs a \"reason\"", 1);
 	refused("a lane not in lanes: exit 2", "lane", json_string("svm"),
-		"bad.json: commits[0].lane: \"svm\" is not one of the walk's \"lanes\"");
+		"bad.json: commits[0].lane: \"svm\" is not one of the walk's \"lanes\"", 0);
 	refused("no subject: exit 2", "subject", NULL,
-		"bad.json: commits[0]: missing required field \"subject\"");
+		"bad.json: commits[0]: missing required field \"subject\"", 1);
 	refused("missing run file: exit 2", "run", json_string("gone/run.json"),
-		"cannot open: No such file or directory");
+		"cannot open: No such file or directory", 0);
 	snprintf(msg, sizeof(msg), "bad.json: commits[0] (%.12s vmx): %s/plain/gone/run.json: cannot open: "
 		 "No such file or directory", revs[0], tmp);
 	snprintf(path, sizeof(path), "%s/plain/bad.json", tmp);
@@ -464,6 +473,41 @@ static void test_refusals(void)
 	run_cmd(&r, argv);
 	is_int(r.status, 2, "a run file given as a walk: exit 2");
 	tap_like(r.err, "schema: \"exitscope-result\" is not \"exitscope-walk\"", "... says so");
+	run_free(&r);
+}
+
+/* docs/walk-schema.json takes the walk and refuses what the reader refuses by shape. */
+static void test_json_schema(const char *walk)
+{
+	static const char py[] =
+		"import json, sys\n"
+		"from jsonschema import Draft202012Validator as V\n"
+		"s = json.load(open(sys.argv[1])); V.check_schema(s); v = V(s)\n"
+		"for f in sys.argv[2:]:\n"
+		"    print(('INVALID ' if list(v.iter_errors(json.load(open(f)))) else 'VALID ') + f)\n";
+	const char *argv[6 + MAX_BAD] = { "/usr/bin/python3", "-c", py, "docs/walk-schema.json", walk };
+	char line[4200];
+	struct run_result r;
+	int invalid = 0;
+
+	if (!run_works((const char *const[]){ "/usr/bin/python3", "-c",
+					      "from jsonschema import Draft202012Validator", NULL })) {
+		tap_skip(2, "python3 has no jsonschema with draft 2020-12 (Debian python3-jsonschema)");
+		return;
+	}
+	for (size_t i = 0; i < n_bad; i++)
+		argv[5 + i] = bad_copies[i];
+	run_cmd(&r, argv);
+	snprintf(line, sizeof(line), "VALID %s\n", walk);
+	tap_like(r.out, line, "walk-schema.json: the walk is valid");
+	for (size_t i = 0; i < n_bad; i++) {
+		snprintf(line, sizeof(line), "INVALID %s\n", bad_copies[i]);
+		invalid += r.out && strstr(r.out, line) != NULL;
+	}
+	ok(n_bad == 5 && invalid == (int)n_bad, "walk-schema.json: refuses the %zu broken walks (%d)", n_bad,
+	   invalid);
+	if (r.status)
+		diag("%s", r.err);
 	run_free(&r);
 }
 
@@ -529,6 +573,7 @@ int main(void)
 	test_report(plain);
 	test_reader(plain);
 	test_refusals();
+	test_json_schema(plain);
 	profiled = make_walk("profiled", 1);
 	test_profiled(profiled);
 	test_census(profiled);
