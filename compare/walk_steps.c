@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "compare/compare.h"
 #include "compare/path.h"
@@ -470,10 +471,14 @@ void walk_steps_print(FILE *f, const struct walk_steps *s)
 {
 	const struct walk_file *w = s->w;
 	char range[64];
+	size_t n = 0;
 
+	/* A commit's entries for its lanes come one after the other. */
+	for (size_t i = 0; i < w->n_commits; i++)
+		n += !i || strcasecmp(w->commits[i].rev, w->commits[i - 1].rev);
 	fprintf(f, "walk%s%s: %zu commit%s in %zu lane%s\n", w->range ? " " : "",
-		w->range ? walk_subject_cut(w->range, 60, range, sizeof(range)) : "", w->n_commits,
-		w->n_commits == 1 ? "" : "s", w->n_lanes, w->n_lanes == 1 ? "" : "s");
+		w->range ? walk_subject_cut(w->range, 60, range, sizeof(range)) : "", n,
+		n == 1 ? "" : "s", w->n_lanes, w->n_lanes == 1 ? "" : "s");
 	fprintf(f, "a step: a one-vCPU probe's lane cycles moved by more than %.2f%% and %.0f cycles\n",
 		s->spread_pct, s->floor_cycles);
 	for (size_t i = 0; i < s->n_lanes; i++)

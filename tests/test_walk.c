@@ -511,6 +511,41 @@ static void test_json_schema(const char *walk)
 	run_free(&r);
 }
 
+/* Two lanes in one walk: each lane's steps against its own commits (the runs of the plain walk). */
+static void test_two_lanes(void)
+{
+	static const int vmx_run[] = { 0, 1, 2, 3 }, svm_run[] = { 0, 2, 2, 3 };
+	json_t *commits = json_array(), *walk;
+	char path[4096], steps[4096], run[32], want[256];
+	const char *argv[] = { exe, "walk", "--json", steps, path, NULL };
+	const char *q[] = { exe, "query", steps, "lanes[vmx].probes[invd].steps[*].rev",
+			    "lanes[svm].probes[invd].steps[*].rev", NULL };
+	struct run_result r;
+
+	for (size_t i = 0; i < 4; i++)
+		for (int l = 0; l < 2; l++) {
+			snprintf(run, sizeof(run), "run%d.json", l ? svm_run[i] : vmx_run[i]);
+			json_array_append_new(commits, json_pack("{s:s, s:s, s:s, s:s, s:n, s:s}", "rev",
+								 revs[i], "subject", "KVM: a change",
+								 "lane", l ? "svm" : "vmx", "status", "ok",
+								 "reason", "run", run));
+		}
+	walk = json_pack("{s:s, s:i, s:[s, s], s:o}", "schema", WALK_SCHEMA, "schema_version", 1, "lanes",
+			 "vmx", "svm", "commits", commits);
+	snprintf(path, sizeof(path), "%s", fixture_write(tmp, "plain/two.json", walk));
+	json_decref(walk);
+	snprintf(steps, sizeof(steps), "%s/two-steps.json", tmp);
+	run_cmd(&r, argv);
+	is_int(r.status, 0, "two lanes: exit 0");
+	tap_like(r.out, ": 4 commits in 2 lanes\n", "two lanes: a commit's two entries count once");
+	tap_like(r.out, "\nsvm: 4 commits, 4 measured, 0 skipped;", "two lanes: the svm lane's own line");
+	run_free(&r);
+	run_cmd(&r, q);
+	snprintf(want, sizeof(want), "%s\n%s\n", revs[2], revs[1]);
+	tap_is_str(r.out, want, "two lanes: vmx steps at commit 3, svm at commit 2");
+	run_free(&r);
+}
+
 /* The library alone: the reader keeps the order given and resolves runs beside the walk. */
 static void test_reader(const char *walk)
 {
@@ -574,6 +609,7 @@ int main(void)
 	test_reader(plain);
 	test_refusals();
 	test_json_schema(plain);
+	test_two_lanes();
 	profiled = make_walk("profiled", 1);
 	test_profiled(profiled);
 	test_census(profiled);
