@@ -16,7 +16,7 @@
 
 #define W		960	/* SVG user units; the chart scales to the page width */
 #define H		240
-#define PX0		80	/* plot area */
+#define PX0		110	/* plot area */
 #define PX1		(W - 20)
 #define PY0		30
 #define PY1		(H - 70)
@@ -104,7 +104,7 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 		html_num(f, v);
 		fputs("</text>", f);
 	}
-	fprintf(f, "<text class=\"unit\" x=\"4\" y=\"%d\">lane cycles</text></g>\n", PY0 - 4);
+	fprintf(f, "<text class=\"unit\" x=\"4\" y=\"%d\">lane cycles</text></g>\n", PY0 - 16);
 	/* The commits: a label for some, a mark for a skipped commit or one without the probe. */
 	for (i = 0; i < ax->n; i++) {
 		const struct walk_commit *c = &w->commits[ax->commits[i]];
