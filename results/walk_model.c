@@ -139,11 +139,43 @@ static int read_commit(struct jcheck *c, json_t *obj, struct walk_file *w, size_
 		wc->reason = NULL;
 	else
 		wc->run = NULL;
-	for (size_t j = 0; j < i; j++)
-		if (w->commits[j].lane == wc->lane && !strcasecmp(w->commits[j].rev, wc->rev))
-			return jcheck_fail(c, "%.*s in lane %s is already commits[%zu]", WALK_SHORT_REV,
-					   wc->rev, host_lane_names[wc->lane], j);
 	return 0;
+}
+
+static int commit_cmp(const void *pa, const void *pb)
+{
+	const struct walk_commit *a = *(const struct walk_commit *const *)pa;
+	const struct walk_commit *b = *(const struct walk_commit *const *)pb;
+	int c = (int)a->lane - (int)b->lane;
+
+	if (!c)
+		c = strcasecmp(a->rev, b->rev);
+	return c ? c : (a > b) - (a < b);
+}
+
+/* A commit is measured once per lane: sorted by (lane, rev), a pair twice is side by side. */
+static int check_unique(struct jcheck *c, const struct walk_file *w)
+{
+	const struct walk_commit **by = jcheck_calloc(w->n_commits, sizeof(*by));
+	size_t i, first = 0, again = 0;
+
+	if (!by)
+		return jcheck_fail(c, "out of memory");
+	for (i = 0; i < w->n_commits; i++)
+		by[i] = &w->commits[i];
+	qsort(by, w->n_commits, sizeof(*by), commit_cmp);
+	for (i = 1; i < w->n_commits && !again; i++)
+		if (by[i]->lane == by[i - 1]->lane && !strcasecmp(by[i]->rev, by[i - 1]->rev)) {
+			first = (size_t)(by[i - 1] - w->commits);
+			again = (size_t)(by[i] - w->commits);
+		}
+	free(by);
+	if (!again)
+		return 0;
+	jcheck_push_key(c, "commits");
+	jcheck_push_index(c, again);
+	return jcheck_fail(c, "%.*s in lane %s is already commits[%zu]", WALK_SHORT_REV,
+			   w->commits[again].rev, host_lane_names[w->commits[again].lane], first);
 }
 
 static int read_commits(struct jcheck *c, json_t *root, struct walk_file *w)
@@ -162,7 +194,7 @@ static int read_commits(struct jcheck *c, json_t *root, struct walk_file *w)
 		w->n_commits++;
 		jcheck_pop(c, mark);
 	}
-	return 0;
+	return check_unique(c, w);
 }
 
 static int read_document(struct jcheck *c, json_t *root, struct walk_file *w)

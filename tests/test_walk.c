@@ -459,6 +459,8 @@ static void test_refusals(void)
 		"bad.json: commits[0].lane: \"svm\" is not one of the walk's \"lanes\"", 0);
 	refused("no subject: exit 2", "subject", NULL,
 		"bad.json: commits[0]: missing required field \"subject\"", 1);
+	snprintf(msg, sizeof(msg), "bad.json: commits[1]: %.12s in lane vmx is already commits[0]", revs[1]);
+	refused("a commit twice in a lane: exit 2", "rev", json_string(revs[1]), msg, 0);
 	refused("missing run file: exit 2", "run", json_string("gone/run.json"),
 		"cannot open: No such file or directory", 0);
 	snprintf(msg, sizeof(msg), "bad.json: commits[0] (%.12s vmx): %s/plain/gone/run.json: cannot open: "
