@@ -223,7 +223,7 @@ int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 {
 	static const char *const irq_names[] = { "excluded", "included" };
 	json_t *o, *fns, *exits;
-	size_t mark, i;
+	size_t mark, arr, i;
 	int r;
 
 	memset(e, 0, sizeof(*e));
@@ -247,6 +247,7 @@ int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 		jcheck_fail(c, "out of memory");
 		goto fail;
 	}
+	arr = jcheck_push_key(c, "functions");
 	json_array_foreach(fns, i, obj) {
 		struct exit_path_fn *f = &e->fns[i];
 		size_t m = jcheck_push_index(c, i);
@@ -268,6 +269,8 @@ int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 			}
 		jcheck_pop(c, m);
 	}
+	jcheck_pop(c, arr);
+	arr = jcheck_push_key(c, "exits");
 	json_array_foreach(exits, i, obj) {
 		struct exit_path_exit *x = &e->exits[i];
 		size_t m = jcheck_push_index(c, i);
@@ -282,6 +285,7 @@ int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 		jcheck_pop(c, m);
 		e->n_exits++;
 	}
+	jcheck_pop(c, arr);
 	r = read_census(c, o, e, &e->census, &e->n_census);
 	if (r < 0)
 		goto fail;
