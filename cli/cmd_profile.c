@@ -84,7 +84,7 @@ static const struct prof_probe *dump_probe(const struct prof_dump *d, const char
 
 /* Attach the profiles to rf's document: the number attached, or -1 with err set. */
 static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
-			  enum profile_vendor v, const char *symbols, struct err *err)
+			  enum profile_vendor v, int version, const char *symbols, struct err *err)
 {
 	json_t *probes = json_object_get(rf->doc, "probes"), *o;
 	size_t i;
@@ -100,7 +100,7 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 		json_object_del(o, "exit_path");
 		if (!p || !status || strcmp(status, "ok"))
 			continue;
-		if (profile_exit_path(p, st, v, &e, err))
+		if (profile_exit_path(p, st, v, version, &e, err))
 			return -1;
 		e.symbols = symbols;
 		j = exit_path_json(&e);
@@ -185,7 +185,7 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 	snprintf(what, sizeof(what), "%s (%zu text symbols)", base_name(symbols), st.n);
-	n = profile_attach(rf, d, &st, v, what, &err);
+	n = profile_attach(rf, d, &st, v, pf.version, what, &err);
 	if (n < 0) {
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
 		goto out;

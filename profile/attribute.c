@@ -4,7 +4,10 @@
  * below the address: code inlined into a function is that function's), and
  * the baseline side is subtracted from the op side: both ran the same
  * harness loop over the same operations, so what remains is the op's own.
- * Calls count by their target's function. Exits by reason likewise.
+ * Calls count by their target's function. Exits by reason likewise. The
+ * census (a version-2 counts file's costly instructions) counts by function
+ * and (insn, operand) the same way; the path's is the functions' summed.
+ * Every sum is checked: a count beyond EXIT_PATH_COUNT_MAX is refused.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +15,7 @@
 #include <string.h>
 
 #include "profile/attribute.h"
+#include "profile/census_names.h"
 
 static const char *entry_fn(enum profile_vendor v)
 {
@@ -50,6 +54,7 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
 struct fn_acc {
 	const char *name;
 	long long insn, calls;
+	int census;		/* has census rows */
 };
 
 static int acc_cmp(const void *a, const void *b)
@@ -85,7 +90,160 @@ static int acc_add(struct fn_acc **acc, size_t *n, size_t *cap, const struct sym
 	return 0;
 }
 
-static int build_fns(const struct prof_probe *p, const struct symtab *st, struct exit_path *e)
+/* One census line, by function: the side's count with its sign. */
+struct cen_acc {
+	const char *fn;
+	const struct prof_census *c;	/* insn and operand: the line's */
+	long long n;
+	const char *insn, *operand;	/* the names, once merged */
+};
+
+static int cen_key_cmp(const struct cen_acc *x, const struct cen_acc *y)
+{
+	int d = strcmp(x->fn, y->fn);
+
+	if (!d)
+		d = strncmp(x->c->insn, y->c->insn, sizeof(x->c->insn));
+	if (!d && x->c->has_operand != y->c->has_operand)
+		d = x->c->has_operand ? 1 : -1;
+	if (!d && x->c->has_operand && x->c->operand != y->c->operand)
+		d = x->c->operand > y->c->operand ? 1 : -1;
+	return d;
+}
+
+static int cen_qcmp(const void *a, const void *b)
+{
+	return cen_key_cmp(a, b);
+}
+
+/* a + b into *sum within +-EXIT_PATH_COUNT_MAX: 0, or -ERANGE. */
+static int count_add(long long a, long long b, long long *sum)
+{
+	if (__builtin_add_overflow(a, b, sum) || *sum > EXIT_PATH_COUNT_MAX || *sum < -EXIT_PATH_COUNT_MAX)
+		return -ERANGE;
+	return 0;
+}
+
+/*
+ * The census lines of p's op (+) and baseline (-) sides by function and
+ * (insn, operand), merged, rows of 0 dropped, named (names in e->name_buf):
+ * *out (*n rows, sorted by function), 0 or -ENOMEM / -ERANGE.
+ */
+static int census_by_fn(const struct prof_probe *p, const struct symtab *st, struct exit_path *e,
+			struct cen_acc **out, size_t *n)
+{
+	const struct prof_side *sides[2] = { &p->op, &p->base };
+	size_t total = p->op.census.n + p->base.census.n, k = 0, w = 0;
+	struct cen_acc *acc = calloc(total ? total : 1, sizeof(*acc));
+
+	*out = NULL;
+	*n = 0;
+	if (!acc)
+		return -ENOMEM;
+	for (int s = 0; s < 2; s++)
+		for (size_t i = 0; i < sides[s]->census.n; i++) {
+			const struct prof_census *c = &sides[s]->census.v[i];
+			const struct sym *sym = symtab_find(st, c->rip);
+
+			if (c->n > (uint64_t)EXIT_PATH_COUNT_MAX) {
+				free(acc);
+				return -ERANGE;
+			}
+			acc[k++] = (struct cen_acc){ .fn = sym ? sym->name : EXIT_PATH_UNKNOWN, .c = c,
+						     .n = s ? -(long long)c->n : (long long)c->n };
+		}
+	if (k)
+		qsort(acc, k, sizeof(*acc), cen_qcmp);
+	for (size_t i = 0; i < k; i++) {
+		if (w && !cen_key_cmp(&acc[w - 1], &acc[i])) {
+			if (count_add(acc[w - 1].n, acc[i].n, &acc[w - 1].n)) {
+				free(acc);
+				return -ERANGE;
+			}
+		} else {
+			acc[w++] = acc[i];
+		}
+	}
+	k = w;
+	w = 0;
+	for (size_t i = 0; i < k; i++)
+		if (acc[i].n)
+			acc[w++] = acc[i];
+	e->name_buf = calloc(2 * (w ? w : 1), sizeof(*e->name_buf));
+	if (!e->name_buf) {
+		free(acc);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < w; i++) {
+		const struct prof_census *c = acc[i].c;
+		char *ib = e->name_buf[2 * i], *ob = e->name_buf[2 * i + 1];
+
+		snprintf(ib, EXIT_PATH_NAME_MAX, "%.*s", (int)strnlen(c->insn, sizeof(c->insn)), c->insn);
+		acc[i].insn = ib;
+		acc[i].operand = census_operand_name(ib, c->has_operand, c->operand, ob, EXIT_PATH_NAME_MAX);
+	}
+	*out = acc;
+	*n = w;
+	return 0;
+}
+
+/* Copy the census rows of function fn (cen sorted by function) into f, sorted. */
+static int fn_census(struct exit_path_fn *f, const struct cen_acc *cen, size_t n)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < n && strcmp(cen[i].fn, f->name); i++)
+		;
+	while (i + m < n && !strcmp(cen[i + m].fn, f->name))
+		m++;
+	if (!m)
+		return 0;
+	f->census = calloc(m, sizeof(*f->census));
+	if (!f->census)
+		return -ENOMEM;
+	for (size_t j = 0; j < m; j++)
+		f->census[j] = (struct exit_path_census){ cen[i + j].insn, cen[i + j].operand, cen[i + j].n };
+	f->n_census = m;
+	exit_path_census_sort(f->census, m);
+	return 0;
+}
+
+/* The path's census: the functions' rows summed by (insn, operand), rows of 0 dropped. */
+static int path_census(struct exit_path *e)
+{
+	size_t n = 0, w = 0;
+
+	for (size_t i = 0; i < e->n_fns; i++)
+		n += e->fns[i].n_census;
+	e->census = calloc(n ? n : 1, sizeof(*e->census));
+	if (!e->census)
+		return -ENOMEM;
+	for (size_t i = 0; i < e->n_fns; i++)
+		for (size_t j = 0; j < e->fns[i].n_census; j++)
+			e->census[w++] = e->fns[i].census[j];
+	exit_path_census_sort(e->census, w);
+	n = w;
+	w = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (w && !exit_path_census_cmp(&e->census[w - 1], &e->census[i])) {
+			if (count_add(e->census[w - 1].count, e->census[i].count, &e->census[w - 1].count))
+				return -ERANGE;
+		} else {
+			e->census[w++] = e->census[i];
+		}
+	}
+	n = w;
+	w = 0;
+	for (size_t i = 0; i < n; i++)
+		if (e->census[i].count)
+			e->census[w++] = e->census[i];
+	e->n_census = w;
+	e->has_census = 1;
+	return 0;
+}
+
+static int build_fns(const struct prof_probe *p, const struct symtab *st, struct exit_path *e,
+		     const struct cen_acc *cen, size_t n_cen)
 {
 	struct fn_acc *acc = NULL;
 	size_t n = 0, cap = 0, w = 0;
@@ -98,6 +256,21 @@ static int build_fns(const struct prof_probe *p, const struct symtab *st, struct
 		r = acc_add(&acc, &n, &cap, st, &p->op.calls, 1, 1);
 	if (!r)
 		r = acc_add(&acc, &n, &cap, st, &p->base.calls, -1, 1);
+	/* A function with census rows is listed even if its insn and calls cancel. */
+	for (size_t i = 0; !r && i < n_cen; i++) {
+		if (n == cap) {
+			size_t c = cap ? 2 * cap : 256;
+			struct fn_acc *a = realloc(acc, c * sizeof(*a));
+
+			if (!a) {
+				r = -ENOMEM;
+				break;
+			}
+			acc = a;
+			cap = c;
+		}
+		acc[n++] = (struct fn_acc){ .name = cen[i].fn, .census = 1 };
+	}
 	if (r) {
 		free(acc);
 		return r;
@@ -109,6 +282,7 @@ static int build_fns(const struct prof_probe *p, const struct symtab *st, struct
 		if (w && !strcmp(acc[w - 1].name, acc[i].name)) {
 			acc[w - 1].insn += acc[i].insn;
 			acc[w - 1].calls += acc[i].calls;
+			acc[w - 1].census |= acc[i].census;
 		} else {
 			acc[w++] = acc[i];
 		}
@@ -119,9 +293,14 @@ static int build_fns(const struct prof_probe *p, const struct symtab *st, struct
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < w; i++)
-		if (acc[i].insn || acc[i].calls)
+		if (acc[i].insn || acc[i].calls || acc[i].census)
 			e->fns[e->n_fns++] = (struct exit_path_fn){ .name = acc[i].name, .insn = acc[i].insn, .calls = acc[i].calls };
 	free(acc);
+	for (size_t i = 0; i < e->n_fns; i++) {
+		r = fn_census(&e->fns[i], cen, n_cen);
+		if (r)
+			return r;
+	}
 	exit_path_sort(e);
 	return 0;
 }
@@ -163,11 +342,13 @@ static int build_exits(const struct prof_probe *p, enum profile_vendor v, struct
 }
 
 int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, enum profile_vendor v,
-		      struct exit_path *e, struct err *err)
+		      int file_version, struct exit_path *e, struct err *err)
 {
 	struct prof_probe pick = *probe;
 	const struct prof_probe *p = &pick;
-	int r;
+	struct cen_acc *cen = NULL;
+	size_t n_cen = 0;
+	int r = 0;
 
 	memset(e, 0, sizeof(*e));
 	/* The pairs without an interrupt; when there are none, the others, said so. */
@@ -187,11 +368,19 @@ int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, e
 	e->kernel_insn = (long long)p->op.kernel - (long long)p->base.kernel;
 	e->guest_insn = (long long)p->op.guest - (long long)p->base.guest;
 	e->user_insn = (long long)p->op.user - (long long)p->base.user;
-	r = build_fns(p, st, e);
+	if (file_version >= 2)
+		r = census_by_fn(p, st, e, &cen, &n_cen);
+	if (!r)
+		r = build_fns(p, st, e, cen, n_cen);
+	free(cen);
+	if (!r && file_version >= 2)
+		r = path_census(e);
 	if (!r)
 		r = build_exits(p, v, e);
 	if (r) {
 		exit_path_free(e);
+		if (r == -ERANGE)
+			return err_set(err, r, "%s: a census count beyond %lld", p->name, EXIT_PATH_COUNT_MAX);
 		return err_set(err, r, "%s: out of memory", p->name);
 	}
 	e->present = 1;

@@ -27,11 +27,13 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
 
 /*
  * p's exit path into e (function names borrowed from st, which must outlive
- * e; exit_path_free frees the rest): 0, or -EINVAL (op and baseline sides
- * not alike) / -ENOMEM with err set.
+ * e; exit_path_free frees the rest), with a census (has_census) when
+ * file_version, the counts file's (prof_file.version), is 2 or later: 0, or
+ * -EINVAL (op and baseline sides not alike) / -ERANGE (a census count
+ * beyond EXIT_PATH_COUNT_MAX) / -ENOMEM with err set.
  */
 int profile_exit_path(const struct prof_probe *p, const struct symtab *st, enum profile_vendor v,
-		      struct exit_path *e, struct err *err);
+		      int file_version, struct exit_path *e, struct err *err);
 
 /* KVM's name of an exit reason (buf holds a made-up one). */
 const char *profile_exit_name(enum profile_vendor v, uint64_t reason, char *buf, size_t len);

@@ -15,13 +15,19 @@
 
 #define EXIT_PATH_MAX_FUNCTIONS	4096
 #define EXIT_PATH_MAX_EXITS	256
+#define EXIT_PATH_MAX_CENSUS	1024	/* rows of one census (a path's or a function's) */
+/* The largest count a file holds, either sign: sums beyond it are refused, never wrapped. */
+#define EXIT_PATH_COUNT_MAX	(1LL << 62)
+#define EXIT_PATH_NAME_MAX	48	/* a builder's insn or operand name, NUL included */
 /* Inlined code and addresses outside every symbol are billed to these. */
 #define EXIT_PATH_UNKNOWN	"[unknown]"
 
 /*
  * One row of a census: the L1 kernel's executions of one costly instruction
  * kind with one operand (an MSR, a VMCS field, an XCR, a CR or DR), op
- * minus baseline: "xsetbv" "XCR0" 512 over 256 ops is 2 per op.
+ * minus baseline: "xsetbv" "XCR0" 512 over 256 ops is 2 per op. A census
+ * holds one row per (insn, operand), none with count 0, sorted by insn then
+ * operand (byte order; no operand first): exit_path_census_sort.
  */
 struct exit_path_census {
 	const char *insn;		/* lower-case mnemonic: "wrmsr", "vmread", "xsetbv", ... */
@@ -69,6 +75,7 @@ struct exit_path {
 	size_t n_census;
 	const char *symbols;		/* optional: what the names were resolved with */
 	char (*reason_buf)[24];		/* builder-owned storage of reason names, or NULL */
+	char (*name_buf)[EXIT_PATH_NAME_MAX];	/* builder-owned census names, or NULL */
 };
 
 /* An integer count per op. */
@@ -81,13 +88,19 @@ static inline double exit_path_per_op(const struct exit_path *e, long long n)
 json_t *exit_path_json(const struct exit_path *e);
 /*
  * The optional "exit_path" member of obj into e (arrays allocated, strings
- * borrowed from the document): 0, or -1 with the jcheck error set.
+ * borrowed from the document): 0, or -EINVAL with the jcheck error set. Its
+ * census is optional (has_census 0 without); with one, each function's
+ * census is optional, and the path's must be the sum of the functions'.
  */
 int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e);
 /* Free what exit_path_read (or a builder) allocated; e is absent after. */
 void exit_path_free(struct exit_path *e);
 /* Sort e's functions by insn, largest first, then by name. */
 void exit_path_sort(struct exit_path *e);
+/* Sort a census by insn, then operand (strcmp order; no operand first). */
+void exit_path_census_sort(struct exit_path_census *c, size_t n);
+/* The order exit_path_census_sort sorts by (0: the same insn and operand). */
+int exit_path_census_cmp(const struct exit_path_census *a, const struct exit_path_census *b);
 /* The function called name, or NULL. */
 const struct exit_path_fn *exit_path_find(const struct exit_path *e, const char *name);
 

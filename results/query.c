@@ -309,6 +309,7 @@ static const struct {
 	const char *key, *fields;
 } identities[] = {
 	{ "exits", "reason" },
+	{ "census", "insn/operand?" },
 	{ "checks", "suite/name" },
 	{ "check_changes", "suite/name" },
 	{ "entries", "reg/name/op" },
@@ -397,7 +398,11 @@ static bool value_equals(const json_t *v, const char *text)
 	return eq;
 }
 
-/* el's identity (the fields of ident joined by '/') is id. */
+/*
+ * el's identity (the fields of ident joined by '/') is id. A last field
+ * marked '?' is optional: an element whose value there is null (or absent)
+ * has the identity of the fields before it ("xsetbv/XCR0", "cpuid").
+ */
 static bool identity_is(json_t *el, const char *ident, const char *id)
 {
 	const char *f = ident;
@@ -407,27 +412,31 @@ static bool identity_is(json_t *el, const char *ident, const char *id)
 	for (;;) {
 		const char *slash = strchr(f, '/');
 		size_t fn = slash ? (size_t)(slash - f) : strlen(f);
+		bool optional = fn && f[fn - 1] == '?';
 		char key[64], *t;
 		json_t *v;
 		size_t tn;
 
-		snprintf(key, sizeof(key), "%.*s", (int)fn, f);
+		snprintf(key, sizeof(key), "%.*s", (int)(fn - optional), f);
 		v = json_object_get(el, key);
+		if (optional && (!v || json_is_null(v)))
+			return *id == 0;
+		if (f != ident && *id++ != '/')
+			return false;
 		if (!v || json_is_null(v) || json_is_object(v) || json_is_array(v))
 			return false;
 		t = query_value_text(v);
 		if (!t)
 			return false;
 		tn = strlen(t);
-		if (strncmp(id, t, tn) || (slash ? id[tn] != '/' : id[tn] != 0)) {
+		if (strncmp(id, t, tn)) {
 			free(t);
 			return false;
 		}
 		free(t);
 		id += tn;
 		if (!slash)
-			return true;
-		id++;
+			return *id == 0;
 		f = slash + 1;
 	}
 }

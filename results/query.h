@@ -94,7 +94,8 @@ char *query_value_text(const json_t *v);
 /*
  * The identity [ID] matches in the elements of the array called key
  * ("probes": "name"; "exits": "reason"; "checks": "suite/name"; "entries":
- * "reg/name/op"; ...): the fields whose values, joined by '/', make ID.
+ * "reg/name/op"; "census": "insn/operand?"; ...): the fields whose values,
+ * joined by '/', make ID; a last field marked '?' is left out where null.
  */
 const char *query_identity(const char *key);
 

@@ -10,8 +10,11 @@
 #include <stddef.h>
 
 #define RESULT_SCHEMA		"exitscope-result"
-/* 2: a run probe's "exit_path" and its delivery's "late_in_cost" (readers take 1 and 2) */
-#define RESULT_SCHEMA_VERSION	2
+/*
+ * 2: a run probe's "exit_path" and its delivery's "late_in_cost"; 3: an
+ * exit path's "census" (readers take 1 to 3)
+ */
+#define RESULT_SCHEMA_VERSION	3
 #define RESULT_SCHEMA_VERSION_MIN 1
 #define EXITSCOPE_VERSION	"0.1.0"
 

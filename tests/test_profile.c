@@ -19,12 +19,15 @@
 #include <unistd.h>
 
 #include "profile/attribute.h"
+#include "kvm/msr.h"
+#include "profile/census_names.h"
 #include "profile/counts.h"
 #include "profile/symtab.h"
 #include <jansson.h>
 
 #include "results/exit_path.h"
 #include "results/result_read.h"
+#include "results/schema.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
@@ -222,7 +225,7 @@ static void test_attribute(void)
 	       "the VM entries lie in __vmx_vcpu_run: the table matches (%s)", err.msg);
 	tap_ok(profile_check_symbols(d, &st, PROFILE_SVM, &err) == -EINVAL &&
 	       strstr(err.msg, "has no __svm_vcpu_run"), "an SVM lane with a VMX kernel's table: %s", err.msg);
-	tap_ok(profile_exit_path(&d->probes[0], &st, PROFILE_VMX, &e, &err) == 0,
+	tap_ok(profile_exit_path(&d->probes[0], &st, PROFILE_VMX, pf.version, &e, &err) == 0,
 	       "cpuid's exit path (%s)", err.msg);
 	tap_ok(e.ops == 100 && e.kernel_insn == 5200 && e.guest_insn == 400 && e.user_insn == 0,
 	       "kernel, guest and user instructions: op minus baseline (5200, 400, 0)");
@@ -261,11 +264,11 @@ static void test_attribute(void)
 		json_decref(doc);
 	}
 	exit_path_free(&e);
-	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, &e, &err) == 0 &&
+	tap_ok(profile_exit_path(&d->probes[1], &st, PROFILE_VMX, pf.version, &e, &err) == 0 &&
 	       e.interrupts_included && e.interrupted_pairs == 0 && e.ops == 8 && e.kernel_insn == 800 &&
 	       e.guest_insn == 64, "every pair interrupted: their counts, with interrupts included (%s)", err.msg);
 	exit_path_free(&e);
-	tap_ok(profile_exit_path(&d->probes[2], &st, PROFILE_VMX, &e, &err) == -EINVAL &&
+	tap_ok(profile_exit_path(&d->probes[2], &st, PROFILE_VMX, pf.version, &e, &err) == -EINVAL &&
 	       strstr(err.msg, "differ"), "op and baseline over different operations: %s", err.msg);
 	tap_is_str(profile_exit_name(PROFILE_VMX, 30, buf, sizeof(buf)), "IO_INSTRUCTION", "VMX 30");
 	tap_is_str(profile_exit_name(PROFILE_SVM, 0x7b, buf, sizeof(buf)), "io", "SVM 0x7b");
@@ -293,6 +296,350 @@ static void test_attribute(void)
 	symtab_free(&st);
 }
 
+/*
+ * The census: a hand-made op/baseline pair (struct prof_probe in memory,
+ * as the counts reader fills it) with costly instructions at known
+ * addresses of map_text's functions and outside them.
+ */
+#define K(a)	(0xffffffff00000000ULL | (a))
+static const struct prof_census cen_op[] = {
+	{ K(0x81001010), "vmread", 0x4402, 1, 300 },	/* vmx_handle_exit_alias */
+	{ K(0x81001020), "vmread", 0x4402, 1, 100 },	/* the same row at another address */
+	{ K(0x81001030), "wrmsr", 0xda0, 1, 200 },	/* cancelled by the baseline: dropped */
+	{ K(0x81002010), "xsetbv", 0, 1, 512 },		/* kvm_emulate_cpuid */
+	{ K(0x81002020), "cpuid", 0, 0, 100 },
+	{ K(0x81002030), "wrmsr", 0x1a2, 1, 7 },	/* an MSR without a name */
+	{ K(0x81002040), "vmread", 0x4402, 1, 100 },
+	{ K(0x81002410), "vmresume", 0, 0, 103 },	/* __vmx_vcpu_run */
+	{ K(0x81002420), "mov_to_cr", 4, 1, 5 },
+	{ K(0x81002510), "pause", 0, 0, 2 },		/* vmx_vmexit: no insn counts at all */
+	{ K(0x85000000), "rdmsr", 0x48, 1, 10 },	/* outside the text */
+};
+static const struct prof_census cen_base[] = {
+	{ K(0x81001010), "vmread", 0x4402, 1, 4 },
+	{ K(0x81001030), "wrmsr", 0xda0, 1, 200 },
+	{ K(0x81002410), "vmresume", 0, 0, 1 },
+	{ K(0x85000000), "rdmsr", 0x48, 1, 12 },	/* more than the op side: -2 stays */
+	{ K(0x81003004), "mov_from_dr", 7, 1, 3 },	/* kvm_skip_emulated_instruction: -3 */
+};
+static const struct prof_count cen_insn_op[] = {
+	{ K(0x81000010), 50 }, { K(0x81001010), 1000 }, { K(0x81002010), 4000 }, { K(0x81002410), 200 },
+	{ K(0x81003004), 100 },
+};
+static const struct prof_count cen_insn_base[] = {
+	{ K(0x81001010), 60 }, { K(0x85000000), 40 },
+};
+
+static struct prof_probe census_probe(void)
+{
+	struct prof_probe p = { .name = "invd" };
+
+	p.op = (struct prof_side){ .ops = 100, .batches = 2, .guest = 900, .kernel = 5300, .user = 40 };
+	p.base = (struct prof_side){ .ops = 100, .batches = 2, .guest = 500, .kernel = 100, .user = 40 };
+	p.op.insn = (struct prof_list){ (struct prof_count *)cen_insn_op, 5, 5 };
+	p.base.insn = (struct prof_list){ (struct prof_count *)cen_insn_base, 2, 2 };
+	p.op.census = (struct prof_census_list){ (struct prof_census *)cen_op, 11, 11 };
+	p.base.census = (struct prof_census_list){ (struct prof_census *)cen_base, 5, 5 };
+	return p;
+}
+
+/* The row (insn, operand) of a census as "insn operand count", or "" when absent. */
+static const char *row_of(const struct exit_path_census *c, size_t n, const char *insn, const char *operand)
+{
+	static char buf[128];
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(c[i].insn, insn) && (operand ? c[i].operand && !strcmp(c[i].operand, operand) : !c[i].operand)) {
+			snprintf(buf, sizeof(buf), "%s %s %lld", insn, operand ? operand : "-", c[i].count);
+			return buf;
+		}
+	return "";
+}
+
+/* Every census row as "insn operand count" joined by ", ", in order. */
+static const char *census_text(const struct exit_path_census *c, size_t n)
+{
+	static char buf[1024];
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < n && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s %s %lld", i ? ", " : "", c[i].insn,
+					c[i].operand ? c[i].operand : "-", c[i].count);
+	return buf;
+}
+
+/* The path's census is its functions' summed, row by row, and nothing else. */
+static bool census_is_sum(const struct exit_path *e)
+{
+	size_t seen = 0;
+
+	for (size_t i = 0; i < e->n_census; i++) {
+		long long sum = 0;
+
+		for (size_t f = 0; f < e->n_fns; f++)
+			for (size_t k = 0; k < e->fns[f].n_census; k++)
+				if (!exit_path_census_cmp(&e->fns[f].census[k], &e->census[i]))
+					sum += e->fns[f].census[k].count, seen++;
+		if (sum != e->census[i].count)
+			return false;
+	}
+	for (size_t f = 0; f < e->n_fns; f++)
+		seen -= e->fns[f].n_census;	/* every function row was one of the path's */
+	return seen == 0;
+}
+
+static void test_census_names(void)
+{
+	char buf[CENSUS_NAME_MAX];
+
+	tap_is_str(census_operand_name("wrmsr", 1, 0xda0, buf, sizeof(buf)), "IA32_XSS", "wrmsr 0xda0 is IA32_XSS");
+	tap_is_str(census_operand_name("rdmsr", 1, 0xc0000102, buf, sizeof(buf)), "KERNEL_GS_BASE",
+		   "rdmsr 0xc0000102 is KERNEL_GS_BASE");
+	tap_is_str(census_operand_name("wrmsr", 1, 0x830, buf, sizeof(buf)), "X2APIC_ICR", "x2APIC ICR");
+	tap_is_str(census_operand_name("wrmsr", 1, 0x813, buf, sizeof(buf)), "X2APIC_ISR3", "a numbered range: ISR3");
+	tap_is_str(census_operand_name("wrmsr", 1, 0x4b564d02, buf, sizeof(buf)), "KVM_ASYNC_PF_EN", "KVM's own MSR");
+	tap_is_str(census_operand_name("wrmsr", 1, 0xc0010203, buf, sizeof(buf)), "F15H_PERF_CTR1",
+		   "a range with a stride of 2 (AMD's PERF_CTL/CTR pairs)");
+	tap_is_str(census_operand_name("wrmsr", 1, 0x1a2, buf, sizeof(buf)), "0x1a2", "an unnamed MSR is its hex");
+	tap_is_str(census_operand_name("vmread", 1, 0x4402, buf, sizeof(buf)), "VM_EXIT_REASON", "vmread 0x4402");
+	tap_is_str(census_operand_name("vmwrite", 1, 0x682a, buf, sizeof(buf)), "GUEST_SSP", "vmwrite 0x682a");
+	tap_is_str(census_operand_name("vmwrite", 1, 0x4830, buf, sizeof(buf)), "0x4830", "an unnamed VMCS field is its hex");
+	tap_is_str(census_operand_name("xsetbv", 1, 0, buf, sizeof(buf)), "XCR0", "xsetbv 0 is XCR0");
+	tap_is_str(census_operand_name("xsetbv", 1, 1, buf, sizeof(buf)), "XCR1", "xsetbv 1 is XCR1");
+	tap_is_str(census_operand_name("mov_to_cr", 1, 4, buf, sizeof(buf)), "CR4", "CR4");
+	tap_is_str(census_operand_name("mov_from_dr", 1, 7, buf, sizeof(buf)), "DR7", "DR7");
+	tap_ok(!census_operand_name("cpuid", 0, 0, buf, sizeof(buf)), "a kind without an operand: none");
+	{
+		char a[MSR_NAME_MAX];
+
+		tap_ok(!strcmp(msr_name(MSR_IA32_U_CET, a, sizeof(a)), "IA32_U_CET") &&
+		       !strcmp(cet_msr_name(MSR_IA32_U_CET), "U_CET"),
+		       "one table: msr_name says IA32_U_CET, the CET suite's short name U_CET");
+	}
+}
+
+static void test_census_attribute(void)
+{
+	struct prof_probe p = census_probe();
+	struct symtab st;
+	struct exit_path e, e1;
+	const struct exit_path_fn *f;
+	struct err err;
+
+	symtab_load(&st, write_tmp("System.map", map_text), &err);
+	err_init(&err);
+	if (!tap_ok(profile_exit_path(&p, &st, PROFILE_VMX, 2, &e, &err) == 0 && e.has_census,
+		    "a version-2 counts file: an exit path with a census (%s)", err.msg)) {
+		tap_skip(14, "no exit path");
+		symtab_free(&st);
+		return;
+	}
+	f = exit_path_find(&e, "vmx_handle_exit_alias");
+	tap_is_str(f ? census_text(f->census, f->n_census) : "", "vmread VM_EXIT_REASON 396",
+		   "one function: two addresses of one (insn, operand) summed, op minus base (400 - 4); "
+		   "wrmsr IA32_XSS 200 - 200 dropped");
+	f = exit_path_find(&e, "kvm_emulate_cpuid");
+	tap_is_str(f ? census_text(f->census, f->n_census) : "",
+		   "cpuid - 100, vmread VM_EXIT_REASON 100, wrmsr 0x1a2 7, xsetbv XCR0 512",
+		   "another function: by insn then operand; no operand is null; an unnamed MSR is its hex");
+	f = exit_path_find(&e, EXIT_PATH_UNKNOWN);
+	tap_is_str(f ? census_text(f->census, f->n_census) : "", "rdmsr IA32_SPEC_CTRL -2",
+		   "outside the text: [unknown], and a negative count is kept (10 - 12)");
+	f = exit_path_find(&e, "kvm_skip_emulated_instruction");
+	tap_is_str(f ? census_text(f->census, f->n_census) : "", "mov_from_dr DR7 -3",
+		   "a row of the baseline alone: its negative count");
+	f = exit_path_find(&e, "vmx_vmexit");
+	tap_ok(f && f->insn == 0 && f->calls == 0 && !strcmp(census_text(f->census, f->n_census), "pause - 2"),
+	       "a function with census rows but no instructions counted is listed for them");
+	f = exit_path_find(&e, "__vmx_vcpu_run");
+	tap_is_str(f ? census_text(f->census, f->n_census) : "", "mov_to_cr CR4 5, vmresume - 102", "__vmx_vcpu_run");
+	tap_is_str(census_text(e.census, e.n_census),
+		   "cpuid - 100, mov_from_dr DR7 -3, mov_to_cr CR4 5, pause - 2, rdmsr IA32_SPEC_CTRL -2, "
+		   "vmread VM_EXIT_REASON 496, vmresume - 102, wrmsr 0x1a2 7, xsetbv XCR0 512",
+		   "the path's census: the functions' summed (vmread 396 + 100), sorted by insn then operand");
+	tap_ok(census_is_sum(&e), "invariant: each path row is the sum of the functions' rows, and no function row is left out");
+	tap_is_str(row_of(e.census, e.n_census, "wrmsr", "IA32_XSS"), "", "no row of count 0 on the path");
+	tap_ok(e.kernel_insn == 5200 && exit_path_find(&e, "kvm_emulate_cpuid")->insn == 4000,
+	       "the census leaves the instruction counts as they were");
+
+	/* Version 1: no census member at all, and otherwise the same exit path. */
+	if (profile_exit_path(&p, &st, PROFILE_VMX, 1, &e1, &err) == 0) {
+		json_t *j2 = exit_path_json(&e), *j1 = exit_path_json(&e1), *fns;
+		size_t i;
+		json_t *fn;
+		char *s1, *s2;
+
+		s1 = json_dumps(j1, JSON_COMPACT);
+		tap_ok(!e1.has_census && !e1.census && s1 && !strstr(s1, "census"),
+		       "a version-1 counts file: no census, on the path or any function");
+		free(s1);
+		json_object_del(j2, "census");
+		fns = json_object_get(j2, "functions");
+		for (i = json_array_size(fns); i-- > 0;) {
+			fn = json_array_get(fns, i);
+			json_object_del(fn, "census");
+			/* vmx_vmexit is listed for its census alone */
+			if (!strcmp(json_string_value(json_object_get(fn, "name")), "vmx_vmexit"))
+				json_array_remove(fns, i);
+		}
+		s1 = json_dumps(j1, JSON_COMPACT | JSON_SORT_KEYS);
+		s2 = json_dumps(j2, JSON_COMPACT | JSON_SORT_KEYS);
+		tap_ok(s1 && s2 && !strcmp(s1, s2), "and otherwise the JSON of version 2 without its census");
+		free(s1);
+		free(s2);
+		json_decref(j1);
+		json_decref(j2);
+		exit_path_free(&e1);
+	} else {
+		tap_skip(2, "version 1 gave no exit path");
+	}
+	exit_path_free(&e);
+
+	/* Sums are checked, never wrapped (UBSan watches `make check SANITIZE=1`). */
+	{
+		struct prof_census big[] = {
+			{ K(0x81001010), "wrmsr", 0x48, 1, 1ULL << 62 },
+			{ K(0x81002010), "wrmsr", 0x48, 1, 1ULL << 62 },
+			{ K(0x81002020), "rdmsr", 0x48, 1, (1ULL << 62) + 1 },
+		};
+		struct prof_probe q = census_probe();
+
+		q.base.census.n = 0;
+		q.op.census = (struct prof_census_list){ big, 2, 2 };
+		tap_ok(profile_exit_path(&q, &st, PROFILE_VMX, 2, &e, &err) == -ERANGE && strstr(err.msg, "beyond"),
+		       "two functions' rows that sum beyond 2^62 on the path: refused (%s)", err.msg);
+		q.op.census = (struct prof_census_list){ big + 2, 1, 1 };
+		tap_ok(profile_exit_path(&q, &st, PROFILE_VMX, 2, &e, &err) == -ERANGE,
+		       "one count beyond 2^62: refused (%s)", err.msg);
+	}
+	symtab_free(&st);
+}
+
+/* Edit the exit path's JSON, read it: the reader's verdict; 0 when it reads. */
+static int census_read(json_t *doc, struct exit_path *back, struct err *err)
+{
+	struct jcheck c = { .name = "mem", .err = err };
+
+	err_init(err);
+	return exit_path_read(&c, doc, back);
+}
+
+static void test_census_json(void)
+{
+	struct prof_probe p = census_probe();
+	struct symtab st;
+	struct exit_path e, back;
+	struct err err;
+	json_t *doc, *j, *rows;
+	const struct exit_path_fn *f;
+
+	symtab_load(&st, write_tmp("System.map", map_text), &err);
+	if (profile_exit_path(&p, &st, PROFILE_VMX, 2, &e, &err)) {
+		tap_skip(15, "no exit path");
+		symtab_free(&st);
+		return;
+	}
+	j = exit_path_json(&e);
+	doc = json_pack("{s:O}", "exit_path", j);
+	rows = json_object_get(j, "census");
+	{
+		json_t *x = json_array_get(rows, 8), *c = json_array_get(rows, 0);
+		char *s = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+
+		tap_is_str(s, "{\"insn\":\"xsetbv\",\"operand\":\"XCR0\",\"count\":512,\"per_op\":5.12}",
+			   "a path census row: insn, operand, count, per_op (512 / 100 ops)");
+		free(s);
+		tap_ok(json_is_null(json_object_get(c, "operand")), "no operand is null (cpuid)");
+	}
+	tap_ok(census_read(doc, &back, &err) == 0 && back.has_census && back.n_census == e.n_census &&
+	       !strcmp(census_text(back.census, back.n_census), census_text(e.census, e.n_census)),
+	       "the census reads back as written (%s)", err.msg);
+	f = exit_path_find(&back, "kvm_emulate_cpuid");
+	tap_ok(f && !strcmp(census_text(f->census, f->n_census),
+			    "cpuid - 100, vmread VM_EXIT_REASON 100, wrmsr 0x1a2 7, xsetbv XCR0 512"),
+	       "and so do the functions' censuses");
+	{
+		json_t *fns = json_object_get(j, "functions"), *fn;
+		size_t i, with = 0, without = 0;
+
+		json_array_foreach(fns, i, fn) {
+			if (json_integer_value(json_object_get(fn, "insn")) == 50)
+				without += !json_object_get(fn, "census");
+			else
+				with += json_is_array(json_object_get(fn, "census"));
+		}
+		tap_ok(without == 1 && with == e.n_fns - 1 && back.n_fns == e.n_fns,
+		       "a function without census rows (the 50 instructions at _text) has no census member; the others have one");
+	}
+	exit_path_free(&back);
+
+	/* The reader's refusals, each on a fresh copy. */
+	{
+		static const struct {
+			const char *what, *edit, *needle;
+		} bad[] = {
+			{ "a row listed twice", "dup", "listed twice" },
+			{ "a per_op that is not count / ops", "per_op", "is not count / ops" },
+			{ "an operand that is a number", "opnum", "operand: not a string" },
+			{ "a row without operand", "opmissing", "no \"operand\"" },
+			{ "a row of count 0", "zero", "a census lists no row of count 0" },
+			{ "a path row that is not the functions' sum", "sum", "the functions' rows sum to" },
+			{ "a function's census without the path's", "nopath", "a census, but the exit path has none" },
+			{ "a census that is not an array", "notarray", "census: not an array" },
+			{ "an empty insn", "noinsn", "insn" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			json_t *d = json_deep_copy(doc), *ep = json_object_get(d, "exit_path");
+			json_t *r = json_object_get(ep, "census"), *r0 = json_array_get(r, 0);
+			const char *ed = bad[i].edit;
+			int rc;
+
+			if (!strcmp(ed, "dup"))
+				json_array_append_new(r, json_deep_copy(r0));
+			else if (!strcmp(ed, "per_op"))
+				json_object_set_new(r0, "per_op", json_real(9));
+			else if (!strcmp(ed, "opnum"))
+				json_object_set_new(r0, "operand", json_integer(3));
+			else if (!strcmp(ed, "opmissing"))
+				json_object_del(r0, "operand");
+			else if (!strcmp(ed, "zero"))
+				json_object_set_new(r0, "count", json_integer(0)), json_object_set_new(r0, "per_op", json_real(0));
+			else if (!strcmp(ed, "sum"))
+				json_object_set_new(r0, "count", json_integer(101)), json_object_set_new(r0, "per_op", json_real(1.01));
+			else if (!strcmp(ed, "nopath"))
+				json_object_del(ep, "census");
+			else if (!strcmp(ed, "notarray"))
+				json_object_set_new(ep, "census", json_string("x"));
+			else if (!strcmp(ed, "noinsn"))
+				json_object_set_new(r0, "insn", json_string(""));
+			rc = census_read(d, &back, &err);
+			if (!tap_ok(rc == -EINVAL && strstr(err.msg, bad[i].needle) && !back.present,
+				    "refused: %s (%s)", bad[i].what, err.msg))
+				exit_path_free(&back);
+			json_decref(d);
+		}
+	}
+	/* Absent: no census, the rest as before. */
+	{
+		json_t *d = json_deep_copy(doc), *fns = json_object_get(json_object_get(d, "exit_path"), "functions"), *fn;
+		size_t i;
+
+		json_object_del(json_object_get(d, "exit_path"), "census");
+		json_array_foreach(fns, i, fn)
+			json_object_del(fn, "census");
+		tap_ok(census_read(d, &back, &err) == 0 && back.present && !back.has_census && !back.census &&
+		       back.n_fns == e.n_fns, "an exit path without \"census\" reads, without one (%s)", err.msg);
+		exit_path_free(&back);
+		json_decref(d);
+	}
+	json_decref(doc);
+	json_decref(j);
+	exit_path_free(&e);
+	symtab_free(&st);
+}
+
 static void test_cli(void)
 {
 	const char *exe = getenv("EXITSCOPE");
@@ -303,14 +650,14 @@ static void test_cli(void)
 	size_t n1, n2;
 
 	if (!exe) {
-		tap_skip(12, "EXITSCOPE is not set (make check sets it)");
+		tap_skip(13, "EXITSCOPE is not set (make check sets it)");
 		return;
 	}
 	snprintf(run, sizeof(run), "%s/run.json", tmpdir);
 	snprintf(out, sizeof(out), "%s/profiled.json", tmpdir);
 	before = run_read_file("lanes/samples/vmx/run.json", &n1);
 	if (!before) {
-		tap_skip(12, "lanes/samples/vmx/run.json is not readable from here");
+		tap_skip(13, "lanes/samples/vmx/run.json is not readable from here");
 		return;
 	}
 	write_tmp("run.json", before);
@@ -337,11 +684,18 @@ static void test_cli(void)
 			       !strcmp(p->exit_path.fns[0].name, "kvm_emulate_cpuid"),
 			       "cpuid has its exit path, kvm_emulate_cpuid first");
 			tap_ok(q && !q->exit_path.present, "a probe the dump does not have gets none");
+			{
+				char *text = run_read_file(out, NULL);
+
+				tap_ok(p && !p->exit_path.has_census && text && !strstr(text, "\"census\""),
+				       "a version-1 counts file: no \"census\" anywhere in the profiled run");
+				free(text);
+			}
 			tap_ok(json_integer_value(json_object_get(rf->doc, "schema_version")) == RESULT_SCHEMA_VERSION,
 			       "the profiled file is written as schema version %d", RESULT_SCHEMA_VERSION);
 			result_free(rf);
 		} else {
-			tap_skip(3, "no file");
+			tap_skip(4, "no file");
 		}
 
 		/* The report shows it. */
@@ -529,7 +883,7 @@ int main(void)
 {
 	char dir[] = "/tmp/exitscope-test-profile.XXXXXX";
 
-	tap_plan(68);
+	tap_plan(115);
 	tmpdir = mkdtemp(dir);
 	if (!tmpdir) {
 		perror("mkdtemp");
@@ -538,6 +892,9 @@ int main(void)
 	test_symtab();
 	test_counts();
 	test_attribute();
+	test_census_names();
+	test_census_attribute();
+	test_census_json();
 	test_cli();
 	test_cli_inputs();
 	{

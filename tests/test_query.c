@@ -4,7 +4,8 @@
  * and objects, [F=V], [F!=V], [F~RE], chained, '#'), the output of each
  * JSON type, absent (exit 1, nothing printed) against invalid (exit 2,
  * one line; a path that does not parse adds the hint to --help), and each file type: the recorded result files of every kind,
- * a noise floor, a compare document, --plain JSON and stdin.
+ * a noise floor, a compare document, --plain JSON and stdin; an exit
+ * path's census rows by INSN/OPERAND (INSN alone where the operand is null).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -216,9 +217,83 @@ static void test_other_files(void)
 	refused(cmp, "schema", "schema_version", "a compare document of an unknown version: exit 2");
 }
 
+/* An exit path's census rows by INSN/OPERAND, or INSN where the operand is null. */
+static void test_census_identity(void)
+{
+	struct err err;
+	json_t *root = json_loads("{\"census\": [{\"insn\": \"cpuid\", \"operand\": null, \"count\": 4},"
+				  " {\"insn\": \"wrmsr\", \"count\": 1},"
+				  " {\"insn\": \"xsetbv\", \"operand\": \"XCR0\", \"count\": 8},"
+				  " {\"insn\": \"xsetbv\", \"operand\": \"XCR1\", \"count\": 2}]}", 0, NULL);
+	json_t *out = json_array();
+	static const struct {
+		const char *path;
+		long n;
+	} sel[] = {
+		{ "census[xsetbv/XCR0]", 1 }, { "census[xsetbv/XCR1]", 1 }, { "census[cpuid]", 1 },
+		{ "census[wrmsr]", 1 }, { "census[xsetbv]", 0 }, { "census[cpuid/null]", 0 },
+		{ "census[xsetbv/XCR0/x]", 0 }, { "census[xsetbv/]", 0 }, { "census[xsetbv/XCR]", 0 },
+	};
+
+	ok(!strcmp(query_identity("census"), "insn/operand?"), "the identity of a census row: insn/operand?");
+	for (size_t i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
+		struct query_path *p = query_path_parse(sel[i].path, &err);
+
+		json_array_clear(out);
+		is_int(p ? query_select(root, p, out) : -2, sel[i].n, sel[i].path);
+		query_path_free(p);
+	}
+	json_decref(out);
+	json_decref(root);
+}
+
+/* A run whose invd probe has an exit path with a census, written as the profile writes it. */
+static void test_census_file(void)
+{
+	json_t *doc = json_load_file(RUN, 0, NULL), *probes = json_object_get(doc, "probes"), *p, *ep;
+	char path[600];
+	size_t i;
+
+	ep = json_loads(
+		"{\"ops\": 256, \"interrupted_pairs\": 0, \"interrupts\": \"excluded\","
+		" \"kernel_insn\": 2560, \"kernel_insn_per_op\": 10, \"guest_insn\": 256,"
+		" \"guest_insn_per_op\": 1, \"user_insn\": 0, \"user_insn_per_op\": 0,"
+		" \"functions\": ["
+		"  {\"name\": \"kvm_load_xfeatures\", \"insn\": 1024, \"insn_per_op\": 4, \"calls\": 512,"
+		"   \"calls_per_op\": 2, \"census\": ["
+		"    {\"insn\": \"rdmsr\", \"operand\": \"IA32_XSS\", \"count\": 256, \"per_op\": 1},"
+		"    {\"insn\": \"xsetbv\", \"operand\": \"XCR0\", \"count\": 512, \"per_op\": 2}]},"
+		"  {\"name\": \"vmx_vcpu_run\", \"insn\": 1536, \"insn_per_op\": 6, \"calls\": 256,"
+		"   \"calls_per_op\": 1, \"census\": ["
+		"    {\"insn\": \"vmresume\", \"operand\": null, \"count\": 256, \"per_op\": 1}]}],"
+		" \"exits\": [{\"reason\": \"INVD\", \"exits\": 256, \"exits_per_op\": 1}],"
+		" \"census\": ["
+		"  {\"insn\": \"rdmsr\", \"operand\": \"IA32_XSS\", \"count\": 256, \"per_op\": 1},"
+		"  {\"insn\": \"vmresume\", \"operand\": null, \"count\": 256, \"per_op\": 1},"
+		"  {\"insn\": \"xsetbv\", \"operand\": \"XCR0\", \"count\": 512, \"per_op\": 2}]}", 0, NULL);
+	json_array_foreach(probes, i, p)
+		if (!strcmp(json_string_value(json_object_get(p, "name")), "invd"))
+			json_object_set(p, "exit_path", ep);
+	json_object_set_new(doc, "schema_version", json_integer(3));
+	snprintf(path, sizeof(path), "%s", fixture_write(dir, "census.json", doc));
+	json_decref(ep);
+	json_decref(doc);
+
+	is_query("2\n", 0, path, "probes[invd].exit_path.census[xsetbv/XCR0].per_op",
+		 "a path census row by INSN/OPERAND");
+	is_query("256\n", 0, path, "probes[invd].exit_path.census[vmresume].count",
+		 "a census row without an operand by INSN alone");
+	is_query("null\n", 0, path, "probes[invd].exit_path.census[vmresume].operand", "its operand is null");
+	is_query("rdmsr\nxsetbv\n", 0, path, "probes[invd].exit_path.functions[kvm_load_xfeatures].census[*].insn",
+		 "a function's census rows, in order");
+	is_query("", 1, path, "probes[invd].exit_path.census[xsetbv/XCR1]", "no such row: exit 1");
+	is_query("", 1, path, "probes[invd].exit_path.census[xsetbv]", "an operand row is not found by INSN alone");
+}
+
 int main(void)
 {
 	test_library();
+	test_census_identity();
 	exe = getenv("EXITSCOPE");
 	if (!exe) {
 		skip("EXITSCOPE is not set (run through make check)");
@@ -229,6 +304,7 @@ int main(void)
 		return tap_skip_all("no temp dir");
 	test_result_files();
 	test_other_files();
+	test_census_file();
 	fixture_rmdir(dir);
 	return done_testing();
 }

@@ -201,12 +201,12 @@ static void test_schema_errors(void)
 	json_t *d;
 
 	d = valid_doc();
-	json_object_set_new(d, "schema_version", json_integer(3));
-	expect_doc_err("version3.json", d, "schema_version: unsupported version 3 (this exitscope reads 1 to 2)");
+	json_object_set_new(d, "schema_version", json_integer(4));
+	expect_doc_err("version4.json", d, "schema_version: unsupported version 4 (this exitscope reads 1 to 3)");
 
 	d = valid_doc();
 	json_object_set_new(d, "schema_version", json_integer(0));
-	expect_doc_err("version0.json", d, "schema_version: unsupported version 0 (this exitscope reads 1 to 2)");
+	expect_doc_err("version0.json", d, "schema_version: unsupported version 0 (this exitscope reads 1 to 3)");
 
 	d = valid_doc();
 	json_object_set_new(d, "schema_version", json_string("1"));

@@ -229,7 +229,7 @@ static const struct rule {
 	int c;
 } rules[] = {
 	{ "wrong schema name", "d['schema'] = 'exitscope-results'", 1 },
-	{ "schema_version too new", "d['schema_version'] = 3", 1 },
+	{ "schema_version too new", "d['schema_version'] = 4", 1 },
 	{ "schema_version 0", "d['schema_version'] = 0", 1 },
 	{ "schema_version wrong type", "d['schema_version'] = '1'", 1 },
 	{ "kind missing", "del d['kind']", 1 },
@@ -287,6 +287,11 @@ static const struct rule {
 	{ "check without suite", "del d['checks'][0]['suite']", 1 },
 	{ "check expected wrong type", "d['checks'][0]['expected'] = 7", 1 },
 	{ "warning not a string", "d['warnings'] = [1]", 1 },
+	{ "census row without operand", "del cen(d)['census'][0]['operand']", 1 },
+	{ "census operand a number", "cen(d)['census'][1]['operand'] = 0", 1 },
+	{ "census count 0", "e = cen(d)['census'][0]; e['count'] = 0; e['per_op'] = 0.0", 1 },
+	{ "function census insn empty", "cen(d)['functions'][0]['census'][0]['insn'] = ''", 1 },
+	{ "census not an array", "cen(d)['census'] = {'xsetbv': 4}", 1 },
 	/* PLAN section A: method v2 */
 	{ "settings.method not an enum value", "v2(d); d['settings']['method'] = 'v3'", 2 },
 	{ "settings.rounds 0", "v2(d); d['settings']['rounds'] = 0", 2 },
@@ -322,6 +327,21 @@ static char *generator(void)
 		"def ok(d): return next(p for p in d['probes'] if p['status'] == 'ok')\n"
 		"def notok(d): return next(p for p in d['probes'] if p['status'] != 'ok')\n"
 		"def ent(d): return d['map']['profiles'][0]['entries'][0]\n"
+		"def cen(d):\n"
+		"    d['schema_version'] = 3\n"
+		"    def row(i, o, n): return {'insn': i, 'operand': o, 'count': n, 'per_op': n / 4}\n"
+		"    def fn(name, insn, calls, census):\n"
+		"        return {'name': name, 'insn': insn, 'insn_per_op': insn / 4, 'calls': calls,\n"
+		"                'calls_per_op': calls / 4, 'census': census}\n"
+		"    e = {'ops': 4, 'interrupted_pairs': 0, 'interrupts': 'excluded',\n"
+		"         'kernel_insn': 400, 'kernel_insn_per_op': 100.0, 'guest_insn': 8, 'guest_insn_per_op': 2.0,\n"
+		"         'user_insn': 0, 'user_insn_per_op': 0.0,\n"
+		"         'functions': [fn('kvm_load_xfeatures', 40, 4, [row('xsetbv', 'XCR0', 8)]),\n"
+		"                       fn('vmx_vcpu_run', 360, 4, [row('cpuid', None, 4), row('xsetbv', 'XCR0', -4)])],\n"
+		"         'exits': [{'reason': 'XSETBV', 'exits': 4, 'exits_per_op': 1.0}],\n"
+		"         'census': [row('cpuid', None, 4), row('xsetbv', 'XCR0', 4)]}\n"
+		"    ok(d)['exit_path'] = e\n"
+		"    return e\n"
 		"def v2(d):\n"
 		"    p = ok(d)\n"
 		"    p['rounds'] = [{'batch': 100, 'samples': [1.5, -0.25, 2.0], 'median': 1.5,\n"
@@ -334,6 +354,9 @@ static char *generator(void)
 		"    return d\n"
 		"dump(base, 'base')\n"
 		"dump(v2(copy.deepcopy(base)), 'valid-v2')\n"
+		"d = copy.deepcopy(base)\n"
+		"cen(d)\n"
+		"dump(d, 'valid-census')\n"
 		"d = copy.deepcopy(base)\n"
 		"ok(d)['rounds'] = 'x'\n"
 		"dump(d, 'v2-probe')\n";
@@ -367,8 +390,8 @@ static bool reader_has_v2(void)
 
 static void test_rules(void)
 {
-	char *gen = generator(), paths[NR_RULES + 2][600], msg[600];
-	const char *files[NR_RULES + 2];
+	char *gen = generator(), paths[NR_RULES + 3][600], msg[600];
+	const char *files[NR_RULES + 3];
 	const char *argv[] = { PY, "-c", gen, dir, NULL };
 	struct run_result r;
 	bool v2;
@@ -386,22 +409,25 @@ static void test_rules(void)
 	v2 = reader_has_v2();
 	snprintf(paths[0], sizeof(paths[0]), "%s/base.json", dir);
 	snprintf(paths[1], sizeof(paths[1]), "%s/valid-v2.json", dir);
+	snprintf(paths[2], sizeof(paths[2]), "%s/valid-census.json", dir);
 	for (size_t i = 0; i < NR_RULES; i++)
-		snprintf(paths[i + 2], sizeof(paths[i + 2]), "%s/rule%02zu.json", dir, i);
-	for (size_t i = 0; i < NR_RULES + 2; i++)
+		snprintf(paths[i + 3], sizeof(paths[i + 3]), "%s/rule%02zu.json", dir, i);
+	for (size_t i = 0; i < NR_RULES + 3; i++)
 		files[i] = paths[i];
-	out = validate(files, NR_RULES + 2);
+	out = validate(files, NR_RULES + 3);
 	if (!ok(out != NULL, "the validator ran on them")) {
-		tap_skip(2 + (int)NR_RULES, "no validator output");
+		tap_skip(3 + (int)NR_RULES, "no validator output");
 		return;
 	}
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 3; i++) {
+		static const char *const what[] = {
+			"the base file", "base with every method-v2 member (negative round samples and medians included)",
+			"base at schema version 3 with an exit path and its census (null operand, negative row)",
+		};
 		const char *why;
 		int s = verdict(out, paths[i], &why), c = c_reads(paths[i], msg, sizeof(msg));
 
-		if (!ok(s == 1 && c == 0, "%s is valid for the schema and the C reader",
-			i ? "base with every method-v2 member (negative round samples and medians included)"
-			  : "the base file"))
+		if (!ok(s == 1 && c == 0, "%s is valid for the schema and the C reader", what[i]))
 			diag("  schema: %s; C reader: exit %d %s", why, c, msg);
 	}
 	if (!v2)
@@ -409,16 +435,16 @@ static void test_rules(void)
 		     "their rules are checked against the schema alone");
 	for (size_t i = 0; i < NR_RULES; i++) {
 		const char *why;
-		int s = verdict(out, paths[i + 2], &why), c = 0;
+		int s = verdict(out, paths[i + 3], &why), c = 0;
 		bool want_c = rules[i].c == 1 || (rules[i].c == 2 && v2);
 
 		if (want_c)
-			c = c_reads(paths[i + 2], msg, sizeof(msg));
+			c = c_reads(paths[i + 3], msg, sizeof(msg));
 		if (!ok(s == 0 && (!want_c || c == 2), "%s: the schema rejects it%s", rules[i].name,
 			want_c ? ", and so does the C reader (exit 2, one line)" : ""))
 			diag("  schema: %s; C reader: exit %d %s", s == 1 ? "valid" : why, c, want_c ? msg : "");
 		else
-			diag("  %s | %s", why + strlen(paths[i + 2]) + 10, want_c ? msg : "(C: not checked)");
+			diag("  %s | %s", why + strlen(paths[i + 3]) + 10, want_c ? msg : "(C: not checked)");
 	}
 	free(out);
 }
