@@ -271,21 +271,22 @@ static const char *fn_state(const struct path_fn_change *f)
 	return "";
 }
 
-/* new - base per op: whole, else up to 2 decimals ("-2", "+0.5", "-1.25"); 2 digits below 0.005. */
-static void census_delta(char *buf, size_t n, double d)
+void path_per_op_str(char *buf, size_t n, double v, int sign)
 {
 	size_t len;
 
-	if (d != 0 && fabs(d) < 0.005) {
-		snprintf(buf, n, "%+.2g", d);
+	if (v != 0 && fabs(v) < 0.005) {
+		snprintf(buf, n, sign ? "%+.2g" : "%.2g", v);
 		return;
 	}
-	snprintf(buf, n, "%+.2f", d);
+	snprintf(buf, n, sign ? "%+.2f" : "%.2f", v);
 	len = strlen(buf);
 	while (len && buf[len - 1] == '0')
 		buf[--len] = '\0';
 	if (len && buf[len - 1] == '.')
 		buf[--len] = '\0';
+	if (!strcmp(buf, "-0") || !strcmp(buf, "+0"))
+		snprintf(buf, n, "%s0", sign ? "+" : "");
 }
 
 /* "-2 xsetbv XCR0": the names cut (with "...") to keep the line within the columns. */
@@ -294,7 +295,7 @@ static void census_item(char *buf, size_t n, const struct path_census_change *c)
 	char d[32];
 	int li = (int)strlen(c->insn), lo = c->operand ? (int)strlen(c->operand) : 0;
 
-	census_delta(d, sizeof(d), c->per_op[1].mean - c->per_op[0].mean);
+	path_per_op_str(d, sizeof(d), c->per_op[1].mean - c->per_op[0].mean, 1);
 	snprintf(buf, n, "%s %.*s%s%s%.*s%s", d, CENSUS_INSN_MAX, c->insn, li > CENSUS_INSN_MAX ? "..." : "",
 		 c->operand ? " " : "", CENSUS_OPERAND_MAX, c->operand ? c->operand : "",
 		 lo > CENSUS_OPERAND_MAX ? "..." : "");

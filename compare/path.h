@@ -73,6 +73,12 @@ void path_changes_print(FILE *f, const struct path_changes *c);
  */
 void path_census_print(FILE *f, const struct path_probe_change *p, int indent);
 /*
+ * v per op as the census line writes it: whole ("2"), else up to 2 decimals
+ * ("0.5", "1.25"), 2 significant digits below 0.005 ("0.0039"); with sign,
+ * a leading "+" or "-".
+ */
+void path_per_op_str(char *buf, size_t n, double v, int sign);
+/*
  * {"compared": N, "probes": [{probe, kernel_insn_per_op: [a, b], functions:
  * [...], census: [{insn, operand, per_op: [a, b]}]}]}, census only where
  * it was compared.
