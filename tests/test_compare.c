@@ -2344,6 +2344,101 @@ static void test_census_width(void)
 	free(out);
 }
 
+/*
+ * A run file of the probe of r (samples around 1000 cycles) with its exit
+ * path as JSON; with_census: its census as a profile writes it, a list of
+ * {insn, operand, count, per_op} for the path and for each function.
+ */
+static void census_file(char *dst, const char *name, struct census_run *r, int with_census, uint64_t seed)
+{
+	const struct exit_path *e = &r->probe.exit_path;
+	json_t *probe = noisy_probe("xsave_switch", "xstate", 1000, 10, seed, 1);
+	json_t *ep = exit_path_json(e), *doc;
+
+	if (with_census && ep && !json_object_get(ep, "census")) {
+		json_t *rows = json_array();
+
+		for (size_t i = 0; i < e->n_census; i++)
+			json_array_append_new(rows, json_pack("{s:s, s:s?, s:I, s:f}", "insn", e->census[i].insn,
+							      "operand", e->census[i].operand,
+							      "count", (json_int_t)e->census[i].count,
+							      "per_op", exit_path_per_op(e, e->census[i].count)));
+		json_object_set(json_array_get(json_object_get(ep, "functions"), 0), "census", rows);
+		json_object_set_new(ep, "census", rows);
+	}
+	if (!with_census) {
+		json_object_del(ep, "census");
+		json_object_del(json_array_get(json_object_get(ep, "functions"), 0), "census");
+	}
+	json_object_set_new(probe, "exit_path", ep);
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), json_pack("[o]", probe));
+	json_object_set_new(doc, "schema_version", json_integer(2));
+	save(dst, name, doc);
+}
+
+/* compare through the binary: the census line within the columns, the JSON; none without a census. */
+static void test_census_cli(void)
+{
+	static const struct census_row base[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 4 }, { "xsetbv", "XCR0", 4 },
+	};
+	static const struct census_row xsave_new[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 2 }, { "xsetbv", "XCR0", 2 },
+	};
+	char a_path[4096], b_path[4096], a0_path[4096], b0_path[4096];
+	struct census_run ra, rb;
+	struct result_file *rf;
+	struct run_result r;
+	int reads_census;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(5, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	census_run(&rb, 960, xsave_new, ARRAY_SIZE(xsave_new), 1);
+	census_file(a_path, "census_a.json", &ra, 1, 71);
+	census_file(b_path, "census_b.json", &rb, 1, 72);
+	census_file(a0_path, "path_a.json", &ra, 0, 71);
+	census_file(b0_path, "path_b.json", &rb, 0, 72);
+
+	run(&r, a0_path, b0_path, NULL, NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "  xsave_switch: kernel 1000.0 -> 960.0 insn/op (-40.0)", NULL) &&
+	   !strstr(r.out, "census") && widest(r.out) <= COMPARE_COLUMNS,
+	   "profiles without a census: the path's change, no census line (widest %zu)", widest(r.out));
+	run_free(&r);
+
+	rf = load(a_path);
+	reads_census = rf && rf->probes[0].exit_path.has_census;
+	result_free(rf);
+	if (!reads_census) {
+		tap_skip(4, "the result reader does not read exit_path.census (results/exit_path.c)");
+		return;
+	}
+	run(&r, a_path, b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && line_is(r.out, "    census: -2 wrmsr IA32_XSS, -2 xsetbv XCR0 per op"),
+	   "compare A B: the census line");
+	ok(widest(r.out) <= COMPARE_COLUMNS, "compare with a census: every line at most %d columns (widest %zu)",
+	   COMPARE_COLUMNS, widest(r.out));
+	run_free(&r);
+	run(&r, a_path, b_path, "--json", "-", NULL);
+	{
+		json_t *doc = json_loads(r.out, 0, NULL);
+
+		ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION,
+		   "--json: schema_version %d", COMPARE_SCHEMA_VERSION);
+		ok(census_json_is(json_object_get(doc, "exit_paths"),
+				  json_pack("[{s:s, s:s, s:[f, f]}, {s:s, s:s, s:[f, f]}]",
+					    "insn", "wrmsr", "operand", "IA32_XSS", "per_op", 4.0, 2.0,
+					    "insn", "xsetbv", "operand", "XCR0", "per_op", 4.0, 2.0)),
+		   "--json: exit_paths.probes[0].census, the changed rows");
+		json_decref(doc);
+	}
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2374,6 +2469,7 @@ int main(void)
 	test_census_rows();
 	test_census_runs();
 	test_census_width();
+	test_census_cli();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
