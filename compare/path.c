@@ -101,16 +101,21 @@ static int probe_fns(const struct result_file *const *s[2], const size_t ns[2], 
 	return 0;
 }
 
-static int operand_eq(const char *a, const char *b)
+static int name_eq(const char *a, const char *b)
 {
 	return a && b ? !strcmp(a, b) : a == b;
+}
+
+int path_census_same(const char *insn_a, const char *operand_a, const char *insn_b, const char *operand_b)
+{
+	return name_eq(insn_a, insn_b) && name_eq(operand_a, operand_b);
 }
 
 static const struct exit_path_census *census_find(const struct exit_path *e, const char *insn,
 						  const char *operand)
 {
 	for (size_t i = 0; i < e->n_census; i++)
-		if (!strcmp(e->census[i].insn, insn) && operand_eq(e->census[i].operand, operand))
+		if (path_census_same(e->census[i].insn, e->census[i].operand, insn, operand))
 			return &e->census[i];
 	return NULL;
 }
@@ -140,7 +145,7 @@ static int census_cmp(const void *pa, const void *pb)
 	if (da != db)
 		return da > db ? -1 : 1;
 	r = strcmp(a->insn, b->insn);
-	if (r || operand_eq(a->operand, b->operand))
+	if (r || name_eq(a->operand, b->operand))
 		return r;
 	if (!a->operand || !b->operand)
 		return a->operand ? 1 : -1;
@@ -150,7 +155,7 @@ static int census_cmp(const void *pa, const void *pb)
 static int census_known(const struct path_probe_change *pc, const char *insn, const char *operand)
 {
 	for (size_t i = 0; i < pc->n_census; i++)
-		if (!strcmp(pc->census[i].insn, insn) && operand_eq(pc->census[i].operand, operand))
+		if (path_census_same(pc->census[i].insn, pc->census[i].operand, insn, operand))
 			return 1;
 	return 0;
 }

@@ -72,6 +72,8 @@ void path_changes_print(FILE *f, const struct path_changes *c);
  * COMPARE_COLUMNS; nothing when no census row changed.
  */
 void path_census_print(FILE *f, const struct path_probe_change *p, int indent);
+/* Are these the same census row: the same insn and operand (NULL: none)? */
+int path_census_same(const char *insn_a, const char *operand_a, const char *insn_b, const char *operand_b);
 /*
  * v per op as the census line writes it: whole ("2"), else up to 2 decimals
  * ("0.5", "1.25"), 2 significant digits below 0.005 ("0.0039"); with sign,

@@ -117,9 +117,7 @@ static const struct path_census_change *census_changed(const struct path_probe_c
 						       const char *operand)
 {
 	for (size_t i = 0; c && i < c->n_census; i++)
-		if (!strcmp(c->census[i].insn, insn) &&
-		    (c->census[i].operand && operand ? !strcmp(c->census[i].operand, operand) :
-						       c->census[i].operand == operand))
+		if (path_census_same(c->census[i].insn, c->census[i].operand, insn, operand))
 			return &c->census[i];
 	return NULL;
 }
@@ -154,8 +152,7 @@ static double a_figure(const struct exit_path *a, const char *insn, const char *
 	for (size_t i = 0; i < a->n_census; i++) {
 		const struct exit_path_census *c = &a->census[i];
 
-		if (!strcmp(c->insn, insn) && (c->operand && operand ? !strcmp(c->operand, operand) :
-							 c->operand == operand))
+		if (path_census_same(c->insn, c->operand, insn, operand))
 			return exit_path_per_op(a, c->count);
 	}
 	return 0;
@@ -191,9 +188,7 @@ static void path_census(FILE *f, const struct exit_path *e, const struct exit_pa
 		int listed = 0;
 
 		for (size_t j = 0; j < e->n_census; j++)
-			listed |= !strcmp(e->census[j].insn, c->insn) &&
-				  (c->operand && e->census[j].operand ? !strcmp(c->operand, e->census[j].operand) :
-									c->operand == e->census[j].operand);
+			listed |= path_census_same(e->census[j].insn, e->census[j].operand, c->insn, c->operand);
 		if (!listed)
 			census_row(f, c->insn, c->operand, 0, 1, &c->per_op[0].mean);
 	}
