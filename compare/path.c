@@ -15,8 +15,8 @@
 
 #define PATH_PRINT_TOP	8
 #define CENSUS_PRINT_TOP	12	/* census rows in the text */
-#define CENSUS_INSN_MAX		16	/* characters of a mnemonic, of an operand, in the text */
-#define CENSUS_OPERAND_MAX	40
+#define CENSUS_INSN_MAX		16	/* characters of a mnemonic in the text, then "..." */
+#define CENSUS_OPERAND_MAX	40	/* characters of an operand in the text, then "..." */
 
 static const struct exit_path *probe_path(const struct result_file *rf, const char *name)
 {
