@@ -97,7 +97,7 @@ extern const char *const compare_r2r_names[COMPARE_R2R_N];
  * added are in docs/compare-report.md (the JSON's version history).
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
-#define COMPARE_SCHEMA_VERSION	5
+#define COMPARE_SCHEMA_VERSION	6
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */

@@ -2,16 +2,21 @@
  * path.c - exit-path changes between the sides of a comparison
  * (compare/path.h). An exit path's counts are exact, so one run a side
  * already says what changed; with several runs a side, a figure has changed
- * only when the two sides' ranges do not overlap.
+ * only when the two sides' ranges do not overlap. The same rule judges the
+ * census rows (executions per op of a costly instruction with its operand).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/compare.h"
 #include "compare/path.h"
 
 #define PATH_PRINT_TOP	8
+#define CENSUS_PRINT_TOP	12	/* census rows in the text */
+#define CENSUS_INSN_MAX		16	/* characters of a mnemonic in the text, then "..." */
+#define CENSUS_OPERAND_MAX	40	/* characters of an operand in the text, then "..." */
 
 static const struct exit_path *probe_path(const struct result_file *rf, const char *name)
 {
@@ -96,6 +101,117 @@ static int probe_fns(const struct result_file *const *s[2], const size_t ns[2], 
 	return 0;
 }
 
+static int name_eq(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+int path_census_same(const char *insn_a, const char *operand_a, const char *insn_b, const char *operand_b)
+{
+	return name_eq(insn_a, insn_b) && name_eq(operand_a, operand_b);
+}
+
+static const struct exit_path_census *census_find(const struct exit_path *e, const char *insn,
+						  const char *operand)
+{
+	for (size_t i = 0; i < e->n_census; i++)
+		if (path_census_same(e->census[i].insn, e->census[i].operand, insn, operand))
+			return &e->census[i];
+	return NULL;
+}
+
+/* A census row's executions per op on one side: from every run, 0 where a run does not list it. */
+static void side_census(const struct result_file *const *rf, size_t n, const char *probe,
+			const struct path_census_change *c, struct path_fig *f)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct exit_path *e = probe_path(rf[i], probe);
+		const struct exit_path_census *r;
+
+		if (!e)
+			continue;
+		r = census_find(e, c->insn, c->operand);
+		fig_add(f, r ? exit_path_per_op(e, r->count) : 0);
+	}
+}
+
+static int census_cmp(const void *pa, const void *pb)
+{
+	const struct path_census_change *a = pa, *b = pb;
+	double da = fabs(a->per_op[1].mean - a->per_op[0].mean);
+	double db = fabs(b->per_op[1].mean - b->per_op[0].mean);
+	int r;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	r = strcmp(a->insn, b->insn);
+	if (r || name_eq(a->operand, b->operand))
+		return r;
+	if (!a->operand || !b->operand)
+		return a->operand ? 1 : -1;
+	return strcmp(a->operand, b->operand);
+}
+
+static int census_known(const struct path_probe_change *pc, const char *insn, const char *operand)
+{
+	for (size_t i = 0; i < pc->n_census; i++)
+		if (path_census_same(pc->census[i].insn, pc->census[i].operand, insn, operand))
+			return 1;
+	return 0;
+}
+
+/*
+ * The changed census rows of a probe every run of both sides profiled,
+ * when every one of those profiles has a census (else has_census stays 0).
+ * 0 or -ENOMEM.
+ */
+static int probe_census(const struct result_file *const *s[2], const size_t ns[2],
+			struct path_probe_change *pc)
+{
+	size_t cap = 0;
+
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < ns[side]; i++) {
+			const struct exit_path *e = probe_path(s[side][i], pc->probe);
+
+			if (!e || !e->has_census)
+				return 0;
+			cap += e->n_census;
+		}
+	pc->has_census = 1;
+	if (!cap)
+		return 0;
+	pc->census = calloc(cap, sizeof(*pc->census));
+	if (!pc->census)
+		return -ENOMEM;
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; i < ns[side]; i++) {
+			const struct exit_path *e = probe_path(s[side][i], pc->probe);
+
+			for (size_t j = 0; j < e->n_census; j++) {
+				struct path_census_change c = {
+					.insn = e->census[j].insn, .operand = e->census[j].operand,
+				};
+
+				if (!c.insn || census_known(pc, c.insn, c.operand))
+					continue;
+				side_census(s[0], ns[0], pc->probe, &c, &c.per_op[0]);
+				side_census(s[1], ns[1], pc->probe, &c, &c.per_op[1]);
+				if (figs_changed(c.per_op))
+					pc->census[pc->n_census++] = c;	/* at most cap rows */
+			}
+		}
+	if (pc->n_census)
+		qsort(pc->census, pc->n_census, sizeof(*pc->census), census_cmp);
+	return 0;
+}
+
+static void probe_change_free(struct path_probe_change *pc)
+{
+	free(pc->fns);
+	free(pc->census);
+}
+
 int path_changes_build(const struct result_file *const *a, size_t na,
 		       const struct result_file *const *b, size_t nb, struct path_changes *out)
 {
@@ -129,13 +245,13 @@ int path_changes_build(const struct result_file *const *a, size_t na,
 			continue;
 		out->compared++;
 		pc.fns = calloc(cap ? cap : 1, sizeof(*pc.fns));
-		if (!pc.fns || probe_fns(s, ns, &pc, cap)) {
-			free(pc.fns);
+		if (!pc.fns || probe_fns(s, ns, &pc, cap) || probe_census(s, ns, &pc)) {
+			probe_change_free(&pc);
 			path_changes_free(out);
 			return -ENOMEM;
 		}
-		if (!pc.n_fns && !figs_changed(pc.kernel)) {
-			free(pc.fns);
+		if (!pc.n_fns && !pc.n_census && !figs_changed(pc.kernel)) {
+			probe_change_free(&pc);
 			continue;
 		}
 		out->probes[out->n++] = pc;
@@ -146,7 +262,7 @@ int path_changes_build(const struct result_file *const *a, size_t na,
 void path_changes_free(struct path_changes *c)
 {
 	for (size_t i = 0; i < c->n; i++)
-		free(c->probes[i].fns);
+		probe_change_free(&c->probes[i]);
 	free(c->probes);
 	memset(c, 0, sizeof(*c));
 }
@@ -158,6 +274,66 @@ static const char *fn_state(const struct path_fn_change *f)
 	if (f->calls[1].hi == 0 && f->insn[1].hi == 0 && f->insn[1].lo == 0)
 		return " (gone)";
 	return "";
+}
+
+void path_per_op_str(char *buf, size_t n, double v, int sign)
+{
+	size_t len;
+
+	if (v != 0 && fabs(v) < 0.005) {
+		snprintf(buf, n, sign ? "%+.2g" : "%.2g", v);
+		return;
+	}
+	snprintf(buf, n, sign ? "%+.2f" : "%.2f", v);
+	len = strlen(buf);
+	while (len && buf[len - 1] == '0')
+		buf[--len] = '\0';
+	if (len && buf[len - 1] == '.')
+		buf[--len] = '\0';
+	if (!strcmp(buf, "-0") || !strcmp(buf, "+0"))
+		snprintf(buf, n, "%s0", sign ? "+" : "");
+}
+
+/* "-2 xsetbv XCR0": the names cut (with "...") to keep the line within the columns. */
+static void census_item(char *buf, size_t n, const struct path_census_change *c)
+{
+	char d[32];
+	int li = (int)strlen(c->insn), lo = c->operand ? (int)strlen(c->operand) : 0;
+
+	path_per_op_str(d, sizeof(d), c->per_op[1].mean - c->per_op[0].mean, 1);
+	snprintf(buf, n, "%s %.*s%s%s%.*s%s", d, CENSUS_INSN_MAX, c->insn, li > CENSUS_INSN_MAX ? "..." : "",
+		 c->operand ? " " : "", CENSUS_OPERAND_MAX, c->operand ? c->operand : "",
+		 lo > CENSUS_OPERAND_MAX ? "..." : "");
+}
+
+void path_census_print(FILE *f, const struct path_probe_change *p, int indent)
+{
+	static const char tail[] = " per op";
+	size_t shown = p->n_census < CENSUS_PRINT_TOP ? p->n_census : CENSUS_PRINT_TOP;
+	int lead = indent + (int)strlen("census: "), col;
+
+	if (!p->n_census)
+		return;
+	col = fprintf(f, "%*scensus:", indent, "");
+	for (size_t i = 0; i < shown; i++) {
+		char item[128];
+		int len, need;
+
+		census_item(item, sizeof(item), &p->census[i]);
+		len = (int)strlen(item);
+		/* " item" and what follows it on the line: its comma, or the tail */
+		need = 1 + len + (i + 1 == shown ? (int)strlen(tail) : 1);
+		if (i && col + 1 + need > COMPARE_COLUMNS) {
+			fputs(",\n", f);
+			col = fprintf(f, "%*s%s", lead, "", item);
+		} else {
+			col += fprintf(f, "%s %s", i ? "," : "", item);
+		}
+	}
+	fprintf(f, "%s\n", tail);
+	if (p->n_census > shown)
+		fprintf(f, "%*s... %zu more census rows changed (--json has them all)\n", indent, "",
+			p->n_census - shown);
 }
 
 void path_changes_print(FILE *f, const struct path_changes *c)
@@ -184,6 +360,7 @@ void path_changes_print(FILE *f, const struct path_changes *c)
 		if (p->n_fns > PATH_PRINT_TOP)
 			fprintf(f, "    ... %zu more functions changed (--json has them all)\n",
 				p->n_fns - PATH_PRINT_TOP);
+		path_census_print(f, p, 4);
 	}
 }
 
@@ -213,6 +390,18 @@ json_t *path_changes_json(const struct path_changes *c)
 							     "insn_per_op", pair(p->fns[j].insn),
 							     "calls_per_op", pair(p->fns[j].calls)));
 		json_object_set_new(po, "functions", fns);
+		if (p->has_census) {
+			json_t *cs = json_array();
+
+			for (size_t j = 0; j < p->n_census; j++) {
+				const struct path_census_change *r = &p->census[j];
+
+				json_array_append_new(cs, json_pack("{s:s, s:s?, s:o}", "insn", r->insn,
+								    "operand", r->operand,
+								    "per_op", pair(r->per_op)));
+			}
+			json_object_set_new(po, "census", cs);
+		}
 		json_array_append_new(probes, po);
 	}
 	json_object_set_new(o, "probes", probes);

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
+#include "compare/path.h"
+#include "results/exit_path.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/synth.h"
@@ -2063,6 +2065,380 @@ static void test_cli_columns(void)
 	run_free(&r);
 }
 
+/*
+ * Census: one profiled probe "xsave_switch" over CENSUS_OPS operations, in
+ * memory (the struct alone): kernel instructions per op, one function that
+ * has them all, and the census rows given per op (count = per_op x ops).
+ */
+#define CENSUS_OPS	256
+#define CENSUS_MAX	24
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct census_row {
+	const char *insn, *operand;
+	double per_op;
+};
+
+struct census_run {
+	struct result_file rf;
+	struct run_probe probe;
+	struct exit_path_fn fn;
+	struct exit_path_census census[CENSUS_MAX];
+};
+
+static const struct result_file *census_run(struct census_run *r, double kernel, const struct census_row *rows,
+					    size_t n, int has_census)
+{
+	struct exit_path *e = &r->probe.exit_path;
+
+	memset(r, 0, sizeof(*r));
+	r->rf.name = "census.json";
+	r->rf.probes = &r->probe;
+	r->rf.n_probes = 1;
+	r->probe.name = "xsave_switch";
+	r->probe.group = "xstate";
+	e->present = 1;
+	e->ops = CENSUS_OPS;
+	e->kernel_insn = llround(kernel * CENSUS_OPS);
+	r->fn = (struct exit_path_fn){ .name = "vmx_vcpu_run", .insn = e->kernel_insn, .calls = CENSUS_OPS };
+	e->fns = &r->fn;
+	e->n_fns = 1;
+	e->has_census = has_census;
+	for (size_t i = 0; has_census && i < n && i < CENSUS_MAX; i++)
+		r->census[i] = (struct exit_path_census){ rows[i].insn, rows[i].operand,
+							  llround(rows[i].per_op * CENSUS_OPS) };
+	if (has_census) {
+		e->census = r->census;
+		e->n_census = n < CENSUS_MAX ? n : CENSUS_MAX;
+		r->fn.census = e->census;
+		r->fn.n_census = e->n_census;
+	}
+	return &r->rf;
+}
+
+/* The exit-path text of a -- b (malloc'd, "" when empty) and, if json, its JSON. */
+static char *census_compare(const struct result_file *const *a, size_t na, const struct result_file *const *b,
+			    size_t nb, json_t **json)
+{
+	struct path_changes pc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (json)
+		*json = NULL;
+	if (path_changes_build(a, na, b, nb, &pc))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (f) {
+		path_changes_print(f, &pc);
+		fclose(f);
+	}
+	if (json)
+		*json = path_changes_json(&pc);
+	path_changes_free(&pc);
+	return buf;
+}
+
+/* Is line (without its newline) one of s's lines, exactly? */
+static bool line_is(const char *s, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* The first changed probe's "census" member of a path_changes_json document. */
+static json_t *census_json(json_t *doc)
+{
+	return json_object_get(json_array_get(json_object_get(doc, "probes"), 0), "census");
+}
+
+static bool census_json_is(json_t *doc, json_t *want)
+{
+	json_t *got = census_json(doc);
+	bool r = got && want && json_equal(got, want);
+
+	if (!r) {
+		char *g = got ? json_dumps(got, JSON_COMPACT) : NULL;
+
+		diag("  census: %s", g ? g : "(absent)");
+		free(g);
+	}
+	json_decref(want);
+	return r;
+}
+
+/* Two sides of one run differing by -2 xsetbv XCR0 and -2 wrmsr IA32_XSS per op; equal; absent. */
+static void test_census_one_run(void)
+{
+	static const struct census_row base[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 4 }, { "xsetbv", "XCR0", 4 },
+	};
+	static const struct census_row xsave_new[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 2 }, { "xsetbv", "XCR0", 2 },
+	};
+	struct census_run ra, rb;
+	const struct result_file *a, *b;
+	json_t *j, *j_equal = NULL;
+	char *out, *out_equal = NULL;
+
+	a = census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	b = census_run(&rb, 960, xsave_new, ARRAY_SIZE(xsave_new), 1);
+	out = census_compare(&a, 1, &b, 1, &j);
+	ok(out && line_is(out, "    census: -2 wrmsr IA32_XSS, -2 xsetbv XCR0 per op") &&
+	   count(out, "census") == 1,
+	   "-2 wrmsr IA32_XSS, -2 xsetbv XCR0: that census line, once, under the probe");
+	if (out && !line_is(out, "    census: -2 wrmsr IA32_XSS, -2 xsetbv XCR0 per op"))
+		diag("%s", out);
+	ok(out && line_is(out, "  xsave_switch: kernel 1000.0 -> 960.0 insn/op (-40.0)") &&
+	   strstr(out, "vmx_vcpu_run") < strstr(out, "    census:"),
+	   "the census line follows the probe's functions");
+	ok(census_json_is(j, json_pack("[{s:s, s:s, s:[f, f]}, {s:s, s:s, s:[f, f]}]",
+				       "insn", "wrmsr", "operand", "IA32_XSS", "per_op", 4.0, 2.0,
+				       "insn", "xsetbv", "operand", "XCR0", "per_op", 4.0, 2.0)),
+	   "JSON: census [{insn, operand, per_op: [base, new]}], the changed rows only");
+	free(out);
+	json_decref(j);
+
+	/* Equal censuses (the kernel figure changed): no census line, an empty census list. */
+	b = census_run(&rb, 960, base, ARRAY_SIZE(base), 1);
+	out_equal = census_compare(&a, 1, &b, 1, &j_equal);
+	ok(out_equal && strstr(out_equal, "xsave_switch: kernel") && !strstr(out_equal, "census"),
+	   "equal censuses: the probe's change, no census line");
+	ok(census_json_is(j_equal, json_array()), "equal censuses: JSON census []");
+
+	/* The new side (then both) without a census: no census line, nothing else changes. */
+	b = census_run(&rb, 960, base, ARRAY_SIZE(base), 0);
+	out = census_compare(&a, 1, &b, 1, &j);
+	ok(out && out_equal && !strcmp(out, out_equal), "no census on the new side: the same text, no census line");
+	json_object_del(json_array_get(json_object_get(j_equal, "probes"), 0), "census");
+	ok(j && j_equal && !census_json(j) && json_equal(j, j_equal),
+	   "no census on the new side: the JSON has no census key, the rest as before");
+	free(out);
+	json_decref(j);
+	a = census_run(&ra, 1000, base, ARRAY_SIZE(base), 0);
+	out = census_compare(&a, 1, &b, 1, &j);
+	ok(out && out_equal && !strcmp(out, out_equal) && j && !census_json(j),
+	   "no census on either side: the same text and no census key");
+	free(out);
+	free(out_equal);
+	json_decref(j);
+	json_decref(j_equal);
+}
+
+/* A change in the census alone; fractions, a tiny change, a raw operand, none. */
+static void test_census_rows(void)
+{
+	static const struct census_row base[] = {
+		{ "hlt", NULL, 1 }, { "rdmsr", "IA32_TSC_AUX", 1 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 1 },
+	};
+	static const struct census_row other[] = {
+		{ "hlt", NULL, 1 + 85.0 / CENSUS_OPS }, { "rdmsr", "0x1a2", 1 },
+		{ "vmread", "0x4826", 0.75 }, { "wrmsr", "IA32_XSS", 1 + 1.0 / CENSUS_OPS },
+	};
+	struct census_run ra, rb;
+	const struct result_file *a, *b;
+	char *out;
+	json_t *j;
+
+	a = census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	b = census_run(&rb, 1000, other, ARRAY_SIZE(other), 1);
+	out = census_compare(&a, 1, &b, 1, &j);
+	ok(out && strstr(out, "exit paths: 1 of 1 profiled probes changed") &&
+	   line_is(out, "    census: +1 rdmsr 0x1a2, -1 rdmsr IA32_TSC_AUX, +0.33 hlt, -0.25 vmread 0x4826,") &&
+	   line_is(out, "            +0.0039 wrmsr IA32_XSS per op"),
+	   "a census change alone lists the probe: largest change first, 2 decimals, no operand, a raw one, "
+	   "wrapped under the first row");
+	if (getenv("CENSUS_DEBUG"))
+		diag("%s", out);
+	ok(j && json_array_size(census_json(j)) == 5 &&
+	   json_is_null(json_object_get(json_array_get(census_json(j), 2), "operand")),
+	   "JSON: every changed row, a row without operand has operand null");
+	free(out);
+	json_decref(j);
+}
+
+/* Several runs a side: a row changed only when the sides' ranges do not overlap. */
+static void test_census_runs(void)
+{
+	static const struct census_row x4[] = { { "xsetbv", "XCR0", 4 } }, x3[] = { { "xsetbv", "XCR0", 3 } };
+	static const struct census_row x2[] = { { "xsetbv", "XCR0", 2 } }, x1[] = { { "xsetbv", "XCR0", 1 } };
+	struct census_run r[4];
+	const struct result_file *a[2], *b[2];
+	char *out;
+	json_t *j;
+
+	a[0] = census_run(&r[0], 1000, x4, 1, 1);
+	a[1] = census_run(&r[1], 1000, x3, 1, 1);
+	b[0] = census_run(&r[2], 1000, x3, 1, 1);
+	b[1] = census_run(&r[3], 1000, x2, 1, 1);
+	out = census_compare(a, 2, b, 2, NULL);
+	ok(out && !strstr(out, "census") && strstr(out, "1 probes profiled on both sides, none changed"),
+	   "2 runs a side, 4 3 -> 3 2 per op: the ranges overlap, no change");
+	free(out);
+	b[0] = census_run(&r[2], 1000, x2, 1, 1);
+	out = census_compare(a, 2, b, 2, &j);
+	ok(out && line_is(out, "    census: -1.5 xsetbv XCR0 per op"),
+	   "4 3 -> 2 2 per op: changed, by the means (-1.5)");
+	ok(census_json_is(j, json_pack("[{s:s, s:s, s:[f, f]}]", "insn", "xsetbv", "operand", "XCR0",
+				       "per_op", 3.5, 2.0)), "JSON: the sides' means");
+	free(out);
+	json_decref(j);
+	a[1] = census_run(&r[1], 1000, NULL, 0, 1);
+	b[0] = census_run(&r[2], 1000, x1, 1, 1);
+	b[1] = census_run(&r[3], 1000, x1, 1, 1);
+	out = census_compare(a, 2, b, 2, NULL);
+	ok(out && !strstr(out, "census"), "a run without the row counts 0 there: 4 0 -> 1 1 overlap");
+	free(out);
+	b[1] = census_run(&r[3], 990, x1, 1, 0);
+	b[0] = census_run(&r[2], 990, x4, 1, 1);
+	a[1] = census_run(&r[1], 1000, x4, 1, 1);
+	a[0] = census_run(&r[0], 1000, x1, 1, 1);
+	out = census_compare(a, 2, b, 2, &j);
+	ok(out && !strstr(out, "census") && strstr(out, "kernel 1000.0 -> 990.0") && j &&
+	   json_array_get(json_object_get(j, "probes"), 0) && !census_json(j),
+	   "one run of a side without a census: the census is not compared, the rest is");
+	free(out);
+	json_decref(j);
+}
+
+/* Many changed rows with long names: wrapped within COMPARE_COLUMNS, the rest counted. */
+static void test_census_width(void)
+{
+	static const char *const names[] = {
+		"VM_EXIT_INTR_ERROR_CODE", "SECONDARY_VM_EXEC_CONTROL", "GUEST_INTERRUPTIBILITY_INFO",
+		"IA32_XSS", "XCR0", "0x4826", "0x6c20",
+		"an_operand_name_far_longer_than_any_real_one_from_a_hostile_file",
+	};
+	struct census_row base[20], other[20];
+	struct census_run ra, rb;
+	const struct result_file *a, *b;
+	char *out;
+	size_t lines = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(base); i++) {
+		static const char *const insns[] = { "vmwrite", "vmread", "a_mnemonic_that_is_too_long" };
+
+		base[i] = (struct census_row){ insns[i / 8], names[i % 8], (double)(i % 3) };
+		other[i] = base[i];
+		other[i].per_op = base[i].per_op + 1.0 + (double)i / 4;
+	}
+	a = census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	b = census_run(&rb, 1000, other, ARRAY_SIZE(other), 1);
+	out = census_compare(&a, 1, &b, 1, NULL);
+	for (const char *p = out; p && (p = strstr(p, "\n            ")); p++)
+		lines++;
+	ok(out && widest(out) <= COMPARE_COLUMNS && lines >= 2 && strstr(out, " per op\n") &&
+	   line_is(out, "    ... 8 more census rows changed (--json has them all)"),
+	   "20 changed rows with long names: wrapped (%zu more lines) within %d columns (widest %zu), 12 shown",
+	   lines, COMPARE_COLUMNS, out ? widest(out) : 0);
+	if (getenv("CENSUS_DEBUG"))
+		diag("%s", out);
+	free(out);
+}
+
+/*
+ * A run file of the probe of r (samples around 1000 cycles) with its exit
+ * path as JSON; with_census: its census as a profile writes it, a list of
+ * {insn, operand, count, per_op} for the path and for each function.
+ */
+static void census_file(char *dst, const char *name, struct census_run *r, int with_census, uint64_t seed)
+{
+	const struct exit_path *e = &r->probe.exit_path;
+	json_t *probe = noisy_probe("xsave_switch", "xstate", 1000, 10, seed, 1);
+	json_t *ep = exit_path_json(e), *doc;
+
+	if (with_census && ep && !json_object_get(ep, "census")) {
+		json_t *rows = json_array();
+
+		for (size_t i = 0; i < e->n_census; i++)
+			json_array_append_new(rows, json_pack("{s:s, s:s?, s:I, s:f}", "insn", e->census[i].insn,
+							      "operand", e->census[i].operand,
+							      "count", (json_int_t)e->census[i].count,
+							      "per_op", exit_path_per_op(e, e->census[i].count)));
+		json_object_set(json_array_get(json_object_get(ep, "functions"), 0), "census", rows);
+		json_object_set_new(ep, "census", rows);
+	}
+	if (!with_census) {
+		json_object_del(ep, "census");
+		json_object_del(json_array_get(json_object_get(ep, "functions"), 0), "census");
+	}
+	json_object_set_new(probe, "exit_path", ep);
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), json_pack("[o]", probe));
+	json_object_set_new(doc, "schema_version", json_integer(2));
+	save(dst, name, doc);
+}
+
+/* compare through the binary: the census line within the columns, the JSON; none without a census. */
+static void test_census_cli(void)
+{
+	static const struct census_row base[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 4 }, { "xsetbv", "XCR0", 4 },
+	};
+	static const struct census_row xsave_new[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 }, { "vmread", "0x4826", 1 },
+		{ "wrmsr", "IA32_XSS", 2 }, { "xsetbv", "XCR0", 2 },
+	};
+	char a_path[4096], b_path[4096], a0_path[4096], b0_path[4096];
+	struct census_run ra, rb;
+	struct result_file *rf;
+	struct run_result r;
+	int reads_census;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(5, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	census_run(&rb, 960, xsave_new, ARRAY_SIZE(xsave_new), 1);
+	census_file(a_path, "census_a.json", &ra, 1, 71);
+	census_file(b_path, "census_b.json", &rb, 1, 72);
+	census_file(a0_path, "path_a.json", &ra, 0, 71);
+	census_file(b0_path, "path_b.json", &rb, 0, 72);
+
+	run(&r, a0_path, b0_path, NULL, NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "  xsave_switch: kernel 1000.0 -> 960.0 insn/op (-40.0)", NULL) &&
+	   !strstr(r.out, "census") && widest(r.out) <= COMPARE_COLUMNS,
+	   "profiles without a census: the path's change, no census line (widest %zu)", widest(r.out));
+	run_free(&r);
+
+	rf = load(a_path);
+	reads_census = rf && rf->probes[0].exit_path.has_census;
+	result_free(rf);
+	if (!reads_census) {
+		tap_skip(4, "the result reader does not read exit_path.census (results/exit_path.c)");
+		return;
+	}
+	run(&r, a_path, b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && line_is(r.out, "    census: -2 wrmsr IA32_XSS, -2 xsetbv XCR0 per op"),
+	   "compare A B: the census line");
+	ok(widest(r.out) <= COMPARE_COLUMNS, "compare with a census: every line at most %d columns (widest %zu)",
+	   COMPARE_COLUMNS, widest(r.out));
+	run_free(&r);
+	run(&r, a_path, b_path, "--json", "-", NULL);
+	{
+		json_t *doc = json_loads(r.out, 0, NULL);
+
+		ok(doc && json_integer_value(json_object_get(doc, "schema_version")) == COMPARE_SCHEMA_VERSION,
+		   "--json: schema_version %d", COMPARE_SCHEMA_VERSION);
+		ok(census_json_is(json_object_get(doc, "exit_paths"),
+				  json_pack("[{s:s, s:s, s:[f, f]}, {s:s, s:s, s:[f, f]}]",
+					    "insn", "wrmsr", "operand", "IA32_XSS", "per_op", 4.0, 2.0,
+					    "insn", "xsetbv", "operand", "XCR0", "per_op", 4.0, 2.0)),
+		   "--json: exit_paths.probes[0].census, the changed rows");
+		json_decref(doc);
+	}
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2089,6 +2465,11 @@ int main(void)
 	test_cli_same_run();
 	test_cli_overflow();
 	test_cli_columns();
+	test_census_one_run();
+	test_census_rows();
+	test_census_runs();
+	test_census_width();
+	test_census_cli();
 	fixture_rmdir(tmp);
 	return done_testing();
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "results/exit_path.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -304,6 +305,130 @@ static void test_library(void)
 	result_free(files[1]);
 }
 
+/*
+ * Census: the report's exit-path tables of A and B's cpuid, an exit path
+ * of 256 operations given in memory (the struct alone); B runs 2 fewer
+ * xsetbv XCR0 and wrmsr IA32_XSS per op, no vmread 0x4826, the same
+ * rdmsr IA32_TSC_AUX, and the same EVIL-named row.
+ */
+#define CENSUS_OPS	256
+
+struct census_side {
+	struct exit_path_fn fn;
+	struct exit_path_census census[5];
+};
+
+static void census_side(struct exit_path *e, struct census_side *s, int new_side, int has_census)
+{
+	const struct exit_path_census base[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 * CENSUS_OPS }, { "vmread", "0x4826", CENSUS_OPS },
+		{ "wrmsr", "IA32_XSS", 4 * CENSUS_OPS }, { "wrmsr", EVIL, CENSUS_OPS / 2 },
+		{ "xsetbv", "XCR0", 4 * CENSUS_OPS },
+	};
+	const struct exit_path_census next[] = {
+		{ "rdmsr", "IA32_TSC_AUX", 2 * CENSUS_OPS }, { "wrmsr", "IA32_XSS", 2 * CENSUS_OPS },
+		{ "wrmsr", EVIL, CENSUS_OPS / 2 }, { "xsetbv", "XCR0", 2 * CENSUS_OPS },
+	};
+	size_t n = new_side ? 4 : 5;
+
+	memcpy(s->census, new_side ? next : base, n * sizeof(*s->census));
+	memset(e, 0, sizeof(*e));
+	e->present = 1;
+	e->ops = CENSUS_OPS;
+	e->kernel_insn = (new_side ? 960 : 1000) * CENSUS_OPS;
+	s->fn = (struct exit_path_fn){ .name = "vmx_vcpu_run", .insn = e->kernel_insn, .calls = CENSUS_OPS };
+	e->fns = &s->fn;
+	e->n_fns = 1;
+	e->has_census = has_census;
+	if (has_census) {
+		e->census = s->census;
+		e->n_census = n;
+		s->fn.census = s->census;
+		s->fn.n_census = n;
+	}
+}
+
+static struct run_probe *probe_named(struct result_file *rf, const char *name)
+{
+	for (size_t i = 0; i < rf->n_probes; i++)
+		if (!strcmp(rf->probes[i].name, name))
+			return &rf->probes[i];
+	return NULL;
+}
+
+static char *census_html;	/* the A/B report with censuses, rendered by Chromium below */
+
+static void test_census(void)
+{
+	struct err err;
+	struct result_file *files[2];
+	struct census_side sa, sb;
+	struct run_probe *pa, *pb;
+	const char *sec, *in_b;
+	char *html;
+
+	files[0] = result_read_file(base_path, &err);
+	files[1] = result_read_file(new_path, &err);
+	pa = files[0] ? probe_named(files[0], "cpuid") : NULL;
+	pb = files[1] ? probe_named(files[1], "cpuid") : NULL;
+	if (!pa || !pb) {
+		tap_skip(14, "synthetic files did not load");
+		goto out;
+	}
+	census_side(&pa->exit_path, &sa, 0, 1);
+	census_side(&pb->exit_path, &sb, 1, 1);
+	html = census_html = render(files, 2);
+	sec = html ? strstr(html, "<section id=\"exit-path\">") : NULL;
+	in_b = sec ? strstr(sec, "</span>B: ") : NULL;
+	ok(sec && in_b && strstr(sec, "<table class=\"census\">"), "A/B: the exit-path section has census tables");
+	tap_like(sec, "<th>insn</th><th>operand</th><th>per op</th></tr></thead><tbody>\n"
+		 "<tr><td class=\"name\">rdmsr</td><td class=\"name\">IA32_TSC_AUX</td><td class=\"num\">2</td></tr>\n",
+		 "A's census: insn, operand, executions per op");
+	ok(sec && in_b && strstr(sec, "class=\"changed\"") > in_b && strstr(sec, "A per op") > in_b,
+	   "A's table, the first file's: nothing marked, no column of A's figures");
+	tap_like(in_b, "<th>per op</th><th>A per op</th>", "B's census has a column of A's figures");
+	tap_like(in_b, "<tr class=\"changed\"><td class=\"name\">xsetbv</td><td class=\"name\">XCR0</td>"
+		 "<td class=\"num differs\">2</td><td class=\"num\">4</td></tr>", "B: xsetbv XCR0 2 (A 4) marked");
+	tap_like(in_b, "<tr class=\"changed\"><td class=\"name\">wrmsr</td><td class=\"name\">IA32_XSS</td>"
+		 "<td class=\"num differs\">2</td><td class=\"num\">4</td></tr>", "B: wrmsr IA32_XSS 2 (A 4) marked");
+	tap_like(in_b, "<tr><td class=\"name\">rdmsr</td><td class=\"name\">IA32_TSC_AUX</td>"
+		 "<td class=\"num\">2</td><td class=\"num\">2</td></tr>", "B: the unchanged rdmsr row unmarked");
+	tap_like(in_b, "<tr class=\"changed\"><td class=\"name\">vmread</td><td class=\"name\">0x4826</td>"
+		 "<td class=\"num differs\">0</td><td class=\"num\">1</td></tr>",
+		 "B: a row only A has is listed at 0, marked");
+	tap_like(sec, "<td class=\"name\">wrmsr IA32_XSS 4, xsetbv XCR0 4, rdmsr IA32_TSC_AUX 2, +2 more</td>",
+		 "a function's census cell: its largest rows, the rest counted");
+	tap_like(in_b, "<tr class=\"changed\"><td class=\"differs\">vmx_vcpu_run</td><td>960.0</td>",
+		 "B: the changed function marked too");
+	ok(sec && strstr(sec, "<td class=\"name\">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; "
+			 "&#39;q&#39;</td><td class=\"num\">0.5</td>") && !strstr(html, "<script>"),
+	   "an operand from the file is escaped; 0.5 per op");
+	if (html)
+		no_external(html, "census");
+	else
+		tap_skip(2, "no report");
+
+	/* Without a census (an older profile): no census table or column. */
+	census_side(&pa->exit_path, &sa, 0, 0);
+	census_side(&pb->exit_path, &sb, 1, 0);
+	html = render(files, 2);
+	sec = html ? strstr(html, "<section id=\"exit-path\">") : NULL;
+	{
+		const char *end = sec ? strstr(sec, "</section>") : NULL;
+		char *only = end ? strndup(sec, (size_t)(end - sec)) : NULL;
+
+		ok(only && strstr(only, "<td>vmx_vcpu_run</td>") && !strstr(only, "census") &&
+		   !strstr(only, "Census"), "profiles without a census: the path's table, no census table or column");
+		free(only);
+	}
+	free(html);
+	memset(&pa->exit_path, 0, sizeof(pa->exit_path));
+	memset(&pb->exit_path, 0, sizeof(pb->exit_path));
+out:
+	result_free(files[0]);
+	result_free(files[1]);
+}
+
 /* Absolute path of prog in PATH, or NULL (static buffer). */
 static const char *which(const char *prog)
 {
@@ -427,6 +552,40 @@ static void test_chromium(void)
 		diag("  the report screenshot is no bigger than an empty page's");
 }
 
+/* The census report as Chromium loads it: the tables survive parsing, the marks in place. */
+static void test_census_chromium(void)
+{
+	char html_path[4200], url[4300], prof[4200];
+	const char *chromium = which("chromium");
+	struct run_result r;
+	const char *dump[] = {
+		"timeout", CHROMIUM_LIMIT_S, NULL, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update",
+		"--disable-sync", prof, "--dump-dom", url, NULL,
+	};
+
+	if (!chromium)
+		chromium = which("chromium-browser");
+	if (!chromium || !census_html) {
+		tap_skip(2, chromium ? "no census report to render" :
+			 "chromium is not installed (Debian chromium: scripts/install-deps --test)");
+		return;
+	}
+	dump[2] = chromium;
+	snprintf(html_path, sizeof(html_path), "%s/census.html", tmp);
+	fixture_write_raw(tmp, "census.html", census_html, strlen(census_html));
+	snprintf(url, sizeof(url), "file://%s", html_path);
+	snprintf(prof, sizeof(prof), "--user-data-dir=%s/profile-census", tmp);
+	run_cmd(&r, dump);
+	is_int(r.status, 0, "census report: chromium --dump-dom exits 0");
+	chromium_diag(r.status, r.err);
+	ok(strstr(r.out, "<table class=\"census\"><thead><tr><th>insn</th>") &&
+	   strstr(r.out, "<tr class=\"changed\"><td class=\"name\">xsetbv</td><td class=\"name\">XCR0</td>"
+		      "<td class=\"num differs\">2</td>"),
+	   "census report: the loaded DOM has the census tables and the marked rows");
+	run_free(&r);
+}
+
 static void test_cli(void)
 {
 	const char *exe = getenv("EXITSCOPE");
@@ -489,9 +648,12 @@ int main(void)
 	test_library();
 	test_rounds();
 	test_delivery();
+	test_census();
 	test_cli();
 	test_chromium();
+	test_census_chromium();
 	free(html2);
+	free(census_html);
 	fixture_rmdir(tmp);
 	return done_testing();
 }
