@@ -3,7 +3,8 @@
 # A/B expectations file (syntax: lanes/ab/example.expect) on the comparisons
 # of an output directory and prints one line per expectation with the
 # measured figures: verdicts, exits and counters per op, map and check
-# changes, exit-path functions (path) and sums of figures (about).
+# changes, exit-path functions (path), the census of costly instructions
+# (census) and sums of figures (about).
 
 # --- expectations ---------------------------------------------------------------
 # ab_assert EXPECT OUT PAIR... - check EXPECT (syntax: lanes/ab/example.expect)
@@ -351,6 +352,36 @@ ab_assert() {
 			[ -z "$names" ] || [ "$names" = "$fn" ] || extra="$extra; counted: $names"
 			if numcmp "$va" "${w[4]}" && numcmp "$vb" "${w[6]}"; then ok "$probe@$blk $fn: $va -> $vb $unit/op ($extra)"
 			else bad "$probe@$blk $fn: expected $unit/op ${w[4]} -> ${w[6]}, measured $va -> $vb ($extra)"; fi ;;
+		census)
+			# census PROBE[@BLOCK] INSN OPERAND|- A -> B: the L1 kernel's
+			# executions per op of INSN with OPERAND (- for none) in the
+			# probe's exit-path census on BASE and on NEW (a row a side's
+			# census lacks is 0 there), read from the sides' own results
+			split_probe "${w[1]}" run
+			[ ${#w[@]} -eq 7 ] && [ "${w[5]}" = "->" ] ||
+				{ bad "bad line in $expect: $line (want: census PROBE[@BLOCK] INSN OPERAND|- A -> B)"; continue; }
+			need "$blk" || continue
+			[ -n "$(probe_row)" ] || { no_probe; continue; }
+			id=${w[2]}
+			[ "${w[3]}" = - ] || id="$id/${w[3]}"
+			vals=() why=
+			for side in "$base" "$new"; do
+				f=$dir/$side/results/$blk.json
+				if ! q "$f" "probes[$probe].exit_path.census" > /dev/null 2>&1; then
+					why="${why:+$why and }$side"
+					continue
+				fi
+				v=$(qv "$f" "probes[$probe].exit_path.census[$id].per_op")
+				[ "$v" = - ] && v=0
+				vals+=("$(r2 "$v")")
+			done
+			if [ -n "$why" ]; then
+				if [ $optional = 1 ]; then skip "$line ($probe@$blk: no census on $why)"
+				else bad "$line: $probe@$blk: no census on $why (LANE_PROFILE=1 with a census-counting Bochs)"; fi
+				continue
+			fi
+			if numcmp "${vals[0]}" "${w[4]}" && numcmp "${vals[1]}" "${w[6]}"; then ok "$probe@$blk census $id: ${vals[0]} -> ${vals[1]} per op"
+			else bad "$probe@$blk census $id: expected ${w[4]} -> ${w[6]} per op, measured ${vals[0]} -> ${vals[1]}"; fi ;;
 		about)
 			# about TERMS = TERMS within PCT%
 			eq=-1 wi=-1
