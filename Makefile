@@ -188,7 +188,8 @@ run: $(EXE)
 	./$(EXE) run --json exitscope-run.json
 
 # Man pages: man/*.scd (scdoc) -> $(BUILD)/man/*.1; man/tidy.awk removes what
-# mandoc -Tlint would warn about in scdoc's output (tests/test_man.c lints them).
+# mandoc -Tlint or groff -ww would warn about in scdoc's output, turns
+# hyphenation off and keeps EXAMPLES unfilled (tests/test_man.c checks both).
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRC))
 
