@@ -2,13 +2,13 @@
  * test_install.c - `make install` and `make uninstall` for real, into a
  * temporary DESTDIR with a PREFIX of its own: exactly the binary under test,
  * one gzip -9n man page per command (plus exitscope.1), the bash
- * completion and the documents (README.md, the .md and .json files of docs/,
- * byte for byte, under share/doc/exitscope) land there, with their modes; the installed binary runs; the
- * installed completion, sourced into a real bash, completes commands,
- * options and their file or directory arguments (from the binary's option
- * listing), probe names and suite names (with and without the
- * bash-completion package's helpers loaded); uninstall leaves no file
- * behind.
+ * completion and the documents (README.md, the .md and .json files of
+ * docs/, byte for byte, under share/doc/exitscope) land there, with their
+ * modes; the installed binary runs; the installed completion, sourced
+ * into a real bash, completes commands, options and their file or
+ * directory arguments (from the binary's option listing), probe names and
+ * suite names (with and without the bash-completion package's helpers
+ * loaded); uninstall leaves no file behind.
  */
 #include <ctype.h>
 #include <dirent.h>
