@@ -252,7 +252,8 @@ int main(void)
 	for (size_t i = 0; i < ncmds && nwant < MAX_FILES; i++)
 		snprintf(want[nwant++], 256, PREFIX_REL "/share/man/man1/exitscope-%s.1.gz", cmds[i]);
 	ndocs = doc_files(want, &nwant);
-	ok(ndocs > 10, "the documents to install: README.md, the .md and .json files of docs/ (%zu)", ndocs);
+	ok(ndocs > 10, "the documents to install: README.md, the .md and .json files of docs/ (%zu)",
+	   ndocs);
 
 	make_target("install", dest, exe, build, &r);
 	if (!is_int(r.status, 0, "make install DESTDIR=... PREFIX=" PREFIX))

@@ -204,7 +204,8 @@ static bool groff_clean(const char *page, size_t *ncmd, char *why, size_t len)
 		snprintf(why, len, "groff hyphenated: %.*s", (int)(strcspn(b, "\n")), b);
 		clean = false;
 	}
-	for (char *l = clean ? strtok_r(src, "\n", &save) : NULL; l && clean; l = strtok_r(NULL, "\n", &save)) {
+	for (char *l = clean ? strtok_r(src, "\n", &save) : NULL; l && clean;
+	     l = strtok_r(NULL, "\n", &save)) {
 		char want[1024];
 
 		if (!strncmp(l, ".SH ", 4))
