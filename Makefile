@@ -247,8 +247,9 @@ check-deb:
 	{ rc=0; lintian --fail-on error --info "$$t"/exitscope_*_amd64.changes >"$$t/lintian.log" 2>&1 || rc=$$?; \
 	  cat "$$t/lintian.log"; [ $$rc = 0 ] || { echo "check-deb: lintian failed" >&2; exit 1; }; \
 	  if grep -q 'groff-message' "$$t/lintian.log"; then echo "check-deb: groff warns about a man page" >&2; exit 1; fi; } && \
+	dpkg -c "$$deb" > "$$t/contents" && \
 	for d in README.md docs/method.md docs/results-schema.json; do \
-	  dpkg -c "$$deb" | grep -q " \./usr/share/doc/exitscope/$$d$$" || \
+	  grep -q " \./usr/share/doc/exitscope/$$d$$" "$$t/contents" || \
 	  { echo "check-deb: /usr/share/doc/exitscope/$$d is not in the package" >&2; exit 1; }; done && \
 	if [ "$$(id -u)" != 0 ]; then echo "check-deb: dpkg -i needs root (CI runs as root)" >&2; exit 1; fi && \
 	dpkg -i "$$deb" && /usr/bin/exitscope --help >/dev/null && \
