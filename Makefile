@@ -188,7 +188,8 @@ run: $(EXE)
 	./$(EXE) run --json exitscope-run.json
 
 # Man pages: man/*.scd (scdoc) -> $(BUILD)/man/*.1; man/tidy.awk removes what
-# mandoc -Tlint would warn about in scdoc's output (tests/test_man.c lints them).
+# mandoc -Tlint or groff -ww would warn about in scdoc's output, turns
+# hyphenation off and keeps EXAMPLES unfilled (tests/test_man.c checks both).
 MAN_SRC   := $(wildcard man/*.scd)
 MAN_PAGES := $(patsubst man/%.scd,$(BUILD)/man/%,$(MAN_SRC))
 
@@ -201,13 +202,19 @@ $(BUILD)/man/%: man/%.scd man/tidy.awk
 	$(Q)scdoc < $< | awk -f man/tidy.awk > $@.tmp && mv $@.tmp $@
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, the man pages
-# (gzip -9n: no name or time stamp) and the bash completion; make uninstall
-# removes exactly those files (tests/test_install.c lists what lands).
+# (gzip -9n: no name or time stamp), the bash completion, and the documents
+# the pages and reports cite (README.md, docs/*.md and the JSON Schemas in
+# docs/, under $(DOCDIR) as in the tree: docs/method.md is
+# $(DOCDIR)/docs/method.md); make uninstall removes exactly those files
+# (tests/test_install.c lists what lands).
 BINDIR      = $(PREFIX)/bin
 MAN1DIR     = $(PREFIX)/share/man/man1
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+DOCDIR      = $(PREFIX)/share/doc/exitscope
+DOC_FILES  := $(wildcard docs/*.md docs/*.json)
 INSTALLED   = $(DESTDIR)$(BINDIR)/exitscope $(DESTDIR)$(BASHCOMPDIR)/exitscope \
-              $(patsubst $(BUILD)/man/%,$(DESTDIR)$(MAN1DIR)/%.gz,$(MAN_PAGES))
+              $(patsubst $(BUILD)/man/%,$(DESTDIR)$(MAN1DIR)/%.gz,$(MAN_PAGES)) \
+              $(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOC_FILES))
 
 install: $(EXE) man
 	install -D -m 0755 $(EXE) $(DESTDIR)$(BINDIR)/exitscope
@@ -217,14 +224,19 @@ install: $(EXE) man
 		chmod 0644 $(DESTDIR)$(MAN1DIR)/$${p##*/}.gz || exit 1; \
 	done
 	install -D -m 0644 completion/exitscope.bash $(DESTDIR)$(BASHCOMPDIR)/exitscope
+	install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -d -m 0755 $(DESTDIR)$(DOCDIR)/docs
+	install -m 0644 $(DOC_FILES) $(DESTDIR)$(DOCDIR)/docs/
 
 uninstall:
 	rm -f $(INSTALLED)
+	-rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 # The Debian package, built from a clean copy of the tracked files (the
-# working tree is not touched), linted (errors fail), installed with dpkg -i
-# (root: CI), its /usr/bin/exitscope run (info: 0, or 3 on a host without
-# /dev/kvm), and removed again.
+# working tree is not touched), linted (errors fail, and so does any
+# groff-message: a man page groff warns about), its documents checked in it
+# (dpkg -c), installed with dpkg -i (root: CI), its /usr/bin/exitscope run
+# (info: 0, or 3 on a host without /dev/kvm), and removed again.
 check-deb:
 	$(Q)t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && mkdir "$$t/src" && \
 	git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$$t/src" && \
@@ -232,7 +244,13 @@ check-deb:
 		dpkg-buildpackage -us -uc -b >"$$t/build.log" 2>&1) || \
 		{ tail -40 "$$t/build.log" >&2; echo "check-deb: dpkg-buildpackage failed" >&2; exit 1; } && \
 	deb=$$(ls "$$t"/exitscope_*_amd64.deb) && echo "check-deb: built $${deb##*/}" && \
-	lintian --fail-on error --info "$$t"/exitscope_*_amd64.changes && \
+	{ rc=0; lintian --fail-on error --info "$$t"/exitscope_*_amd64.changes >"$$t/lintian.log" 2>&1 || rc=$$?; \
+	  cat "$$t/lintian.log"; [ $$rc = 0 ] || { echo "check-deb: lintian failed" >&2; exit 1; }; \
+	  if grep -q 'groff-message' "$$t/lintian.log"; then echo "check-deb: groff warns about a man page" >&2; exit 1; fi; } && \
+	dpkg -c "$$deb" > "$$t/contents" && \
+	for d in README.md docs/method.md docs/results-schema.json; do \
+	  grep -q " \./usr/share/doc/exitscope/$$d$$" "$$t/contents" || \
+	  { echo "check-deb: /usr/share/doc/exitscope/$$d is not in the package" >&2; exit 1; }; done && \
 	if [ "$$(id -u)" != 0 ]; then echo "check-deb: dpkg -i needs root (CI runs as root)" >&2; exit 1; fi && \
 	dpkg -i "$$deb" && /usr/bin/exitscope --help >/dev/null && \
 	{ rc=0; /usr/bin/exitscope info >/dev/null || rc=$$?; \

@@ -1,7 +1,7 @@
 /*
  * cmd_export.c - `exitscope export --format openmetrics [-o FILE] RUN.json...`:
- * result files as the Prometheus text node_exporter's textfile collector
- * reads (export/openmetrics.h), written atomically; and the same text from
+ * result files as OpenMetrics text that node_exporter's textfile collector
+ * also reads (export/openmetrics.h), written atomically; and the same text from
  * the document `run --openmetrics FILE` has just made (export_root_write).
  */
 #include <limits.h>
@@ -18,8 +18,8 @@
 #include "results/result_write.h"
 
 static const struct cli_opt export_opts[] = {
-	{ "format", CLI_LONG('f'), "FMT", "openmetrics (the default; also 'prometheus'): text\n"
-					  "exposition format 0.0.4, no timestamps, no '# EOF'" },
+	{ "format", CLI_LONG('f'), "FMT", "openmetrics (the default; also 'prometheus'): OpenMetrics\n"
+					  "1.0.0 text, gauges only, so also Prometheus text 0.0.4" },
 	{ "output", 'o', "FILE", "where to write (default '-': stdout); for node_exporter\n"
 				 "a name ending in .prom in its textfile directory" },
 	CLI_OPT_HELP,
@@ -29,14 +29,15 @@ static const struct cli_opt export_opts[] = {
 const struct cli_cmd_spec export_spec = {
 	.name = "export",
 	.usage = "[options] RESULT.json [MORE.json ...]",
-	.about = "Write result files (run, map, check, info) as Prometheus metrics in the text\n"
-		 "format node_exporter's textfile collector reads: per probe its status and the\n"
-		 "median and 95%% CI of cycles/op, exits/op and the exact userspace exits/op;\n"
-		 "per CR bit and CPUID profile its ownership; per check its status; the host\n"
-		 "record as the labels of exitscope_info. Every series has a label run=NAME,\n"
-		 "NAME being the file's name without .json: files with the same NAME are\n"
-		 "refused. FILE is written to a temporary in its directory and renamed, so a\n"
-		 "collector never reads half a file and a failed export leaves the old one.\n",
+	.about = "Write result files (run, map, check, info) as OpenMetrics text, which\n"
+		 "node_exporter's textfile collector also reads: per probe its status, the\n"
+		 "median and 95%% CI of cycles/op (over all batches, and of the round medians),\n"
+		 "exits/op and the exact userspace exits/op; per CR bit and CPUID profile its\n"
+		 "ownership; per check its status; the host record as the labels of\n"
+		 "exitscope_info. Every series has a label run=NAME, NAME being the file's name\n"
+		 "without .json: files with the same NAME are refused. FILE is written to a\n"
+		 "temporary in its directory and renamed, so a collector never reads half a\n"
+		 "file and a failed export leaves the old one.\n",
 	.opts = export_opts,
 	.col = 22,
 	.order = '-',	/* files in order among the options */

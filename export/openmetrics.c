@@ -1,9 +1,10 @@
 /*
- * openmetrics.c - the Prometheus text of result files (see openmetrics.h):
- * the label escaping, the families and the checks that the text holds each
- * series once.
+ * openmetrics.c - the OpenMetrics text of result files (see openmetrics.h):
+ * the label escaping, the families with their units, "# EOF", and the
+ * checks that the text holds each series once.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,10 +56,29 @@ static void put_label_value(FILE *f, const char *v)
 	}
 }
 
+/* The unit a family's name ends in (OpenMetrics: the name's last part), or NULL. */
+static const char *family_unit(const char *name)
+{
+	static const char *const units[] = { "cycles", "seconds", "hertz", "ratio" };
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t u = strlen(units[i]);
+
+		if (len > u + 1 && name[len - u - 1] == '_' && !strcmp(name + len - u, units[i]))
+			return units[i];
+	}
+	return NULL;
+}
+
 static void family(FILE *f, const char *name, const char *help)
 {
-	/* HELP text escapes backslash and line feed; ours has neither. */
+	const char *unit = family_unit(name);
+
+	/* HELP text escapes backslash, double quote and line feed; ours has none. */
 	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	if (unit)
+		fprintf(f, "# UNIT %s %s\n", name, unit);
 }
 
 static void sample(FILE *f, const char *name, const struct series *s, double v)
@@ -69,7 +89,13 @@ static void sample(FILE *f, const char *name, const struct series *s, double v)
 		put_label_value(f, s->l[i].value);
 		fputc('"', f);
 	}
-	fprintf(f, "%s %.15g\n", s->n ? "}" : "", v);
+	fputs(s->n ? "} " : " ", f);
+	if (isnan(v))
+		fputs("NaN\n", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf\n" : "-Inf\n", f);
+	else
+		fprintf(f, "%.15g\n", v);
 }
 
 /* A state set: one series per name (label key), value 1 for the current state. */
@@ -183,39 +209,78 @@ static void probe_labels(struct series *s, const char *run, const struct run_pro
 	lab(s, "group", p->group);
 }
 
-enum probe_value { PV_MEDIAN, PV_CI_LO, PV_CI_HI, PV_SECONDS, PV_EXITS, PV_CI_REL, PV_ROUNDS, PV_N };
+enum probe_value {
+	PV_MEDIAN, PV_CI_LO, PV_CI_HI, PV_SECONDS, PV_EXITS, PV_CI_REL, PV_ROUNDS,
+	PV_ROUND_MEAN, PV_ROUND_LO, PV_ROUND_HI, PV_N
+};
 
 static const struct {
 	const char *name, *help;
 } probe_values[PV_N] = {
 	[PV_MEDIAN] = { "exitscope_probe_median_cycles",
-			"Median cost of one operation of the probe, TSC cycles, nop baseline subtracted." },
+			"Median cost of one operation over all batches of the probe, TSC cycles, net of the "
+			"paired baseline (the same loop without the operation)." },
 	[PV_CI_LO] = { "exitscope_probe_ci95_lower_cycles",
-		       "Lower bound of the 95% confidence interval of the median, TSC cycles." },
+		       "Lower bound of the 95% CI of the median over all batches, TSC cycles (too narrow "
+		       "for a comparison: see exitscope_probe_round_ci95_lower_cycles)." },
 	[PV_CI_HI] = { "exitscope_probe_ci95_upper_cycles",
-		       "Upper bound of the 95% confidence interval of the median, TSC cycles." },
+		       "Upper bound of the 95% CI of the median over all batches, TSC cycles (too narrow "
+		       "for a comparison: see exitscope_probe_round_ci95_upper_cycles)." },
 	[PV_SECONDS] = { "exitscope_probe_median_seconds",
 			 "Median cost of one operation of the probe, seconds (TSC frequency known)." },
 	[PV_EXITS] = { "exitscope_probe_exits_per_op",
 		       "VM exits per operation from the vCPU stats fd (not maintained by every backend)." },
 	[PV_CI_REL] = { "exitscope_probe_ci95_relative_ratio",
-			"Half-width of the 95% confidence interval of the round estimates over their mean (run --method v2)." },
+			"Half-width of the 95% CI of the round medians over their mean (run --method v2)." },
 	[PV_ROUNDS] = { "exitscope_probe_rounds",
-			"Rounds the probe was measured in (run --method v2)." },
+			"Rounds the probe was measured in, each in a fresh VM (run --method v2)." },
+	[PV_ROUND_MEAN] = { "exitscope_probe_round_mean_cycles",
+			    "Mean of the round medians (each net of its paired baseline), TSC cycles "
+			    "(run --method v2, 2 rounds or more)." },
+	[PV_ROUND_LO] = { "exitscope_probe_round_ci95_lower_cycles",
+			  "Lower bound of the 95% CI of the mean of the round medians, TSC cycles: the "
+			  "interval the stop rule and compare use (run --method v2, 2 rounds or more)." },
+	[PV_ROUND_HI] = { "exitscope_probe_round_ci95_upper_cycles",
+			  "Upper bound of the 95% CI of the mean of the round medians, TSC cycles: the "
+			  "interval the stop rule and compare use (run --method v2, 2 rounds or more)." },
 };
 
-/* The value of a measured probe, or -1 when it has none. */
-static double probe_value(const struct run_probe *p, enum probe_value v)
+/* The mean of the probe's round medians: false without 2 rounds and their CI. */
+static bool round_mean(const struct run_probe *p, double *mean)
 {
+	double sum = 0;
+
+	if (!p->rounds || p->n_rounds < 2 || p->ci_rel_pct < 0)
+		return false;
+	for (size_t i = 0; i < p->n_rounds; i++)
+		sum += p->rounds[i].median;
+	*mean = sum / (double)p->n_rounds;
+	return true;
+}
+
+/*
+ * The value of a measured probe into *out; false when it has none. The
+ * round CI is the run's own (its ci_rel_pct, the half-width over the mean
+ * of the round medians) around that mean.
+ */
+static bool probe_value(const struct run_probe *p, enum probe_value v, double *out)
+{
+	double mean = 0, half;
+	bool rounds = round_mean(p, &mean);
+
+	half = rounds ? p->ci_rel_pct / 100 * fabs(mean) : 0;
 	switch (v) {
-	case PV_MEDIAN: return p->cycles.median;
-	case PV_CI_LO: return p->cycles.ci95_lo;
-	case PV_CI_HI: return p->cycles.ci95_hi;
-	case PV_SECONDS: return p->ns_median > 0 ? p->ns_median * 1e-9 : -1;
-	case PV_EXITS: return p->per_op[RESULT_OP_EXITS];
-	case PV_CI_REL: return p->ci_rel_pct >= 0 ? p->ci_rel_pct / 100 : -1;
-	case PV_ROUNDS: return p->n_rounds ? (double)p->n_rounds : -1;
-	default: return -1;
+	case PV_MEDIAN: *out = p->cycles.median; return *out >= 0;
+	case PV_CI_LO: *out = p->cycles.ci95_lo; return *out >= 0;
+	case PV_CI_HI: *out = p->cycles.ci95_hi; return *out >= 0;
+	case PV_SECONDS: *out = p->ns_median * 1e-9; return p->ns_median > 0;
+	case PV_EXITS: *out = p->per_op[RESULT_OP_EXITS]; return *out >= 0;
+	case PV_CI_REL: *out = p->ci_rel_pct / 100; return p->ci_rel_pct >= 0;
+	case PV_ROUNDS: *out = (double)p->n_rounds; return p->n_rounds > 0;
+	case PV_ROUND_MEAN: *out = mean; return rounds;
+	case PV_ROUND_LO: *out = mean - half; return rounds;
+	case PV_ROUND_HI: *out = mean + half; return rounds;
+	default: return false;
 	}
 }
 
@@ -323,14 +388,15 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 		for (size_t i = 0; i < n; i++)
 			for (size_t k = 0; k < r[i].rf->n_probes; k++) {
 				const struct run_probe *p = &r[i].rf->probes[k];
+				double val;
 
-				if (p->status != PROBE_OK || probe_value(p, v) < 0)
+				if (p->status != PROBE_OK || !probe_value(p, v, &val))
 					continue;
 				if (!head)
 					family(f, probe_values[v].name, probe_values[v].help);
 				head = true;
 				probe_labels(&s, r[i].run, p);
-				sample(f, probe_values[v].name, &s, probe_value(p, v));
+				sample(f, probe_values[v].name, &s, val);
 			}
 	}
 	fam_probe_stops(f, r, n);
@@ -567,5 +633,6 @@ int export_openmetrics(FILE *f, const struct export_run *runs, size_t n, struct 
 	fam_probes(f, runs, n);
 	fam_map(f, runs, n);
 	fam_checks(f, runs, n);
+	fputs("# EOF\n", f);
 	return 0;
 }

@@ -1,10 +1,13 @@
 /*
- * openmetrics.h - result files as Prometheus metrics: the text exposition
- * format (version 0.0.4) that node_exporter's textfile collector reads, which
- * is also the subset of OpenMetrics text without "# EOF" and typed families.
+ * openmetrics.h - result files as metrics in the OpenMetrics 1.0.0 text
+ * format, ended by "# EOF", that is also valid Prometheus text 0.0.4 for
+ * node_exporter's textfile collector (whose parser takes "# UNIT" and
+ * "# EOF" as comments): every family is a gauge (no counter: each value is
+ * one run's, not a running total), so no type 0.0.4 lacks appears.
  *
- * Every family is a gauge with HELP and TYPE lines; names start exitscope_,
- * cycles end _cycles, times are in seconds; statuses are state sets (one
+ * Every family has HELP and TYPE lines, and a UNIT line when its name ends
+ * in its unit (_cycles, _seconds, _hertz, _ratio); names start exitscope_,
+ * times are in seconds; statuses are state sets as gauges (one
  * series per possible status, 1 for the current one, 0 for the others), so
  * an alert can match status="failed" == 1 and a status that changes never
  * makes a series vanish. Several files go into one text: every series has a

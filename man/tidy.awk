@@ -4,10 +4,30 @@
 #    to break (right after .TH/.SH/.SS, before .SH/.SS/.RE, doubled); a .P
 #    that ended an indented block moves after its .RE, where it separates
 #    the next item;
-#  - '-' in text is the minus sign '\-' (options stay ASCII when copied);
+#  - '-' in text is the minus sign '\-' (options stay ASCII when copied),
+#    but not inside an escape's quoted argument: scdoc's bullet is
+#    \h'-04'\(bu\h'+03'\c, and \h'\-04' is no distance to groff;
+#  - no hyphenation anywhere (.nh after .TH): a path or an option split
+#    with a hyphen is wrong when copied;
+#  - the indented blocks of EXAMPLES (scdoc's tab-indented lines) are
+#    commands: never filled, so each stays one line as written (.nf after
+#    the block's .RS, .fi before its .RE; .P keeps no-fill in groff and
+#    mandoc alike);
 #  - filled text lines longer than 80 bytes are broken at a space (never
 #    before a word that would start a control line).
 function is_head(l) { return l ~ /^\.(TH|SH|SS)( |$)/ }
+# '-' as '\-' outside escapes with a quoted argument (\h'-04', \w'...').
+function minus(l,    out, seg) {
+	out = ""
+	while (match(l, /\\[hvwoDlLNbxXZ]'[^']*'/)) {
+		seg = substr(l, 1, RSTART - 1)
+		gsub(/-/, "\\-", seg)
+		out = out seg substr(l, RSTART, RLENGTH)
+		l = substr(l, RSTART + RLENGTH)
+	}
+	gsub(/-/, "\\-", l)
+	return out l
+}
 function wrap(l,    cut, i) {
 	while (length(l) > 80) {
 		cut = 0
@@ -45,9 +65,31 @@ END {
 		}
 		keep[k++] = out[i]
 	}
-	fill = 1
+	# EXAMPLES: no-fill indented blocks (those not already literal).
+	m = 0
+	sec = ""
+	lit = 0
 	for (i = 0; i < k; i++) {
 		l = keep[i]
+		if (l ~ /^\.SH /)
+			sec = l
+		if (sec == ".SH EXAMPLES" && l == ".RS 4" && (i == 0 || keep[i - 1] !~ /^\.nf/)) {
+			out[m++] = l
+			out[m++] = ".nf"
+			lit = 1
+			continue
+		}
+		if (lit && l == ".RE") {
+			out[m++] = ".fi"
+			lit = 0
+		}
+		out[m++] = l
+		if (l ~ /^\.TH /)
+			out[m++] = ".nh"
+	}
+	fill = 1
+	for (i = 0; i < m; i++) {
+		l = out[i]
 		if (l ~ /^\.nf/)
 			fill = 0
 		else if (l ~ /^\.fi/)
@@ -56,7 +98,7 @@ END {
 			print l
 			continue
 		}
-		gsub(/-/, "\\-", l)
+		l = minus(l)
 		if (fill)
 			wrap(l)
 		else

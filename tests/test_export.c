@@ -6,7 +6,11 @@
  * (a failure leaves no file, no temporary and an old file intact; success
  * renames a new file into place), and bad input is one line and exit 2.
  * Interrupt delivery counts (late ones too) and the wait for a second vCPU
- * are families of their own, for failed probes as well. The systemd units
+ * are families of their own, for failed probes as well. The text is
+ * OpenMetrics 1.0.0: "# EOF" last, a UNIT line for each family named after
+ * its unit, and a strict OpenMetrics parser (python3-prometheus-client)
+ * takes it. The round CI (the mean of the round medians and its 95% CI)
+ * is exported from the run's own rounds and ci_rel_pct. The systemd units
  * pass `systemd-analyze verify`; the alert rules pass
  * `promtool check rules` and their unit test `promtool test rules`.
  */
@@ -185,6 +189,8 @@ static void test_usage(void)
 	}
 }
 
+static void openmetrics_clean(const char *path, const char *text, const char *what);
+
 static void test_recorded(void)
 {
 	const char *a[] = { "-o", NULL, "lanes/samples/vmx/run.json", "lanes/samples/vmx/map.json",
@@ -245,8 +251,109 @@ static void test_recorded(void)
 	ok(text && types >= 12 && types == helps && !bad_names,
 	   "every family has HELP and TYPE (%zu, %zu) and every sample is exitscope_* (%zu not)", helps, types,
 	   bad_names);
-	ok(text && !strstr(text, "# EOF") && !has_prefix(text, "# TYPE exitscope_info info"),
-	   "the node_exporter text format: no '# EOF', typed families are gauges");
+	openmetrics_clean(out, text, "the recorded lane results");
+	ok(text && !has_prefix(text, "# TYPE exitscope_info info") &&
+	   !has_prefix(text, "# TYPE exitscope_probe_status stateset"),
+	   "every family is a gauge (node_exporter's 0.0.4 parser knows no info or stateset type)");
+	ok(text && has_line(text, "# UNIT exitscope_probe_round_ci95_lower_cycles cycles") &&
+	   has_prefix(text, "exitscope_probe_round_ci95_upper_cycles{run=\"run\",probe=\"cpuid\","),
+	   "the round CI of a run with rounds is exported, with its unit");
+	free(text);
+}
+
+#define PYTHON		"/usr/bin/python3"
+
+/*
+ * text (the file at path) is OpenMetrics 1.0.0: "# EOF" once, as its last
+ * line; each family whose name ends in a unit has its UNIT line and no
+ * other has one; and the strict parser of python3-prometheus-client takes
+ * it (skipped when that is not installed).
+ */
+static void openmetrics_clean(const char *path, const char *text, const char *what)
+{
+	static const char script[] =
+		"import sys\n"
+		"from prometheus_client.openmetrics.parser import text_string_to_metric_families as f\n"
+		"print(len(list(f(open(sys.argv[1]).read()))))\n";
+	const char *eof = text ? strstr(text, "# EOF\n") : NULL;
+	size_t families = 0, units = 0, want_units = 0;
+	struct run_result r;
+
+	ok(eof && !eof[6] && (eof == text || eof[-1] == '\n'), "%s: '# EOF' once, as the last line", what);
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		size_t len = strcspn(p + 7, " \n");
+
+		if (!strncmp(p, "# TYPE ", 7)) {
+			families++;
+			static const char *const unit[] = { "_cycles", "_seconds", "_hertz", "_ratio" };
+
+			for (size_t u = 0; u < sizeof(unit) / sizeof(unit[0]); u++)
+				want_units += len > strlen(unit[u]) &&
+					      !strncmp(p + 7 + len - strlen(unit[u]), unit[u], strlen(unit[u]));
+		}
+		units += !strncmp(p, "# UNIT ", 7);
+	}
+	ok(families && units == want_units,
+	   "%s: a UNIT line for each of the %zu families named after their unit (%zu)", what, want_units,
+	   units);
+	if (access(PYTHON, X_OK) ||
+	    !run_works((const char *const[]){ PYTHON, "-c", "import prometheus_client", NULL })) {
+		skip("python3-prometheus-client is not installed (its strict OpenMetrics parser)");
+		return;
+	}
+	run_cmd(&r, (const char *const[]){ PYTHON, "-c", script, path, NULL });
+	if (!ok(r.status == 0 && atoi(r.out) == (int)families, "%s: the OpenMetrics parser of "
+		"python3-prometheus-client takes it (%d of %zu families)", what, atoi(r.out), families))
+		diag("%s", r.err);
+	run_free(&r);
+}
+
+/*
+ * The round CI: a probe with rounds whose medians are 100 and 120 and a
+ * round CI of 10% exports the mean 110 and the bounds 99 and 121; one
+ * without rounds exports none; the HELP names the paired baseline.
+ */
+static void test_round_ci(void)
+{
+	json_t *probes = json_array(), *doc, *p, *rounds = json_array();
+	const char *path, *a[] = { "-o", NULL, NULL, NULL };
+	double s[5];
+	char out[PATHLEN], *text;
+	struct run_result r;
+
+	fixture_samples(s, 5, 100, 2, 7);
+	p = fixture_probe("cpuid", "insn", s, 5, 1.0);
+	for (int i = 0; i < 2; i++)
+		json_array_append_new(rounds, json_pack("{s:i,s:[f],s:f,s:f,s:f}", "batch", 1, "samples",
+							100.0 + 20 * i, "median", 100.0 + 20 * i, "baseline_median",
+							10.0, "raw_median", 110.0 + 20 * i));
+	json_object_set_new(p, "rounds", rounds);
+	json_object_set_new(p, "ci_rel_pct", json_real(10));
+	json_array_append_new(probes, p);
+	json_array_append_new(probes, fixture_probe("rdtsc", "insn", s, 5, 0.0));
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
+	path = fixture_write(dir, "rounds.json", doc);
+	json_decref(doc);
+	snprintf(out, sizeof(out), "%s/rounds.prom", dir);
+	a[1] = out;
+	a[2] = path;
+	run_export(&r, a, NULL);
+	if (!ok(r.status == 0, "export of a probe with two rounds: exit 0"))
+		diag("%s", r.err);
+	run_free(&r);
+	text = run_read_file(out, NULL);
+#define CPUID_SERIES	"{run=\"rounds\",probe=\"cpuid\",group=\"insn\"}"
+	ok(text && has_line(text, "exitscope_probe_round_mean_cycles" CPUID_SERIES " 110") &&
+	   has_line(text, "exitscope_probe_round_ci95_lower_cycles" CPUID_SERIES " 99") &&
+	   has_line(text, "exitscope_probe_round_ci95_upper_cycles" CPUID_SERIES " 121"),
+	   "round medians 100 and 120 with a 10%% round CI: mean 110, CI 99 .. 121");
+	ok(text && !strstr(text, "exitscope_probe_round_mean_cycles{run=\"rounds\",probe=\"rdtsc\""),
+	   "a probe without rounds has no round CI");
+	ok(text && strstr(text, "# HELP exitscope_probe_median_cycles ") &&
+	   strstr(text, "paired baseline") && !strstr(text, "nop baseline"),
+	   "the HELP of the median names the paired baseline, not a nop baseline");
+	promtool_clean(out, "the round CI families");
+	openmetrics_clean(out, text, "the round CI families");
 	free(text);
 }
 
@@ -653,8 +760,8 @@ static void test_rules(void)
 		const char *argv[] = { PROMTOOL, "check", "rules", "dist/prometheus/exitscope-rules.yml", NULL };
 
 		run_cmd(&r, argv);
-		ok(r.status == 0 && strstr(r.out, "SUCCESS: 7 rules found"),
-		   "promtool check rules accepts dist/prometheus/exitscope-rules.yml (7 rules)");
+		ok(r.status == 0 && strstr(r.out, "SUCCESS: 8 rules found"),
+		   "promtool check rules accepts dist/prometheus/exitscope-rules.yml (8 rules)");
 		if (r.status)
 			diag("%s%s", r.out, r.err);
 		run_free(&r);
@@ -665,7 +772,10 @@ static void test_rules(void)
 		run_cmd(&r, argv);
 		ok(r.status == 0 && strstr(r.out, "SUCCESS"),
 		   "promtool test rules: a kernel update that adds an exit to toggle_cr4_pge fires "
-		   "ExitscopeExitsPerOpIncreased with the new kernel for one day; a failed check fires");
+		   "ExitscopeExitsPerOpIncreased with the new kernel for one day; a failed check fires; "
+		   "a round-CI step fires ExitscopeProbeSlower on a native host, not on an emulated one, "
+		   "and a step of the all-batch CI alone does not; check irq failing on an emulated "
+		   "host alerts nothing");
 		if (r.status)
 			diag("%s%s", r.out, r.err);
 		run_free(&r);
@@ -687,6 +797,7 @@ int main(void)
 	test_recorded();
 	test_corpus();
 	test_escaping();
+	test_round_ci();
 	test_delivery();
 	test_duplicates();
 	test_atomic();

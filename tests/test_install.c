@@ -1,13 +1,14 @@
 /*
  * test_install.c - `make install` and `make uninstall` for real, into a
  * temporary DESTDIR with a PREFIX of its own: exactly the binary under test,
- * one gzip -9n man page per command (plus exitscope.1) and the bash
- * completion land there, with their modes; the installed binary runs; the
- * installed completion, sourced into a real bash, completes commands,
- * options and their file or directory arguments (from the binary's option
- * listing), probe names and suite names (with and without the
- * bash-completion package's helpers loaded); uninstall leaves no file
- * behind.
+ * one gzip -9n man page per command (plus exitscope.1), the bash
+ * completion and the documents (README.md, the .md and .json files of
+ * docs/, byte for byte, under share/doc/exitscope) land there, with their
+ * modes; the installed binary runs; the installed completion, sourced
+ * into a real bash, completes commands, options and their file or
+ * directory arguments (from the binary's option listing), probe names and
+ * suite names (with and without the bash-completion package's helpers
+ * loaded); uninstall leaves no file behind.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -23,7 +24,8 @@
 
 #define PREFIX_REL	"opt/exitscope-test"	/* PREFIX without its leading slash */
 #define PREFIX		"/" PREFIX_REL
-#define MAX_FILES	64
+#define MAX_FILES	96
+#define DOCDIR_REL	PREFIX_REL "/share/doc/exitscope"
 #define BASH_COMPLETION	"/usr/share/bash-completion/bash_completion"
 
 struct files {
@@ -87,6 +89,31 @@ static bool same_bytes(const char *a, const char *b)
 	free(x);
 	free(y);
 	return same;
+}
+
+/* README.md and the .md and .json files of docs/ as they land under the doc directory; how many. */
+static size_t doc_files(char want[][256], size_t *nwant)
+{
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d = opendir("docs");
+
+	if (*nwant < MAX_FILES) {
+		snprintf(want[(*nwant)++], 256, "%s", DOCDIR_REL "/README.md");
+		n++;
+	}
+	while (d && (de = readdir(d)) && *nwant < MAX_FILES) {
+		size_t len = strlen(de->d_name);
+
+		if (de->d_name[0] == '.' || !((len > 3 && !strcmp(de->d_name + len - 3, ".md")) ||
+					      (len > 5 && !strcmp(de->d_name + len - 5, ".json"))))
+			continue;
+		snprintf(want[(*nwant)++], 256, DOCDIR_REL "/docs/%s", de->d_name);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 /* `make -s TARGET DESTDIR=dest PREFIX=...` for the binary and pages under test. */
@@ -196,7 +223,7 @@ int main(void)
 	char cmds[32][32], dest[600], want[MAX_FILES][256], path[1200], probe[64] = "";
 	struct files got = { 0 }, left = { 0 };
 	struct run_result r;
-	size_t ncmds, nwant = 0, missing = 0;
+	size_t ncmds, nwant = 0, ndocs, missing = 0;
 	char *tmp;
 
 	if (!exe || !build)
@@ -224,6 +251,9 @@ int main(void)
 	snprintf(want[nwant++], 256, "%s", PREFIX_REL "/share/man/man1/exitscope.1.gz");
 	for (size_t i = 0; i < ncmds && nwant < MAX_FILES; i++)
 		snprintf(want[nwant++], 256, PREFIX_REL "/share/man/man1/exitscope-%s.1.gz", cmds[i]);
+	ndocs = doc_files(want, &nwant);
+	ok(ndocs > 10, "the documents to install: README.md, the .md and .json files of docs/ (%zu)",
+	   ndocs);
 
 	make_target("install", dest, exe, build, &r);
 	if (!is_int(r.status, 0, "make install DESTDIR=... PREFIX=" PREFIX))
@@ -261,6 +291,16 @@ int main(void)
 	ok(r.status == 0 && strstr(r.out, "usage: exitscope <command>"),
 	   "the installed exitscope --help runs (exit %d)", r.status);
 	run_free(&r);
+
+	/* The documents: the tree's own bytes. */
+	for (size_t i = 0; i < got.n; i++) {
+		const char *rel = got.path[i] + strlen(DOCDIR_REL "/");
+
+		if (strncmp(got.path[i], DOCDIR_REL "/", strlen(DOCDIR_REL "/")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dest, got.path[i]);
+		ok(same_bytes(path, rel), "%s: is the tree's %s", got.path[i], rel);
+	}
 
 	/* Man pages: gzip without name or time stamp (-n), the built page inside. */
 	for (size_t i = 0; i < got.n; i++) {

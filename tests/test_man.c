@@ -6,8 +6,13 @@
  * table writes it ("--json FILE", "--json [FILE]"), every option token of
  * the top-level --help is in exitscope(1), exitscope(1) names every
  * command's page, and `mandoc -Tlint` has nothing at all to say about any
- * page. The checker is shown to fail on an option a page lacks, on one
- * without its argument and on a page mandoc warns about.
+ * page. Debian's man renders with groff: every page, 60 columns wide, gives
+ * groff -ww no warning, has no hyphen groff inserted, and shows each
+ * command of its EXAMPLES (the indented lines) whole on one line. The
+ * checker is shown to fail on an option a page lacks, on one without its
+ * argument, on a page mandoc warns about, on one groff warns about (scdoc's
+ * bullet with its distance escaped), on a hyphenated word and on a filled
+ * example.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -125,6 +130,104 @@ static bool lint_clean(const char *page, char *why, size_t len)
 	return clean;
 }
 
+#define GROFF_WIDTH	"-rLL=60n"	/* narrow: long lines must wrap somewhere */
+#define HYPHEN_UTF8	"\xe2\x80\x90"	/* U+2010: what groff inserts when it hyphenates */
+
+/*
+ * A line of man(7) text as it shows: the escapes scdoc and tidy.awk write
+ * (\& \- \fB \fI \fR \(aq \e) resolved. Into buf.
+ */
+static void roff_plain(const char *l, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *l && o + 1 < len; l++) {
+		if (*l != '\\') {
+			buf[o++] = *l;
+			continue;
+		}
+		if (l[1] == '&') {
+			l++;
+		} else if (l[1] == '-' || l[1] == 'e') {
+			buf[o++] = l[1] == '-' ? '-' : '\\';
+			l++;
+		} else if (l[1] == 'f' && l[2]) {
+			l += 2;
+		} else if (!strncmp(l + 1, "(aq", 3)) {
+			buf[o++] = '\'';
+			l += 3;
+		} else {
+			buf[o++] = *l;
+		}
+	}
+	buf[o] = 0;
+}
+
+/* text has a line that is want after its indent. */
+static bool has_line(const char *text, const char *want)
+{
+	size_t len = strlen(want);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *q = p + strspn(p, " ");
+
+		if (!strncmp(q, want, len) && (q[len] == '\n' || !q[len]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * groff as man renders the page (-ww: every warning), 60 columns wide: no
+ * warning, no hyphen groff inserted, and each text line of an indented
+ * block under EXAMPLES (a command) shown whole on one line. The number of
+ * such commands into *ncmd; false with why.
+ */
+static bool groff_clean(const char *page, size_t *ncmd, char *why, size_t len)
+{
+	const char *argv[] = { "groff", "-man", "-Tutf8", "-ww", "-P-cbou", GROFF_WIDTH, page, NULL };
+	struct run_result r;
+	size_t plen = 0;
+	char *src = run_read_file(page, &plen), *save = NULL;
+	bool clean, examples = false;
+	int depth = 0;
+
+	*ncmd = 0;
+	run_cmd(&r, argv);
+	clean = r.status == 0 && !*r.err && src;
+	snprintf(why, len, "groff status %d: %s", r.status, r.err);
+	if (clean && strstr(r.out, HYPHEN_UTF8)) {
+		const char *h = strstr(r.out, HYPHEN_UTF8), *b = h;
+
+		while (b > r.out && b[-1] != '\n')
+			b--;
+		snprintf(why, len, "groff hyphenated: %.*s", (int)(strcspn(b, "\n")), b);
+		clean = false;
+	}
+	for (char *l = clean ? strtok_r(src, "\n", &save) : NULL; l && clean;
+	     l = strtok_r(NULL, "\n", &save)) {
+		char want[1024];
+
+		if (!strncmp(l, ".SH ", 4))
+			examples = !strcmp(l, ".SH EXAMPLES");
+		else if (!strncmp(l, ".RS", 3))
+			depth++;
+		else if (!strncmp(l, ".RE", 3) && depth)
+			depth--;
+		if (!examples || !depth || l[0] == '.' || l[0] == '\'')
+			continue;
+		roff_plain(l, want, sizeof(want));
+		(*ncmd)++;
+		if (!has_line(r.out, want)) {
+			snprintf(why, len, "the command \"%s\" is not one line of the rendered page", want);
+			clean = false;
+		}
+	}
+	free(src);
+	run_free(&r);
+	return clean;
+}
+
 /* The top-level --help (cmd NULL), or a command's option listing (help --options). */
 static char *help_of(const char *exe, const char *cmd)
 {
@@ -172,22 +275,34 @@ static size_t missing_options(const char *cmd, const char *list, const char *tex
 }
 
 /* One page against its command: exists, lints clean, names every option. */
+static bool have_groff;
+
 static void check_page(const char *exe, const char *build, const char *cmd,
 		       char cmds[][32], size_t ncmds)
 {
 	char page[512], why[2048], name[64], toks[MAX_TOKENS][48];
 	char *help, *text;
-	size_t ntok, missing = 0;
+	size_t ntok, ncmd = 0, missing = 0;
 
 	snprintf(name, sizeof(name), "exitscope%s%s", cmd ? "-" : "", cmd ? cmd : "");
 	snprintf(page, sizeof(page), "%s/man/%s.1", build, name);
 	if (!ok(access(page, R_OK) == 0, "%s(1) is built: %s", name, page)) {
 		skip("no page to lint");
+		skip("no page to render with groff");
 		skip("no page to read");
 		return;
 	}
 	if (!ok(lint_clean(page, why, sizeof(why)), "%s(1): mandoc -Tlint says nothing", name))
 		diag("%s", why);
+	if (!have_groff) {
+		skip("groff is not installed (Debian groff-base, which man needs)");
+	} else {
+		bool clean = groff_clean(page, &ncmd, why, sizeof(why));
+
+		if (!ok(clean, "%s(1): groff -ww says nothing, hyphenates nothing, shows its %zu example "
+			"commands whole", name, ncmd))
+			diag("%s", why);
+	}
 	help = help_of(exe, cmd);
 	text = render(page);
 	if (!help || !text) {
@@ -221,6 +336,36 @@ static void check_page(const char *exe, const char *build, const char *cmd,
 	free(text);
 }
 
+/* The groff check fails on a warning, a hyphenated word and a filled example. */
+static void groff_selftest(const char *tmp)
+{
+	static const char bullet[] = ".TH \"B\" \"1\" \"2026-01-01\"\n.SH NAME\nb \\- a page\n"
+		".SH D\n.RS 4\n\\h'\\-04'\\(bu\\h'+03'\\citem\n.RE\n";
+	static const char hyph[] = ".TH \"H\" \"1\" \"2026-01-01\"\n.SH NAME\nh \\- a page\n"
+		".SH D\nthe measurements internationalization incomprehensibilities characterization "
+		"counterrevolutionaries\n";
+	static const char filled[] = ".TH \"F\" \"1\" \"2026-01-01\"\n.SH NAME\nf \\- a page\n.nh\n"
+		".SH EXAMPLES\n.RS 4\nexitscope info\nexitscope run \\-\\-list\n.RE\n";
+	const char *pages[] = { bullet, hyph, filled }, *names[] = { "b.1", "h.1", "f.1" };
+	const size_t lens[] = { sizeof(bullet) - 1, sizeof(hyph) - 1, sizeof(filled) - 1 };
+	const char *what[] = { "a warning (scdoc's bullet, its distance escaped)", "a hyphenated word",
+			       "an example filled into the next line" };
+	char why[2048];
+	size_t ncmd;
+
+	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+		const char *path = fixture_write_raw(tmp, names[i], pages[i], lens[i]);
+
+		if (!have_groff) {
+			skip("groff is not installed");
+			continue;
+		}
+		bool clean = !path || groff_clean(path, &ncmd, why, sizeof(why));
+
+		ok(path && !clean, "the groff check fails on %s: %s", what[i], why);
+	}
+}
+
 int main(void)
 {
 	const char *exe = getenv("EXITSCOPE"), *build = getenv("BUILD");
@@ -234,6 +379,7 @@ int main(void)
 		return tap_skip_all("EXITSCOPE or BUILD is not set (run through make check)");
 	if (access("/usr/bin/mandoc", X_OK))
 		return tap_skip_all("mandoc is not installed (Debian mandoc: scripts/install-deps --test)");
+	have_groff = !access("/usr/bin/groff", X_OK);
 
 	/* The parsers themselves, on a known text. */
 	ntok = help_options("  -o, --output FILE  x (-shstk,-ibt) --a-b\n  --json [FILE]\n",
@@ -296,9 +442,10 @@ int main(void)
 		ok(text && strstr(text, "bad - a page") && !has_option(text, "--json"),
 		   "the option check fails on a page without the option");
 		free(text);
+		groff_selftest(tmp);
 		fixture_rmdir(tmp);
 	} else {
-		tap_skip(2, "no temp dir");
+		tap_skip(5, "no temp dir");
 	}
 	return done_testing();
 }
