@@ -11,9 +11,11 @@
  * VERSION is 1 (no census lines) or 2; one file has one version. A census
  * line's MNEMONIC is 1 to 15 of [a-z0-9_] (the module's table may grow: any
  * such name is taken), "-" for a kind without an operand. Every count N
- * (a side's figures too) is decimal and at most PROF_COUNT_MAX, 2^53: the
- * attribution subtracts them as signed numbers and prints them as doubles,
- * both exact below it; a larger one is refused, "count out of range".
+ * (a side's figures too) is decimal and at most PROF_COUNT_MAX, 2^53, and
+ * so is the sum of a side's counts of one tag (census lines: all of them):
+ * the attribution adds and subtracts them as signed numbers and prints
+ * them as doubles, both exact below it. Beyond, "count out of range". A
+ * probe has each side at most once.
  * A file cut short (the emulator stopped in the middle of a dump or of a
  * line) keeps its complete dumps; any other deviation is an error. The file
  * is read whole through results/file_read.h, so a FIFO, a device or a
@@ -203,9 +205,13 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 	struct prof_side *side = NULL;
 	char *tag, *buf, *line, *next, *eol, *nul;
 	struct err why;
-	uint64_t a, b;
+	struct prof_list *list;
+	uint64_t a, b, *total;
+	/* The current side's totals of insn, call, entry, exit, census counts. */
+	uint64_t totals[5] = { 0 };
 	size_t lineno = 0, len;
 	int version, r = 0, in_dump = 0;
+	unsigned sides_seen = 0;	/* of the current probe, by side_names' index */
 
 	memset(f, 0, sizeof(*f));
 	r = file_read_all(path, PROF_FILE_MAX_BYTES, &buf, &len, &why);
@@ -213,6 +219,8 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 		return err_set(err, r, "%s: %s", path, why.msg);
 #define BAD(...) do { r = err_set(err, -EINVAL, __VA_ARGS__); goto out; } while (0)
 #define BAD_COUNT() BAD("%s: line %zu: count out of range (above 2^53, PROF_COUNT_MAX)", path, lineno)
+#define BAD_SUM(tag) BAD("%s: line %zu: count out of range (the side's %s counts add up above 2^53)", \
+			 path, lineno, tag)
 	nul = memchr(buf, '\0', len);
 	if (nul)
 		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path, (size_t)(nul - buf));
@@ -272,30 +280,33 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 				BAD("%s: line %zu: a probe without a name", path, lineno);
 			cur.n++;
 			side = NULL;
+			sides_seen = 0;
 			continue;
 		}
 		if (!cur.n)
 			BAD("%s: line %zu: counts before any probe", path, lineno);
 		if (!strncmp(line, "side ", 5)) {
+			static const char *const side_names[] = { "op", "base", "op_irq", "base_irq" };
 			struct prof_probe *p = &cur.probes[cur.n - 1];
+			struct prof_side *sides[] = { &p->op, &p->base, &p->op_irq, &p->base_irq };
 			uint64_t v[5];
 			char *which;
+			size_t i;
 
 			r = side_line(line, &which, v);
 			if (r == -ERANGE)
 				BAD_COUNT();
 			if (r)
 				BAD("%s: line %zu: not a side line", path, lineno);
-			if (!strcmp(which, "op"))
-				side = &p->op;
-			else if (!strcmp(which, "base"))
-				side = &p->base;
-			else if (!strcmp(which, "op_irq"))
-				side = &p->op_irq;
-			else if (!strcmp(which, "base_irq"))
-				side = &p->base_irq;
-			else
+			for (i = 0; i < sizeof(side_names) / sizeof(side_names[0]) && strcmp(which, side_names[i]); i++)
+				;
+			if (i == sizeof(side_names) / sizeof(side_names[0]))
 				BAD("%s: line %zu: no side \"%s\"", path, lineno, which);
+			if (sides_seen & (1u << i))
+				BAD("%s: line %zu: a second side %s in probe %s", path, lineno, which, p->name);
+			sides_seen |= 1u << i;
+			side = sides[i];
+			memset(totals, 0, sizeof(totals));
 			side->ops = v[0];
 			side->batches = v[1];
 			side->guest = v[2];
@@ -315,6 +326,9 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 				BAD_COUNT();
 			if (r)
 				BAD("%s: line %zu: not \"census HEXADDR MNEMONIC HEXOPERAND|- COUNT\"", path, lineno);
+			if (c.n > PROF_COUNT_MAX - totals[4])
+				BAD_SUM("census");
+			totals[4] += c.n;
 			if (census_add(&side->census, &c))
 				BAD("%s: out of memory", path);
 			continue;
@@ -325,22 +339,26 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 		if (r)
 			BAD("%s: line %zu: not \"TAG KEY COUNT\"", path, lineno);
 		if (!strcmp(tag, "insn"))
-			r = list_add(&side->insn, a, b);
+			list = &side->insn, total = &totals[0];
 		else if (!strcmp(tag, "call"))
-			r = list_add(&side->calls, a, b);
+			list = &side->calls, total = &totals[1];
 		else if (!strcmp(tag, "entry"))
-			r = list_add(&side->entries, a, b);
+			list = &side->entries, total = &totals[2];
 		else if (!strcmp(tag, "exit"))
-			r = list_add(&side->exits, a, b);
+			list = &side->exits, total = &totals[3];
 		else
 			BAD("%s: line %zu: unknown line \"%s\"", path, lineno, tag);
-		if (r)
+		if (b > PROF_COUNT_MAX - *total)
+			BAD_SUM(tag);
+		*total += b;
+		if (list_add(list, a, b))
 			BAD("%s: out of memory", path);
 	}
 	if (!lineno && *next)
 		BAD("%s: line 1: not an exitscope Bochs profile (not one complete line)", path);
 	if (!lineno)
 		BAD("%s: empty: the emulator wrote no profile", path);
+#undef BAD_SUM
 #undef BAD_COUNT
 #undef BAD
 out:
