@@ -40,8 +40,8 @@
 #define PROFILE_MARK_BASE_BEGIN	2		/* RDX: operations in the batch */
 #define PROFILE_MARK_END	3
 
-/* The text format of the module's output file (profile/profile_read.c reads it). */
+/* The text format of the module's output file (profile/counts.c reads it; 2 adds the census lines). */
 #define PROFILE_FILE_MAGIC	"exitscope-bochs-profile"
-#define PROFILE_FILE_VERSION	1
+#define PROFILE_FILE_VERSION	2
 
 #endif

@@ -1,12 +1,21 @@
 /*
  * counts.c - read the instrumented Bochs' profile file (profile/counts.h).
  * The format, line by line (lanes/bochs-instrument/instrument.cc writes it):
- *   exitscope-bochs-profile 1
+ *   exitscope-bochs-profile VERSION
  *   dump LABEL
  *   probe NAME
  *   side op|base|op_irq|base_irq ops N batches N guest N kernel N user N
  *   exit REASON N | insn HEXADDR N | call HEXADDR N | entry HEXADDR N
+ *   census HEXADDR MNEMONIC HEXOPERAND|- N       (version 2 only)
  *   end
+ * VERSION is 1 (no census lines) or 2; one file has one version. A census
+ * line's MNEMONIC is 1 to 15 of [a-z0-9_] (the module's table may grow: any
+ * such name is taken), "-" for a kind without an operand. Every count N
+ * (a side's figures too) is decimal and at most PROF_COUNT_MAX, 2^53, and
+ * so is the sum of a side's counts of one tag (census lines: all of them):
+ * the attribution adds and subtracts them as signed numbers and prints
+ * them as doubles, both exact below it. Beyond, "count out of range". A
+ * probe has each side at most once.
  * A file cut short (the emulator stopped in the middle of a dump or of a
  * line) keeps its complete dumps; any other deviation is an error. The file
  * is read whole through results/file_read.h, so a FIFO, a device or a
@@ -45,6 +54,7 @@ static void side_free(struct prof_side *s)
 	free(s->calls.v);
 	free(s->entries.v);
 	free(s->exits.v);
+	free(s->census.v);
 }
 
 static void dump_free(struct prof_dump *d)
@@ -77,51 +87,116 @@ static char *rest_of(const char *line, const char *tag)
 	return strdup(line + n + 1);
 }
 
-/* A number as the emulator writes it: digits only (hexadecimal in base 16), whole. 0, or -1. */
-static int count_num(const char *t, int base, unsigned long long *v)
+static int census_add(struct prof_census_list *l, const struct prof_census *c)
 {
-	uint64_t u;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct prof_census *v = realloc(l->v, cap * sizeof(*v));
 
-	if (num_parse_digits(t, base, UINT64_MAX, &u))
-		return -1;
-	*v = u;
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = *c;
 	return 0;
 }
 
-/* "side WHICH ops N batches N guest N kernel N user N", nothing else; line is cut into words. */
-static int side_line(char *line, char **which, unsigned long long v[5])
+/* A key as the emulator writes it: digits only (hexadecimal in base 16), whole. 0, or -EINVAL. */
+static int key_num(const char *t, int base, uint64_t *v)
+{
+	return num_parse_digits(t, base, UINT64_MAX, v) ? -EINVAL : 0;
+}
+
+/* A count: decimal digits, whole, at most PROF_COUNT_MAX. 0, -EINVAL or -ERANGE. */
+static int count_num(const char *t, uint64_t *v)
+{
+	return num_parse_digits(t, 10, PROF_COUNT_MAX, v);
+}
+
+/*
+ * "side WHICH ops N batches N guest N kernel N user N", nothing else; line
+ * is cut into words. 0, -EINVAL, or -ERANGE for a count above PROF_COUNT_MAX.
+ */
+static int side_line(char *line, char **which, uint64_t v[5])
 {
 	static const char *const keys[] = { "ops", "batches", "guest", "kernel", "user" };
 	char *save = NULL, *w = strtok_r(line, " ", &save);
+	int r;
 
 	if (!w || strcmp(w, "side"))
-		return -1;
+		return -EINVAL;
 	*which = strtok_r(NULL, " ", &save);
 	if (!*which)
-		return -1;
+		return -EINVAL;
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		w = strtok_r(NULL, " ", &save);
-		if (!w || strcmp(w, keys[i]) || count_num(strtok_r(NULL, " ", &save), 10, &v[i]))
-			return -1;
+		if (!w || strcmp(w, keys[i]))
+			return -EINVAL;
+		r = count_num(strtok_r(NULL, " ", &save), &v[i]);
+		if (r)
+			return r;
 	}
-	return strtok_r(NULL, " ", &save) ? -1 : 0;
+	return strtok_r(NULL, " ", &save) ? -EINVAL : 0;
 }
 
 /*
  * "TAG KEY COUNT", nothing else: KEY an address in hexadecimal (an exit
- * reason in decimal), COUNT decimal. line is cut into words; *tag is the first.
+ * reason in decimal), COUNT decimal. line is cut into words; *tag is the
+ * first. 0, -EINVAL, or -ERANGE for a count above PROF_COUNT_MAX.
  */
-static int count_line(char *line, char **tag, unsigned long long *key, unsigned long long *n)
+static int count_line(char *line, char **tag, uint64_t *key, uint64_t *n)
 {
 	char *save = NULL;
+	int r;
 
 	*tag = strtok_r(line, " ", &save);
 	if (!*tag)
-		return -1;
-	if (count_num(strtok_r(NULL, " ", &save), strcmp(*tag, "exit") ? 16 : 10, key) ||
-	    count_num(strtok_r(NULL, " ", &save), 10, n))
-		return -1;
-	return strtok_r(NULL, " ", &save) ? -1 : 0;
+		return -EINVAL;
+	if (key_num(strtok_r(NULL, " ", &save), strcmp(*tag, "exit") ? 16 : 10, key))
+		return -EINVAL;
+	r = count_num(strtok_r(NULL, " ", &save), n);
+	if (r)
+		return r;
+	return strtok_r(NULL, " ", &save) ? -EINVAL : 0;
+}
+
+/* A census kind's name: 1 to 15 of [a-z0-9_]. */
+static int census_name_ok(const char *t)
+{
+	size_t n = t ? strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789_") : 0;
+
+	return n >= 1 && n < sizeof(((struct prof_census *)0)->insn) && !t[n];
+}
+
+/*
+ * "census HEXADDR MNEMONIC HEXOPERAND|- COUNT", nothing else; line is cut
+ * into words. 0, -EINVAL, or -ERANGE for a count above PROF_COUNT_MAX.
+ */
+static int census_line(char *line, struct prof_census *c)
+{
+	char *save = NULL, *w = strtok_r(line, " ", &save);
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	if (!w || strcmp(w, "census") || key_num(strtok_r(NULL, " ", &save), 16, &c->rip))
+		return -EINVAL;
+	w = strtok_r(NULL, " ", &save);
+	if (!census_name_ok(w))
+		return -EINVAL;
+	strcpy(c->insn, w);
+	w = strtok_r(NULL, " ", &save);
+	if (!w)
+		return -EINVAL;
+	if (strcmp(w, "-")) {
+		if (key_num(w, 16, &c->operand))
+			return -EINVAL;
+		c->has_operand = 1;
+	}
+	r = count_num(strtok_r(NULL, " ", &save), &c->n);
+	if (r)
+		return r;
+	return strtok_r(NULL, " ", &save) ? -EINVAL : 0;
 }
 
 int prof_file_read(struct prof_file *f, const char *path, struct err *err)
@@ -130,15 +205,22 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 	struct prof_side *side = NULL;
 	char *tag, *buf, *line, *next, *eol, *nul;
 	struct err why;
-	unsigned long long a, b;
+	struct prof_list *list;
+	uint64_t a, b, *total;
+	/* The current side's totals of insn, call, entry, exit, census counts. */
+	uint64_t totals[5] = { 0 };
 	size_t lineno = 0, len;
 	int version, r = 0, in_dump = 0;
+	unsigned sides_seen = 0;	/* of the current probe, by side_names' index */
 
 	memset(f, 0, sizeof(*f));
 	r = file_read_all(path, PROF_FILE_MAX_BYTES, &buf, &len, &why);
 	if (r)
 		return err_set(err, r, "%s: %s", path, why.msg);
 #define BAD(...) do { r = err_set(err, -EINVAL, __VA_ARGS__); goto out; } while (0)
+#define BAD_COUNT() BAD("%s: line %zu: count out of range (above 2^53, PROF_COUNT_MAX)", path, lineno)
+#define BAD_SUM(tag) BAD("%s: line %zu: count out of range (the side's %s counts add up above 2^53)", \
+			 path, lineno, tag)
 	nul = memchr(buf, '\0', len);
 	if (nul)
 		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path, (size_t)(nul - buf));
@@ -151,9 +233,13 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 			/* The module writes its header whenever the emulator starts. */
 			if (sscanf(line, PROFILE_FILE_MAGIC " %d", &version) != 1)
 				BAD("%s: line %zu: not an exitscope Bochs profile", path, lineno);
-			if (version != PROFILE_FILE_VERSION)
-				BAD("%s: line %zu: profile format %d (this exitscope reads %d)", path, lineno,
-				    version, PROFILE_FILE_VERSION);
+			if (version < 1 || version > PROFILE_FILE_VERSION)
+				BAD("%s: line %zu: profile format %d (this exitscope reads 1 to %d)", path,
+				    lineno, version, PROFILE_FILE_VERSION);
+			if (f->version && version != f->version)
+				BAD("%s: line %zu: profile format %d after format %d (one file, one format)",
+				    path, lineno, version, f->version);
+			f->version = version;
 			if (in_dump)
 				BAD("%s: line %zu: a dump without its end", path, lineno);
 			continue;
@@ -194,27 +280,33 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 				BAD("%s: line %zu: a probe without a name", path, lineno);
 			cur.n++;
 			side = NULL;
+			sides_seen = 0;
 			continue;
 		}
 		if (!cur.n)
 			BAD("%s: line %zu: counts before any probe", path, lineno);
 		if (!strncmp(line, "side ", 5)) {
+			static const char *const side_names[] = { "op", "base", "op_irq", "base_irq" };
 			struct prof_probe *p = &cur.probes[cur.n - 1];
-			unsigned long long v[5];
+			struct prof_side *sides[] = { &p->op, &p->base, &p->op_irq, &p->base_irq };
+			uint64_t v[5];
 			char *which;
+			size_t i;
 
-			if (side_line(line, &which, v))
+			r = side_line(line, &which, v);
+			if (r == -ERANGE)
+				BAD_COUNT();
+			if (r)
 				BAD("%s: line %zu: not a side line", path, lineno);
-			if (!strcmp(which, "op"))
-				side = &p->op;
-			else if (!strcmp(which, "base"))
-				side = &p->base;
-			else if (!strcmp(which, "op_irq"))
-				side = &p->op_irq;
-			else if (!strcmp(which, "base_irq"))
-				side = &p->base_irq;
-			else
+			for (i = 0; i < sizeof(side_names) / sizeof(side_names[0]) && strcmp(which, side_names[i]); i++)
+				;
+			if (i == sizeof(side_names) / sizeof(side_names[0]))
 				BAD("%s: line %zu: no side \"%s\"", path, lineno, which);
+			if (sides_seen & (1u << i))
+				BAD("%s: line %zu: a second side %s in probe %s", path, lineno, which, p->name);
+			sides_seen |= 1u << i;
+			side = sides[i];
+			memset(totals, 0, sizeof(totals));
 			side->ops = v[0];
 			side->batches = v[1];
 			side->guest = v[2];
@@ -224,25 +316,50 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 		}
 		if (!side)
 			BAD("%s: line %zu: counts before a side line", path, lineno);
-		if (count_line(line, &tag, &a, &b))
+		if (!strncmp(line, "census", 6) && (line[6] == ' ' || !line[6])) {
+			struct prof_census c;
+
+			if (f->version < 2)
+				BAD("%s: line %zu: a census line in a format %d profile", path, lineno, f->version);
+			r = census_line(line, &c);
+			if (r == -ERANGE)
+				BAD_COUNT();
+			if (r)
+				BAD("%s: line %zu: not \"census HEXADDR MNEMONIC HEXOPERAND|- COUNT\"", path, lineno);
+			if (c.n > PROF_COUNT_MAX - totals[4])
+				BAD_SUM("census");
+			totals[4] += c.n;
+			if (census_add(&side->census, &c))
+				BAD("%s: out of memory", path);
+			continue;
+		}
+		r = count_line(line, &tag, &a, &b);
+		if (r == -ERANGE)
+			BAD_COUNT();
+		if (r)
 			BAD("%s: line %zu: not \"TAG KEY COUNT\"", path, lineno);
 		if (!strcmp(tag, "insn"))
-			r = list_add(&side->insn, a, b);
+			list = &side->insn, total = &totals[0];
 		else if (!strcmp(tag, "call"))
-			r = list_add(&side->calls, a, b);
+			list = &side->calls, total = &totals[1];
 		else if (!strcmp(tag, "entry"))
-			r = list_add(&side->entries, a, b);
+			list = &side->entries, total = &totals[2];
 		else if (!strcmp(tag, "exit"))
-			r = list_add(&side->exits, a, b);
+			list = &side->exits, total = &totals[3];
 		else
 			BAD("%s: line %zu: unknown line \"%s\"", path, lineno, tag);
-		if (r)
+		if (b > PROF_COUNT_MAX - *total)
+			BAD_SUM(tag);
+		*total += b;
+		if (list_add(list, a, b))
 			BAD("%s: out of memory", path);
 	}
 	if (!lineno && *next)
 		BAD("%s: line 1: not an exitscope Bochs profile (not one complete line)", path);
 	if (!lineno)
 		BAD("%s: empty: the emulator wrote no profile", path);
+#undef BAD_SUM
+#undef BAD_COUNT
 #undef BAD
 out:
 	/* A dump cut off by the end of the file is dropped. */

@@ -65,6 +65,11 @@ struct prof_file {
 
 /* Larger counts files are refused (one is a few MB per profiled run). */
 #define PROF_FILE_MAX_BYTES	(1024u << 20)
+/*
+ * A larger count in the file is refused: every count up to it is exact as
+ * a double too, and differences of two stay far from int64_t's limits.
+ */
+#define PROF_COUNT_MAX		(UINT64_C(1) << 53)
 
 /*
  * Read path, a regular file of at most PROF_FILE_MAX_BYTES

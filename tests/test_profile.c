@@ -148,8 +148,8 @@ static void test_counts(void)
 	tap_ok(!prof_file_dump(&pf, "/tmp/other.json"), "no dump for the cut-off label");
 	prof_file_free(&pf);
 
-	tap_ok(prof_file_read(&pf, write_tmp("c2.txt", "exitscope-bochs-profile 2\n"), &err) == -EINVAL &&
-	       strstr(err.msg, "profile format 2"), "another format version: %s", err.msg);
+	tap_ok(prof_file_read(&pf, write_tmp("c2.txt", "exitscope-bochs-profile 3\n"), &err) == -EINVAL &&
+	       strstr(err.msg, "profile format 3"), "another format version: %s", err.msg);
 	tap_ok(prof_file_read(&pf, write_tmp("c3.txt", "exitscope-bochs-profile 1\ndump x\nprobe p\nside op ops 1 batches 1 guest 0 kernel 0 user 0\nwhat 1 2\nend\n"), &err) == -EINVAL && strstr(err.msg, "line 5: unknown line"),
 	       "an unknown line: %s", err.msg);
 	tap_ok(prof_file_read(&pf, write_tmp("c4.txt", "insn 1 2\n"), &err) == -EINVAL &&

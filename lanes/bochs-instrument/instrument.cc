@@ -21,6 +21,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <map>
 #include <string>
@@ -37,10 +38,133 @@ namespace {
 
 enum where { W_GUEST, W_KERNEL, W_USER };
 
+// Where a census kind's operand comes from, read before the instruction
+// runs (so the registers are its inputs).
+enum opd {
+	OPD_NONE,	// no operand: its cost does not depend on one
+	OPD_ECX,	// ECX: the MSR (RDMSR, WRMSR) or XCR (XSETBV) index
+	OPD_IMM,	// the 32-bit immediate: the MSR index of the immediate forms
+	OPD_SRC_REG32,	// the low 32 bits of the register i->src() names (VMREAD's field)
+	OPD_DST_REG32,	// the low 32 bits of the register i->dst() names (VMWRITE's field)
+	OPD_SRC_NUM,	// the number of register i->src(): MOV from CRn / DRn
+	OPD_DST_NUM,	// the number of register i->dst(): MOV to CRn / DRn
+};
+
+// The census's one table: a Bochs opcode (cpu/decoder/ia_opcodes.def) and
+// the kind it counts as (a lower-case mnemonic, at most 15 characters,
+// [a-z0-9_]: exitscope's reader takes any such name) with its operand.
+// Every form of a kind (32/64-bit, register/memory) has the same name, and
+// a kind's rows agree on whether it has an operand. Bochs has one opcode
+// for XSAVE and XSAVE64 (REX.W), and so on.
+struct census_row {
+	Bit16u opcode;
+	const char *name;
+	enum opd opd;
+};
+
+const census_row census_table[] = {
+	{ BX_IA_WRMSR, "wrmsr", OPD_ECX },
+	{ BX_IA_WRMSRNS, "wrmsrns", OPD_ECX },
+	{ BX_IA_RDMSR, "rdmsr", OPD_ECX },
+#if BX_SUPPORT_AVX	// where ia_opcodes.def defines the immediate forms
+	{ BX_IA_RDMSR_EqId, "rdmsr", OPD_IMM },
+	{ BX_IA_WRMSRNS_IdEq, "wrmsrns", OPD_IMM },
+#endif
+	{ BX_IA_VMREAD_EdGd, "vmread", OPD_SRC_REG32 },
+	{ BX_IA_VMWRITE_GdEd, "vmwrite", OPD_DST_REG32 },
+#if BX_SUPPORT_X86_64
+	{ BX_IA_VMREAD_EqGq, "vmread", OPD_SRC_REG32 },
+	{ BX_IA_VMWRITE_GqEq, "vmwrite", OPD_DST_REG32 },
+#endif
+	{ BX_IA_VMLAUNCH, "vmlaunch", OPD_NONE },
+	{ BX_IA_VMRESUME, "vmresume", OPD_NONE },
+	{ BX_IA_INVEPT, "invept", OPD_NONE },
+	{ BX_IA_INVVPID, "invvpid", OPD_NONE },
+#if BX_SUPPORT_SVM
+	{ BX_IA_VMRUN, "vmrun", OPD_NONE },
+	{ BX_IA_VMLOAD, "vmload", OPD_NONE },
+	{ BX_IA_VMSAVE, "vmsave", OPD_NONE },
+	{ BX_IA_CLGI, "clgi", OPD_NONE },
+	{ BX_IA_STGI, "stgi", OPD_NONE },
+	{ BX_IA_INVLPGA, "invlpga", OPD_NONE },
+#endif
+	{ BX_IA_XSETBV, "xsetbv", OPD_ECX },
+	{ BX_IA_XSAVE, "xsave", OPD_NONE },
+	{ BX_IA_XSAVEOPT, "xsaveopt", OPD_NONE },
+	{ BX_IA_XSAVEC, "xsavec", OPD_NONE },
+	{ BX_IA_XSAVES, "xsaves", OPD_NONE },
+	{ BX_IA_XRSTOR, "xrstor", OPD_NONE },
+	{ BX_IA_XRSTORS, "xrstors", OPD_NONE },
+	{ BX_IA_LFENCE, "lfence", OPD_NONE },
+	{ BX_IA_MFENCE, "mfence", OPD_NONE },
+	{ BX_IA_SFENCE, "sfence", OPD_NONE },
+	{ BX_IA_SERIALIZE, "serialize", OPD_NONE },
+	{ BX_IA_VERW_Ew, "verw", OPD_NONE },
+	{ BX_IA_INVLPG, "invlpg", OPD_NONE },
+	{ BX_IA_INVPCID, "invpcid", OPD_NONE },
+	// MOV to/from CRn: CR0 and CR8 share the CR0 opcodes (operand 0 or 8).
+	{ BX_IA_MOV_CR0Rd, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_CR2Rd, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_CR3Rd, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_CR4Rd, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_RdCR0, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_RdCR2, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_RdCR3, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_RdCR4, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_DdRd, "mov_to_dr", OPD_DST_NUM },
+	{ BX_IA_MOV_RdDd, "mov_from_dr", OPD_SRC_NUM },
+#if BX_SUPPORT_X86_64
+	{ BX_IA_MOV_CR0Rq, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_CR2Rq, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_CR3Rq, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_CR4Rq, "mov_to_cr", OPD_DST_NUM },
+	{ BX_IA_MOV_RqCR0, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_RqCR2, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_RqCR3, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_RqCR4, "mov_from_cr", OPD_SRC_NUM },
+	{ BX_IA_MOV_DqRq, "mov_to_dr", OPD_DST_NUM },
+	{ BX_IA_MOV_RqDq, "mov_from_dr", OPD_SRC_NUM },
+#endif
+	{ BX_IA_CPUID, "cpuid", OPD_NONE },
+	{ BX_IA_RDTSC, "rdtsc", OPD_NONE },
+	{ BX_IA_RDTSCP, "rdtscp", OPD_NONE },
+	{ BX_IA_RDPMC, "rdpmc", OPD_NONE },
+	{ BX_IA_WBINVD, "wbinvd", OPD_NONE },
+	{ BX_IA_PAUSE, "pause", OPD_NONE },
+	{ BX_IA_IRET_Op16, "iret", OPD_NONE },
+	{ BX_IA_IRET_Op32, "iret", OPD_NONE },
+	{ BX_IA_SYSRET_LEGACY, "sysret", OPD_NONE },
+#if BX_SUPPORT_X86_64
+	{ BX_IA_IRET_Op64, "iret", OPD_NONE },
+	{ BX_IA_SWAPGS, "swapgs", OPD_NONE },
+	{ BX_IA_SYSRET, "sysret", OPD_NONE },
+#endif
+};
+
+const unsigned CENSUS_ROWS = sizeof(census_table) / sizeof(census_table[0]);
+static_assert(CENSUS_ROWS < 255, "a row + 1 fits the lookup's byte");
+
+// A census count's key: the instruction's address, its kind (the index in
+// census_table of the first row with its name) and operand.
+struct census_key {
+	Bit64u rip, operand;
+	unsigned kind;
+
+	bool operator<(const census_key &o) const
+	{
+		if (rip != o.rip)
+			return rip < o.rip;
+		if (kind != o.kind)
+			return kind < o.kind;
+		return operand < o.operand;
+	}
+};
+
 struct side {
 	Bit64u ops = 0, batches = 0, guest = 0, kernel = 0, user = 0;
 	std::unordered_map<Bit64u, Bit64u> insn, calls, entries;
 	std::map<Bit32u, Bit64u> exits;
+	std::map<census_key, Bit64u> census;
 };
 
 struct probe {
@@ -63,6 +187,8 @@ void side_add(side &to, const side &from)
 		to.entries[e.first] += e.second;
 	for (const auto &e : from.exits)
 		to.exits[e.first] += e.second;
+	for (const auto &e : from.census)
+		to.census[e.first] += e.second;
 }
 
 struct profiler {
@@ -81,9 +207,26 @@ struct profiler {
 	side *last_side = nullptr;
 	where last_where = W_USER;
 	Bit64u last_rip = 0, last_icount = 0;
+	// Opcode -> its census_table row + 1 (0: not counted), and each row's
+	// kind (the first row with its name).
+	Bit8u census_of[BX_IA_LAST] = {};
+	Bit8u census_kind[CENSUS_ROWS] = {};
 };
 
 profiler prof;
+
+// The lookup, once: each opcode to its row, each row to its kind.
+void census_init(void)
+{
+	for (unsigned r = 0; r < CENSUS_ROWS; r++) {
+		unsigned k = 0;
+
+		while (strcmp(census_table[k].name, census_table[r].name))
+			k++;
+		prof.census_kind[r] = (Bit8u)k;
+		prof.census_of[census_table[r].opcode] = (Bit8u)(r + 1);
+	}
+}
 
 where where_of(BX_CPU_C *c)
 {
@@ -141,6 +284,38 @@ void pair_end(void)
 	pair_reset();
 }
 
+// Operand of an instruction of census_table's row r, before it runs.
+Bit64u census_operand(BX_CPU_C *c, bxInstruction_c *i, unsigned r)
+{
+	switch (census_table[r].opd) {
+	case OPD_NONE:
+		break;
+	case OPD_ECX:
+		return (Bit32u)c->gen_reg[BX_64BIT_REG_RCX].rrx;
+	case OPD_IMM:
+		return i->Id();
+	case OPD_SRC_REG32:
+		return (Bit32u)c->gen_reg[i->src()].rrx;
+	case OPD_DST_REG32:
+		return (Bit32u)c->gen_reg[i->dst()].rrx;
+	case OPD_SRC_NUM:
+		return i->src();
+	case OPD_DST_NUM:
+		return i->dst();
+	}
+	return 0;
+}
+
+void census_count(BX_CPU_C *c, bxInstruction_c *i, unsigned r)
+{
+	census_key k;
+
+	k.rip = c->gen_reg[BX_64BIT_REG_RIP].rrx;
+	k.kind = prof.census_kind[r];
+	k.operand = census_operand(c, i, r);
+	prof.active->census[k]++;
+}
+
 void mark(BX_CPU_C *c)
 {
 	Bit64u kind = c->gen_reg[BX_64BIT_REG_RAX].rrx;
@@ -177,6 +352,17 @@ void dump_side(const char *name, const side &s)
 	dump_map("insn", s.insn);
 	dump_map("call", s.calls);
 	dump_map("entry", s.entries);
+	for (const auto &e : s.census) {
+		const census_row &row = census_table[e.first.kind];
+
+		if (row.opd == OPD_NONE)
+			fprintf(prof.out, "census %llx %s - %llu\n", (unsigned long long)e.first.rip,
+				row.name, (unsigned long long)e.second);
+		else
+			fprintf(prof.out, "census %llx %s %llx %llu\n", (unsigned long long)e.first.rip,
+				row.name, (unsigned long long)e.first.operand,
+				(unsigned long long)e.second);
+	}
 }
 
 void dump(void)
@@ -212,6 +398,7 @@ void bx_instr_init_env(void)
 	}
 	fprintf(prof.out, "%s %d\n", PROFILE_FILE_MAGIC, PROFILE_FILE_VERSION);
 	fflush(prof.out);
+	census_init();
 }
 
 void bx_instr_exit_env(void)
@@ -235,6 +422,8 @@ void bx_instr_before_execution(unsigned cpu, bxInstruction_c *i)
 	if (now == W_GUEST && i->getIaOpcode() == BX_IA_NOP && i->ilen() == 7 &&
 	    i->displ32s() == PROFILE_MARK_MAGIC)
 		mark(c);
+	else if (now == W_KERNEL && prof.active && prof.census_of[i->getIaOpcode()])
+		census_count(c, i, prof.census_of[i->getIaOpcode()] - 1);
 	prof.last_side = prof.active;
 	prof.last_where = now;
 	prof.last_rip = c->gen_reg[BX_64BIT_REG_RIP].rrx;
