@@ -8,7 +8,7 @@
 modules=()
 kconfig=
 patch_names=
-for v in LANE_PATCHES LANE_SOURCE; do
+for v in LANE_PATCHES LANE_SOURCE LANE_REV; do
 	if [ -n "${!v:-}" ] && [ "$kernel_kind" != tiny ]; then
 		fail kernel "$v needs LANE_KERNEL=tiny (or unset), not '$kernel_arg'"
 	fi
@@ -25,7 +25,8 @@ stock)
 	kconfig=/boot/config-$kver
 	;;
 tiny)
-	vmlinuz=$(LANE_PATCHES=${LANE_PATCHES:-} LANE_SOURCE=${LANE_SOURCE:-} nice "$top/scripts/lane-build-kernel" 2> "$out/kernel-build.log" | tail -n 1)
+	vmlinuz=$(LANE_PATCHES=${LANE_PATCHES:-} LANE_SOURCE=${LANE_SOURCE:-} LANE_REV=${LANE_REV:-} \
+		nice "$top/scripts/lane-build-kernel" 2> "$out/kernel-build.log" | tail -n 1)
 	if [ -z "$vmlinuz" ] || [ ! -r "$vmlinuz" ]; then
 		why=$(grep -m1 "^lane-build-kernel: step" "$out/kernel-build.log" | sed 's/^lane-build-kernel: //')
 		fail kernel "scripts/lane-build-kernel: ${why:-$(tail -n 1 "$out/kernel-build.log")} (log: $out/kernel-build.log)"
@@ -72,4 +73,10 @@ if [ "$kernel_kind" != stock ] && [ -r "$(dirname "$vmlinuz")/source" ]; then
 	read -r source_pkg source_ver source_sha _ < "$(dirname "$vmlinuz")/source" || :
 fi
 kernel_source=${source_pkg:+$source_pkg $source_ver}
+# A kernel built from a tree of yours (LANE_SOURCE=PATH): "git REPO HASH
+# [+diff SHA256]" or "dir PATH listing FP" (scripts/lane-build-kernel).
+if [ "$kernel_kind" != stock ] && [ -r "$(dirname "$vmlinuz")/source-tree" ]; then
+	kernel_source=$(head -n 1 "$(dirname "$vmlinuz")/source-tree")
+	source_sha=
+fi
 note "kernel $vmlinuz (${kernel_kind}${kernel_source:+, $kernel_source}${patch_names:+, patches $patch_names}${config_sha:+, config sha256 ${config_sha:0:16}})"
