@@ -28,6 +28,11 @@
 #                      (lanes/kernels/), one report per lane and the table
 #                      in build-lanes/kernels/
 #   make kernels-table write that table into docs/kernels.md
+#   make check-walk    scripts/lane-walk and scripts/lane-bisect on a small
+#                      6.1 history made from linux-source-6.1 (a comment, a
+#                      doc line, seed004-a's two patches, a broken build and
+#                      its fix, seed004-b) in the VMX lane: skips, steps,
+#                      git bisect run, resume after kill -9 (docs/walk.md)
 #
 # LANE_KERNEL=tiny (default: scripts/lane-build-kernel, KVM built in,
 # cached under /var/cache/exitscope-lanes), LANE_KERNEL=stock (Debian's
@@ -70,7 +75,7 @@ LANE_CET_ENV = $(if $(LANE_CET_KERNEL),LANE_KERNEL=$(LANE_CET_KERNEL),LANE_KERNE
 .PHONY: check-lane-profile
 .PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-svm-bochs check-svm-qemu \
 	check-lanes check-lane-assert \
-	check-lane-cet check-kernels kernels-table
+	check-lane-cet check-kernels kernels-table check-walk
 
 # A static, non-PIE exitscope from the same sources (separate object dir so
 # the normal build is untouched).
@@ -128,6 +133,11 @@ check-kernels: lane-exitscope $(EXE)
 KERNELS_REPEAT ?=
 kernels-table: $(EXE)
 	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-kernels-table --doc docs/kernels.md build-lanes/kernels $(KERNELS_REPEAT)
+
+# The walk's test (scripts/lane-walk-selftest): the test repository is made
+# once under the lane cache; its kernels are cached too (a re-run boots only).
+check-walk: lane-exitscope $(EXE)
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-walk-selftest
 
 check-lane-assert:
 	$(Q)scripts/lane-selftest
