@@ -13,10 +13,14 @@
 #        <hash>` and `git clean -fdq` (build outputs are ignored files: kept,
 #        so make rebuilds only what the checkout rewrote), then the dirty
 #        diff applied with `git apply`
-#   dir  tree-dir-<id>/src: `rsync -a --delete` of the directory, with its
-#        .gitignore files as exclude rules (so the copy's build outputs are
-#        neither overwritten nor deleted); what rsync rewrote is touched,
-#        the rest keeps its mtime, so make rebuilds what changed
+#   dir  tree-dir-<id>/src: the directory's files that its .gitignore
+#        files do not ignore (as git would list them: `git ls-files -o
+#        --exclude-standard` with a scratch git directory in the cache, none
+#        in yours) copied with `rsync -a`, and the copy's files of that kind
+#        that the directory no longer has deleted: the copy's build outputs
+#        stay. What rsync rewrote is touched, the rest keeps its mtime, so
+#        make rebuilds what changed. (rsync's own .gitignore merge rules
+#        cannot be used: a "!" line clears rsync's list.)
 
 # tree_version FILE: "X.Y.Z" of a kernel Makefile on stdin.
 tree_version() {
@@ -59,8 +63,9 @@ tree_resolve() {
 		# What rsync compares (names, sizes, mtimes, modes of the files it
 		# copies), hashed: the state of the directory, without reading it all.
 		local fp
-		fp=$(tree_rsync --list-only "$repo/" | sha256sum | cut -c1-16) ||
-			die "kernel source" "$repo: rsync --list-only failed"
+		tree_files "$repo" > "$tmp/files" || die "kernel source" "$repo: listing its files (git ls-files) failed"
+		fp=$(cd "$repo" && xargs -0 -r stat -c '%n %s %Y %a' -- < "$tmp/files" | sha256sum | cut -c1-16) ||
+			die "kernel source" "$repo: stat of its files failed"
 		tree_desc="dir $repo listing $fp"
 	fi
 	[ -n "$v" ] || die "kernel source" "$repo: no VERSION/PATCHLEVEL in its Makefile (not a kernel source tree)"
@@ -81,8 +86,12 @@ tree_resolve() {
 	srcid="tree $tree_desc"
 }
 
-# tree_rsync ARGS...: rsync with the tree's .gitignore files as filters.
-tree_rsync() { rsync -a --filter=':- .gitignore' "$@"; }
+# tree_files DIR: DIR's files that its .gitignore files do not ignore,
+# NUL-separated and sorted, listed by git with a scratch git directory.
+tree_files() {
+	[ -d "$tmp/scratch.git" ] || git init -q --bare "$tmp/scratch.git" || return 1
+	git --git-dir="$tmp/scratch.git" --work-tree="$1" ls-files -z -o --exclude-standard | LC_ALL=C sort -z
+}
 
 tree_prepare() {
 	tree=$cache/tree-$sname
@@ -122,8 +131,12 @@ tree_prepare() {
 		fi
 	else
 		note "rsync $repo/ -> $src/"
-		tree_rsync --delete --out-format='%n' "$repo/" "$src/" > "$tmp/copied" 2> "$tmp/err" ||
+		rsync -a --from0 --files-from="$tmp/files" --out-format='%n' "$repo/" "$src/" > "$tmp/copied" 2> "$tmp/err" ||
 			die "kernel source" "rsync $repo -> $src failed: $(tail -n 1 "$tmp/err")"
+		# Source files of the copy that the directory no longer has.
+		tree_files "$src" > "$tmp/files.copy" || die "kernel source" "$src: git ls-files failed"
+		(cd "$src" && LC_ALL=C comm -z -13 "$tmp/files" "$tmp/files.copy" | xargs -0 -r rm -f --) ||
+			die "kernel source" "$src: removing what $repo no longer has failed"
 		# A file rsync rewrote is new to make, whatever its mtime in the
 		# source (a file restored with an old mtime, a patch of the last
 		# variant undone): touched, so make rebuilds what depends on it.
