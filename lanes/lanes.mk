@@ -39,7 +39,8 @@
 # /boot/vmlinuz-6.1.*-amd64 with KVM as modules) or LANE_KERNEL=/path/to/bzImage;
 # LANE_SOURCE=6.1|6.12|7.2 picks the tiny kernel's source (lanes/kernel-sources;
 # default 6.1, the installed linux-source-6.1; 6.12 and 7.2 are pinned Debian
-# packages fetched once by scripts/lane-fetch-source);
+# packages fetched once by scripts/lane-fetch-source), LANE_SOURCE=PATH
+# [LANE_REV=REV] a kernel tree of yours (docs/walk.md);
 # LANE_PATCHES=dir[:dir...] builds the tiny kernel with those patch series. Each lane builds a static
 # exitscope in build-lanes/static/, packs it with busybox into an
 # initramfs, boots, runs exitscope inside (lanes/commands.list), brings the
@@ -49,6 +50,7 @@
 
 LANE_PATCHES ?=
 LANE_SOURCE ?=
+LANE_REV ?=
 # CI (make check-lanes from .ci/run) uses the tiny kernel: one ~150-400 s
 # build per fresh machine (cached afterwards), then Bochs ~35 s and QEMU
 # ~13 s per lane, against ~130 s and ~20 s with the stock kernel; the A/B
@@ -57,7 +59,7 @@ LANE_SOURCE ?=
 # cores, cached afterwards); the VMX lane then takes 35 s against 59 s
 # under Debian's 2.7 (2026-12-01, load 2).
 LANE_KERNEL ?= tiny
-LANE_ENV = LANE_KERNEL=$(LANE_KERNEL) LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) \
+LANE_ENV = LANE_KERNEL=$(LANE_KERNEL) LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) LANE_REV=$(LANE_REV) \
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
 LANE_STATIC_DIR := build-lanes/static
 LANE_EXE_STATIC := $(LANE_STATIC_DIR)/exitscope
@@ -84,7 +86,7 @@ lane-exitscope:
 		EXE=$(LANE_EXE_STATIC) LDFLAGS="$(LDFLAGS) -static" $(LANE_EXE_STATIC)
 
 lane-kernel:
-	$(Q)LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) scripts/lane-build-kernel
+	$(Q)LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) LANE_REV=$(LANE_REV) scripts/lane-build-kernel
 
 lane-bochs:
 	$(Q)scripts/lane-build-bochs
