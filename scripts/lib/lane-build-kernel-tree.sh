@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154,SC2034 # tmp, cache, top: set by lane-build-kernel; pkg, ver, ...: read there
 # lane-build-kernel-tree.sh - sourced by scripts/lane-build-kernel when
 # LANE_SOURCE is a path (it has a '/'): a kernel source tree of the user's,
 # a git repository (at LANE_REV, or HEAD plus its uncommitted diff) or a

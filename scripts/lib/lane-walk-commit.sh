@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2154 # commands, out, host_exe, repo, top: set by the script that sources this
 # lane-walk-commit.sh - sourced by scripts/lane-walk and scripts/lane-bisect:
 # one commit of a kernel repository measured in one or two lanes, into the
 # walk's layout (docs/walk.md):
@@ -74,7 +75,7 @@ walk_measure() {
 		reason=$(grep -m1 "^lane-build-kernel: step" "$out/build/$rev.log" | sed 's/^lane-build-kernel: //')
 		[ -n "$reason" ] || reason="scripts/lane-build-kernel exited $brc: $(tail -n 1 "$out/build/$rev.log")"
 		for lane in "${lanes[@]}"; do
-			rm -rf "$out/$lane/$rev"
+			rm -rf "${out:?}/$lane/$rev"
 			mkdir -p "$out/$lane/$rev"
 			cp "$out/build/$rev.log" "$out/$lane/$rev/kernel-build.log"
 			walk_status_write "$out/$lane/$rev" "skip	build: ${reason:0:300}"
