@@ -76,7 +76,7 @@ walk_repo() {
 		mv -T "$new" "$repo" || return 1
 	fi
 	# Left by an interrupted bisect of an earlier run.
-	git -C "$repo" bisect reset >/dev/null 2>&1 || :
+	git -C "$repo" bisect reset -q >/dev/null 2>&1 || :
 	git -C "$repo" checkout -q -f main || return 1
 	local revs
 	mapfile -t revs < <(git -C "$repo" rev-list --reverse main)
