@@ -47,12 +47,13 @@ walk_lane_cmd() {
 	lane_cmd+=("$top/scripts/lane-run" "$lane")
 }
 
-# walk_children: the process groups of what walk_measure runs (setsid), so
-# that SIGINT/SIGTERM take Bochs and make with them.
+# walk_children: the sessions of what walk_measure runs (setsid), so that
+# SIGINT/SIGTERM take Bochs and make with them: the whole session, since
+# lane-run's `timeout` puts the emulator in a process group of its own.
 walk_children=()
 walk_kill_children() {
 	local p
-	for p in "${walk_children[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done
+	for p in "${walk_children[@]}"; do pkill -TERM -s "$p" 2>/dev/null; done
 	walk_children=()
 }
 
