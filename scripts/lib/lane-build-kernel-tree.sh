@@ -14,14 +14,15 @@
 #        <hash>` and `git clean -fdq` (build outputs are ignored files: kept,
 #        so make rebuilds only what the checkout rewrote), then the dirty
 #        diff applied with `git apply`
-#   dir  tree-dir-<id>/src: the directory's files that its .gitignore
-#        files do not ignore (as git would list them: `git ls-files -o
-#        --exclude-standard` with a scratch git directory in the cache, none
-#        in yours) copied with `rsync -a`, and the copy's files of that kind
-#        that the directory no longer has deleted: the copy's build outputs
-#        stay. What rsync rewrote is touched, the rest keeps its mtime, so
-#        make rebuilds what changed. (rsync's own .gitignore merge rules
-#        cannot be used: a "!" line clears rsync's list.)
+#   dir  tree-dir-<id>/src: every file of the directory copied with `rsync
+#        -a`, and the files of the last copy that the directory no longer
+#        has deleted (tree-dir-<id>/files, the last list): the copy's build
+#        outputs stay. What rsync rewrote is touched, the rest keeps its
+#        mtime, so make rebuilds what changed. A directory built in place
+#        (a .config or include/generated) is refused: its objects and
+#        generated files would be taken for sources (its .gitignore cannot
+#        tell them apart: Debian's linux-source ignores everything at its
+#        top level).
 
 # tree_version FILE: "X.Y.Z" of a kernel Makefile on stdin.
 tree_version() {
@@ -59,6 +60,8 @@ tree_resolve() {
 		[ -z "${LANE_REV:-}" ] || die "kernel source" "LANE_REV=$LANE_REV: $repo is not a git repository"
 		[ -f "$repo/Makefile" ] || die "kernel source" "$repo: no Makefile (not a kernel source tree)"
 		command -v rsync >/dev/null || die "kernel tools" "rsync: not found (apt-get install rsync)"
+		[ ! -e "$repo/.config" ] && [ ! -d "$repo/include/generated" ] ||
+			die "kernel source" "$repo: built in place (it has a .config or include/generated): 'make mrproper' there, or a git repository or a clean copy as LANE_SOURCE"
 		tree_kind=dir
 		v=$(tree_version < "$repo/Makefile") || v=
 		# What rsync compares (names, sizes, mtimes, modes of the files it
@@ -87,11 +90,9 @@ tree_resolve() {
 	srcid="tree $tree_desc"
 }
 
-# tree_files DIR: DIR's files that its .gitignore files do not ignore,
-# NUL-separated and sorted, listed by git with a scratch git directory.
+# tree_files DIR: DIR's files (and symlinks), NUL-separated and sorted.
 tree_files() {
-	[ -d "$tmp/scratch.git" ] || git init -q --bare "$tmp/scratch.git" || return 1
-	git --git-dir="$tmp/scratch.git" --work-tree="$1" ls-files -z -o --exclude-standard | LC_ALL=C sort -z
+	(cd "$1" && find . \( -type f -o -type l \) -printf '%P\0') | LC_ALL=C sort -z
 }
 
 tree_prepare() {
@@ -134,14 +135,16 @@ tree_prepare() {
 		note "rsync $repo/ -> $src/"
 		rsync -a --from0 --files-from="$tmp/files" --out-format='%n' "$repo/" "$src/" > "$tmp/copied" 2> "$tmp/err" ||
 			die "kernel source" "rsync $repo -> $src failed: $(tail -n 1 "$tmp/err")"
-		# Source files of the copy that the directory no longer has.
-		tree_files "$src" > "$tmp/files.copy" || die "kernel source" "$src: git ls-files failed"
-		(cd "$src" && LC_ALL=C comm -z -13 "$tmp/files" "$tmp/files.copy" | xargs -0 -r rm -f --) ||
-			die "kernel source" "$src: removing what $repo no longer has failed"
+		# Files of the last copy that the directory no longer has.
+		if [ -s "$tree/files" ]; then
+			(cd "$src" && LC_ALL=C comm -z -23 "$tree/files" "$tmp/files" | xargs -0 -r rm -f --) ||
+				die "kernel source" "$src: removing what $repo no longer has failed"
+		fi
+		cp "$tmp/files" "$tree/files"
 		# A file rsync rewrote is new to make, whatever its mtime in the
 		# source (a file restored with an old mtime, a patch of the last
 		# variant undone): touched, so make rebuilds what depends on it.
-		(cd "$src" && grep -v '/$' "$tmp/copied" | tr '\n' '\0' | xargs -0 -r touch -c --) ||
+		(cd "$src" && { grep -v '/$' "$tmp/copied" || :; } | tr '\n' '\0' | xargs -0 -r touch -c --) ||
 			die "kernel source" "$src: touching the files rsync copied failed"
 	fi
 	# The checkout or rsync undid the previous variant's patches.
