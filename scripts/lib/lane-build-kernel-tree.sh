@@ -17,8 +17,9 @@
 #   dir  tree-dir-<id>/src: every file of the directory copied with `rsync
 #        -a`, and the files of the last copy that the directory no longer
 #        has deleted (tree-dir-<id>/files, the last list): the copy's build
-#        outputs stay. What rsync rewrote is touched, the rest keeps its
-#        mtime, so make rebuilds what changed. A directory built in place
+#        outputs stay. rsync compares contents (--checksum: the copy's
+#        mtimes are not the directory's); what it rewrote is touched, the
+#        rest keeps its mtime, so make rebuilds what changed. A directory built in place
 #        (a .config or include/generated) is refused: its objects and
 #        generated files would be taken for sources (its .gitignore cannot
 #        tell them apart: Debian's linux-source ignores everything at its
@@ -133,7 +134,7 @@ tree_prepare() {
 		fi
 	else
 		note "rsync $repo/ -> $src/"
-		rsync -a --from0 --files-from="$tmp/files" --out-format='%n' "$repo/" "$src/" > "$tmp/copied" 2> "$tmp/err" ||
+		rsync -a --checksum --from0 --files-from="$tmp/files" --out-format='%n' "$repo/" "$src/" > "$tmp/copied" 2> "$tmp/err" ||
 			die "kernel source" "rsync $repo -> $src failed: $(tail -n 1 "$tmp/err")"
 		# Files of the last copy that the directory no longer has.
 		if [ -s "$tree/files" ]; then
