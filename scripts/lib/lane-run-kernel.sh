@@ -81,7 +81,7 @@ kernel_source=${source_pkg:+$source_pkg $source_ver}
 # from the left ("...") when it is too long.
 if [ "$kernel_kind" != stock ] && [ -r "$(dirname "$vmlinuz")/source-tree" ]; then
 	t=$(head -n 1 "$(dirname "$vmlinuz")/source-tree")
-	t_path= t_tail= source_sha=
+	t_path="" t_tail="" source_sha=""
 	if [[ $t =~ ^git\ (.*)\ ([0-9a-f]{40})(\ \+diff\ ([0-9a-f]{64}))?$ ]]; then
 		t_kind=git t_path=${BASH_REMATCH[1]} t_tail=${BASH_REMATCH[2]}
 		source_sha=${BASH_REMATCH[4]}
