@@ -139,7 +139,7 @@ kernels-table: $(EXE)
 # The walk's test (scripts/lane-walk-selftest): the test repository is made
 # once under the lane cache (100 s); its kernels are cached too. Cold: one
 # full 6.1 build (771 s at load 6-11 on 2 shared cores, 2026-12-04), then
-# about a minute per commit; warm (a re-run boots only): 133 s.
+# about a minute per commit; warm (a re-run boots only): 98-151 s.
 check-walk: lane-exitscope $(EXE)
 	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-walk-selftest
 
