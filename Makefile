@@ -138,8 +138,8 @@ check: tests check-layers check-uapi
 	EXITSCOPE=$(CURDIR)/$(EXE) BUILD=$(BUILD) prove -f $(TEST_BIN)
 
 # Everything CI runs: the tests, the tests again under ASan+UBSan (host
-# code), the real VMX/SVM lanes in emulated PCs, the CET lane, and the seed
-# kernel A/Bs there.
+# code), the real VMX/SVM lanes in emulated PCs, a kernel history walked and
+# bisected there, the CET lane, and the seed kernel A/Bs there.
 check-all:
 	$(MAKE) check
 	$(MAKE) build-clang
@@ -147,6 +147,7 @@ check-all:
 	$(MAKE) check-fuzz-corpus
 	$(MAKE) check-deb
 	$(MAKE) check-lanes
+	$(MAKE) check-walk
 	$(MAKE) check-kernels
 	$(MAKE) check-lane-cet
 	$(MAKE) check-lane-profile

@@ -28,13 +28,19 @@
 #                      (lanes/kernels/), one report per lane and the table
 #                      in build-lanes/kernels/
 #   make kernels-table write that table into docs/kernels.md
+#   make check-walk    scripts/lane-walk and scripts/lane-bisect on a small
+#                      6.1 history made from linux-source-6.1 (a comment, a
+#                      doc line, seed004-a's two patches, a broken build and
+#                      its fix, seed004-b) in the VMX lane: skips, steps,
+#                      git bisect run, resume after kill -9 (docs/walk.md)
 #
 # LANE_KERNEL=tiny (default: scripts/lane-build-kernel, KVM built in,
 # cached under /var/cache/exitscope-lanes), LANE_KERNEL=stock (Debian's
 # /boot/vmlinuz-6.1.*-amd64 with KVM as modules) or LANE_KERNEL=/path/to/bzImage;
 # LANE_SOURCE=6.1|6.12|7.2 picks the tiny kernel's source (lanes/kernel-sources;
 # default 6.1, the installed linux-source-6.1; 6.12 and 7.2 are pinned Debian
-# packages fetched once by scripts/lane-fetch-source);
+# packages fetched once by scripts/lane-fetch-source), LANE_SOURCE=PATH
+# [LANE_REV=REV] a kernel tree of yours (docs/walk.md);
 # LANE_PATCHES=dir[:dir...] builds the tiny kernel with those patch series. Each lane builds a static
 # exitscope in build-lanes/static/, packs it with busybox into an
 # initramfs, boots, runs exitscope inside (lanes/commands.list), brings the
@@ -44,6 +50,7 @@
 
 LANE_PATCHES ?=
 LANE_SOURCE ?=
+LANE_REV ?=
 # CI (make check-lanes from .ci/run) uses the tiny kernel: one ~150-400 s
 # build per fresh machine (cached afterwards), then Bochs ~35 s and QEMU
 # ~13 s per lane, against ~130 s and ~20 s with the stock kernel; the A/B
@@ -52,7 +59,7 @@ LANE_SOURCE ?=
 # cores, cached afterwards); the VMX lane then takes 35 s against 59 s
 # under Debian's 2.7 (2026-12-01, load 2).
 LANE_KERNEL ?= tiny
-LANE_ENV = LANE_KERNEL=$(LANE_KERNEL) LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) \
+LANE_ENV = LANE_KERNEL=$(LANE_KERNEL) LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) LANE_REV=$(LANE_REV) \
 	LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC)
 LANE_STATIC_DIR := build-lanes/static
 LANE_EXE_STATIC := $(LANE_STATIC_DIR)/exitscope
@@ -70,7 +77,7 @@ LANE_CET_ENV = $(if $(LANE_CET_KERNEL),LANE_KERNEL=$(LANE_CET_KERNEL),LANE_KERNE
 .PHONY: check-lane-profile
 .PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-svm-bochs check-svm-qemu \
 	check-lanes check-lane-assert \
-	check-lane-cet check-kernels kernels-table
+	check-lane-cet check-kernels kernels-table check-walk
 
 # A static, non-PIE exitscope from the same sources (separate object dir so
 # the normal build is untouched).
@@ -79,7 +86,7 @@ lane-exitscope:
 		EXE=$(LANE_EXE_STATIC) LDFLAGS="$(LDFLAGS) -static" $(LANE_EXE_STATIC)
 
 lane-kernel:
-	$(Q)LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) scripts/lane-build-kernel
+	$(Q)LANE_PATCHES=$(LANE_PATCHES) LANE_SOURCE=$(LANE_SOURCE) LANE_REV=$(LANE_REV) scripts/lane-build-kernel
 
 lane-bochs:
 	$(Q)scripts/lane-build-bochs
@@ -128,6 +135,13 @@ check-kernels: lane-exitscope $(EXE)
 KERNELS_REPEAT ?=
 kernels-table: $(EXE)
 	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-kernels-table --doc docs/kernels.md build-lanes/kernels $(KERNELS_REPEAT)
+
+# The walk's test (scripts/lane-walk-selftest): the test repository is made
+# once under the lane cache (100 s); its kernels are cached too. Cold: one
+# full 6.1 build (771 s at load 6-11 on 2 shared cores, 2026-12-04), then
+# about a minute per commit; warm (a re-run boots only): 98-151 s.
+check-walk: lane-exitscope $(EXE)
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-walk-selftest
 
 check-lane-assert:
 	$(Q)scripts/lane-selftest

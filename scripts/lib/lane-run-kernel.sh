@@ -8,7 +8,7 @@
 modules=()
 kconfig=
 patch_names=
-for v in LANE_PATCHES LANE_SOURCE; do
+for v in LANE_PATCHES LANE_SOURCE LANE_REV; do
 	if [ -n "${!v:-}" ] && [ "$kernel_kind" != tiny ]; then
 		fail kernel "$v needs LANE_KERNEL=tiny (or unset), not '$kernel_arg'"
 	fi
@@ -25,7 +25,8 @@ stock)
 	kconfig=/boot/config-$kver
 	;;
 tiny)
-	vmlinuz=$(LANE_PATCHES=${LANE_PATCHES:-} LANE_SOURCE=${LANE_SOURCE:-} nice "$top/scripts/lane-build-kernel" 2> "$out/kernel-build.log" | tail -n 1)
+	vmlinuz=$(LANE_PATCHES=${LANE_PATCHES:-} LANE_SOURCE=${LANE_SOURCE:-} LANE_REV=${LANE_REV:-} \
+		nice "$top/scripts/lane-build-kernel" 2> "$out/kernel-build.log" | tail -n 1)
 	if [ -z "$vmlinuz" ] || [ ! -r "$vmlinuz" ]; then
 		why=$(grep -m1 "^lane-build-kernel: step" "$out/kernel-build.log" | sed 's/^lane-build-kernel: //')
 		fail kernel "scripts/lane-build-kernel: ${why:-$(tail -n 1 "$out/kernel-build.log")} (log: $out/kernel-build.log)"
@@ -72,4 +73,28 @@ if [ "$kernel_kind" != stock ] && [ -r "$(dirname "$vmlinuz")/source" ]; then
 	read -r source_pkg source_ver source_sha _ < "$(dirname "$vmlinuz")/source" || :
 fi
 kernel_source=${source_pkg:+$source_pkg $source_ver}
+# A kernel built from a tree of yours (LANE_SOURCE=PATH): its source-tree
+# line is "git REPO HASH [+diff SHA256]" or "dir PATH listing FP"
+# (scripts/lane-build-kernel). The record's source is at most 127
+# characters (exitscope's host record): "git REPO HASH" with "+diff" and the
+# diff's sha256 cut to 16 digits (all 64 in the source's sha256), REPO cut
+# from the left ("...") when it is too long.
+if [ "$kernel_kind" != stock ] && [ -r "$(dirname "$vmlinuz")/source-tree" ]; then
+	t=$(head -n 1 "$(dirname "$vmlinuz")/source-tree")
+	t_path="" t_tail="" source_sha=""
+	if [[ $t =~ ^git\ (.*)\ ([0-9a-f]{40})(\ \+diff\ ([0-9a-f]{64}))?$ ]]; then
+		t_kind=git t_path=${BASH_REMATCH[1]} t_tail=${BASH_REMATCH[2]}
+		source_sha=${BASH_REMATCH[4]}
+		[ -n "$source_sha" ] && t_tail="$t_tail +diff ${source_sha:0:16}"
+	elif [[ $t =~ ^dir\ (.*)\ (listing\ [0-9a-f]+)$ ]]; then
+		t_kind=dir t_path=${BASH_REMATCH[1]} t_tail=${BASH_REMATCH[2]}
+	fi
+	if [ -n "$t_path" ]; then
+		room=$((127 - ${#t_kind} - ${#t_tail} - 2))
+		[ ${#t_path} -le $room ] || t_path="...${t_path: -$((room - 3))}"
+		kernel_source="$t_kind $t_path $t_tail"
+	else
+		kernel_source=${t:0:127}
+	fi
+fi
 note "kernel $vmlinuz (${kernel_kind}${kernel_source:+, $kernel_source}${patch_names:+, patches $patch_names}${config_sha:+, config sha256 ${config_sha:0:16}})"
