@@ -38,55 +38,6 @@ static int name_in(const char *const *names, size_t n, const char *name)
 	return 0;
 }
 
-static const struct exit_path_census *census_find(const struct exit_path *e, const char *insn,
-						  const char *operand)
-{
-	for (size_t i = 0; i < e->n_census; i++)
-		if (!strcmp(e->census[i].insn, insn) &&
-		    !strcmp(e->census[i].operand ? e->census[i].operand : "", operand ? operand : ""))
-			return &e->census[i];
-	return NULL;
-}
-
-static int census_cmp(const void *pa, const void *pb)
-{
-	const struct walk_census_change *a = pa, *b = pb;
-	double da = fabs(a->per_op[1] - a->per_op[0]), db = fabs(b->per_op[1] - b->per_op[0]);
-
-	if (da != db)
-		return da > db ? -1 : 1;
-	return strcmp(a->insn, b->insn);
-}
-
-/* The whole-path census rows whose executions per op differ (counts are exact). 0 or -ENOMEM. */
-static int step_census(struct walk_step *st, const struct exit_path *e[2])
-{
-	size_t cap = e[0]->n_census + e[1]->n_census;
-
-	st->has_census = e[0]->has_census && e[1]->has_census;
-	if (!st->has_census)
-		return 0;
-	st->census = calloc(cap ? cap : 1, sizeof(*st->census));
-	if (!st->census)
-		return -ENOMEM;
-	for (int side = 0; side < 2; side++)
-		for (size_t i = 0; i < e[side]->n_census; i++) {
-			const struct exit_path_census *r = &e[side]->census[i];
-			const struct exit_path_census *o = census_find(e[!side], r->insn, r->operand);
-			struct walk_census_change c = { .insn = r->insn, .operand = r->operand };
-
-			if (side == 1 && o)
-				continue;	/* seen from side 0 */
-			c.per_op[side] = exit_path_per_op(e[side], r->count);
-			c.per_op[!side] = o ? exit_path_per_op(e[!side], o->count) : 0;
-			if (c.per_op[0] != c.per_op[1])
-				st->census[st->n_census++] = c;
-		}
-	if (st->n_census)
-		qsort(st->census, st->n_census, sizeof(*st->census), census_cmp);
-	return 0;
-}
-
 /* Both runs' exit paths of the probe: the kernel's figure, the functions and census rows that changed. */
 static int step_path(struct walk_step *st, const char *probe, const struct result_file *from,
 		     const struct result_file *to)
@@ -103,13 +54,16 @@ static int step_path(struct walk_step *st, const char *probe, const struct resul
 	rc = path_changes_build(&from, 1, &to, 1, &pc);
 	if (rc)
 		return rc;
+	/* Census rows are compared only where both sides have a census. */
+	st->has_census = e[0]->has_census && e[1]->has_census;
 	for (size_t i = 0; i < pc.n; i++) {
 		const struct path_probe_change *p = &pc.probes[i];
 
-		if (strcmp(p->probe, probe) || !p->n_fns)
+		if (strcmp(p->probe, probe))
 			continue;
-		st->fns = calloc(p->n_fns, sizeof(*st->fns));
-		if (!st->fns) {
+		st->fns = calloc(p->n_fns ? p->n_fns : 1, sizeof(*st->fns));
+		st->census = calloc(p->n_census ? p->n_census : 1, sizeof(*st->census));
+		if (!st->fns || !st->census) {
 			path_changes_free(&pc);
 			return -ENOMEM;
 		}
@@ -120,9 +74,17 @@ static int step_path(struct walk_step *st, const char *probe, const struct resul
 				.calls = { p->fns[j].calls[0].mean, p->fns[j].calls[1].mean },
 			};
 		st->n_fns = p->n_fns;
+		/* compare's rows, as compare orders them (one run a side: exact counts) */
+		for (size_t j = 0; p->has_census && j < p->n_census; j++)
+			st->census[j] = (struct walk_census_change){
+				.insn = p->census[j].insn,
+				.operand = p->census[j].operand,
+				.per_op = { p->census[j].per_op[0].mean, p->census[j].per_op[1].mean },
+			};
+		st->n_census = p->has_census ? p->n_census : 0;
 	}
 	path_changes_free(&pc);
-	return step_census(st, e);
+	return 0;
 }
 
 static int is_step(double before, double after)
