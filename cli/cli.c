@@ -38,7 +38,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 }
 
 /*
- * "exitscope CMD: message" on stderr, as one line whatever the message
+ * "exitscope CMD: message" (cmd NULL: "exitscope: message") on stderr, as one line whatever the message
  * echoes: control characters and bytes that are no UTF-8 (a binary input
  * file's, a path's) are written as \xNN.
  */
@@ -49,7 +49,10 @@ static void cli_vline(const char *cmd, const char *fmt, va_list ap)
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t left = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
-	fprintf(stderr, "exitscope %s: ", cmd);
+	if (cmd)
+		fprintf(stderr, "exitscope %s: ", cmd);
+	else
+		fputs("exitscope: ", stderr);
 	while (left) {
 		size_t k = *s >= 0x80 ? utf8_len(s, left) : (*s >= 0x20 && *s != 0x7f);
 

@@ -44,7 +44,11 @@ int cli_parse_pct(const char *s, double min, double max, double *out);
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Print "exitscope CMD: message"; returns code. */
+/*
+ * Print "exitscope CMD: message" (cmd NULL: "exitscope: message") as one
+ * line: control characters and bytes that are no UTF-8 are written as
+ * \xNN, valid UTF-8 as it is. Returns code.
+ */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*

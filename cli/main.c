@@ -104,7 +104,8 @@ int main(int argc, char **argv)
 
 			return rc == EXIT_OK ? cli_stdout_check(name, rc) : rc;
 		}
-	fprintf(stderr, "exitscope: unknown command '%s'\n\n", name);
+	cli_error(NULL, EXIT_USAGE, "unknown command '%s'", name);
+	fputc('\n', stderr);
 	main_usage(stderr);
 	return EXIT_USAGE;
 }

@@ -90,7 +90,7 @@ int main(void)
 
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	tap_plan(36);
+	tap_plan(40);
 
 	run_cmd(&r, (const char *const[]){ exe, NULL });
 	tap_is_u64(r.status, 2, "no command: exit 2");
@@ -100,6 +100,18 @@ int main(void)
 	run_cmd(&r, (const char *const[]){ exe, "frobnicate", NULL });
 	tap_is_u64(r.status, 2, "unknown command: exit 2");
 	tap_like(r.err, "unknown command 'frobnicate'", "unknown command named");
+	run_free(&r);
+
+	/* An error line shows a control byte as \xNN and keeps valid UTF-8 (é) as it is. */
+	run_cmd(&r, (const char *const[]){ exe, "r\033[31mun\xc3\xa9", NULL });
+	tap_is_u64(r.status, 2, "unknown command with ESC and UTF-8: exit 2");
+	tap_like(r.err, "exitscope: unknown command 'r\\x1b[31mun\xc3\xa9'\n",
+		 "unknown command: ESC as \\x1b, UTF-8 kept, no raw ESC");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "run", "--x\033\xc3\xa9", NULL });
+	tap_is_u64(r.status, 2, "unknown option with ESC and UTF-8: exit 2");
+	tap_ok(strstr(r.err, "option '--x\\x1b\xc3\xa9'") && !strchr(r.err, '\033'),
+	       "unknown option: ESC as \\x1b, UTF-8 kept, no raw ESC");
 	run_free(&r);
 
 	run_cmd(&r, (const char *const[]){ exe, "info", "--bogus", NULL });
