@@ -17,6 +17,7 @@ enum cli_exit {
 	EXIT_FAIL = 1,		/* internal failure, failed check, regression */
 	EXIT_USAGE = 2,		/* bad arguments or unreadable input files */
 	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
+	EXIT_SKIP = 4,		/* --tap without KVM: the whole stream skipped (kselftest's KSFT_SKIP) */
 	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written); */
 				/* by SIGTERM: 143, as 128 + signal (cli_stop_code) */
 };

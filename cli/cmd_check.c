@@ -45,8 +45,9 @@ const struct cli_cmd_spec check_spec = {
 	.tail = "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
 		"be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
 		"143 by SIGTERM (the checks that ran are still printed and written; before\n"
-		"any ran, an existing FILE is left as it was). The same with --tap;\n"
-		"when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
+		"any ran, an existing FILE is left as it was). The same with --tap, but\n"
+		"when KVM is not available --tap prints the plan \"1..0 # SKIP\" and exits 4\n"
+		"(kselftest's KSFT_SKIP: the whole file skipped).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
 
@@ -178,9 +179,11 @@ int cmd_check(int argc, char **argv)
 		return r;
 	r = cli_host_init("check", kvm_opt, &hi, &env);
 	if (r) {
-		/* A TAP consumer still gets a valid stream saying why nothing ran. */
-		if (tap && r == EXIT_NOKVM)
-			tap_out_skip_all(stdout, "KVM is not available (exitscope check exit 3, the reason is on stderr)");
+		/* A TAP consumer gets a valid stream saying why nothing ran, and KSFT_SKIP. */
+		if (tap && r == EXIT_NOKVM) {
+			tap_out_skip_all(stdout, "KVM is not available (the reason is on stderr)");
+			return cli_stdout_check("check", EXIT_SKIP);
+		}
 		return r;
 	}
 	if (hostinfo_emulation_warning(&hi))

@@ -71,7 +71,8 @@ const struct cli_cmd_spec map_spec = {
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
 		"expectations file or one that is no regular file, with no map line, a bad\n"
-		"line, an unknown entry, status or profile in it), 3 KVM not available,\n"
+		"line, an unknown entry, status or profile in it), 3 KVM not available\n"
+		"(with --tap: the plan \"1..0 # SKIP\" and 4, kselftest's KSFT_SKIP),\n"
 		"130 stopped by Ctrl-C, 143 by SIGTERM (entries not measured are \"stopped\":\n"
 		"\"not ok\" in TAP; the map is still printed and written; before any entry\n"
 		"was measured, an existing FILE is left as it was).\n"
@@ -192,8 +193,10 @@ int cmd_map(int argc, char **argv)
 		goto out_expect;
 	r = cli_host_init("map", kvm_opt, &hi, &env);
 	if (r) {
-		if (tap && r == EXIT_NOKVM)
-			tap_out_skip_all(stdout, "KVM is not available (exitscope map exit 3, the reason is on stderr)");
+		if (tap && r == EXIT_NOKVM) {
+			tap_out_skip_all(stdout, "KVM is not available (the reason is on stderr)");
+			r = cli_stdout_check("map", EXIT_SKIP);
+		}
 		goto out_expect;
 	}
 	if (hostinfo_emulation_warning(&hi))
