@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,23 +233,41 @@ int cli_output_distinct(const char *cmd, const char *opt, const char *out,
 	return EXIT_OK;
 }
 
-/* stdout's state: 0, or the errno of its failure (EIO when unknown). */
+/*
+ * stdout's state: 0, or the errno of its failure. stdio keeps only that a
+ * write failed, and a long text (a --help) fails in the middle of the
+ * printf, its errno long gone: ask the descriptor again. An empty write
+ * fails as a full device does (ENOSPC); a pipe without a reader is one
+ * that polls POLLERR (EPIPE). EIO only when nothing tells.
+ */
 static int stdout_error(void)
 {
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	return errno ? errno : EIO;
+	if (errno)
+		return errno;
+	if (write(STDOUT_FILENO, "", 0) < 0)
+		return errno;
+	if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR))
+		return EPIPE;
+	return EIO;
 }
 
-int cli_stdout_check(const char *cmd, int rc)
+int cli_stdout_check_code(const char *cmd, int rc, int fail)
 {
 	int e = stdout_error();
 
 	if (!e)
 		return rc;
-	cli_error(cmd, EXIT_FAIL, "cannot write to stdout: %s", strerror(e));
-	return EXIT_FAIL;
+	return cli_error(cmd, fail, "cannot write to stdout: %s", strerror(e));
+}
+
+int cli_stdout_check(const char *cmd, int rc)
+{
+	return cli_stdout_check_code(cmd, rc, EXIT_FAIL);
 }
 
 /* The result could not go where it should: keep it and say where, in one line. */

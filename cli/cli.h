@@ -97,8 +97,13 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
  * (then cli_finish writes the result as usual).
  */
 int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop);
-/* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
+/*
+ * The stdout check alone, for commands that only print: rc, or EXIT_FAIL
+ * after one line naming the errno of the failed write.
+ */
 int cli_stdout_check(const char *cmd, int rc);
+/* The same, failing with fail (query: EXIT_USAGE, its 1 is an answer). */
+int cli_stdout_check_code(const char *cmd, int rc, int fail);
 /*
  * The result files a command reads (report, export): one operand into
  * paths[*n] (max at most): EXIT_OK, or EXIT_USAGE after one line.

@@ -65,8 +65,23 @@ static void main_usage(FILE *f)
 		   "still written).\n");
 }
 
+/* `exitscope help --help`. */
+static void help_usage(void)
+{
+	printf("usage: exitscope help [COMMAND]\n"
+	       "       exitscope help --options COMMAND\n\n"
+	       "Without COMMAND, the list of commands ('exitscope --help'); with one, its\n"
+	       "--help. --options COMMAND lists COMMAND's options, one spelling a line (what\n"
+	       "shell completion reads).\n"
+	       "Exit status: 0 printed, 1 standard output could not be written, 2 usage\n"
+	       "error (an unknown command, --options without one).\n");
+}
+
 int main(int argc, char **argv)
 {
+	char *help_args[] = { NULL, "--help", NULL };
+	char **args = argv + 1;
+	int nargs = argc - 1;
 	const char *name;
 
 	if (argc < 2) {
@@ -82,6 +97,15 @@ int main(int argc, char **argv)
 		printf("exitscope %s\n", EXITSCOPE_VERSION);
 		return cli_stdout_check("--version", EXIT_OK);
 	}
+	if (!strcmp(name, "help") && argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		help_usage();
+		return cli_stdout_check("help", EXIT_OK);
+	}
+	if (!strcmp(name, "help") && argc == 3 && !strcmp(argv[2], "--options")) {
+		cli_error("help", EXIT_USAGE, "--options needs a command: 'exitscope help --options COMMAND'");
+		fprintf(stderr, "Try 'exitscope help --help'.\n");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(name, "help") && argc == 4 && !strcmp(argv[2], "--options"))
 		return list_options(argv[3]);
 	if (!strcmp(name, "help") && argc > 3) {
@@ -89,18 +113,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try 'exitscope --help'.\n");
 		return EXIT_USAGE;
 	}
+	/* `help CMD` is `CMD --help`. */
 	if (!strcmp(name, "help") && argc == 3) {
-		char *args[] = { argv[2], "--help", NULL };
-
+		help_args[0] = argv[2];
 		name = argv[2];
-		for (size_t i = 0; i < NR_COMMANDS; i++)
-			if (!strcmp(commands[i].name, name))
-				return cli_stdout_check(name, commands[i].fn(2, args));	/* --help: 0 */
+		args = help_args;
+		nargs = 2;
 	}
 	/* A command that reported no failure may still have lost its stdout (--help > /dev/full). */
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(commands[i].name, name)) {
-			int rc = commands[i].fn(argc - 1, argv + 1);
+			int rc = commands[i].fn(nargs, args);
 
 			return rc == EXIT_OK ? cli_stdout_check(name, rc) : rc;
 		}

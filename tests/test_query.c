@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results/query.h"
 #include "tests/fixture.h"
@@ -216,6 +217,22 @@ static void test_other_files(void)
 	refused(cmp, "schema", "schema_version", "a compare document of an unknown version: exit 2");
 }
 
+/* A failure is 2, never 1 (an answer): also --help onto a full device. */
+static void test_stdout_full(void)
+{
+	const struct run_opts full = { .stdout_path = "/dev/full" };
+	struct run_result r;
+
+	if (access("/dev/full", W_OK)) {
+		tap_skip(1, "no /dev/full");
+		return;
+	}
+	run_cmd_opts(&r, (const char *const[]){ exe, "query", "--help", NULL }, &full);
+	ok(r.status == 2 && !strcmp(r.err, "exitscope query: cannot write to stdout: No space left on device\n"),
+	   "query --help > /dev/full: exit 2 (%d), one line with the errno: %s", r.status, r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	test_library();
@@ -229,6 +246,7 @@ int main(void)
 		return tap_skip_all("no temp dir");
 	test_result_files();
 	test_other_files();
+	test_stdout_full();
 	fixture_rmdir(dir);
 	return done_testing();
 }
