@@ -190,6 +190,7 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 		return r;
 	/* Armed before the first VM: from here on Ctrl-C stops, never kills. */
 	cli_install_sigint();
+	cli_ignore_sigpipe();
 	env->stop = cli_stop_flag();
 	r = hostinfo_collect(hi, env->kvm_path, &err);
 	if (r)
@@ -308,7 +309,10 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
 	if (json_path && result_write(root, json_path, &err)) {
-		snprintf(why, sizeof(why), "cannot write %s", err.msg);
+		if (!strcmp(json_path, "-"))
+			snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(-err.code));
+		else
+			snprintf(why, sizeof(why), "cannot write %s", err.msg);
 		return cli_keep(cmd, root, why, stop);
 	}
 	if (stop) {

@@ -152,6 +152,12 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
  */
 volatile sig_atomic_t *cli_stop_flag(void);
 void cli_install_sigint(void);
+/*
+ * A closed pipe on stdout (`| head`) is a failed write (EPIPE), not the
+ * end of the process: the result is then kept (cli_finish) and the exit
+ * status 1. For the commands that measure or collect (cli_host_init, info).
+ */
+void cli_ignore_sigpipe(void);
 /* From here on the command writes what it measured: a second signal no longer ends it. */
 void cli_stop_finishing(void);
 /* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM". */

@@ -24,7 +24,8 @@ static const struct cli_opt check_opts[] = {
 				      "SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
 				      "a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
 				      "detail, expected and observed values in a YAML block" },
-	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-' for stdout)" },
+	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-': to stdout, instead of\n"
+					 "the table)" },
 	CLI_OPT_KVM_DEV,
 	{ "verbose", 'v', NULL, "while running, print each check on stderr as its suite\n"
 				"finishes, with the expected and observed values" },
@@ -203,9 +204,10 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	progress_done(&cp.p);
+	/* With --json - stdout carries the JSON alone: no table. */
 	if (tap)
 		check_tap(stdout, &rep);
-	else
+	else if (!json_path || strcmp(json_path, "-"))
 		check_report_print(stdout, &rep);
 	root = result_new("check", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));

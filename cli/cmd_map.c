@@ -32,7 +32,8 @@ static const struct cli_opt map_opts[] = {
 						  ",+FEATURE / ,-FEATURE edits; a SPEC of edits alone is\n"
 						  "relative to host, e.g. -shstk,-ibt or minimal,+x2apic.\n"
 						  "%s" },
-	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-' for stdout)" },
+	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
+					"instead of the table)" },
 	CLI_OPT_KVM_DEV,
 	{ "ops", CLI_LONG('n'), "N", "CR writes or reads per round (default %d, made even)" },
 	{ "rounds", CLI_LONG('r'), "N", "rounds per entry (default %d)" },
@@ -219,9 +220,10 @@ int cmd_map(int argc, char **argv)
 		goto out_expect;
 	}
 	/* Stopped by Ctrl-C: what was measured is still shown and written. */
+	/* With --json - stdout carries the JSON alone: no table. */
 	if (tap)
 		failed = map_expect_tap(stdout, &x, map);
-	else
+	else if (!json_path || strcmp(json_path, "-"))
 		map_print(stdout, map);
 	root = result_new("map", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));

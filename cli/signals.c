@@ -61,6 +61,11 @@ void cli_install_sigint(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+void cli_ignore_sigpipe(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+}
+
 void cli_stop_finishing(void)
 {
 	finishing = 1;

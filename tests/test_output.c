@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "results/result_read.h"
 #include "tests/fixture.h"
@@ -290,6 +294,97 @@ static void test_full_kvm(void)
 		unlink(kept_path(r.err));
 	run_free(&r);
 	ok(is_chardev(full), "the device was written in place, not replaced by a file");
+}
+
+/* With --json - stdout is the JSON alone: a script reads it as it is. */
+static void test_json_stdout(void)
+{
+	static const char *const cmds[][9] = {
+		{ "run", "-q", "--json", "-", "cpuid", "--time-budget", "0.05", NULL },
+		{ "map", "--cpuid-profile", "host", "--ops", "2", "--rounds", "1", "--json", "-" },
+		{ "check", "cet", "--json", "-", NULL },
+		{ "info", "--json", "-", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *argv[12] = { exe };
+		struct run_result r;
+		json_t *doc;
+		const char *kind;
+
+		for (size_t k = 0; k < 9 && cmds[i][k]; k++)
+			argv[k + 1] = cmds[i][k];
+		run_cmd(&r, argv);
+		doc = json_loads(r.out, 0, NULL);
+		kind = json_string_value(json_object_get(doc, "kind"));
+		ok((r.status == 0 || (r.status == 1 && i == 2)) && kind && !strcmp(kind, cmds[i][0]),
+		   "%s --json -: stdout is the JSON alone, kind %s (exit %d)", cmds[i][0],
+		   kind ? kind : "none", r.status);
+		if (!kind)
+			diag("stdout begins: %.80s", r.out);
+		json_decref(doc);
+		run_free(&r);
+	}
+}
+
+/*
+ * argv with stdout a pipe nobody reads (its read end closed before the
+ * start) and SIGPIPE at its default: stderr into *err; the exit status.
+ */
+static int run_closed_pipe(const char *const argv[], char **err)
+{
+	char errpath[700];
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t def;
+	int p[2], st = -1;
+	pid_t pid;
+
+	*err = NULL;
+	snprintf(errpath, sizeof(errpath), "%s/closed-pipe.err", dir);
+	if (pipe(p))
+		return -1;
+	close(p[0]);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!posix_spawnp(&pid, argv[0], &fa, &at, (char *const *)argv, NULL) && waitpid(pid, &st, 0) == pid)
+		st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	else
+		st = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(p[1]);
+	*err = run_read_file(errpath, NULL);
+	unlink(errpath);
+	return st;
+}
+
+/* --json - into a pipe that is closed: one line, the result kept, exit 1 (not 141, nothing kept). */
+static void test_json_closed_pipe(void)
+{
+	struct result_file *rf;
+	char *err;
+	int st;
+
+	st = run_closed_pipe((const char *const[]){ "env", tmpdir_env, exe, "run", "-q", "--json", "-", "cpuid",
+			     "--time-budget", "0.05", NULL }, &err);
+	is_int(st, 1, "run --json - | (closed): exit 1, not killed by SIGPIPE");
+	tap_like(err, "exitscope run: cannot write to stdout: Broken pipe; the result is kept in ",
+		 "run --json - | (closed): says stdout failed and where the result went");
+	is_int(err ? own_lines(err) : 0, 1, "in one line");
+	rf = err ? read_result(kept_path(err)) : NULL;
+	ok(rf && rf->kind == RESULT_KIND_RUN && result_find_probe(rf, "cpuid"),
+	   "run --json - | (closed): the kept file holds the measured run");
+	result_free(rf);
+	if (err && kept_path(err))
+		unlink(kept_path(err));
+	free(err);
 }
 
 /* /proc/version: the reason is the real one, never "No such file or directory". */
@@ -593,6 +688,8 @@ int main(void)
 		return done_testing();
 	}
 	test_full_kvm();
+	test_json_stdout();
+	test_json_closed_pipe();
 	test_proc_version();
 	test_rename_fails();
 	snprintf(json, sizeof(json), "%s/sigint.json", dir);
