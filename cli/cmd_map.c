@@ -27,10 +27,11 @@
 #define MAP_MAX_PROFILES 16
 
 static const struct cli_opt map_opts[] = {
-	{ "cpuid-profile", CLI_LONG('p'), "SPEC", "guest CPUID to map under; repeatable (default: host and\n"
-						  "minimal). SPEC is host, minimal, or either followed by\n"
-						  ",+FEATURE / ,-FEATURE edits; a SPEC of edits alone is\n"
-						  "relative to host, e.g. -shstk,-ibt or minimal,+x2apic.\n"
+	{ "cpuid-profile", CLI_LONG('p'), "SPEC", "guest CPUID to map under; repeatable, each profile\n"
+						  "once (default: host and minimal). SPEC is host,\n"
+						  "minimal, or either followed by ,+FEATURE / ,-FEATURE\n"
+						  "edits; a SPEC of edits alone is relative to host,\n"
+						  "e.g. -shstk,-ibt or minimal,+x2apic.\n"
 						  "%s" },
 	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
 					"instead of the table)" },
@@ -111,6 +112,31 @@ static bool map_measured(const struct result_map *map)
 	return false;
 }
 
+/* What an edit list leaves of feature f: 1 set, 0 cleared, -1 untouched (the last edit wins). */
+static int profile_edit_of(const struct cpuid_profile *p, enum x86_feat f)
+{
+	int v = -1;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->edits[i].f == f)
+			v = p->edits[i].on;
+	return v;
+}
+
+/* Whether two profiles are the same guest CPUID: one base, the same edits' outcome ("-shstk", "host,-shstk"). */
+static bool profile_same(const struct cpuid_profile *a, const struct cpuid_profile *b)
+{
+	if (a->base != b->base)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (profile_edit_of(a, a->edits[i].f) != profile_edit_of(b, a->edits[i].f))
+			return false;
+	for (size_t i = 0; i < b->n; i++)
+		if (profile_edit_of(a, b->edits[i].f) != profile_edit_of(b, b->edits[i].f))
+			return false;
+	return true;
+}
+
 static int map_number(const char *s, unsigned int max, unsigned int *out)
 {
 	uint64_t v;
@@ -134,7 +160,7 @@ int cmd_map(int argc, char **argv)
 	bool tap = false;
 	struct map_opts mo = { 0 };
 	struct suite_env env = { 0 };
-	struct cpuid_profile p;
+	struct cpuid_profile p, parsed[MAP_MAX_PROFILES];
 	struct hostinfo hi;
 	size_t np = 0;
 	struct result_map *map = NULL;
@@ -152,6 +178,13 @@ int cmd_map(int argc, char **argv)
 				return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
 			if (profile_parse(optarg, &p, &err))
 				return cli_usage_error("map", "%s", err.msg);
+			/* The same profile twice would be measured twice, into a file export refuses. */
+			for (size_t k = 0; k < np; k++)
+				if (!strcmp(names[k], p.name) || profile_same(&parsed[k], &p))
+					return cli_usage_error("map", "--cpuid-profile %s: the same profile as "
+							       "--cpuid-profile %s: each is measured once", optarg,
+							       profiles[k]);
+			parsed[np] = p;
 			snprintf(names[np], sizeof(names[np]), "%s", p.name);
 			name_ptrs[np] = names[np];
 			profiles[np++] = optarg;
