@@ -286,14 +286,40 @@ static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
 	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
 
+/*
+ * A stop signal came while the result was written to where (a FIFO without
+ * a reader, a pipe that does not drain: the write returned EINTR): keep the
+ * result and end as stopped.
+ */
+static int cli_keep_stopped(const char *cmd, json_t *root, const char *where, int sig)
+{
+	char kept[PATH_MAX];
+	struct err err;
+
+	if (!root || result_write_unique(root, cmd, kept, sizeof(kept), &err))
+		return cli_error(cmd, EXIT_FAIL, "stopped by %s while writing %s: the result is lost%s%s",
+				 cli_stop_name(sig), where, root ? ": " : "", root ? err.msg : "");
+	return cli_error(cmd, cli_stop_code(sig), "stopped by %s while writing %s: the result is kept in %s",
+			 cli_stop_name(sig), where, kept);
+}
+
 int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc)
 {
 	char why[PATH_MAX + 192];
 	struct err err;
-	int e;
+	int e, late;
 
 	cli_stop_finishing();
 	e = stdout_error();
+	late = *cli_stop_flag();
+	if (e == EINTR && late) {
+		/* The table was cut by the stop; the file still gets the result. */
+		if (!json_path || !strcmp(json_path, "-") || result_write(root, json_path, &err))
+			return cli_keep_stopped(cmd, root, json_path && strcmp(json_path, "-") ? json_path :
+						"stdout", late);
+		return cli_error(cmd, cli_stop_code(late), "stopped by %s while writing stdout: what was "
+				 "measured is in %s", cli_stop_name(late), json_path);
+	}
 	if (e) {
 		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
 		/* The file still gets the result; keep it elsewhere only if it had none. */
@@ -309,6 +335,9 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
 	if (json_path && result_write(root, json_path, &err)) {
+		late = *cli_stop_flag();
+		if (err.code == -EINTR && late)
+			return cli_keep_stopped(cmd, root, strcmp(json_path, "-") ? json_path : "stdout", late);
 		if (!strcmp(json_path, "-"))
 			snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(-err.code));
 		else

@@ -19,7 +19,7 @@ enum cli_exit {
 	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
 	EXIT_SKIP = 4,		/* --tap without KVM: the whole stream skipped (kselftest's KSFT_SKIP) */
 	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written); */
-				/* by SIGTERM: 143, as 128 + signal (cli_stop_code) */
+				/* by SIGTERM 143, SIGHUP 129: 128 + signal (cli_stop_code) */
 };
 
 /* The largest seed: what a result's JSON writes as the integer it is (int64). */
@@ -85,8 +85,10 @@ int cli_output_distinct(const char *cmd, const char *opt, const char *out,
  * table) was written, write root to json_path (NULL: no file; root may be
  * NULL then). If either fails, print one line naming the file and the
  * reason, keep the result in a unique file in $TMPDIR or /tmp named on that
- * line, and return EXIT_FAIL. Else, when stopped, say so in one line and
- * return EXIT_STOPPED; else rc.
+ * line, and return EXIT_FAIL; but when a stop signal interrupted that write
+ * (a FIFO without a reader), the line says so and the exit status is the
+ * stop's. Else, when stopped, say so in one line and return the stop's
+ * status (cli_stop_code); else rc.
  */
 int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc);
 /*
@@ -141,7 +143,7 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 		  struct suite_env *env);
 
 /*
- * Ctrl-C: the first SIGINT (or SIGTERM) sets *flag to that signal (runs
+ * Ctrl-C: the first SIGINT (or SIGTERM, SIGHUP) sets *flag to that signal (runs
  * stop cleanly and results are still written); a second one, while the
  * command still measures, ends it at once with one line saying so and
  * nothing written (the output files as they were), unless it is the stop
@@ -160,9 +162,9 @@ void cli_install_sigint(void);
 void cli_ignore_sigpipe(void);
 /* From here on the command writes what it measured: a second signal no longer ends it. */
 void cli_stop_finishing(void);
-/* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM". */
+/* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM", "SIGHUP". */
 const char *cli_stop_name(int sig);
-/* Its exit status: 128 + sig (Ctrl-C 130, SIGTERM 143). */
+/* Its exit status: 128 + sig (Ctrl-C 130, SIGTERM 143, SIGHUP 129). */
 int cli_stop_code(int sig);
 
 #endif

@@ -59,8 +59,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.order = '+',	/* the run's arguments after "--" are left alone */
 	.tail = "Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
-		"130 stopped by Ctrl-C, 143 by SIGTERM (the runs' files so far are kept and\n"
-		"named; no floor).\n",
+		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the runs' files so\n"
+		"far are kept and named; no floor).\n",
 	.bad_hint = " (run options go after '--')",
 };
 

@@ -45,10 +45,10 @@ const struct cli_cmd_spec check_spec = {
 	.col = 19,
 	.tail = "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
 		"be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
-		"143 by SIGTERM (the checks that ran are still printed and written; before\n"
-		"any ran, an existing FILE is left as it was). The same with --tap, but\n"
-		"when KVM is not available --tap prints the plan \"1..0 # SKIP\" and exits 4\n"
-		"(kselftest's KSFT_SKIP: the whole file skipped).\n"
+		"143 by SIGTERM, 129 by SIGHUP (the checks that ran are still printed and\n"
+		"written; before any ran, an existing FILE is left as it was). The same\n"
+		"with --tap, but when KVM is not available --tap prints the plan\n"
+		"\"1..0 # SKIP\" and exits 4 (kselftest's KSFT_SKIP: the whole file skipped).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
 

@@ -75,9 +75,9 @@ const struct cli_cmd_spec map_spec = {
 		"expectations file or one that is no regular file, with no map line, a bad\n"
 		"line, an unknown entry, status or profile in it), 3 KVM not available\n"
 		"(with --tap: the plan \"1..0 # SKIP\" and 4, kselftest's KSFT_SKIP),\n"
-		"130 stopped by Ctrl-C, 143 by SIGTERM (entries not measured are \"stopped\":\n"
-		"\"not ok\" in TAP; the map is still printed and written; before any entry\n"
-		"was measured, an existing FILE is left as it was).\n"
+		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (entries not measured\n"
+		"are \"stopped\": \"not ok\" in TAP; the map is still printed and written;\n"
+		"before any entry was measured, an existing FILE is left as it was).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
 

@@ -103,11 +103,12 @@ const struct cli_cmd_spec run_spec = {
 	.col = 20,
 	.order = '-',	/* operands in order, argv as given, so --repeat's runs can copy it */
 	.tail = "Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
-		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM\n"
-		"(results so far are still printed and written; before any probe measured\n"
-		"anything, an existing FILE is left as it was; a second Ctrl-C while\n"
-		"measuring ends it at once, nothing written). With --repeat: the first run that fails\n"
-		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
+		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM,\n"
+		"129 by SIGHUP (results so far are still printed and written; before any\n"
+		"probe measured anything, an existing FILE is left as it was; a second\n"
+		"Ctrl-C while measuring ends it at once, nothing written). With --repeat:\n"
+		"the first run that fails ends the series with its exit status; a stop\n"
+		"keeps every file written.\n",
 };
 
 static void run_usage(FILE *f)

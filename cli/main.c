@@ -61,8 +61,8 @@ static void main_usage(FILE *f)
 		   "'exitscope help [COMMAND]' prints this text or the command's;\n"
 		   "'exitscope help --options COMMAND' its options, one a line (for completion).\n"
 		   "Exit status: 0 ok, 1 failure, 2 usage error or bad input file, 3 KVM not\n"
-		   "available, 130 stopped by Ctrl-C, 143 by SIGTERM (what was measured is\n"
-		   "still written).\n");
+		   "available, 4 --tap without KVM, 130 stopped by Ctrl-C, 143 by SIGTERM,\n"
+		   "129 by SIGHUP (what was measured is still written).\n");
 }
 
 /* `exitscope help --help`. */
