@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 }
 
 /*
- * "exitscope CMD: message" on stderr, as one line whatever the message
+ * "exitscope CMD: message" (cmd NULL: "exitscope: message") on stderr, as one line whatever the message
  * echoes: control characters and bytes that are no UTF-8 (a binary input
  * file's, a path's) are written as \xNN.
  */
@@ -49,7 +50,10 @@ static void cli_vline(const char *cmd, const char *fmt, va_list ap)
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t left = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
-	fprintf(stderr, "exitscope %s: ", cmd);
+	if (cmd)
+		fprintf(stderr, "exitscope %s: ", cmd);
+	else
+		fputs("exitscope: ", stderr);
 	while (left) {
 		size_t k = *s >= 0x80 ? utf8_len(s, left) : (*s >= 0x20 && *s != 0x7f);
 
@@ -186,6 +190,7 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 		return r;
 	/* Armed before the first VM: from here on Ctrl-C stops, never kills. */
 	cli_install_sigint();
+	cli_ignore_sigpipe();
 	env->stop = cli_stop_flag();
 	r = hostinfo_collect(hi, env->kvm_path, &err);
 	if (r)
@@ -229,23 +234,41 @@ int cli_output_distinct(const char *cmd, const char *opt, const char *out,
 	return EXIT_OK;
 }
 
-/* stdout's state: 0, or the errno of its failure (EIO when unknown). */
+/*
+ * stdout's state: 0, or the errno of its failure. stdio keeps only that a
+ * write failed, and a long text (a --help) fails in the middle of the
+ * printf, its errno long gone: ask the descriptor again. An empty write
+ * fails as a full device does (ENOSPC); a pipe without a reader is one
+ * that polls POLLERR (EPIPE). EIO only when nothing tells.
+ */
 static int stdout_error(void)
 {
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	return errno ? errno : EIO;
+	if (errno)
+		return errno;
+	if (write(STDOUT_FILENO, "", 0) < 0)
+		return errno;
+	if (poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR))
+		return EPIPE;
+	return EIO;
 }
 
-int cli_stdout_check(const char *cmd, int rc)
+int cli_stdout_check_code(const char *cmd, int rc, int fail)
 {
 	int e = stdout_error();
 
 	if (!e)
 		return rc;
-	cli_error(cmd, EXIT_FAIL, "cannot write to stdout: %s", strerror(e));
-	return EXIT_FAIL;
+	return cli_error(cmd, fail, "cannot write to stdout: %s", strerror(e));
+}
+
+int cli_stdout_check(const char *cmd, int rc)
+{
+	return cli_stdout_check_code(cmd, rc, EXIT_FAIL);
 }
 
 /* The result could not go where it should: keep it and say where, in one line. */
@@ -263,14 +286,40 @@ static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
 	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
 
+/*
+ * A stop signal came while the result was written to where (a FIFO without
+ * a reader, a pipe that does not drain: the write returned EINTR): keep the
+ * result and end as stopped.
+ */
+static int cli_keep_stopped(const char *cmd, json_t *root, const char *where, int sig)
+{
+	char kept[PATH_MAX];
+	struct err err;
+
+	if (!root || result_write_unique(root, cmd, kept, sizeof(kept), &err))
+		return cli_error(cmd, EXIT_FAIL, "stopped by %s while writing %s: the result is lost%s%s",
+				 cli_stop_name(sig), where, root ? ": " : "", root ? err.msg : "");
+	return cli_error(cmd, cli_stop_code(sig), "stopped by %s while writing %s: the result is kept in %s",
+			 cli_stop_name(sig), where, kept);
+}
+
 int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc)
 {
 	char why[PATH_MAX + 192];
 	struct err err;
-	int e;
+	int e, late;
 
 	cli_stop_finishing();
 	e = stdout_error();
+	late = *cli_stop_flag();
+	if (e == EINTR && late) {
+		/* The table was cut by the stop; the file still gets the result. */
+		if (!json_path || !strcmp(json_path, "-") || result_write(root, json_path, &err))
+			return cli_keep_stopped(cmd, root, json_path && strcmp(json_path, "-") ? json_path :
+						"stdout", late);
+		return cli_error(cmd, cli_stop_code(late), "stopped by %s while writing stdout: what was "
+				 "measured is in %s", cli_stop_name(late), json_path);
+	}
 	if (e) {
 		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
 		/* The file still gets the result; keep it elsewhere only if it had none. */
@@ -286,7 +335,13 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
 	if (json_path && result_write(root, json_path, &err)) {
-		snprintf(why, sizeof(why), "cannot write %s", err.msg);
+		late = *cli_stop_flag();
+		if (err.code == -EINTR && late)
+			return cli_keep_stopped(cmd, root, strcmp(json_path, "-") ? json_path : "stdout", late);
+		if (!strcmp(json_path, "-"))
+			snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(-err.code));
+		else
+			snprintf(why, sizeof(why), "cannot write %s", err.msg);
 		return cli_keep(cmd, root, why, stop);
 	}
 	if (stop) {

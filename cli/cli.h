@@ -17,8 +17,9 @@ enum cli_exit {
 	EXIT_FAIL = 1,		/* internal failure, failed check, regression */
 	EXIT_USAGE = 2,		/* bad arguments or unreadable input files */
 	EXIT_NOKVM = 3,		/* /dev/kvm missing or not accessible */
+	EXIT_SKIP = 4,		/* --tap without KVM: the whole stream skipped (kselftest's KSFT_SKIP) */
 	EXIT_STOPPED = 130,	/* stopped by Ctrl-C (what was measured is written); */
-				/* by SIGTERM: 143, as 128 + signal (cli_stop_code) */
+				/* by SIGTERM 143, SIGHUP 129: 128 + signal (cli_stop_code) */
 };
 
 /* The largest seed: what a result's JSON writes as the integer it is (int64). */
@@ -44,7 +45,11 @@ int cli_parse_pct(const char *s, double min, double max, double *out);
 /* Print "exitscope CMD: message" and a hint to --help; returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Print "exitscope CMD: message"; returns code. */
+/*
+ * Print "exitscope CMD: message" (cmd NULL: "exitscope: message") as one
+ * line: control characters and bytes that are no UTF-8 are written as
+ * \xNN, valid UTF-8 as it is. Returns code.
+ */
 int cli_error(const char *cmd, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*
@@ -80,8 +85,10 @@ int cli_output_distinct(const char *cmd, const char *opt, const char *out,
  * table) was written, write root to json_path (NULL: no file; root may be
  * NULL then). If either fails, print one line naming the file and the
  * reason, keep the result in a unique file in $TMPDIR or /tmp named on that
- * line, and return EXIT_FAIL. Else, when stopped, say so in one line and
- * return EXIT_STOPPED; else rc.
+ * line, and return EXIT_FAIL; but when a stop signal interrupted that write
+ * (a FIFO without a reader), the line says so and the exit status is the
+ * stop's. Else, when stopped, say so in one line and return the stop's
+ * status (cli_stop_code); else rc.
  */
 int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc);
 /*
@@ -92,8 +99,13 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
  * (then cli_finish writes the result as usual).
  */
 int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop);
-/* The stdout check alone, for commands that only print: rc, or EXIT_FAIL after one line. */
+/*
+ * The stdout check alone, for commands that only print: rc, or EXIT_FAIL
+ * after one line naming the errno of the failed write.
+ */
 int cli_stdout_check(const char *cmd, int rc);
+/* The same, failing with fail (query: EXIT_USAGE, its 1 is an answer). */
+int cli_stdout_check_code(const char *cmd, int rc, int fail);
 /*
  * The result files a command reads (report, export): one operand into
  * paths[*n] (max at most): EXIT_OK, or EXIT_USAGE after one line.
@@ -131,7 +143,7 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
 		  struct suite_env *env);
 
 /*
- * Ctrl-C: the first SIGINT (or SIGTERM) sets *flag to that signal (runs
+ * Ctrl-C: the first SIGINT (or SIGTERM, SIGHUP) sets *flag to that signal (runs
  * stop cleanly and results are still written); a second one, while the
  * command still measures, ends it at once with one line saying so and
  * nothing written (the output files as they were), unless it is the stop
@@ -142,11 +154,17 @@ int cli_host_init(const char *cmd, const char *kvm_opt, struct hostinfo *hi,
  */
 volatile sig_atomic_t *cli_stop_flag(void);
 void cli_install_sigint(void);
+/*
+ * A closed pipe on stdout (`| head`) is a failed write (EPIPE), not the
+ * end of the process: the result is then kept (cli_finish) and the exit
+ * status 1. For the commands that measure or collect (cli_host_init, info).
+ */
+void cli_ignore_sigpipe(void);
 /* From here on the command writes what it measured: a second signal no longer ends it. */
 void cli_stop_finishing(void);
-/* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM". */
+/* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM", "SIGHUP". */
 const char *cli_stop_name(int sig);
-/* Its exit status: 128 + sig (Ctrl-C 130, SIGTERM 143). */
+/* Its exit status: 128 + sig (Ctrl-C 130, SIGTERM 143, SIGHUP 129). */
 int cli_stop_code(int sig);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,8 +59,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.order = '+',	/* the run's arguments after "--" are left alone */
 	.tail = "Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
-		"130 stopped by Ctrl-C, 143 by SIGTERM (the runs' files so far are kept and\n"
-		"named; no floor).\n",
+		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the runs' files so\n"
+		"far are kept and named; no floor).\n",
 	.bad_hint = " (run options go after '--')",
 };
 
@@ -76,40 +77,56 @@ struct calibrate_args {
 	int run_argc;
 };
 
-/* A run argument calibrate cannot pass on: NULL, or why. */
-static const char *calibrate_refused(char **argv, int argc, int *at)
+/*
+ * A run argument calibrate cannot pass on: NULL, or why (*at: its index,
+ * *opt: the option it is, as run reads it). The arguments are read with
+ * run's own option table, so an abbreviation (--al, --open, --li) is the
+ * option it abbreviates, and an option run does not know is refused here,
+ * before any run.
+ */
+static const char *calibrate_refused(char **args, int argc, int *at, const char **opt)
 {
-	static const struct { const char *opt, *why; } refused[] = {
-		{ "--json", "calibrate writes the runs' result files itself (--keep DIR keeps them)" },
-		{ "--repeat", "calibrate makes the runs itself (--runs K)" },
-		{ "--openmetrics", "a floor is not a run: export the kept runs instead" },
-		{ "--list", "nothing would be measured" },
-		{ "--all", "the map and the checks have no floor" },
-		{ "--help", "see 'exitscope run --help'" },
+	static const struct { int key; const char *why; } refused[] = {
+		{ CLI_LONG('j'), "calibrate writes the runs' result files itself (--keep DIR keeps them)" },
+		{ CLI_LONG('R'), "calibrate makes the runs itself (--runs K)" },
+		{ CLI_LONG('O'), "a floor is not a run: export the kept runs instead" },
+		{ CLI_LONG('l'), "nothing would be measured" },
+		{ CLI_LONG('a'), "the map and the checks have no floor" },
+		{ 'h', "see 'exitscope run --help'" },
 	};
+	char **argv = calloc((size_t)argc + 2, sizeof(*argv));
+	const char *why = NULL;
+	struct cli_parser p;
+	int c;
 
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		*at = i;
-		if (!strcmp(a, "-h"))
-			return "see 'exitscope run --help'";
-		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++) {
-			size_t l = strlen(refused[k].opt);
-
-			if (!strncmp(a, refused[k].opt, l) && (!a[l] || a[l] == '='))
-				return refused[k].why;
+	if (!argv)
+		return "out of memory";
+	argv[0] = "run";
+	memcpy(argv + 1, args, (size_t)argc * sizeof(*argv));
+	cli_opts_init(&p, &run_spec, argc + 1, argv);
+	for (int i = 1; !why && (c = cli_opts_next(&p)) != -1; i = optind) {
+		*at = i - 1;
+		*opt = NULL;
+		if (c == '?') {
+			why = "no option of 'exitscope run' (unknown, ambiguous, or without its argument)";
+			break;
 		}
-		if ((!strcmp(a, "--method") && i + 1 < argc && strcmp(argv[i + 1], "v2")) ||
-		    (!strncmp(a, "--method=", 9) && strcmp(a + 9, "v2")))
-			return "a floor needs rounds (method v2)";
+		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+			if (c == refused[k].key)
+				why = refused[k].why;
+		if (c == CLI_LONG('m') && strcmp(optarg, "v2"))
+			why = "a floor needs rounds (method v2)";
+		for (const struct cli_opt *o = run_spec.opts; why && o->name; o++)
+			if (o->key == c)
+				*opt = o->name;
 	}
-	return NULL;
+	free(argv);
+	return why;
 }
 
 static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 {
-	const char *why;
+	const char *why, *opt = NULL;
 	uint64_t v;
 	struct cli_parser p;
 	int c, at = 0;
@@ -141,7 +158,12 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	a->run_argc = argc - optind;
 	if (a->run_argc > CALIBRATE_MAX_ARGS)
 		return cli_usage_error("calibrate", "more than %d run arguments", CALIBRATE_MAX_ARGS);
-	why = calibrate_refused(a->run_argv, a->run_argc, &at);
+	why = calibrate_refused(a->run_argv, a->run_argc, &at, &opt);
+	/* An abbreviation or a short option: say which option it is. */
+	if (why && opt && (strncmp(a->run_argv[at], "--", 2) ||
+			   strncmp(a->run_argv[at] + 2, opt, strcspn(a->run_argv[at] + 2, "=")) ||
+			   strcspn(a->run_argv[at] + 2, "=") != strlen(opt)))
+		return cli_usage_error("calibrate", "run argument '%s' (--%s): %s", a->run_argv[at], opt, why);
 	if (why)
 		return cli_usage_error("calibrate", "run argument '%s': %s", a->run_argv[at], why);
 	return 0;
@@ -222,34 +244,54 @@ static void calibrate_started(void *ctx, const struct repeat_run *r)
 	progress_step(ctx, r->i - 1, "run");
 }
 
-/* After a series that did not complete: one line, the exit status; the files stay. */
+/*
+ * After a series that did not complete: one line, the exit status. The
+ * files written stay, and the line says where; when none was, it says so
+ * (and the caller removes the temporary directory).
+ */
 static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned int started,
-				const char *dir, int stop)
+				unsigned int n, const char *dir, int stop)
 {
 	const struct repeat_run *r = started ? &runs[started - 1] : NULL;
 	unsigned int written = 0;
+	char kept[PATH_MAX + 64];
 
 	for (unsigned int i = 0; i < started; i++)
 		written += runs[i].written;
+	if (written)
+		snprintf(kept, sizeof(kept), "the %u result file%s written %s kept in %s", written,
+			 written == 1 ? "" : "s", written == 1 ? "is" : "are", dir);
+	else
+		snprintf(kept, sizeof(kept), "no result file was written");
 	if (end == REPEAT_STOPPED) {
-		fprintf(stderr, "exitscope calibrate: stopped by %s in run %u/%u: no floor written; "
-			"the %u result files written are kept in %s\n", cli_stop_name(stop), r ? r->i : 1,
-			r ? r->n : 0, written, dir);
-		return cli_stop_code(stop);
+		if (r)
+			return cli_error("calibrate", cli_stop_code(stop), "stopped by %s in run %u/%u: no floor "
+					 "written; %s", cli_stop_name(stop), r->i, n, kept);
+		return cli_error("calibrate", cli_stop_code(stop), "stopped by %s before run 1/%u: no floor "
+				 "written; %s", cli_stop_name(stop), n, kept);
 	}
 	if (!r || r->pid < 0)
-		fprintf(stderr, "exitscope calibrate: run %u could not be started; files kept in %s\n",
-			r ? r->i : 1, dir);
+		cli_error("calibrate", EXIT_FAIL, "run %u/%u could not be started: no floor written; %s",
+			  r ? r->i : 1, n, kept);
 	else if (r->signal)
-		fprintf(stderr, "exitscope calibrate: run %u/%u was ended by signal %d (%s): no floor "
-			"written; files kept in %s\n", r->i, r->n, r->signal, strsignal(r->signal), dir);
+		cli_error("calibrate", EXIT_FAIL, "run %u/%u was ended by signal %d (%s): no floor written; %s",
+			  r->i, n, r->signal, strsignal(r->signal), kept);
 	else
-		fprintf(stderr, "exitscope calibrate: run %u/%u failed (exit status %d, its message above): "
-			"no floor written; files kept in %s\n", r->i, r->n, r->status, dir);
+		cli_error("calibrate", EXIT_FAIL, "run %u/%u failed (exit status %d, its message above): no "
+			  "floor written; %s", r->i, n, r->status, kept);
 	if (r && r->pid > 0 && !r->signal &&
 	    (r->status == EXIT_USAGE || r->status == EXIT_NOKVM || r->status == EXIT_STOPPED))
 		return r->status;
 	return EXIT_FAIL;
+}
+
+/* Whether any run of the series wrote its file. */
+static bool calibrate_any_written(const struct repeat_run *runs, unsigned int started)
+{
+	for (unsigned int i = 0; i < started; i++)
+		if (runs[i].written)
+			return true;
+	return false;
 }
 
 /* The runs' directory without a --keep: its files, then itself. */
@@ -393,13 +435,14 @@ int cmd_calibrate(int argc, char **argv)
 	if (end < 0)
 		rc = cli_error("calibrate", EXIT_FAIL, "the runs: %s", strerror(-end));
 	else if (end != REPEAT_DONE)
-		rc = calibrate_incomplete(end, runs, started, dir, *o.stop);
+		rc = calibrate_incomplete(end, runs, started, a.runs, dir, *o.stop);
 	else
 		rc = calibrate_floor(&a, runs, started);
-	if (!a.keep && rc == EXIT_OK)
+	/* The temporary directory goes when the floor is written, or when it holds nothing. */
+	if (!a.keep && (rc == EXIT_OK || !calibrate_any_written(runs, started)))
 		calibrate_rmdir(dir, runs, started);
 	else if (!a.keep && end == REPEAT_DONE)
-		fprintf(stderr, "exitscope calibrate: the runs' result files are kept in %s\n", dir);
+		cli_error("calibrate", rc, "the runs' result files are kept in %s", dir);
 out:
 	free(cargv);
 	free(runs);

@@ -24,7 +24,8 @@ static const struct cli_opt check_opts[] = {
 				      "SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
 				      "a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
 				      "detail, expected and observed values in a YAML block" },
-	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-' for stdout)" },
+	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-': to stdout, instead of\n"
+					 "the table)" },
 	CLI_OPT_KVM_DEV,
 	{ "verbose", 'v', NULL, "while running, print each check on stderr as its suite\n"
 				"finishes, with the expected and observed values" },
@@ -44,9 +45,10 @@ const struct cli_cmd_spec check_spec = {
 	.col = 19,
 	.tail = "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
 		"be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
-		"143 by SIGTERM (the checks that ran are still printed and written; before\n"
-		"any ran, an existing FILE is left as it was). The same with --tap;\n"
-		"when KVM is not available, --tap prints the plan \"1..0 # SKIP\" and exits 3.\n"
+		"143 by SIGTERM, 129 by SIGHUP (the checks that ran are still printed and\n"
+		"written; before any ran, an existing FILE is left as it was). The same\n"
+		"with --tap, but when KVM is not available --tap prints the plan\n"
+		"\"1..0 # SKIP\" and exits 4 (kselftest's KSFT_SKIP: the whole file skipped).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
 
@@ -178,9 +180,11 @@ int cmd_check(int argc, char **argv)
 		return r;
 	r = cli_host_init("check", kvm_opt, &hi, &env);
 	if (r) {
-		/* A TAP consumer still gets a valid stream saying why nothing ran. */
-		if (tap && r == EXIT_NOKVM)
-			tap_out_skip_all(stdout, "KVM is not available (exitscope check exit 3, the reason is on stderr)");
+		/* A TAP consumer gets a valid stream saying why nothing ran, and KSFT_SKIP. */
+		if (tap && r == EXIT_NOKVM) {
+			tap_out_skip_all(stdout, "KVM is not available (the reason is on stderr)");
+			return cli_stdout_check("check", EXIT_SKIP);
+		}
 		return r;
 	}
 	if (hostinfo_emulation_warning(&hi))
@@ -200,9 +204,10 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	progress_done(&cp.p);
+	/* With --json - stdout carries the JSON alone: no table. */
 	if (tap)
 		check_tap(stdout, &rep);
-	else
+	else if (!json_path || strcmp(json_path, "-"))
 		check_report_print(stdout, &rep);
 	root = result_new("check", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));

@@ -51,7 +51,8 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case CLI_LONG('j'):
 			json_path = optarg ? optarg : "-";
-			if (!optarg && optind < argc && argv[optind][0] != '-')
+			/* --json FILE as a word of its own, '-' too ('-' alone is never an option). */
+			if (!optarg && optind < argc && (argv[optind][0] != '-' || !strcmp(argv[optind], "-")))
 				json_path = argv[optind++];
 			break;
 		case CLI_LONG('k'):
@@ -74,6 +75,7 @@ int cmd_info(int argc, char **argv)
 		r = cli_kvm_check("info", kvm_path);
 	if (r)
 		return r;
+	cli_ignore_sigpipe();
 	r = hostinfo_collect(&hi, kvm_path, &err);
 	if (r)
 		return cli_kvm_error("info", kvm_path, r, err.msg);

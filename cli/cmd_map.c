@@ -27,12 +27,14 @@
 #define MAP_MAX_PROFILES 16
 
 static const struct cli_opt map_opts[] = {
-	{ "cpuid-profile", CLI_LONG('p'), "SPEC", "guest CPUID to map under; repeatable (default: host and\n"
-						  "minimal). SPEC is host, minimal, or either followed by\n"
-						  ",+FEATURE / ,-FEATURE edits; a SPEC of edits alone is\n"
-						  "relative to host, e.g. -shstk,-ibt or minimal,+x2apic.\n"
+	{ "cpuid-profile", CLI_LONG('p'), "SPEC", "guest CPUID to map under; repeatable, each profile\n"
+						  "once (default: host and minimal). SPEC is host,\n"
+						  "minimal, or either followed by ,+FEATURE / ,-FEATURE\n"
+						  "edits; a SPEC of edits alone is relative to host,\n"
+						  "e.g. -shstk,-ibt or minimal,+x2apic.\n"
 						  "%s" },
-	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-' for stdout)" },
+	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
+					"instead of the table)" },
 	CLI_OPT_KVM_DEV,
 	{ "ops", CLI_LONG('n'), "N", "CR writes or reads per round (default %d, made even)" },
 	{ "rounds", CLI_LONG('r'), "N", "rounds per entry (default %d)" },
@@ -71,10 +73,11 @@ const struct cli_cmd_spec map_spec = {
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
 		"expectations file or one that is no regular file, with no map line, a bad\n"
-		"line, an unknown entry, status or profile in it), 3 KVM not available,\n"
-		"130 stopped by Ctrl-C, 143 by SIGTERM (entries not measured are \"stopped\":\n"
-		"\"not ok\" in TAP; the map is still printed and written; before any entry\n"
-		"was measured, an existing FILE is left as it was).\n"
+		"line, an unknown entry, status or profile in it), 3 KVM not available\n"
+		"(with --tap: the plan \"1..0 # SKIP\" and 4, kselftest's KSFT_SKIP),\n"
+		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (entries not measured\n"
+		"are \"stopped\": \"not ok\" in TAP; the map is still printed and written;\n"
+		"before any entry was measured, an existing FILE is left as it was).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
 
@@ -109,6 +112,31 @@ static bool map_measured(const struct result_map *map)
 	return false;
 }
 
+/* What an edit list leaves of feature f: 1 set, 0 cleared, -1 untouched (the last edit wins). */
+static int profile_edit_of(const struct cpuid_profile *p, enum x86_feat f)
+{
+	int v = -1;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->edits[i].f == f)
+			v = p->edits[i].on;
+	return v;
+}
+
+/* Whether two profiles are the same guest CPUID: one base, the same edits' outcome ("-shstk", "host,-shstk"). */
+static bool profile_same(const struct cpuid_profile *a, const struct cpuid_profile *b)
+{
+	if (a->base != b->base)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (profile_edit_of(a, a->edits[i].f) != profile_edit_of(b, a->edits[i].f))
+			return false;
+	for (size_t i = 0; i < b->n; i++)
+		if (profile_edit_of(a, b->edits[i].f) != profile_edit_of(b, b->edits[i].f))
+			return false;
+	return true;
+}
+
 static int map_number(const char *s, unsigned int max, unsigned int *out)
 {
 	uint64_t v;
@@ -132,7 +160,7 @@ int cmd_map(int argc, char **argv)
 	bool tap = false;
 	struct map_opts mo = { 0 };
 	struct suite_env env = { 0 };
-	struct cpuid_profile p;
+	struct cpuid_profile p, parsed[MAP_MAX_PROFILES];
 	struct hostinfo hi;
 	size_t np = 0;
 	struct result_map *map = NULL;
@@ -150,6 +178,13 @@ int cmd_map(int argc, char **argv)
 				return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
 			if (profile_parse(optarg, &p, &err))
 				return cli_usage_error("map", "%s", err.msg);
+			/* The same profile twice would be measured twice, into a file export refuses. */
+			for (size_t k = 0; k < np; k++)
+				if (!strcmp(names[k], p.name) || profile_same(&parsed[k], &p))
+					return cli_usage_error("map", "--cpuid-profile %s: the same profile as "
+							       "--cpuid-profile %s: each is measured once", optarg,
+							       profiles[k]);
+			parsed[np] = p;
 			snprintf(names[np], sizeof(names[np]), "%s", p.name);
 			name_ptrs[np] = names[np];
 			profiles[np++] = optarg;
@@ -192,8 +227,10 @@ int cmd_map(int argc, char **argv)
 		goto out_expect;
 	r = cli_host_init("map", kvm_opt, &hi, &env);
 	if (r) {
-		if (tap && r == EXIT_NOKVM)
-			tap_out_skip_all(stdout, "KVM is not available (exitscope map exit 3, the reason is on stderr)");
+		if (tap && r == EXIT_NOKVM) {
+			tap_out_skip_all(stdout, "KVM is not available (the reason is on stderr)");
+			r = cli_stdout_check("map", EXIT_SKIP);
+		}
 		goto out_expect;
 	}
 	if (hostinfo_emulation_warning(&hi))
@@ -216,9 +253,10 @@ int cmd_map(int argc, char **argv)
 		goto out_expect;
 	}
 	/* Stopped by Ctrl-C: what was measured is still shown and written. */
+	/* With --json - stdout carries the JSON alone: no table. */
 	if (tap)
 		failed = map_expect_tap(stdout, &x, map);
-	else
+	else if (!json_path || strcmp(json_path, "-"))
 		map_print(stdout, map);
 	root = result_new("map", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));

@@ -139,7 +139,7 @@ int cmd_query(int argc, char **argv)
 			break;
 		case 'h':
 			cli_help(stdout, &query_spec);
-			return EXIT_OK;
+			return cli_stdout_check_code("query", EXIT_OK, EXIT_USAGE);
 		default:
 			return cli_opts_bad(&cp);
 		}
@@ -184,8 +184,7 @@ int cmd_query(int argc, char **argv)
 			rc = EXIT_FAIL;
 	}
 	query_file_free(qf);
-	if (fflush(stdout) || ferror(stdout))
-		rc = cli_error("query", EXIT_USAGE, "cannot write to stdout");
+	rc = cli_stdout_check_code("query", rc, EXIT_USAGE);
 out:
 	for (i = 0; i < npaths; i++)
 		query_path_free(paths[i]);

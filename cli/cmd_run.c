@@ -34,7 +34,7 @@
 
 static const struct cli_opt run_opts[] = {
 	{ "list", CLI_LONG('l'), NULL, "list the probes with their group and what they need" },
-	{ "json", CLI_LONG('j'), "FILE", "write the result file ('-' for stdout)" },
+	{ "json", CLI_LONG('j'), "FILE", "write the result file ('-': to stdout, instead of the table)" },
 	{ "openmetrics", CLI_LONG('O'), "FILE", "also write it as Prometheus text, atomically (as\n"
 						"'exitscope export'), e.g. for node_exporter's textfile collector" },
 	{ "method", CLI_LONG('m'), "v1|v2", "measurement method (default v2)" },
@@ -103,11 +103,12 @@ const struct cli_cmd_spec run_spec = {
 	.col = 20,
 	.order = '-',	/* operands in order, argv as given, so --repeat's runs can copy it */
 	.tail = "Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
-		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM\n"
-		"(results so far are still printed and written; before any probe measured\n"
-		"anything, an existing FILE is left as it was; a second Ctrl-C while\n"
-		"measuring ends it at once, nothing written). With --repeat: the first run that fails\n"
-		"ends the series with its exit status; Ctrl-C keeps every file written.\n",
+		"2 usage error, 3 KVM not available, 130 stopped by Ctrl-C, 143 by SIGTERM,\n"
+		"129 by SIGHUP (results so far are still printed and written; before any\n"
+		"probe measured anything, an existing FILE is left as it was; a second\n"
+		"Ctrl-C while measuring ends it at once, nothing written). With --repeat:\n"
+		"the first run that fails ends the series with its exit status; a stop\n"
+		"keeps every file written.\n",
 };
 
 static void run_usage(FILE *f)
@@ -328,9 +329,9 @@ static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
 	json_array_append_new(warnings, json_string(buf));
 }
 
-/* --all: the ownership map and the check suites, into root. */
+/* --all: the ownership map and the check suites, into root, and their tables (table NULL: none). */
 static void run_all(const struct run_args *a, const struct hostinfo *hi, const char *kvm_path,
-		    json_t *root, json_t *warnings)
+		    json_t *root, json_t *warnings, FILE *table)
 {
 	struct suite_env env = { .kvm_path = kvm_path, .hi = hi, .stop = cli_stop_flag() };
 	struct check_report rep = { 0 };
@@ -339,8 +340,10 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 	int r = map_collect(&env, NULL, 0, &map, &err);
 
 	if (map) {	/* also when stopped (-EINTR): it says which entries were not measured */
-		printf("\n");
-		map_print(stdout, map);
+		if (table) {
+			fprintf(table, "\n");
+			map_print(table, map);
+		}
 		json_object_set_new(root, "map", result_map_json(map));
 		result_map_free(map);
 	}
@@ -348,8 +351,10 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 		warn(a->quiet, warnings, "ownership map: %s", err.msg);
 	for (size_t i = 0; i < nr_check_suites && !*env.stop; i++)
 		check_suites[i].run(&env, &rep);
-	printf("\n");
-	check_report_print(stdout, &rep);
+	if (table) {
+		fprintf(table, "\n");
+		check_report_print(table, &rep);
+	}
 	json_object_set_new(root, "checks", check_report_json(&rep));
 	check_report_free(&rep);
 }
@@ -475,6 +480,7 @@ int cmd_run(int argc, char **argv)
 	char hang_name[64], what[32], msg[512];
 	json_t *root = NULL, *jprobes, *warnings = NULL;
 	struct hostinfo hi;
+	FILE *table;
 	struct suite_env henv = { 0 };
 	size_t nout = 0;
 	struct run_report rp = { .pg = { .on = false } };
@@ -587,10 +593,14 @@ int cmd_run(int argc, char **argv)
 			     out[i].probe->name);
 			break;
 		}
-	probe_table_print(stdout, out, nout, &(struct probe_table_opts){
-		.emulated = hi.exec_mode == EXEC_EMULATED, .legend = !run_later_in_series(), .wide = a.wide });
+	/* With --json - stdout carries the JSON alone: no table. */
+	table = a.json_path && !strcmp(a.json_path, "-") ? NULL : stdout;
+	if (table)
+		probe_table_print(table, out, nout, &(struct probe_table_opts){
+			.emulated = hi.exec_mode == EXEC_EMULATED, .legend = !run_later_in_series(),
+			.wide = a.wide });
 	if (a.all && !stopped)
-		run_all(&a, &hi, kvm_path, root, warnings);
+		run_all(&a, &hi, kvm_path, root, warnings, table);
 	stopped = *pr.stop;
 	/* In the file; the line on stderr comes from cli_finish, even with --quiet. */
 	if (stopped)

@@ -62,12 +62,27 @@ static void main_usage(FILE *f)
 		   "'exitscope help [COMMAND]' prints this text or the command's;\n"
 		   "'exitscope help --options COMMAND' its options, one a line (for completion).\n"
 		   "Exit status: 0 ok, 1 failure, 2 usage error or bad input file, 3 KVM not\n"
-		   "available, 130 stopped by Ctrl-C, 143 by SIGTERM (what was measured is\n"
-		   "still written).\n");
+		   "available, 4 --tap without KVM, 130 stopped by Ctrl-C, 143 by SIGTERM,\n"
+		   "129 by SIGHUP (what was measured is still written).\n");
+}
+
+/* `exitscope help --help`. */
+static void help_usage(void)
+{
+	printf("usage: exitscope help [COMMAND]\n"
+	       "       exitscope help --options COMMAND\n\n"
+	       "Without COMMAND, the list of commands ('exitscope --help'); with one, its\n"
+	       "--help. --options COMMAND lists COMMAND's options, one spelling a line (what\n"
+	       "shell completion reads).\n"
+	       "Exit status: 0 printed, 1 standard output could not be written, 2 usage\n"
+	       "error (an unknown command, --options without one).\n");
 }
 
 int main(int argc, char **argv)
 {
+	char *help_args[] = { NULL, "--help", NULL };
+	char **args = argv + 1;
+	int nargs = argc - 1;
 	const char *name;
 
 	if (argc < 2) {
@@ -83,6 +98,15 @@ int main(int argc, char **argv)
 		printf("exitscope %s\n", EXITSCOPE_VERSION);
 		return cli_stdout_check("--version", EXIT_OK);
 	}
+	if (!strcmp(name, "help") && argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+		help_usage();
+		return cli_stdout_check("help", EXIT_OK);
+	}
+	if (!strcmp(name, "help") && argc == 3 && !strcmp(argv[2], "--options")) {
+		cli_error("help", EXIT_USAGE, "--options needs a command: 'exitscope help --options COMMAND'");
+		fprintf(stderr, "Try 'exitscope help --help'.\n");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(name, "help") && argc == 4 && !strcmp(argv[2], "--options"))
 		return list_options(argv[3]);
 	if (!strcmp(name, "help") && argc > 3) {
@@ -90,22 +114,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try 'exitscope --help'.\n");
 		return EXIT_USAGE;
 	}
+	/* `help CMD` is `CMD --help`. */
 	if (!strcmp(name, "help") && argc == 3) {
-		char *args[] = { argv[2], "--help", NULL };
-
+		help_args[0] = argv[2];
 		name = argv[2];
-		for (size_t i = 0; i < NR_COMMANDS; i++)
-			if (!strcmp(commands[i].name, name))
-				return cli_stdout_check(name, commands[i].fn(2, args));	/* --help: 0 */
+		args = help_args;
+		nargs = 2;
 	}
 	/* A command that reported no failure may still have lost its stdout (--help > /dev/full). */
 	for (size_t i = 0; i < NR_COMMANDS; i++)
 		if (!strcmp(commands[i].name, name)) {
-			int rc = commands[i].fn(argc - 1, argv + 1);
+			int rc = commands[i].fn(nargs, args);
 
 			return rc == EXIT_OK ? cli_stdout_check(name, rc) : rc;
 		}
-	fprintf(stderr, "exitscope: unknown command '%s'\n\n", name);
+	cli_error(NULL, EXIT_USAGE, "unknown command '%s'", name);
+	fputc('\n', stderr);
 	main_usage(stderr);
 	return EXIT_USAGE;
 }

@@ -5,6 +5,7 @@
  * written, or one line on stderr saying why the series ended early.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,13 +76,16 @@ static void repeat_note_stale(const struct run_repeat *rep, const struct repeat_
 		if (i <= started && runs[i - 1].written)
 			continue;
 		if (!repeat_path(path, sizeof(path), rep->json_path, i) && !access(path, F_OK))
-			fprintf(stderr, "exitscope run: note: %s is older, not from these runs\n", path);
+			cli_error("run", 0, "note: %s is older, not from these runs", path);
 	}
 }
 
-/* The exit status and the line for a series that did not complete. */
+/*
+ * The exit status and the line for a series that did not complete (stop:
+ * the signal that stopped it, 0 when a run died of a terminal's SIGINT).
+ */
 static int repeat_end(const struct run_repeat *rep, int end, const struct repeat_run *runs,
-		      unsigned int started)
+		      unsigned int started, int stop)
 {
 	const struct repeat_run *r = started ? &runs[started - 1] : NULL;
 	char written[2 * PATH_MAX + 64], how[64];
@@ -89,12 +93,10 @@ static int repeat_end(const struct run_repeat *rep, int end, const struct repeat
 	repeat_written(written, sizeof(written), runs, started);
 	if (end == REPEAT_STOPPED) {
 		if (r)
-			fprintf(stderr, "exitscope run: stopped by Ctrl-C in run %u/%u: %s\n", r->i, r->n,
-				written);
-		else
-			fprintf(stderr, "exitscope run: stopped by Ctrl-C before run 1/%u: %s\n", rep->n,
-				written);
-		return EXIT_STOPPED;
+			return cli_error("run", cli_stop_code(stop ? stop : SIGINT), "stopped by %s in run "
+					 "%u/%u: %s", cli_stop_name(stop), r->i, rep->n, written);
+		return cli_error("run", cli_stop_code(stop ? stop : SIGINT), "stopped by %s before run 1/%u: %s",
+				 cli_stop_name(stop), rep->n, written);
 	}
 	if (!r || r->pid < 0)
 		snprintf(how, sizeof(how), "could not be started");
@@ -102,8 +104,7 @@ static int repeat_end(const struct run_repeat *rep, int end, const struct repeat
 		snprintf(how, sizeof(how), "was ended by signal %d (%s)", r->signal, strsignal(r->signal));
 	else
 		snprintf(how, sizeof(how), "failed (exit status %d)", r->status);
-	fprintf(stderr, "exitscope run: run %u/%u %s, so no more runs: %s\n", r ? r->i : 1, rep->n, how,
-		written);
+	cli_error("run", EXIT_FAIL, "run %u/%u %s, so no more runs: %s", r ? r->i : 1, rep->n, how, written);
 	if (r && r->pid > 0 && !r->signal && (r->status == EXIT_USAGE || r->status == EXIT_NOKVM ||
 					       r->status == EXIT_STOPPED))
 		return r->status;
@@ -152,7 +153,7 @@ int run_repeat(const struct run_repeat *rep, int argc, char **argv)
 			printf("wrote %s\n", runs[i].path);
 	rc = cli_stdout_check("run", EXIT_OK);
 	if (end != REPEAT_DONE) {
-		rc = repeat_end(rep, end, runs, started);
+		rc = repeat_end(rep, end, runs, started, *o.stop);
 		repeat_note_stale(rep, runs, started);
 	}
 out:

@@ -21,7 +21,8 @@ struct run_repeat {
  * Run the command argv[0..argc-1] ("run" ...) rep->n times, each a process
  * of its own without --repeat and with --json FILE-I.json. The exit status:
  * 0, 2 (usage: no --json FILE, --json -, --openmetrics, an unwritable
- * FILE-I.json), 130 after Ctrl-C, or the first failed run's.
+ * FILE-I.json), 128 + the signal after a stop (Ctrl-C 130, SIGTERM 143,
+ * SIGHUP 129), or the first failed run's.
  */
 int run_repeat(const struct run_repeat *rep, int argc, char **argv);
 

@@ -1,5 +1,8 @@
 /*
- * signals.c - Ctrl-C handling: the flags a signal handler may set. In a
+ * signals.c - Ctrl-C handling: the flags a signal handler may set (SIGINT,
+ * SIGTERM and SIGHUP all stop; none is installed with SA_RESTART, so a
+ * write or an open blocked on a FIFO returns EINTR and the command ends as
+ * stopped instead of waiting for a reader forever). In a
  * run of `run --repeat` (method/repeat.h's REPEAT_ENV is set), the parent
  * passes its stop on to the run under way, which may have had the same
  * Ctrl-C from the terminal already: that copy never counts as a second one.
@@ -59,6 +62,12 @@ void cli_install_sigint(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+void cli_ignore_sigpipe(void)
+{
+	signal(SIGPIPE, SIG_IGN);
 }
 
 void cli_stop_finishing(void)

@@ -90,7 +90,7 @@ static int repeat_wait(const struct repeat_opts *o, struct repeat_run *r, const 
 
 	for (;;) {
 		if (*o->stop && !forwarded) {
-			kill(r->pid, *o->stop == SIGTERM ? SIGTERM : SIGINT);
+			kill(r->pid, *o->stop == SIGTERM || *o->stop == SIGHUP ? *o->stop : SIGINT);
 			forwarded = true;
 		}
 		w = waitpid(r->pid, &st, WNOHANG);
@@ -205,6 +205,7 @@ int repeat_series(const struct repeat_opts *o, struct repeat_run *runs, unsigned
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &mask);
 	for (unsigned int i = 1; i <= o->n && end == REPEAT_DONE; i++) {
 		struct repeat_run *r = &runs[i - 1];

@@ -10,7 +10,7 @@
  * the series (a failure, such as no KVM, an unwritable directory, would
  * fail again in every run). Ctrl-C (the stop flag) ends it too: no run is
  * started after it, and the run under way is passed the signal (SIGINT,
- * or SIGTERM when that is what stopped us), once, so that it stops and
+ * or SIGTERM or SIGHUP when that is what stopped us), once, so that it stops and
  * writes what it measured; a Ctrl-C on a terminal reaches that run
  * directly as well, and REPEAT_ENV lets it tell the forwarded copy from a
  * second Ctrl-C (cli/signals.c). Nothing is printed here: the callbacks
@@ -51,7 +51,7 @@ struct repeat_opts {
 	const char *path_prefix;	/* "--json=", or "" when the path is an argument of its own */
 	const char *path;		/* FILE: run i writes repeat_path(FILE, i) */
 	unsigned int n;			/* runs, 1..REPEAT_MAX */
-	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM (its value: that signal, else SIGINT) */
+	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM/SIGHUP (its value: that signal) */
 	bool quiet;			/* each run's standard output goes to /dev/null (its stderr stays) */
 	void (*started)(void *ctx, const struct repeat_run *r);	/* may be NULL */
 	void (*ended)(void *ctx, const struct repeat_run *r);		/* may be NULL */

@@ -251,7 +251,11 @@ int outfile_same(const char *out, const char *other)
 	return !strcmp(c1, c2);
 }
 
-/* The stream's write: record the first error's errno, retry EINTR. */
+/*
+ * The stream's write: record the first error's errno. EINTR is one: it
+ * comes only when a handler installed without SA_RESTART ran (the cli's
+ * stop), and a write blocked on a FIFO nobody reads must end with it.
+ */
 static ssize_t outfile_cookie_write(void *cookie, const char *buf, size_t n)
 {
 	struct outfile *o = cookie;
@@ -260,8 +264,6 @@ static ssize_t outfile_cookie_write(void *cookie, const char *buf, size_t n)
 	while (done < n) {
 		ssize_t w = write(o->fd, buf + done, n - done);
 
-		if (w < 0 && errno == EINTR)
-			continue;
 		if (w <= 0) {
 			if (!o->err)
 				o->err = w < 0 ? errno : EIO;

@@ -12,7 +12,9 @@
  * that file's directory, and the link stays a link (so a file kept behind
  * a link, e.g. a collector's, gets the new contents). Anything else - "-"
  * (stdout), a device such as /dev/full, a FIFO, /dev/stdout's terminal -
- * is written in place, every error still checked. While a temporary
+ * is written in place, every error still checked (EINTR too: a signal
+ * whose handler does not restart the call ends a write blocked on a FIFO
+ * with -EINTR, so the caller can stop). While a temporary
  * exists the signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT,
  * SIGPIPE) are held: one that comes meanwhile acts after the rename or the
  * removal, so none leaves a temporary behind.

@@ -605,6 +605,40 @@ static void test_suite_twice(void)
 	run_free(&x);
 }
 
+/*
+ * A repeatable option's value given twice is refused before anything is
+ * measured (map would measure the profile twice into a file export refuses):
+ * the same spelling, or the same profile spelled otherwise.
+ */
+static void test_profile_twice(void)
+{
+	static const char *const twice[][2] = {
+		{ "host", "host" },
+		{ "-shstk", "host,-shstk" },
+		{ "minimal,+x2apic", "minimal,-x2apic,+x2apic" },
+	};
+	struct run_result r;
+
+	for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+		char want[200];
+
+		run_cmd(&r, (const char *const[]){ exe, "map", "--cpuid-profile", twice[i][0], "--cpuid-profile",
+			twice[i][1], "--kvm-dev", "/nonexistent", NULL });
+		snprintf(want, sizeof(want), "exitscope map: --cpuid-profile %s: the same profile as "
+			 "--cpuid-profile %s: each is measured once\n", twice[i][1], twice[i][0]);
+		ok(r.status == 2 && !strncmp(r.err, want, strlen(want)) && !*r.out,
+		   "map --cpuid-profile %s --cpuid-profile %s: exit 2 (%d) before KVM, one line saying so",
+		   twice[i][0], twice[i][1], r.status);
+		if (r.status != 2)
+			diag("stderr: %s", r.err);
+		run_free(&r);
+	}
+	run_cmd(&r, (const char *const[]){ exe, "map", "--cpuid-profile", "host", "--cpuid-profile", "host,-shstk",
+		"--kvm-dev", "/nonexistent", NULL });
+	ok(r.status == 3, "two different profiles pass the check (exit 3 without KVM: %d)", r.status);
+	run_free(&r);
+}
+
 int main(void)
 {
 	exe = getenv("EXITSCOPE");
@@ -627,6 +661,7 @@ int main(void)
 	test_values();
 	test_help();
 	test_hooks_listed();
+	test_profile_twice();
 	if (access("/dev/kvm", R_OK | W_OK))
 		skip("/dev/kvm is not usable: no runs to stop");
 	else {

@@ -20,6 +20,29 @@
 
 static const char *exe;
 
+/*
+ * A series that fails before any run wrote its file: the line says no file
+ * was written (never "kept in" an empty directory), and the temporary
+ * directory is gone.
+ */
+static void test_no_kvm(const char *dir)
+{
+	char env[600];
+	struct run_result r;
+
+	snprintf(env, sizeof(env), "TMPDIR=%s", dir);
+	run_cmd(&r, (const char *const[]){ "env", env, "EXITSCOPE_KVM_DEV=/nonexistent", exe, "calibrate",
+		"--runs", "3", "-o", "/dev/null", "--", "cpuid", NULL });
+	ok(r.status == 3 && strstr(r.err, "exitscope calibrate: run 1/3 failed (exit status 3, its message "
+				       "above): no floor written; no result file was written\n") &&
+	   !strstr(r.err, "kept in"),
+	   "no KVM: run 1/3 failed, exit 3 (%d), and no 'kept in' an empty directory", r.status);
+	if (r.status != 3 || strstr(r.err, "kept in"))
+		diag("stderr: %s", r.err);
+	is_int(fixture_count_prefixed(dir, "exitscope-calibrate-"), 0, "no temporary directory left behind");
+	run_free(&r);
+}
+
 static void test_usage(const char *dir)
 {
 	static const struct { const char *args[5], *msg; } bad[] = {
@@ -31,6 +54,14 @@ static void test_usage(const char *dir)
 		{ { "--", "--repeat", "3" }, "run argument '--repeat': calibrate makes the runs itself" },
 		{ { "--", "--method", "v1" }, "run argument '--method': a floor needs rounds (method v2)" },
 		{ { "--", "--all" }, "run argument '--all'" },
+		/* Abbreviations are the options they abbreviate, as run reads them. */
+		{ { "--", "--al" }, "run argument '--al' (--all): the map and the checks have no floor" },
+		{ { "--", "--open", "o.prom" }, "run argument '--open' (--openmetrics): a floor is not a run" },
+		{ { "--", "--li" }, "run argument '--li' (--list): nothing would be measured" },
+		{ { "--", "--me", "v1" }, "run argument '--me' (--method): a floor needs rounds" },
+		{ { "--", "--rep=3" }, "run argument '--rep=3' (--repeat): calibrate makes the runs itself" },
+		{ { "--", "-qh" }, "run argument '-qh' (--help)" },
+		{ { "--", "--bogus" }, "run argument '--bogus': no option of 'exitscope run'" },
 		{ { "-o", "/nonexistent/dir/noise.json" }, "/nonexistent/dir/noise.json" },
 		{ { "--bogus" }, "unknown or incomplete option '--bogus'" },
 	};
@@ -47,7 +78,7 @@ static void test_usage(const char *dir)
 			diag("status %d: %s", r.status, r.err);
 		run_free(&r);
 	}
-	(void)dir;
+	test_no_kvm(dir);
 }
 
 static void test_runs(const char *dir)
@@ -162,6 +193,36 @@ static void test_sigint(const char *dir)
 	run_free(&r);
 }
 
+/*
+ * SIGTERM as soon as calibrate handles it: before run 1 or in it, the line
+ * counts the runs right ("run 1/3", never "1/0") and names SIGTERM; 143.
+ */
+static void test_sigterm_early(const char *dir)
+{
+	char keep[512], noise[512];
+	struct run_proc pr;
+	struct run_result r;
+	const char *at;
+
+	snprintf(keep, sizeof(keep), "%s/sigterm", dir);
+	snprintf(noise, sizeof(noise), "%s/sigterm-noise.json", dir);
+	if (run_start(&pr, (const char *const[]){ exe, "calibrate", "--runs", "3", "--keep", keep, "-o", noise,
+		      "--", "cpuid", "--time-budget", "0.4", NULL }, NULL)) {
+		tap_skip(2, "cannot start exitscope");
+		return;
+	}
+	ok(run_wait_caught(&pr, SIGTERM, RUN_WAIT_MS), "calibrate handles SIGTERM");
+	kill(pr.pid, SIGTERM);
+	run_finish(&pr, &r);
+	at = strstr(r.err, "exitscope calibrate: stopped by SIGTERM ");
+	at = at ? at + strlen("exitscope calibrate: stopped by SIGTERM ") : NULL;
+	ok(r.status == 143 && at && (!strncmp(at, "in run 1/3: ", 12) || !strncmp(at, "before run 1/3: ", 16)) &&
+	   !strstr(r.err, "/0"), "SIGTERM at the start: exit 143 (%d), 'run 1/3' counted right", r.status);
+	if (r.status != 143 || !at)
+		diag("stderr: %s", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	char *dir;
@@ -178,6 +239,7 @@ int main(void)
 	}
 	test_runs(dir);
 	test_sigint(dir);
+	test_sigterm_early(dir);
 	fixture_rmdir(dir);
 	return done_testing();
 }

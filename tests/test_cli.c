@@ -90,7 +90,7 @@ int main(void)
 
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	tap_plan(36);
+	tap_plan(43);
 
 	run_cmd(&r, (const char *const[]){ exe, NULL });
 	tap_is_u64(r.status, 2, "no command: exit 2");
@@ -101,6 +101,40 @@ int main(void)
 	tap_is_u64(r.status, 2, "unknown command: exit 2");
 	tap_like(r.err, "unknown command 'frobnicate'", "unknown command named");
 	run_free(&r);
+
+	/* An error line shows a control byte as \xNN and keeps valid UTF-8 (é) as it is. */
+	run_cmd(&r, (const char *const[]){ exe, "r\033[31mun\xc3\xa9", NULL });
+	tap_is_u64(r.status, 2, "unknown command with ESC and UTF-8: exit 2");
+	tap_like(r.err, "exitscope: unknown command 'r\\x1b[31mun\xc3\xa9'\n",
+		 "unknown command: ESC as \\x1b, UTF-8 kept, no raw ESC");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "run", "--x\033\xc3\xa9", NULL });
+	tap_is_u64(r.status, 2, "unknown option with ESC and UTF-8: exit 2");
+	tap_ok(strstr(r.err, "option '--x\\x1b\xc3\xa9'") && !strchr(r.err, '\033'),
+	       "unknown option: ESC as \\x1b, UTF-8 kept, no raw ESC");
+	run_free(&r);
+
+	/* help's own usage, and --options without a command. */
+	run_cmd(&r, (const char *const[]){ exe, "help", "--help", NULL });
+	tap_ok(r.status == 0 && strstr(r.out, "usage: exitscope help [COMMAND]") && !*r.err,
+	       "help --help: help's usage, exit 0 (%d)", r.status);
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "help", "--options", NULL });
+	tap_ok(r.status == 2 && strstr(r.err, "exitscope help: --options needs a command") &&
+	       !strstr(r.err, "unknown command") && !*r.out,
+	       "help --options without a command: usage error that says so (%d)", r.status);
+	run_free(&r);
+	if (access("/dev/full", W_OK)) {
+		tap_skip(1, "no /dev/full");
+	} else {
+		const struct run_opts full = { .stdout_path = "/dev/full" };
+
+		run_cmd_opts(&r, (const char *const[]){ exe, "help", "run", NULL }, &full);
+		tap_ok(r.status == 1 && !strcmp(r.err, "exitscope run: cannot write to stdout: "
+						  "No space left on device\n"),
+		       "help run > /dev/full: exit 1 (%d), one line with the errno: %s", r.status, r.err);
+		run_free(&r);
+	}
 
 	run_cmd(&r, (const char *const[]){ exe, "info", "--bogus", NULL });
 	tap_is_u64(r.status, 2, "bad option: exit 2");

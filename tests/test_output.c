@@ -11,6 +11,8 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "results/result_read.h"
 #include "tests/fixture.h"
@@ -292,6 +296,97 @@ static void test_full_kvm(void)
 	ok(is_chardev(full), "the device was written in place, not replaced by a file");
 }
 
+/* With --json - stdout is the JSON alone: a script reads it as it is. */
+static void test_json_stdout(void)
+{
+	static const char *const cmds[][9] = {
+		{ "run", "-q", "--json", "-", "cpuid", "--time-budget", "0.05", NULL },
+		{ "map", "--cpuid-profile", "host", "--ops", "2", "--rounds", "1", "--json", "-" },
+		{ "check", "cet", "--json", "-", NULL },
+		{ "info", "--json", "-", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *argv[12] = { exe };
+		struct run_result r;
+		json_t *doc;
+		const char *kind;
+
+		for (size_t k = 0; k < 9 && cmds[i][k]; k++)
+			argv[k + 1] = cmds[i][k];
+		run_cmd(&r, argv);
+		doc = json_loads(r.out, 0, NULL);
+		kind = json_string_value(json_object_get(doc, "kind"));
+		ok((r.status == 0 || (r.status == 1 && i == 2)) && kind && !strcmp(kind, cmds[i][0]),
+		   "%s --json -: stdout is the JSON alone, kind %s (exit %d)", cmds[i][0],
+		   kind ? kind : "none", r.status);
+		if (!kind)
+			diag("stdout begins: %.80s", r.out);
+		json_decref(doc);
+		run_free(&r);
+	}
+}
+
+/*
+ * argv with stdout a pipe nobody reads (its read end closed before the
+ * start) and SIGPIPE at its default: stderr into *err; the exit status.
+ */
+static int run_closed_pipe(const char *const argv[], char **err)
+{
+	char errpath[700];
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t def;
+	int p[2], st = -1;
+	pid_t pid;
+
+	*err = NULL;
+	snprintf(errpath, sizeof(errpath), "%s/closed-pipe.err", dir);
+	if (pipe(p))
+		return -1;
+	close(p[0]);
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setsigdefault(&at, &def);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!posix_spawnp(&pid, argv[0], &fa, &at, (char *const *)argv, NULL) && waitpid(pid, &st, 0) == pid)
+		st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	else
+		st = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(p[1]);
+	*err = run_read_file(errpath, NULL);
+	unlink(errpath);
+	return st;
+}
+
+/* --json - into a pipe that is closed: one line, the result kept, exit 1 (not 141, nothing kept). */
+static void test_json_closed_pipe(void)
+{
+	struct result_file *rf;
+	char *err;
+	int st;
+
+	st = run_closed_pipe((const char *const[]){ "env", tmpdir_env, exe, "run", "-q", "--json", "-", "cpuid",
+			     "--time-budget", "0.05", NULL }, &err);
+	is_int(st, 1, "run --json - | (closed): exit 1, not killed by SIGPIPE");
+	tap_like(err, "exitscope run: cannot write to stdout: Broken pipe; the result is kept in ",
+		 "run --json - | (closed): says stdout failed and where the result went");
+	is_int(err ? own_lines(err) : 0, 1, "in one line");
+	rf = err ? read_result(kept_path(err)) : NULL;
+	ok(rf && rf->kind == RESULT_KIND_RUN && result_find_probe(rf, "cpuid"),
+	   "run --json - | (closed): the kept file holds the measured run");
+	result_free(rf);
+	if (err && kept_path(err))
+		unlink(kept_path(err));
+	free(err);
+}
+
 /* /proc/version: the reason is the real one, never "No such file or directory". */
 static void test_proc_version(void)
 {
@@ -382,7 +477,7 @@ static void test_rename_fails(void)
 }
 
 /* Ctrl-C while cpuid hangs (after nop was measured): exit 130, nop kept, the rest stopped. */
-static void test_sigint_run(const char *json, const char *errtext)
+static void test_sigint_run(const char *json, const char *errtext, int sig)
 {
 	const struct run_opts tty = { .stderr_tty = true };
 	struct result_file *rf = NULL;
@@ -401,13 +496,14 @@ static void test_sigint_run(const char *json, const char *errtext)
 	/* The progress line on the terminal: nop is done, cpuid hangs (its watchdog: 10 min). */
 	started = run_wait_stderr(&pr, "run 3/4 cpuid", RUN_WAIT_MS);
 	ok(started, "run: measuring cpuid (progress on the tty)");
-	kill(pr.pid, SIGINT);	/* also when it never got there: it must not wait for the watchdog */
+	kill(pr.pid, sig);	/* also when it never got there: it must not wait for the watchdog */
 	run_finish(&pr, &r);
 	if (!errtext) {
-		snprintf(want, sizeof(want), "exitscope run: stopped by Ctrl-C: what was measured is in %s",
+		snprintf(want, sizeof(want), "exitscope run: stopped by %s: what was measured is in %s",
+			 sig == SIGINT ? "Ctrl-C" : sig == SIGHUP ? "SIGHUP" : "SIGTERM",
 			 json);
-		ok(r.signal == 0 && r.status == 130, "run: Ctrl-C exits 130 (status %d, signal %d)",
-		   r.status, r.signal);
+		ok(r.signal == 0 && r.status == 128 + sig, "run: %s exits %d (status %d, signal %d)",
+		   strsignal(sig), 128 + sig, r.status, r.signal);
 		tap_like(r.err, want, "run: says it stopped and where the result is");
 		rf = read_result(json);
 		ok(rf != NULL, "run: the result file was written and is valid");
@@ -432,6 +528,75 @@ static void test_sigint_run(const char *json, const char *errtext)
 	ok(t && t->status == PROBE_STOPPED, "run: rdtsc, never started, is 'stopped'");
 	result_free(rf);
 	run_free(&r);
+}
+
+/* The start of /proc/PID/NAME into buf (a /proc file has no size: read, not stat); "" if unreadable. */
+static void proc_read(pid_t pid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Whether process pid waits in open() for a FIFO's reader (its kernel wait, or its syscall: openat). */
+static bool blocked_in_open(pid_t pid)
+{
+	char wchan[128], sys[128];
+
+	proc_read(pid, "wchan", wchan, sizeof(wchan));
+	proc_read(pid, "syscall", sys, sizeof(sys));
+	return strstr(wchan, "wait_for_partner") || !strncmp(sys, "257 ", 4);
+}
+
+/*
+ * A run whose --json is a FIFO nobody opens waits in open() for a reader.
+ * A stop signal then ends it as a stop: 128 + the signal, one line saying
+ * so, the result kept in $TMPDIR (not exit 1 "Interrupted system call").
+ * The signal is sent once the process is seen waiting there.
+ */
+static void test_fifo_stop(int sig)
+{
+	const char *name = sig == SIGINT ? "Ctrl-C" : "SIGTERM";
+	char fifo[700], want[900];
+	struct result_file *rf;
+	struct run_proc pr;
+	struct run_result r;
+	bool blocked = false;
+
+	snprintf(fifo, sizeof(fifo), "%s/out.fifo", dir);
+	unlink(fifo);
+	if (mkfifo(fifo, 0600) || run_start(&pr, (const char *const[]){ "env", tmpdir_env, exe, "run", "cpuid",
+					    "-q", "--time-budget", "0.05", "--json", fifo, NULL }, NULL)) {
+		tap_skip(3, "cannot make the FIFO or start exitscope");
+		return;
+	}
+	/* Its state, polled: the wait for the reader is what the test waits for. */
+	for (int ms = 0; ms < RUN_WAIT_MS && !(blocked = blocked_in_open(pr.pid)); ms += 10)
+		usleep(10000);
+	ok(blocked, "%s: run waits in open() for the FIFO's reader", name);
+	kill(pr.pid, sig);
+	run_finish(&pr, &r);
+	snprintf(want, sizeof(want), "exitscope run: stopped by %s while writing %s: the result is kept in ",
+		 name, fifo);
+	ok(r.signal == 0 && r.status == 128 + sig && strstr(r.err, want) && own_lines(r.err) == 1,
+	   "%s while blocked on the FIFO: exit %d (%d), one line saying so and where the result is", name,
+	   128 + sig, r.status);
+	if (r.status != 128 + sig)
+		diag("stderr: %s", r.err);
+	rf = read_result(kept_path(r.err));
+	ok(rf && result_find_probe(rf, "cpuid"), "%s: the kept file holds the measured cpuid", name);
+	result_free(rf);
+	if (kept_path(r.err))
+		unlink(kept_path(r.err));
+	run_free(&r);
+	unlink(fifo);
 }
 
 /*
@@ -593,11 +758,18 @@ int main(void)
 		return done_testing();
 	}
 	test_full_kvm();
+	test_json_stdout();
+	test_json_closed_pipe();
 	test_proc_version();
 	test_rename_fails();
 	snprintf(json, sizeof(json), "%s/sigint.json", dir);
-	test_sigint_run(json, NULL);
-	test_sigint_run(full, "No space left on device");
+	test_sigint_run(json, NULL, SIGINT);
+	test_sigint_run(full, "No space left on device", SIGINT);
+	/* SIGHUP (a closed terminal) stops as Ctrl-C does: one line, what was measured kept, 129. */
+	snprintf(json, sizeof(json), "%s/sighup.json", dir);
+	test_sigint_run(json, NULL, SIGHUP);
+	test_fifo_stop(SIGTERM);
+	test_fifo_stop(SIGINT);
 	snprintf(json, sizeof(json), "%s/sigint-rounds.json", dir);
 	test_sigint_rounds(json);
 	test_sigint_check();

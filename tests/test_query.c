@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "results/query.h"
 #include "tests/fixture.h"
@@ -288,6 +289,20 @@ static void test_census_file(void)
 		 "a function's census rows, in order");
 	is_query("", 1, path, "probes[invd].exit_path.census[xsetbv/XCR1]", "no such row: exit 1");
 	is_query("", 1, path, "probes[invd].exit_path.census[xsetbv]", "an operand row is not found by INSN alone");
+/* A failure is 2, never 1 (an answer): also --help onto a full device. */
+static void test_stdout_full(void)
+{
+	const struct run_opts full = { .stdout_path = "/dev/full" };
+	struct run_result r;
+
+	if (access("/dev/full", W_OK)) {
+		tap_skip(1, "no /dev/full");
+		return;
+	}
+	run_cmd_opts(&r, (const char *const[]){ exe, "query", "--help", NULL }, &full);
+	ok(r.status == 2 && !strcmp(r.err, "exitscope query: cannot write to stdout: No space left on device\n"),
+	   "query --help > /dev/full: exit 2 (%d), one line with the errno: %s", r.status, r.err);
+	run_free(&r);
 }
 
 int main(void)
@@ -305,6 +320,7 @@ int main(void)
 	test_result_files();
 	test_other_files();
 	test_census_file();
+	test_stdout_full();
 	fixture_rmdir(dir);
 	return done_testing();
 }

@@ -208,10 +208,11 @@ static void test_child_sigint(const char *dir)
 	   started, started ? runs[0].signal : -1);
 }
 
-static void test_sigint(const char *dir, bool to_group)
+static void test_sigint(const char *dir, bool to_group, int sig)
 {
 	const struct run_opts tty = { .stderr_tty = true };
-	const char *name = to_group ? "group" : "parent";
+	const char *name = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : to_group ? "group" : "parent";
+	const char *how = sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "Ctrl-C";
 	char sub[512], path[600], f1[700], f2[700], f3[700], want[2200];
 	struct result_file *r1, *r2;
 	struct run_proc pr;
@@ -229,15 +230,15 @@ static void test_sigint(const char *dir, bool to_group)
 	}
 	seen = run_wait_stderr_after(&pr, "run 2/3:", "rdtsc, round 1/4", RUN_WAIT_MS);
 	ok(seen, "%s: run 2/3 measures rdtsc (its progress line on the tty)", name);
-	kill(to_group ? -pr.pid : pr.pid, SIGINT);
+	kill(to_group ? -pr.pid : pr.pid, sig);
 	run_finish(&pr, &r);
-	ok(r.signal == 0 && r.status == 130, "%s: Ctrl-C in run 2: exit 130 (status %d, signal %d)", name,
-	   r.status, r.signal);
+	ok(r.signal == 0 && r.status == 128 + sig, "%s: %s in run 2: exit %d (status %d, signal %d)", name,
+	   how, 128 + sig, r.status, r.signal);
 	snprintf(f1, sizeof(f1), "%s/s-1.json", sub);
 	snprintf(f2, sizeof(f2), "%s/s-2.json", sub);
 	snprintf(f3, sizeof(f3), "%s/s-3.json", sub);
-	snprintf(want, sizeof(want), "exitscope run: stopped by Ctrl-C in run 2/3: 2 result files were written, "
-		 "%s to %s", f1, f2);
+	snprintf(want, sizeof(want), "exitscope run: stopped by %s in run 2/3: 2 result files were written, "
+		 "%s to %s", how, f1, f2);
 	tap_like(r.err, want, "the line says where it stopped and which files were written");
 	r1 = result_read_file(f1, NULL);
 	r2 = result_read_file(f2, NULL);
@@ -278,8 +279,11 @@ int main(void)
 		return done_testing();
 	}
 	test_three(dir);
-	test_sigint(dir, false);
-	test_sigint(dir, true);
+	test_sigint(dir, false, SIGINT);
+	test_sigint(dir, true, SIGINT);
+	/* SIGTERM and SIGHUP to the series: named on its line, 128 + the signal, the files kept. */
+	test_sigint(dir, false, SIGTERM);
+	test_sigint(dir, false, SIGHUP);
 	fixture_rmdir(dir);
 	return done_testing();
 }

@@ -147,14 +147,22 @@ static void test_check(void)
 
 	run_cmd(&r, (const char *const[]){ exe, "check", "--tap", "--kvm-dev", "/nonexistent/kvm", NULL });
 	tap_scan(r.out, &st);
-	ok(r.status == 3 && st.version && st.plan == 0 && st.skip_all && st.tests == 0,
-	   "no KVM: exit 3 (%d) and a valid stream '1..0 # SKIP reason'", r.status);
+	ok(r.status == 4 && st.version && st.plan == 0 && st.skip_all && st.tests == 0,
+	   "no KVM: exit 4, KSFT_SKIP (%d), and a valid stream '1..0 # SKIP reason'", r.status);
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ "env", "EXITSCOPE_KVM_DEV=/nonexistent", exe, "check", "--tap", NULL });
+	tap_scan(r.out, &st);
+	ok(r.status == 4 && st.skip_all && count_lines(r.err) == 1,
+	   "no KVM through EXITSCOPE_KVM_DEV: exit 4 (%d), the reason in one line on stderr", r.status);
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "check", "--kvm-dev", "/nonexistent", NULL });
+	ok(r.status == 3, "no KVM without --tap: exit 3 (%d)", r.status);
 	run_free(&r);
 	snprintf(json, sizeof(json), "%s/check.json", dir);
 	run_cmd(&r, (const char *const[]){ exe, "check", "--tap", "--json", json, NULL });
-	if (r.status == 3) {
+	if (r.status == 4) {
 		tap_scan(r.out, &st);
-		ok(st.version && st.plan == 0 && st.skip_all, "no KVM: '1..0 # SKIP reason' (exit 3)");
+		ok(st.version && st.plan == 0 && st.skip_all, "no KVM: '1..0 # SKIP reason' (exit 4)");
 		run_free(&r);
 		tap_skip(11, "KVM is not available here");
 		return;
@@ -222,7 +230,7 @@ static void test_check_stopped(void)
 	caught = run_wait_caught(&pr, SIGINT, RUN_WAIT_MS);
 	kill(pr.pid, SIGINT);
 	run_finish(&pr, &r);
-	if (r.status == 3) {
+	if (r.status == 4) {
 		tap_skip(4, "KVM is not available here");
 		run_free(&r);
 		return;
@@ -262,7 +270,7 @@ static void test_map(void)
 	snprintf(wrong, sizeof(wrong), "%s/wrong.expect", dir);
 	snprintf(bad, sizeof(bad), "%s/bad.expect", dir);
 	if (!write_file(good, good_expect, false) || !write_file(wrong, wrong_expect, false)) {
-		tap_skip(14, "cannot write the expectations files");
+		tap_skip(15, "cannot write the expectations files");
 		return;
 	}
 
@@ -293,10 +301,16 @@ static void test_map(void)
 	run_cmd(&r, (const char *const[]){ exe, "map", "--tap", NULL });
 	ok(r.status == 2 && strstr(r.err, "go together"), "--tap without --expect: exit 2 (%d)", r.status);
 	run_free(&r);
+	write_file(bad, "map cr4 TSD toggle owned\n", false);
+	run_cmd(&r, (const char *const[]){ exe, "map", "--tap", "--expect", bad, "--kvm-dev", "/nonexistent", NULL });
+	tap_scan(r.out, &st);
+	ok(r.status == 4 && st.version && st.plan == 0 && st.skip_all && count_lines(r.err) == 1,
+	   "map --tap without KVM: exit 4, KSFT_SKIP (%d), and '1..0 # SKIP reason'", r.status);
+	run_free(&r);
 
 	/* A true file: every test passes or skips with a reason; prove passes. */
 	run_cmd(&r, (const char *const[]){ exe, "map", "--tap", "--expect", good, "--ops", "20", "--rounds", "1", NULL });
-	if (r.status == 3) {
+	if (r.status == 4) {
 		run_free(&r);
 		tap_skip(8, "KVM is not available here");
 		return;
