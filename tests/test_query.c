@@ -289,6 +289,8 @@ static void test_census_file(void)
 		 "a function's census rows, in order");
 	is_query("", 1, path, "probes[invd].exit_path.census[xsetbv/XCR1]", "no such row: exit 1");
 	is_query("", 1, path, "probes[invd].exit_path.census[xsetbv]", "an operand row is not found by INSN alone");
+}
+
 /* A failure is 2, never 1 (an answer): also --help onto a full device. */
 static void test_stdout_full(void)
 {
