@@ -44,7 +44,9 @@ if [ "$exe" != none ]; then
 		case $blk in '' | \#*) continue ;; esac
 		if [[ "$have_cmds" == *" $cmd "* ]]; then
 			if [[ "$rest" == *@TRACE@* ]]; then
-				if "$exe" "$cmd" --help 2>&1 | grep -q -- '--trace'; then
+				# (grep reads the whole text: under pipefail, grep -q leaving
+				# early can kill the writer with SIGPIPE and fail the test)
+				if grep -q -- '--trace' <<< "$("$exe" "$cmd" --help 2>&1)"; then
 					rest=${rest//@TRACE@/--trace}
 				else
 					rest=${rest//@TRACE@/}
