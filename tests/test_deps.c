@@ -105,12 +105,30 @@ static bool disjoint(const char *a, const char *b)
 	return ok;
 }
 
+/* a, then the words of b that a lacks: a package two groups need is asked for once. */
 static char *join(const char *a, const char *b)
 {
-	char *s = NULL;
+	char *s = strdup(a), *words = strdup(b), *save = NULL;
 
-	if (asprintf(&s, "%s %s", a, b) < 0)
+	if (!s || !words) {
+		free(s);
+		free(words);
 		return NULL;
+	}
+	for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		char *t = NULL;
+
+		if (has_word(s, w))
+			continue;
+		if (asprintf(&t, "%s %s", s, w) < 0) {
+			free(s);
+			free(words);
+			return NULL;
+		}
+		free(s);
+		s = t;
+	}
+	free(words);
 	return s;
 }
 
