@@ -151,6 +151,7 @@ check-all:
 	$(MAKE) check-kernels
 	$(MAKE) check-lane-cet
 	$(MAKE) check-lane-profile
+	$(MAKE) check-matrix
 	$(MAKE) check-ab
 
 # The users of the 6.18 uapi names kvm/abi.h falls back on also build against

@@ -33,6 +33,12 @@
 #                      doc line, seed004-a's two patches, a broken build and
 #                      its fix, seed004-b) in the VMX lane: skips, steps,
 #                      git bisect run, resume after kill -9 (docs/walk.md)
+#   make check-matrix  the settings matrix in its small form: the VMX lane
+#                      on 7.2 with the CPU mitigations built in against the
+#                      default kernel (scripts/lane-matrix, one profiled
+#                      boot each), asserted in census terms
+#                      (lanes/matrix/ci-vmx.expect); `scripts/lane-matrix`
+#                      alone runs every row (docs/exit-paths.md)
 #
 # LANE_KERNEL=tiny (default: scripts/lane-build-kernel, KVM built in,
 # cached under /var/cache/exitscope-lanes), LANE_KERNEL=stock (Debian's
@@ -77,7 +83,7 @@ LANE_CET_ENV = $(if $(LANE_CET_KERNEL),LANE_KERNEL=$(LANE_CET_KERNEL),LANE_KERNE
 .PHONY: check-lane-profile
 .PHONY: lane-exitscope lane-kernel lane-bochs check-vmx check-svm check-svm-bochs check-svm-qemu \
 	check-lanes check-lane-assert \
-	check-lane-cet check-kernels kernels-table check-walk
+	check-lane-cet check-kernels kernels-table check-walk check-matrix
 
 # A static, non-PIE exitscope from the same sources (separate object dir so
 # the normal build is untouched).
@@ -142,6 +148,13 @@ kernels-table: $(EXE)
 # about a minute per commit; warm (a re-run boots only): 98-151 s.
 check-walk: lane-exitscope $(EXE)
 	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-walk-selftest
+
+check-matrix: lane-exitscope $(EXE)
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) \
+		LANE_MATRIX_OUT=$(CURDIR)/build-lanes/matrix-ci scripts/lane-matrix vmx lanes/matrix/settings.txt mitigations
+	$(Q)LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-ab --results build-lanes/matrix-ci/vmx-default/results \
+		build-lanes/matrix-ci/vmx-mitigations/results --expect lanes/matrix/ci-vmx.expect \
+		--out build-lanes/matrix-ci/ab-vmx --threshold 0.5
 
 check-lane-assert:
 	$(Q)scripts/lane-selftest
