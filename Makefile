@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # exitscope build.
 #
 # Two kinds of C live in this tree:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* err.c - filling a struct err (the convention is written in err.h). */
 #include <stdio.h>
 #include <string.h>

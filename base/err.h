@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * err.h - how the library reports an error: the one convention, written here.
  *

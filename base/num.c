@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* num.c - unsigned integers read from text as written (num.h). */
 #include <errno.h>
 #include <stdlib.h>

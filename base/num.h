@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * num.h - unsigned integers read from text as written: digits only, whole.
  *

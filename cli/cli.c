@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cli.c - shared CLI helpers: error lines, exit codes, the KVM device path,
  * output checks before measuring and the checked end of every command.

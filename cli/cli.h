@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cli.h - what every `exitscope <command>` shares: exit codes, usage errors,
  * the /dev/kvm path (--kvm-dev or $EXITSCOPE_KVM_DEV), the one-line

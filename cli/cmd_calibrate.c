@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_calibrate.c - `exitscope calibrate [--runs K] [-o FILE] [--keep DIR]
  * [-- RUN-ARGUMENT ...]`: measure this host's noise floor. K independent

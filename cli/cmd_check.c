@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_check.c - `exitscope check [SUITE...]`: run check suites, report
  * pass/fail/skip as a table or as TAP (--tap), with a progress line on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_compare.c - `exitscope compare BASE NEW` or `A1 [A2..] -- B1 [B2..]`: A/B verdicts with statistics. */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_export.c - `exitscope export --format openmetrics [-o FILE] RUN.json...`:
  * result files as OpenMetrics text that node_exporter's textfile collector

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cmd_info.c - `exitscope info`: the host record as text or JSON. */
 #include <stdio.h>
 #include <string.h>

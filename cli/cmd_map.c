@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_map.c - `exitscope map`: the CR0/CR4 ownership map under CPUID
  * profiles, as a table or as TAP against an expectations file (--tap

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_profile.c - `exitscope profile --counts FILE --symbols System.map RUN.json`:
  * give each probe of a run made in a profiling lane its exit path (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_query.c - `exitscope query [--plain] FILE PATH...`: the figures scripts
  * need from a result file, a compare document or a noise floor, read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_run.c - `exitscope run [PROBE|GLOB ...]`: measure the VM-exit latency
  * catalogue (probes/) and print a table; optionally write the JSON result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cmd_walk.c - `exitscope walk [--json FILE] WALK.json`: the steps of a walk
  * scripts/lane-walk made over a kernel tree's commits (compare/walk_steps.h):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* cmds.h - entry points of the `exitscope <command>` subcommands (cli/cmd_*.c). */
 #ifndef EXITSCOPE_CLI_CMDS_H
 #define EXITSCOPE_CLI_CMDS_H

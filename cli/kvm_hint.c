@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kvm_hint.c - what to do when the KVM device cannot be opened (kvm_hint.h). */
 #include <errno.h>
 #include <grp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kvm_hint.h - what to do when the KVM device cannot be opened: the facts
  * that decide it (the node, its group, the kvm module, the CPU's VMX/SVM

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* main.c - `exitscope <command>`: dispatch to the subcommands in cli/cmd_*.c. */
 #include <stdio.h>
 #include <string.h>

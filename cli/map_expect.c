@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* map_expect.c - map expectations read, and checked against a map as TAP (map_expect.h). */
 #include <ctype.h>
 #include <errno.h>

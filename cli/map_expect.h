@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * map_expect.h - the expectations file of `exitscope map --tap --expect
  * FILE`: which ownership a CR bit should have, checked against the map as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* opts.c - a command's option table made into getopt_long's tables, its --help and its option listing. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * opts.h - one option table per command: it drives the command line's
  * parsing (getopt_long), its --help, the listing completion reads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* progress.c - the progress line of long commands on a terminal (progress.h). */
 #include <math.h>
 #include <stdio.h>

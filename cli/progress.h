@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * progress.h - one progress line on a terminal for the long commands (map,
  * check; run after integration): what is under way, how far, and an

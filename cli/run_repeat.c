@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * run_repeat.c - `exitscope run --repeat N` at the edge (cli/run_repeat.h):
  * the checks before anything runs, the series (method/repeat.h), a header

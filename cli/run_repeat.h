@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_repeat.h - `exitscope run --repeat N` at the edge: the options it
  * needs checked, the series of runs started (method/repeat.h), each run's

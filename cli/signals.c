@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * signals.c - Ctrl-C handling: the flags a signal handler may set (SIGINT,
  * SIGTERM and SIGHUP all stop; none is installed with SA_RESTART, so a

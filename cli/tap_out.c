@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tap_out.c - TAP version 13 producer of the check and map commands (tap_out.h). */
 #include <stdarg.h>
 #include <stdio.h>

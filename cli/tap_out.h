@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tap_out.h - TAP version 13 on stdout for `check --tap` and `map --tap`:
  * the plan, one "ok N - name" / "not ok N - name" line per test, skips as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * changes.c - the ownership-map entries and checks whose status differs
  * between the two sides of a comparison (compare/compare_int.h): both

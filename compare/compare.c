@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare.c - the entry points of an A/B comparison of result files (one
  * or several runs per side; compare/compare.h): the options, the result

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compare.h - A/B comparison of result files (one or several runs per side):
  * host differences, per-probe verdicts, exits/op, map and check changes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * compare_int.h - what the files of a comparison share, inside compare/
  * only. compare.c (the entry points) runs the parts: hostdiff.c,

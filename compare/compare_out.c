@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare_out.c - the one-line descriptions of an A/B comparison shared by
  * the text and HTML output, and the comparison as a JSON document (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * compare_text.c - an A/B comparison as text for a terminal: at most
  * COMPARE_COLUMNS columns by default (the notes wrapped, the table's

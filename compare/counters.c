@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * counters.c - is a per-op counter's difference between the sides a
  * change? (docs/method.md, "Per-op counters"). The unit is the run, as for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * counters.h - (inside compare/) a probe's per-op counter over the runs of
  * each side: the sides' means, and whether their difference is a change

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * distinct.c - is every run of a comparison a run of its own? A file given
  * twice (or a copy of it) would count as two runs of a side, or compare a

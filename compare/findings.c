@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * findings.c - how the parts of a comparison add what they find to its
  * result (compare/compare_int.h): an element of one of its lists, a

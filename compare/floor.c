@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * floor.c - does a noise floor fit the runs it is applied to
  * (docs/compare-report.md, "Bad input"): another host, another exitscope

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * floor.h - (inside compare/) whether a noise floor fits the runs it is
  * applied to: what makes it unusable (compare_noise_check, compare.h) and

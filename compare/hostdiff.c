@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * hostdiff.c - what differs between the hosts and settings of the two
  * sides of a comparison (compare/compare_int.h): each field that differs,

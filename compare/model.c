@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * model.c - the interval of one probe (docs/method.md): each side by its
  * run means (2 runs or more), by the round medians of its run(s) (with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * model.h - (inside compare/) the interval of one probe: which model its
  * sides are estimated by (runs, rounds, batches; with the noise floor or

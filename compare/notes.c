@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * notes.c - what a comparison says about itself beside the figures
  * (compare/compare_int.h): a side whose runs are not of one setup, a noise

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * path.c - exit-path changes between the sides of a comparison
  * (compare/path.h). An exit path's counts are exact, so one run a side

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * path.h - exit-path changes between the two sides of a comparison: for each
  * probe that has an exit path on both sides (profiling lanes), the kernel

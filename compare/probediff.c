@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * probediff.c - the probes of a comparison (compare/compare_int.h): each
  * probe's runs on both sides pooled by name, its interval (compare/model.c)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * speed.c - the guest's own speed between the two sides of a comparison
  * (compare/speed.h): the harness loop of every probe compared by rounds, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * speed.h - (inside compare/) the guest's own speed between the two sides:
  * the harness loop that every probe timed beside its op, pooled over the

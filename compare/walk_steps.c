@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * walk_steps.c - the steps of a walk, commit by commit (compare/walk_steps.h):
  * lane cycles are deterministic for one-vCPU probes, so a change beyond the

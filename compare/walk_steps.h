@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * walk_steps.h - the steps of a walk (results/walk_model.h): per lane, per
  * one-vCPU probe, the commits where the probe's lane cycles moved beyond

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # exitscope.bash - bash completion for exitscope(1).
 #
 # Everything offered comes from the exitscope binary being completed, so it

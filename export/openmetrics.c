@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * openmetrics.c - the OpenMetrics text of result files (see openmetrics.h):
  * the label escaping, the families with their units, "# EOF", and the

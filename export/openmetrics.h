@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * openmetrics.h - result files as metrics in the OpenMetrics 1.0.0 text
  * format, ended by "# EOF", that is also valid Prometheus text 0.0.4 for

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # fuzz.mk - `make fuzz`: libFuzzer (clang, ASan+UBSan) over the result-file reader
 # (and `make fuzz-noise` over the noise floor reader, seeds fuzz/corpus-noise/).
 #

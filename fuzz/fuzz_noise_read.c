@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_noise_read.c - libFuzzer target: the noise floor reader must reject or accept any bytes without crashing. */
 #include <stddef.h>
 #include <stdint.h>

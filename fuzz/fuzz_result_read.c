@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fuzz_result_read.c - libFuzzer target: the result-file reader must reject or accept any bytes without crashing. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * entry.S - guest entry point and the IDT stubs for all 256 vectors.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ex_regs.h - the frame guest/entry.S builds for an exception or interrupt
  * (struct ex_regs): byte offsets for the assembly, the C struct, and the

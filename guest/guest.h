@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest.h - the API for code that runs inside the test VM (*_guest.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * layout.h - guest-physical (== guest-virtual) memory layout shared by the
  * host side that builds the VM and the guest code that runs in it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* names.c - printable names for guest outcomes, KVM exit reasons and vectors. */
 #include "guest/vm.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * rt_guest.c - the guest side of the runtime: entry into the test function,
  * ucalls, and exception dispatch (safe-instruction fixups, installed

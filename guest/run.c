@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * run.c - the vCPU run loop: KVM_RUN until the guest needs the host, with
  * every exit reason decoded, ucalls turned into results, and a watchdog.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * status.h - the status protocol between guest functions and the host: the
  * type of a guest function, and every code a guest function or a safe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ucall.h - the guest->host call channel. The guest fills a struct ucall on
  * its stack and writes its (32-bit) address to UCALL_PORT with `outl`; the

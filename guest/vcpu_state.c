@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * migrate.c - save a vCPU's complete state, validate it against a target
  * vCPU, restore it without ever half-applying, and move a whole test VM

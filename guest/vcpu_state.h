@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * vcpu_state.h - vCPU and VM state save/restore, and moving a running test VM
  * into a freshly built one (same layout, same CPUID) as a VMM does for live

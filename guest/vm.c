@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * vm.c - build a test VM: guest RAM holding a copy of this executable's
  * image at its own addresses, identity-mapped 4-level paging, GDT, IDT for

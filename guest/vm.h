@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * vm.h - host side of the guest runtime: a VM whose memory holds a copy of
  * the exitscope image at its own addresses (so guest code is ordinary C from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cpuload.c - per-CPU idle share over a short window from /proc/stat (harness/cpuload.h). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpuload.h - how busy the host's CPUs are: the idle share of each CPU over
  * a short window, from /proc/stat. run uses it to warn when the CPU a second

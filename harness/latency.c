@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * latency.c - host side of the latency harness (harness/latency.h): run the
  * guest loop of harness/latency_guest.c for one op, count the exits of the

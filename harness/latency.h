@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * latency.h - measure what one guest operation costs: cycles per op (TSC,
  * serialized reads around batches of ops, inside the guest), the nop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * latency_guest.c - the guest loop of the latency harness: run the op's
  * setup, calibrate the batch size against a TSC budget, warm up, then time

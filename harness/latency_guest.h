@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * latency_guest.h - the control block shared by the latency harness's host
  * side (harness/latency.c) and its guest loop (harness/latency_guest.c). It

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * profile.c - the L1 user-space commands of an exit-path profile: 32-bit
  * port writes that the lanes' instrumented Bochs sees (bx_instr_outp) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * profile.h - exitscope's side of an exit-path profile in a lane
  * (harness/profile_mark.h has the protocol): L1 user space tells the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * profile_mark.h - the marks an exit-path profile is cut by: how exitscope,
  * running in a lane's L1 Linux, tells the lanes' instrumented Bochs

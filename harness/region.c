@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * region.c - count the exits of one guest region between two syncs
  * (harness/region.h): stats-fd snapshots and run-loop counters around the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * region.h - the exits of one bracketed guest region: the guest syncs, the
  * host calls region_begin(), runs the vCPU until the guest's closing sync,

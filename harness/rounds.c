@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* rounds.c - method v2's per-round arithmetic and stop decision (harness/rounds.h). */
 #include <errno.h>
 #include <math.h>

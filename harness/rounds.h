@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * rounds.h - the pure arithmetic of method v2 (run --method v2): one round's
  * pairs of (baseline batch, probe batch) TSC deltas turned into net

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * suite_env.h - what every check suite and the ownership map get from the
  * command that runs them: the KVM device, the host record collected once,

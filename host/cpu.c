@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cpu.c - host CPU reads: CPUID, XCR0, /proc/cpuinfo flags (host/cpu.h). */
 #include <cpuid.h>
 #include <stdio.h>

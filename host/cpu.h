@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpu.h - what the exitscope process reads from the host CPU itself
  * (CPUID, XCR0, /proc/cpuinfo), as opposed to what KVM says it supports

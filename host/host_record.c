@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* host_record.c - convert the collected host record (struct hostinfo) into the result model. */
 #include <limits.h>
 #include <stdint.h>

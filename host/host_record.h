@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_record.h - the host record model (results/host_record_model.h) of what
  * hostinfo_collect() found, and its JSON: the "host" object of every

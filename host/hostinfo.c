@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* hostinfo.c - collect, print and serialize the host record (`exitscope info`). */
 #include <cpuid.h>
 #include <dirent.h>

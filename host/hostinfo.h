@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * hostinfo.h - the host record: kernel, KVM backend module and parameters,
  * CPU, KVM API and capabilities, supported CPUID features, XCR0/XSS, MSR

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* hostinfo_guest.c - the known instruction loop used to tell native from emulated guests. */
 #include "guest/guest.h"
 

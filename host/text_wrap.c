@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * text_wrap.c - words wrapped at TEXT_WIDTH columns (host/text_wrap.h).
  */

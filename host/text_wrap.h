@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * text_wrap.h - terminal text that fits TEXT_WIDTH columns: a lead (a label
  * or "warning: ") then words wrapped, continuation lines indented.

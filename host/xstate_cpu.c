@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_cpu.c - host-side instructions on the exitscope process's own
  * extended state (see xstate_cpu.h). The vector functions are generated

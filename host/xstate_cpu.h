@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xstate_cpu.h - the exitscope process's own extended state, read and set
  * with host-side instructions: XCR0 (xgetbv), PKRU (rdpkru), and a KVM_RUN

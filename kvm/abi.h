@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * abi.h - KVM and x86 ABI constants newer than the Linux 6.1 uapi headers
  * Debian 12 ships, plus architectural constants exitscope uses. Every value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cpuid.c - lookups and edits of struct kvm_cpuid2 tables, typed feature bits, CR4 bit gates. */
 #include <stdlib.h>
 #include <string.h>

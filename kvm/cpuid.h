@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpuid.h - struct kvm_cpuid2 lookups and edits, and the CPUID facts the
  * tree relies on: every feature bit it tests, typed (X86_FEAT_*), so a

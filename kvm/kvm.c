@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* kvm.c - checked wrappers over /dev/kvm system, VM and vCPU ioctls. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * kvm.h - thin wrappers over the /dev/kvm system, VM and vCPU ioctls.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* msr.c - the MSR names (kvm/msr.def) and the CET MSR table (kvm/msr.h). */
 #include <asm/kvm_para.h>	/* MSR_KVM_*: KVM's own MSRs, defined there once */
 #include <stdio.h>

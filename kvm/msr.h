@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * msr.h - MSR facts the tree relies on beyond their numbers (kvm/abi.h):
  * every MSR's name (kvm/msr.def, the one table of them), and the CET MSRs:

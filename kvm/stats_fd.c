@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* stats_fd.c - parse and read KVM's binary statistics (header, descriptors, data). */
 #include <errno.h>
 #include <stdlib.h>

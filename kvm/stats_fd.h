@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats_fd.h - reader for KVM's binary statistics fd (KVM_GET_STATS_FD).
  *

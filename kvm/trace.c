@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * trace.c - count KVM exits by reason through tracefs kvm:kvm_exit events.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * trace.h - count KVM exits by exit reason through tracefs kvm events.
  *

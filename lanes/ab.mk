@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # ab.mk - kernel A/B in the lanes (included by lanes/lanes.mk).
 #
 #   make ab-vmx AB=lanes/ab/<name>.ab   run the .ab file's command list on each

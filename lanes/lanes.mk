@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-only
 # lanes.mk - real-KVM lanes (included by the top-level Makefile).
 #
 #   make check-vmx     Bochs (corei7_skylake_x: VMX+EPT) -> real kvm_intel; Bochs

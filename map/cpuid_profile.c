@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cpuid_profile.c - guest CPUID profiles: parse "base,+name,-name" specs and build
  * the CPUID table they describe from KVM's supported one.

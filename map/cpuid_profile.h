@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cpuid_profile.h - named guest CPUID profiles for `exitscope map`: "host" (all
  * that KVM supports), "minimal" (a documented small set, see cpuid_profile.c) and

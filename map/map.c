@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * map.c - host side of the CR0/CR4 ownership map (see map.h): one VM per
  * CPUID profile, one guest call per entry, the exits of each round counted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * map.h - the CR0/CR4 ownership map: for every CR0/CR4 bit a 64-bit guest
  * may toggle (and for reads of CR0/CR3/CR4/CR8), the guest performs the

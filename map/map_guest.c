@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * map_guest.c - guest side of the CR0/CR4 ownership map: apply the
  * prerequisites, check that one toggle of the bit is accepted, then for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* map_guest.h - what the host and guest halves of the map share. */
 #ifndef EXITSCOPE_MAP_MAP_GUEST_H
 #define EXITSCOPE_MAP_MAP_GUEST_H

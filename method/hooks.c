@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* hooks.c - the callbacks through which the method reports: progress and warnings (method/method.h). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * measure.c - the entry of the method layer (method/method.h): the
  * defaults, the method asked for, and the settings it records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * method.h - how `exitscope run` measures the catalogue, below the CLI: the
  * two methods (v1: one nop baseline, then each probe in one pass; v2: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* repeat.c - N independent runs of this program, one result file each (method/repeat.h). */
 #include <errno.h>
 #include <fcntl.h>

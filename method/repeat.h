@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * repeat.h - N independent runs of one command (run --repeat N; calibrate
  * later): each run is a fresh process of this program (fork, then exec of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* schedule.c - method v2's round-robin schedule and adaptive stop (method/schedule.h). */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * schedule.h - method v2's schedule, apart from what a round is: the probes
  * visited round-robin in the order given, each leaving the rotation when

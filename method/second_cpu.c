@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * second_cpu.c - whether the CPU where a probe's second vCPU will run is busy
  * (method_cpu2_warning, method/method.h): decided here, from /proc/stat

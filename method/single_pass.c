@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * single_pass.c - method v1, as before rounds: the nop baseline once, its median
  * every other probe's overhead, then each probe in one pass of --samples

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * vm_rounds.c - method v2 on KVM: the schedule (method/schedule.c) with its real
  * round, one round of a probe in a VM of its own. A fresh VM per round is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * catalog.c - the probe table of `exitscope run` and the check of what
  * each probe needs from the host. Names follow kvm-unit-tests x86/vmexit.c

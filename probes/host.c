@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * host.c - host-side setup of the probes that need more than a plain VM:
  * ioeventfds, an MSR filtered to userspace (with the exit hook answering

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * insn_guest.c - guest ops of the instruction, control-register, MSR and
  * I/O probes: each function is one operation of its probe; setups check

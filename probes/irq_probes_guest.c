@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * irq_probes_guest.c - guest ops of the interrupt probes on an x2APIC in the
  * in-kernel irqchip: self IPI, HLT with an interrupt pending, IPIs to a

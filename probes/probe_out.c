@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * probe_out.c - the notes of probe outcomes, their conversion into the
  * result model (results/run_model.h) that gives their JSON, and --list.

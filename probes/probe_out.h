@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * probe_out.h - probe results as notes and as the result model's probe
  * (results/run_model.h), which gives the JSON probe objects

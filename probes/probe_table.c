@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * probe_table.c - the run table (probes/probe_table.h). By default a row
  * has the probe's figures and the marks of its notes; each distinct note

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * probe_table.h - the run table of `exitscope run`: one row per probe, in
  * TEXT_WIDTH columns by default (each note once, below the table, marked on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * probes.h - the VM-exit latency catalogue of `exitscope run`: one entry
  * per probe with its name (kvm-unit-tests x86/vmexit.c names where they

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * runner.c - one probe, one VM: check what the probe needs, build a VM for
  * it, set CR4.OSXSAVE and XCR0 when asked to (--guest-xcr0), run its host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * runner.h - run catalogue probes one by one, each in a fresh VM built for
  * what it needs (irqchip, 2 vCPUs), with its host-side setup, and turn the

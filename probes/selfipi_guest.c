@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * selfipi_guest.c - the self-IPI family of kvm-unit-tests x86/vmexit.c:
  * a self IPI through the xAPIC (MMIO at 0xfee00000, handled by the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * vmexit_guest.c - guest ops of two kvm-unit-tests x86/vmexit.c cases that
  * need a host side of their own: inl_from_pmtimer (a 32-bit IN from the

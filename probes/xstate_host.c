@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_host.c - host side of the XSAVE-related probes and of
  * pax_open_kernel (see xstate_probes.h): the guest CPUID a probe runs

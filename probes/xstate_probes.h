@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xstate_probes.h - what the XSAVE-related probes and pax_open_kernel
  * decide on the host side: the guest CPUID a probe runs with (KVM's minus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_probes_guest.c - guest ops of the XSAVE-related probes: XSETBV, INVD with
  * a guest XCR0 (and IA32_XSS) that differs from the host's, IA32_XSS, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * attribute.c - turn a probe's counts into its exit path (profile/attribute.h).
  * Each side's instruction counts are summed per function (the symbol at or

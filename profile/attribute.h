@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * attribute.h - an exit-path profile from the emulator's counts: the L1
  * kernel's instructions and calls by function (the lane kernel's

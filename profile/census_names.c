@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * census_names.c - a census's operand names (profile/census_names.h). The
  * VMCS field encodings and their names are KVM's (arch/x86/include/asm/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * census_names.h - the names an exit path's census gives the operands of
  * the costly instructions it counts: MSRs by kvm/msr.def ("IA32_XSS"), VMCS

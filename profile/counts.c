@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * counts.c - read the instrumented Bochs' profile file (profile/counts.h).
  * The format, line by line (lanes/bochs-instrument/instrument.cc writes it):

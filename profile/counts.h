@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * counts.h - what the lanes' instrumented Bochs wrote (its profile file,
  * harness/profile_mark.h): one dump per profiled run, labelled with the

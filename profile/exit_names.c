@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * exit_names.c - KVM's names of the VMX basic exit reasons and SVM exit codes
  * (the names its kvm_exit tracepoint prints: arch/x86/include/uapi/asm/vmx.h

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * symtab.c - a System.map's text symbols (profile/symtab.h). Lines are
  * "ADDRESS TYPE NAME"; text symbols are types t, T, w and W. Where several

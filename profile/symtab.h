@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * symtab.h - a lane kernel's text symbols from its System.map (the lanes
  * boot with nokaslr, so the addresses are the running kernel's): load,

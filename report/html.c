@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* html.c - small helpers to write escaped HTML/SVG text, numbers and per-file colors. */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* html.h - small helpers to write escaped HTML/SVG text, numbers and per-file colors. */
 #ifndef EXITSCOPE_REPORT_HTML_H
 #define EXITSCOPE_REPORT_HTML_H

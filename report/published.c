@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* published.c - the table of published.def, and matching a host record's CPU against it. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* published.h - published hardware VM-exit figures (report/published.def) and who matches them. */
 #ifndef EXITSCOPE_REPORT_PUBLISHED_H
 #define EXITSCOPE_REPORT_PUBLISHED_H

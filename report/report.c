@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report.c - the self-contained HTML report: page, host records, comparisons and check results. */
 #include <stdlib.h>
 #include <string.h>

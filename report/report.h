@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report.h - one self-contained HTML report (inline CSS and SVG) from result files. */
 #ifndef EXITSCOPE_REPORT_REPORT_H
 #define EXITSCOPE_REPORT_REPORT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_chart.c - the per-probe cost charts and numbers of the HTML report (inline SVG). */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_delta.c - one A/B comparison in the HTML report: delta chart with CI whiskers and a verdict table. */
 #include <math.h>
 #include <string.h>

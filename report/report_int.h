@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* report_int.h - the sections of the HTML report, shared between report/report*.c. */
 #ifndef EXITSCOPE_REPORT_REPORT_INT_H
 #define EXITSCOPE_REPORT_REPORT_INT_H

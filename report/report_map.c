@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* report_map.c - the ownership map of the HTML report: entries x (file, CPUID profile) grid. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_path.c - the report's exit-path section: for every probe of a
  * profiled lane run, where one operation's instructions go (L1 kernel, L2

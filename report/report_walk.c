@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * report_walk.c - the HTML report of a walk: per lane its steps, then per
  * one-vCPU probe its lane cycles over the commits as an inline SVG line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* check_model.c - the check model: collect and print check results, their JSON writer and reader side by side. */
 #include <errno.h>
 #include <stdarg.h>

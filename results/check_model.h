@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * check_model.h - the check model: pass/fail/skip/stopped results of the check
  * suites (xstate, cet, migrate), with the evidence or the skip reason, as

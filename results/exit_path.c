@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * exit_path.c - a probe's exit-path profile (results/exit_path.h): its JSON
  * writer and reader side by side. The counts are written as exact integers

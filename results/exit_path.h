@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * exit_path.h - a probe's exit-path profile, the "exit_path" member of a run
  * probe (docs/results-schema.md): what the lanes' instrumented emulator

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* file_read.c - a whole regular input file under a size limit (file_read.h). */
 #include <errno.h>
 #include <fcntl.h>

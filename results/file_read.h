@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * file_read.h - read a whole input file: a regular file of at most a
  * given size, so that no reader blocks on a FIFO, reads a device such as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* guest_speed.c - a probe's rounds at one guest speed (results/guest_speed.h). */
 #include <errno.h>
 #include <stdlib.h>

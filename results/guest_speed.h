@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * guest_speed.h - a probe's rounds at one guest speed (docs/method.md, "At equal
  * guest speed"). Every round of a probe times the harness loop (the same

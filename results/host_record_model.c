@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* host_record_model.c - the host record model: its JSON writer and its reader, side by side. */
 #include <limits.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_record_model.h - the host record model ("host" of every result file, the
  * whole of kind "info"; docs/results-schema.md HOST): host/ fills it from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* jcheck.c - typed JSON field getters that report problems by file and JSON path. */
 #include <limits.h>
 #include <math.h>

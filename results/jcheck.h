@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* jcheck.h - typed JSON field getters that report problems by file and JSON path. */
 #ifndef EXITSCOPE_RESULTS_JCHECK_H
 #define EXITSCOPE_RESULTS_JCHECK_H

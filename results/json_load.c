@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* json_load.c - read a JSON document from a file or memory under the readers' limits, with one-line errors. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * json_load.h - read a JSON document from a file or from memory under the
  * readers' limits (results/schema.h: size, duplicate keys), with one-line

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * map_model.c - the ownership-map model (results/map_model.h): building it, the
  * "changes" between profiles, its JSON writer and its reader, side by side

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * map_model.h - the CR0/CR4 ownership map as one C model: what `exitscope map`
  * (map/map.c) fills, what its JSON writer turns into the "map" object

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * noise.h - the noise floor model (docs/results-schema.md NOISE): what runs
  * of one host vary by from one run (one process, one boot) to the next,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * noise_estimate.c - a host's noise floor from K run files of one host and
  * one setup: per probe the between-run variance of its run means

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * outfile.c - checked, atomic output files (see outfile.h): a temporary in
  * the target's directory (a symlink's: its target's) renamed into place for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * outfile.h - write an output file so that every failure is reported with
  * the errno of the call that failed, and a failed write never leaves a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * query.c - load one of exitscope's JSON files through its reader and walk
  * query paths over the parsed document (results/query.h).

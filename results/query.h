@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * query.h - single figures out of exitscope's JSON files, for scripts
  * (`exitscope query`): a file is read and validated by the reader exitscope

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * result_read.c - load an exitscope result file and validate it into C
  * structs: the file-level envelope (schema, version, kind, tool, command,

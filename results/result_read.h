@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * result_read.h - load and validate an exitscope result file
  * (docs/results-schema.md): the file-level envelope, with the host record,

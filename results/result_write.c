@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* result_write.c - build the result envelope and write result files (checked, atomic). */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * result_write.h - the envelope of every result file (docs/results-schema.md):
  * schema and version, tool, kind, command line, timestamps, host record;

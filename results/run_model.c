@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* run_model.c - the probe model of run files: its JSON writer and its reader, side by side. */
 #include <limits.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_model.h - the probe model of run files ("probes" in docs/results-schema.md,
  * PROBE): probes/ fills it from a measured outcome, run_probe_json()

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* schema.c - the names of the result files' enums (results/schema.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * schema.h - the vocabulary of exitscope result files (docs/results-schema.md):
  * the schema name and version, and one enum per concept with the names the

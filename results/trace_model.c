@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* trace_model.c - the "trace" object (exits/op by exit reason): writer and reader side by side. */
 #include <errno.h>
 #include <stdlib.h>

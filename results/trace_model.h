@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * trace_model.h - exits per operation by exit reason (tracefs kvm_exit events),
  * the "trace" object of run probes and of map entries: one model, its

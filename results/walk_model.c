@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* walk_model.c - the walk file's reader and writer, and the steps document's writer (walk_model.h). */
 #include <errno.h>
 #include <limits.h>

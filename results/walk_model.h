@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * walk_model.h - the lanes on a kernel tree, commit by commit: the walk file
  * scripts/lane-walk writes (WALK_SCHEMA, docs/results-schema.md "Walk

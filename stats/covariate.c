@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* covariate.c - one covariate's slope within runs (stats/covariate.h). */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * covariate.h - one covariate's slope within runs (analysis of covariance):
  * how much a probe's round figure moves per cycle of the harness loop timed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * stats.c - descriptive statistics, median confidence intervals, a seeded
  * bootstrap and the quantile of Student's t.

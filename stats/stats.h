@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * stats.h - descriptive statistics and confidence intervals for samples;
  * the Welch intervals of compare are in stats/welch.h.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * welch.c - Welch t intervals from independent variance components: the
  * rounds model, the runs model, the between-run variance of a noise floor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * welch.h - Welch t intervals built from independent variance components:
  * a side's figure from the rounds of its runs or from its run means, a

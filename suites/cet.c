@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cet.c - the CET check suite as a table: host-side checks (cet_host.c)
  * then guest-side ones (cet_vmcheck.c), run in order (suites/suite_run.h:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cet.h - `exitscope check cet`: CET (shadow stacks, IBT) virtualization as
  * KVM advertises it to userspace. The suite is a table (cet.c) of host-side

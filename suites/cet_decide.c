@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* cet_decide.c - the CET suite's pure decisions (suites/cet_decide.h). */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cet_decide.h - the decisions of `exitscope check cet` that a host without
  * CET cannot exercise end to end, as pure functions of their inputs: the

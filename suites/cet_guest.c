@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cet_guest.c - guest side of the CET checks: the CR4.CET / CR0.WP rules,
  * CET MSR accesses, a supervisor shadow stack (SETSSBSY, RDSSP, INCSSP, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cet_guest.h - what the CET checks' host and guest sides share: the guest
  * functions in suites/cet_guest.c, their modes and result encodings, and

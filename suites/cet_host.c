@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cet_host.c - host-side CET checks: CPUID policy against the host CPU, the
  * XSS bits and the MSR save list; KVM_SET/GET_MSRS and ONE_REG of the CET

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * cet_int.h - what the files of the CET suite share: cet.c (the table)
  * runs the checks of cet_host.c and cet_vmcheck.c, which build their VMs

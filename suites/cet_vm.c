@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cet_vm.c - what every CET check builds on: CET support as the host
  * record's KVM_GET_SUPPORTED_CPUID states it, test VMs with CET cleared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * cet_vmcheck.c - guest-side CET checks: mov to CR4.CET without SHSTK/IBT and the
  * CR0.WP rules, guest CET MSR accesses, a supervisor shadow stack (tampered

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * irq.c - `exitscope check irq`: for each case of suites/irq_guest.h a VM
  * with an in-kernel irqchip and x2APIC runs IRQ_TRIALS self IPIs and counts

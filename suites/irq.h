@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * irq.h - `exitscope check irq`: interrupts taken at the instruction
  * boundary the architecture (or KVM) names: a self IPI pending at STI after

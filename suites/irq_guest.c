@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * irq_guest.c - guest side of `exitscope check irq`: x2APIC self IPIs sent
  * where the architecture says at which instruction boundary they are taken,

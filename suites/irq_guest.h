@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * irq_guest.h - what the host side of `exitscope check irq` (suites/irq.c)
  * and its guest code (suites/irq_guest.c) share: the cases, the trial count

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * migrate.h - `exitscope check migrate`: a running guest saved and restored
  * into a new VM (guest/vcpu_state.h) checks that it sees what it left.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * migrate_check.c - `exitscope check migrate`: a running guest is stopped at
  * a sync and again mid-loop by the watchdog kick, its VM is saved, destroyed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * migrate_guest.c - a guest that is migrated while it runs: it sets up
  * registers, vector state, MSRs, debug registers, XCR0 and x2APIC state,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * migrate_guest.h - what the migrate check's host and guest sides share: the
  * guest functions in suites/migrate_guest.c, their sync marks, the per-VM

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* suite_run.c - a check suite's table run in order, with stopping as an outcome (suite_run.h). */
 #include <stdio.h>
 #include <string.h>

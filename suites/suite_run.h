@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * suite_run.h - run a check suite as a table of checks, in order. Stopping
  * (Ctrl-C: env->stop) is an outcome of its own: the check in progress when

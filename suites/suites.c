@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* suites.c - the table of check suites, in the order `exitscope check` runs them. */
 #include "suites/suites.h"
 #include "suites/cet.h"

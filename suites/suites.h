@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * suites.h - the check suites run by `exitscope check [SUITE...]`: each adds
  * its pass/fail/skip results to a check_report (results/check_model.h).

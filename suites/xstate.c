@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate.c - the xstate check suite as a table: each check with the
  * results it records, run in order on one VM (suites/suite_run.h: Ctrl-C

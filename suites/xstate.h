@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xstate.h - `exitscope check xstate`: does the host keep guest and host
  * XSAVE-managed state apart across every kind of exit? XCR0 (a guest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_ctx.c - what every xstate check shares: the VM with its exit hook
  * (which reads the process's XCR0/PKRU right after KVM_RUN returns), XCR0

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_decide.c - the xstate suite's decisions on given evidence (see
  * xstate_decide.h): which PKRU the guest writes, and the verdicts of the

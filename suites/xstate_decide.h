@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xstate_decide.h - the decisions of the xstate suite on given evidence,
  * apart from the VM that gathers it (so tests can give a CET or PKU

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_guest.c - guest side of `exitscope check xstate`: set XCR0, cause
  * one exit of each kind (userspace PIO, in-kernel PIO, MMIO, CPUID, HLT

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* xstate_guest.h - what the host and guest halves of the xstate checks share. */
 #ifndef EXITSCOPE_SUITES_XSTATE_GUEST_H
 #define EXITSCOPE_SUITES_XSTATE_GUEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * xstate_int.h - state shared by the files of the xstate check suite:
  * xstate.c (the table of checks) uses xstate_xcr0.c and xstate_regs.c

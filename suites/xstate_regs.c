@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_regs.c - the register halves of the xstate suite: host vector
  * registers across KVM_RUN, guest vector registers across exits,

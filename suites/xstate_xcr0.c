@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * xstate_xcr0.c - the XCR0 checks of the xstate suite: a guest XCR0 subset
  * set by the guest and by the host, XCR0 isolation after each exit kind

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* fixture.c - build synthetic result files (schema v1) and temp dirs for the tests. */
 #include <dirent.h>
 #include <ftw.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /* fixture.h - build synthetic result files (schema v1) and temp dirs for the tests. */
 #ifndef EXITSCOPE_TESTS_FIXTURE_H
 #define EXITSCOPE_TESTS_FIXTURE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* lat_guest.c - guest ops used by tests/test_latency.c. */
 #include "guest/guest.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * run_cmd.c - run a program from a test and capture its exit status, stdout
  * and stderr; start it and watch it while it runs (Ctrl-C tests).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * run_cmd.h - run a program from a test and capture its exit status, stdout
  * and stderr; or start it, watch its output and signals while it runs (for

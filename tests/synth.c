@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* synth.c - synthetic runs from a two-level model (run offsets, round noise), in memory. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * synth.h - synthetic runs from a two-level model, in memory: a run's
  * probes have rounds whose medians are mu (1 + b + e_r), b ~ N(0, sb^2) the

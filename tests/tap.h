@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tap.h - minimal TAP producer for the C test programs (kselftest style):
  * plan, ok/is/like with diagnostics, skip with a reason, and exit status.

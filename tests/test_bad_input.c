@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_bad_input.c - bad input never costs a file, never hangs, never
  * crashes and always says why in one line: an output that is the same

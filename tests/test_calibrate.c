@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_calibrate.c - `exitscope calibrate` end to end: its usage errors
  * (before anything runs), a failing run ending it with the run's status,

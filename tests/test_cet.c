@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_cet.c - `exitscope check cet` on real /dev/kvm: the negative CET
  * facts that hold on every host without CET in the guest CPUID (MSRs absent

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_cli.c - the exitscope command line contract of the core: usage errors
  * exit 2, an unusable KVM (a missing path, a file that is not KVM, a file

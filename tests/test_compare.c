@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
 #include <math.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_counts.c - the counts file's census (format 2) and its count bound:
  * census lines of a hand-made format-2 file land in their sides (an

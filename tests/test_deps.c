@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_deps.c - scripts/install-deps against a fake dpkg-query, apt-get,
  * apt-cache and id on PATH (nothing is installed): the default is the build

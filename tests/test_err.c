@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_err.c - base/err.c (the one way to report an error) and base/num.c (digits-only numbers). */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_export.c - `exitscope export` and `run --openmetrics` against the
  * real tools: the text passes `promtool check metrics` (Debian prometheus)

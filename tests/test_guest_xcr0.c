@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_guest_xcr0.c - `exitscope run --guest-xcr0 MASK`: the mask rules
  * (exact messages of guest_xcr0_check), usage errors with exit 2, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_install.c - `make install` and `make uninstall` for real, into a
  * temporary DESTDIR with a PREFIX of its own: exactly the binary under test,

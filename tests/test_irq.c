@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_irq.c - `exitscope check irq`: the handler's notes count a delivery
  * into code running with IF=0 apart from the trial's; the verdicts from

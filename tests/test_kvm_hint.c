@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_kvm_hint.c - what exitscope tells a user whose KVM device will not
  * open (cli/kvm_hint.c), for each case a newcomer meets, on made-up facts:

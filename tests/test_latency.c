@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_latency.c - the latency harness API (harness/latency.h) on real
  * /dev/kvm: exact userspace exits per op, batch and sample bookkeeping,

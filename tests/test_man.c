@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_man.c - the man pages cannot drift from the program: every command
  * in `exitscope --help` has its page in $BUILD/man (and no page lacks its

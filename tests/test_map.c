@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_map.c - `exitscope map` and its library: CPUID profile parsing and
  * building, the map on real /dev/kvm (runs to completion, "emulated" and

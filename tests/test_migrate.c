@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_migrate.c - vCPU state save/restore on real /dev/kvm: a running guest
  * is migrated at a sync and mid-loop and verifies its own state; the saved

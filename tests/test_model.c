@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_model.c - one C model per result kind: a host record (info), probes
  * (run) and checks (check) built in C with distinctive values are written

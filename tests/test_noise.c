@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_noise.c - the noise floor: the estimator on synthetic runs (hand
  * arithmetic, a known between-run SD, probes that skipped in some runs,

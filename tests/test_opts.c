@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_opts.c - the option tables (cli/opts.c): a made-up table gives the
  * getopt short string, long options, parse and --help expected of it; an

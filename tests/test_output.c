@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_output.c - nothing measured is ever lost and every stop says so:
  * an output path that cannot be written is refused before anything is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_probes.c - the probes that share a name with kvm-unit-tests
  * x86/vmexit.c time what vmexit.c times: the catalogue has every vmexit.c

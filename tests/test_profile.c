@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_profile.c - the exit-path profile on synthetic emulator counts and
  * symbol tables: System.map loading and lookup, the counts file's reader

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_progress.c - the progress line of map and check (cli/progress.c).
  * Pure parts first: the estimate, its wording and the composed line (cut

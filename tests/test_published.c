@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_published.c - the published hardware figures: every row of
  * report/published.def is well formed (a probe of the catalogue, a vendor

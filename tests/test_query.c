@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_query.c - `exitscope query` and the path walker under it
  * (results/query.h): every selector form ([ID] per array, [*] on arrays

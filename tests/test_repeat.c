@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_repeat.c - `exitscope run --repeat N` end to end: the usage errors,
  * the file names (FILE.json: FILE-1.json ...), N runs as N processes with

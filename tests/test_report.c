@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_report.c - the HTML report: expected sections, escaping, no external
  * assets, an interrupt probe's delivery counts and a two-vCPU probe's wait,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_result_read.c - the result reader accepts valid files and names every problem of broken ones. */
 #include <fcntl.h>
 #include <glob.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_run.c - `exitscope run` end to end: --help, --list (every probe with
  * its requirement), usage errors, the whole catalogue once with small

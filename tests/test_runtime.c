@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_runtime.c - the guest runtime on real /dev/kvm: C guest functions,
  * ucalls (return value, sync, assert with file:line), unhandled and "safe"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_schedule.c - method v2's schedule (method/schedule.c) driven without
  * the CLI and without KVM: a fake round appends a synthetic round median

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_schema.c - docs/results-schema.json against the real validator
  * (Debian python3-jsonschema, draft 2020-12) and against the C reader:

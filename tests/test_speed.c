@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_speed.c - compare at equal guest speed (docs/method.md): the slope
  * within runs on hand-computed numbers, the adjustment of a probe's

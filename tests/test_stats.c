@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* test_stats.c - stats/stats.c against hand-computed statistics. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_stats_fd.c - the binary stats reader on a synthetic buffer (header,
  * id, descriptors incl. a histogram, data) held in a memfd, on corrupt

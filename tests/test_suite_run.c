@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_suite_run.c - suites/suite_run.c on made-up tables (no KVM): checks
  * run in order, "applies" hides a check, and Ctrl-C (the stop flag) turns

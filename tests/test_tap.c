@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_tap.c - `exitscope check --tap` and `exitscope map --tap --expect`
  * as prove (TAP::Harness) sees them: a wrapper script in a temporary

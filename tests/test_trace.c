@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_trace.c - kvm/trace.c's tracefs text parser on synthetic "trace"
  * files in the 6.1 kvm_exit format (VMX and SVM names, flags, unknown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_walk.c - `exitscope walk`, `report WALK.json` and `query` on a walk:
  * walks of five commits built from the VMX lane sample run (a +5% step at

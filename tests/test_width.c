@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_width.c - the default terminal output fits 100 columns: no line of
  * `info` or of `run` (stdout and stderr) is wider, with probes that give

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_xstate.c - `exitscope check xstate` on real /dev/kvm: the guest XCR0
  * subset is visible through KVM_GET_XCRS, the host's XCR0 is intact after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_xstate_probes.c - the host-side decisions of the XSAVE-related
  * probes and of pax_open_kernel, on given inputs (a CET host's CPUID and

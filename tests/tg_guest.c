@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /* tg_guest.c - guest functions used by tests/test_runtime.c. */
 #include "guest/guest.h"
 

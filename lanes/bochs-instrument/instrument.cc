@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 // instrument.cc - exitscope's Bochs instrumentation module: exact counts of
 // what runs between exitscope's batch marks (profile_mark.h, a copy of
 // exitscope's harness/profile_mark.h), for an exit-path profile.

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck disable=SC2154 # bench_name: set by the script that sources this
 # bench-common.sh - what scripts/bench-method and scripts/bench-noise share:
 # their one-line failures and count checks (named by bench_name, set

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-method-compare.sh - sourced by scripts/bench-method: every
 # comparison of the runs in $from, per variant, comparison k, model (plain,
 # with the noise floor; per --normalize mode) and tag (A/A, relabelled), with

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-method-measure.sh - sourced by scripts/bench-method unless --from: the
 # runs. The default probe set, setup.tsv, an optional `exitscope calibrate`
 # per variant (calibrate.tsv, noise-V.json), then the K comparisons' runs

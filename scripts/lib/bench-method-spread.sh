@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-method-spread.sh - sourced by scripts/bench-method inside its
 # summary: what the verdicts see per probe (within-run, between-run and
 # floor SDs, the host's speed shift; rounds.tsv), the same at equal guest

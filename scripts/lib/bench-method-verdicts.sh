@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-method-verdicts.sh - sourced by scripts/bench-method inside its
 # summary: the runs table (wall and CPU time, rounds, stop reasons, the
 # host's CPU time beside), each noise floor's spread, and the A/A verdict

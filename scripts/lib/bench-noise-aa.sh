@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-noise-aa.sh - sourced by scripts/bench-noise inside its summary: A/A
 # comparisons, one run a side, of the runs cut to their first r rounds
 # (aa/), paired as --pairs says; per variant and r how many verdicts were

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-noise-host.sh - sourced by scripts/bench-noise inside its summary:
 # the host's speed inside a run (per round, from the baselines) and, with two
 # variants, the matched runs' differences against what the within-run SDs

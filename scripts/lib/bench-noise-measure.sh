@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-noise-measure.sh - sourced by scripts/bench-noise unless --from: the
 # runs. K rounds of every variant interleaved in time (--paired: a slice of
 # them at the same time), each run's file, start, wall time, load and CPU

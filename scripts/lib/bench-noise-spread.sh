@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # bench-noise-spread.sh - sourced by scripts/bench-noise inside its summary:
 # the header, the per-probe SDs (within a run, between runs, expected and
 # floor; of net cycles and of net over the paired baseline), and the part

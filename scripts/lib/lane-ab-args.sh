@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-ab-args.sh - sourced by scripts/lane-ab: its arguments, the .ab file
 # (keys checked, sides with their kernels, sources and patches, the lanes it
 # is for, lane settings, LANE_PROFILE), the pairs, and the output directory,

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-ab-assert.sh - sourced by scripts/lane-ab: ab_assert, which checks an
 # A/B expectations file (syntax: lanes/ab/example.expect) on the comparisons
 # of an output directory and prints one line per expectation with the

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-ab-compare.sh - sourced by scripts/lane-ab: `exitscope compare` of
 # every pair block by block (a block left out on purpose is said, not
 # failed), and `exitscope report` of all sides, each side's blocks merged

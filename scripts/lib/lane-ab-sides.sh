@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-ab-sides.sh - sourced by scripts/lane-ab: each side's results, either
 # by running scripts/lane-run on its kernel (lane mode: the command list cut
 # to the options this exitscope has, one lane directory per side) or by

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck disable=SC2154,SC2034 # tmp, cache, top: set by lane-build-kernel; pkg, ver, ...: read there
 # lane-build-kernel-tree.sh - sourced by scripts/lane-build-kernel when
 # LANE_SOURCE is a path (it has a '/'): a kernel source tree of the user's,

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-run-boot.sh - sourced by scripts/lane-run: the emulator's command line
 # (Bochs: boot ISO and bochsrc; QEMU: -kernel/-initrd), the boot itself under
 # a timeout, the progress line on a terminal, the stall watch of Bochs, and

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-run-emulator.sh - sourced by scripts/lane-run: the emulated PC's
 # settings before anything boots: which Bochs (built, system or a path) and
 # its CPU model checked against its cpudb sources, clearcpuid, APICv/AVIC,

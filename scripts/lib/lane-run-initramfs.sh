@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-run-initramfs.sh - sourced by scripts/lane-run: the guest's initramfs
 # (busybox, lanes/init, the static exitscope, lanes/lane-helper), the lane
 # record exitscope writes into each result's host record, the command list

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-run-kernel.sh - sourced by scripts/lane-run: the kernel to boot
 # (stock, the cached tiny kernel from scripts/lane-build-kernel, or a given
 # bzImage) checked for KVM, its modules, config, System.map for the profile,

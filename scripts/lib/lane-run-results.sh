@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-run-results.sh - sourced by scripts/lane-run after the emulator has
 # finished: the JSON results out of the debug-port log (scripts/lane-extract),
 # a kernel without KVM said in one line, and each run block's exit-path

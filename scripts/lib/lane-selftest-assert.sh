@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-selftest-assert.sh - sourced by scripts/lane-selftest: scripts/lane-assert
 # on recorded lane results (lanes/samples/): each sample passes its
 # expectations, each line of its wrong.txt fails with the measured figures,

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-selftest-extract.sh - sourced by scripts/lane-selftest:
 # scripts/lane-extract reads back a well-formed console log and rejects a
 # garbled block and a block cut off before its END marker.

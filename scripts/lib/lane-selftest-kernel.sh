@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-selftest-kernel.sh - sourced by scripts/lane-selftest (bad_input,
 # ok and bad are its): bad kernel input fails before any build or boot
 # (lane-build-kernel's patch series, lane-run's kernel), and the kernel

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck disable=SC2154 # commands, out, host_exe, repo, top: set by the script that sources this
 # lane-walk-commit.sh - sourced by scripts/lane-walk and scripts/lane-bisect:
 # one commit of a kernel repository measured in one or two lanes, into the

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # lane-walk-selftest-repo.sh - sourced by scripts/lane-walk-selftest: the
 # small kernel history it walks and bisects, a git repository made from the
 # lanes' own 6.1 source (/usr/src/linux-source-6.1.tar.xz) with fixed

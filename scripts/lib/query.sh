@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
 # shellcheck disable=SC2154 # query_exe: set by the script that sources this
 # query.sh - sourced by the scripts that read figures out of exitscope's
 # files (results, compare --json output, noise floors): they ask
