@@ -142,18 +142,31 @@ check: tests check-layers check-uapi
 # code), the real VMX/SVM lanes in emulated PCs, a kernel history walked and
 # bisected there, the CET lane, and the seed kernel A/Bs there.
 check-all:
+	@echo "check-all: step 1/12: make check ($$(date +%T))"
 	$(MAKE) check
+	@echo "check-all: step 2/12: make build-clang ($$(date +%T))"
 	$(MAKE) build-clang
+	@echo "check-all: step 3/12: make check SANITIZE=1 ($$(date +%T))"
 	$(MAKE) check SANITIZE=1
+	@echo "check-all: step 4/12: make check-fuzz-corpus ($$(date +%T))"
 	$(MAKE) check-fuzz-corpus
+	@echo "check-all: step 5/12: make check-deb ($$(date +%T))"
 	$(MAKE) check-deb
+	@echo "check-all: step 6/12: make check-lanes ($$(date +%T))"
 	$(MAKE) check-lanes
+	@echo "check-all: step 7/12: make check-walk ($$(date +%T))"
 	$(MAKE) check-walk
+	@echo "check-all: step 8/12: make check-kernels ($$(date +%T))"
 	$(MAKE) check-kernels
+	@echo "check-all: step 9/12: make check-lane-cet ($$(date +%T))"
 	$(MAKE) check-lane-cet
+	@echo "check-all: step 10/12: make check-lane-profile ($$(date +%T))"
 	$(MAKE) check-lane-profile
+	@echo "check-all: step 11/12: make check-matrix ($$(date +%T))"
 	$(MAKE) check-matrix
+	@echo "check-all: step 12/12: make check-ab ($$(date +%T))"
 	$(MAKE) check-ab
+	@echo "check-all: all 12 steps passed ($$(date +%T))"
 
 # The users of the 6.18 uapi names kvm/abi.h falls back on also build against
 # a copy of the 6.18 definitions (tests/uapi-6.18/, searched first); check.c
