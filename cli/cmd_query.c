@@ -38,8 +38,8 @@ const struct cli_cmd_spec query_spec = {
 		 "SUITE/NAME; map entries: REG/NAME/OP; a walk's commits: the full REV), [*]\n"
 		 "all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
 		 "final '#' prints how many values PATH selects; '.' is the whole document.\n"
-		 "Strings print as they are, numbers as JSON writes them, objects and arrays\n"
-		 "as one line of JSON.\n",
+		 "Strings print as they are, numbers in their shortest form (also inside\n"
+		 "objects and arrays, which print as one line of JSON).\n",
 	.opts = query_opts,
 	.col = 15,
 	.order = '+',	/* options end at FILE: a PATH is never taken for an option */

@@ -334,29 +334,108 @@ const char *query_identity(const char *key)
 	return "name";
 }
 
+/* A real as the shortest text that reads back to it (a whole number as an integer); buf of 32 bytes. */
+static void real_text(double d, char *buf, size_t size)
+{
+	/* A whole number as one (700.0 is "700", not %g's "7e+02"). */
+	if (d == trunc(d) && fabs(d) < 1e17) {
+		snprintf(buf, size, "%.0f", d);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+}
+
+/* A string as JSON writes it, quoted and escaped, to f: 0, or -1. */
+static int put_json_string(FILE *f, const char *s, size_t len)
+{
+	json_t *j = json_stringn_nocheck(s, len);
+	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	int rc = t && fputs(t, f) >= 0 ? 0 : -1;
+
+	free(t);
+	json_decref(j);
+	return rc;
+}
+
+/*
+ * v as compact JSON to f, its numbers written as query_value_text writes a
+ * number alone (jansson's own writer gives reals 17 digits: 0.1 would be
+ * 0.10000000000000001). 0, or -1.
+ */
+static int put_json(FILE *f, const json_t *v)
+{
+	const char *k;
+	char buf[64];
+	json_t *m;
+	size_t i;
+	int first = 1;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		fputc('{', f);
+		json_object_foreach((json_t *)v, k, m) {
+			if (!first)
+				fputc(',', f);
+			first = 0;
+			if (put_json_string(f, k, strlen(k)) || fputc(':', f) == EOF || put_json(f, m))
+				return -1;
+		}
+		return fputc('}', f) == EOF ? -1 : 0;
+	case JSON_ARRAY:
+		fputc('[', f);
+		json_array_foreach(v, i, m) {
+			if (i)
+				fputc(',', f);
+			if (put_json(f, m))
+				return -1;
+		}
+		return fputc(']', f) == EOF ? -1 : 0;
+	case JSON_STRING:
+		return put_json_string(f, json_string_value(v), json_string_length(v));
+	case JSON_REAL:
+		real_text(json_real_value(v), buf, sizeof(buf));
+		return fputs(buf, f) < 0 ? -1 : 0;
+	case JSON_INTEGER:
+		return fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v)) < 0 ? -1 : 0;
+	case JSON_TRUE:
+		return fputs("true", f) < 0 ? -1 : 0;
+	case JSON_FALSE:
+		return fputs("false", f) < 0 ? -1 : 0;
+	case JSON_NULL:
+		return fputs("null", f) < 0 ? -1 : 0;
+	}
+	return -1;
+}
+
 char *query_value_text(const json_t *v)
 {
-	char buf[64];
+	char buf[64], *t = NULL;
+	size_t len;
+	FILE *f;
 
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
 	if (json_is_real(v)) {
-		double d = json_real_value(v);
-
-		/* A whole number as one (700.0 is "700", not %g's "7e+02"). */
-		if (d == trunc(d) && fabs(d) < 1e17) {
-			snprintf(buf, sizeof(buf), "%.0f", d);
-			return strdup(buf);
-		}
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, d);
-			if (strtod(buf, NULL) == d)
-				break;
-		}
+		real_text(json_real_value(v), buf, sizeof(buf));
 		return strdup(buf);
 	}
-	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER |
-			     JSON_REAL_PRECISION(17));
+	f = open_memstream(&t, &len);
+	if (!f)
+		return NULL;
+	if (put_json(f, v) || ferror(f)) {
+		fclose(f);
+		free(t);
+		return NULL;
+	}
+	if (fclose(f)) {
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* The value at a dotted key path below obj, or NULL. */

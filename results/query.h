@@ -88,7 +88,8 @@ long query_select(json_t *root, const struct query_path *p, json_t *out);
 /*
  * A value as one line for scripts (no newline; malloc'd, NULL when out of
  * memory): a string as it is, a number as the shortest text that reads
- * back to it, true/false/null, an object or array as compact JSON.
+ * back to it, true/false/null, an object or array as compact JSON whose
+ * numbers are written the same way.
  */
 char *query_value_text(const json_t *v);
 

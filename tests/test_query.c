@@ -130,13 +130,31 @@ static void test_library(void)
 	json_decref(root);
 }
 
+/* Objects and arrays print their numbers as a number alone prints. */
+static void test_object_numbers(void)
+{
+	json_t *v = json_loads("{\"a\": 0.1, \"b\": [0.1, 1e-7, 700.0, 1198.25, 3, -2.5],"
+			       " \"c\": {\"s\": \"q\\\"\\n\", \"t\": true, \"n\": null}}", 0, NULL);
+	char *t = query_value_text(v);
+	const char *want = "{\"a\":0.1,\"b\":[0.1,1e-07,700,1198.25,3,-2.5],"
+			   "\"c\":{\"s\":\"q\\\"\\n\",\"t\":true,\"n\":null}}";
+
+	if (!ok(t && !strcmp(t, want), "an object prints 0.1 as 0.1, as a number alone prints"))
+		diag("got %s", t ? t : "(null)");
+	free(t);
+	t = query_value_text(json_object_get(v, "b"));
+	ok(t && !strcmp(t, "[0.1,1e-07,700,1198.25,3,-2.5]"), "an array likewise (%s)", t ? t : "(null)");
+	free(t);
+	json_decref(v);
+}
+
 static void test_result_files(void)
 {
 	is_query("run\n", 0, RUN, "kind", "a string prints raw");
 	is_query("1198\n", 0, RUN, "probes[cpuid].cycles.median", "a number by [ID]");
 	is_query("intercepted\n", 0, MAP, "map.profiles[host].entries[cr0/MP/toggle].status",
 		 "map entries by REG/NAME/OP");
-	is_query("{\"CR_ACCESS\":1.0,\"IO_INSTRUCTION\":0.0}\n", 0, MAP,
+	is_query("{\"CR_ACCESS\":1,\"IO_INSTRUCTION\":0}\n", 0, MAP,
 		 "map.profiles[host].entries[cr0/MP/toggle].trace", "an object as compact JSON");
 	is_query("pass\n", 0, CHECK, "checks[xstate/xcr0_subset_host].status", "checks by SUITE/NAME");
 	is_query("0\n", 0, CHECK, "checks[status=fail]#", "# counts: 0 is an answer");
@@ -312,6 +330,7 @@ int main(void)
 {
 	test_library();
 	test_census_identity();
+	test_object_numbers();
 	exe = getenv("EXITSCOPE");
 	if (!exe) {
 		skip("EXITSCOPE is not set (run through make check)");
