@@ -14,6 +14,9 @@
  *   SEL      := "[*]" | "[" ID "]" | "[" FIELD OP VALUE "]"
  *   OP       := "=" | "!=" | "~" (POSIX extended regex on a string)
  *   FIELD    := KEY ("." KEY)*  of letters, digits and _
+ * Inside a selector "\[", "\]" and "\\" are '[', ']' and '\'; no space
+ * around FIELD or VALUE. A regex has no back-reference and bounded counted
+ * repeats (QUERY_RE_*).
  * A selector on an array picks elements: [*] all of them, [ID] those whose
  * identity (query_identity) is ID, [FIELD OP VALUE] those whose FIELD
  * compares so; further selectors filter the elements picked. On an object
@@ -70,6 +73,12 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 void query_file_free(struct query_file *qf);
 
 struct query_path;
+
+/* The limits of a path (man exitscope-query, LIMITS). */
+#define QUERY_MAX_STEPS		32	/* keys in a path */
+#define QUERY_MAX_SELS		8	/* selectors after one key */
+#define QUERY_RE_MAX		256	/* bytes of a [~REGEX] */
+#define QUERY_RE_DUP_MAX	255	/* n and m of a counted repeat {n,m}, as POSIX's RE_DUP_MAX */
 
 /* Parse text; NULL with why in err ("probes[: no closing ]"). query_path_free() it. */
 struct query_path *query_path_parse(const char *text, struct err *err);
