@@ -19,6 +19,8 @@
 #include "results/schema.h"
 #include "results/walk_model.h"
 
+#define QUERY_FILE_ECHO_MAX	200	/* bytes of FILE's name quoted in an error */
+
 static const struct cli_opt query_opts[] = {
 	{ "plain", CLI_LONG('p'), NULL, "FILE is any JSON document: check its syntax only (a lane's\n"
 					"helper output, not an exitscope file)" },
@@ -36,10 +38,12 @@ const struct cli_cmd_spec query_spec = {
 		 "by '.', each key optionally followed by selectors of an array's elements:\n"
 		 "[ID] by identity (probes, functions, profiles: name; exits: reason; checks:\n"
 		 "SUITE/NAME; map entries: REG/NAME/OP; a walk's commits: the full REV), [*]\n"
-		 "all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX]. A\n"
-		 "final '#' prints how many values PATH selects; '.' is the whole document.\n"
-		 "Strings print as they are, numbers as JSON writes them, objects and arrays\n"
-		 "as one line of JSON.\n",
+		 "all, [FIELD=VALUE], [FIELD!=VALUE], [FIELD~REGEX] (no spaces around FIELD\n"
+		 "or VALUE; \\[ and \\] for brackets). A final '#' prints how many values PATH\n"
+		 "selects; '.' is the whole document. A PATH has at most 32 steps; a REGEX\n"
+		 "has no back-reference and bounded repeats (man exitscope-query, LIMITS).\n"
+		 "Strings print as they are, numbers in their shortest form (also inside\n"
+		 "objects and arrays, which print as one line of JSON).\n",
 	.opts = query_opts,
 	.col = 15,
 	.order = '+',	/* options end at FILE: a PATH is never taken for an option */
@@ -84,6 +88,20 @@ static int read_stdin(char **buf, size_t *len, struct err *err)
 	return 0;
 }
 
+/*
+ * FILE as named in messages: whole, or its first bytes and its length, so
+ * that a name of 4 KB or more does not push the reason out of the line.
+ */
+static const char *file_shown(const char *file, char *buf, size_t size)
+{
+	size_t n = strlen(file);
+
+	if (n <= QUERY_FILE_ECHO_MAX)
+		return file;
+	snprintf(buf, size, "%.*s... (path cut: %zu bytes)", QUERY_FILE_ECHO_MAX, file, n);
+	return buf;
+}
+
 /* Print what one path selects; 0 when it selected something (or counted), 1 when not, -1 no memory. */
 static int query_print(struct query_file *qf, struct query_path *p)
 {
@@ -126,7 +144,8 @@ int cmd_query(int argc, char **argv)
 	struct query_path **paths;
 	struct query_file *qf;
 	struct cli_parser cp;
-	const char *file;
+	const char *file, *shown;
+	char cut[QUERY_FILE_ECHO_MAX + 64];
 	struct err err;
 	char *buf = NULL;
 	int c, plain = 0, rc = EXIT_OK, npaths, i, r;
@@ -149,6 +168,7 @@ int cmd_query(int argc, char **argv)
 		return cli_usage_error("query", argc == optind ? "need a FILE and a PATH" :
 							      "need at least one PATH");
 	file = argv[optind++];
+	shown = file_shown(file, cut, sizeof(cut));
 	npaths = argc - optind;
 	paths = calloc(npaths, sizeof(*paths));
 	if (!paths)
@@ -166,10 +186,10 @@ int cmd_query(int argc, char **argv)
 			goto out;
 		}
 	} else if (file_read_all(file, RESULT_MAX_FILE_BYTES, &buf, &len, &err)) {
-		rc = cli_error("query", EXIT_USAGE, "%s: %s", file, err.msg);
+		rc = cli_error("query", EXIT_USAGE, "%s: %s", shown, err.msg);
 		goto out;
 	}
-	qf = query_load_buffer(file, buf, len, env, sizeof(env) / sizeof(env[0]),
+	qf = query_load_buffer(shown, buf, len, env, sizeof(env) / sizeof(env[0]),
 			       plain ? QUERY_LOAD_PLAIN : 0, &err);
 	if (!qf) {
 		rc = cli_error("query", EXIT_USAGE, "%s", err.msg);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,7 @@
 #include "results/query.h"
 #include "results/schema.h"
 
-#define QUERY_MAX_STEPS	32
-#define QUERY_MAX_SELS	8
+#define QUERY_ECHO_MAX	100	/* bytes of a path quoted in an error */
 
 enum sel_kind { SEL_ALL, SEL_ID, SEL_EQ, SEL_NE, SEL_RE };
 
@@ -166,21 +166,164 @@ static bool is_key_char(char c)
 	return c && c != '.' && c != '[' && c != ']' && c != '#';
 }
 
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 static bool is_field(const char *s, size_t n)
 {
 	if (!n || s[0] == '.' || s[n - 1] == '.')
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!(s[i] == '_' || s[i] == '.' || (s[i] >= 'a' && s[i] <= 'z') ||
-		      (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')) ||
+		      (s[i] >= 'A' && s[i] <= 'Z') || is_digit(s[i])) ||
 		    (s[i] == '.' && s[i + 1] == '.'))
 			return false;
 	return true;
 }
 
-/* The selector text t (n bytes, between the brackets) into s. */
-static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *err)
+/*
+ * Fail with why, then the path: whole, or its first QUERY_ECHO_MAX bytes
+ * and its length, so that the reason comes first and the line stays short
+ * whatever the path ("more than 32 steps ... in 'a.a.a...' (path cut: 5000 bytes)").
+ */
+static int path_fail(struct err *err, int code, const char *text, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int path_fail(struct err *err, int code, const char *text, const char *fmt, ...)
 {
+	size_t n = strlen(text);
+	char why[512], cut[64] = "";
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	if (n > QUERY_ECHO_MAX)
+		snprintf(cut, sizeof(cut), "...' (path cut: %zu bytes)", n);
+	return err_set(err, code, "%s in '%.*s%s", why, (int)(n > QUERY_ECHO_MAX ? QUERY_ECHO_MAX : n),
+		       text, *cut ? cut : "'");
+}
+
+/* The index of the ']' that ends the bracket expression opening at re[i] (n when none). */
+static size_t bracket_end(const char *re, size_t n, size_t i)
+{
+	i++;
+	if (i < n && re[i] == '^')
+		i++;
+	if (i < n && re[i] == ']')
+		i++;
+	for (; i < n; i++) {
+		if (re[i] == '[' && i + 1 < n && (re[i + 1] == ':' || re[i + 1] == '.' || re[i + 1] == '=')) {
+			char kind = re[i + 1];
+
+			for (i += 2; i + 1 < n && !(re[i] == kind && re[i + 1] == ']'); i++)
+				;
+			i++;
+		} else if (re[i] == ']') {
+			return i;
+		}
+	}
+	return n;
+}
+
+/*
+ * The bounds of a regex: at most QUERY_RE_MAX bytes, no back-reference (a
+ * '\' and a digit: glibc's extension, whose matching backtracks without
+ * bound), counted repeats {n}, {n,}, {,m}, {n,m} with n and m at most
+ * QUERY_RE_DUP_MAX, and none applying to what already holds one: a group
+ * with a counted repeat inside, or a counted repeat ("(a{9}){9}", "a{9}{9}"),
+ * which regcomp would expand into the product of the counts. 0, or -EINVAL
+ * with the reason (the caller adds where).
+ */
+static int re_check(const char *re, size_t n, char *why, size_t size)
+{
+	bool counted[QUERY_RE_MAX + 1];	/* a counted repeat inside the open group, by depth */
+	bool last = false;		/* the atom before, with its repeats, holds a counted repeat */
+	size_t depth = 0, i;
+
+	if (n > QUERY_RE_MAX) {
+		snprintf(why, size, "a regex longer than %d bytes", QUERY_RE_MAX);
+		return -EINVAL;
+	}
+	counted[0] = false;
+	for (i = 0; i < n; i++) {
+		char c = re[i];
+
+		if (c == '\\') {
+			if (i + 1 < n && is_digit(re[i + 1])) {
+				snprintf(why, size, "a back-reference \\%c in a regex (not supported)", re[i + 1]);
+				return -EINVAL;
+			}
+			i++;
+			last = false;
+		} else if (c == '[') {
+			i = bracket_end(re, n, i);
+			last = false;
+		} else if (c == '(') {
+			counted[++depth] = false;
+			last = false;
+		} else if (c == ')' && depth) {
+			last = counted[depth--];
+			counted[depth] |= last;
+		} else if (c == '{' && i + 1 < n && (is_digit(re[i + 1]) || re[i + 1] == ',')) {
+			unsigned long lo = 0, hi = 0;
+			size_t j = i + 1;
+
+			for (; j < n && is_digit(re[j]); j++)
+				lo = lo > QUERY_RE_DUP_MAX ? lo : lo * 10 + (unsigned long)(re[j] - '0');
+			if (j < n && re[j] == ',')
+				for (j++; j < n && is_digit(re[j]); j++)
+					hi = hi > QUERY_RE_DUP_MAX ? hi : hi * 10 + (unsigned long)(re[j] - '0');
+			if (lo > QUERY_RE_DUP_MAX || hi > QUERY_RE_DUP_MAX) {
+				snprintf(why, size, "a counted repeat {%.*s} above %d in a regex", (int)(j - i - 1),
+					 re + i + 1, QUERY_RE_DUP_MAX);
+				return -EINVAL;
+			}
+			if (last) {
+				snprintf(why, size, "nested counted repeats ({%.*s} on a counted repeat) in a regex",
+					 (int)(j - i - 1),
+					 re + i + 1);
+				return -EINVAL;
+			}
+			counted[depth] = true;
+			last = true;
+			i = j < n && re[j] == '}' ? j : i;
+		} else if (c != '*' && c != '+' && c != '?') {
+			last = false;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A selector's VALUE or ID as it is meant: "\[", "\]" and "\\" are '[', ']'
+ * and '\' (a regex takes its text as written, where they mean the same).
+ */
+static char *unescape(const char *t, size_t n)
+{
+	char *v = malloc(n + 1), *o = v;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '\\' && i + 1 < n && (t[i + 1] == '[' || t[i + 1] == ']' || t[i + 1] == '\\'))
+			i++;
+		*o++ = t[i];
+	}
+	*o = 0;
+	return v;
+}
+
+/* The selector at text[at], n bytes between the brackets, into s. */
+static int parse_sel(struct query_sel *s, const char *text, size_t at, size_t n, struct err *err)
+{
+	const char *t = text + at + 1;
 	size_t i;
 
 	if (n == 1 && t[0] == '*') {
@@ -189,31 +332,42 @@ static int parse_sel(struct query_sel *s, const char *t, size_t n, struct err *e
 	}
 	for (i = 0; i < n && t[i] != '=' && t[i] != '~' && t[i] != '!'; i++)
 		;
+	/*
+	 * Spaces are refused where they would be taken as part of a FIELD, a
+	 * VALUE or an ID: [batch = 7] is no selector, [batch=7] is.
+	 */
+	if (is_space(t[0]) || is_space(t[n - 1]) || (i < n && i > 0 && is_space(t[i - 1])) ||
+	    (i + 1 < n && is_space(t[i + 1 + (t[i] == '!' && t[i + 1] == '=')])))
+		return path_fail(err, -EINVAL, text,
+				 "a space around FIELD or VALUE (none allowed), selector at offset %zu", at);
 	/* No FIELD (i == 0): the element itself, as in an array of strings. */
 	if (i < n && (i == 0 || is_field(t, i)) && (t[i] != '!' || (i + 1 < n && t[i + 1] == '='))) {
 		size_t vo = i + (t[i] == '!' ? 2 : 1);
 
 		s->kind = t[i] == '=' ? SEL_EQ : t[i] == '~' ? SEL_RE : SEL_NE;
 		s->field = strndup(t, i);
-		s->value = strndup(t + vo, n - vo);
+		s->value = s->kind == SEL_RE ? strndup(t + vo, n - vo) : unescape(t + vo, n - vo);
 		if (!s->field || !s->value) {
 			return err_set(err, -ENOMEM, "out of memory");
 		}
 		if (s->kind == SEL_RE) {
-			int rc = regcomp(&s->re, s->value, REG_EXTENDED | REG_NOSUB);
+			char why[160];
+			int rc = re_check(s->value, n - vo, why, sizeof(why));
 
+			if (rc)
+				return path_fail(err, rc, text, "%s, selector at offset %zu", why, at);
+			rc = regcomp(&s->re, s->value, REG_EXTENDED | REG_NOSUB);
 			if (rc) {
-				char why[128];
-
 				regerror(rc, &s->re, why, sizeof(why));
-				return err_set(err, -EINVAL, "[%.*s]: not a regular expression: %s", (int)n, t, why);
+				return path_fail(err, -EINVAL, text,
+						 "not a regular expression (%s), selector at offset %zu", why, at);
 			}
 			s->has_re = true;
 		}
 		return 0;
 	}
 	s->kind = SEL_ID;
-	s->value = strndup(t, n);
+	s->value = unescape(t, n);
 	if (!s->value) {
 		return err_set(err, -ENOMEM, "out of memory");
 	}
@@ -238,7 +392,7 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 	if (n == 1 && text[0] == '.')
 		return p;
 	if (!n) {
-		err_set(err, -EINVAL, "'%s': an empty path (\".\" is the whole document)", text);
+		path_fail(err, -EINVAL, text, "an empty path (\".\" is the whole document)");
 		goto fail;
 	}
 	for (;;) {
@@ -246,14 +400,14 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 		const char *k = s;
 
 		if (p->n_steps == QUERY_MAX_STEPS) {
-			err_set(err, -EINVAL, "'%s': more than %d steps", text, QUERY_MAX_STEPS);
+			path_fail(err, -EINVAL, text, "more than %d steps (a path's limit)", QUERY_MAX_STEPS);
 			goto fail;
 		}
 		st = &p->steps[p->n_steps++];
 		while (s < end && is_key_char(*s))
 			s++;
 		if (s == k) {
-			err_set(err, -EINVAL, "'%s': a key expected at offset %zu", text, (size_t)(k - text));
+			path_fail(err, -EINVAL, text, "a key expected at offset %zu", (size_t)(k - text));
 			goto fail;
 		}
 		st->key = strndup(k, s - k);
@@ -265,36 +419,40 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 			const char *close = s + 1;
 			int depth = 1;
 
-			/* Brackets nest: a regex's [xy] stays inside its selector. */
+			/*
+			 * Brackets nest: a regex's [xy] stays inside its selector;
+			 * "\[" and "\]" (and "\\") are escaped, neither opening nor closing.
+			 */
 			for (; close < end; close++)
-				if (*close == '[')
+				if (*close == '\\' && close + 1 < end)
+					close++;
+				else if (*close == '[')
 					depth++;
 				else if (*close == ']' && !--depth)
 					break;
 			if (close == end) {
-				err_set(err, -EINVAL, "'%s': '[' at offset %zu has no closing ']'", text,
-					 (size_t)(s - text));
+				path_fail(err, -EINVAL, text, "'[' at offset %zu has no closing ']'",
+					  (size_t)(s - text));
 				goto fail;
 			}
 			if (close == s + 1) {
-				err_set(err, -EINVAL, "'%s': an empty selector [] at offset %zu", text,
-					 (size_t)(s - text));
+				path_fail(err, -EINVAL, text, "an empty selector [] at offset %zu",
+					  (size_t)(s - text));
 				goto fail;
 			}
 			if (st->n_sels == QUERY_MAX_SELS) {
-				err_set(err, -EINVAL, "'%s': more than %d selectors in a step", text,
-					 QUERY_MAX_SELS);
+				path_fail(err, -EINVAL, text, "more than %d selectors in a step (a path's limit)",
+					  QUERY_MAX_SELS);
 				goto fail;
 			}
-			if (parse_sel(&st->sels[st->n_sels++], s + 1, close - s - 1, err))
+			if (parse_sel(&st->sels[st->n_sels++], text, s - text, close - s - 1, err))
 				goto fail;
 			s = close + 1;
 		}
 		if (s == end)
 			return p;
 		if (*s != '.') {
-			err_set(err, -EINVAL, "'%s': unexpected '%c' at offset %zu", text, *s,
-				 (size_t)(s - text));
+			path_fail(err, -EINVAL, text, "unexpected '%c' at offset %zu", *s, (size_t)(s - text));
 			goto fail;
 		}
 		s++;
@@ -334,29 +492,108 @@ const char *query_identity(const char *key)
 	return "name";
 }
 
+/* A real as the shortest text that reads back to it (a whole number as an integer); buf of 32 bytes. */
+static void real_text(double d, char *buf, size_t size)
+{
+	/* A whole number as one (700.0 is "700", not %g's "7e+02"). */
+	if (d == trunc(d) && fabs(d) < 1e17) {
+		snprintf(buf, size, "%.0f", d);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			break;
+	}
+}
+
+/* A string as JSON writes it, quoted and escaped, to f: 0, or -1. */
+static int put_json_string(FILE *f, const char *s, size_t len)
+{
+	json_t *j = json_stringn_nocheck(s, len);
+	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+	int rc = t && fputs(t, f) >= 0 ? 0 : -1;
+
+	free(t);
+	json_decref(j);
+	return rc;
+}
+
+/*
+ * v as compact JSON to f, its numbers written as query_value_text writes a
+ * number alone (jansson's own writer gives reals 17 digits: 0.1 would be
+ * 0.10000000000000001). 0, or -1.
+ */
+static int put_json(FILE *f, const json_t *v)
+{
+	const char *k;
+	char buf[64];
+	json_t *m;
+	size_t i;
+	int first = 1;
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		fputc('{', f);
+		json_object_foreach((json_t *)v, k, m) {
+			if (!first)
+				fputc(',', f);
+			first = 0;
+			if (put_json_string(f, k, strlen(k)) || fputc(':', f) == EOF || put_json(f, m))
+				return -1;
+		}
+		return fputc('}', f) == EOF ? -1 : 0;
+	case JSON_ARRAY:
+		fputc('[', f);
+		json_array_foreach(v, i, m) {
+			if (i)
+				fputc(',', f);
+			if (put_json(f, m))
+				return -1;
+		}
+		return fputc(']', f) == EOF ? -1 : 0;
+	case JSON_STRING:
+		return put_json_string(f, json_string_value(v), json_string_length(v));
+	case JSON_REAL:
+		real_text(json_real_value(v), buf, sizeof(buf));
+		return fputs(buf, f) < 0 ? -1 : 0;
+	case JSON_INTEGER:
+		return fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v)) < 0 ? -1 : 0;
+	case JSON_TRUE:
+		return fputs("true", f) < 0 ? -1 : 0;
+	case JSON_FALSE:
+		return fputs("false", f) < 0 ? -1 : 0;
+	case JSON_NULL:
+		return fputs("null", f) < 0 ? -1 : 0;
+	}
+	return -1;
+}
+
 char *query_value_text(const json_t *v)
 {
-	char buf[64];
+	char buf[64], *t = NULL;
+	size_t len;
+	FILE *f;
 
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
 	if (json_is_real(v)) {
-		double d = json_real_value(v);
-
-		/* A whole number as one (700.0 is "700", not %g's "7e+02"). */
-		if (d == trunc(d) && fabs(d) < 1e17) {
-			snprintf(buf, sizeof(buf), "%.0f", d);
-			return strdup(buf);
-		}
-		for (int prec = 1; prec <= 17; prec++) {
-			snprintf(buf, sizeof(buf), "%.*g", prec, d);
-			if (strtod(buf, NULL) == d)
-				break;
-		}
+		real_text(json_real_value(v), buf, sizeof(buf));
 		return strdup(buf);
 	}
-	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER |
-			     JSON_REAL_PRECISION(17));
+	f = open_memstream(&t, &len);
+	if (!f)
+		return NULL;
+	if (put_json(f, v) || ferror(f)) {
+		fclose(f);
+		free(t);
+		return NULL;
+	}
+	if (fclose(f)) {
+		free(t);
+		return NULL;
+	}
+	return t;
 }
 
 /* The value at a dotted key path below obj, or NULL. */

@@ -14,6 +14,9 @@
  *   SEL      := "[*]" | "[" ID "]" | "[" FIELD OP VALUE "]"
  *   OP       := "=" | "!=" | "~" (POSIX extended regex on a string)
  *   FIELD    := KEY ("." KEY)*  of letters, digits and _
+ * Inside a selector "\[", "\]" and "\\" are '[', ']' and '\'; no space
+ * around FIELD or VALUE. A regex has no back-reference and bounded counted
+ * repeats (QUERY_RE_*).
  * A selector on an array picks elements: [*] all of them, [ID] those whose
  * identity (query_identity) is ID, [FIELD OP VALUE] those whose FIELD
  * compares so; further selectors filter the elements picked. On an object
@@ -71,6 +74,12 @@ void query_file_free(struct query_file *qf);
 
 struct query_path;
 
+/* The limits of a path (man exitscope-query, LIMITS). */
+#define QUERY_MAX_STEPS		32	/* keys in a path */
+#define QUERY_MAX_SELS		8	/* selectors after one key */
+#define QUERY_RE_MAX		256	/* bytes of a [~REGEX] */
+#define QUERY_RE_DUP_MAX	255	/* n and m of a counted repeat {n,m}, as POSIX's RE_DUP_MAX */
+
 /* Parse text; NULL with why in err ("probes[: no closing ]"). query_path_free() it. */
 struct query_path *query_path_parse(const char *text, struct err *err);
 void query_path_free(struct query_path *p);
@@ -88,7 +97,8 @@ long query_select(json_t *root, const struct query_path *p, json_t *out);
 /*
  * A value as one line for scripts (no newline; malloc'd, NULL when out of
  * memory): a string as it is, a number as the shortest text that reads
- * back to it, true/false/null, an object or array as compact JSON.
+ * back to it, true/false/null, an object or array as compact JSON whose
+ * numbers are written the same way.
  */
 char *query_value_text(const json_t *v);
 

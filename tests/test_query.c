@@ -6,8 +6,12 @@
  * JSON type, absent (exit 1, nothing printed) against invalid (exit 2,
  * one line; a path that does not parse adds the hint to --help), and each file type: the recorded result files of every kind,
  * a noise floor, a compare document, --plain JSON and stdin; an exit
- * path's census rows by INSN/OPERAND (INSN alone where the operand is null).
+ * path's census rows by INSN/OPERAND (INSN alone where the operand is null);
+ * the edges: regexes refused unbounded (back-references, counted repeats),
+ * the step limit, \[ and \] in selectors, spaces refused, numbers inside
+ * objects, paths and FILE names of 5000 bytes.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,13 +134,164 @@ static void test_library(void)
 	json_decref(root);
 }
 
+/* A path that does not parse: NULL, and why names needle. */
+static void bad_path(const char *path, const char *needle, const char *what)
+{
+	struct err err;
+	struct query_path *p = query_path_parse(path, &err);
+
+	if (!ok(!p && err.code == -EINVAL && strstr(err.msg, needle) && !strchr(err.msg, '\n'),
+		"%s: refused, naming '%s'", what, needle))
+		diag("%s", p ? "parsed" : err.msg);
+	query_path_free(p);
+}
+
+/* path selects n values in the document json. */
+static void selects(const char *json, const char *path, long n, const char *what)
+{
+	json_t *root = json_loads(json, 0, NULL), *out = json_array();
+	struct err err;
+	struct query_path *p = query_path_parse(path, &err);
+	char name[512];
+
+	snprintf(name, sizeof(name), "%.60s: %s", path, what);
+	if (!is_int(p ? query_select(root, p, out) : -2, n, name) && !p)
+		diag("%s", err.msg);
+	query_path_free(p);
+	json_decref(out);
+	json_decref(root);
+}
+
+/*
+ * Regexes that would backtrack or expand without bound are refused when the
+ * path is parsed (nothing is matched, so nothing here is timed); bounded
+ * ones still work.
+ */
+static void test_regex_bounds(void)
+{
+	char re[QUERY_RE_MAX + 32];
+	char path[sizeof(re) + 32];
+
+	bad_path("notes[~(a*)*\\1\\1\\1\\1$]", "back-reference", "a back-reference \\1");
+	bad_path("a[name~^(x)\\9]", "back-reference", "a back-reference \\9");
+	bad_path("a[name~((a{1,100}){1,100}){1,100}]", "nested counted repeats", "nested counted repeats");
+	bad_path("a[name~(a{2}){3}]", "nested counted repeats", "{n} on a group holding {n}");
+	bad_path("a[name~((b|a{2})*)+{3}]", "nested counted repeats", "{n} on a group holding {n}, deeper");
+	bad_path("a[name~a{2}{3}]", "nested counted repeats", "{n} on {n}");
+	bad_path("a[name~a{256}]", "above 255", "a count above 255");
+	bad_path("a[name~a{1,256}]", "above 255", "a bound above 255");
+	bad_path("a[name~a{99999999999999999999}]", "above 255", "a count that overflows");
+	memset(re, 'a', QUERY_RE_MAX + 1);
+	re[QUERY_RE_MAX + 1] = 0;
+	snprintf(path, sizeof(path), "a[name~%s]", re);
+	bad_path(path, "longer than 256 bytes", "a regex over the length limit");
+	re[QUERY_RE_MAX] = 0;
+	snprintf(path, sizeof(path), "a[name~%s]", re);
+	selects("{\"a\": [{\"name\": \"x\"}]}", path, 0, "a regex at the length limit");
+	selects("{\"l\": [\"\\\\1\", \"1\"]}", "l[~\\\\1]", 1, "an escaped backslash and a digit");
+	selects("{\"l\": [\"{{{\", \"aaa\"]}", "l[~^[{]{3}$]", 1, "a brace in a bracket expression");
+	selects("{\"l\": [\"abab\", \"aaaa\"]}", "l[~^(ab){2}$]", 1, "a counted repeat of a group");
+	selects("{\"l\": [\"abb\", \"aaaa\"]}", "l[~^(ab{2})*$]", 1, "* on a group holding {2}");
+}
+
+/* 32 steps, no more, and the error says the limit. */
+static void test_step_limit(void)
+{
+	char path[2 * QUERY_MAX_STEPS + 8] = "a";
+	struct query_path *p;
+	struct err err;
+
+	for (int i = 1; i < QUERY_MAX_STEPS; i++)
+		strcat(path, ".a");
+	p = query_path_parse(path, &err);
+	ok(p != NULL, "a path of %d steps parses", QUERY_MAX_STEPS);
+	query_path_free(p);
+	strcat(path, ".a");
+	bad_path(path, "more than 32 steps (a path's limit)", "33 steps: the error says the limit");
+}
+
+/* "\[" and "\]" in a selector: brackets in a regex, a value or an ID. */
+static void test_escaped_brackets(void)
+{
+	const char *doc = "{\"notes\": [\"[x] first\", \"x\", \"a]b\", \"a\\\\\"],"
+			  " \"a\": [{\"name\": \"[x]\", \"v\": 1}, {\"name\": \"y\", \"v\": 2}]}";
+
+	selects(doc, "notes[~\\[x\\]]", 1, "\\[ and \\] in a regex are the brackets");
+	selects(doc, "notes[~^\\[]", 1, "a lone \\[ in a regex");
+	selects(doc, "notes[~\\]]", 2, "a lone \\] in a regex");
+	selects(doc, "notes[~^[x]$]", 1, "a bracket expression still nests");
+	selects(doc, "notes[=a\\]b]", 1, "\\] in a VALUE is ]");
+	selects(doc, "notes[=a\\\\]", 1, "\\\\ in a VALUE is \\");
+	selects(doc, "a[\\[x\\]].v", 1, "\\[ and \\] in an ID");
+	selects(doc, "a[name=\\[x\\]]", 1, "[FIELD=VALUE] with brackets");
+	bad_path("notes[~x\\]", "no closing", "an escaped ] does not close the selector");
+}
+
+/* Spaces next to FIELD or VALUE are refused, wherever they are; none is trimmed. */
+static void test_selector_spaces(void)
+{
+	const char *doc = "{\"runs\": [{\"batch\": 7}, {\"batch\": 8}], \"l\": [\"a b\", \"c\"]}";
+	const char *spaced[] = { "runs[batch=7 ]", "runs[batch= 7]", "runs[batch =7]", "runs[ batch=7]",
+				 "runs[batch!= 7]", "runs[batch~ 7]", "runs[batch\t=7]", "l[ c]", "l[c ]" };
+
+	for (size_t i = 0; i < sizeof(spaced) / sizeof(spaced[0]); i++)
+		bad_path(spaced[i], "a space around FIELD or VALUE", spaced[i]);
+	selects(doc, "runs[batch=7]", 1, "the same selector without spaces");
+	selects(doc, "l[=a b]", 1, "a space inside a VALUE is the VALUE's");
+	selects(doc, "l[~^a b$]", 1, "a space inside a REGEX is the REGEX's");
+}
+
+/* Objects and arrays print their numbers as a number alone prints. */
+static void test_object_numbers(void)
+{
+	json_t *v = json_loads("{\"a\": 0.1, \"b\": [0.1, 1e-7, 700.0, 1198.25, 3, -2.5],"
+			       " \"c\": {\"s\": \"q\\\"\\n\", \"t\": true, \"n\": null}}", 0, NULL);
+	char *t = query_value_text(v);
+	const char *want = "{\"a\":0.1,\"b\":[0.1,1e-07,700,1198.25,3,-2.5],"
+			   "\"c\":{\"s\":\"q\\\"\\n\",\"t\":true,\"n\":null}}";
+
+	if (!ok(t && !strcmp(t, want), "an object prints 0.1 as 0.1, as a number alone prints"))
+		diag("got %s", t ? t : "(null)");
+	free(t);
+	t = query_value_text(json_object_get(v, "b"));
+	ok(t && !strcmp(t, "[0.1,1e-07,700,1198.25,3,-2.5]"), "an array likewise (%s)", t ? t : "(null)");
+	free(t);
+	json_decref(v);
+}
+
+/* A path or FILE of 5000 bytes: one line, the reason kept, the path cut. */
+static void test_long_paths(void)
+{
+	char *path = malloc(5001), *file = malloc(5020);
+	struct run_result r;
+
+	for (int i = 0; i < 5000; i++)
+		path[i] = i % 2 ? '.' : 'a';
+	path[4999] = 'a';
+	path[5000] = 0;
+	refused(RUN, path, "more than 32 steps", "a 5000-byte path: the reason is kept");
+	refused(RUN, path, "(path cut: 5000 bytes)", "a 5000-byte path: the path is cut");
+	memset(path, 'a', 4999);
+	path[4999] = '[';
+	refused(RUN, path, "has no closing ']' in 'aaa", "a 5000-byte key with an open [: the reason first");
+	query(&r, RUN, path, NULL);
+	ok(strlen(r.err) < 400, "the line is short (%zu bytes)", strlen(r.err));
+	run_free(&r);
+	memset(file, 'a', 5000);
+	memcpy(file, "/tmp/", 5);
+	file[5000] = 0;
+	refused(file, "kind", "(path cut: 5000 bytes): cannot open", "a FILE name of 5000 bytes: the reason is kept");
+	free(path);
+	free(file);
+}
+
 static void test_result_files(void)
 {
 	is_query("run\n", 0, RUN, "kind", "a string prints raw");
 	is_query("1198\n", 0, RUN, "probes[cpuid].cycles.median", "a number by [ID]");
 	is_query("intercepted\n", 0, MAP, "map.profiles[host].entries[cr0/MP/toggle].status",
 		 "map entries by REG/NAME/OP");
-	is_query("{\"CR_ACCESS\":1.0,\"IO_INSTRUCTION\":0.0}\n", 0, MAP,
+	is_query("{\"CR_ACCESS\":1,\"IO_INSTRUCTION\":0}\n", 0, MAP,
 		 "map.profiles[host].entries[cr0/MP/toggle].trace", "an object as compact JSON");
 	is_query("pass\n", 0, CHECK, "checks[xstate/xcr0_subset_host].status", "checks by SUITE/NAME");
 	is_query("0\n", 0, CHECK, "checks[status=fail]#", "# counts: 0 is an answer");
@@ -312,6 +467,11 @@ int main(void)
 {
 	test_library();
 	test_census_identity();
+	test_regex_bounds();
+	test_step_limit();
+	test_escaped_brackets();
+	test_selector_spaces();
+	test_object_numbers();
 	exe = getenv("EXITSCOPE");
 	if (!exe) {
 		skip("EXITSCOPE is not set (run through make check)");
@@ -321,6 +481,13 @@ int main(void)
 	if (!dir)
 		return tap_skip_all("no temp dir");
 	test_result_files();
+	test_long_paths();
+	refused(RUN, "probes[cpuid].notes[~(a*)*\\1\\1\\1\\1$]", "back-reference",
+		"a back-reference: exit 2, one line");
+	refused(RUN, "probes[name~((a{1,255}){1,255}){1,255}]", "nested counted repeats",
+		"nested counted repeats: exit 2, one line");
+	refused(RUN, "probes[batch=7 ]", "a space around FIELD or VALUE", "[batch=7 ]: exit 2, one line");
+	refused(RUN, "probes[batch= 7]", "a space around FIELD or VALUE", "[batch= 7]: exit 2, one line");
 	test_other_files();
 	test_census_file();
 	test_stdout_full();
