@@ -282,11 +282,11 @@ static void openmetrics_clean(const char *path, const char *text, const char *wh
 
 	ok(eof && !eof[6] && (eof == text || eof[-1] == '\n'), "%s: '# EOF' once, as the last line", what);
 	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		size_t len = strcspn(p + 7, " \n");
-
 		if (!strncmp(p, "# TYPE ", 7)) {
-			families++;
 			static const char *const unit[] = { "_cycles", "_seconds", "_hertz", "_ratio" };
+			size_t len = strcspn(p + 7, " \n");	/* the name (a shorter line has none) */
+
+			families++;
 
 			for (size_t u = 0; u < sizeof(unit) / sizeof(unit[0]); u++)
 				want_units += len > strlen(unit[u]) &&
