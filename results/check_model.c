@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/text_wrap.h"
 #include "results/check_model.h"
 
 /* "" for NULL, so every string of a check is a real one. */
@@ -182,9 +183,48 @@ int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
 	return 0;
 }
 
+/* Whether s (within detail d) starts a clause: the whole detail, or after ": " or "; ". */
+static bool clause_start(const char *d, const char *s)
+{
+	return s == d || (s - d >= 2 && s[-1] == ' ' && (s[-2] == ':' || s[-2] == ';'));
+}
+
+/* Whether detail d ends with tail, at the start of one of its clauses. */
+static bool ends_with_clause(const char *d, const char *tail)
+{
+	size_t ld = strlen(d), lt = strlen(tail);
+
+	return ld >= lt && !strcmp(d + ld - lt, tail) && clause_start(d, d + ld - lt);
+}
+
+const char *check_shared_tail(const struct check_report *rep, size_t i)
+{
+	const char *d = rep->r[i].detail;
+
+	for (const char *s = d; *s; s++) {
+		if (!clause_start(d, s) || strlen(s) < CHECK_SHARED_MIN)
+			continue;
+		for (size_t j = 0; j < rep->n; j++)
+			if (j != i && ends_with_clause(rep->r[j].detail, s))
+				return s;
+	}
+	return NULL;
+}
+
+/* The mark (from 1) of tail among notes[0..*n), added when new. */
+static size_t note_mark(const char **notes, size_t *n, const char *tail)
+{
+	for (size_t k = 0; k < *n; k++)
+		if (!strcmp(notes[k], tail))
+			return k + 1;
+	notes[*n] = tail;
+	return ++*n;
+}
+
 void check_report_print(FILE *f, const struct check_report *rep)
 {
-	size_t w = 4;
+	const char **notes = calloc(rep->n ? rep->n : 1, sizeof(*notes));
+	size_t w = 4, nn = 0, indent;
 
 	for (size_t i = 0; i < rep->n; i++) {
 		size_t l = strlen(rep->r[i].suite) + 1 + strlen(rep->r[i].name);
@@ -192,13 +232,37 @@ void check_report_print(FILE *f, const struct check_report *rep)
 		if (l > w)
 			w = l;
 	}
+	/* The detail under its column, unless that leaves it less than half the width. */
+	indent = 6 + w + 2 <= TEXT_WIDTH / 2 ? 6 + w + 2 : 8;
 	for (size_t i = 0; i < rep->n; i++) {
-		char full[96];
+		const struct check_result *c = &rep->r[i];
+		const char *tail = notes ? check_shared_tail(rep, i) : NULL;
+		char lead[160], *text = NULL;
 
-		snprintf(full, sizeof(full), "%s.%s", rep->r[i].suite, rep->r[i].name);
-		fprintf(f, "%-4s  %-*s  %s\n", check_status_name(rep->r[i].status),
-			(int)w, full, rep->r[i].detail);
+		snprintf(lead, sizeof(lead), "%-4s  %s.%s", check_status_name(c->status), c->suite, c->name);
+		if (tail && asprintf(&text, "%.*ssee note %zu", (int)(tail - c->detail), c->detail,
+				     note_mark(notes, &nn, tail)) < 0)
+			text = NULL;
+		if (!text)
+			text = strdup(c->detail);
+		if (strlen(lead) + 2 > indent) {
+			fprintf(f, "%s\n", lead);
+			lead[0] = 0;
+		}
+		snprintf(lead + strlen(lead), sizeof(lead) - strlen(lead), "%*s",
+			 (int)(indent - strlen(lead)), "");
+		text_wrap_print(f, lead, indent, text ? text : c->detail);
+		free(text);
 	}
+	for (size_t k = 0; k < nn; k++) {
+		char lead[32];
+
+		if (!k)
+			fprintf(f, "notes:\n");
+		snprintf(lead, sizeof(lead), "%3zu  ", k + 1);
+		text_wrap_print(f, lead, 5, notes[k]);
+	}
+	free(notes);
 	fprintf(f, "%zu passed, %zu failed, %zu skipped", check_count(rep, CHECK_PASS),
 		check_count(rep, CHECK_FAIL), check_count(rep, CHECK_SKIP));
 	if (check_count(rep, CHECK_STOPPED))
