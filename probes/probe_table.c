@@ -15,36 +15,178 @@
 #define NAME_MIN	5		/* "probe" */
 #define NAME_WIDE	25
 
-/* The notes of a table: distinct texts, numbered from 1 in order of first use. */
+/*
+ * The notes of a table: distinct texts, in order of first use, each with
+ * the probes it is about. Notes that differ in one span of a few words
+ * (the CPUID feature a skip needs, a figure) form a group, one mark: the
+ * leader (its first note) holds the template, text[..pre] <...> text[suf..].
+ */
 struct table_notes {
-	char **text;
+	char **text, **probes;		/* probes: "a, b" */
+	size_t *leader;			/* index of the group's first note */
+	size_t *pre, *suf;		/* a leader's template: prefix length, suffix offset from the end */
+	size_t *mark;			/* a leader's mark, from 1 */
 	size_t n, max;
 };
 
-/* The mark (from 1) of text, added when new; 0 when out of memory. */
-static size_t notes_mark(struct table_notes *t, const char *text)
+static int grow_sizes(size_t **a, size_t max)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->text[i], text))
-			return i + 1;
-	if (t->n == t->max) {
-		size_t max = t->max ? 2 * t->max : 32;
-		char **p = realloc(t->text, max * sizeof(*p));
+	size_t *p = realloc(*a, max * sizeof(*p));
 
-		if (!p)
-			return 0;
-		t->text = p;
-		t->max = max;
+	if (!p)
+		return -1;
+	*a = p;
+	return 0;
+}
+
+static int notes_grow(struct table_notes *t)
+{
+	size_t max = t->max ? 2 * t->max : 32;
+	char **a = realloc(t->text, max * sizeof(*a)), **b = a ? realloc(t->probes, max * sizeof(*b)) : NULL;
+
+	if (a)
+		t->text = a;
+	if (b)
+		t->probes = b;
+	if (!a || !b)
+		return -1;
+	if (grow_sizes(&t->leader, max) || grow_sizes(&t->pre, max) || grow_sizes(&t->suf, max) ||
+	    grow_sizes(&t->mark, max))
+		return -1;
+	t->max = max;
+	return 0;
+}
+
+/* The index of text (added when new), with probe among its probes; -1 when out of memory. */
+static long notes_add(struct table_notes *t, const char *text, const char *probe)
+{
+	size_t i;
+	char *p;
+
+	for (i = 0; i < t->n && strcmp(t->text[i], text); i++)
+		;
+	if (i == t->n) {
+		if (t->n == t->max && notes_grow(t))
+			return -1;
+		t->text[i] = strdup(text);
+		t->probes[i] = strdup(probe);
+		if (!t->text[i] || !t->probes[i])
+			return -1;
+		t->leader[i] = i;
+		t->pre[i] = t->suf[i] = t->mark[i] = 0;
+		t->n++;
+		return (long)i;
 	}
-	t->text[t->n] = strdup(text);
-	return t->text[t->n] ? ++t->n : 0;
+	if (asprintf(&p, "%s, %s", t->probes[i], probe) < 0)
+		return -1;
+	free(t->probes[i]);
+	t->probes[i] = p;
+	return (long)i;
 }
 
 static void notes_free(struct table_notes *t)
 {
-	for (size_t i = 0; i < t->n; i++)
+	for (size_t i = 0; i < t->n; i++) {
 		free(t->text[i]);
+		free(t->probes[i]);
+	}
 	free(t->text);
+	free(t->probes);
+	free(t->leader);
+	free(t->pre);
+	free(t->suf);
+	free(t->mark);
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '.' || c == '+' || c == '-';
+}
+
+#define GROUP_MID_MAX	32	/* the varying span of a group: at most this long */
+#define GROUP_SAME_MIN	12	/* and the rest at least this long, and at least half of each note */
+
+/*
+ * Whether a and b differ in one span of words only, within the note (a
+ * common prefix and suffix, neither empty): *pre, the common prefix up to
+ * a word's start, *suf, the common suffix from a word's end.
+ */
+static bool notes_near(const char *a, const char *b, size_t *pre, size_t *suf)
+{
+	size_t la = strlen(a), lb = strlen(b), p = 0, q = 0;
+
+	while (p < la && p < lb && a[p] == b[p])
+		p++;
+	while (p > 0 && word_char(a[p - 1]))
+		p--;
+	while (q < la - p && q < lb - p && a[la - 1 - q] == b[lb - 1 - q])
+		q++;
+	while (q > 0 && word_char(a[la - q]))
+		q--;
+	if (!p || !q || p + q < GROUP_SAME_MIN || 2 * (p + q) < la || 2 * (p + q) < lb || la - p - q > GROUP_MID_MAX ||
+	    lb - p - q > GROUP_MID_MAX || la == p + q || lb == p + q)
+		return false;
+	*pre = p;
+	*suf = q;
+	return true;
+}
+
+/* Group the notes (each with the first leader it is near) and number the groups. */
+static void notes_group(struct table_notes *t)
+{
+	size_t marks = 0;
+
+	for (size_t k = 0; k < t->n; k++) {
+		for (size_t j = 0; j < k; j++) {
+			size_t pre, suf, lk = strlen(t->text[k]);
+
+			if (t->leader[j] != j || !notes_near(t->text[j], t->text[k], &pre, &suf))
+				continue;
+			if (t->pre[j] || t->suf[j]) {	/* the template is set: k must fit it */
+				if (lk < t->pre[j] + t->suf[j] || lk - t->pre[j] - t->suf[j] > GROUP_MID_MAX ||
+				    strncmp(t->text[k], t->text[j], t->pre[j]) ||
+				    strcmp(t->text[k] + lk - t->suf[j], t->text[j] + strlen(t->text[j]) - t->suf[j]))
+					continue;
+			} else {
+				t->pre[j] = pre;
+				t->suf[j] = suf;
+			}
+			t->leader[k] = j;
+			break;
+		}
+		if (t->leader[k] == k)
+			t->mark[k] = ++marks;
+	}
+}
+
+/* The text of group g (a leader): its note, or the template and each note's span with its probes. */
+static void notes_print_group(FILE *f, const struct table_notes *t, size_t g)
+{
+	const char *lt = t->text[g];
+	size_t ll = strlen(lt);
+	char lead[16], *text, *p;
+
+	snprintf(lead, sizeof(lead), "%3zu  ", t->mark[g]);
+	if (!t->pre[g] && !t->suf[g]) {
+		text_wrap_print(f, lead, 5, lt);
+		return;
+	}
+	if (asprintf(&text, "%.*s<...>%s -- <...>:", (int)t->pre[g], lt, lt + ll - t->suf[g]) < 0)
+		return;
+	for (size_t k = g; k < t->n; k++) {
+		size_t lk = strlen(t->text[k]);
+
+		if (t->leader[k] != g)
+			continue;
+		if (asprintf(&p, "%s%s %s = %.*s", text, k == g ? "" : ";", t->probes[k],
+			     (int)(lk - t->pre[g] - t->suf[g]), t->text[k] + t->pre[g]) < 0)
+			break;
+		free(text);
+		text = p;
+	}
+	text_wrap_print(f, lead, 5, text);
+	free(text);
 }
 
 static void fmt_num(char *buf, size_t len, double v)
@@ -88,26 +230,26 @@ static void fmt_ci(char *buf, size_t len, const struct latency_result *r)
 		snprintf(buf, len, pct < 100 ? "%.1f%%" : "%.0f%%", pct);
 }
 
-static void row_print(FILE *f, int w, const struct probe_outcome *o, bool paired, struct table_notes *tn)
+/* The notes of a row that measured, into notes: how many. */
+static size_t row_notes(const struct probe_outcome *o, bool paired, char notes[][PROBE_NOTE_LEN])
+{
+	size_t nn = 0;
+
+	if (!strcmp(o->probe->name, "nop"))
+		snprintf(notes[nn++], PROBE_NOTE_LEN, "%s", nop_note(paired));
+	return nn + probe_notes_as(o, notes + nn, PROBE_MAX_NOTES, true);
+}
+
+static void row_print(FILE *f, int w, const struct probe_outcome *o, const char *marks)
 {
 	const struct latency_result *r = &o->res;
-	char notes[PROBE_MAX_NOTES + 1][PROBE_NOTE_LEN], marks[96] = "", why[LATENCY_REASON_LEN + 32];
 	char med[24], ci[24], rounds[16], ns[24], ex[24], us[24];
-	size_t nn = 0, m = 0;
 
 	if (r->status != PROBE_OK) {
-		snprintf(why, sizeof(why), "%s: %s", probe_status_name(r->status),
-			 r->status == PROBE_STOPPED ? "stopped by Ctrl-C" : r->reason);
-		snprintf(marks, sizeof(marks), "%zu", notes_mark(tn, why));
 		fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, o->probe->name, "-", "-", "-", "-", "-",
 			"-", marks);
 		return;
 	}
-	if (!strcmp(o->probe->name, "nop"))
-		snprintf(notes[nn++], PROBE_NOTE_LEN, "%s", nop_note(paired));
-	nn += probe_notes_as(o, notes + nn, PROBE_MAX_NOTES, true);
-	for (size_t k = 0; k < nn && m < sizeof(marks); k++)
-		m += snprintf(marks + m, sizeof(marks) - m, "%s%zu", k ? "," : "", notes_mark(tn, notes[k]));
 	fmt_num(med, sizeof(med), r->cycles.median);
 	fmt_ci(ci, sizeof(ci), r);
 	if (r->n_rounds)
@@ -120,27 +262,59 @@ static void row_print(FILE *f, int w, const struct probe_outcome *o, bool paired
 	fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, o->probe->name, med, ci, rounds, ns, ex, us, marks);
 }
 
-/* The default table: rows in TEXT_WIDTH columns, then each note once. */
+/* The default table: rows in TEXT_WIDTH columns, then each note (or group of near-identical ones) once. */
 static void table_print(FILE *f, const struct probe_outcome *o, size_t n, bool paired)
 {
 	struct table_notes tn = { 0 };
+	char notes[PROBE_MAX_NOTES + 1][PROBE_NOTE_LEN], marks[96], why[LATENCY_REASON_LEN + 32];
+	long (*idx)[PROBE_MAX_NOTES + 1] = calloc(n ? n : 1, sizeof(*idx));
+	size_t *nn = calloc(n ? n : 1, sizeof(*nn));
 	int w = NAME_MIN;
-	char lead[16];
 
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(o[i].probe->name) > w)
 			w = (int)strlen(o[i].probe->name);
+	for (size_t i = 0; idx && nn && i < n; i++) {
+		const struct latency_result *r = &o[i].res;
+
+		if (r->status != PROBE_OK) {	/* its reason is its note */
+			snprintf(why, sizeof(why), "%s: %s", probe_status_name(r->status),
+				 r->status == PROBE_STOPPED ? "stopped by Ctrl-C" : r->reason);
+			idx[i][0] = notes_add(&tn, why, o[i].probe->name);
+			nn[i] = 1;
+			continue;
+		}
+		nn[i] = row_notes(&o[i], paired, notes);
+		for (size_t k = 0; k < nn[i]; k++)
+			idx[i][k] = notes_add(&tn, notes[k], o[i].probe->name);
+	}
+	notes_group(&tn);
 	fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, "probe", "cycles", "+-CI", "rounds", "ns",
 		"exits/op", "user/op", "notes");
-	for (size_t i = 0; i < n; i++)
-		row_print(f, w, &o[i], paired, &tn);
+	for (size_t i = 0; i < n; i++) {
+		size_t m = 0, seen[PROBE_MAX_NOTES + 1], ns = 0;
+
+		marks[0] = 0;
+		for (size_t k = 0; idx && nn && k < nn[i] && m < sizeof(marks); k++) {
+			size_t mk = idx[i][k] < 0 ? 0 : tn.mark[tn.leader[idx[i][k]]], d = 0;
+
+			while (d < ns && seen[d] != mk)
+				d++;
+			if (!mk || d < ns)
+				continue;
+			seen[ns++] = mk;
+			m += (size_t)snprintf(marks + m, sizeof(marks) - m, "%s%zu", m ? "," : "", mk);
+		}
+		row_print(f, w, &o[i], marks);
+	}
 	if (tn.n)
 		fprintf(f, "\nnotes:\n");
-	for (size_t i = 0; i < tn.n; i++) {
-		snprintf(lead, sizeof(lead), "%3zu  ", i + 1);
-		text_wrap_print(f, lead, 5, tn.text[i]);
-	}
+	for (size_t g = 0; g < tn.n; g++)
+		if (tn.leader[g] == g)
+			notes_print_group(f, &tn, g);
 	notes_free(&tn);
+	free(idx);
+	free(nn);
 }
 
 /* Wide: the CI range of all batches, every note on its probe's row. */
