@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/check_table.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/progress.h"
@@ -238,7 +239,7 @@ int cmd_check(int argc, char **argv)
 	if (tap)
 		check_tap(stdout, &rep);
 	else if (!json_path || strcmp(json_path, "-"))
-		check_report_print(stdout, &rep);
+		check_table_print(stdout, &rep);
 	root = result_new("check", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "checks", check_report_json(&rep));

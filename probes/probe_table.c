@@ -3,7 +3,8 @@
  * probe_table.c - the run table (probes/probe_table.h). By default a row
  * has the probe's figures and the marks of its notes; each distinct note
  * (a skip reason too) is printed once below, with its mark, wrapped at
- * TEXT_WIDTH. Wide: the CI range of all batches and the notes on the row.
+ * TEXT_WIDTH; notes that differ in a few words only are one, with each
+ * probe's words. Wide: the CI range of all batches and the notes on the row.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,17 +18,28 @@
 
 /*
  * The notes of a table: distinct texts, in order of first use, each with
- * the probes it is about. Notes that differ in one span of a few words
- * (the CPUID feature a skip needs, a figure) form a group, one mark: the
- * leader (its first note) holds the template, text[..pre] <...> text[suf..].
+ * the probes it is about. Notes that differ in a few words only (the CPUID
+ * feature a skip needs, figures) form a group, one mark: its leader (first
+ * note) holds the template, the words that vary replaced by "<...>" (one
+ * span) or "<1>", "<2>"... (single words), and each note its variant.
  */
 struct table_notes {
 	char **text, **probes;		/* probes: "a, b" */
+	char **tmpl, **mids;		/* a leader's template, a note's varying words (NULL: none) */
 	size_t *leader;			/* index of the group's first note */
-	size_t *pre, *suf;		/* a leader's template: prefix length, suffix offset from the end */
 	size_t *mark;			/* a leader's mark, from 1 */
 	size_t n, max;
 };
+
+static int grow_ptrs(char ***a, size_t max)
+{
+	char **p = realloc(*a, max * sizeof(*p));
+
+	if (!p)
+		return -1;
+	*a = p;
+	return 0;
+}
 
 static int grow_sizes(size_t **a, size_t max)
 {
@@ -42,16 +54,9 @@ static int grow_sizes(size_t **a, size_t max)
 static int notes_grow(struct table_notes *t)
 {
 	size_t max = t->max ? 2 * t->max : 32;
-	char **a = realloc(t->text, max * sizeof(*a)), **b = a ? realloc(t->probes, max * sizeof(*b)) : NULL;
 
-	if (a)
-		t->text = a;
-	if (b)
-		t->probes = b;
-	if (!a || !b)
-		return -1;
-	if (grow_sizes(&t->leader, max) || grow_sizes(&t->pre, max) || grow_sizes(&t->suf, max) ||
-	    grow_sizes(&t->mark, max))
+	if (grow_ptrs(&t->text, max) || grow_ptrs(&t->probes, max) || grow_ptrs(&t->tmpl, max) ||
+	    grow_ptrs(&t->mids, max) || grow_sizes(&t->leader, max) || grow_sizes(&t->mark, max))
 		return -1;
 	t->max = max;
 	return 0;
@@ -70,12 +75,11 @@ static long notes_add(struct table_notes *t, const char *text, const char *probe
 			return -1;
 		t->text[i] = strdup(text);
 		t->probes[i] = strdup(probe);
-		if (!t->text[i] || !t->probes[i])
-			return -1;
+		t->tmpl[i] = t->mids[i] = NULL;
 		t->leader[i] = i;
-		t->pre[i] = t->suf[i] = t->mark[i] = 0;
+		t->mark[i] = 0;
 		t->n++;
-		return (long)i;
+		return t->text[i] && t->probes[i] ? (long)i : -1;
 	}
 	if (asprintf(&p, "%s, %s", t->probes[i], probe) < 0)
 		return -1;
@@ -89,12 +93,14 @@ static void notes_free(struct table_notes *t)
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->text[i]);
 		free(t->probes[i]);
+		free(t->tmpl[i]);
+		free(t->mids[i]);
 	}
 	free(t->text);
 	free(t->probes);
+	free(t->tmpl);
+	free(t->mids);
 	free(t->leader);
-	free(t->pre);
-	free(t->suf);
 	free(t->mark);
 }
 
@@ -104,15 +110,16 @@ static bool word_char(char c)
 	       c == '.' || c == '+' || c == '-';
 }
 
-#define GROUP_MID_MAX	32	/* the varying span of a group: at most this long */
+#define GROUP_MID_MAX	32	/* one varying span: at most this long */
 #define GROUP_SAME_MIN	12	/* and the rest at least this long, and at least half of each note */
+#define GROUP_WORDS_MAX	3	/* or at most this many single words vary, the others (half at least) alike */
 
 /*
  * Whether a and b differ in one span of words only, within the note (a
- * common prefix and suffix, neither empty): *pre, the common prefix up to
- * a word's start, *suf, the common suffix from a word's end.
+ * common prefix up to a word's start and a common suffix from a word's
+ * end, neither empty): the template and the two spans, allocated.
  */
-static bool notes_near(const char *a, const char *b, size_t *pre, size_t *suf)
+static bool notes_span(const char *a, const char *b, char **tmpl, char **ma, char **mb)
 {
 	size_t la = strlen(a), lb = strlen(b), p = 0, q = 0;
 
@@ -124,63 +131,151 @@ static bool notes_near(const char *a, const char *b, size_t *pre, size_t *suf)
 		q++;
 	while (q > 0 && word_char(a[la - q]))
 		q--;
-	if (!p || !q || p + q < GROUP_SAME_MIN || 2 * (p + q) < la || 2 * (p + q) < lb || la - p - q > GROUP_MID_MAX ||
-	    lb - p - q > GROUP_MID_MAX || la == p + q || lb == p + q)
+	if (!p || !q || p + q < GROUP_SAME_MIN || 2 * (p + q) < la || 2 * (p + q) < lb ||
+	    la - p - q > GROUP_MID_MAX || lb - p - q > GROUP_MID_MAX || la == p + q || lb == p + q)
 		return false;
-	*pre = p;
-	*suf = q;
+	if (asprintf(tmpl, "%.*s<...>%s", (int)p, a, a + la - q) < 0)
+		return false;
+	*ma = strndup(a + p, la - p - q);
+	*mb = strndup(b + p, lb - p - q);
 	return true;
 }
 
-/* Group the notes (each with the first leader it is near) and number the groups. */
+/* Whether a and b have the same words but a few (GROUP_WORDS_MAX): the template and their words. */
+static bool notes_words(const char *a, const char *b, char **tmpl, char **ma, char **mb)
+{
+	char t[1024] = "", wa[256] = "", wb[256] = "";
+	size_t to = 0, ao = 0, bo = 0, words = 0, differ = 0;
+
+	for (;;) {
+		size_t na = strcspn(a, " "), nb = strcspn(b, " ");
+
+		if (!na && !nb)
+			break;
+		words++;
+		if (na != nb || strncmp(a, b, na)) {
+			if (++differ > GROUP_WORDS_MAX || !na || !nb)
+				return false;
+			to += (size_t)snprintf(t + to, sizeof(t) - to, "<%zu>", differ);
+			ao += (size_t)snprintf(wa + ao, sizeof(wa) - ao, "%s%.*s", ao ? ", " : "", (int)na, a);
+			bo += (size_t)snprintf(wb + bo, sizeof(wb) - bo, "%s%.*s", bo ? ", " : "", (int)nb, b);
+		} else {
+			to += (size_t)snprintf(t + to, sizeof(t) - to, "%.*s", (int)na, a);
+		}
+		a += na;
+		b += nb;
+		if ((*a == ' ') != (*b == ' '))
+			return false;
+		if (*a == ' ') {
+			a++;
+			b++;
+			to += (size_t)snprintf(t + to, sizeof(t) - to, " ");
+		}
+		if (to >= sizeof(t) || ao >= sizeof(wa) || bo >= sizeof(wb))
+			return false;
+	}
+	if (!differ || 2 * (words - differ) < words || words - differ < 3)
+		return false;
+	*tmpl = strdup(t);
+	*ma = strdup(wa);
+	*mb = strdup(wb);
+	return true;
+}
+
+/* Whether text fits template tmpl (of notes_span or notes_words): its varying words, allocated. */
+static char *tmpl_fit(const char *tmpl, const char *text)
+{
+	const char *ph = strstr(tmpl, "<...>");
+	char mids[256] = "";
+	size_t o = 0;
+
+	if (ph) {
+		size_t lp = (size_t)(ph - tmpl), ls = strlen(ph + 5), lt = strlen(text);
+
+		if (lt <= lp + ls || lt - lp - ls > GROUP_MID_MAX || strncmp(text, tmpl, lp) ||
+		    strcmp(text + lt - ls, ph + 5))
+			return NULL;
+		return strndup(text + lp, lt - lp - ls);
+	}
+	for (;;) {
+		size_t nt = strcspn(tmpl, " "), nx = strcspn(text, " ");
+
+		if (!nt && !nx)
+			return strdup(mids);
+		if (!nt || !nx)
+			return NULL;
+		if (nt == 3 && tmpl[0] == '<' && tmpl[2] == '>')
+			o += (size_t)snprintf(mids + o, sizeof(mids) - o, "%s%.*s", o ? ", " : "", (int)nx, text);
+		else if (nt != nx || strncmp(tmpl, text, nt))
+			return NULL;
+		tmpl += nt;
+		text += nx;
+		if ((*tmpl == ' ') != (*text == ' ') || o >= sizeof(mids))
+			return NULL;
+		tmpl += *tmpl == ' ';
+		text += *text == ' ';
+	}
+}
+
+/* Group the notes (each with the first leader whose template it fits) and number the groups. */
 static void notes_group(struct table_notes *t)
 {
 	size_t marks = 0;
 
 	for (size_t k = 0; k < t->n; k++) {
-		for (size_t j = 0; j < k; j++) {
-			size_t pre, suf, lk = strlen(t->text[k]);
+		for (size_t j = 0; j < k && t->leader[k] == k; j++) {
+			char *tmpl = NULL, *mj = NULL, *mk = NULL;
 
-			if (t->leader[j] != j || !notes_near(t->text[j], t->text[k], &pre, &suf))
+			if (t->leader[j] != j)
 				continue;
-			if (t->pre[j] || t->suf[j]) {	/* the template is set: k must fit it */
-				if (lk < t->pre[j] + t->suf[j] || lk - t->pre[j] - t->suf[j] > GROUP_MID_MAX ||
-				    strncmp(t->text[k], t->text[j], t->pre[j]) ||
-				    strcmp(t->text[k] + lk - t->suf[j], t->text[j] + strlen(t->text[j]) - t->suf[j]))
-					continue;
-			} else {
-				t->pre[j] = pre;
-				t->suf[j] = suf;
+			if (t->tmpl[j]) {	/* the group has its template: k must fit it */
+				t->mids[k] = tmpl_fit(t->tmpl[j], t->text[k]);
+				if (t->mids[k])
+					t->leader[k] = j;
+				continue;
 			}
-			t->leader[k] = j;
-			break;
+			if (!notes_span(t->text[j], t->text[k], &tmpl, &mj, &mk) &&
+			    !notes_words(t->text[j], t->text[k], &tmpl, &mj, &mk))
+				continue;
+			if (tmpl && mj && mk) {
+				t->tmpl[j] = tmpl;
+				t->mids[j] = mj;
+				t->mids[k] = mk;
+				t->leader[k] = j;
+			} else {
+				free(tmpl);
+				free(mj);
+				free(mk);
+			}
 		}
 		if (t->leader[k] == k)
 			t->mark[k] = ++marks;
 	}
 }
 
-/* The text of group g (a leader): its note, or the template and each note's span with its probes. */
+/* Group g (a leader): its note, or the template and each variant with its probes. */
 static void notes_print_group(FILE *f, const struct table_notes *t, size_t g)
 {
-	const char *lt = t->text[g];
-	size_t ll = strlen(lt);
 	char lead[16], *text, *p;
+	size_t words = 0;
 
 	snprintf(lead, sizeof(lead), "%3zu  ", t->mark[g]);
-	if (!t->pre[g] && !t->suf[g]) {
-		text_wrap_print(f, lead, 5, lt);
+	if (!t->tmpl[g]) {
+		text_wrap_print(f, lead, 5, t->text[g]);
 		return;
 	}
-	if (asprintf(&text, "%.*s<...>%s -- <...>:", (int)t->pre[g], lt, lt + ll - t->suf[g]) < 0)
+	while (words < GROUP_WORDS_MAX && strstr(t->tmpl[g], (const char *[]){ "<1>", "<2>", "<3>" }[words]))
+		words++;
+	p = strdup(!words ? "<...>" : words == 1 ? "<1>" : words == 2 ? "<1>, <2>" : "<1>, <2>, <3>");
+	if (!p || asprintf(&text, "%s -- %s:", t->tmpl[g], p) < 0) {
+		free(p);
 		return;
+	}
+	free(p);
 	for (size_t k = g; k < t->n; k++) {
-		size_t lk = strlen(t->text[k]);
-
 		if (t->leader[k] != g)
 			continue;
-		if (asprintf(&p, "%s%s %s = %.*s", text, k == g ? "" : ";", t->probes[k],
-			     (int)(lk - t->pre[g] - t->suf[g]), t->text[k] + t->pre[g]) < 0)
+		if (asprintf(&p, "%s%s %s = %s", text, k == g ? "" : ";", t->probes[k], t->mids[k]) < 0)
 			break;
 		free(text);
 		text = p;

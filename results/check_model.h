@@ -65,11 +65,5 @@ int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep);
  */
 #define CHECK_SHARED_MIN	60
 const char *check_shared_tail(const struct check_report *rep, size_t i);
-/*
- * The table: status, SUITE.NAME, the detail wrapped within TEXT_WIDTH; a
- * tail shared by several checks is "see note N" there and printed once
- * below; then the counts.
- */
-void check_report_print(FILE *f, const struct check_report *rep);
 
 #endif

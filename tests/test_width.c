@@ -19,13 +19,15 @@
 #include <jansson.h>
 
 #include "host/text_wrap.h"
+#include "probes/probe_out.h"
+#include "probes/probe_table.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
 #define BUDGET_NOTE	"budget spent before the precision was reached"
 #define EMULATED	"guest code is emulated"
-#define GROUPED		" -- <...>:"	/* a note of several near-identical ones */
+#define GROUPED_SEP	" -- <"		/* a note of several near-identical ones: TMPL -- <...>: ... */
 #define LEGEND_LINE	"\ncycles: "
 
 static const char *exe;
@@ -34,7 +36,8 @@ static const char *exe;
 static const char *const probes_run[] = { "nop", "cpuid", "toggle_cr4_pge", "tscdeadline_immed",
 					  "x2apic_self_ipi_sti_nop", "ipi_halt", "rdpkru", "xsetbv", "rdtscp",
 					  "wr_xss_msr", "self_ipi_tpr" };
-#define NPROBES (sizeof(probes_run) / sizeof(probes_run[0]))
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define NPROBES		ARRAY_LEN(probes_run)
 
 /* The widest line of s (columns = bytes: the output is ASCII); *where: its first bytes. */
 static size_t widest(const char *s, char *where, size_t len)
@@ -101,43 +104,81 @@ static int note_mark(const char *table, const char *text)
 }
 
 /*
- * The mark of note text (of probe name) in a grouped entry of the notes
- * section: "PRE<...>SUF -- <...>: a, b = MID; c = MID2" where text is
- * PRE MID SUF and name is among MID's probes. 0: none.
+ * Whether the grouped note entry ("TMPL -- <...>: a, b = MID; c = MID2",
+ * or with "<1>", "<2>" ... in TMPL and "MID1, MID2" per variant) holds
+ * text for probe name: TMPL with name's variant put in is text.
  */
+static bool group_has(const char *entry, const char *text, const char *name)
+{
+	const char *g = strstr(entry, GROUPED_SEP), *list = g ? strstr(g, ": ") : NULL;
+	char tmpl[1024], item[512];
+
+	if (!list)
+		return false;
+	snprintf(tmpl, sizeof(tmpl), "%.*s", (int)(g - entry), entry);
+	for (const char *p = list + 2; *p;) {
+		size_t n = strcspn(p, ";"), np;
+		const char *eq;
+		char names[512], got[1024], mids[256], *m = mids;
+		size_t o = 0;
+
+		snprintf(item, sizeof(item), "%.*s", (int)n, p);
+		p += n + (p[n] == ';');
+		while (*p == ' ')
+			p++;
+		eq = strstr(item, " = ");
+		if (!eq)
+			continue;
+		np = (size_t)(eq - item);
+		snprintf(names, sizeof(names), ", %.*s,", (int)np - (item[0] == ' '), item + (item[0] == ' '));
+		snprintf(mids, sizeof(mids), "%s", eq + 3);
+		{
+			char want[96];
+
+			snprintf(want, sizeof(want), ", %s,", name);
+			if (!strstr(names, want))
+				continue;
+		}
+		/* TMPL with the variant put in. */
+		for (const char *t = tmpl; *t && o < sizeof(got) - 1;) {
+			bool span = !strncmp(t, "<...>", 5);
+			bool word = t[0] == '<' && t[1] >= '1' && t[1] <= '9' && t[2] == '>';
+
+			if (span || word) {
+				size_t l = span ? strlen(m) : strcspn(m, ",");
+
+				o += (size_t)snprintf(got + o, sizeof(got) - o, "%.*s", (int)l, m);
+				m += l;
+				if (!span && *m == ',')
+					m += 2;
+				t += span ? 5 : 3;
+			} else {
+				got[o++] = *t++;
+			}
+		}
+		got[o < sizeof(got) ? o : sizeof(got) - 1] = 0;
+		if (!strcmp(got, text))
+			return true;
+	}
+	return false;
+}
+
+/* The mark of note text (of probe name) in a grouped entry of the notes section, or 0. */
 static int group_mark(const char *table, const char *text, const char *name)
 {
 	const char *notes = strstr(table, "\nnotes:\n");
 	char entry[4096];
-	int mark = 0, found = 0;
+	int mark = 0;
 	size_t e = 0;
 
-	for (const char *p = notes ? notes + 8 : NULL; p && !found;) {
+	for (const char *p = notes ? notes + 8 : NULL; p;) {
 		size_t n = strcspn(p, "\n");
 		bool cont = !strncmp(p, "     ", 5) && e;
 
-		if (!cont && e) {	/* entry complete: does it hold text? */
-			char *g = strstr(entry, GROUPED), *ph = strstr(entry, "<...>");
-
-			if (g && ph && ph < g) {
-				size_t lp = (size_t)(ph - entry), ls = (size_t)(g - ph - 5), lt = strlen(text);
-				char want[512];
-
-				if (lt > lp + ls && !strncmp(text, entry, lp) &&
-				    !strncmp(text + lt - ls, ph + 5, ls)) {
-					snprintf(want, sizeof(want), " = %.*s", (int)(lt - lp - ls), text + lp);
-					for (char *at = strstr(g, want); at && !found; at = strstr(at + 1, want)) {
-						char *start = at;
-
-						while (start > g && start[-1] != ';' && start[-1] != ':')
-							start--;
-						found = at[strlen(want)] != ' ' && strstr(start, name) &&
-							strstr(start, name) < at ? mark : 0;
-					}
-				}
-			}
+		if (!cont && e && group_has(entry, text, name))
+			return mark;
+		if (!cont)
 			e = 0;
-		}
 		if (!*p || *p == '\n')
 			break;
 		if (cont) {
@@ -150,7 +191,7 @@ static int group_mark(const char *table, const char *text, const char *name)
 			e = sizeof(entry) - 1;
 		p += n + (p[n] == '\n');
 	}
-	return found;
+	return 0;
 }
 
 /* Whether the row of probe name in the table carries mark among its marks. */
@@ -531,6 +572,67 @@ static void test_calibrate(const char *dir)
 	run_free(&r);
 }
 
+/*
+ * The run table of made-up outcomes: interrupt notes that differ in their
+ * late count and wait, and skips that differ in the feature they need, are
+ * one note each that gives every probe's words; a note of its own stays.
+ */
+static void test_group_synth(void)
+{
+	static const struct probe pr[] = {
+		{ .name = "irq_a", .group = "irq", .description = "d" },
+		{ .name = "irq_b", .group = "irq", .description = "d" },
+		{ .name = "irq_c", .group = "irq", .description = "d" },
+		{ .name = "need_x", .group = "insn", .description = "d" },
+		{ .name = "need_y", .group = "insn", .description = "d" },
+	};
+	static const char *const why[] = { "needs CPUID xsave: not in KVM_GET_SUPPORTED_CPUID",
+					   "needs CPUID shstk or ibt: not in KVM_GET_SUPPORTED_CPUID" };
+	const uint64_t late[] = { 33, 66, 33 }, wait[] = { 33000000, 99000000, 66000000 };
+	struct probe_outcome *o = calloc(ARRAY_LEN(pr), sizeof(*o));
+	char *buf = NULL, note[256];
+	size_t len = 0, found = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!o || !f) {
+		tap_skip(3, "out of memory");
+		free(o);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(pr); i++) {
+		o[i].probe = &pr[i];
+		o[i].res.cpu_before = o[i].res.cpu_after = -1;
+		if (i < 3) {
+			o[i].res.status = PROBE_OK;
+			o[i].res.irq = (struct latency_irq){ .ops = 99, .in_window = 99 - late[i], .late = late[i],
+							     .late_cycles = wait[i] };
+		} else {
+			o[i].res.status = PROBE_SKIPPED;
+			snprintf(o[i].res.reason, sizeof(o[i].res.reason), "%s", why[i - 3]);
+		}
+	}
+	probe_table_print(f, o, ARRAY_LEN(pr), &(struct probe_table_opts){ .legend = false });
+	fclose(f);
+	ok(count(buf, " late (mean wait ") == 1 && count(buf, ": not in KVM_GET") == 1,
+	   "made-up run: three interrupt notes as one, two skip notes as one");
+	for (size_t i = 0; i < ARRAY_LEN(pr); i++) {
+		if (i < 3)
+			snprintf(note, sizeof(note), "irq: %llu in window, %llu late (mean wait %.3g cycles, "
+				 "not in the cost)", (unsigned long long)(99 - late[i]),
+				 (unsigned long long)late[i], (double)wait[i] / (double)late[i]);
+		else
+			snprintf(note, sizeof(note), "skipped: %s", why[i - 3]);
+		if (group_mark(buf, note, pr[i].name))
+			found++;
+		else
+			diag("%s: '%s' not in a group note", pr[i].name, note);
+	}
+	is_int((long long)found, ARRAY_LEN(pr), "made-up run: each probe's words in its group note");
+	fits("made-up run", buf);
+	free(buf);
+	free(o);
+}
+
 int main(void)
 {
 	char *dir;
@@ -539,6 +641,7 @@ int main(void)
 	if (!exe || access(exe, X_OK))
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
 	test_list_help();
+	test_group_synth();
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		diag("/dev/kvm is not usable: info, run, map, check and calibrate not run");
 		return done_testing();
