@@ -20,6 +20,7 @@
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "cli/progress.h"
+#include "host/text_wrap.h"
 #include "method/repeat.h"
 #include "results/noise.h"
 #include "results/result_read.h"
@@ -313,6 +314,34 @@ static const char *rel_text(const struct noise_est *e, char *buf, size_t len)
 	return buf;
 }
 
+/* The probes with no floor, in one note: their names by how many runs measured them. */
+static void calibrate_print_omitted(FILE *f, const struct noise_floor *nf)
+{
+	char text[4096];
+	size_t o;
+
+	if (!nf->n_omitted)
+		return;
+	o = (size_t)snprintf(text, sizeof(text), "measured (ok, 2 rounds or more) in fewer than %d runs:",
+			     NOISE_MIN_RUNS);
+	for (long long runs = 0, groups = 0; runs < NOISE_MIN_RUNS; runs++) {
+		bool any = false;
+
+		for (size_t i = 0; i < nf->n_omitted && o < sizeof(text); i++) {
+			if (nf->omitted[i].runs != runs)
+				continue;
+			if (!any)
+				o += (size_t)snprintf(text + o, sizeof(text) - o, "%s in %lld run%s: %s",
+						      groups++ ? ";" : "", runs, runs == 1 ? "" : "s",
+						      nf->omitted[i].name);
+			else
+				o += (size_t)snprintf(text + o, sizeof(text) - o, ", %s", nf->omitted[i].name);
+			any = true;
+		}
+	}
+	text_wrap_print(f, "no floor: ", 10, text);
+}
+
 static void calibrate_print(FILE *f, const struct noise_floor *nf)
 {
 	fprintf(f, "%-28s %5s %12s %12s %9s %7s %12s %7s\n", "probe", "runs", "mean cycles",
@@ -329,12 +358,11 @@ static void calibrate_print(FILE *f, const struct noise_floor *nf)
 			rel_text(&p->cycles, rel, sizeof(rel)), p->cycles.df,
 			rel_text(s, srel, sizeof(srel)), sdf);
 	}
-	for (size_t i = 0; i < nf->n_omitted; i++)
-		fprintf(f, "%-28s %5lld  no floor: measured (ok, 2 rounds or more) in fewer than %d runs\n",
-			nf->omitted[i].name, nf->omitted[i].runs, NOISE_MIN_RUNS);
-	fprintf(f, "between %%: what a run's figure varies by from one run to the next beyond its "
-		"rounds, in %% of the mean; at speed %%: the same with every round put at the runs' "
-		"mean guest speed (compare --normalize speed, docs/method.md)\n");
+	calibrate_print_omitted(f, nf);
+	text_wrap_print(f, "between %: ", 11, "what a run's figure varies by from one run to the next beyond "
+			"its rounds, in % of the mean");
+	text_wrap_print(f, "at speed %: ", 12, "the same with every round put at the runs' mean guest speed "
+			"(compare --normalize speed, docs/method.md)");
 }
 
 /* Read the k runs' files and write their floor to a->out. */

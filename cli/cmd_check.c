@@ -6,8 +6,10 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cli/check_table.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "cli/progress.h"
@@ -17,6 +19,7 @@
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
+#include "host/text_wrap.h"
 #include "suites/suites.h"
 
 static const struct cli_opt check_opts[] = {
@@ -71,11 +74,15 @@ static void check_verbose(const struct check_report *rep, size_t from)
 	for (size_t i = from; i < rep->n; i++) {
 		const struct check_result *c = &rep->r[i];
 
-		fprintf(stderr, "%-4s  %s.%s  %s\n", check_status_name(c->status), c->suite, c->name,
-			c->detail);
-		if (c->expected[0] || c->observed[0])
-			fprintf(stderr, "      expected %s, observed %s\n",
-				c->expected[0] ? c->expected : "-", c->observed[0] ? c->observed : "-");
+		char lead[160], ev[1024];
+
+		snprintf(lead, sizeof(lead), "%-4s  %s.%s  ", check_status_name(c->status), c->suite, c->name);
+		text_wrap_print(stderr, lead, 6, c->detail);
+		if (c->expected[0] || c->observed[0]) {
+			snprintf(ev, sizeof(ev), "expected %s, observed %s", c->expected[0] ? c->expected : "-",
+				 c->observed[0] ? c->observed : "-");
+			text_wrap_print(stderr, "      ", 6, ev);
+		}
 	}
 	fflush(stderr);
 }
@@ -95,30 +102,53 @@ static void check_progress(void *ctx, const char *suite, size_t i, size_t n, con
 	progress_step_part(&cp->p, cp->suite, n ? (double)i / n : 0, cp->label);
 }
 
-/* The checks as TAP: one test per check, evidence in a YAML block. */
+/*
+ * The checks as TAP: one test per check, evidence in a YAML block. A tail
+ * that several checks' skip or stop reasons share (check_shared_tail) is a
+ * "# note N:" diagnostic before its first use, and "see note N" in them.
+ */
 static void check_tap(FILE *f, const struct check_report *rep)
 {
+	const char **notes = calloc(rep->n ? rep->n : 1, sizeof(*notes));
 	struct tap_out t;
-	char desc[256];
+	char desc[256], why[1024];
+	size_t nn = 0;
 
 	tap_out_begin(&t, f, (unsigned)rep->n);
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct check_result *c = &rep->r[i];
+		/* A test's YAML block has its detail in full: the notes serve skip and stop reasons. */
+		bool reason = c->status == CHECK_SKIP || c->status == CHECK_STOPPED;
+		const char *tail = notes && reason ? check_shared_tail(rep, i) : NULL;
+		size_t mark = 0;
 
+		if (tail) {
+			while (mark < nn && strcmp(notes[mark], tail))
+				mark++;
+			if (mark == nn) {
+				notes[nn++] = tail;
+				tap_out_comment(&t, "note %zu: %s", mark + 1, tail);
+			}
+			snprintf(why, sizeof(why), "%.*ssee note %zu", (int)(tail - c->detail), c->detail,
+				 mark + 1);
+		} else {
+			snprintf(why, sizeof(why), "%s", c->detail);
+		}
 		snprintf(desc, sizeof(desc), "%s/%s", c->suite, c->name);
 		if (c->status == CHECK_SKIP) {
-			tap_out_skip(&t, desc, c->detail);
+			tap_out_skip(&t, desc, why);
 			continue;
 		}
 		if (c->status == CHECK_STOPPED)
 			snprintf(desc, sizeof(desc), "%s/%s (stopped: %s)", c->suite, c->name,
-				 c->detail[0] ? c->detail : "stopped by request");
+				 why[0] ? why : "stopped by request");
 		tap_out_test(&t, c->status == CHECK_PASS, desc);
 		tap_out_yaml(&t, "status", check_status_name(c->status));
 		tap_out_yaml(&t, "detail", c->detail);
 		tap_out_yaml(&t, "expected", c->expected);
 		tap_out_yaml(&t, "observed", c->observed);
 	}
+	free(notes);
 	tap_out_comment(&t, "%zu passed, %zu failed, %zu skipped, %zu stopped",
 			check_count(rep, CHECK_PASS), check_count(rep, CHECK_FAIL),
 			check_count(rep, CHECK_SKIP), check_count(rep, CHECK_STOPPED));
@@ -189,7 +219,7 @@ int cmd_check(int argc, char **argv)
 		return r;
 	}
 	if (hostinfo_emulation_warning(&hi))
-		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
+		text_wrap_print(stderr, "warning: ", 9, hostinfo_emulation_warning(&hi));
 	progress_init(&cp.p, "check", (unsigned)nsel);
 	env.progress = check_progress;
 	env.progress_ctx = &cp;
@@ -209,7 +239,7 @@ int cmd_check(int argc, char **argv)
 	if (tap)
 		check_tap(stdout, &rep);
 	else if (!json_path || strcmp(json_path, "-"))
-		check_report_print(stdout, &rep);
+		check_table_print(stdout, &rep);
 	root = result_new("check", argc, argv);
 	json_object_set_new(root, "host", hostinfo_record_json(&hi));
 	json_object_set_new(root, "checks", check_report_json(&rep));

@@ -22,6 +22,7 @@
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
+#include "host/text_wrap.h"
 #include "map/map.h"
 #include "map/cpuid_profile.h"
 
@@ -82,9 +83,44 @@ const struct cli_cmd_spec map_spec = {
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
 
+/* text's words into buf, lines of at most width columns, each after the first indented by indent. */
+static void map_wrap(char *buf, size_t len, const char *text, size_t width, size_t indent)
+{
+	size_t o = 0, col = 0;
+
+	buf[0] = 0;
+	for (const char *p = text; *p && o + 2 < len;) {
+		size_t n;
+
+		while (*p == ' ')
+			p++;
+		n = strcspn(p, " ");
+		if (!n)
+			break;
+		if (col && col + 1 + n > width && o + indent + 1 < len) {
+			o += (size_t)snprintf(buf + o, len - o, "\n%*s", (int)indent, "");
+			col = 0;
+		} else if (col) {
+			buf[o++] = ' ';
+			col++;
+		}
+		if (o + n + 1 > len)
+			break;
+		memcpy(buf + o, p, n);
+		o += n;
+		col += n;
+		p += n;
+	}
+	buf[o < len ? o : len - 1] = 0;
+}
+
 static void map_usage(FILE *f)
 {
-	cli_help(f, &map_spec, profile_minimal_doc(), MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
+	char doc[1024];
+
+	/* As the other options' text: lines of at most 78 columns. */
+	map_wrap(doc, sizeof(doc), profile_minimal_doc(), 78 - (size_t)map_spec.col, (size_t)map_spec.col);
+	cli_help(f, &map_spec, doc, MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
 }
 
 /* The progress line: one item per entry of every profile. */
@@ -235,7 +271,7 @@ int cmd_map(int argc, char **argv)
 		goto out_expect;
 	}
 	if (hostinfo_emulation_warning(&hi))
-		fprintf(stderr, "warning: %s\n", hostinfo_emulation_warning(&hi));
+		text_wrap_print(stderr, "warning: ", 9, hostinfo_emulation_warning(&hi));
 	if (mo.trace && !trace_available(why, sizeof(why))) {
 		fprintf(stderr, "note: no exit attribution (--trace): %s\n", why);
 		mo.trace = false;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/check_table.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "cli/run_repeat.h"
@@ -354,7 +355,7 @@ static void run_all(const struct run_args *a, const struct hostinfo *hi, const c
 		check_suites[i].run(&env, &rep);
 	if (table) {
 		fprintf(table, "\n");
-		check_report_print(table, &rep);
+		check_table_print(table, &rep);
 	}
 	json_object_set_new(root, "checks", check_report_json(&rep));
 	check_report_free(&rep);

@@ -108,7 +108,7 @@ _exitscope()
 	case $cmd in
 	run)
 		COMPREPLY=($(compgen -W "$("$prog" run --list 2>/dev/null |
-			awk 'NR > 1 && NF { print $1 }')" -- "$cur")) ;;
+			awk 'NR > 1 && /^[^ ]/ { print $1 }')" -- "$cur")) ;;
 	check)
 		COMPREPLY=($(compgen -W "$("$prog" check --help 2>/dev/null |
 			_exitscope_section suites)" -- "$cur")) ;;

@@ -15,6 +15,7 @@
 #include "guest/vm.h"
 #include "harness/region.h"
 #include "host/hostinfo.h"
+#include "host/text_wrap.h"
 #include "kvm/trace.h"
 #include "map/map.h"
 #include "map/map_guest.h"
@@ -455,7 +456,9 @@ void map_entry_key_at(size_t i, struct result_map_entry *e)
 
 static void map_print_entry(FILE *f, const struct result_map_entry *e)
 {
-	char name[80], st[48], ex[16] = "-", cy[16] = "-", sr[16] = "";
+	char name[80], st[48], ex[16] = "-", cy[16] = "-", sr[16] = "", row[160], tail[1024] = "";
+	size_t t = 0;
+	int n;
 
 	snprintf(name, sizeof(name), "%s.%s", e->reg, strcmp(e->op, "read") ? e->name : "read");
 	if (e->vector >= 0)
@@ -469,32 +472,49 @@ static void map_print_entry(FILE *f, const struct result_map_entry *e)
 		snprintf(cy, sizeof(cy), "%.1f", e->cycles_per_op);
 	if (e->sregs != MAP_SREGS_NONE)
 		snprintf(sr, sizeof(sr), "%s", e->sregs_errno ? strerrorname_np(e->sregs_errno) : "ok");
-	fprintf(f, "  %-15s %4lld  %-6s  %-16s %9s %10s  %-9s", name, e->bit, e->op, st, ex, cy, sr);
+	n = snprintf(row, sizeof(row), "  %-15s %4lld  %-6s  %-16s %9s %10s  %s", name, e->bit, e->op, st,
+		     ex, cy, sr);
+	while (n > 0 && row[n - 1] == ' ')
+		row[--n] = 0;
 	if (e->status != MAP_EMULATED && e->status != MAP_OWNED && e->status != MAP_INTERCEPTED)
-		fprintf(f, "  %s", e->detail);
+		t += snprintf(tail + t, sizeof(tail) - t, "%s", e->detail);
 	else if (e->cpuid == 0)
-		fprintf(f, "  accepted although guest CPUID lacks %s", e->feature);
+		t += snprintf(tail + t, sizeof(tail) - t, "accepted although guest CPUID lacks %s", e->feature);
 	if (e->trace.present) {
-		fprintf(f, "  [");
-		for (size_t i = 0; i < e->trace.n; i++)
-			fprintf(f, " %s %.2f", e->trace.reason[i].name, e->trace.reason[i].per_op);
-		fprintf(f, e->trace.n ? " ]" : " no kvm_exit events ]");
+		t += snprintf(tail + t, sizeof(tail) - t, "%s[", t ? " " : "");
+		for (size_t i = 0; i < e->trace.n && t < sizeof(tail); i++)
+			t += snprintf(tail + t, sizeof(tail) - t, " %s %.2f", e->trace.reason[i].name,
+				      e->trace.reason[i].per_op);
+		if (t < sizeof(tail))
+			snprintf(tail + t, sizeof(tail) - t, e->trace.n ? " ]" : " no kvm_exit events ]");
 	}
-	fprintf(f, "\n");
+	/* The detail on the row when it fits TEXT_WIDTH, else wrapped on lines of its own below. */
+	if (!tail[0])
+		fprintf(f, "%s\n", row);
+	else if ((size_t)n + 2 + strlen(tail) <= TEXT_WIDTH)
+		fprintf(f, "%-82s%s\n", row, tail);
+	else {
+		fprintf(f, "%s\n", row);
+		text_wrap_print(f, "      ", 6, tail);
+	}
 }
 
 void map_print(FILE *f, const struct result_map *map)
 {
 	fprintf(f, "CR0/CR4 ownership map: %lld writes (toggles) or reads per round, fewest exits of %lld rounds\n",
 		map->ops, map->rounds);
+	/* The emulation itself is the host's warning (stderr, the JSON): here what it means for the map. */
 	if (map->emulated)
-		fprintf(f, "NOTE: this host EMULATES guest code: ownership is not meaningful here and no bit\n"
-			   "      is called owned; exits/op is the vCPU stats 'exits' delta (the backend's own\n"
-			   "      exits, e.g. MMU reloads, not exits to userspace), cycles/op is emulation cost.\n");
+		text_wrap_print(f, "NOTE: ", 6, "status \"emulated\": ownership is not meaningful on this host "
+				"and no bit is called owned; exits/op is the vCPU stats 'exits' delta (the "
+				"backend's own exits, e.g. MMU reloads, not exits to userspace), cycles/op is "
+				"emulation cost.");
 	for (size_t i = 0; i < map->n_profiles; i++) {
 		const struct result_map_profile *p = &map->profiles[i];
+		char lead[MAP_PROFILE_LEN + 16];
 
-		fprintf(f, "\nprofile %s%s%s\n", p->name, p->note[0] ? ": " : "", p->note);
+		snprintf(lead, sizeof(lead), "\nprofile %s%s", p->name, p->note[0] ? ": " : "");
+		text_wrap_print(f, lead, 2, p->note);
 		fprintf(f, "  %-15s %4s  %-6s  %-16s %9s %10s  %-9s\n", "entry", "bit", "op",
 			"status", "exits/op", "cycles/op", "SET_SREGS");
 		for (size_t j = 0; j < p->n_entries; j++)

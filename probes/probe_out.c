@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/region.h"
+#include "host/text_wrap.h"
 #include "probes/probe_out.h"
 
 /* "irq: 412 in window, 3 late (mean wait 3.9e+06 cycles, not in the cost), 1 never". */
@@ -190,12 +191,32 @@ json_t *probe_outcome_json(const struct probe_outcome *o)
 	return j;
 }
 
+/*
+ * One probe a line: name, group, then its description wrapped at TEXT_WIDTH
+ * under its column, and what it needs (when anything) on a line of its own
+ * there. Continuation lines start with spaces, so a line's first word is
+ * always a probe name (the completion reads it).
+ */
 void probe_list_print(FILE *f)
 {
-	char needs[256];
+	char needs[256], lead[64], what[512];
+	int w = 5;
 
-	fprintf(f, "%-25s %-9s %-45s  %s\n", "probe", "group", "needs", "description");
 	for (size_t i = 0; i < nr_probes; i++)
-		fprintf(f, "%-25s %-9s %-45s  %s\n", probes[i].name, probes[i].group,
-			probe_needs_text(&probes[i], needs, sizeof(needs)), probes[i].description);
+		if ((int)strlen(probes[i].name) > w)
+			w = (int)strlen(probes[i].name);
+	snprintf(lead, sizeof(lead), "%-*s %-9s ", w, "probe", "group");
+	fprintf(f, "%sdescription, and what it needs\n", lead);
+	for (size_t i = 0; i < nr_probes; i++) {
+		probe_needs_text(&probes[i], needs, sizeof(needs));
+		snprintf(lead, sizeof(lead), "%-*s %-9s ", w, probes[i].name, probes[i].group);
+		text_wrap_print(f, lead, strlen(lead), probes[i].description);
+		if (strcmp(needs, "none")) {
+			size_t col = strlen(lead);
+
+			snprintf(lead, sizeof(lead), "%*s", (int)col, "");
+			snprintf(what, sizeof(what), "needs: %s", needs);
+			text_wrap_print(f, lead, col, what);
+		}
+	}
 }

@@ -182,26 +182,30 @@ int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
 	return 0;
 }
 
-void check_report_print(FILE *f, const struct check_report *rep)
+/* Whether s (within detail d) starts a clause: the whole detail, or after ": " or "; ". */
+static bool clause_start(const char *d, const char *s)
 {
-	size_t w = 4;
+	return s == d || (s - d >= 2 && s[-1] == ' ' && (s[-2] == ':' || s[-2] == ';'));
+}
 
-	for (size_t i = 0; i < rep->n; i++) {
-		size_t l = strlen(rep->r[i].suite) + 1 + strlen(rep->r[i].name);
+/* Whether detail d ends with tail, at the start of one of its clauses. */
+static bool ends_with_clause(const char *d, const char *tail)
+{
+	size_t ld = strlen(d), lt = strlen(tail);
 
-		if (l > w)
-			w = l;
+	return ld >= lt && !strcmp(d + ld - lt, tail) && clause_start(d, d + ld - lt);
+}
+
+const char *check_shared_tail(const struct check_report *rep, size_t i)
+{
+	const char *d = rep->r[i].detail;
+
+	for (const char *s = d; *s; s++) {
+		if (!clause_start(d, s) || strlen(s) < CHECK_SHARED_MIN)
+			continue;
+		for (size_t j = 0; j < rep->n; j++)
+			if (j != i && ends_with_clause(rep->r[j].detail, s))
+				return s;
 	}
-	for (size_t i = 0; i < rep->n; i++) {
-		char full[96];
-
-		snprintf(full, sizeof(full), "%s.%s", rep->r[i].suite, rep->r[i].name);
-		fprintf(f, "%-4s  %-*s  %s\n", check_status_name(rep->r[i].status),
-			(int)w, full, rep->r[i].detail);
-	}
-	fprintf(f, "%zu passed, %zu failed, %zu skipped", check_count(rep, CHECK_PASS),
-		check_count(rep, CHECK_FAIL), check_count(rep, CHECK_SKIP));
-	if (check_count(rep, CHECK_STOPPED))
-		fprintf(f, ", %zu stopped", check_count(rep, CHECK_STOPPED));
-	fputc('\n', f);
+	return NULL;
 }

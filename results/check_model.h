@@ -58,6 +58,12 @@ json_t *check_report_json(const struct check_report *rep);	/* array */
  * checks read so far (check_report_free).
  */
 int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep);
-void check_report_print(FILE *f, const struct check_report *rep);
+/*
+ * Where the detail of check i has a tail (a clause after ": " or "; ", at
+ * least CHECK_SHARED_MIN characters) that another check's detail ends with
+ * too: the table and TAP print such a tail once, as a note. NULL: none.
+ */
+#define CHECK_SHARED_MIN	60
+const char *check_shared_tail(const struct check_report *rep, size_t i);
 
 #endif

@@ -243,7 +243,8 @@ int main(void)
 	run_cmd(&r, (const char *const[]){ exe, "run", "--list", NULL });
 	/* The last probe listed (a name with underscores, not the nop baseline). */
 	for (char *l = strchr(r.out, '\n'); l && l[1]; l = strchr(l + 1, '\n'))
-		sscanf(l + 1, "%63s", probe);
+		if (l[1] != ' ')	/* not a description's continuation */
+			sscanf(l + 1, "%63s", probe);
 	run_free(&r);
 	ok(*probe && strcmp(probe, "probe"), "a probe name from run --list: %s", probe);
 

@@ -22,10 +22,24 @@
 
 static const char *exe;
 
+/* Whether a continuation line (leading spaces) after the line at row ends in needs ("needs: X\n"). */
+static bool next_needs(const char *row, const char *needs)
+{
+	for (const char *l = strchr(row, '\n'); l && l[1] == ' '; l = strchr(l + 1, '\n')) {
+		const char *end = strchr(l + 1, '\n');
+		const char *at = strstr(l + 1, needs);
+
+		if (at && end && at + strlen(needs) == end + 1)
+			return true;
+	}
+	return false;
+}
+
 static void test_cli_basics(void)
 {
 	struct run_result r;
 	char needs[256], line[512];
+	int name_w = 5;	/* the name column: the longest name */
 	bool all = true;
 
 	run_cmd(&r, (const char *const[]){ exe, "run", "--help", NULL });
@@ -35,10 +49,18 @@ static void test_cli_basics(void)
 
 	run_cmd(&r, (const char *const[]){ exe, "run", "--list", NULL });
 	is_int(r.status, 0, "run --list exits 0");
+	for (size_t i = 0; i < nr_probes; i++)
+		if ((int)strlen(probes[i].name) > name_w)
+			name_w = (int)strlen(probes[i].name);
 	for (size_t i = 0; i < nr_probes; i++) {
 		probe_needs_text(&probes[i], needs, sizeof(needs));
-		snprintf(line, sizeof(line), "\n%-25s %-9s %-45s", probes[i].name, probes[i].group, needs);
-		if (!strstr(r.out, line)) {
+		const char *at;
+
+		snprintf(line, sizeof(line), "\n%-*s %-9s ", name_w, probes[i].name, probes[i].group);
+		at = strstr(r.out, line);
+		snprintf(line, sizeof(line), "needs: %s\n", needs);
+		/* Its needs below its description, before the next probe's line (none: no needs line). */
+		if (!at || (strcmp(needs, "none") && !next_needs(at + 1, line))) {
 			diag("--list lacks the line for %s (needs: %s)", probes[i].name, needs);
 			all = false;
 		}
