@@ -14,7 +14,12 @@ if [ -z "$from" ]; then
 			[ ${#probes[@]} -ge 20 ] && break
 			case " ${probes[*]} nop " in *" $name "*) continue ;; esac
 			probes+=("$name")
-		done < <("$exe" run --list 2>/dev/null | awk 'NR > 1 && $3 == "none" { print $1 }')
+		# (run --list: a probe's line starts with its name; a "needs:" line
+		# under it says what it needs; one without needs nothing)
+		done < <("$exe" run --list 2>/dev/null | awk '
+			NR > 1 && /^[^ ]/ { if (p != "" && !needs) print p; p = $1; needs = 0; next }
+			/^ +needs:/ { needs = 1 }
+			END { if (p != "" && !needs) print p }')
 	fi
 	[ ${#variants[@]} -eq 0 ] && variants=("default=$exe")
 	for spec in "${variants[@]}"; do
