@@ -334,10 +334,14 @@ static int parse_sel(struct query_sel *s, const char *text, size_t at, size_t n,
 		;
 	/*
 	 * Spaces are refused where they would be taken as part of a FIELD, a
-	 * VALUE or an ID: [batch = 7] is no selector, [batch=7] is.
+	 * VALUE or an ID: [batch = 7] is no selector, [batch=7] is. A REGEX
+	 * is matched as written, so its spaces are its own, at either end
+	 * too ([source~^linux-source-6\.1 ] tells 6.1 from 6.12).
 	 */
-	if (is_space(t[0]) || is_space(t[n - 1]) || (i < n && i > 0 && is_space(t[i - 1])) ||
-	    (i + 1 < n && is_space(t[i + 1 + (t[i] == '!' && t[i + 1] == '=')])))
+	int re = i < n && t[i] == '~';
+
+	if (is_space(t[0]) || (!re && is_space(t[n - 1])) || (i < n && i > 0 && is_space(t[i - 1])) ||
+	    (!re && i + 1 < n && is_space(t[i + 1 + (t[i] == '!' && t[i + 1] == '=')])))
 		return path_fail(err, -EINVAL, text,
 				 "a space around FIELD or VALUE (none allowed), selector at offset %zu", at);
 	/* No FIELD (i == 0): the element itself, as in an array of strings. */

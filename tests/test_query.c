@@ -227,18 +227,21 @@ static void test_escaped_brackets(void)
 	bad_path("notes[~x\\]", "no closing", "an escaped ] does not close the selector");
 }
 
-/* Spaces next to FIELD or VALUE are refused, wherever they are; none is trimmed. */
+/* Spaces next to FIELD or VALUE are refused, wherever they are (a REGEX's are its own); none is trimmed. */
 static void test_selector_spaces(void)
 {
 	const char *doc = "{\"runs\": [{\"batch\": 7}, {\"batch\": 8}], \"l\": [\"a b\", \"c\"]}";
 	const char *spaced[] = { "runs[batch=7 ]", "runs[batch= 7]", "runs[batch =7]", "runs[ batch=7]",
-				 "runs[batch!= 7]", "runs[batch~ 7]", "runs[batch\t=7]", "l[ c]", "l[c ]" };
+				 "runs[batch!= 7]", "runs[batch \t~7]", "runs[batch\t=7]", "l[ c]", "l[c ]" };
 
 	for (size_t i = 0; i < sizeof(spaced) / sizeof(spaced[0]); i++)
 		bad_path(spaced[i], "a space around FIELD or VALUE", spaced[i]);
 	selects(doc, "runs[batch=7]", 1, "the same selector without spaces");
 	selects(doc, "l[=a b]", 1, "a space inside a VALUE is the VALUE's");
 	selects(doc, "l[~^a b$]", 1, "a space inside a REGEX is the REGEX's");
+	selects(doc, "l[~^a ]", 1, "a REGEX's trailing space is the REGEX's: ^a  matches \"a b\"");
+	selects(doc, "l[~ b$]", 1, "a REGEX's leading space is the REGEX's");
+	selects(doc, "l[~^c ]", 0, "and it counts: ^c  does not match \"c\"");
 }
 
 /* Objects and arrays print their numbers as a number alone prints. */
