@@ -2,38 +2,50 @@
 /*
  * compare_text.c - an A/B comparison as text for a terminal: at most
  * COMPARE_COLUMNS columns by default (the notes wrapped, the table's
- * essentials), or wide (the full table, every note on one line).
+ * essentials), or wide (the full table, every note on one line). Every
+ * line that can hold a string of the input files goes out through
+ * put_text or a table's name cell, which escape it (base/text.h).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "compare/compare.h"
 
 #define NAMES_MAX	6	/* probes named in a line; more are counted */
 
 /*
- * text after lead, in lines of at most COMPARE_COLUMNS columns broken at
- * spaces, the later ones indented by indent (a word longer than a line
- * stands alone); wide: on one line.
+ * text after lead, escaped (base/text.h), in lines of at most
+ * COMPARE_COLUMNS columns broken at spaces, the later ones indented by
+ * indent (a word longer than a line stands alone); wide: on one line.
  */
 static void put_text(FILE *f, int wide, const char *lead, size_t indent, const char *text)
 {
-	size_t col = strlen(lead), n;
+	size_t col = strlen(lead), n, len = strlen(text) * 4 + 1;
+	char *esc = malloc(len);
 	int first = 1;
 
 	fputs(lead, f);
-	if (wide) {
-		fprintf(f, "%s\n", text);
+	if (!esc) {	/* out of memory: the text still escaped, on one line */
+		text_put(f, text, strlen(text));
+		fputc('\n', f);
 		return;
 	}
-	for (const char *p = text; *p; p += n) {
+	text_esc(esc, len, text);
+	if (wide) {
+		fprintf(f, "%s\n", esc);
+		free(esc);
+		return;
+	}
+	for (const char *p = esc; *p; p += n) {
 		while (*p == ' ')
 			p++;
 		n = strcspn(p, " ");
 		if (!n)
 			break;
-		if (!first && col + 1 + n > COMPARE_COLUMNS) {
+		if (!first && col + 1 + text_cols(p, n) > COMPARE_COLUMNS) {
 			fprintf(f, "\n%*s", (int)indent, "");
 			col = indent;
 			first = 1;
@@ -43,10 +55,24 @@ static void put_text(FILE *f, int wide, const char *lead, size_t indent, const c
 			col++;
 		}
 		fwrite(p, 1, n, f);
-		col += n;
+		col += text_cols(p, n);
 		first = 0;
 	}
 	fputc('\n', f);
+	free(esc);
+}
+
+/* A probe's name escaped and padded to w columns (left-aligned) into buf. */
+static const char *name_cell(const char *name, int w, char *buf, size_t len)
+{
+	size_t n, c;
+
+	text_esc(buf, len, name);
+	n = strlen(buf);
+	for (c = text_cols(buf, n); c < (size_t)w && n + 1 < len; c++)
+		buf[n++] = ' ';
+	buf[n] = 0;
+	return buf;
 }
 
 /* A warning or note of the comparison: "!!! WARNING: ..." or "note: ...". */
@@ -236,18 +262,25 @@ static const char *verdict_text(const struct compare_result *cr, const struct co
 /* The name column's width: the longest name, at most max. */
 static int name_width(const struct compare_result *cr, size_t max)
 {
+	char buf[256];
 	size_t w = 5;
 
-	for (size_t i = 0; i < cr->n_probes; i++)
-		if (compared(&cr->probes[i]) && strlen(cr->probes[i].name) > w)
-			w = strlen(cr->probes[i].name);
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		size_t c;
+
+		if (!compared(&cr->probes[i]))
+			continue;
+		text_esc(buf, sizeof(buf), cr->probes[i].name);
+		c = text_cols(buf, strlen(buf));
+		w = c > w ? c : w;
+	}
 	return (int)(w > max ? max : w);
 }
 
 /* The full table: cycles and percent, the interval in cycles, model, runs. */
 static void print_table_wide(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64], model[40], runs[32];
+	char ci[64], pct[32], v[64], model[40], runs[32], name[256];
 	int w = name_width(cr, 40);
 
 	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %-12s %-5s %s\n", w, "probe", "base", "new",
@@ -263,7 +296,8 @@ static void print_table_wide(FILE *f, const struct compare_result *cr)
 		else
 			snprintf(pct, sizeof(pct), "n/a");
 		snprintf(runs, sizeof(runs), "%zu/%zu", p->runs_a, p->runs_b);
-		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n", w, p->name,
+		fprintf(f, "  %s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n",
+			name_cell(p->name, w, name, sizeof(name)),
 			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
 			model_text(p, model, sizeof(model)), runs, verdict_text(cr, p, 1, v, sizeof(v)));
 	}
@@ -275,7 +309,7 @@ static void print_table_wide(FILE *f, const struct compare_result *cr)
  */
 static void print_table(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64];
+	char ci[64], pct[32], v[64], name[256];
 	int w = name_width(cr, 27);
 
 	fprintf(f, "  %-*s %9s %9s %8s  %-16s %s\n", w, "probe", "base", "new", "diff%", "95% CI",
@@ -292,7 +326,8 @@ static void print_table(FILE *f, const struct compare_result *cr)
 			snprintf(pct, sizeof(pct), "n/a");
 			snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", p->d.lo, p->d.hi);
 		}
-		fprintf(f, "  %-*s %9.1f %9.1f %8s  %-16s %s\n", w, p->name, p->d.median_a,
+		fprintf(f, "  %s %9.1f %9.1f %8s  %-16s %s\n", name_cell(p->name, w, name, sizeof(name)),
+			p->d.median_a,
 			p->d.median_b, pct, ci, verdict_text(cr, p, 0, v, sizeof(v)));
 	}
 }

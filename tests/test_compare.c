@@ -2440,6 +2440,57 @@ static void test_census_cli(void)
 	run_free(&r);
 }
 
+/* An OSC title-set escape and an é: what a hostile or broken file could name things. */
+#define EVIL	"\033]0;x\007\303\251"
+#define EVIL_SHOWN "\\x1b]0;x\\x07\303\251"
+
+/* A result file whose kernel, probe and exit-path function are named EVIL (kernel: when evil_kernel). */
+static void evil_file(char *dst, const char *file, double kernel, uint64_t seed, int evil_kernel)
+{
+	static const struct census_row rows[] = { { "wrmsr", "IA32_XSS" EVIL, 4 } };
+	struct census_run r;
+	json_t *probe = noisy_probe("xsave" EVIL, "xstate", 1000, 10, seed, 1), *ep, *doc;
+
+	census_run(&r, kernel, rows, 1, 0);
+	r.probe.name = "xsave" EVIL;
+	r.fn.name = "vmx" EVIL;
+	ep = exit_path_json(&r.probe.exit_path);
+	json_object_set_new(probe, "exit_path", ep);
+	doc = fixture_result(fixture_host(evil_kernel ? "6.1" EVIL : "6.1.0", "Xeon", "native"),
+			     json_pack("[o]", probe));
+	json_object_set_new(doc, "schema_version", json_integer(2));
+	save(dst, file, doc);
+}
+
+/*
+ * Strings of the input files reach the terminal escaped: control bytes as
+ * \xNN (no raw ESC), valid UTF-8 as it is; in the table, the host lines
+ * and the exit paths.
+ */
+static void test_cli_escape(void)
+{
+	char a_path[4096], b_path[4096];
+	struct run_result r;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(4, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	evil_file(a_path, "evil_a.json", 1000, 91, 0);
+	evil_file(b_path, "evil_b.json", 960, 92, 1);
+	run(&r, a_path, b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && !strchr(r.out, '\033') && !strchr(r.out, '\007'),
+	   "compare: no raw ESC or BEL in the text (status %d)", r.status);
+	ok(has_line(r.out, "kernel: 6.1.0 -> 6.1" EVIL_SHOWN, NULL), "the kernel release escaped, é kept");
+	ok(has_line(r.out, "  xsave" EVIL_SHOWN " ", "%") &&
+	   has_line(r.out, "  xsave" EVIL_SHOWN ": kernel 1000.0 -> 960.0", NULL),
+	   "the probe name escaped in the table and the exit paths");
+	ok(has_line(r.out, "    vmx" EVIL_SHOWN " ", "insn/op"), "the function name escaped");
+	if (strchr(r.out, '\033') || !has_line(r.out, "vmx" EVIL_SHOWN, NULL))
+		diag("%s", r.out);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2471,6 +2522,7 @@ int main(void)
 	test_census_runs();
 	test_census_width();
 	test_census_cli();
+	test_cli_escape();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
