@@ -2491,6 +2491,56 @@ static void test_cli_escape(void)
 	run_free(&r);
 }
 
+/*
+ * Differences below the figures' resolution are no verdict: a base of 0
+ * against 5e-324 (no significant change), 1e6 against 1e6 + 1e-6 even at
+ * --threshold 0; a real change from a base of 0 is not compared (zero
+ * base); --fail-on-regression fires on none of them.
+ */
+static void test_cli_zero_base(void)
+{
+	const double z[] = { 0, 0, 0, 0, 0 }, d[] = { 5e-324, 5e-324, 5e-324, 5e-324, 5e-324 };
+	const double t[] = { 3, 3, 3, 3, 3 }, m[] = { 1e6, 1e6, 1e6, 1e6, 1e6 };
+	const double m1[] = { 1e6 + 1e-6, 1e6 + 1e-6, 1e6 + 1e-6, 1e6 + 1e-6, 1e6 + 1e-6 };
+	char a_path[4096], b_path[4096];
+	struct run_result r;
+	json_t *doc;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(5, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	save(a_path, "zero_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o, o]", const_probe("zero_tiny", z, 5), const_probe("zero_up", z, 5),
+			  const_probe("mega_tiny", m, 5))));
+	save(b_path, "zero_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o, o]", const_probe("zero_tiny", d, 5), const_probe("zero_up", t, 5),
+			  const_probe("mega_tiny", m1, 5))));
+	run(&r, a_path, b_path, "--fail-on-regression", "--threshold", "0");
+	ok(r.status == 0, "zero base, 5e-324 and 1e-6 of 1e6: --fail-on-regression does not fire (%d)",
+	   r.status);
+	ok(has_line(r.out, "zero_tiny ", "no significant change") &&
+	   has_line(r.out, "mega_tiny ", "no significant change"),
+	   "a difference below the resolution: no significant change, even at --threshold 0");
+	ok(has_line(r.out, "  zero_up: cannot compare: zero base", NULL) &&
+	   !has_line(r.out, "_tiny ", "slower") && !has_line(r.out, "_tiny ", "faster") &&
+	   has_line(r.out, "summary: 0 faster, 0 slower", NULL),
+	   "0 -> 3 cycles/op: not compared (zero base), no faster or slower anywhere");
+	if (r.status || has_line(r.out, "_tiny ", "slower"))
+		diag("%s", r.out);
+	run_free(&r);
+	run(&r, a_path, b_path, "--json", "-", NULL);
+	doc = json_loads(r.out, 0, NULL);
+	ok(doc && json_is_false(json_object_get(doc, "regression")) &&
+	   !strcmp(fixture_str(fixture_probe_json(doc, "zero_tiny"), "verdict"), "no significant change") &&
+	   !strcmp(fixture_str(fixture_probe_json(doc, "zero_up"), "verdict"), "not compared"),
+	   "--json: no regression, the same verdicts");
+	ok(doc && strstr(fixture_str(fixture_probe_json(doc, "zero_up"), "reason"), "zero base"),
+	   "--json: the reason names the zero base");
+	json_decref(doc);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2523,6 +2573,7 @@ int main(void)
 	test_census_width();
 	test_census_cli();
 	test_cli_escape();
+	test_cli_zero_base();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
