@@ -2541,6 +2541,42 @@ static void test_cli_zero_base(void)
 	run_free(&r);
 }
 
+/*
+ * A change of +123950% (4.0 -> 4962.0 cycles/op) and of 1e12 cycles/op
+ * from 1.0: every row within COMPARE_COLUMNS, the percentages compact
+ * (+124k%), also beside a name of 27 characters.
+ */
+static void test_cli_huge_pct(void)
+{
+	const double a4[] = { 4, 4, 4, 4, 4 }, b4[] = { 4962, 4962, 4962, 4962, 4962 };
+	const double a1[] = { 1, 1, 1, 1, 1 }, b1[] = { 1e12, 1e12, 1e12, 1e12, 1e12 };
+	char a_path[4096], b_path[4096];
+	struct run_result r;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(3, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	save(a_path, "huge_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o]", const_probe("toggle_cr0_wp", a4, 5),
+			  const_probe("a_name_of_27_characters_xx", a1, 5))));
+	save(b_path, "huge_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o]", const_probe("toggle_cr0_wp", b4, 5),
+			  const_probe("a_name_of_27_characters_xx", b1, 5))));
+	run(&r, a_path, b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS,
+	   "+123950%% and +1e14%%: every line at most %d columns (widest %zu)", COMPARE_COLUMNS,
+	   widest(r.out));
+	ok(has_line(r.out, "  toggle_cr0_wp ", "4.0    4962.0 +123950%  [+124k%, +124k%] slower") &&
+	   has_line(r.out, "  a_name_of_27_characters_xx ", "+100T%  [+100T%, +100T%] slower"),
+	   "the rows: +123950%% whole, its interval +124k%%; +1e14%% as +100T%%");
+	ok(has_line(r.out, "  a_name_of_27_characters_xx       1.0     1e+12 ", NULL),
+	   "1e12 cycles/op fits its column (1e+12)");
+	if (widest(r.out) > COMPARE_COLUMNS || !has_line(r.out, "toggle_cr0_wp ", "+124k%  [+124k%"))
+		diag("%s", r.out);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2574,6 +2610,7 @@ int main(void)
 	test_census_cli();
 	test_cli_escape();
 	test_cli_zero_base();
+	test_cli_huge_pct();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
