@@ -248,6 +248,16 @@ int cli_stdout_check(const char *cmd, int rc)
 	return cli_stdout_check_code(cmd, rc, EXIT_FAIL);
 }
 
+int cli_stopped(const char *cmd, const char *what)
+{
+	int sig = *cli_stop_flag();
+
+	if (!sig)
+		return EXIT_OK;
+	return cli_error(cmd, cli_stop_code(sig), "stopped by %s%s%s", cli_stop_name(sig),
+			 what ? ": " : "", what ? what : "");
+}
+
 /* The result could not go where it should: keep it and say where, in one line. */
 static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
 {

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare/compare.h"
@@ -2577,6 +2580,66 @@ static void test_cli_huge_pct(void)
 	run_free(&r);
 }
 
+/*
+ * SIGTERM while compare is blocked writing --json into a FIFO nobody reads
+ * (the program's own state, /proc/PID/wchan, says when): one line
+ * "stopped by SIGTERM", exit 143.
+ */
+static void test_cli_sigterm(void)
+{
+	char a_path[4096], b_path[4096], fifo[4200];
+	json_t *pa = json_array(), *pb = json_array();
+	struct run_proc pr;
+	struct run_result r;
+	int rfd;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(2, "EXITSCOPE not set (run through make check)");
+		json_decref(pa);
+		json_decref(pb);
+		return;
+	}
+	/* 300 probes: a --json document far beyond a pipe's 64 KiB */
+	for (int i = 0; i < 300; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "probe_%03d", i);
+		json_array_append_new(pa, noisy_probe(name, "many", 1000, 10, 1000 + (uint64_t)i, 1));
+		json_array_append_new(pb, noisy_probe(name, "many", 1010, 10, 2000 + (uint64_t)i, 1));
+	}
+	save(a_path, "many_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa));
+	save(b_path, "many_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"), pb));
+	snprintf(fifo, sizeof(fifo), "%s/compare.fifo", tmp);
+	rfd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (rfd < 0 || run_start(&pr, (const char *const[]){ getenv("EXITSCOPE"), "compare", a_path, b_path,
+							       "--json", fifo, NULL }, NULL)) {
+		tap_skip(2, "cannot make a FIFO or start compare");
+		if (rfd >= 0)
+			close(rfd);
+		return;
+	}
+	/* Blocked on the FIFO: past its reading, so its handler (if any) is installed. */
+	if (!run_wait_wchan(&pr, "pipe_write", RUN_WAIT_MS)) {
+		run_finish(&pr, &r);
+		close(rfd);
+		if (r.status == 0 || r.status > 128)
+			tap_skip(2, "compare never blocked in pipe_write (/proc/PID/wchan names no function here)");
+		else
+			ok(0, "compare ended before it blocked on the FIFO (%d): %s", r.status, r.err);
+		run_free(&r);
+		return;
+	}
+	kill(pr.pid, SIGTERM);
+	run_finish(&pr, &r);
+	close(rfd);
+	ok(r.status == 128 + SIGTERM && !r.signal,
+	   "SIGTERM while writing --json to a full FIFO: exit 143, not killed (%d, signal %d)", r.status,
+	   r.signal);
+	ok(one_line(r.err) && strstr(r.err, "exitscope compare: stopped by SIGTERM"),
+	   "one line: stopped by SIGTERM (%s)", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2611,6 +2674,7 @@ int main(void)
 	test_cli_escape();
 	test_cli_zero_base();
 	test_cli_huge_pct();
+	test_cli_sigterm();
 	fixture_rmdir(tmp);
 	return done_testing();
 }
