@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/num.h"
+#include "base/text.h"
 #include "cli/cli.h"
 #include "cli/kvm_hint.h"
 #include "harness/suite_env.h"
@@ -26,28 +27,14 @@
 #include "results/result_write.h"
 #include "host/hostinfo.h"
 
-/* Length of the valid UTF-8 character at s (n bytes left), 0 if it is none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len = *s >= 0xf0 && *s <= 0xf4 ? 4 : *s >= 0xe0 ? 3 : *s >= 0xc2 ? 2 : 0;
-
-	if (*s >= 0xf5 || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 /*
  * "exitscope CMD: message" (cmd NULL: "exitscope: message") on stderr, as one line whatever the message
  * echoes: control characters and bytes that are no UTF-8 (a binary input
- * file's, a path's) are written as \xNN.
+ * file's, a path's) are written as \xNN (base/text.h).
  */
 static void cli_vline(const char *cmd, const char *fmt, va_list ap)
 {
 	char buf[4096];
-	const unsigned char *s = (const unsigned char *)buf;
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	size_t left = n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1;
 
@@ -55,18 +42,7 @@ static void cli_vline(const char *cmd, const char *fmt, va_list ap)
 		fprintf(stderr, "exitscope %s: ", cmd);
 	else
 		fputs("exitscope: ", stderr);
-	while (left) {
-		size_t k = *s >= 0x80 ? utf8_len(s, left) : (*s >= 0x20 && *s != 0x7f);
-
-		if (k) {
-			fwrite(s, 1, k, stderr);
-		} else {
-			fprintf(stderr, "\\x%02x", *s);
-			k = 1;
-		}
-		s += k;
-		left -= k;
-	}
+	text_put(stderr, buf, left);
 	fputc('\n', stderr);
 }
 
@@ -270,6 +246,16 @@ int cli_stdout_check_code(const char *cmd, int rc, int fail)
 int cli_stdout_check(const char *cmd, int rc)
 {
 	return cli_stdout_check_code(cmd, rc, EXIT_FAIL);
+}
+
+int cli_stopped(const char *cmd, const char *what)
+{
+	int sig = *cli_stop_flag();
+
+	if (!sig)
+		return EXIT_OK;
+	return cli_error(cmd, cli_stop_code(sig), "stopped by %s%s%s", cli_stop_name(sig),
+			 what ? ": " : "", what ? what : "");
 }
 
 /* The result could not go where it should: keep it and say where, in one line. */

@@ -105,6 +105,13 @@ int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop);
  * after one line naming the errno of the failed write.
  */
 int cli_stdout_check(const char *cmd, int rc);
+/*
+ * For the commands that read files and write one (compare, report, export,
+ * profile), after cli_install_sigint: where one checks, EXIT_OK when no stop
+ * signal came; else one line "stopped by SIGTERM: what" (what NULL: none)
+ * and the stop's exit status (cli_stop_code).
+ */
+int cli_stopped(const char *cmd, const char *what);
 /* The same, failing with fail (query: EXIT_USAGE, its 1 is an answer). */
 int cli_stdout_check_code(const char *cmd, int rc, int fail);
 /*

@@ -109,6 +109,11 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 		return cli_error("compare", EXIT_FAIL, "out of memory");
 	if (pc->compared)
 		json_object_set_new(doc, "exit_paths", path_changes_json(pc));
+	r = cli_stopped("compare", "the --json file not written");
+	if (r) {
+		json_decref(doc);
+		return r;
+	}
 	r = outfile_open(&o, path, &err);
 	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
 		   fputc('\n', o.f) == EOF)) {
@@ -120,6 +125,8 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 		r = outfile_commit(&o, &err);
 	}
 	json_decref(doc);
+	if (r && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
+		return cli_stopped("compare", "the --json output cut short");
 	if (r)
 		return cli_error("compare", EXIT_FAIL, "cannot write %s", err.msg);
 	return 0;
@@ -256,6 +263,8 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_output_check("compare", json_path);
 	if (rc)
 		goto out;
+	/* A stop ends it with one line and 128 + the signal (a file it writes is whole or untouched). */
+	cli_install_sigint();
 	rc = EXIT_USAGE;
 	a = calloc(na, sizeof(*a));
 	b = calloc(nb, sizeof(*b));
@@ -279,6 +288,9 @@ int cmd_compare(int argc, char **argv)
 		}
 		copts.noise = noise;
 	}
+	rc = cli_stopped("compare", "nothing compared");
+	if (rc)
+		goto out;
 	cr = compare_results_multi((const struct result_file *const *)a, na,
 				   (const struct result_file *const *)b, nb, &copts, &err);
 	if (!cr) {
@@ -290,15 +302,21 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_error("compare", EXIT_FAIL, "out of memory");
 		goto out;
 	}
+	rc = cli_stopped("compare", "nothing written");
+	if (rc)
+		goto out;
 	/* With --json - stdout carries the JSON alone. */
 	if (!json_path || strcmp(json_path, "-")) {
 		compare_print(stdout, cr, wide);
 		path_changes_print(stdout, &paths);
 	}
-	rc = cli_stdout_check("compare", EXIT_OK);
-	if (!rc && json_path && write_json(json_path, cr, &paths))
-		rc = EXIT_FAIL;
-	else if (!rc && fail_on_regression && compare_regressed(cr))
+	rc = *cli_stop_flag() ? cli_stopped("compare", json_path ? "the --json file not written" : NULL)
+			      : cli_stdout_check("compare", EXIT_OK);
+	if (!rc && json_path)
+		rc = write_json(json_path, cr, &paths);
+	if (!rc && json_path)
+		rc = cli_stopped("compare", "after the --json file was written");
+	if (!rc && fail_on_regression && compare_regressed(cr))
 		rc = EXIT_FAIL;
 out:
 	path_changes_free(&paths);

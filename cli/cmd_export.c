@@ -50,21 +50,32 @@ static void export_usage(FILE *f)
 	cli_help(f, &export_spec);
 }
 
-/* Write the runs through a checked outfile: all or nothing. */
-static int export_write(const char *cmd, const char *path, const struct export_run *runs, size_t n)
+/*
+ * Write the runs through a checked outfile: all or nothing. stoppable (the
+ * export command; not run --openmetrics, which writes what a stopped run
+ * measured): a stop signal ends it with one line (cli_stopped).
+ */
+static int export_write(const char *cmd, const char *path, const struct export_run *runs, size_t n,
+			bool stoppable)
 {
 	struct err err;
 	struct outfile of;
+	int rc = stoppable ? cli_stopped(cmd, "nothing written") : EXIT_OK;
 
+	if (rc)
+		return rc;
 	if (outfile_open(&of, path, &err))
 		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err.msg);
 	if (export_openmetrics(of.f, runs, n, &err)) {
 		outfile_abort(&of);
 		return cli_error(cmd, EXIT_USAGE, "%s", err.msg);
 	}
-	if (outfile_commit(&of, &err))
+	if (outfile_commit(&of, &err)) {
+		if (stoppable && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
+			return cli_stopped(cmd, "the metrics cut short");
 		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err.msg);
-	return EXIT_OK;
+	}
+	return stoppable ? cli_stopped(cmd, "after the metrics were written") : EXIT_OK;
 }
 
 int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path)
@@ -87,7 +98,7 @@ int export_root_write(const char *cmd, json_t *root, const char *json_path, cons
 		return cli_error(cmd, EXIT_FAIL, "--openmetrics: %s", err.msg);
 	export_run_label(json_path, label, sizeof(label));
 	run = (struct export_run){ rf, label };
-	rc = export_write(cmd, path, &run, 1);
+	rc = export_write(cmd, path, &run, 1, false);
 	result_free(rf);
 	return rc == EXIT_OK ? EXIT_OK : EXIT_FAIL;
 }
@@ -131,6 +142,8 @@ int cmd_export(int argc, char **argv)
 		rc = cli_output_check("export", out);
 	if (rc)
 		return rc;
+	/* A stop ends it with one line and 128 + the signal (the file is whole or untouched). */
+	cli_install_sigint();
 	rc = cli_read_results("export", paths, n, files);
 	if (rc)
 		goto out;
@@ -138,7 +151,7 @@ int cmd_export(int argc, char **argv)
 		export_run_label(paths[i], labels[i], sizeof(labels[i]));
 		runs[i] = (struct export_run){ files[i], labels[i] };
 	}
-	rc = export_write("export", out, runs, n);
+	rc = export_write("export", out, runs, n, true);
 out:
 	for (i = 0; i < n; i++)
 		result_free(files[i]);

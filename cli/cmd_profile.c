@@ -154,6 +154,8 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_output_check("profile", out);
 	if (rc)
 		return rc;
+	/* A stop ends it with one line and 128 + the signal (the run file is whole or untouched). */
+	cli_install_sigint();
 	rc = cli_read_results("profile", &run, 1, &rf);
 	if (rc)
 		return rc;
@@ -192,10 +194,18 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 	json_object_set_new(rf->doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
+	rc = cli_stopped("profile", "nothing written");
+	if (rc)
+		goto out;
 	if (result_write(rf->doc, out, &err)) {
-		rc = cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
+		/* a write blocked on a FIFO, ended by the stop */
+		rc = *cli_stop_flag() ? cli_stopped("profile", "the run's output cut short")
+				      : cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
 		goto out;
 	}
+	rc = cli_stopped("profile", "after the run was written");
+	if (rc)
+		goto out;
 	/* With -o - stdout carries the JSON alone. */
 	if (strcmp(out, "-"))
 		printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd_report.c - `exitscope report RUN.json [MORE.json ...] -o report.html`: one self-contained HTML report. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -51,6 +53,7 @@ const struct cli_cmd_spec report_spec = {
 /* `report WALK.json`: the walk, its runs and steps, through a checked outfile. */
 static int report_walk(const char *path, const char *out)
 {
+	char shown[PATH_MAX * 4];
 	struct walk_steps steps;
 	struct walk_file *w;
 	struct outfile of;
@@ -69,23 +72,28 @@ static int report_walk(const char *path, const char *out)
 		walk_free(w);
 		return cli_error("report", EXIT_FAIL, "out of memory");
 	}
-	if (outfile_open(&of, out, &err)) {
+	rc = cli_stopped("report", "nothing written");
+	if (!rc && outfile_open(&of, out, &err)) {
 		rc = cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
-	} else if (report_write_walk_html(of.f, &steps, &err)) {
+	} else if (!rc && report_write_walk_html(of.f, &steps, &err)) {
 		int e = of.err;
 
 		outfile_abort(&of);
-		rc = e ? cli_error("report", EXIT_FAIL, "cannot write %s: %s", out, strerror(e))
+		rc = e && *cli_stop_flag() ? cli_stopped("report", "the report cut short")
+		   : e ? cli_error("report", EXIT_FAIL, "cannot write %s: %s", out, strerror(e))
 		       : cli_error("report", EXIT_FAIL, "%s: %s", out, err.msg);
-	} else if (outfile_commit(&of, &err)) {
-		rc = cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
+	} else if (!rc && outfile_commit(&of, &err)) {
+		rc = *cli_stop_flag() ? cli_stopped("report", "the report cut short")
+				      : cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
+	} else if (!rc) {
+		rc = cli_stopped("report", "after the report was written");
 	}
 	for (size_t i = 0; i < steps.n_lanes; i++)
 		for (size_t j = 0; j < steps.lanes[i].n_probes; j++)
 			n += steps.lanes[i].probes[j].n_steps;
 	if (rc == EXIT_OK && strcmp(out, "-"))
-		printf("exitscope report: wrote %s (walk: %zu commits, %zu step%s)\n", out, w->n_commits,
-		       n, n == 1 ? "" : "s");
+		printf("exitscope report: wrote %s (walk: %zu commits, %zu step%s)\n",
+		       text_esc(shown, sizeof(shown), out), w->n_commits, n, n == 1 ? "" : "s");
 	walk_steps_free(&steps);
 	walk_free(w);
 	return cli_stdout_check("report", rc);
@@ -104,6 +112,9 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 	struct outfile of;
 	int r;
 
+	r = cli_stopped("report", "nothing written");
+	if (r)
+		return r;
 	r = outfile_open(&of, path, &err);
 	if (r)
 		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
@@ -111,13 +122,18 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 		int e = of.err;
 
 		outfile_abort(&of);
+		if (e && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
+			return cli_stopped("report", "the report cut short");
 		if (e)	/* the write failed: that is the reason, not what report saw */
 			return cli_error("report", EXIT_FAIL, "cannot write %s: %s", path, strerror(e));
 		return cli_error("report", EXIT_FAIL, "%s: %s", path, err.msg);
 	}
-	if (outfile_commit(&of, &err))
+	if (outfile_commit(&of, &err)) {
+		if (*cli_stop_flag())
+			return cli_stopped("report", "the report cut short");
 		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
-	return EXIT_OK;
+	}
+	return cli_stopped("report", "after the report was written");
 }
 
 int cmd_report(int argc, char **argv)
@@ -169,6 +185,8 @@ int cmd_report(int argc, char **argv)
 		rc = cli_output_check("report", out);
 	if (rc)
 		return rc;
+	/* A stop ends it with one line and 128 + the signal (the report is whole or untouched). */
+	cli_install_sigint();
 	for (i = 0; i < n; i++) {
 		if (!walk_file_is_walk(paths[i]))
 			continue;
@@ -180,8 +198,11 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		goto out;
 	rc = write_report(out, files, n, &copts);
-	if (rc == EXIT_OK && strcmp(out, "-"))
-		printf("exitscope report: wrote %s\n", out);
+	if (rc == EXIT_OK && strcmp(out, "-")) {
+		char shown[PATH_MAX * 4];
+
+		printf("exitscope report: wrote %s\n", text_esc(shown, sizeof(shown), out));
+	}
 	rc = cli_stdout_check("report", rc);
 out:
 	for (i = 0; i < n; i++)

@@ -32,6 +32,18 @@
  * overflows.
  */
 #define COMPARE_MAX_CYCLES	1e15
+/*
+ * The figures' own resolution: a difference of at most COMPARE_DIFF_MIN
+ * cycles/op (half the 0.1 step the table prints, so it shows as +0.0) or
+ * of at most COMPARE_DIFF_REL of the larger figure (rounding of the sums
+ * behind a mean) is never a verdict: "no significant change" however
+ * narrow its interval. A base within COMPARE_DIFF_MIN of 0 (it prints as
+ * 0.0) has no percentage to hold against the threshold: such a probe is
+ * not compared ("not compared: zero base"), unless its difference is
+ * below the resolution too (then no significant change).
+ */
+#define COMPARE_DIFF_MIN	0.05
+#define COMPARE_DIFF_REL	1e-9
 
 /*
  * The figures compare compares (docs/method.md, "At equal guest speed"):

@@ -39,8 +39,12 @@ int hostdiff_settings(struct compare_result *cr, const struct result_file *fa,
  */
 int probediff_probes(struct compare_result *cr, const struct result_file *const *a, size_t na,
 		     const struct result_file *const *b, size_t nb);
-/* p's percentages (of the base figure) and verdict, from its interval p->d. */
-void probediff_verdict(const struct compare_result *cr, struct compare_probe *p);
+/*
+ * p's percentages (of the base figure; none when it is at most zero:
+ * COMPARE_DIFF_MIN for cycles, 0 for the guest speed's ratios) and
+ * verdict, from its interval p->d.
+ */
+void probediff_verdict(const struct compare_result *cr, struct compare_probe *p, double zero);
 /* Is everything printed of p's interval finite? */
 int probediff_finite(const struct compare_probe *p);
 

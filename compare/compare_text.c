@@ -2,38 +2,50 @@
 /*
  * compare_text.c - an A/B comparison as text for a terminal: at most
  * COMPARE_COLUMNS columns by default (the notes wrapped, the table's
- * essentials), or wide (the full table, every note on one line).
+ * essentials), or wide (the full table, every note on one line). Every
+ * line that can hold a string of the input files goes out through
+ * put_text or a table's name cell, which escape it (base/text.h).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "compare/compare.h"
 
 #define NAMES_MAX	6	/* probes named in a line; more are counted */
 
 /*
- * text after lead, in lines of at most COMPARE_COLUMNS columns broken at
- * spaces, the later ones indented by indent (a word longer than a line
- * stands alone); wide: on one line.
+ * text after lead, escaped (base/text.h), in lines of at most
+ * COMPARE_COLUMNS columns broken at spaces, the later ones indented by
+ * indent (a word longer than a line stands alone); wide: on one line.
  */
 static void put_text(FILE *f, int wide, const char *lead, size_t indent, const char *text)
 {
-	size_t col = strlen(lead), n;
+	size_t col = strlen(lead), n, len = strlen(text) * 4 + 1;
+	char *esc = malloc(len);
 	int first = 1;
 
 	fputs(lead, f);
-	if (wide) {
-		fprintf(f, "%s\n", text);
+	if (!esc) {	/* out of memory: the text still escaped, on one line */
+		text_put(f, text, strlen(text));
+		fputc('\n', f);
 		return;
 	}
-	for (const char *p = text; *p; p += n) {
+	text_esc(esc, len, text);
+	if (wide) {
+		fprintf(f, "%s\n", esc);
+		free(esc);
+		return;
+	}
+	for (const char *p = esc; *p; p += n) {
 		while (*p == ' ')
 			p++;
 		n = strcspn(p, " ");
 		if (!n)
 			break;
-		if (!first && col + 1 + n > COMPARE_COLUMNS) {
+		if (!first && col + 1 + text_cols(p, n) > COMPARE_COLUMNS) {
 			fprintf(f, "\n%*s", (int)indent, "");
 			col = indent;
 			first = 1;
@@ -43,10 +55,65 @@ static void put_text(FILE *f, int wide, const char *lead, size_t indent, const c
 			col++;
 		}
 		fwrite(p, 1, n, f);
-		col += n;
+		col += text_cols(p, n);
 		first = 0;
 	}
 	fputc('\n', f);
+	free(esc);
+}
+
+/*
+ * A percentage in at most width characters: "%+.<dec>f%" while it fits,
+ * else rounded to a whole number with a k, M, G, T, P or E (10^3 .. 10^18)
+ * suffix: +123950.00% is "+124k%". sign: with a sign.
+ */
+static const char *pct_str(char *buf, size_t len, double v, int dec, size_t width, int sign)
+{
+	static const char suffix[] = "kMGTPE";
+	double a = v;
+
+	snprintf(buf, len, sign ? "%+.*f%%" : "%.*f%%", dec, v);
+	if (strlen(buf) <= width || !isfinite(v))
+		return buf;
+	snprintf(buf, len, sign ? "%+.0f%%" : "%.0f%%", v);
+	for (size_t i = 0; strlen(buf) > width && i < sizeof(suffix) - 1; i++) {
+		a /= 1000;
+		snprintf(buf, len, sign ? "%+.0f%c%%" : "%.0f%c%%", a, suffix[i]);
+	}
+	return buf;
+}
+
+/* A figure of cycles/op in at most width characters: %.1f, else %.3g (1.24e+07); sign: with one. */
+static const char *num_str(char *buf, size_t len, double v, size_t width, int sign)
+{
+	snprintf(buf, len, sign ? "%+.1f" : "%.1f", v);
+	if (strlen(buf) > width)
+		snprintf(buf, len, sign ? "%+.3g" : "%.3g", v);
+	return buf;
+}
+
+/*
+ * A probe's name escaped and padded to w columns (left-aligned) into buf;
+ * cut: a longer one is cut to w columns, its last a "~".
+ */
+static const char *name_cell(const char *name, int w, int cut, char *buf, size_t len)
+{
+	size_t n, c;
+
+	text_esc(buf, len, name);
+	n = strlen(buf);
+	c = text_cols(buf, n);
+	if (cut && w > 0 && c > (size_t)w) {
+		for (n = 0, c = 0; c + 1 < (size_t)w; c++)
+			for (n++; ((unsigned char)buf[n] & 0xc0) == 0x80; n++)
+				;
+		buf[n++] = '~';
+		c++;
+	}
+	for (; c < (size_t)w && n + 1 < len; c++)
+		buf[n++] = ' ';
+	buf[n] = 0;
+	return buf;
 }
 
 /* A warning or note of the comparison: "!!! WARNING: ..." or "note: ...". */
@@ -225,9 +292,11 @@ static const char *verdict_text(const struct compare_result *cr, const struct co
 {
 	const char *b = p->method == COMPARE_METHOD_BATCHES && cr->n_by_rounds ? " (b)" : "";
 
+	char mde[32];
+
 	if (p->verdict == COMPARE_TOO_NOISY)
-		snprintf(buf, len, wide ? "too noisy (could detect >= %.1f%%)%s" : "too noisy (>= %.1f%%)%s",
-			 p->mde_pct, b);
+		snprintf(buf, len, wide ? "too noisy (could detect >= %s)%s" : "too noisy (>= %s)%s",
+			 pct_str(mde, sizeof(mde), p->mde_pct, 1, wide ? 30 : 6, 0), b);
 	else
 		snprintf(buf, len, "%s%s", compare_verdict_names[p->verdict], b);
 	return buf;
@@ -236,18 +305,25 @@ static const char *verdict_text(const struct compare_result *cr, const struct co
 /* The name column's width: the longest name, at most max. */
 static int name_width(const struct compare_result *cr, size_t max)
 {
+	char buf[256];
 	size_t w = 5;
 
-	for (size_t i = 0; i < cr->n_probes; i++)
-		if (compared(&cr->probes[i]) && strlen(cr->probes[i].name) > w)
-			w = strlen(cr->probes[i].name);
+	for (size_t i = 0; i < cr->n_probes; i++) {
+		size_t c;
+
+		if (!compared(&cr->probes[i]))
+			continue;
+		text_esc(buf, sizeof(buf), cr->probes[i].name);
+		c = text_cols(buf, strlen(buf));
+		w = c > w ? c : w;
+	}
 	return (int)(w > max ? max : w);
 }
 
 /* The full table: cycles and percent, the interval in cycles, model, runs. */
 static void print_table_wide(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64], model[40], runs[32];
+	char ci[64], pct[32], v[64], model[40], runs[32], name[256];
 	int w = name_width(cr, 40);
 
 	fprintf(f, "  %-*s %12s %12s %11s %9s  %-25s %-12s %-5s %s\n", w, "probe", "base", "new",
@@ -263,21 +339,52 @@ static void print_table_wide(FILE *f, const struct compare_result *cr)
 		else
 			snprintf(pct, sizeof(pct), "n/a");
 		snprintf(runs, sizeof(runs), "%zu/%zu", p->runs_a, p->runs_b);
-		fprintf(f, "  %-*s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n", w, p->name,
+		fprintf(f, "  %s %12.1f %12.1f %+11.1f %9s  %-25s %-12s %-5s %s\n",
+			name_cell(p->name, w, 0, name, sizeof(name)),
 			p->d.median_a, p->d.median_b, p->d.diff, pct, ci,
 			model_text(p, model, sizeof(model)), runs, verdict_text(cr, p, 1, v, sizeof(v)));
 	}
 }
 
 /*
- * The table in 100 columns (names up to 27 characters): base, new, the
- * change and its interval in % of base (in cycles where base is not > 0).
+ * A row of the table but its name: base, new, the change and its interval
+ * in % of base (in cycles where base has no percentage), each within its
+ * column (pct_str, num_str), and the verdict. Its length.
+ */
+static size_t row_tail(const struct compare_result *cr, const struct compare_probe *p, char *buf,
+		       size_t len)
+{
+	char a[32], b[32], pct[32], lo[32], hi[32], ci[80], v[80];
+
+	if (p->has_pct) {
+		pct_str(pct, sizeof(pct), p->pct, 2, 8, 1);
+		snprintf(ci, sizeof(ci), "[%s, %s]", pct_str(lo, sizeof(lo), p->pct_lo, 1, 6, 1),
+			 pct_str(hi, sizeof(hi), p->pct_hi, 1, 6, 1));
+	} else {
+		snprintf(pct, sizeof(pct), "n/a");
+		snprintf(ci, sizeof(ci), "[%s, %s]", num_str(lo, sizeof(lo), p->d.lo, 6, 1),
+			 num_str(hi, sizeof(hi), p->d.hi, 6, 1));
+	}
+	snprintf(buf, len, " %9s %9s %8s  %-16s %s", num_str(a, sizeof(a), p->d.median_a, 9, 0),
+		 num_str(b, sizeof(b), p->d.median_b, 9, 0), pct, ci, verdict_text(cr, p, 0, v, sizeof(v)));
+	return strlen(buf);
+}
+
+/*
+ * The table in COMPARE_COLUMNS: names up to 27 columns, fewer (cut, "~")
+ * where the widest row's other cells leave less.
  */
 static void print_table(FILE *f, const struct compare_result *cr)
 {
-	char ci[64], pct[32], v[64];
+	char tail[256], name[256];
+	size_t rest = 0;
 	int w = name_width(cr, 27);
 
+	for (size_t i = 0; i < cr->n_probes; i++)
+		if (compared(&cr->probes[i]) && row_tail(cr, &cr->probes[i], tail, sizeof(tail)) > rest)
+			rest = strlen(tail);
+	if (2 + (size_t)w + rest > COMPARE_COLUMNS)
+		w = rest + 2 + 5 < COMPARE_COLUMNS ? (int)(COMPARE_COLUMNS - 2 - rest) : 5;
 	fprintf(f, "  %-*s %9s %9s %8s  %-16s %s\n", w, "probe", "base", "new", "diff%", "95% CI",
 		"verdict");
 	for (size_t i = 0; i < cr->n_probes; i++) {
@@ -285,15 +392,8 @@ static void print_table(FILE *f, const struct compare_result *cr)
 
 		if (!compared(p))
 			continue;
-		if (p->has_pct) {
-			snprintf(pct, sizeof(pct), "%+.2f%%", p->pct);
-			snprintf(ci, sizeof(ci), "[%+.1f%%, %+.1f%%]", p->pct_lo, p->pct_hi);
-		} else {
-			snprintf(pct, sizeof(pct), "n/a");
-			snprintf(ci, sizeof(ci), "[%+.1f, %+.1f]", p->d.lo, p->d.hi);
-		}
-		fprintf(f, "  %-*s %9.1f %9.1f %8s  %-16s %s\n", w, p->name, p->d.median_a,
-			p->d.median_b, pct, ci, verdict_text(cr, p, 0, v, sizeof(v)));
+		row_tail(cr, p, tail, sizeof(tail));
+		fprintf(f, "  %s%s\n", name_cell(p->name, w, 1, name, sizeof(name)), tail);
 	}
 }
 

@@ -147,7 +147,7 @@ int notes_speed(struct compare_result *cr, const struct result_file *const *a, s
 	if (compare_speed(cr, a, na, b, nb))
 		return -1;
 	if (cr->has_speed)
-		probediff_verdict(cr, &cr->speed);
+		probediff_verdict(cr, &cr->speed, 0);
 	if (cr->has_speed && !probediff_finite(&cr->speed))
 		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&

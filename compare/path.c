@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "compare/compare.h"
 #include "compare/path.h"
 
@@ -317,10 +318,11 @@ void path_census_print(FILE *f, const struct path_probe_change *p, int indent)
 		return;
 	col = fprintf(f, "%*scensus:", indent, "");
 	for (size_t i = 0; i < shown; i++) {
-		char item[128];
+		char raw[128], item[512];
 		int len, need;
 
-		census_item(item, sizeof(item), &p->census[i]);
+		census_item(raw, sizeof(raw), &p->census[i]);
+		text_esc(item, sizeof(item), raw);
 		len = (int)strlen(item);
 		/* " item" and what follows it on the line: its comma, or the tail */
 		need = 1 + len + (i + 1 == shown ? (int)strlen(tail) : 1);
@@ -348,13 +350,16 @@ void path_changes_print(FILE *f, const struct path_changes *c)
 	fprintf(f, "exit paths: %zu of %zu profiled probes changed (per op, new - base):\n", c->n, c->compared);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct path_probe_change *p = &c->probes[i];
+		char name[1024];
 
-		fprintf(f, "  %s: kernel %.1f -> %.1f insn/op (%+.1f)\n", p->probe, p->kernel[0].mean,
+		fprintf(f, "  %s: kernel %.1f -> %.1f insn/op (%+.1f)\n",
+			text_esc(name, sizeof(name), p->probe), p->kernel[0].mean,
 			p->kernel[1].mean, p->kernel[1].mean - p->kernel[0].mean);
 		for (size_t j = 0; j < p->n_fns && j < PATH_PRINT_TOP; j++) {
 			const struct path_fn_change *fn = &p->fns[j];
 
-			fprintf(f, "    %-32s %+8.1f insn/op %+6.2f calls/op%s\n", fn->name,
+			fprintf(f, "    %-32s %+8.1f insn/op %+6.2f calls/op%s\n",
+				text_esc(name, sizeof(name), fn->name),
 				fn->insn[1].mean - fn->insn[0].mean, fn->calls[1].mean - fn->calls[0].mean,
 				fn_state(fn));
 		}

@@ -131,7 +131,7 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
  * The verdict (docs/method.md): significant when the CI excludes 0 and the
  * change reaches the threshold; otherwise "too noisy" when the CI's half
  * width (the smallest detectable change) exceeds the threshold, else "no
- * significant change". Without a percentage (base median <= 0) the interval
+ * significant change". Without a percentage (a base of at most zero) the interval
  * alone decides and there is no "too noisy".
  */
 static enum compare_verdict decide(const struct compare_probe *p, double threshold_pct)
@@ -147,9 +147,9 @@ static enum compare_verdict decide(const struct compare_probe *p, double thresho
 }
 
 /* p's percentages (of the base figure) and verdict, from its interval. */
-void probediff_verdict(const struct compare_result *cr, struct compare_probe *p)
+void probediff_verdict(const struct compare_result *cr, struct compare_probe *p, double zero)
 {
-	p->has_pct = p->d.median_a > 0;
+	p->has_pct = p->d.median_a > zero;
 	if (p->has_pct) {
 		p->pct = 100 * p->d.diff / p->d.median_a;
 		p->pct_lo = 100 * p->d.lo / p->d.median_a;
@@ -232,6 +232,17 @@ int probediff_finite(const struct compare_probe *p)
 static const char overflow_why[] = "cannot compare: overflow (a figure beyond "
 				   STR(COMPARE_MAX_CYCLES) " cycles/op or not finite)";
 
+/* Is p's difference (cycles/op) beyond the figures' resolution (COMPARE_DIFF_MIN, COMPARE_DIFF_REL)? */
+static int resolved(const struct compare_probe *p)
+{
+	double big = fmax(fabs(p->d.median_a), fabs(p->d.median_b));
+
+	return fabs(p->d.diff) > fmax(COMPARE_DIFF_MIN, COMPARE_DIFF_REL * big);
+}
+
+static const char zero_why[] = "cannot compare: zero base (a base of 0.0 cycles/op has no "
+				"percentage to hold against the threshold)";
+
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
@@ -255,14 +266,16 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	if (probe_speed(cr, p, pa, pb) ||
 	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
-	probediff_verdict(cr, p);
-	if (!probediff_finite(p)) {
-		p->why = overflow_why;
+	probediff_verdict(cr, p, COMPARE_DIFF_MIN);
+	if (!probediff_finite(p) || (fabs(p->d.median_a) <= COMPARE_DIFF_MIN && resolved(p))) {
+		p->why = probediff_finite(p) ? zero_why : overflow_why;
 		p->verdict = COMPARE_NOT_RUN;
 		p->normalized = 0;
 		cr->n_not_run++;
 		return 0;
 	}
+	if (!resolved(p) && (p->verdict == COMPARE_FASTER || p->verdict == COMPARE_SLOWER))
+		p->verdict = COMPARE_SAME;
 	if (p->method == COMPARE_METHOD_BATCHES)
 		cr->n_by_batches++;
 	else

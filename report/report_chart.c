@@ -130,14 +130,15 @@ static void group_scale(const struct row *rows, size_t nrows, size_t nfiles, str
 			if (!p || p->status != PROBE_OK)
 				continue;
 			hi = fmax(hi, fmax(p->cycles.p99, fmax(p->cycles.ci95_hi, p->cycles.median)));
-			if (p->cycles.min > 0)
+			/* A figure that prints as 0.0 (5e-324) is no anchor of a log scale. */
+			if (p->cycles.min > COMPARE_DIFF_MIN)
 				lo_pos = fmin(lo_pos, p->cycles.min);
-			else if (p->cycles.median > 0)
+			else if (p->cycles.median > COMPARE_DIFF_MIN)
 				lo_pos = fmin(lo_pos, p->cycles.median);
 		}
 	}
 	memset(sc, 0, sizeof(*sc));
-	if (!(hi > 0))
+	if (!(hi > COMPARE_DIFF_MIN) || !isfinite(hi))
 		hi = 1;
 	if (isfinite(lo_pos) && hi / lo_pos > 100) {
 		sc->log = 1;
@@ -161,7 +162,7 @@ static double sx(const struct scale *sc, double v)
 		t = v <= sc->lo ? 0 : (log10(v) - log10(sc->lo)) / (log10(sc->hi) - log10(sc->lo));
 	else
 		t = v / sc->hi;
-	if (t < 0)
+	if (!(t >= 0))	/* and NaN: every coordinate written is finite */
 		t = 0;
 	if (t > 1)
 		t = 1;

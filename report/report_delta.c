@@ -20,6 +20,8 @@ static double px(double pct, double d)
 {
 	double t = pct / d;
 
+	if (isnan(t))	/* every coordinate written is finite */
+		t = 0;
 	if (t < -1)
 		t = -1;
 	if (t > 1)
@@ -56,7 +58,7 @@ static void delta_chart(FILE *f, const struct compare_result *cr)
 	}
 	if (n == 0)
 		return;
-	if (!(d > 0))
+	if (!(d > 0.1))	/* changes of a tenth of a percent or none (0 against 5e-324) */
 		d = 1;
 	d = fmin(nice_ceil(d * 1.05), MAX_PCT);
 	height = AXIS_H + (double)n * ROW_H + 6;

@@ -39,7 +39,7 @@ static void path_bars(FILE *f, const struct exit_path *e, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		max = fmax(max, fabs(exit_path_per_op(e, e->fns[i].insn)));
-	if (max <= 0)
+	if (!(max > 0) || !isfinite(max))	/* no bar, or none whose width is a number */
 		return;
 	fprintf(f, "<svg class=\"bars\" width=\"%u\" height=\"%zu\" role=\"img\" "
 		   "aria-label=\"kernel instructions per op by function\">\n", 2 * w, n * h + 4);

@@ -213,6 +213,26 @@ bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms)
 	return false;
 }
 
+bool run_wait_wchan(struct run_proc *p, const char *needle, int timeout_ms)
+{
+	long end = now_ms() + timeout_ms;
+	char path[64], line[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/wchan", (int)p->pid);
+	do {
+		FILE *f = fopen(path, "r");
+		bool hit = f && fgets(line, sizeof(line), f) && strstr(line, needle);
+
+		if (f)
+			fclose(f);
+		if (hit)
+			return true;
+		pty_pump(p, 0);
+		usleep(5000);
+	} while (now_ms() < end && run_alive(p));
+	return false;
+}
+
 /* Block until the child ends or ms pass (on its pidfd; without one, 20 ms). */
 static void wait_end(pid_t pid, long ms)
 {

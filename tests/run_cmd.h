@@ -68,6 +68,12 @@ bool run_wait_stderr_after(struct run_proc *p, const char *mark, const char *nee
 /* Wait until the child catches signal sig (its handler is installed); false as above. */
 bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms);
 /*
+ * Wait until the child sleeps in the kernel function whose name contains
+ * needle (/proc/PID/wchan: "pipe_write" for a write blocked on a full pipe
+ * or FIFO); false as above, and where wchan names nothing (it reads "0").
+ */
+bool run_wait_wchan(struct run_proc *p, const char *needle, int timeout_ms);
+/*
  * Wait for the child to end and fill r as run_cmd does; returns r->status.
  * A child still running after RUN_LIMIT_MS is killed (status 137) and a
  * "# ..." line says so.

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare/compare.h"
@@ -2440,6 +2443,203 @@ static void test_census_cli(void)
 	run_free(&r);
 }
 
+/* An OSC title-set escape and an é: what a hostile or broken file could name things. */
+#define EVIL	"\033]0;x\007\303\251"
+#define EVIL_SHOWN "\\x1b]0;x\\x07\303\251"
+
+/* A result file whose kernel, probe and exit-path function are named EVIL (kernel: when evil_kernel). */
+static void evil_file(char *dst, const char *file, double kernel, uint64_t seed, int evil_kernel)
+{
+	static const struct census_row rows[] = { { "wrmsr", "IA32_XSS" EVIL, 4 } };
+	struct census_run r;
+	json_t *probe = noisy_probe("xsave" EVIL, "xstate", 1000, 10, seed, 1), *ep, *doc;
+
+	census_run(&r, kernel, rows, 1, 0);
+	r.probe.name = "xsave" EVIL;
+	r.fn.name = "vmx" EVIL;
+	ep = exit_path_json(&r.probe.exit_path);
+	json_object_set_new(probe, "exit_path", ep);
+	doc = fixture_result(fixture_host(evil_kernel ? "6.1" EVIL : "6.1.0", "Xeon", "native"),
+			     json_pack("[o]", probe));
+	json_object_set_new(doc, "schema_version", json_integer(2));
+	save(dst, file, doc);
+}
+
+/*
+ * Strings of the input files reach the terminal escaped: control bytes as
+ * \xNN (no raw ESC), valid UTF-8 as it is; in the table, the host lines
+ * and the exit paths.
+ */
+static void test_cli_escape(void)
+{
+	char a_path[4096], b_path[4096];
+	struct run_result r;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(4, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	evil_file(a_path, "evil_a.json", 1000, 91, 0);
+	evil_file(b_path, "evil_b.json", 960, 92, 1);
+	run(&r, a_path, b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && !strchr(r.out, '\033') && !strchr(r.out, '\007'),
+	   "compare: no raw ESC or BEL in the text (status %d)", r.status);
+	ok(has_line(r.out, "kernel: 6.1.0 -> 6.1" EVIL_SHOWN, NULL), "the kernel release escaped, é kept");
+	ok(has_line(r.out, "  xsave" EVIL_SHOWN " ", "%") &&
+	   has_line(r.out, "  xsave" EVIL_SHOWN ": kernel 1000.0 -> 960.0", NULL),
+	   "the probe name escaped in the table and the exit paths");
+	ok(has_line(r.out, "    vmx" EVIL_SHOWN " ", "insn/op"), "the function name escaped");
+	if (strchr(r.out, '\033') || !has_line(r.out, "vmx" EVIL_SHOWN, NULL))
+		diag("%s", r.out);
+	run_free(&r);
+}
+
+/*
+ * Differences below the figures' resolution are no verdict: a base of 0
+ * against 5e-324 (no significant change), 1e6 against 1e6 + 1e-6 even at
+ * --threshold 0; a real change from a base of 0 is not compared (zero
+ * base); --fail-on-regression fires on none of them.
+ */
+static void test_cli_zero_base(void)
+{
+	const double z[] = { 0, 0, 0, 0, 0 }, d[] = { 5e-324, 5e-324, 5e-324, 5e-324, 5e-324 };
+	const double t[] = { 3, 3, 3, 3, 3 }, m[] = { 1e6, 1e6, 1e6, 1e6, 1e6 };
+	const double m1[] = { 1e6 + 1e-6, 1e6 + 1e-6, 1e6 + 1e-6, 1e6 + 1e-6, 1e6 + 1e-6 };
+	char a_path[4096], b_path[4096];
+	struct run_result r;
+	json_t *doc;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(5, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	save(a_path, "zero_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o, o]", const_probe("zero_tiny", z, 5), const_probe("zero_up", z, 5),
+			  const_probe("mega_tiny", m, 5))));
+	save(b_path, "zero_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o, o]", const_probe("zero_tiny", d, 5), const_probe("zero_up", t, 5),
+			  const_probe("mega_tiny", m1, 5))));
+	run(&r, a_path, b_path, "--fail-on-regression", "--threshold", "0");
+	ok(r.status == 0, "zero base, 5e-324 and 1e-6 of 1e6: --fail-on-regression does not fire (%d)",
+	   r.status);
+	ok(has_line(r.out, "zero_tiny ", "no significant change") &&
+	   has_line(r.out, "mega_tiny ", "no significant change"),
+	   "a difference below the resolution: no significant change, even at --threshold 0");
+	ok(has_line(r.out, "  zero_up: cannot compare: zero base", NULL) &&
+	   !has_line(r.out, "_tiny ", "slower") && !has_line(r.out, "_tiny ", "faster") &&
+	   has_line(r.out, "summary: 0 faster, 0 slower", NULL),
+	   "0 -> 3 cycles/op: not compared (zero base), no faster or slower anywhere");
+	if (r.status || has_line(r.out, "_tiny ", "slower"))
+		diag("%s", r.out);
+	run_free(&r);
+	run(&r, a_path, b_path, "--json", "-", NULL);
+	doc = json_loads(r.out, 0, NULL);
+	ok(doc && json_is_false(json_object_get(doc, "regression")) &&
+	   !strcmp(fixture_str(fixture_probe_json(doc, "zero_tiny"), "verdict"), "no significant change") &&
+	   !strcmp(fixture_str(fixture_probe_json(doc, "zero_up"), "verdict"), "not compared"),
+	   "--json: no regression, the same verdicts");
+	ok(doc && strstr(fixture_str(fixture_probe_json(doc, "zero_up"), "reason"), "zero base"),
+	   "--json: the reason names the zero base");
+	json_decref(doc);
+	run_free(&r);
+}
+
+/*
+ * A change of +123950% (4.0 -> 4962.0 cycles/op) and of 1e12 cycles/op
+ * from 1.0: every row within COMPARE_COLUMNS, the percentages compact
+ * (+124k%), also beside a name of 27 characters.
+ */
+static void test_cli_huge_pct(void)
+{
+	const double a4[] = { 4, 4, 4, 4, 4 }, b4[] = { 4962, 4962, 4962, 4962, 4962 };
+	const double a1[] = { 1, 1, 1, 1, 1 }, b1[] = { 1e12, 1e12, 1e12, 1e12, 1e12 };
+	char a_path[4096], b_path[4096];
+	struct run_result r;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(3, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	save(a_path, "huge_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o]", const_probe("toggle_cr0_wp", a4, 5),
+			  const_probe("a_name_of_27_characters_xx", a1, 5))));
+	save(b_path, "huge_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o]", const_probe("toggle_cr0_wp", b4, 5),
+			  const_probe("a_name_of_27_characters_xx", b1, 5))));
+	run(&r, a_path, b_path, NULL, NULL, NULL);
+	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS,
+	   "+123950%% and +1e14%%: every line at most %d columns (widest %zu)", COMPARE_COLUMNS,
+	   widest(r.out));
+	ok(has_line(r.out, "  toggle_cr0_wp ", "4.0    4962.0 +123950%  [+124k%, +124k%] slower") &&
+	   has_line(r.out, "  a_name_of_27_characters_xx ", "+100T%  [+100T%, +100T%] slower"),
+	   "the rows: +123950%% whole, its interval +124k%%; +1e14%% as +100T%%");
+	ok(has_line(r.out, "  a_name_of_27_characters_xx       1.0     1e+12 ", NULL),
+	   "1e12 cycles/op fits its column (1e+12)");
+	if (widest(r.out) > COMPARE_COLUMNS || !has_line(r.out, "toggle_cr0_wp ", "+124k%  [+124k%"))
+		diag("%s", r.out);
+	run_free(&r);
+}
+
+/*
+ * SIGTERM while compare is blocked writing --json into a FIFO nobody reads
+ * (the program's own state, /proc/PID/wchan, says when): one line
+ * "stopped by SIGTERM", exit 143.
+ */
+static void test_cli_sigterm(void)
+{
+	char a_path[4096], b_path[4096], fifo[4200];
+	json_t *pa = json_array(), *pb = json_array();
+	struct run_proc pr;
+	struct run_result r;
+	int rfd;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(2, "EXITSCOPE not set (run through make check)");
+		json_decref(pa);
+		json_decref(pb);
+		return;
+	}
+	/* 300 probes: a --json document far beyond a pipe's 64 KiB */
+	for (int i = 0; i < 300; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "probe_%03d", i);
+		json_array_append_new(pa, noisy_probe(name, "many", 1000, 10, 1000 + (uint64_t)i, 1));
+		json_array_append_new(pb, noisy_probe(name, "many", 1010, 10, 2000 + (uint64_t)i, 1));
+	}
+	save(a_path, "many_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"), pa));
+	save(b_path, "many_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"), pb));
+	snprintf(fifo, sizeof(fifo), "%s/compare.fifo", tmp);
+	rfd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (rfd < 0 || run_start(&pr, (const char *const[]){ getenv("EXITSCOPE"), "compare", a_path, b_path,
+							       "--json", fifo, NULL }, NULL)) {
+		tap_skip(2, "cannot make a FIFO or start compare");
+		if (rfd >= 0)
+			close(rfd);
+		return;
+	}
+	/* Blocked on the FIFO: past its reading, so its handler (if any) is installed. */
+	if (!run_wait_wchan(&pr, "pipe_write", RUN_WAIT_MS)) {
+		run_finish(&pr, &r);
+		close(rfd);
+		if (r.status == 0 || r.status > 128)
+			tap_skip(2, "compare never blocked in pipe_write (/proc/PID/wchan names no function here)");
+		else
+			ok(0, "compare ended before it blocked on the FIFO (%d): %s", r.status, r.err);
+		run_free(&r);
+		return;
+	}
+	kill(pr.pid, SIGTERM);
+	run_finish(&pr, &r);
+	close(rfd);
+	ok(r.status == 128 + SIGTERM && !r.signal,
+	   "SIGTERM while writing --json to a full FIFO: exit 143, not killed (%d, signal %d)", r.status,
+	   r.signal);
+	ok(one_line(r.err) && strstr(r.err, "exitscope compare: stopped by SIGTERM"),
+	   "one line: stopped by SIGTERM (%s)", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -2471,6 +2671,10 @@ int main(void)
 	test_census_runs();
 	test_census_width();
 	test_census_cli();
+	test_cli_escape();
+	test_cli_zero_base();
+	test_cli_huge_pct();
+	test_cli_sigterm();
 	fixture_rmdir(tmp);
 	return done_testing();
 }

@@ -4,6 +4,7 @@
  * assets, an interrupt probe's delivery counts and a two-vCPU probe's wait,
  * renders in headless Chromium.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -640,6 +641,87 @@ static void test_cli(void)
 	}
 }
 
+/* Is every attribute value of html (what is between =" and ") free of nan and inf, any case? */
+static bool attrs_finite(const char *html, char *bad, size_t len)
+{
+	for (const char *p = strstr(html, "=\""); p; p = strstr(p, "=\"")) {
+		size_t n;
+		char *v;
+
+		p += 2;
+		n = strcspn(p, "\"");
+		v = strndup(p, n);
+		if (v && (strcasestr(v, "nan") || strcasestr(v, "inf"))) {
+			snprintf(bad, len, "%s", v);
+			free(v);
+			return false;
+		}
+		free(v);
+		p += n;
+	}
+	return true;
+}
+
+/*
+ * The report of a pair with a zero base (0 -> 5e-324, 0 -> 3, 0 -> 0) and
+ * one of all zeros: every number in an SVG or HTML attribute is finite.
+ */
+static void test_zero_base(void)
+{
+	const double z[] = { 0, 0, 0, 0, 0 }, d[] = { 5e-324, 5e-324, 5e-324, 5e-324, 5e-324 };
+	const double t[] = { 3, 3, 3, 3, 3 };
+	const char *exe = getenv("EXITSCOPE");
+	char a_path[4096], b_path[4096], c_path[4096], bad[256] = "";
+	struct run_result r;
+
+	if (!exe || access(exe, X_OK)) {
+		tap_skip(3, "EXITSCOPE not set (run through make check)");
+		return;
+	}
+	save(a_path, "zero_a.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o, o]", fixture_probe("zero_tiny", "hand", z, 5, 1),
+			  fixture_probe("zero_up", "hand", z, 5, 1), fixture_probe("zero_zero", "hand", z, 5, 0))));
+	save(b_path, "zero_b.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o, o, o]", fixture_probe("zero_tiny", "hand", d, 5, 1),
+			  fixture_probe("zero_up", "hand", t, 5, 1), fixture_probe("zero_zero", "hand", z, 5, 0))));
+	save(c_path, "zero_c.json", fixture_result(fixture_host("6.1.0", "Xeon", "native"),
+		json_pack("[o]", fixture_probe("zero_zero", "hand", z, 5, 0))));
+	{
+		const char *argv[] = { exe, "report", a_path, b_path, "-o", "-", NULL };
+
+		bool fin;
+
+		run_cmd(&r, argv);
+		fin = attrs_finite(r.out, bad, sizeof(bad));
+		ok(r.status == 0 && strstr(r.out, "zero_tiny") && fin,
+		   "zero base pair: every attribute finite (%d%s%s)", r.status, *bad ? ", found " : "", bad);
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "report", c_path, "-o", "-", NULL };
+
+		bool fin;
+
+		run_cmd(&r, argv);
+		fin = attrs_finite(r.out, bad, sizeof(bad));
+		ok(r.status == 0 && strstr(r.out, "zero_zero") && fin,
+		   "one file of zeros: every attribute finite (%d%s%s)", r.status, *bad ? ", found " : "", bad);
+		run_free(&r);
+	}
+	{
+		const char *argv[] = { exe, "report", b_path, a_path, "-o", "-", NULL };
+
+		bool fin;
+
+		run_cmd(&r, argv);
+		fin = attrs_finite(r.out, bad, sizeof(bad));
+		ok(r.status == 0 && fin,
+		   "the pair the other way (5e-324 base): every attribute finite (%d%s%s)", r.status,
+		   *bad ? ", found " : "", bad);
+		run_free(&r);
+	}
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -651,6 +733,7 @@ int main(void)
 	test_delivery();
 	test_census();
 	test_cli();
+	test_zero_base();
 	test_chromium();
 	test_census_chromium();
 	free(html2);
