@@ -168,6 +168,16 @@ void cli_install_sigint(void);
  * status 1. For the commands that measure or collect (cli_host_init, info).
  */
 void cli_ignore_sigpipe(void);
+/*
+ * fd: an output FIFO the command opened itself (no other process shares
+ * its file description), -1 none: the first stop makes it non-blocking,
+ * so the rest of a write that a full FIFO blocked fails instead of
+ * waiting for a reader forever (stdio writes the rest of a cut write).
+ */
+void cli_stop_unblock(int fd);
+struct outfile;
+/* cli_stop_unblock for o when it is written in place by a descriptor of its own; NULL: none. */
+void cli_stop_output(const struct outfile *o);
 /* From here on the command writes what it measured: a second signal no longer ends it. */
 void cli_stop_finishing(void);
 /* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM", "SIGHUP". */

@@ -115,6 +115,8 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 		return r;
 	}
 	r = outfile_open(&o, path, &err);
+	if (!r)
+		cli_stop_output(&o);
 	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
 		   fputc('\n', o.f) == EOF)) {
 		int e = o.err ? o.err : ENOMEM;
@@ -124,6 +126,7 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 	} else if (!r) {
 		r = outfile_commit(&o, &err);
 	}
+	cli_stop_output(NULL);
 	json_decref(doc);
 	if (r && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
 		return cli_stopped("compare", "the --json output cut short");

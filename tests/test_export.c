@@ -16,6 +16,7 @@
  * `promtool check rules` and their unit test `promtool test rules`.
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -783,6 +784,57 @@ static void test_rules(void)
 	}
 }
 
+/*
+ * SIGTERM while `exitscope export` is blocked writing its output into a
+ * FIFO nobody reads (the program's own state, /proc/PID/wchan, says when):
+ * one line "stopped by SIGTERM", exit 143, not killed by the signal.
+ */
+static void test_sigterm(void)
+{
+	char path[4096], fifo[4200];
+	json_t *probes = json_array();
+	struct run_result r;
+	double s[5] = { 100, 101, 102, 103, 104 };
+	int blocked;
+
+	if (!exe || access(exe, X_OK)) {
+		tap_skip(2, "EXITSCOPE not set (run through make check)");
+		json_decref(probes);
+		return;
+	}
+	/* 400 probes: an output far beyond a pipe's 64 KiB */
+	for (int i = 0; i < 400; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "probe_%03d", i);
+		json_array_append_new(probes, fixture_probe(name, "many", s, 5, 1.0));
+	}
+	snprintf(path, sizeof(path), "%s", fixture_write(dir, "many.json",
+		 fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes)));
+	snprintf(fifo, sizeof(fifo), "%s/export.fifo", dir);
+	blocked = run_stop_on_fifo(&r, (const char *const[]){ exe, "export", path, "-o", fifo, NULL },
+				   fifo, SIGTERM);
+	if (blocked < 0 || (!blocked && r.signal == SIGKILL)) {
+		tap_skip(2, blocked < 0 ? "cannot make a FIFO or start export" :
+			 "export never showed in pipe_write (/proc/PID/wchan names no function here)");
+		if (!blocked)
+			run_free(&r);
+		return;
+	}
+	if (!blocked) {
+		ok(0, "export ended (%d) before it blocked on the full FIFO: %s", r.status, r.err);
+		tap_skip(1, "it never blocked");
+		run_free(&r);
+		return;
+	}
+	ok(r.status == 128 + SIGTERM && !r.signal,
+	   "SIGTERM while writing to a full FIFO: exit 143, not killed (%d, signal %d)", r.status,
+	   r.signal);
+	ok(one_line(&r, "export") && strstr(r.err, "exitscope export: stopped by SIGTERM"),
+	   "one line: stopped by SIGTERM (%s)", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	exe = getenv("EXITSCOPE");
@@ -805,6 +857,7 @@ int main(void)
 	test_run_openmetrics();
 	test_systemd();
 	test_rules();
+	test_sigterm();
 	fixture_rmdir(dir);
 	return done_testing();
 }
