@@ -125,7 +125,8 @@ int cli_operands_end(const char *cmd, int argc, char **argv, const char **paths,
 #define CLI_TAIL_WRITE_FROM_RESULTS \
 	"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n" \
 	"2 usage error (including an output FILE that cannot be written, found\n" \
-	"before any input is read) or unreadable/invalid input.\n"
+	"before any input is read) or unreadable/invalid input; 130, 143, 129\n" \
+	"stopped by Ctrl-C, SIGTERM, SIGHUP (one line says so; FILE whole or untouched).\n"
 
 struct result_file;
 /*

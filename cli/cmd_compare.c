@@ -83,7 +83,9 @@ const struct cli_cmd_spec compare_spec = {
 		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
 		"output file that cannot be written is found before anything is read),\n"
 		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
-		"one run given twice (on a side, or on both: the same start, end and process).\n",
+		"one run given twice (on a side, or on both: the same start, end and process);\n"
+		"130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (one line says so; a file is\n"
+		"written whole or not at all).\n",
 };
 
 static void compare_usage(FILE *f)
