@@ -16,14 +16,17 @@
  * `promtool check rules` and their unit test `promtool test rules`.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "export/openmetrics.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -835,6 +838,55 @@ static void test_sigterm(void)
 	run_free(&r);
 }
 
+/*
+ * Written to a terminal (a pseudo-terminal here), a label value with an
+ * OSC escape and an é shows the escape as \\x1b (valid text still: the
+ * format's backslash escaped) and keeps the é; no raw ESC reaches it.
+ */
+static void test_tty_labels(void)
+{
+	json_t *host = fixture_host("6.1\033]0;x\007\303\251", "Xeon", "native"), *probes = json_array();
+	char *text, got[1 << 16];
+	size_t n = 0;
+	double s[5] = { 100, 101, 102, 103, 104 };
+	struct result_file *rf;
+	struct err err;
+	int m, st;
+	pid_t pid;
+
+	json_array_append_new(probes, fixture_probe("cpuid", "insn", s, 5, 1.0));
+	text = json_dumps(fixture_result(host, probes), 0);
+	rf = text ? result_read_buffer("tty.json", text, strlen(text), &err) : NULL;
+	free(text);
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (!rf || m < 0 || grantpt(m) || unlockpt(m) || !ptsname(m)) {
+		tap_skip(2, "no pseudo-terminal or the file did not load");
+		result_free(rf);
+		if (m >= 0)
+			close(m);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {	/* the writer: export onto the terminal, then end */
+		FILE *f = fopen(ptsname(m), "w");
+		struct export_run run = { rf, "tty" };
+
+		_exit(!f || export_openmetrics(f, &run, 1, &err) || fclose(f));
+	}
+	for (ssize_t k; pid > 0 && n + 1 < sizeof(got) && (k = read(m, got + n, sizeof(got) - 1 - n)) > 0;)
+		n += (size_t)k;	/* until EIO: the writer closed the terminal */
+	got[n] = 0;
+	st = -1;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	close(m);
+	result_free(rf);
+	ok(st == 0 && strstr(got, "exitscope_info{") && !strchr(got, '\033') && !strchr(got, '\007'),
+	   "on a terminal: no raw ESC or BEL in the labels (%d, %zu bytes)", st, n);
+	ok(strstr(got, "kernel=\"6.1\\\\x1b]0;x\\\\x07\303\251\""),
+	   "the kernel label: \\\\x1b ... \\\\x07 and the é kept");
+}
+
 int main(void)
 {
 	exe = getenv("EXITSCOPE");
@@ -850,6 +902,7 @@ int main(void)
 	test_recorded();
 	test_corpus();
 	test_escaping();
+	test_tty_labels();
 	test_round_ci();
 	test_delivery();
 	test_duplicates();
