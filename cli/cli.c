@@ -248,6 +248,12 @@ int cli_stdout_check(const char *cmd, int rc)
 	return cli_stdout_check_code(cmd, rc, EXIT_FAIL);
 }
 
+void cli_stop_output(const struct outfile *o)
+{
+	/* Only a FIFO (or device) opened here: no other process shares its flags. */
+	cli_stop_unblock(o && o->own_fd && !o->tmp[0] ? o->fd : -1);
+}
+
 int cli_stopped(const char *cmd, const char *what)
 {
 	int sig = *cli_stop_flag();

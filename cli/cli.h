@@ -125,7 +125,8 @@ int cli_operands_end(const char *cmd, int argc, char **argv, const char **paths,
 #define CLI_TAIL_WRITE_FROM_RESULTS \
 	"Exit status: 0 written, 1 cannot write (an old FILE is left as it was),\n" \
 	"2 usage error (including an output FILE that cannot be written, found\n" \
-	"before any input is read) or unreadable/invalid input.\n"
+	"before any input is read) or unreadable/invalid input; 130, 143, 129\n" \
+	"stopped by Ctrl-C, SIGTERM, SIGHUP (one line says so; FILE whole or untouched).\n"
 
 struct result_file;
 /*
@@ -168,6 +169,16 @@ void cli_install_sigint(void);
  * status 1. For the commands that measure or collect (cli_host_init, info).
  */
 void cli_ignore_sigpipe(void);
+/*
+ * fd: an output FIFO the command opened itself (no other process shares
+ * its file description), -1 none: the first stop makes it non-blocking,
+ * so the rest of a write that a full FIFO blocked fails instead of
+ * waiting for a reader forever (stdio writes the rest of a cut write).
+ */
+void cli_stop_unblock(int fd);
+struct outfile;
+/* cli_stop_unblock for o when it is written in place by a descriptor of its own; NULL: none. */
+void cli_stop_output(const struct outfile *o);
 /* From here on the command writes what it measured: a second signal no longer ends it. */
 void cli_stop_finishing(void);
 /* What stopped the command (a stop flag's value), for its line: "Ctrl-C", "SIGTERM", "SIGHUP". */

@@ -83,7 +83,9 @@ const struct cli_cmd_spec compare_spec = {
 		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
 		"output file that cannot be written is found before anything is read),\n"
 		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
-		"one run given twice (on a side, or on both: the same start, end and process).\n",
+		"one run given twice (on a side, or on both: the same start, end and process);\n"
+		"130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (one line says so; a file is\n"
+		"written whole or not at all).\n",
 };
 
 static void compare_usage(FILE *f)
@@ -115,6 +117,8 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 		return r;
 	}
 	r = outfile_open(&o, path, &err);
+	if (!r)
+		cli_stop_output(&o);
 	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
 		   fputc('\n', o.f) == EOF)) {
 		int e = o.err ? o.err : ENOMEM;
@@ -124,6 +128,7 @@ static int write_json(const char *path, const struct compare_result *cr, const s
 	} else if (!r) {
 		r = outfile_commit(&o, &err);
 	}
+	cli_stop_output(NULL);
 	json_decref(doc);
 	if (r && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
 		return cli_stopped("compare", "the --json output cut short");

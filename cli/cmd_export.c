@@ -66,11 +66,17 @@ static int export_write(const char *cmd, const char *path, const struct export_r
 		return rc;
 	if (outfile_open(&of, path, &err))
 		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err.msg);
-	if (export_openmetrics(of.f, runs, n, &err)) {
+	if (stoppable)
+		cli_stop_output(&of);
+	rc = export_openmetrics(of.f, runs, n, &err);
+	if (rc) {
 		outfile_abort(&of);
+		cli_stop_output(NULL);
 		return cli_error(cmd, EXIT_USAGE, "%s", err.msg);
 	}
-	if (outfile_commit(&of, &err)) {
+	rc = outfile_commit(&of, &err);
+	cli_stop_output(NULL);
+	if (rc) {
 		if (stoppable && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
 			return cli_stopped(cmd, "the metrics cut short");
 		return cli_error(cmd, EXIT_FAIL, "cannot write %s", err.msg);

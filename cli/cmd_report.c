@@ -75,7 +75,7 @@ static int report_walk(const char *path, const char *out)
 	rc = cli_stopped("report", "nothing written");
 	if (!rc && outfile_open(&of, out, &err)) {
 		rc = cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
-	} else if (!rc && report_write_walk_html(of.f, &steps, &err)) {
+	} else if (!rc && (cli_stop_output(&of), report_write_walk_html(of.f, &steps, &err))) {
 		int e = of.err;
 
 		outfile_abort(&of);
@@ -88,6 +88,7 @@ static int report_walk(const char *path, const char *out)
 	} else if (!rc) {
 		rc = cli_stopped("report", "after the report was written");
 	}
+	cli_stop_output(NULL);
 	for (size_t i = 0; i < steps.n_lanes; i++)
 		for (size_t j = 0; j < steps.lanes[i].n_probes; j++)
 			n += steps.lanes[i].probes[j].n_steps;
@@ -118,17 +119,21 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 	r = outfile_open(&of, path, &err);
 	if (r)
 		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
+	cli_stop_output(&of);
 	if (report_write_html(of.f, files, n, o, &err)) {
 		int e = of.err;
 
 		outfile_abort(&of);
+		cli_stop_output(NULL);
 		if (e && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
 			return cli_stopped("report", "the report cut short");
 		if (e)	/* the write failed: that is the reason, not what report saw */
 			return cli_error("report", EXIT_FAIL, "cannot write %s: %s", path, strerror(e));
 		return cli_error("report", EXIT_FAIL, "%s: %s", path, err.msg);
 	}
-	if (outfile_commit(&of, &err)) {
+	r = outfile_commit(&of, &err);
+	cli_stop_output(NULL);
+	if (r) {
 		if (*cli_stop_flag())
 			return cli_stopped("report", "the report cut short");
 		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);

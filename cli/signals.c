@@ -10,6 +10,7 @@
  * A second stop while measuring ends the process at once, with one line;
  * once the results are being written (finishing) it is ignored.
  */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -24,10 +25,21 @@ static volatile sig_atomic_t stop_requested;
 static volatile sig_atomic_t finishing;
 /* The repeat parent whose signals only ever stop (0: none); set before the handler is. */
 static pid_t repeat_parent;
+/* An output FIFO of the command's own, made non-blocking by the first stop (-1: none). */
+static volatile sig_atomic_t unblock_fd = -1;
 
 volatile sig_atomic_t *cli_stop_flag(void)
 {
 	return &stop_requested;
+}
+
+/* Async-signal-safe: fcntl only. */
+static void set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
 static void on_sigint(int sig, siginfo_t *info, void *uctx)
@@ -47,8 +59,23 @@ static void on_sigint(int sig, siginfo_t *info, void *uctx)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	if (!stop_requested)
+	if (!stop_requested) {
 		stop_requested = sig;
+		/*
+		 * A write blocked on a full FIFO returns what it wrote so far,
+		 * and stdio writes the rest at once: non-blocking, that fails
+		 * (EAGAIN) instead of waiting for a reader forever.
+		 */
+		if (unblock_fd >= 0)
+			set_nonblock(unblock_fd);
+	}
+}
+
+void cli_stop_unblock(int fd)
+{
+	unblock_fd = fd;
+	if (fd >= 0 && stop_requested)	/* the stop came first */
+		set_nonblock(fd);
 }
 
 void cli_install_sigint(void)

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "base/text.h"
 #include "export/openmetrics.h"
 
 #define LABELS_MAX	16
@@ -42,9 +44,26 @@ static void lab_int(struct series *s, const char *name, long long v)
 	lab(s, name, s->num[s->n]);
 }
 
-/* A label value: backslash, double quote and line feed escaped. */
+/*
+ * A label value: backslash, double quote and line feed escaped, as the
+ * text format has them. On a terminal the value first goes through the
+ * escaping of strings for a terminal (base/text.h), so an escape sequence
+ * in a file shows as \x1b (written \\x1b: the text stays valid) and is
+ * not obeyed.
+ */
 static void put_label_value(FILE *f, const char *v)
 {
+	char *shown = NULL;
+
+	if (isatty(fileno(f))) {
+		size_t len = strlen(v) * 4 + 1;
+
+		shown = malloc(len);
+		if (shown)
+			v = text_esc(shown, len, v);
+		else
+			v = "";		/* out of memory: nothing rather than raw bytes */
+	}
 	for (; *v; v++) {
 		if (*v == '\\')
 			fputs("\\\\", f);
@@ -55,6 +74,7 @@ static void put_label_value(FILE *f, const char *v)
 		else
 			fputc(*v, f);
 	}
+	free(shown);
 }
 
 /* The unit a family's name ends in (OpenMetrics: the name's last part), or NULL. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -231,6 +232,27 @@ bool run_wait_wchan(struct run_proc *p, const char *needle, int timeout_ms)
 		usleep(5000);
 	} while (now_ms() < end && run_alive(p));
 	return false;
+}
+
+int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char *fifo, int sig)
+{
+	struct run_proc p;
+	int rfd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	bool blocked;
+
+	if (rfd < 0 || run_start(&p, argv, NULL)) {
+		if (rfd >= 0)
+			close(rfd);
+		return -1;
+	}
+	blocked = run_wait_wchan(&p, "pipe_write", RUN_WAIT_MS);
+	if (blocked)
+		kill(p.pid, sig);
+	else if (run_alive(&p))	/* wchan names nothing here: end it all the same */
+		kill(p.pid, SIGKILL);
+	run_finish(&p, r);
+	close(rfd);
+	return blocked;
 }
 
 /* Block until the child ends or ms pass (on its pidfd; without one, 20 ms). */

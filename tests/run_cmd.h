@@ -74,6 +74,14 @@ bool run_wait_caught(struct run_proc *p, int sig, int timeout_ms);
  */
 bool run_wait_wchan(struct run_proc *p, const char *needle, int timeout_ms);
 /*
+ * Make the FIFO fifo and open it for reading (never read), start argv (which
+ * should write fifo), wait until it blocks writing it (run_wait_wchan
+ * "pipe_write": the pipe is full), send it sig and fill r as run_cmd does.
+ * 1; 0 when it never blocked there (it ended first, or wchan names nothing
+ * and it is killed); -1 when the FIFO or the child could not be made.
+ */
+int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char *fifo, int sig);
+/*
  * Wait for the child to end and fill r as run_cmd does; returns r->status.
  * A child still running after RUN_LIMIT_MS is killed (status 137) and a
  * "# ..." line says so.

@@ -16,13 +16,17 @@
  * `promtool check rules` and their unit test `promtool test rules`.
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "export/openmetrics.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -783,6 +787,106 @@ static void test_rules(void)
 	}
 }
 
+/*
+ * SIGTERM while `exitscope export` is blocked writing its output into a
+ * FIFO nobody reads (the program's own state, /proc/PID/wchan, says when):
+ * one line "stopped by SIGTERM", exit 143, not killed by the signal.
+ */
+static void test_sigterm(void)
+{
+	char path[4096], fifo[4200];
+	json_t *probes = json_array();
+	struct run_result r;
+	double s[5] = { 100, 101, 102, 103, 104 };
+	int blocked;
+
+	if (!exe || access(exe, X_OK)) {
+		tap_skip(2, "EXITSCOPE not set (run through make check)");
+		json_decref(probes);
+		return;
+	}
+	/* 400 probes: an output far beyond a pipe's 64 KiB */
+	for (int i = 0; i < 400; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "probe_%03d", i);
+		json_array_append_new(probes, fixture_probe(name, "many", s, 5, 1.0));
+	}
+	snprintf(path, sizeof(path), "%s", fixture_write(dir, "many.json",
+		 fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes)));
+	snprintf(fifo, sizeof(fifo), "%s/export.fifo", dir);
+	blocked = run_stop_on_fifo(&r, (const char *const[]){ exe, "export", path, "-o", fifo, NULL },
+				   fifo, SIGTERM);
+	if (blocked < 0 || (!blocked && r.signal == SIGKILL)) {
+		tap_skip(2, blocked < 0 ? "cannot make a FIFO or start export" :
+			 "export never showed in pipe_write (/proc/PID/wchan names no function here)");
+		if (!blocked)
+			run_free(&r);
+		return;
+	}
+	if (!blocked) {
+		ok(0, "export ended (%d) before it blocked on the full FIFO: %s", r.status, r.err);
+		tap_skip(1, "it never blocked");
+		run_free(&r);
+		return;
+	}
+	ok(r.status == 128 + SIGTERM && !r.signal,
+	   "SIGTERM while writing to a full FIFO: exit 143, not killed (%d, signal %d)", r.status,
+	   r.signal);
+	ok(one_line(&r, "export") && strstr(r.err, "exitscope export: stopped by SIGTERM"),
+	   "one line: stopped by SIGTERM (%s)", r.err);
+	run_free(&r);
+}
+
+/*
+ * Written to a terminal (a pseudo-terminal here), a label value with an
+ * OSC escape and an é shows the escape as \\x1b (valid text still: the
+ * format's backslash escaped) and keeps the é; no raw ESC reaches it.
+ */
+static void test_tty_labels(void)
+{
+	json_t *host = fixture_host("6.1\033]0;x\007\303\251", "Xeon", "native"), *probes = json_array();
+	char *text, got[1 << 16];
+	size_t n = 0;
+	double s[5] = { 100, 101, 102, 103, 104 };
+	struct result_file *rf;
+	struct err err;
+	int m, st;
+	pid_t pid;
+
+	json_array_append_new(probes, fixture_probe("cpuid", "insn", s, 5, 1.0));
+	text = json_dumps(fixture_result(host, probes), 0);
+	rf = text ? result_read_buffer("tty.json", text, strlen(text), &err) : NULL;
+	free(text);
+	m = posix_openpt(O_RDWR | O_NOCTTY);
+	if (!rf || m < 0 || grantpt(m) || unlockpt(m) || !ptsname(m)) {
+		tap_skip(2, "no pseudo-terminal or the file did not load");
+		result_free(rf);
+		if (m >= 0)
+			close(m);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {	/* the writer: export onto the terminal, then end */
+		FILE *f = fopen(ptsname(m), "w");
+		struct export_run run = { rf, "tty" };
+
+		_exit(!f || export_openmetrics(f, &run, 1, &err) || fclose(f));
+	}
+	for (ssize_t k; pid > 0 && n + 1 < sizeof(got) && (k = read(m, got + n, sizeof(got) - 1 - n)) > 0;)
+		n += (size_t)k;	/* until EIO: the writer closed the terminal */
+	got[n] = 0;
+	st = -1;
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	close(m);
+	result_free(rf);
+	ok(st == 0 && strstr(got, "exitscope_info{") && !strchr(got, '\033') && !strchr(got, '\007'),
+	   "on a terminal: no raw ESC or BEL in the labels (%d, %zu bytes)", st, n);
+	ok(strstr(got, "kernel=\"6.1\\\\x1b]0;x\\\\x07\303\251\""),
+	   "the kernel label: \\\\x1b ... \\\\x07 and the é kept");
+}
+
 int main(void)
 {
 	exe = getenv("EXITSCOPE");
@@ -798,6 +902,7 @@ int main(void)
 	test_recorded();
 	test_corpus();
 	test_escaping();
+	test_tty_labels();
 	test_round_ci();
 	test_delivery();
 	test_duplicates();
@@ -805,6 +910,7 @@ int main(void)
 	test_run_openmetrics();
 	test_systemd();
 	test_rules();
+	test_sigterm();
 	fixture_rmdir(dir);
 	return done_testing();
 }

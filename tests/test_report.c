@@ -4,6 +4,7 @@
  * assets, an interrupt probe's delivery counts and a two-vCPU probe's wait,
  * renders in headless Chromium.
  */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -722,6 +723,57 @@ static void test_zero_base(void)
 	}
 }
 
+/*
+ * SIGTERM while `exitscope report` is blocked writing its output into a
+ * FIFO nobody reads (the program's own state, /proc/PID/wchan, says when):
+ * one line "stopped by SIGTERM", exit 143, not killed by the signal.
+ */
+static void test_sigterm(void)
+{
+	char path[4096], fifo[4200];
+	json_t *probes = json_array();
+	struct run_result r;
+	double s[5] = { 100, 101, 102, 103, 104 };
+	int blocked;
+
+	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
+		tap_skip(2, "EXITSCOPE not set (run through make check)");
+		json_decref(probes);
+		return;
+	}
+	/* 400 probes: an output far beyond a pipe's 64 KiB */
+	for (int i = 0; i < 400; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "probe_%03d", i);
+		json_array_append_new(probes, fixture_probe(name, "many", s, 5, 1.0));
+	}
+	snprintf(path, sizeof(path), "%s", fixture_write(tmp, "many.json",
+		 fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes)));
+	snprintf(fifo, sizeof(fifo), "%s/report.fifo", tmp);
+	blocked = run_stop_on_fifo(&r, (const char *const[]){ getenv("EXITSCOPE"), "report", path, "-o", fifo, NULL },
+				   fifo, SIGTERM);
+	if (blocked < 0 || (!blocked && r.signal == SIGKILL)) {
+		tap_skip(2, blocked < 0 ? "cannot make a FIFO or start report" :
+			 "report never showed in pipe_write (/proc/PID/wchan names no function here)");
+		if (!blocked)
+			run_free(&r);
+		return;
+	}
+	if (!blocked) {
+		ok(0, "report ended (%d) before it blocked on the full FIFO: %s", r.status, r.err);
+		tap_skip(1, "it never blocked");
+		run_free(&r);
+		return;
+	}
+	ok(r.status == 128 + SIGTERM && !r.signal,
+	   "SIGTERM while writing to a full FIFO: exit 143, not killed (%d, signal %d)", r.status,
+	   r.signal);
+	ok(strchr(r.err, '\n') == r.err + strlen(r.err) - 1 && strstr(r.err, "exitscope report: stopped by SIGTERM"),
+	   "one line: stopped by SIGTERM (%s)", r.err);
+	run_free(&r);
+}
+
 int main(void)
 {
 	tmp = fixture_tmpdir();
@@ -734,6 +786,7 @@ int main(void)
 	test_census();
 	test_cli();
 	test_zero_base();
+	test_sigterm();
 	test_chromium();
 	test_census_chromium();
 	free(html2);
