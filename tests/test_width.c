@@ -335,10 +335,16 @@ static void test_run(const char *dir)
 		ok(count(r.out, BUDGET_NOTE) == 1, "run: the budget note of %zu probes printed once", budget);
 	else
 		tap_skip(1, "fewer than two probes spent their budget here");
-	/* Notes that differ in a word (a feature, a figure) are one note. */
-	ok(count(r.out, ": not in KVM_GET_SUPPORTED_CPUID") <= 1 && count(r.out, " late (mean wait ") <= 1,
-	   "run: the CPUID skip notes (%zu) and the late-interrupt notes (%zu) are one note each",
-	   count(r.out, ": not in KVM_GET_SUPPORTED_CPUID"), count(r.out, " late (mean wait "));
+	/*
+	 * Notes that differ in a word (a feature) are one note. Whether two
+	 * late-interrupt notes of a run differ in a few words only depends on
+	 * what the host delivered (a note with interrupts never delivered has
+	 * other words), so their grouping is asserted on made-up outcomes in
+	 * test_group_synth, not on this run.
+	 */
+	ok(count(r.out, ": not in KVM_GET_SUPPORTED_CPUID") <= 1,
+	   "run: the CPUID skip notes are one note (%zu)", count(r.out, ": not in KVM_GET_SUPPORTED_CPUID"));
+	diag("late-interrupt notes in this run: %zu", count(r.out, " late (mean wait "));
 	/* The report gives the CPU as info does: decimal. */
 	cpu = json_object_get(json_object_get(root, "host"), "cpu");
 	snprintf(want, sizeof(want), " family %lld model %lld stepping %lld",
