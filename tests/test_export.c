@@ -795,7 +795,7 @@ static void test_rules(void)
 static void test_sigterm(void)
 {
 	char path[4096], fifo[4200];
-	json_t *probes = json_array();
+	json_t *probes = json_array(), *doc;
 	struct run_result r;
 	double s[5] = { 100, 101, 102, 103, 104 };
 	int blocked;
@@ -812,8 +812,9 @@ static void test_sigterm(void)
 		snprintf(name, sizeof(name), "probe_%03d", i);
 		json_array_append_new(probes, fixture_probe(name, "many", s, 5, 1.0));
 	}
-	snprintf(path, sizeof(path), "%s", fixture_write(dir, "many.json",
-		 fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes)));
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
+	snprintf(path, sizeof(path), "%s", fixture_write(dir, "many.json", doc));
+	json_decref(doc);
 	snprintf(fifo, sizeof(fifo), "%s/export.fifo", dir);
 	blocked = run_stop_on_fifo(&r, (const char *const[]){ exe, "export", path, "-o", fifo, NULL },
 				   fifo, SIGTERM);
@@ -845,7 +846,7 @@ static void test_sigterm(void)
  */
 static void test_tty_labels(void)
 {
-	json_t *host = fixture_host("6.1\033]0;x\007\303\251", "Xeon", "native"), *probes = json_array();
+	json_t *host = fixture_host("6.1\033]0;x\007\303\251", "Xeon", "native"), *probes = json_array(), *doc;
 	char *text, got[1 << 16];
 	size_t n = 0;
 	double s[5] = { 100, 101, 102, 103, 104 };
@@ -855,7 +856,9 @@ static void test_tty_labels(void)
 	pid_t pid;
 
 	json_array_append_new(probes, fixture_probe("cpuid", "insn", s, 5, 1.0));
-	text = json_dumps(fixture_result(host, probes), 0);
+	doc = fixture_result(host, probes);
+	text = json_dumps(doc, 0);
+	json_decref(doc);
 	rf = text ? result_read_buffer("tty.json", text, strlen(text), &err) : NULL;
 	free(text);
 	m = posix_openpt(O_RDWR | O_NOCTTY);

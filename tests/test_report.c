@@ -731,7 +731,7 @@ static void test_zero_base(void)
 static void test_sigterm(void)
 {
 	char path[4096], fifo[4200];
-	json_t *probes = json_array();
+	json_t *probes = json_array(), *doc;
 	struct run_result r;
 	double s[5] = { 100, 101, 102, 103, 104 };
 	int blocked;
@@ -748,8 +748,9 @@ static void test_sigterm(void)
 		snprintf(name, sizeof(name), "probe_%03d", i);
 		json_array_append_new(probes, fixture_probe(name, "many", s, 5, 1.0));
 	}
-	snprintf(path, sizeof(path), "%s", fixture_write(tmp, "many.json",
-		 fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes)));
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
+	snprintf(path, sizeof(path), "%s", fixture_write(tmp, "many.json", doc));
+	json_decref(doc);
 	snprintf(fifo, sizeof(fifo), "%s/report.fifo", tmp);
 	blocked = run_stop_on_fifo(&r, (const char *const[]){ getenv("EXITSCOPE"), "report", path, "-o", fifo, NULL },
 				   fifo, SIGTERM);
