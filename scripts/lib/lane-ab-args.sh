@@ -8,11 +8,11 @@
 # --- arguments --------------------------------------------------------------
 mode=lane lane= abfile= expect= out= threshold= pairs= profile=0
 sides=() lane_env=()
-# The keys of an .ab file (besides NAME_KERNEL, NAME_SOURCE, NAME_PATCHES)
+# The keys of an .ab file (besides NAME_KERNEL, NAME_SOURCE, NAME_REV, NAME_PATCHES)
 # and the lane settings it may carry.
 ab_keys="DESCRIPTION SIDES PAIRS COMMANDS EXPECT_VMX EXPECT_SVM EXPECT_SVM_QEMU THRESHOLD LANES LANES_WHY"
 lane_keys="LANE_BOCHS LANE_BOCHS_CPU LANE_APICV LANE_NEED_CET LANE_PROFILE"
-declare -A side_dir=() side_kernel=() side_patches=() side_source=()
+declare -A side_dir=() side_kernel=() side_patches=() side_source=() side_rev=()
 if [ "${1:-}" = --results ]; then
 	mode=results
 	[ $# -ge 3 ] || usage
@@ -78,16 +78,30 @@ else
 			p=${p:+$p:}$x
 		done
 		side_patches[$s]=$p
+		# NAME_SOURCE: a name of lanes/kernel-sources, or a kernel tree of
+		# yours (a path: any value with a '/'), with NAME_REV a revision of
+		# it when it is a git repository (lane-run's LANE_SOURCE, LANE_REV).
 		side_source[$s]=${ab[${S}_SOURCE]:-}
-		[[ "${side_source[$s]}" =~ ^[A-Za-z0-9._-]*$ ]] ||
-			die "ab file" "$abfile: ${S}_SOURCE: '${side_source[$s]}' is not a source name (lanes/kernel-sources)"
+		side_rev[$s]=${ab[${S}_REV]:-}
+		case ${side_source[$s]} in
+		*/*)
+			side_source[$s]=$(abspath "${side_source[$s]}")
+			[ -d "${side_source[$s]}" ] || die "ab file" "$abfile: ${S}_SOURCE: ${side_source[$s]} is no directory" ;;
+		*)
+			[[ "${side_source[$s]}" =~ ^[A-Za-z0-9._-]*$ ]] ||
+				die "ab file" "$abfile: ${S}_SOURCE: '${side_source[$s]}' is not a source name (lanes/kernel-sources) or a path"
+			[ -z "${side_rev[$s]}" ] ||
+				die "ab file" "$abfile: ${S}_REV needs ${S}_SOURCE=PATH (a git repository), not '${side_source[$s]:-6.1}'" ;;
+		esac
+		[[ "${side_rev[$s]}" =~ ^[A-Za-z0-9._/~^@{}-]*$ ]] ||
+			die "ab file" "$abfile: ${S}_REV: '${side_rev[$s]}' is not a git revision"
 	done
 	# Every key must be one of the file's keys: a typo is not a default.
 	for k in "${!ab[@]}"; do
 		case " $ab_keys $lane_keys " in *" $k "*) continue ;; esac
-		if [[ "$k" =~ ^([A-Z][A-Z0-9]*)_(KERNEL|SOURCE|PATCHES)$ ]] &&
+		if [[ "$k" =~ ^([A-Z][A-Z0-9]*)_(KERNEL|SOURCE|REV|PATCHES)$ ]] &&
 			[[ " ${sides[*]} " == *" ${BASH_REMATCH[1],,} "* ]]; then continue; fi
-		die "ab file" "$abfile:${ab_line[$k]}: unknown key $k (keys: $ab_keys $lane_keys, and NAME_KERNEL, NAME_SOURCE, NAME_PATCHES of the SIDES ${sides[*]})"
+		die "ab file" "$abfile:${ab_line[$k]}: unknown key $k (keys: $ab_keys $lane_keys, and NAME_KERNEL, NAME_SOURCE, NAME_REV, NAME_PATCHES of the SIDES ${sides[*]})"
 	done
 	lane_env=()
 	for k in $lane_keys; do

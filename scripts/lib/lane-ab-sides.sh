@@ -47,17 +47,18 @@ for s in "${sides[@]}"; do
 			die "results $s" "cannot copy ${side_dir[$s]} to $out/$s/results"
 		continue
 	fi
-	desc="kernel ${side_kernel[$s]}${side_source[$s]:+ (source ${side_source[$s]})}${side_patches[$s]:+, patches ${side_patches[$s]//$top\//}}${lane_env[*]:+, ${lane_env[*]}}"
+	desc="kernel ${side_kernel[$s]}${side_source[$s]:+ (source ${side_source[$s]}${side_rev[$s]:+ at ${side_rev[$s]}})}${side_patches[$s]:+, patches ${side_patches[$s]//$top\//}}${lane_env[*]:+, ${lane_env[*]}}"
 	note "side $s: $desc: lane $lane (log $out/$s.log)"
 	env_args=(LANE_KERNEL="${side_kernel[$s]}" LANE_OUT="$out/$s" LANE_COMMANDS="$out/commands.list"
 		LANE_EXPECT="$out/side.expect" LANE_EXITSCOPE="$exe")
 	if [ -n "${side_patches[$s]}" ]; then env_args+=(LANE_PATCHES="${side_patches[$s]}"); fi
 	if [ -n "${side_source[$s]}" ]; then env_args+=(LANE_SOURCE="${side_source[$s]}"); fi
+	if [ -n "${side_rev[$s]}" ]; then env_args+=(LANE_REV="${side_rev[$s]}"); fi
 	# The caller's LANE_PROFILE was read above: lane-run gets the A/B's.
 	env_args+=(LANE_PROFILE="$profile" "${lane_env[@]}")
 	# svm is lane-run's SVM lane on Bochs, svm-qemu the same on QEMU TCG.
 	case $lane in svm-qemu) env_args+=(LANE_EMULATOR=qemu) ;; *) env_args+=(LANE_EMULATOR=bochs) ;; esac
-	env -u LANE_PATCHES -u LANE_SOURCE "${env_args[@]}" "${LANE_AB_LANE_RUN:-$top/scripts/lane-run}" "${lane%%-*}" > "$out/$s.log" 2>&1
+	env -u LANE_PATCHES -u LANE_SOURCE -u LANE_REV "${env_args[@]}" "${LANE_AB_LANE_RUN:-$top/scripts/lane-run}" "${lane%%-*}" > "$out/$s.log" 2>&1
 	lrc=$?
 	if [ $lrc -ne 0 ]; then
 		why=$(grep -m1 "step '.*' failed" "$out/$s.log")
