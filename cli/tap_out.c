@@ -21,41 +21,13 @@ void tap_out_skip_all(FILE *f, const char *why)
 	fprintf(f, "TAP version 13\n1..0 # SKIP %s\n", why && *why ? why : "no reason given");
 }
 
-/* text's words on lines of at most TEXT_WIDTH columns: the first after lead, the others after cont. */
-static void tap_wrap(FILE *f, const char *lead, const char *cont, const char *text)
-{
-	size_t col = strlen(lead), start = col;
-
-	fputs(lead, f);
-	for (const char *p = text; *p;) {
-		size_t n;
-
-		while (*p == ' ')
-			p++;
-		n = strcspn(p, " ");
-		if (!n)
-			break;
-		if (col > start && col + 1 + n > TEXT_WIDTH) {
-			fprintf(f, "\n%s", cont);
-			col = start = strlen(cont);
-		} else if (col > start) {
-			fputc(' ', f);
-			col++;
-		}
-		fwrite(p, 1, n, f);
-		col += n;
-		p += n;
-	}
-	fputc('\n', f);
-}
-
 void tap_out_yaml_end(struct tap_out *t)
 {
 	if (t->yaml)
 		fprintf(t->f, "  ...\n");
 	t->yaml = false;
 	if (t->pending[0])
-		tap_wrap(t->f, "# ", "#   ", t->pending);
+		text_wrap_print_cont(t->f, "# ", "#   ", t->pending);
 	t->pending[0] = 0;
 }
 
@@ -179,7 +151,7 @@ void tap_out_yaml(struct tap_out *t, const char *key, const char *value)
 	/* Too wide for one line: a folded scalar (its lines joined by spaces, and a final newline). */
 	if (4 + strlen(key) + strlen(q) > TEXT_WIDTH && tap_yaml_foldable(value)) {
 		fprintf(t->f, "  %s: >\n", key);
-		tap_wrap(t->f, "    ", "    ", value);
+		text_wrap_print_cont(t->f, "    ", "    ", value);
 		return;
 	}
 	snprintf(lead, sizeof(lead), "  %s: ", key);
@@ -198,5 +170,5 @@ void tap_out_comment(struct tap_out *t, const char *fmt, ...)
 	for (char *p = buf; *p; p++)
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
-	tap_wrap(t->f, "# ", "#   ", buf);
+	text_wrap_print_cont(t->f, "# ", "#   ", buf);
 }

@@ -6,7 +6,7 @@
 
 #include "host/text_wrap.h"
 
-void text_wrap_print(FILE *f, const char *lead, size_t indent, const char *text)
+void text_wrap_print_cont(FILE *f, const char *lead, const char *cont, const char *text)
 {
 	size_t col = strlen(lead), line_start = col;
 	const char *p = text;
@@ -21,8 +21,8 @@ void text_wrap_print(FILE *f, const char *lead, size_t indent, const char *text)
 			break;
 		len = strcspn(p, " ");
 		if (col > line_start && col + 1 + len > TEXT_WIDTH) {
-			fprintf(f, "\n%*s", (int)indent, "");
-			col = line_start = indent;
+			fprintf(f, "\n%s", cont);
+			col = line_start = strlen(cont);
 		} else if (col > line_start) {
 			fputc(' ', f);
 			col++;
@@ -32,4 +32,15 @@ void text_wrap_print(FILE *f, const char *lead, size_t indent, const char *text)
 		p += len;
 	}
 	fputc('\n', f);
+}
+
+void text_wrap_print(FILE *f, const char *lead, size_t indent, const char *text)
+{
+	char cont[TEXT_WIDTH + 1];
+
+	if (indent > TEXT_WIDTH)
+		indent = TEXT_WIDTH;
+	memset(cont, ' ', indent);
+	cont[indent] = '\0';
+	text_wrap_print_cont(f, lead, cont, text);
 }

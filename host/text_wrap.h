@@ -17,5 +17,7 @@
  * own), continuation lines indented by indent spaces; then a newline.
  */
 void text_wrap_print(FILE *f, const char *lead, size_t indent, const char *text);
+/* The same with each continuation line starting with cont ("#   " in TAP). */
+void text_wrap_print_cont(FILE *f, const char *lead, const char *cont, const char *text);
 
 #endif
