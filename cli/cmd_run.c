@@ -135,13 +135,13 @@ struct run_args {
 	struct run_repeat rep;		/* --repeat N, and where its options are in argv */
 };
 
-/* A decimal integer in [min, max], digits only (cli_parse_u64): 0 or -1. */
+/* A decimal integer in [min, max], digits only (cli_parse_u64): 0 or -EINVAL. */
 static int parse_uint(const char *s, long min, long max, long *out)
 {
 	uint64_t v;
 
 	if (cli_parse_u64(s, false, (uint64_t)max, &v) || v < (uint64_t)min)
-		return -1;
+		return -EINVAL;
 	*out = (long)v;
 	return 0;
 }
@@ -188,15 +188,15 @@ static int parse_cpus(struct run_args *a, const char *s)
 	int r;
 
 	if (!first)
-		return -1;
+		return -ENOMEM;
 	r = parse_uint(first, 0, CPU_SETSIZE - 1, &v);
 	free(first);
 	if (r)
-		return -1;
+		return r;
 	a->cpu = (int)v;
 	if (comma) {
 		if (parse_uint(comma + 1, 0, CPU_SETSIZE - 1, &v) || v == a->cpu)
-			return -1;
+			return -EINVAL;
 		a->cpu2 = (int)v;
 	}
 	return 0;

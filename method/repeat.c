@@ -39,7 +39,7 @@ int repeat_position(unsigned int *i, unsigned int *n)
 	char tail;
 
 	if (!pos || sscanf(pos, "%u/%u%c", i, n, &tail) != 2 || *i < 1 || *i > *n)
-		return -1;
+		return -EINVAL;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  * TEXT_WIDTH; notes that differ in a few words only are one, with each
  * probe's words. Wide: the CI range of all batches and the notes on the row.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static int grow_ptrs(char ***a, size_t max)
 	char **p = realloc(*a, max * sizeof(*p));
 
 	if (!p)
-		return -1;
+		return -ENOMEM;
 	*a = p;
 	return 0;
 }
@@ -46,7 +47,7 @@ static int grow_sizes(size_t **a, size_t max)
 	size_t *p = realloc(*a, max * sizeof(*p));
 
 	if (!p)
-		return -1;
+		return -ENOMEM;
 	*a = p;
 	return 0;
 }
@@ -57,7 +58,7 @@ static int notes_grow(struct table_notes *t)
 
 	if (grow_ptrs(&t->text, max) || grow_ptrs(&t->probes, max) || grow_ptrs(&t->tmpl, max) ||
 	    grow_ptrs(&t->mids, max) || grow_sizes(&t->leader, max) || grow_sizes(&t->mark, max))
-		return -1;
+		return -ENOMEM;
 	t->max = max;
 	return 0;
 }

@@ -24,8 +24,12 @@ struct jcheck {
 
 enum { JCHECK_OPTIONAL = 0, JCHECK_REQUIRED = 1 };
 
-/* Run a getter; on error leave the calling function with -EINVAL. Absent optionals fall through. */
-#define JCHECK_TRY(expr) do { if ((expr) < 0) return -EINVAL; } while (0)
+/*
+ * Run a getter (or any step returning a negative errno); on error leave the
+ * calling function with the callee's code (-EINVAL for a bad document,
+ * -ENOMEM stays -ENOMEM). Absent optionals (1) fall through.
+ */
+#define JCHECK_TRY(expr) do { int jcheck_rc_ = (expr); if (jcheck_rc_ < 0) return jcheck_rc_; } while (0)
 
 /* calloc of n (at least 1) elements, so an empty array still gets a pointer. */
 void *jcheck_calloc(size_t n, size_t size);

@@ -511,12 +511,12 @@ static void real_text(double d, char *buf, size_t size)
 	}
 }
 
-/* A string as JSON writes it, quoted and escaped, to f: 0, or -1. */
+/* A string as JSON writes it, quoted and escaped, to f: 0, -ENOMEM or -EIO. */
 static int put_json_string(FILE *f, const char *s, size_t len)
 {
 	json_t *j = json_stringn_nocheck(s, len);
 	char *t = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-	int rc = t && fputs(t, f) >= 0 ? 0 : -1;
+	int rc = !t ? -ENOMEM : fputs(t, f) >= 0 ? 0 : -EIO;
 
 	free(t);
 	json_decref(j);
@@ -526,7 +526,7 @@ static int put_json_string(FILE *f, const char *s, size_t len)
 /*
  * v as compact JSON to f, its numbers written as query_value_text writes a
  * number alone (jansson's own writer gives reals 17 digits: 0.1 would be
- * 0.10000000000000001). 0, or -1.
+ * 0.10000000000000001). 0, or a negative errno (-EIO: f refused a write).
  */
 static int put_json(FILE *f, const json_t *v)
 {
@@ -534,7 +534,7 @@ static int put_json(FILE *f, const json_t *v)
 	char buf[64];
 	json_t *m;
 	size_t i;
-	int first = 1;
+	int first = 1, rc;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -543,34 +543,38 @@ static int put_json(FILE *f, const json_t *v)
 			if (!first)
 				fputc(',', f);
 			first = 0;
-			if (put_json_string(f, k, strlen(k)) || fputc(':', f) == EOF || put_json(f, m))
-				return -1;
+			rc = put_json_string(f, k, strlen(k));
+			if (!rc && fputc(':', f) == EOF)
+				rc = -EIO;
+			if (rc || (rc = put_json(f, m)))
+				return rc;
 		}
-		return fputc('}', f) == EOF ? -1 : 0;
+		return fputc('}', f) == EOF ? -EIO : 0;
 	case JSON_ARRAY:
 		fputc('[', f);
 		json_array_foreach(v, i, m) {
 			if (i)
 				fputc(',', f);
-			if (put_json(f, m))
-				return -1;
+			rc = put_json(f, m);
+			if (rc)
+				return rc;
 		}
-		return fputc(']', f) == EOF ? -1 : 0;
+		return fputc(']', f) == EOF ? -EIO : 0;
 	case JSON_STRING:
 		return put_json_string(f, json_string_value(v), json_string_length(v));
 	case JSON_REAL:
 		real_text(json_real_value(v), buf, sizeof(buf));
-		return fputs(buf, f) < 0 ? -1 : 0;
+		return fputs(buf, f) < 0 ? -EIO : 0;
 	case JSON_INTEGER:
-		return fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v)) < 0 ? -1 : 0;
+		return fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v)) < 0 ? -EIO : 0;
 	case JSON_TRUE:
-		return fputs("true", f) < 0 ? -1 : 0;
+		return fputs("true", f) < 0 ? -EIO : 0;
 	case JSON_FALSE:
-		return fputs("false", f) < 0 ? -1 : 0;
+		return fputs("false", f) < 0 ? -EIO : 0;
 	case JSON_NULL:
-		return fputs("null", f) < 0 ? -1 : 0;
+		return fputs("null", f) < 0 ? -EIO : 0;
 	}
-	return -1;
+	return -EIO;
 }
 
 char *query_value_text(const json_t *v)
