@@ -47,10 +47,14 @@ static const char *r2r_name(enum compare_r2r k)
 	return (unsigned)k < COMPARE_R2R_N && compare_r2r_names[k] ? compare_r2r_names[k] : "?";
 }
 
-/* Does the probe have an interval? Every verdict but "not compared" comes from one. */
+/*
+ * Is the probe's verdict one judged from its interval? Those four are; a
+ * verdict this file does not know is not counted as one.
+ */
 static int has_interval(const struct compare_probe *p)
 {
-	return p->verdict != COMPARE_NOT_RUN;
+	return p->verdict == COMPARE_FASTER || p->verdict == COMPARE_SLOWER ||
+	       p->verdict == COMPARE_SAME || p->verdict == COMPARE_TOO_NOISY;
 }
 
 /* A probe's model as compare --wide gives it: "runs", "rounds+floor", "runs/rounds", "batches". */
@@ -144,7 +148,7 @@ static void intervals_text(FILE *f, const struct compare_result *cr)
 		first = 0;
 	}
 	if (first)
-		fputs("no probe has one", f);
+		fputs("no probe was judged by one", f);
 }
 
 static double px(double pct, double d)

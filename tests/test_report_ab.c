@@ -266,6 +266,30 @@ static void test_doc(void)
 	free(text);
 }
 
+/* A document made with --noise: report reads the floor it names and puts it in the intervals. */
+static void test_doc_noise(void)
+{
+	char doc[4200];
+	struct run_result r;
+
+	if (access(noise_path, R_OK)) {
+		tap_skip(2, "no noise floor was written");
+		return;
+	}
+	snprintf(doc, sizeof(doc), "%s/cmp-noise.json", tmp);
+	{
+		const char *argv[] = { exe, "compare", "--noise", noise_path, a_path[0], b_path[0],
+				       "--json", doc, NULL };
+
+		run_cmd(&r, argv);
+		run_free(&r);
+	}
+	report(&r, (const char *[]){ doc }, 1);
+	ok(r.status == 0, "report of a document made with --noise: exit 0 (%d: %s)", r.status, r.err);
+	tap_like(r.out, "the noise floor's</span> (2 probes)", "... its floor is in the intervals again");
+	run_free(&r);
+}
+
 /* A verdict or kind compare.h may add later still gets a name and a class. */
 static void test_unknown(void)
 {
@@ -292,6 +316,7 @@ int main(void)
 		test_sides();
 		test_noise();
 		test_doc();
+		test_doc_noise();
 	}
 	fixture_rmdir(tmp);
 	return done_testing();
