@@ -394,6 +394,11 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 		rc = doc_inputs(doc, &in);
+		/* -o is none of the files the document names either */
+		if (!rc)
+			rc = cli_output_distinct("report", "-o", out, in.paths, in.n, "input");
+		if (!rc && in.noise_path)
+			rc = cli_output_distinct("report", "-o", out, &in.noise_path, 1, "--noise");
 		if (rc)
 			goto out;
 		how.doc = doc->name;

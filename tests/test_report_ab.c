@@ -232,6 +232,14 @@ static void test_doc(void)
 	ok(r.status == 2 && strstr(r.err, "brings its own options"), "options with a document: exit 2 (%s)",
 	   r.err);
 	run_free(&r);
+	{
+		const char *argv[] = { exe, "report", doc, "-o", b_path[0], NULL };
+
+		run_cmd(&r, argv);
+		ok(r.status == 2 && strstr(r.err, "-o") && strstr(r.err, b_path[0]),
+		   "-o naming a file of the document: exit 2, refused (%s)", r.err);
+		run_free(&r);
+	}
 	report(&r, (const char *[]){ a_path[0], doc }, 2);
 	ok(r.status == 2 && strstr(r.err, "reported alone"), "a document with other files: exit 2 (%s)",
 	   r.err);
