@@ -83,14 +83,16 @@ int report_published(const struct report_ctx *r)
 	      "published on the kvm@vger.kernel.org list, for the CPU vendor and family of a file's "
 	      "host, each beside the exitscope probe that measures what its case measures (the "
 	      "case's own name is given: vmexit.c's <code>ipi</code> wakes a halted vCPU, as "
-	      "<code>ipi_halt</code> does). vmexit.flat prints the TSC cycles of one iteration of its loop, nothing "
-	      "subtracted: closest to this run's <em>raw</em> figure (the probe batch before the "
-	      "paired baseline is subtracted); <em>net</em> is the figure the tables show. The "
-	      "published runs are QEMU guests with their own kernel, configuration and mitigations: "
-	      "a reference for the order of magnitude, not a pass mark. docs/hardware.md says how "
-	      "each case differs from exitscope's probe.</p>\n"
+	      "<code>ipi_halt</code> does). vmexit.flat prints the TSC cycles of one iteration of "
+	      "its loop, nothing subtracted: closest to this run's <em>raw</em> figure (the probe "
+	      "batch before the paired baseline is subtracted); <em>net</em> is the figure the "
+	      "tables show. The published runs are guests (QEMU where the source says) with their "
+	      "own kernel, configuration and mitigations: a reference for the order of magnitude, "
+	      "not a pass mark. docs/hardware.md says how each case differs from exitscope's "
+	      "probe.</p>\n"
 	      "<div class=\"scroll\"><table><thead><tr><th>file</th><th>probe</th>"
-	      "<th>vmexit.c case</th><th>published</th><th>this run: net</th><th>raw</th><th>CPU</th><th>kernel</th>"
+	      "<th>vmexit.c case</th><th>published</th><th>this run: net</th><th>raw</th>"
+	      "<th>CPU</th><th>kernel</th>"
 	      "<th>measured with</th><th>source</th></tr></thead><tbody>\n", f);
 	for (i = 0; i < r->n; i++) {
 		const struct result_file *rf = r->files[i];
