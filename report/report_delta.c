@@ -48,13 +48,13 @@ static const char *r2r_name(enum compare_r2r k)
 }
 
 /*
- * Is the probe's verdict one judged from its interval? Those four are; a
- * verdict this file does not know is not counted as one.
+ * Does the probe have an interval? Every verdict but "not compared" comes
+ * from one, a verdict added to compare.h too (e.g. one that says the
+ * interval cannot judge the difference).
  */
 static int has_interval(const struct compare_probe *p)
 {
-	return p->verdict == COMPARE_FASTER || p->verdict == COMPARE_SLOWER ||
-	       p->verdict == COMPARE_SAME || p->verdict == COMPARE_TOO_NOISY;
+	return p->verdict != COMPARE_NOT_RUN;
 }
 
 /* A probe's model as compare --wide gives it: "runs", "rounds+floor", "runs/rounds", "batches". */
@@ -148,7 +148,7 @@ static void intervals_text(FILE *f, const struct compare_result *cr)
 		first = 0;
 	}
 	if (first)
-		fputs("no probe was judged by one", f);
+		fputs("no probe has one", f);
 }
 
 static double px(double pct, double d)
