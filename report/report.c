@@ -40,6 +40,7 @@ static const char css[] =
 	"svg .na{fill:var(--muted);font-style:italic}svg .val{font-size:11.5px}\n"
 	"svg .label{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:11.5px}\n"
 	"svg .dbar.v-faster{fill:#1a7f37}svg .dbar.v-slower{fill:#cf222e}svg .dbar.v-same{fill:#8c959f}\n"
+	"svg .dbar.v-na{fill:#d0d7de}\n"
 	"svg text.v-faster{fill:#1a7f37}svg text.v-slower{fill:#cf222e}\n"
 	".v-faster{color:#1a7f37;font-weight:600}.v-slower{color:#cf222e;font-weight:600}\n"
 	".v-same,.v-na{color:var(--muted)}.v-noisy{color:#9a6700;font-weight:600}\n"

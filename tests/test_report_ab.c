@@ -147,6 +147,7 @@ static void test_sides(void)
 	tap_like(r.out, "<td class=\"model\" title=\"run to run: runs\">runs</td>",
 		 "each probe's model in the table");
 	tap_like(r.out, "<th>C+D cycles/op</th>", "the table's columns name the sides");
+	tap_like(r.out, "svg .dbar.v-na{fill:", "a bar of any other verdict (class na) has a colour");
 	run_free(&r);
 
 	report(&r, (const char *[]){ a_path[0], "--", b_path[0], "--", b_path[1] }, 5);
