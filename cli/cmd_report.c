@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* cmd_report.c - `exitscope report RUN.json [MORE.json ...] -o report.html`: one self-contained HTML report. */
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,8 @@
 #include "cli/opts.h"
 #include "compare/walk_steps.h"
 #include "report/report.h"
+#include "results/compare_doc.h"
+#include "results/noise.h"
 #include "results/outfile.h"
 #include "results/walk_model.h"
 
@@ -23,6 +27,9 @@ static const struct cli_opt report_opts[] = {
 	{ "seed", CLI_LONG('s'), "N", "bootstrap seed for the comparisons (default %d)" },
 	{ "normalize", CLI_LONG('N'), "MODE", "what the comparisons compare, as `exitscope compare`:\n"
 					      "auto (default), speed or none" },
+	{ "noise", CLI_LONG('n'), "FILE", "the host's noise floor (exitscope calibrate), as\n"
+					  "`exitscope compare --noise`: a floor of another host,\n"
+					  "exitscope or method is refused (exit 2)" },
 	CLI_OPT_HELP,
 	{ 0 },
 };
@@ -30,20 +37,29 @@ static const struct cli_opt report_opts[] = {
 const struct cli_cmd_spec report_spec = {
 	.name = "report",
 	.usage = "[options] RUN.json [MORE.json ...]\n"
+		 "[options] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
+		 "[options] COMPARE.json\n"
 		 "[options] WALK.json",
 	.about = "Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
 		 "fetched) from result files: the host records at the top; per-probe cost\n"
 		 "charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
 		 "group, with why each probe stopped when the file says (precision, or budget\n"
 		 "highlighted: its CI did not reach --precision); the ownership map as a grid\n"
-		 "of bits x CPUID profiles; the check results; and, for two or more files,\n"
-		 "A/B comparisons of each file against the first with verdicts (as `exitscope\n"
-		 "compare`: faster, slower, no significant change, too noisy). Files are\n"
-		 "labelled A, B, ... in the order given (at most %d). A walk file (exitscope\n"
-		 "walk) is reported alone: per lane its steps, and per one-vCPU probe a chart\n"
-		 "of its lane cycles over the commits with the steps marked and, under it, the\n"
-		 "exit-path functions that changed (--threshold, --seed and --normalize do not\n"
-		 "apply).\n",
+		 "of bits x CPUID profiles; the check results; published hardware figures for\n"
+		 "a host's CPU family; and, for two or more files, A/B comparisons of each file\n"
+		 "against the first with verdicts (as `exitscope compare`: faster, slower, no\n"
+		 "significant change, too noisy) and what each interval is. With '--' the\n"
+		 "files before it are the runs of the base side and those after it the runs\n"
+		 "of the new, pooled as `exitscope compare A1 A2 -- B1 B2` pools them: one\n"
+		 "comparison. A compare --json document, alone, is drawn from the files it\n"
+		 "names, read again and compared again with its options (threshold, seed,\n"
+		 "normalize, noise floor); a file that is missing or no longer gives the\n"
+		 "document's figures is refused (exit 2), and options given with it too.\n"
+		 "Files are labelled A, B, ... in the order given (at most %d). A walk file\n"
+		 "(exitscope walk) is reported alone: per lane its steps, and per one-vCPU\n"
+		 "probe a chart of its lane cycles over the commits with the steps marked and,\n"
+		 "under it, the exit-path functions that changed (--threshold, --seed,\n"
+		 "--normalize and --noise do not apply).\n",
 	.opts = report_opts,
 	.col = 22,
 	.order = '-',	/* files in order among the options */
@@ -107,7 +123,7 @@ static void report_usage(FILE *f)
 
 /* Through a checked outfile: a failed write leaves no half report and an old one intact. */
 static int write_report(const char *path, struct result_file **files, size_t n,
-			const struct compare_opts *o)
+			const struct report_how *how)
 {
 	struct err err;
 	struct outfile of;
@@ -120,7 +136,7 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 	if (r)
 		return cli_error("report", EXIT_FAIL, "cannot write %s", err.msg);
 	cli_stop_output(&of);
-	if (report_write_html(of.f, files, n, o, &err)) {
+	if (report_write(of.f, files, n, how, &err)) {
 		int e = of.err;
 
 		outfile_abort(&of);
@@ -141,68 +157,283 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 	return cli_stopped("report", "after the report was written");
 }
 
-int cmd_report(int argc, char **argv)
+/* Two figures the same as a document wrote them (10 significant digits) and read them back. */
+static int same_figure(double a, double b)
 {
-	struct result_file *files[REPORT_MAX_FILES] = { 0 };
-	const char *paths[REPORT_MAX_FILES], *out = DEFAULT_OUT;
-	struct compare_opts copts;
-	size_t n = 0, i;
-	struct cli_parser p;
-	int c, rc = EXIT_USAGE;
+	return fabs(a - b) <= 1e-8 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
 
-	compare_opts_init(&copts);
-	cli_opts_init(&p, &report_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
+/*
+ * Does the comparison made again give the document's figures? Every probe
+ * of the document with its verdict and, compared, its two figures. 0, or
+ * EXIT_USAGE after one line saying what differs.
+ */
+static int doc_check(const struct compare_doc *d, struct result_file **files, size_t n,
+		     const struct compare_opts *o)
+{
+	struct compare_result *cr;
+	struct err err;
+	size_t i, j;
+	int rc = EXIT_OK;
+
+	cr = compare_results_multi((const struct result_file *const *)files, d->n_base,
+				   (const struct result_file *const *)files + d->n_base, n - d->n_base,
+				   o, &err);
+	if (!cr)
+		return cli_error("report", EXIT_FAIL, "%s", err.msg);
+	for (i = 0; i < d->n_probes && !rc; i++) {
+		const struct compare_doc_probe *dp = &d->probes[i];
+		const struct compare_probe *p = NULL;
+
+		for (j = 0; j < cr->n_probes && !p; j++)
+			if (!strcmp(cr->probes[j].name, dp->name))
+				p = &cr->probes[j];
+		if (!p)
+			rc = cli_error("report", EXIT_USAGE, "%s: probe %s is not on both sides of its "
+				       "files now: a file changed since the comparison", d->name,
+				       dp->name);
+		else if ((unsigned)p->verdict >= COMPARE_VERDICT_N ||
+			 strcmp(compare_verdict_names[p->verdict], dp->verdict) ||
+			 (dp->has_figures && (!same_figure(p->d.median_a, dp->base_median) ||
+					      !same_figure(p->d.median_b, dp->new_median))))
+			rc = cli_error("report", EXIT_USAGE, "%s: probe %s: %.1f -> %.1f (%s) now, "
+				       "%.1f -> %.1f (%s) in the document: a file changed since the "
+				       "comparison", d->name, dp->name, p->d.median_a, p->d.median_b,
+				       (unsigned)p->verdict < COMPARE_VERDICT_N ?
+				       compare_verdict_names[p->verdict] : "?",
+				       dp->has_figures ? dp->base_median : NAN,
+				       dp->has_figures ? dp->new_median : NAN, dp->verdict);
+	}
+	if (!rc && cr->n_probes != d->n_probes)
+		rc = cli_error("report", EXIT_USAGE, "%s: %zu probes on both sides now, %zu in the "
+			       "document: a file changed since the comparison", d->name, cr->n_probes,
+			       d->n_probes);
+	compare_free(cr);
+	return rc;
+}
+
+struct report_in {
+	const char *paths[REPORT_MAX_FILES];
+	size_t n, n_base;		/* n_base: files before '--' (0: no '--') */
+	const char *noise_path;
+	struct compare_opts copts;
+	int opts_given;			/* an option that a compare document sets */
+};
+
+/*
+ * A compare --json document: its files (checked to exist first), its
+ * options into in. EXIT_OK, or EXIT_USAGE after one line.
+ */
+static int doc_inputs(const struct compare_doc *d, struct report_in *in)
+{
+	size_t i, n = d->n_base + d->n_new;
+
+	if (in->opts_given)
+		return cli_usage_error("report", "%s: a compare document brings its own options "
+				       "(--threshold, --seed, --normalize, --noise)", d->name);
+	if (n > REPORT_MAX_FILES)
+		return cli_error("report", EXIT_USAGE, "%s: %zu files, more than the %d a report labels",
+				       d->name, n, REPORT_MAX_FILES);
+	if (d->noise_used && !d->noise_file)
+		return cli_error("report", EXIT_USAGE, "%s: its noise floor names no file", d->name);
+	for (i = 0; i < n; i++) {
+		const char *f = i < d->n_base ? d->base_files[i] : d->new_files[i - d->n_base];
+
+		if (access(f, R_OK))
+			return cli_error("report", EXIT_USAGE, "%s: its file %s: %s", d->name, f,
+					       strerror(errno));
+		in->paths[i] = f;
+	}
+	if (d->noise_file && access(d->noise_file, R_OK))
+		return cli_error("report", EXIT_USAGE, "%s: its noise floor %s: %s", d->name, d->noise_file,
+				       strerror(errno));
+	in->n = n;
+	in->n_base = d->n_base;
+	in->noise_path = d->noise_file;
+	in->copts.threshold_pct = d->threshold_pct;
+	in->copts.seed = (uint64_t)d->seed;
+	/* Before the document said what it asked, compare compared the cycles as measured. */
+	if (compare_normalize_parse(d->normalize ? d->normalize : "none", &in->copts.normalize))
+		return cli_error("report", EXIT_USAGE, "%s: normalize.asked: '%s' is not auto, speed or none",
+				       d->name, d->normalize);
+	return EXIT_OK;
+}
+
+/* The options and files; the '--' between the sides taken out first, as compare does. */
+static int parse_args(int argc, char **argv, struct report_in *in, const char **out)
+{
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int c, i, nargs = 0, split = -1, rc = -1;
+	struct cli_parser p;
+
+	if (!args)
+		return cli_error("report", EXIT_FAIL, "out of memory");
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && !strcmp(argv[i], "--")) {
+			if (split >= 0) {
+				rc = cli_usage_error("report", "more than one '--' (want A1.json "
+						     "[A2.json ...] -- B1.json [B2.json ...])");
+				goto out;
+			}
+			split = nargs;
+			continue;
+		}
+		args[nargs++] = argv[i];
+	}
+	cli_opts_init(&p, &report_spec, nargs, args);
+	while (rc < 0 && optind < nargs && (c = cli_opts_next(&p)) != -1) {
 		switch (c) {
 		case 1:
-			if (cli_operand_add("report", paths, &n, REPORT_MAX_FILES, optarg))
-				return EXIT_USAGE;
+			if (cli_operand_add("report", in->paths, &in->n, REPORT_MAX_FILES, optarg))
+				rc = EXIT_USAGE;
+			else if (split < 0 || optind - 1 < split)
+				in->n_base = in->n;
 			break;
 		case 'o':
-			out = optarg;
+			*out = optarg;
 			break;
 		case CLI_LONG('t'):
-			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct))
-				return cli_usage_error("report", "--threshold: '%s' is not a percentage "
-						       "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
+			in->opts_given = 1;
+			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &in->copts.threshold_pct))
+				rc = cli_usage_error("report", "--threshold: '%s' is not a percentage "
+						     "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
 			break;
 		case CLI_LONG('s'):
-			if (cli_parse_u64(optarg, false, CLI_SEED_MAX, &copts.seed))
-				return cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
-						       optarg, (long long)CLI_SEED_MAX);
+			in->opts_given = 1;
+			if (cli_parse_u64(optarg, false, CLI_SEED_MAX, &in->copts.seed))
+				rc = cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
+						     optarg, (long long)CLI_SEED_MAX);
 			break;
 		case CLI_LONG('N'):
-			if (compare_normalize_parse(optarg, &copts.normalize))
-				return cli_usage_error("report", "--normalize: '%s' is not auto, speed or "
-						       "none", optarg);
+			in->opts_given = 1;
+			if (compare_normalize_parse(optarg, &in->copts.normalize))
+				rc = cli_usage_error("report", "--normalize: '%s' is not auto, speed or "
+						     "none", optarg);
+			break;
+		case CLI_LONG('n'):
+			in->opts_given = 1;
+			in->noise_path = optarg;
 			break;
 		case 'h':
 			report_usage(stdout);
-			return EXIT_OK;
+			rc = EXIT_OK;
+			break;
 		default:
-			return cli_opts_bad(&p);
+			rc = cli_opts_bad(&p);
+			break;
 		}
 	}
-	if (cli_operands_end("report", argc, argv, paths, &n, REPORT_MAX_FILES))
-		return EXIT_USAGE;
-	rc = cli_output_distinct("report", "-o", out, paths, n, "input");
+	if (rc >= 0)
+		goto out;
+	rc = EXIT_OK;
+	for (; optind < nargs && !rc; optind++) {
+		rc = cli_operand_add("report", in->paths, &in->n, REPORT_MAX_FILES, args[optind]);
+		if (split < 0 || optind < split)
+			in->n_base = in->n;
+	}
+	if (!rc && !in->n)
+		rc = cli_usage_error("report", "need at least one result file");
+	if (!rc && split < 0)
+		in->n_base = 0;
+	else if (!rc && (!in->n_base || in->n_base == in->n))
+		rc = cli_usage_error("report", "no %s files %s '--' (want A1.json [A2.json ...] -- "
+				     "B1.json [B2.json ...])", in->n_base ? "new" : "base",
+				     in->n_base ? "after" : "before");
+	if (!rc)
+		rc = -1;	/* go on */
+out:
+	free(args);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct result_file *files[REPORT_MAX_FILES] = { 0 };
+	struct report_in in = { .n = 0 };
+	struct report_how how = { .cmp = &in.copts };
+	struct compare_doc *doc = NULL;
+	struct noise_floor *noise = NULL;
+	const char *out = DEFAULT_OUT;
+	char schema[64];
+	struct err err;
+	size_t i, nread = 0;
+	int rc;
+
+	compare_opts_init(&in.copts);
+	rc = parse_args(argc, argv, &in, &out);
+	if (rc >= 0)
+		return rc;
+	rc = cli_output_distinct("report", "-o", out, in.paths, in.n, "input");
+	if (!rc && in.noise_path)
+		rc = cli_output_distinct("report", "-o", out, &in.noise_path, 1, "--noise");
 	if (!rc)
 		rc = cli_output_check("report", out);
 	if (rc)
 		return rc;
 	/* A stop ends it with one line and 128 + the signal (the report is whole or untouched). */
 	cli_install_sigint();
-	for (i = 0; i < n; i++) {
-		if (!walk_file_is_walk(paths[i]))
+	for (i = 0; i < in.n; i++) {
+		if (walk_file_is_walk(in.paths[i])) {
+			if (in.n > 1)
+				return cli_usage_error("report", "%s: a walk file is reported alone",
+						       in.paths[i]);
+			return report_walk(in.paths[0], out);
+		}
+		if (compare_doc_schema(in.paths[i], schema, sizeof(schema)) ||
+		    strcmp(schema, COMPARE_SCHEMA))
 			continue;
-		if (n > 1)
-			return cli_usage_error("report", "%s: a walk file is reported alone", paths[i]);
-		return report_walk(paths[0], out);
+		if (in.n > 1)
+			return cli_usage_error("report", "%s: a compare document is reported alone",
+					       in.paths[i]);
+		doc = compare_doc_read(in.paths[0], &err);
+		if (!doc)
+			return cli_error("report", EXIT_USAGE, "%s", err.msg);
+		if (doc->version > COMPARE_SCHEMA_VERSION) {
+			rc = cli_error("report", EXIT_USAGE, "%s: schema_version %lld (this exitscope reads "
+					     "2 to %d)", doc->name, doc->version, COMPARE_SCHEMA_VERSION);
+			goto out;
+		}
+		rc = doc_inputs(doc, &in);
+		/* -o is none of the files the document names either */
+		if (!rc)
+			rc = cli_output_distinct("report", "-o", out, in.paths, in.n, "input");
+		if (!rc && in.noise_path)
+			rc = cli_output_distinct("report", "-o", out, &in.noise_path, 1, "--noise");
+		if (rc)
+			goto out;
+		how.doc = doc->name;
+		break;
 	}
-	rc = cli_read_results("report", paths, n, files);
+	nread = in.n;	/* those read are freed, also when one fails */
+	rc = cli_read_results("report", in.paths, in.n, files);
 	if (rc)
 		goto out;
-	rc = write_report(out, files, n, &copts);
+	how.n_base = in.n_base;
+	if (in.n_base && compare_runs_distinct((const struct result_file *const *)files, in.n_base,
+					       (const struct result_file *const *)files + in.n_base,
+					       in.n - in.n_base, &err)) {
+		rc = cli_error("report", EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
+	if (in.noise_path) {
+		/* The sides compare would take: pooled, or A against each file after it. */
+		size_t na = in.n_base ? in.n_base : 1;
+
+		noise = noise_read_file(in.noise_path, &err);
+		if (!noise || compare_noise_check(noise, (const struct result_file *const *)files, na,
+						  (const struct result_file *const *)files + na,
+						  in.n - na, &err)) {
+			rc = cli_error("report", EXIT_USAGE, "%s", err.msg);
+			goto out;
+		}
+		in.copts.noise = noise;
+	}
+	if (doc) {
+		rc = doc_check(doc, files, in.n, &in.copts);
+		if (rc)
+			goto out;
+	}
+	rc = write_report(out, files, in.n, &how);
 	if (rc == EXIT_OK && strcmp(out, "-")) {
 		char shown[PATH_MAX * 4];
 
@@ -210,7 +441,9 @@ int cmd_report(int argc, char **argv)
 	}
 	rc = cli_stdout_check("report", rc);
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < nread; i++)
 		result_free(files[i]);
+	noise_free(noise);
+	compare_doc_free(doc);
 	return rc;
 }

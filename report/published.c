@@ -5,8 +5,8 @@
 #include "report/published.h"
 
 const struct published_figure published_figures[] = {
-#define PUBLISHED(v, fam, mod, c, k, p, cyc, s, src) \
-	{ .vendor = v, .family = fam, .model = mod, .cpu = c, .kernel = k, .probe = p, \
+#define PUBLISHED(v, fam, mod, c, k, vc, p, cyc, s, src) \
+	{ .vendor = v, .family = fam, .model = mod, .cpu = c, .kernel = k, .vcase = vc, .probe = p, \
 	  .cycles = cyc, .setup = s, .source = src },
 #include "report/published.def"
 #undef PUBLISHED
@@ -81,14 +81,18 @@ int report_published(const struct report_ctx *r)
 	fputs("<section id=\"published\"><h2>Published figures for this CPU family</h2>\n"
 	      "<p class=\"help\">kvm-unit-tests' <code>x86/vmexit.flat</code> on real hardware, as "
 	      "published on the kvm@vger.kernel.org list, for the CPU vendor and family of a file's "
-	      "host. vmexit.flat prints the TSC cycles of one iteration of its loop, nothing "
-	      "subtracted: closest to this run's <em>raw</em> figure (the probe batch before the "
-	      "paired baseline is subtracted); <em>net</em> is the figure the tables show. The "
-	      "published runs are QEMU guests with their own kernel, configuration and mitigations: "
-	      "a reference for the order of magnitude, not a pass mark. docs/hardware.md says how "
-	      "each case differs from exitscope's probe.</p>\n"
+	      "host, each beside the exitscope probe that measures what its case measures (the "
+	      "case's own name is given: vmexit.c's <code>ipi</code> wakes a halted vCPU, as "
+	      "<code>ipi_halt</code> does). vmexit.flat prints the TSC cycles of one iteration of "
+	      "its loop, nothing subtracted: closest to this run's <em>raw</em> figure (the probe "
+	      "batch before the paired baseline is subtracted); <em>net</em> is the figure the "
+	      "tables show. The published runs are guests (QEMU where the source says) with their "
+	      "own kernel, configuration and mitigations: a reference for the order of magnitude, "
+	      "not a pass mark. docs/hardware.md says how each case differs from exitscope's "
+	      "probe.</p>\n"
 	      "<div class=\"scroll\"><table><thead><tr><th>file</th><th>probe</th>"
-	      "<th>published</th><th>this run: net</th><th>raw</th><th>CPU</th><th>kernel</th>"
+	      "<th>vmexit.c case</th><th>published</th><th>this run: net</th><th>raw</th>"
+	      "<th>CPU</th><th>kernel</th>"
 	      "<th>measured with</th><th>source</th></tr></thead><tbody>\n", f);
 	for (i = 0; i < r->n; i++) {
 		const struct result_file *rf = r->files[i];
@@ -101,6 +105,8 @@ int report_published(const struct report_ctx *r)
 			fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>%c</td>"
 				"<td class=\"name\">", html_file_color(i), html_file_label(i));
 			html_escape(f, p->probe);
+			fputs("</td><td class=\"name\">", f);
+			html_escape(f, p->vcase);
 			fputs("</td><td class=\"num\">", f);
 			html_num(f, p->cycles);
 			fputs("</td>", f);
@@ -120,7 +126,7 @@ int report_published(const struct report_ctx *r)
 			fputs("</td></tr>\n", f);
 		}
 		if (file_matches(rf) && rf->host.exec_mode == EXEC_EMULATED)
-			fprintf(f, "<tr><td colspan=\"9\" class=\"warn\">%c: guest code was emulated by "
+			fprintf(f, "<tr><td colspan=\"10\" class=\"warn\">%c: guest code was emulated by "
 				"the host: its figures are emulation costs and do not compare with these."
 				"</td></tr>\n", html_file_label(i));
 	}

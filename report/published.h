@@ -11,8 +11,10 @@ struct published_figure {
 	const char *vendor;		/* CPUID vendor string, "GenuineIntel", "AuthenticAMD" */
 	long long family, model;	/* CPUID family and model; model -1: not stated exactly */
 	const char *cpu, *kernel;	/* as the source states them */
-	const char *probe;		/* the exitscope probe of the same name */
-	double cycles;			/* as published (vmexit.flat: TSC cycles per iteration) */
+	const char *vcase;		/* the vmexit.c case measured ("ipi", "cpuid") */
+	const char *probe;		/* the exitscope probe that measures the same (ipi: ipi_halt) */
+	double cycles;			/* as published (vmexit.flat: TSC cycles per iteration, or
+					 * as the source rounds it) */
 	const char *setup;		/* what it was measured with */
 	const char *source;		/* URL */
 };

@@ -40,6 +40,7 @@ static const char css[] =
 	"svg .na{fill:var(--muted);font-style:italic}svg .val{font-size:11.5px}\n"
 	"svg .label{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:11.5px}\n"
 	"svg .dbar.v-faster{fill:#1a7f37}svg .dbar.v-slower{fill:#cf222e}svg .dbar.v-same{fill:#8c959f}\n"
+	"svg .dbar.v-na{fill:#d0d7de}\n"
 	"svg text.v-faster{fill:#1a7f37}svg text.v-slower{fill:#cf222e}\n"
 	".v-faster{color:#1a7f37;font-weight:600}.v-slower{color:#cf222e;font-weight:600}\n"
 	".v-same,.v-na{color:var(--muted)}.v-noisy{color:#9a6700;font-weight:600}\n"
@@ -245,23 +246,40 @@ static void write_list(FILE *f, const char *title, const char *const *items, siz
 	fputs("</p>\n", f);
 }
 
-static void write_comparison(const struct report_ctx *r, const struct compare_result *cr, size_t ib)
+/* The summary: each verdict with its count (any verdict compare has), then the one-side probes. */
+static void write_summary(FILE *f, const struct compare_result *cr, const char *la, const char *lb)
+{
+	size_t count[COMPARE_VERDICT_N] = { 0 }, i;
+	int v;
+
+	for (i = 0; i < cr->n_probes; i++)
+		if ((unsigned)cr->probes[i].verdict < COMPARE_VERDICT_N)
+			count[cr->probes[i].verdict]++;
+	fputs("<p class=\"summary\">", f);
+	for (v = 0; v < COMPARE_VERDICT_N; v++) {
+		/* the four of every comparison always, any other verdict when it occurs */
+		if (!count[v] && v != COMPARE_FASTER && v != COMPARE_SLOWER && v != COMPARE_SAME &&
+		    v != COMPARE_TOO_NOISY && v != COMPARE_NOT_RUN)
+			continue;
+		fprintf(f, "<span class=\"v-%s\">%zu %s</span>, ", report_verdict_class(v), count[v],
+			report_verdict_name(v));
+	}
+	fprintf(f, "%zu only in %s, %zu only in %s.</p>\n", cr->n_only_a, la, cr->n_only_b, lb);
+}
+
+static void write_comparison(const struct report_ctx *r, const struct compare_result *cr,
+			     const char *la, const char *lb, const char *id)
 {
 	char line[1024], title[64];
 	FILE *f = r->f;
 	size_t i;
 
-	fprintf(f, "<div class=\"comparison\" id=\"compare-%c\"><h3>A \u2192 %c: ",
-		html_file_label(ib), html_file_label(ib));
+	fprintf(f, "<div class=\"comparison\" id=\"compare-%s\"><h3>%s \u2192 %s: ", id, la, lb);
 	html_escape(f, cr->name_a);
 	fputs(" \u2192 ", f);
 	html_escape(f, cr->name_b);
-	fprintf(f, "</h3>\n<p class=\"summary\"><span class=\"v-faster\">%zu faster</span>, "
-		"<span class=\"v-slower\">%zu slower</span>, %zu no significant change, "
-		"<span class=\"v-noisy\">%zu too noisy</span>, "
-		"%zu not compared, %zu only in A, %zu only in %c.</p>\n",
-		cr->n_faster, cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a,
-		cr->n_only_b, html_file_label(ib));
+	fputs("</h3>\n", f);
+	write_summary(f, cr, la, lb);
 	fputs("<p class=\"note\">", f);
 	html_escape(f, compare_normalize_line(cr, line, sizeof(line)));
 	fputs("</p>\n", f);
@@ -269,6 +287,13 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 		fputs("<p class=\"note\">", f);
 		html_escape(f, line);
 		fputs("</p>\n", f);
+	}
+	if (cr->noise) {
+		fputs("<p class=\"note\">noise floor: ", f);
+		html_escape(f, cr->noise->name ? cr->noise->name : "?");
+		fprintf(f, " (%lld runs)", cr->noise->runs);
+		fprintf(f, ", in the interval of %zu probe%s</p>\n", cr->n_floor,
+			cr->n_floor == 1 ? "" : "s");
 	}
 	if (cr->method_note) {
 		fputs("<p class=\"note\">", f);
@@ -283,8 +308,8 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 	if (cr->n_host == 0) {
 		fputs("<p>Same kernel, backend, CPU, TSC frequency and execution mode.</p>\n", f);
 	} else {
-		fprintf(f, "<table class=\"hostdiff\"><thead><tr><th>host difference</th><th>A</th>"
-			"<th>%c</th></tr></thead><tbody>\n", html_file_label(ib));
+		fprintf(f, "<table class=\"hostdiff\"><thead><tr><th>host difference</th><th>%s</th>"
+			"<th>%s</th></tr></thead><tbody>\n", la, lb);
 		for (i = 0; i < cr->n_host; i++) {
 			fputs("<tr><th>", f);
 			html_escape(f, cr->host[i].field);
@@ -301,7 +326,7 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 		html_escape(f, cr->warnings[i]);
 		fputs("</p>\n", f);
 	}
-	report_delta(r, cr, 0, ib);
+	report_delta(r, cr, la, lb);
 	if (cr->n_counters) {
 		fputs("<p>Per-op counter changes (facts, not noise):</p><ul class=\"changes\">\n", f);
 		for (i = 0; i < cr->n_counters; i++) {
@@ -322,26 +347,60 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 		if (cr->n_map)
 			fputs("</ul>\n", f);
 	}
-	write_list(f, "Only in A", cr->only_a, cr->n_only_a);
-	snprintf(title, sizeof(title), "Only in %c", html_file_label(ib));
+	snprintf(title, sizeof(title), "Only in %s", la);
+	write_list(f, title, cr->only_a, cr->n_only_a);
+	snprintf(title, sizeof(title), "Only in %s", lb);
 	write_list(f, title, cr->only_b, cr->n_only_b);
 	fputs("</div>\n", f);
 }
 
-static int write_comparisons(const struct report_ctx *r, const struct compare_opts *opts,
-			     struct err *err)
+/* The labels of files[from..to-1] joined with '+': "A", "A+B". */
+static void side_label(char *buf, size_t len, size_t from, size_t to)
 {
+	size_t k = 0;
+
+	for (size_t i = from; i < to && k + 3 < len; i++) {
+		if (i > from)
+			buf[k++] = '+';
+		buf[k++] = html_file_label(i);
+	}
+	buf[k] = 0;
+}
+
+static int write_comparisons(const struct report_ctx *r, const struct compare_opts *opts,
+			     const char *doc, struct err *err)
+{
+	char la[2 * REPORT_MAX_FILES + 1], lb[2 * REPORT_MAX_FILES + 1];
 	struct compare_result *cr;
 	size_t i;
 
 	if (r->n < 2)
 		return 0;
 	fputs("<section id=\"compare\"><h2>A/B comparison</h2>\n", r->f);
-	for (i = 1; i < r->n; i++) {
+	if (doc) {
+		fputs("<p class=\"note\">The comparison of ", r->f);
+		html_escape(r->f, doc);
+		fputs(" (exitscope compare --json), made again from its files with its options.</p>\n",
+		      r->f);
+	}
+	if (r->n_base) {	/* the pooled sides: one comparison */
+		side_label(la, sizeof(la), 0, r->n_base);
+		side_label(lb, sizeof(lb), r->n_base, r->n);
+		cr = compare_results_multi((const struct result_file *const *)r->files, r->n_base,
+					   (const struct result_file *const *)r->files + r->n_base,
+					   r->n - r->n_base, opts, err);
+		if (!cr)
+			return -1;
+		write_comparison(r, cr, la, lb, "sides");
+		compare_free(cr);
+	}
+	for (i = 1; !r->n_base && i < r->n; i++) {
+		side_label(la, sizeof(la), 0, 1);
+		side_label(lb, sizeof(lb), i, i + 1);
 		cr = compare_results(r->files[0], r->files[i], opts, err);
 		if (!cr)
 			return -1;
-		write_comparison(r, cr, i);
+		write_comparison(r, cr, la, lb, lb);
 		compare_free(cr);
 	}
 	fputs("</section>\n", r->f);
@@ -465,7 +524,16 @@ static int write_checks(const struct report_ctx *r)
 int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 		      const struct compare_opts *opts, struct err *err)
 {
-	struct report_ctx r = { .f = f, .files = files, .n = n };
+	struct report_how how = { .cmp = opts };
+
+	return report_write(f, files, n, &how, err);
+}
+
+int report_write(FILE *f, struct result_file *const *files, size_t n, const struct report_how *how,
+		 struct err *err)
+{
+	struct report_ctx r = { .f = f, .files = files, .n = n, .n_base = how->n_base };
+	const struct compare_opts *opts = how->cmp;
 	struct compare_opts defaults;
 	struct err e;
 	size_t i;
@@ -474,6 +542,8 @@ int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 
 	if (n == 0 || n > REPORT_MAX_FILES)
 		return err_set(err, -EINVAL, "report needs 1 to %d result files", REPORT_MAX_FILES);
+	if (how->n_base && how->n_base >= n)
+		return err_set(err, -EINVAL, "report: no files on the new side");
 	if (!opts) {
 		compare_opts_init(&defaults);
 		opts = &defaults;
@@ -484,7 +554,8 @@ int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 		fprintf(f, "%s<span class=\"swatch\" style=\"background:%s\"></span>%c: ",
 			i ? " &nbsp; " : "", html_file_color(i), html_file_label(i));
 		html_escape(f, files[i]->name);
-		fprintf(f, " (%s)", result_kind_names[files[i]->kind]);
+		fprintf(f, " (%s%s)", result_kind_names[files[i]->kind],
+			!how->n_base ? "" : i < how->n_base ? ", base side" : ", new side");
 	}
 	fputs("</p>\n<nav><a href=\"#host\">Host</a>", f);
 	if (n >= 2)
@@ -493,7 +564,7 @@ int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 		fputs("<a href=\"#published\">Published figures</a>", f);
 	fputs("<a href=\"#probes\">Probe costs</a><a href=\"#map\">Ownership map</a>"
 	      "<a href=\"#checks\">Checks</a></nav></header>\n<main>\n", f);
-	if (write_host(&r) || write_comparisons(&r, opts, &e) ||
+	if (write_host(&r) || write_comparisons(&r, opts, how->doc, &e) ||
 	    report_published(&r) < 0 || report_probes(&r) || report_exit_paths(&r) ||
 	    report_map(&r) || write_checks(&r)) {
 		return err_set(err, e.code ? e.code : -ENOMEM, "%s", e.msg[0] ? e.msg : "out of memory");

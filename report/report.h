@@ -25,6 +25,23 @@ int report_write_html(FILE *f, struct result_file *const *files, size_t n,
 		      const struct compare_opts *opts, struct err *err);
 
 /*
+ * How report_write() compares: cmp as for compare (NULL: defaults); n_base
+ * 0: every file against the first; else files[0..n_base-1] are the runs of
+ * the base side and the rest those of the new, pooled as compare pools
+ * them (one comparison). doc: the compare --json document the files and
+ * options were taken from (named on the page), or NULL.
+ */
+struct report_how {
+	const struct compare_opts *cmp;
+	size_t n_base;
+	const char *doc;
+};
+
+/* report_write_html() with the comparison as how says. 0, or -1 with err set. */
+int report_write(FILE *f, struct result_file *const *files, size_t n, const struct report_how *how,
+		 struct err *err);
+
+/*
  * Write the report of a walk (results/walk_model.h, its runs read) and its
  * steps (compare/walk_steps.h) to f: per lane, a table of the steps, then
  * per probe a chart of its lane cycles over the commits (oldest first,

@@ -12,6 +12,7 @@ struct report_ctx {
 	FILE *f;
 	struct result_file *const *files;
 	size_t n;
+	size_t n_base;		/* pooled sides: the base side's files; 0: each file against A */
 };
 
 /* <section id="probes">: cost charts and numbers per probe group. 0 or -1 (no memory). */
@@ -27,7 +28,17 @@ int report_exit_paths(const struct report_ctx *r);
 void report_page_start(FILE *f, const char *title);
 int report_page_end(FILE *f, struct err *err);
 
-/* Delta chart and table of one comparison (files[ia] -> files[ib]). */
-void report_delta(const struct report_ctx *r, const struct compare_result *cr, size_t ia, size_t ib);
+/*
+ * Delta chart and table of one comparison, its sides labelled la and lb
+ * ("A", "C", or pooled "A+B").
+ */
+void report_delta(const struct report_ctx *r, const struct compare_result *cr, const char *la,
+		  const char *lb);
+
+/* The HTML class of a verdict ("faster", ..., "noisy"; "na" for any other). */
+const char *report_verdict_class(enum compare_verdict v);
+
+/* A verdict's name, as compare_verdict_names has it ("?" past its end). */
+const char *report_verdict_name(enum compare_verdict v);
 
 #endif

@@ -35,10 +35,18 @@ static void test_table(void)
 		ok(!strncmp(p->source, "https://lore.kernel.org/", 24),
 		   "row %zu: source on lore.kernel.org (%s)", i, p->source);
 		ok(p->cpu[0] && p->kernel[0] && p->setup[0], "row %zu: CPU, kernel and setup stated", i);
+		/*
+		 * vmexit.c's ipi is on_cpu(1, nop): an IPI to a vCPU idle in HLT, and the
+		 * wait for it to run the function: exitscope's ipi_halt (its ipi's
+		 * target spins with IF=1).
+		 */
+		ok(p->vcase[0] && (strcmp(p->vcase, "ipi") || !strcmp(p->probe, "ipi_halt")),
+		   "row %zu: vmexit.c's %s beside exitscope's %s", i, p->vcase, p->probe);
 		intel += !strcmp(p->vendor, "GenuineIntel");
 		amd += !strcmp(p->vendor, "AuthenticAMD");
 	}
 	diag("%zu Intel and %zu AMD figures", intel, amd);
+	ok(amd >= 1, "an AMD figure is in the table (%zu)", amd);
 }
 
 /* A run on a host of the given CPU (the fixture's host, CPU fields replaced). */
@@ -58,8 +66,9 @@ static struct result_file *run_on(const char *file, const char *vendor, int fami
 	json_object_set_new(cpu, "model", json_integer(model));
 	fixture_samples(s, 20, 2900, 30, 7);
 	doc = fixture_result(host,
-		json_pack("[o, o]", fixture_probe("tscdeadline_immed", "irq", s, 20, 1),
-			  fixture_probe_status("vmcall", "insn", "skipped", "synthetic")));
+		json_pack("[o, o, o]", fixture_probe("tscdeadline_immed", "irq", s, 20, 1),
+			  fixture_probe_status("vmcall", "insn", "skipped", "synthetic"),
+			  fixture_probe("ipi_halt", "irq", s, 20, 1)));
 	path = fixture_write(tmp, file, doc);
 	json_decref(doc);
 	rf = path ? result_read_file(path, &err) : NULL;
@@ -118,12 +127,13 @@ static void test_report(void)
 	struct result_file *spr = run_on("spr.json", "GenuineIntel", 6, 143, "native");
 	struct result_file *epyc = run_on("epyc.json", "AuthenticAMD", 25, 1, "native");
 	struct result_file *pvm = run_on("pvm.json", "GenuineIntel", 6, 85, "emulated");
+	struct result_file *turin = run_on("turin.json", "AuthenticAMD", 26, 2, "native");
 	struct result_file *files[2];
 	size_t rows, same;
 	char *html;
 
-	if (!spr || !epyc || !pvm) {
-		tap_skip(13, "synthetic runs did not load");
+	if (!spr || !epyc || !pvm || !turin) {
+		tap_skip(17, "synthetic runs did not load");
 		goto out;
 	}
 	rows = rows_of("GenuineIntel", 6, 143, &same);
@@ -146,8 +156,23 @@ static void test_report(void)
 		ok(strstr(html, "<td class=\"num\">3153.0</td><td class=\"num\">29") != NULL,
 		   "the run's tscdeadline_immed net figure beside the published 3153");
 		tap_like(html, "<td class=\"num empty\">skipped</td>", "a skipped probe says so");
+		tap_like(html, "<td class=\"name\">ipi_halt</td><td class=\"name\">ipi</td>"
+			 "<td class=\"num\">3319.0</td><td class=\"num\">29",
+			 "vmexit.c's ipi figure beside the run's ipi_halt");
+		ok(!strstr(html, "<td class=\"name\">ipi</td><td class=\"name\">ipi</td>"),
+		   "... and not beside exitscope's ipi");
 		free(html);
 	}
+
+	files[0] = turin;
+	html = render(files, 1);
+	ok(html && strstr(html, "id=\"published\"") && strstr(html, "AMD Turin") &&
+	   strstr(html, "<td class=\"name\">cpuid</td><td class=\"name\">cpuid</td>"
+		  "<td class=\"num\">6200.0</td>"),
+	   "AMD family 26 run: the Turin cpuid figure (6.2k)");
+	tap_like(html ? html : "", "lore.kernel.org/kvm/20251206001720.468579-35-seanjc@google.com/",
+		 "... with its source");
+	free(html);
 
 	files[0] = epyc;
 	html = render(files, 1);
@@ -166,6 +191,7 @@ out:
 	result_free(spr);
 	result_free(epyc);
 	result_free(pvm);
+	result_free(turin);
 }
 
 int main(void)

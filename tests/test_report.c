@@ -184,9 +184,10 @@ static void test_rounds(void)
 		   "the drifting probe: too noisy, with the smallest detectable change");
 		ok(strstr(html, "<span class=\"v-noisy\">1 too noisy</span>") != NULL,
 		   "the summary counts too noisy");
-		ok(strstr(html, "Welch t interval on the round medians") != NULL &&
+		ok(strstr(html, "Welch's t interval on the round medians") != NULL &&
+		   strstr(html, "without the variation from one run to the next</span> (2 probes)") &&
 		   !strstr(html, "does not see run-to-run variance"),
-		   "the help names the round-level method, no batches note");
+		   "the help says what the intervals are: round medians, one run a side, no batches");
 		ok(strstr(html, "<p class=\"note\">note: one run per side and no noise floor: the intervals "
 			  "see the variation between the rounds of each run") != NULL,
 		   "one run per side, no floor: the report says the interval lacks run-to-run variation");
