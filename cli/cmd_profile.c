@@ -76,14 +76,6 @@ static const struct prof_dump *dump_for(const struct prof_file *pf, const char *
 	return NULL;
 }
 
-static const struct prof_probe *dump_probe(const struct prof_dump *d, const char *name)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->probes[i].name, name))
-			return &d->probes[i];
-	return NULL;
-}
-
 /* Attach the profiles to rf's document: the number attached, or -1 with err set. */
 static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
 			  enum profile_vendor v, int version, const char *symbols, struct err *err)
@@ -95,7 +87,7 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 	json_array_foreach(probes, i, o) {
 		const char *name = json_string_value(json_object_get(o, "name"));
 		const char *status = json_string_value(json_object_get(o, "status"));
-		const struct prof_probe *p = name ? dump_probe(d, name) : NULL;
+		const struct prof_probe *p = name ? prof_dump_probe(d, name) : NULL;
 		struct exit_path e;
 		json_t *j;
 
