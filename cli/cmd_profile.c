@@ -190,9 +190,10 @@ int cmd_profile(int argc, char **argv)
 	rc = cli_stopped("profile", "nothing written");
 	if (rc)
 		goto out;
-	if (result_write(rf->doc, out, &err)) {
-		/* a write blocked on a FIFO, ended by the stop */
-		rc = *cli_stop_flag() ? cli_stopped("profile", "the run's output cut short")
+	/* A FIFO written in place is made non-blocking by a stop: a write blocked on it ends. */
+	if (result_write_hooked(rf->doc, out, cli_stop_output, &err)) {
+		/* a write blocked on a FIFO, ended by the stop: RUN.json is another file, untouched */
+		rc = *cli_stop_flag() ? cli_stopped("profile", "the output cut short, the run file untouched")
 				      : cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
 		goto out;
 	}
