@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -109,7 +110,7 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 int cmd_profile(int argc, char **argv)
 {
 	const char *counts = NULL, *symbols = NULL, *label = NULL, *out = NULL, *run;
-	char what[PATH_MAX + 64];
+	char what[PATH_MAX + 64], name[PATH_MAX];
 	struct err err;
 	struct result_file *rf = NULL;
 	const struct prof_dump *d;
@@ -180,7 +181,10 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", symbols, err.msg);
 		goto out;
 	}
-	snprintf(what, sizeof(what), "%s (%zu text symbols)", base_name(symbols), st.n);
+	/* Into the file as a JSON string: the file's name escaped (\xNN), so that it is UTF-8. */
+	text_esc(name, sizeof(name), base_name(symbols));
+	snprintf(what, sizeof(what), "%s (%zu text symbols)",
+		 symtab_utf8(name, strlen(name)) ? name : "System.map", st.n);
 	n = profile_attach(rf, d, &st, v, pf.version, what, &err);
 	if (n < 0) {
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
