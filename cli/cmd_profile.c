@@ -51,7 +51,8 @@ const struct cli_cmd_spec profile_spec = {
 	.tail = "Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
 		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
 		"is no regular file: a FIFO, a device, a directory); 130, 143, 129 stopped\n"
-		"by Ctrl-C, SIGTERM, SIGHUP (one line says so; the file whole or untouched).\n",
+		"by Ctrl-C, SIGTERM, SIGHUP (one line says so; the run file whole or\n"
+		"untouched, an output FIFO or stdout cut short).\n",
 };
 
 static void profile_usage(FILE *f)
