@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -50,7 +51,8 @@ const struct cli_cmd_spec profile_spec = {
 	.tail = "Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
 		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
 		"is no regular file: a FIFO, a device, a directory); 130, 143, 129 stopped\n"
-		"by Ctrl-C, SIGTERM, SIGHUP (one line says so; the file whole or untouched).\n",
+		"by Ctrl-C, SIGTERM, SIGHUP (one line says so; the run file whole or\n"
+		"untouched, an output FIFO or stdout cut short).\n",
 };
 
 static void profile_usage(FILE *f)
@@ -76,14 +78,6 @@ static const struct prof_dump *dump_for(const struct prof_file *pf, const char *
 	return NULL;
 }
 
-static const struct prof_probe *dump_probe(const struct prof_dump *d, const char *name)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (!strcmp(d->probes[i].name, name))
-			return &d->probes[i];
-	return NULL;
-}
-
 /* Attach the profiles to rf's document: the number attached, or -1 with err set. */
 static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
 			  enum profile_vendor v, int version, const char *symbols, struct err *err)
@@ -95,7 +89,7 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 	json_array_foreach(probes, i, o) {
 		const char *name = json_string_value(json_object_get(o, "name"));
 		const char *status = json_string_value(json_object_get(o, "status"));
-		const struct prof_probe *p = name ? dump_probe(d, name) : NULL;
+		const struct prof_probe *p = name ? prof_dump_probe(d, name) : NULL;
 		struct exit_path e;
 		json_t *j;
 
@@ -117,7 +111,7 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 int cmd_profile(int argc, char **argv)
 {
 	const char *counts = NULL, *symbols = NULL, *label = NULL, *out = NULL, *run;
-	char what[PATH_MAX + 64];
+	char what[PATH_MAX + 64], name[PATH_MAX];
 	struct err err;
 	struct result_file *rf = NULL;
 	const struct prof_dump *d;
@@ -188,7 +182,10 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", symbols, err.msg);
 		goto out;
 	}
-	snprintf(what, sizeof(what), "%s (%zu text symbols)", base_name(symbols), st.n);
+	/* Into the file as a JSON string: the file's name escaped (\xNN), so that it is UTF-8. */
+	text_esc(name, sizeof(name), base_name(symbols));
+	snprintf(what, sizeof(what), "%s (%zu text symbols)",
+		 symtab_utf8(name, strlen(name)) ? name : "System.map", st.n);
 	n = profile_attach(rf, d, &st, v, pf.version, what, &err);
 	if (n < 0) {
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
@@ -198,9 +195,10 @@ int cmd_profile(int argc, char **argv)
 	rc = cli_stopped("profile", "nothing written");
 	if (rc)
 		goto out;
-	if (result_write(rf->doc, out, &err)) {
-		/* a write blocked on a FIFO, ended by the stop */
-		rc = *cli_stop_flag() ? cli_stopped("profile", "the run's output cut short")
+	/* A FIFO written in place is made non-blocking by a stop: a write blocked on it ends. */
+	if (result_write_hooked(rf->doc, out, cli_stop_output, &err)) {
+		/* a write blocked on a FIFO, ended by the stop: RUN.json is another file, untouched */
+		rc = *cli_stop_flag() ? cli_stopped("profile", "the output cut short, the run file untouched")
 				      : cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
 		goto out;
 	}

@@ -5,10 +5,14 @@
  * below the address: code inlined into a function is that function's), and
  * the baseline side is subtracted from the op side: both ran the same
  * harness loop over the same operations, so what remains is the op's own.
- * Calls count by their target's function. Exits by reason likewise. The
- * census (a version-2 counts file's costly instructions) counts by function
- * and (insn, operand) the same way; the path's is the functions' summed.
- * Every sum is checked: a count beyond EXIT_PATH_COUNT_MAX is refused.
+ * Calls count by their target's function. Exits by the reason KVM names
+ * likewise (VMX: the basic exit reason). The census (a version-2 counts
+ * file's costly instructions) counts by function and (insn, operand) the
+ * same way; the path's is the functions' summed.
+ * Every list is sorted and merged, or looked up by binary search: n lines
+ * cost O(n log n), none is matched against the others one by one.
+ * Every sum is checked: a count beyond EXIT_PATH_COUNT_MAX is refused, and
+ * so is a path larger than a result file holds (results/exit_path.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -188,17 +192,35 @@ static int census_by_fn(const struct prof_probe *p, const struct symtab *st, str
 	return 0;
 }
 
-/* Copy the census rows of function fn (cen sorted by function) into f, sorted. */
-static int fn_census(struct exit_path_fn *f, const struct cen_acc *cen, size_t n)
+/* The first of cen's n rows (sorted by function) of function name, or n: a binary search. */
+static size_t cen_first(const struct cen_acc *cen, size_t n, const char *name)
 {
-	size_t i, m = 0;
+	size_t lo = 0, hi = n;
 
-	for (i = 0; i < n && strcmp(cen[i].fn, f->name); i++)
-		;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(cen[mid].fn, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Copy the census rows of function fn (cen sorted by function) into f, sorted. */
+static int fn_census(const char *probe, struct exit_path_fn *f, const struct cen_acc *cen, size_t n,
+		     struct err *err)
+{
+	size_t i = cen_first(cen, n, f->name), m = 0;
+
 	while (i + m < n && !strcmp(cen[i + m].fn, f->name))
 		m++;
 	if (!m)
 		return 0;
+	if (m > EXIT_PATH_MAX_CENSUS)
+		return err_set(err, -E2BIG, "%s: %zu census rows in %s, more than a result file holds (%d)",
+			       probe, m, f->name, EXIT_PATH_MAX_CENSUS);
 	f->census = calloc(m, sizeof(*f->census));
 	if (!f->census)
 		return -ENOMEM;
@@ -210,7 +232,7 @@ static int fn_census(struct exit_path_fn *f, const struct cen_acc *cen, size_t n
 }
 
 /* The path's census: the functions' rows summed by (insn, operand), rows of 0 dropped. */
-static int path_census(struct exit_path *e)
+static int path_census(const char *probe, struct exit_path *e, struct err *err)
 {
 	size_t n = 0, w = 0;
 
@@ -240,11 +262,14 @@ static int path_census(struct exit_path *e)
 			e->census[w++] = e->census[i];
 	e->n_census = w;
 	e->has_census = 1;
+	if (w > EXIT_PATH_MAX_CENSUS)
+		return err_set(err, -E2BIG, "%s: %zu census rows, more than a result file holds (%d)",
+			       probe, w, EXIT_PATH_MAX_CENSUS);
 	return 0;
 }
 
 static int build_fns(const struct prof_probe *p, const struct symtab *st, struct exit_path *e,
-		     const struct cen_acc *cen, size_t n_cen)
+		     const struct cen_acc *cen, size_t n_cen, struct err *err)
 {
 	struct fn_acc *acc = NULL;
 	size_t n = 0, cap = 0, w = 0;
@@ -297,8 +322,11 @@ static int build_fns(const struct prof_probe *p, const struct symtab *st, struct
 		if (acc[i].insn || acc[i].calls || acc[i].census)
 			e->fns[e->n_fns++] = (struct exit_path_fn){ .name = acc[i].name, .insn = acc[i].insn, .calls = acc[i].calls };
 	free(acc);
+	if (e->n_fns > EXIT_PATH_MAX_FUNCTIONS)
+		return err_set(err, -E2BIG, "%s: %zu functions, more than a result file holds (%d)",
+			       p->name, e->n_fns, EXIT_PATH_MAX_FUNCTIONS);
 	for (size_t i = 0; i < e->n_fns; i++) {
-		r = fn_census(&e->fns[i], cen, n_cen);
+		r = fn_census(p->name, &e->fns[i], cen, n_cen, err);
 		if (r)
 			return r;
 	}
@@ -306,40 +334,88 @@ static int build_fns(const struct prof_probe *p, const struct symtab *st, struct
 	return 0;
 }
 
-static long long exits_of(const struct prof_side *s, uint64_t reason)
-{
-	long long n = 0;
+/* One exit line with its sign (op +, baseline -), by the reason KVM names. */
+struct exit_acc {
+	uint64_t reason;	/* profile_exit_reason's */
+	size_t first;		/* the line's place (op side first): the order the emulator saw them */
+	long long n;
+};
 
-	for (size_t i = 0; i < s->exits.n; i++)
-		if (s->exits.v[i].key == reason)
-			n += (long long)s->exits.v[i].n;
-	return n;
+static int exit_reason_cmp(const void *a, const void *b)
+{
+	const struct exit_acc *x = a, *y = b;
+
+	if (x->reason != y->reason)
+		return x->reason < y->reason ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-static int build_exits(const struct prof_probe *p, enum profile_vendor v, struct exit_path *e)
+static int exit_first_cmp(const void *a, const void *b)
 {
-	size_t cap = p->op.exits.n + p->base.exits.n;
-	const struct prof_side *sides[2] = { &p->op, &p->base };
+	const struct exit_acc *x = a, *y = b;
 
-	e->exits = calloc(cap ? cap : 1, sizeof(*e->exits));
-	e->reason_buf = calloc(cap ? cap : 1, sizeof(*e->reason_buf));
-	if (!e->exits || !e->reason_buf)
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/*
+ * The exits by KVM's names, op minus baseline: every exit line of both
+ * sides sorted by reason and merged, so n lines cost O(n log n) (no
+ * reason is searched for line by line); reasons that come to 0 dropped,
+ * the rest in the order the emulator first listed them. 0, or -ENOMEM /
+ * -ERANGE (a sum beyond EXIT_PATH_COUNT_MAX) / -E2BIG (more reasons than
+ * a result file holds).
+ */
+static int build_exits(const struct prof_probe *p, enum profile_vendor v, struct exit_path *e,
+		       struct err *err)
+{
+	const struct prof_side *sides[2] = { &p->op, &p->base };
+	size_t n = p->op.exits.n + p->base.exits.n, k = 0, w = 0;
+	struct exit_acc *acc = calloc(n ? n : 1, sizeof(*acc));
+	int r = 0;
+
+	if (!acc)
 		return -ENOMEM;
 	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < sides[s]->exits.n; i++) {
-			uint64_t reason = sides[s]->exits.v[i].key;
-			long long d = exits_of(&p->op, reason) - exits_of(&p->base, reason);
-			char *buf = e->reason_buf[e->n_exits];
-			const char *name = profile_exit_name(v, reason, buf, sizeof(e->reason_buf[0]));
-			size_t k;
+		for (size_t i = 0; i < sides[s]->exits.n; i++, k++) {
+			uint64_t c = sides[s]->exits.v[i].n;
 
-			for (k = 0; k < e->n_exits && strcmp(e->exits[k].reason, name); k++)
-				;
-			if (k < e->n_exits || !d)
-				continue;
-			e->exits[e->n_exits++] = (struct exit_path_exit){ name, d };
+			if (c > (uint64_t)EXIT_PATH_COUNT_MAX) {
+				free(acc);
+				return -ERANGE;
+			}
+			acc[k] = (struct exit_acc){ profile_exit_reason(v, sides[s]->exits.v[i].key), k,
+						    s ? -(long long)c : (long long)c };
 		}
-	return 0;
+	if (n)
+		qsort(acc, n, sizeof(*acc), exit_reason_cmp);
+	/* A reason's lines are side by side now, its first line first. */
+	for (size_t i = 0; !r && i < n; i++) {
+		if (w && acc[w - 1].reason == acc[i].reason)
+			r = count_add(acc[w - 1].n, acc[i].n, &acc[w - 1].n);
+		else
+			acc[w++] = acc[i];
+	}
+	n = w;
+	w = 0;
+	for (size_t i = 0; !r && i < n; i++)
+		if (acc[i].n)
+			acc[w++] = acc[i];
+	if (!r && w > EXIT_PATH_MAX_EXITS)
+		r = err_set(err, -E2BIG, "%s: %zu exit reasons, more than a result file holds (%d)",
+			    p->name, w, EXIT_PATH_MAX_EXITS);
+	if (!r && w)
+		qsort(acc, w, sizeof(*acc), exit_first_cmp);
+	if (!r) {
+		e->exits = calloc(w ? w : 1, sizeof(*e->exits));
+		e->reason_buf = calloc(w ? w : 1, sizeof(*e->reason_buf));
+		if (!e->exits || !e->reason_buf)
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; !r && i < w; i++)
+		e->exits[e->n_exits++] = (struct exit_path_exit){
+			profile_exit_name(v, acc[i].reason, e->reason_buf[i], sizeof(e->reason_buf[0])), acc[i].n };
+	free(acc);
+	return r;
 }
 
 int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, enum profile_vendor v,
@@ -372,16 +448,19 @@ int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, e
 	if (file_version >= 2)
 		r = census_by_fn(p, st, e, &cen, &n_cen);
 	if (!r)
-		r = build_fns(p, st, e, cen, n_cen);
+		r = build_fns(p, st, e, cen, n_cen, err);
 	free(cen);
 	if (!r && file_version >= 2)
-		r = path_census(e);
+		r = path_census(p->name, e, err);
 	if (!r)
-		r = build_exits(p, v, e);
+		r = build_exits(p, v, e, err);
 	if (r) {
 		exit_path_free(e);
+		/* -E2BIG said what a result file cannot hold: no profile rather than one readers refuse. */
+		if (r == -E2BIG)
+			return r;
 		if (r == -ERANGE)
-			return err_set(err, r, "%s: a census count beyond %lld", p->name, EXIT_PATH_COUNT_MAX);
+			return err_set(err, r, "%s: a count beyond %lld", p->name, EXIT_PATH_COUNT_MAX);
 		return err_set(err, r, "%s: out of memory", p->name);
 	}
 	e->present = 1;

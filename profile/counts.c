@@ -33,17 +33,32 @@
 #include "profile/counts.h"
 #include "results/file_read.h"
 
+/*
+ * The array v (n elements used, *cap allocated, each size bytes) with room
+ * for one more: the capacity doubles, so n appends cost O(n) in all, never
+ * a copy of the whole array per line. NULL when out of memory (v stays).
+ */
+static void *grow(void *v, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t c = *cap ? 2 * *cap : first;
+
+	if (n < *cap)
+		return v;
+	if (c > SIZE_MAX / size)
+		return NULL;
+	v = realloc(v, c * size);
+	if (v)
+		*cap = c;
+	return v;
+}
+
 static int list_add(struct prof_list *l, uint64_t key, uint64_t n)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct prof_count *v = realloc(l->v, cap * sizeof(*v));
+	struct prof_count *v = grow(l->v, l->n, &l->cap, sizeof(*v), 64);
 
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	l->v[l->n].key = key;
 	l->v[l->n++].n = n;
 	return 0;
@@ -68,6 +83,7 @@ static void dump_free(struct prof_dump *d)
 		side_free(&d->probes[i].base_irq);
 	}
 	free(d->probes);
+	free(d->by_name);
 	free(d->label);
 }
 
@@ -77,6 +93,40 @@ void prof_file_free(struct prof_file *f)
 		dump_free(&f->dumps[i]);
 	free(f->dumps);
 	memset(f, 0, sizeof(*f));
+}
+
+/* A probe's name and place, sorted to make a dump's index. */
+struct name_at {
+	const char *name;
+	size_t i;
+};
+
+static int name_at_cmp(const void *a, const void *b)
+{
+	const struct name_at *x = a, *y = b;
+	int d = strcmp(x->name, y->name);
+
+	return d ? d : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* d->by_name: d's probes by name, then by place (O(n log n)). 0, or -ENOMEM. */
+static int dump_index(struct prof_dump *d)
+{
+	struct name_at *v = calloc(d->n ? d->n : 1, sizeof(*v));
+
+	d->by_name = calloc(d->n ? d->n : 1, sizeof(*d->by_name));
+	if (!v || !d->by_name) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		v[i] = (struct name_at){ d->probes[i].name, i };
+	if (d->n)
+		qsort(v, d->n, sizeof(*v), name_at_cmp);
+	for (size_t i = 0; i < d->n; i++)
+		d->by_name[i] = v[i].i;
+	free(v);
+	return 0;
 }
 
 static char *rest_of(const char *line, const char *tag)
@@ -90,15 +140,11 @@ static char *rest_of(const char *line, const char *tag)
 
 static int census_add(struct prof_census_list *l, const struct prof_census *c)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct prof_census *v = realloc(l->v, cap * sizeof(*v));
+	struct prof_census *v = grow(l->v, l->n, &l->cap, sizeof(*v), 16);
 
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	l->v[l->n++] = *c;
 	return 0;
 }
@@ -210,7 +256,7 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 	uint64_t a, b, *total;
 	/* The current side's totals of insn, call, entry, exit, census counts. */
 	uint64_t totals[5] = { 0 };
-	size_t lineno = 0, len;
+	size_t lineno = 0, len, dumps_cap = 0, probes_cap = 0;	/* f->dumps', cur.probes' */
 	int version, r = 0, in_dump = 0;
 	unsigned sides_seen = 0;	/* of the current probe, by side_names' index */
 
@@ -258,18 +304,21 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 		if (!in_dump)
 			BAD("%s: line %zu: outside a dump", path, lineno);
 		if (!strcmp(line, "end")) {
-			struct prof_dump *d = realloc(f->dumps, (f->n + 1) * sizeof(*d));
+			struct prof_dump *d = grow(f->dumps, f->n, &dumps_cap, sizeof(*d), 4);
 
 			if (!d)
 				BAD("%s: out of memory", path);
 			f->dumps = d;
+			if (dump_index(&cur))
+				BAD("%s: out of memory", path);
 			f->dumps[f->n++] = cur;
 			memset(&cur, 0, sizeof(cur));
+			probes_cap = 0;
 			in_dump = 0;
 			continue;
 		}
 		if (!strncmp(line, "probe ", 6)) {
-			struct prof_probe *p = realloc(cur.probes, (cur.n + 1) * sizeof(*p));
+			struct prof_probe *p = grow(cur.probes, cur.n, &probes_cap, sizeof(*p), 16);
 
 			if (!p)
 				BAD("%s: out of memory", path);
@@ -376,5 +425,23 @@ const struct prof_dump *prof_file_dump(const struct prof_file *f, const char *la
 	for (size_t i = f->n; i-- > 0;)
 		if (!strcmp(f->dumps[i].label, label))
 			return &f->dumps[i];
+	return NULL;
+}
+
+const struct prof_probe *prof_dump_probe(const struct prof_dump *d, const char *name)
+{
+	size_t lo = 0, hi = d->n;
+
+	/* The first index whose name is not below name. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(d->probes[d->by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < d->n && !strcmp(d->probes[d->by_name[lo]].name, name))
+		return &d->probes[d->by_name[lo]];
 	return NULL;
 }

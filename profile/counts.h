@@ -54,8 +54,9 @@ struct prof_probe {
 
 struct prof_dump {
 	char *label;
-	struct prof_probe *probes;
+	struct prof_probe *probes;	/* as the file lists them */
 	size_t n;
+	size_t *by_name;		/* probes' indexes by name, then place: prof_dump_probe */
 };
 
 struct prof_file {
@@ -81,5 +82,7 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err);
 void prof_file_free(struct prof_file *f);
 /* The last dump labelled label, or NULL. */
 const struct prof_dump *prof_file_dump(const struct prof_file *f, const char *label);
+/* The first probe called name in d, or NULL: a binary search of d->by_name. */
+const struct prof_probe *prof_dump_probe(const struct prof_dump *d, const char *name);
 
 #endif

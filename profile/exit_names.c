@@ -225,10 +225,15 @@ static const struct { unsigned int code; const char *name; } svm_names[] = {
 	{ 0x403, "vmgexit" },
 };
 
+uint64_t profile_exit_reason(enum profile_vendor v, uint64_t reason)
+{
+	return v == PROFILE_VMX ? reason & 0xffff : reason;	/* VMX: the basic exit reason */
+}
+
 const char *profile_exit_name(enum profile_vendor v, uint64_t reason, char *buf, size_t len)
 {
+	reason = profile_exit_reason(v, reason);
 	if (v == PROFILE_VMX) {
-		reason &= 0xffff;	/* the basic exit reason */
 		if (reason < sizeof(vmx_names) / sizeof(vmx_names[0]) && vmx_names[reason])
 			return vmx_names[reason];
 		snprintf(buf, len, "VMX_%llu", (unsigned long long)reason);

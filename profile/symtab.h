@@ -7,6 +7,7 @@
 #ifndef EXITSCOPE_PROFILE_SYMTAB_H
 #define EXITSCOPE_PROFILE_SYMTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,13 +33,20 @@ struct symtab {
  * Load path, a regular file of at most SYMTAB_MAX_BYTES (results/file_read.h).
  * 0, or -errno with err naming the file and saying why: -ENOENT there is
  * none, -EIO it cannot be read as an input (a FIFO, a device, a directory,
- * too large, unreadable), -EINVAL it is no System.map or has no text,
- * -ENOMEM.
+ * too large, unreadable), -EINVAL it is no System.map (a line that is no
+ * "ADDRESS TYPE NAME", a text symbol's name that is not UTF-8) or has no
+ * text, -ENOMEM.
  */
 int symtab_load(struct symtab *st, const char *path, struct err *err);
 void symtab_free(struct symtab *st);
 /* The function addr lies in (the last symbol at or below it, before _etext), or NULL. */
 const struct sym *symtab_find(const struct symtab *st, uint64_t addr);
+/*
+ * Is s[0..n-1] UTF-8 as JSON takes it (RFC 3629: no overlong form, no
+ * surrogate, nothing past U+10FFFF)? What a name written into a result
+ * file must be.
+ */
+bool symtab_utf8(const char *s, size_t n);
 /* The symbol called name, or NULL. */
 const struct sym *symtab_lookup(const struct symtab *st, const char *name);
 

@@ -47,7 +47,8 @@ static int result_dump(json_t *root, struct outfile *o, struct err *err)
 	return outfile_commit(o, err);
 }
 
-int result_write(json_t *root, const char *path, struct err *err)
+int result_write_hooked(json_t *root, const char *path, void (*opened)(const struct outfile *o),
+			struct err *err)
 {
 	struct outfile o;
 	char ts[32];
@@ -60,7 +61,17 @@ int result_write(json_t *root, const char *path, struct err *err)
 	r = outfile_open(&o, path, err);
 	if (r)
 		return r;
-	return result_dump(root, &o, err);
+	if (opened)
+		opened(&o);
+	r = result_dump(root, &o, err);
+	if (opened)
+		opened(NULL);
+	return r;
+}
+
+int result_write(json_t *root, const char *path, struct err *err)
+{
+	return result_write_hooked(root, path, NULL, err);
 }
 
 int result_write_unique(json_t *root, const char *kind, char *kept, size_t keptlen,

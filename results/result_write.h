@@ -26,6 +26,14 @@ json_t *result_new(const char *kind, int argc, char **argv);
  * existing regular file untouched.
  */
 int result_write(json_t *root, const char *path, struct err *err);
+struct outfile;
+/*
+ * result_write with a hook: opened(o) once path is open, before anything
+ * is written to it, and opened(NULL) once it is closed (a command makes
+ * the write stoppable there: cli_stop_output). opened may be NULL.
+ */
+int result_write_hooked(json_t *root, const char *path, void (*opened)(const struct outfile *o),
+			struct err *err);
 /*
  * Write root to a new file $TMPDIR/exitscope-KIND-XXXXXX.json (TMPDIR unset:
  * /tmp), its name in kept: where a result goes when its target failed.

@@ -102,6 +102,20 @@ json_t *fixture_result(json_t *host, json_t *probes)
 			 "host", host, "probes", probes, "warnings");
 }
 
+json_t *fixture_result_large(size_t n)
+{
+	json_t *probes = json_array();
+	double s[5] = { 100, 101, 102, 103, 104 };
+
+	for (size_t i = 0; probes && i < n; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "probe_%03zu", i);
+		json_array_append_new(probes, fixture_probe(name, "many", s, 5, 1.0));
+	}
+	return fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
+}
+
 static char path_buf[PATH_MAX];
 
 const char *fixture_write(const char *dir, const char *name, json_t *doc)

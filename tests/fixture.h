@@ -35,6 +35,13 @@ json_t *fixture_check(const char *suite, const char *name, const char *status, c
 /* A "run" result; steals host and probes (an array). */
 json_t *fixture_result(json_t *host, json_t *probes);
 
+/*
+ * A "run" result of n "ok" probes probe_000.. (a native 6.1.0 host): at
+ * n = 400 what a command writes from it is far beyond a pipe's 64 KiB, for
+ * the tests that stop a command blocked writing to a FIFO.
+ */
+json_t *fixture_result_large(size_t n);
+
 /* Write doc to dir/name (pretty-printed); returns the path (static buffer) or NULL. */
 const char *fixture_write(const char *dir, const char *name, json_t *doc);
 

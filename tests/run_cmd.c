@@ -234,7 +234,37 @@ bool run_wait_wchan(struct run_proc *p, const char *needle, int timeout_ms)
 	return false;
 }
 
-int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char *fifo, int sig)
+/*
+ * Read n bytes from the non-blocking fd that p writes: true, or false at
+ * its end, when p ended, or after RUN_WAIT_MS.
+ */
+static bool read_first(struct run_proc *p, int fd, size_t n)
+{
+	long end = now_ms() + RUN_WAIT_MS;
+	char buf[4096];
+
+	while (n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t k;
+
+		if (now_ms() >= end || !run_alive(p))
+			return false;
+		/* A slice at a time: a child that ends without opening the FIFO ends the wait too. */
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		k = read(fd, buf, n < sizeof(buf) ? n : sizeof(buf));
+		if (k == 0)
+			return false;	/* the writer closed it: it ended */
+		if (k > 0)
+			n -= (size_t)k;
+		else if (errno != EAGAIN && errno != EINTR)
+			return false;
+	}
+	return true;
+}
+
+int run_stop_on_fifo_after(struct run_result *r, const char *const argv[], const char *fifo, int sig,
+			   size_t first)
 {
 	struct run_proc p;
 	int rfd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -245,7 +275,7 @@ int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char 
 			close(rfd);
 		return -1;
 	}
-	blocked = run_wait_wchan(&p, "pipe_write", RUN_WAIT_MS);
+	blocked = read_first(&p, rfd, first) && run_wait_wchan(&p, "pipe_write", RUN_WAIT_MS);
 	if (blocked)
 		kill(p.pid, sig);
 	else if (run_alive(&p))	/* wchan names nothing here: end it all the same */
@@ -253,6 +283,11 @@ int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char 
 	run_finish(&p, r);
 	close(rfd);
 	return blocked;
+}
+
+int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char *fifo, int sig)
+{
+	return run_stop_on_fifo_after(r, argv, fifo, sig, 0);
 }
 
 /* Block until the child ends or ms pass (on its pidfd; without one, 20 ms). */

@@ -82,6 +82,14 @@ bool run_wait_wchan(struct run_proc *p, const char *needle, int timeout_ms);
  */
 int run_stop_on_fifo(struct run_result *r, const char *const argv[], const char *fifo, int sig);
 /*
+ * The same, reading the first `first` bytes before it stops reading: the
+ * pipe then fills up in the middle of a page, so the write that blocks has
+ * written part of its bytes (stdio writes more than a page at once), and
+ * a write loop that retries the rest would block again after the signal.
+ */
+int run_stop_on_fifo_after(struct run_result *r, const char *const argv[], const char *fifo, int sig,
+			   size_t first);
+/*
  * Wait for the child to end and fill r as run_cmd does; returns r->status.
  * A child still running after RUN_LIMIT_MS is killed (status 137) and a
  * "# ..." line says so.
