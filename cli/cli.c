@@ -307,7 +307,8 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 	late = *cli_stop_flag();
 	if (e == EINTR && late) {
 		/* The table was cut by the stop; the file still gets the result. */
-		if (!json_path || !strcmp(json_path, "-") || result_write(root, json_path, &err))
+		if (!json_path || !strcmp(json_path, "-") ||
+		    result_write_hooked(root, json_path, cli_stop_output, &err))
 			return cli_keep_stopped(cmd, root, json_path && strcmp(json_path, "-") ? json_path :
 						"stdout", late);
 		return cli_error(cmd, cli_stop_code(late), "stopped by %s while writing stdout: what was "
@@ -318,7 +319,7 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 		/* The file still gets the result; keep it elsewhere only if it had none. */
 		if (!json_path || !strcmp(json_path, "-"))
 			return cli_keep(cmd, root, why, stop);
-		if (result_write(root, json_path, &err)) {
+		if (result_write_hooked(root, json_path, cli_stop_output, &err)) {
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err.msg);
 			return cli_keep(cmd, root, why, stop);
 		}
@@ -327,9 +328,10 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 					 cli_stop_name(stop), json_path);
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
-	if (json_path && result_write(root, json_path, &err)) {
+	if (json_path && result_write_hooked(root, json_path, cli_stop_output, &err)) {
 		late = *cli_stop_flag();
-		if (err.code == -EINTR && late)
+		/* A stop ends a blocked write: EINTR, or EAGAIN once cli_stop_output unblocked the FIFO. */
+		if ((err.code == -EINTR || err.code == -EAGAIN) && late)
 			return cli_keep_stopped(cmd, root, strcmp(json_path, "-") ? json_path : "stdout", late);
 		if (!strcmp(json_path, "-"))
 			snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(-err.code));

@@ -601,6 +601,55 @@ static void test_fifo_stop(int sig)
 }
 
 /*
+ * The same when the reader stops partway: a run of 14 probes (a result of
+ * about 100 KiB, beyond a pipe's 64 KiB), its first 5000 bytes read,
+ * so the write that blocks has written part of its bytes. SIGTERM then
+ * ends it with 143 and one line, the result kept whole in $TMPDIR.
+ */
+static void test_fifo_stop_partway(void)
+{
+	char fifo[700], want[900];
+	struct result_file *rf;
+	struct run_result r;
+	int blocked;
+
+	snprintf(fifo, sizeof(fifo), "%s/partway.fifo", dir);
+	unlink(fifo);
+	blocked = run_stop_on_fifo_after(&r, (const char *const[]){ "env", tmpdir_env, exe, "run", "-q",
+					 "cpuid", "rdtsc", "rdpmc", "mov_from_cr0", "mov_from_cr3",
+					 "mov_dr", "toggle_cr0_ts", "toggle_cr4_pge", "invd", "wbinvd",
+					 "pio_to_user", "mmio_to_user", "wr_tsc_adjust_msr",
+					 "inl_from_kernel", "--json", fifo, NULL }, fifo, SIGTERM, 5000);
+	if (blocked < 0 || (!blocked && r.signal == SIGKILL)) {
+		tap_skip(2, blocked < 0 ? "cannot make the FIFO or start exitscope" :
+			 "run never showed in pipe_write (/proc/PID/wchan names no function here)");
+		if (!blocked)
+			run_free(&r);
+		return;
+	}
+	if (!blocked) {
+		ok(0, "run ended (%d) before it blocked on the full FIFO: %s", r.status, r.err);
+		tap_skip(1, "it never blocked");
+		run_free(&r);
+		return;
+	}
+	snprintf(want, sizeof(want), "exitscope run: stopped by SIGTERM while writing %s: the result is "
+		 "kept in ", fifo);
+	ok(r.signal == 0 && r.status == 128 + SIGTERM && strstr(r.err, want) && own_lines(r.err) == 1,
+	   "SIGTERM with the FIFO read partway: exit 143 (%d), one line saying where the result is",
+	   r.status);
+	if (r.status != 128 + SIGTERM)
+		diag("stderr: %s", r.err);
+	rf = read_result(kept_path(r.err));
+	ok(rf && result_find_probe(rf, "inl_from_kernel"), "the kept file holds the whole run");
+	result_free(rf);
+	if (kept_path(r.err))
+		unlink(kept_path(r.err));
+	run_free(&r);
+	unlink(fifo);
+}
+
+/*
  * Ctrl-C in the middle of a v2 run (while cpuid measures its 2nd round,
  * each in a VM of its own; rdtsc has had its 1st): 130, and every probe
  * keeps the rounds it had, status ok with stop "stopped", not "stopped
@@ -771,6 +820,7 @@ int main(void)
 	test_sigint_run(json, NULL, SIGHUP);
 	test_fifo_stop(SIGTERM);
 	test_fifo_stop(SIGINT);
+	test_fifo_stop_partway();
 	snprintf(json, sizeof(json), "%s/sigint-rounds.json", dir);
 	test_sigint_rounds(json);
 	test_sigint_check();
