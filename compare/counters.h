@@ -30,4 +30,12 @@ enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
 				  const struct run_probe *const *b, size_t nb, int i,
 				  struct compare_counter *c);
 
+/*
+ * The two-sided p-value of the exact test that two Poisson counts ka over
+ * ops_a and kb over ops_b (ops the exposure) come from one rate: kb given
+ * ka + kb is binomial with p = ops_b / (ops_a + ops_b); twice its tail
+ * (at most 1). 1 when there is nothing to test.
+ */
+double counters_poisson_p(double ka, double ops_a, double kb, double ops_b);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "compare/compare_int.h"
 #include "compare/counters.h"
+#include "compare/lane_spread.h"
 #include "compare/model.h"
 #include "results/guest_speed.h"
 
@@ -20,11 +21,13 @@
 static const char batches_note[] =
 	"note: fewer than 2 rounds on a side (v1 runs, older recordings or a single round): "
 	"the interval resamples the samples of the runs and does not see run-to-run "
-	"variance, so a drift between the runs can read as a change";
+	"variance, so a drift between the runs cannot be told from a change: not judged "
+	"(but in Bochs lane runs)";
 static const char mixed_note[] =
 	"note: probes marked (b) have fewer than 2 rounds on a side (v1 runs, older "
 	"recordings or a single round): their interval resamples the samples and does not "
-	"see run-to-run variance, so a drift between the runs can read as a change";
+	"see run-to-run variance, so a drift between the runs cannot be told from a change: "
+	"not judged (but in Bochs lane runs)";
 
 /* Sorted index of the probes of a side's files, for matching by name without quadratic scans. */
 struct key_ref {
@@ -243,15 +246,42 @@ static int resolved(const struct compare_probe *p)
 static const char zero_why[] = "cannot compare: zero base (a base of 0.0 cycles/op has no "
 				"percentage to hold against the threshold)";
 
+/* Does any of the runs r[0..n-1] name a second vCPU? */
+static int any_two_vcpus(const struct run_probe *const *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lane_two_vcpus(r[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Can p's interval stand for the variation from one run to the next
+ * (docs/method.md, "Not judged")? It cannot when it lacks it (r2r none or
+ * partial), nor when a side of one run has it from a noise floor on a host
+ * whose guest code was emulated: a floor from another window does not hold
+ * one run a side there (docs/benchmark.md). *floor_emulated: the latter.
+ */
+static int judgeable(const struct compare_result *cr, const struct compare_probe *p,
+		     int *floor_emulated)
+{
+	*floor_emulated = p->r2r == COMPARE_R2R_FLOOR && cr->emulated &&
+			  (p->runs_a == 1 || p->runs_b == 1);
+	return p->r2r != COMPARE_R2R_NONE && p->r2r != COMPARE_R2R_PARTIAL && !*floor_emulated;
+}
+
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
+	int floor_emulated;
+
 	p->a = pa->rep;
 	p->b = pb->rep;
 	p->runs_a = pa->n_ok;
 	p->runs_b = pb->n_ok;
 	p->mde_pct = -1;
 	p->loop_a = p->loop_b = -1;
+	p->by_interval = COMPARE_NOT_RUN;
 	if (!pa->n_ok || !pb->n_ok) {
 		p->verdict = COMPARE_NOT_RUN;
 		cr->n_not_run++;
@@ -266,6 +296,9 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	if (probe_speed(cr, p, pa, pb) ||
 	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
+	if (cr->lanes_deterministic && (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL) &&
+	    !any_two_vcpus(pa->ok, pa->n_ok) && !any_two_vcpus(pb->ok, pb->n_ok))
+		compare_model_lane(p);
 	probediff_verdict(cr, p, COMPARE_DIFF_MIN);
 	if (!probediff_finite(p) || (fabs(p->d.median_a) <= COMPARE_DIFF_MIN && resolved(p))) {
 		p->why = probediff_finite(p) ? zero_why : overflow_why;
@@ -276,6 +309,12 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	}
 	if (!resolved(p) && (p->verdict == COMPARE_FASTER || p->verdict == COMPARE_SLOWER))
 		p->verdict = COMPARE_SAME;
+	p->by_interval = p->verdict;
+	/* "too noisy" stands: the variation from run to run would only widen the interval. */
+	if (!judgeable(cr, p, &floor_emulated) && resolved(p) && p->verdict != COMPARE_TOO_NOISY) {
+		p->verdict = COMPARE_UNJUDGED;
+		cr->n_floor_emulated += floor_emulated;
+	}
 	if (p->method == COMPARE_METHOD_BATCHES)
 		cr->n_by_batches++;
 	else
@@ -287,6 +326,7 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	cr->n_floor += p->floor != NULL;
 	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
 	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
+	cr->n_r2r_lane += p->r2r == COMPARE_R2R_LANE;
 	switch (p->verdict) {
 	case COMPARE_FASTER:
 		cr->n_faster++;
@@ -296,6 +336,9 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		break;
 	case COMPARE_TOO_NOISY:
 		cr->n_too_noisy++;
+		break;
+	case COMPARE_UNJUDGED:
+		cr->n_not_judged++;
 		break;
 	default:
 		cr->n_same++;

@@ -18,12 +18,6 @@
 #define WALK_PRINT_FNS		6	/* functions printed per step (--json has them all) */
 #define WALK_PRINT_CENSUS	4	/* census rows printed per step */
 
-/* A probe record that names a second vCPU: its two host CPUs, or its wait for vCPU 1. */
-static int two_vcpus(const struct run_probe *p)
-{
-	return (p->cpus[0] >= 0 && p->cpus[1] >= 0) || p->peer_wait_ms >= 0;
-}
-
 static const struct exit_path *probe_path(const struct result_file *rf, const char *name)
 {
 	const struct run_probe *p = result_find_probe(rf, name);
@@ -181,7 +175,7 @@ static int lane_build(const struct walk_file *w, struct walk_lane *l)
 		for (size_t i = 0; i < l->n_ok && !two; i++) {
 			const struct run_probe *p = result_find_probe(w->commits[ok[i]].rf, names[k]);
 
-			two = p && two_vcpus(p);
+			two = p && lane_two_vcpus(p);
 		}
 		if (two) {
 			l->two_vcpu[l->n_two_vcpu++] = names[k];

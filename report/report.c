@@ -259,8 +259,9 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 	fprintf(f, "</h3>\n<p class=\"summary\"><span class=\"v-faster\">%zu faster</span>, "
 		"<span class=\"v-slower\">%zu slower</span>, %zu no significant change, "
 		"<span class=\"v-noisy\">%zu too noisy</span>, "
-		"%zu not compared, %zu only in A, %zu only in %c.</p>\n",
-		cr->n_faster, cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a,
+		"%zu not judged, %zu not compared, %zu only in A, %zu only in %c.</p>\n",
+		cr->n_faster, cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_judged,
+		cr->n_not_run, cr->n_only_a,
 		cr->n_only_b, html_file_label(ib));
 	fputs("<p class=\"note\">", f);
 	html_escape(f, compare_normalize_line(cr, line, sizeof(line)));

@@ -14,7 +14,8 @@
 #define AXIS_H	24
 #define MAX_PCT	200.0	/* wider changes are drawn clipped at the edge */
 
-static const char *const verdict_class[COMPARE_VERDICT_N] = { "faster", "slower", "same", "noisy", "na" };
+static const char *const verdict_class[COMPARE_VERDICT_N] = { "faster", "slower", "same", "noisy",
+								"same", "na" };
 
 static double px(double pct, double d)
 {
