@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
+#include "compare/counters.h"
+#include "compare/lane_spread.h"
 #include "compare/path.h"
 #include "results/exit_path.h"
 #include "tests/fixture.h"
@@ -866,6 +868,101 @@ static void test_counters(void)
 	   found);
 }
 
+/*
+ * One run a side of counter i: ka over ops_a on the base, kb over ops_b on
+ * the new, with the host's irq_exits per op irq_a, irq_b (none of its
+ * signals). NULL on failure.
+ */
+static struct compare_result *compare_counts(struct counter_cmp *cc, int i, double ka, long long ops_a,
+					     double irq_a, double kb, long long ops_b, double irq_b)
+{
+	const double va[] = { ka / (double)ops_a }, vb[] = { kb / (double)ops_b };
+	struct err err;
+
+	memset(cc, 0, sizeof(*cc));
+	if (counter_side(cc->a, 1, i, va, 41) || counter_side(cc->b, 1, i, vb, 48))
+		return NULL;
+	cc->a[0]->probes[0].ops = ops_a;
+	cc->b[0]->probes[0].ops = ops_b;
+	cc->a[0]->probes[0].per_op[RESULT_OP_SIGNAL_EXITS] = 0;
+	cc->b[0]->probes[0].per_op[RESULT_OP_SIGNAL_EXITS] = 0;
+	if (i != RESULT_OP_IRQ_EXITS) {
+		cc->a[0]->probes[0].per_op[RESULT_OP_IRQ_EXITS] = irq_a;
+		cc->b[0]->probes[0].per_op[RESULT_OP_IRQ_EXITS] = irq_b;
+	}
+	cc->cr = compare_results_multi((const struct result_file *const *)cc->a, 1,
+				       (const struct result_file *const *)cc->b, 1, NULL, &err);
+	return cc->cr;
+}
+
+/*
+ * A counter of one run a side (docs/method.md, "Per-op counters"): a
+ * change when its counts exclude chance (exact test, p < 0.001, the ops
+ * the exposure) and the step is larger than the host's own exits per op;
+ * else not judged.
+ */
+static void test_counter_counts(void)
+{
+	const int ex = RESULT_OP_EXITS, irq = RESULT_OP_IRQ_EXITS;
+	struct counter_cmp cc;
+	struct compare_result *cr;
+	char line[256];
+	json_t *doc;
+	double p;
+
+	/* 3 against 10 over equal exposure: 2 P(X >= 10 | 13, 1/2) = 2 (286 + 78 + 13 + 1) / 8192. */
+	p = counters_poisson_p(3, 100, 10, 100);
+	ok(fabs(p - 2 * 378.0 / 8192) < 1e-12, "exact test: 3 vs 10 over equal ops, p = %.6f", p);
+	p = counters_poisson_p(10, 100, 3, 100);
+	ok(fabs(p - 2 * 378.0 / 8192) < 1e-12, "exact test: symmetric (10 vs 3, p = %.6f)", p);
+	ok(counters_poisson_p(5, 100, 5, 100) == 1, "exact test: equal counts, p = 1 (capped)");
+	p = counters_poisson_p(1, 93, 188, 93);
+	ok(p < 1e-40, "exact test: 1 vs 188 over 93 ops each, p = %.3g", p);
+	p = counters_poisson_p(4, 92349, 188, 93);
+	ok(p < 1e-40, "exact test: 4 over 92349 ops vs 188 over 93, p = %.3g", p);
+
+	/* The lane A/B's step: 0.01 -> 2.02 exits/op over 93 ops, a host interrupt on each side. */
+	cr = compare_counts(&cc, ex, 1, 93, 1.0 / 93, 188, 93, 1.0 / 93);
+	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0 &&
+	   cr->counters[0].by == COMPARE_COUNTER_COUNTS && cr->counters[0].lo > 1.5 &&
+	   cr->counters[0].hi < 2.5 &&
+	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)), "p: 0.01 -> 2.02 exits/op"),
+	   "one run a side, 1 -> 188 exits over 93 ops: a change by the counts (CI [%.2f, %.2f])",
+	   cr && cr->n_counters ? cr->counters[0].lo : 0, cr && cr->n_counters ? cr->counters[0].hi : 0);
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 1 &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
+	   "counter_changes"), 0), "by")) ?: "", "counts"),
+	   "--json: in counter_changes, by \"counts\"");
+	json_decref(doc);
+	counter_free(&cc);
+	/* An irq-like change: 0.03 -> 0.10 exits/op, the host's interrupts 0.03 -> 0.10 with it. */
+	cr = compare_counts(&cc, ex, 30000, 1000000, 0.03, 100000, 1000000, 0.10);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 2 &&
+	   !strcmp(cr->unjudged[0].counter, "exits") && !strcmp(cr->unjudged[1].counter, "irq_exits"),
+	   "0.03 -> 0.10 exits/op over 1e6 ops, irq_exits 0.03 -> 0.10: neither judged (the host's)");
+	counter_free(&cc);
+	/* The same counts without the host's interrupts: the step is the probe's. */
+	cr = compare_counts(&cc, ex, 30000, 1000000, 0, 100000, 1000000, 0);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_COUNTS,
+	   "0.03 -> 0.10 exits/op over 1e6 ops, no host interrupts: a change");
+	counter_free(&cc);
+	/* Too few counts to exclude chance (p 0.09): not judged. */
+	cr = compare_counts(&cc, ex, 3, 100, 0, 10, 100, 0);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "3 -> 10 exits over 100 ops (p 0.09): not judged");
+	counter_free(&cc);
+	/* The host's own counter is never a probe's change from one run. */
+	cr = compare_counts(&cc, irq, 0, 1000000, 0, 100000, 1000000, 0);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1, "irq_exits 0.00 -> 0.10: not judged");
+	counter_free(&cc);
+	/* Counts that are no whole numbers over the ops: not counts, not judged. */
+	cr = compare_counts(&cc, ex, 30000.5, 1000000, 0, 100000, 1000000, 0);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "a per-op figure that is no count over the ops: not judged");
+	counter_free(&cc);
+}
+
 /* The harness baseline of every probe moved alike: the host's speed, said as a warning. */
 static void test_baseline_shift(void)
 {
@@ -1119,6 +1216,129 @@ static int pooled_interval(const struct trial_runs *t, struct stats_diff *d)
 		for (size_t k = 0; k < t->b[i]->probes[0].n_rounds; k++)
 			xb[nb++] = t->b[i]->probes[0].rounds[k].median;
 	return stats_welch_diff(xa, na, xb, nb, d);
+}
+
+/*
+ * Which one-run-a-side probes are judged (docs/method.md, "Not judged"):
+ * Bochs lane runs of a one-vCPU probe, the interval widened by the lanes'
+ * spread; not QEMU lanes, not two-vCPU probes, not a floor on an emulated
+ * host.
+ */
+static void test_judging(void)
+{
+	struct result_file *a = load(slane_a_path), *b = load(slane_b_path);
+	struct result_file *na = load(slow_a_path), *nb = load(slow_b_path);
+	struct result_file *qa = load(qlane_a_path), *qb = load(qlane_b_path);
+	struct compare_result *cr = NULL, *plain = NULL;
+	const struct compare_probe *p, *q;
+	const double spread = LANE_SPREAD_1VCPU_PCT / 100;
+	uint64_t st = 4242;
+	json_t *doc;
+
+	if (!a || !b || !na || !nb || !qa || !qb) {
+		tap_skip(12, "lane fixtures did not load");
+		goto out;
+	}
+	cr = compare_results(a, b, NULL, NULL);
+	plain = compare_results(na, nb, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	q = plain ? find(plain, "slow_probe") : NULL;
+	ok(p && q && p->verdict == COMPARE_SLOWER && p->r2r == COMPARE_R2R_LANE &&
+	   q->verdict == COMPARE_UNJUDGED && q->by_interval == COMPARE_SLOWER &&
+	   q->r2r == COMPARE_R2R_NONE && !compare_regressed(plain) && compare_regressed(cr),
+	   "the same samples: slower in Bochs lane runs (r2r lane), not judged as native runs");
+	ok(p && q && fabs(p->d.lo - (q->d.lo - spread * p->d.median_b)) < 1e-9 &&
+	   fabs(p->d.hi - (q->d.hi + spread * p->d.median_b)) < 1e-9 && p->d.diff == q->d.diff,
+	   "lane: each end of the interval moved out by %.2f%% of the larger figure", 100 * spread);
+	ok(cr && cr->n_r2r_lane == 1 && cr->r2r_note && strstr(cr->r2r_note, "Bochs lane runs") &&
+	   !strstr(cr->r2r_note, "not judged"), "lane: the note says how the interval stands for it");
+	ok(plain && plain->n_not_judged == 1 && plain->method_note &&
+	   strstr(plain->method_note, "not judged"),
+	   "native, one run a side (no rounds): not judged, the batches note says so");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "run_to_run"),
+			  "lane") &&
+	   fixture_num(json_array_get(json_object_get(doc, "probes"), 0), "lane_spread_pct") ==
+	   LANE_SPREAD_1VCPU_PCT && json_integer_value(json_object_get(doc, "schema_version")) == 7,
+	   "--json: run_to_run lane, lane_spread_pct, schema version 7");
+	json_decref(doc);
+	doc = plain ? compare_to_json(plain) : NULL;
+	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "verdict"),
+			  "not judged") &&
+	   json_integer_value(json_object_get(json_object_get(doc, "summary"), "not_judged")) == 1 &&
+	   json_is_false(json_object_get(doc, "regression")),
+	   "--json: verdict \"not judged\", summary.not_judged, no regression");
+	json_decref(doc);
+	compare_free(cr);
+	compare_free(plain);
+
+	/* A second vCPU on one side: not the lanes' one-vCPU spread. */
+	b->probes[0].cpus[0] = 2;
+	b->probes[0].cpus[1] = 3;
+	cr = compare_results(a, b, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED && p->r2r == COMPARE_R2R_NONE,
+	   "Bochs lane, a two-vCPU probe: not judged");
+	compare_free(cr);
+	b->probes[0].cpus[0] = b->probes[0].cpus[1] = -1;
+	b->probes[0].peer_wait_ms = 0.5;
+	cr = compare_results(a, b, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED, "Bochs lane, a probe with peer_wait_ms: not judged");
+	compare_free(cr);
+	cr = compare_results(qa, qb, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED && p->r2r == COMPARE_R2R_NONE,
+	   "QEMU lane runs: not judged");
+	compare_free(cr);
+	cr = compare_results(a, qb, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED, "a Bochs side against a QEMU side: not judged");
+	compare_free(cr);
+	cr = NULL;
+
+	/* A floor: judged on a native host, not where a side's guest code was emulated. */
+	{
+		const struct synth_probe sp = { "p", 1000, 0.015, 0.03 };
+		struct result_file *cal[10] = { 0 };
+		struct trial_runs tr = { 0 };
+		struct noise_floor nf;
+		struct compare_result *with = NULL;
+		int bad = draw_sides(&tr, 1, 1, 1000, 2000, 0.015, 0.03, &st);
+
+		for (size_t i = 0; i < 10; i++)
+			bad |= !(cal[i] = synth_run(&sp, 1, 3, 8, "6.1.0", "Xeon", "0.1.0", &st));
+		bad = bad || noise_estimate((const struct result_file *const *)cal, 10, &nf, NULL);
+		if (!bad) {
+			plain = compare_sides(&tr, &nf);
+			tr.b[0]->host.exec_mode = EXEC_EMULATED;
+			with = compare_sides(&tr, &nf);
+			noise_release(&nf);
+		}
+		ok(plain && plain->probes[0].r2r == COMPARE_R2R_FLOOR &&
+		   plain->probes[0].verdict == COMPARE_SLOWER,
+		   "a floor, native, one run a side: judged (%s)",
+		   plain ? compare_verdict_names[plain->probes[0].verdict] : "-");
+		ok(with && with->probes[0].r2r == COMPARE_R2R_FLOOR &&
+		   with->probes[0].verdict == COMPARE_UNJUDGED &&
+		   with->probes[0].by_interval == COMPARE_SLOWER && with->n_floor_emulated == 1 &&
+		   with->r2r_note &&
+		   strstr(with->r2r_note, "docs/benchmark.md") && !strstr(with->r2r_note, "--noise FILE"),
+		   "a floor, a side emulated, one run a side: not judged (%s), said in the note",
+		   with ? compare_verdict_names[with->probes[0].verdict] : "-");
+		compare_free(plain);
+		compare_free(with);
+		plain = NULL;
+		free_files(cal, 10);
+		free_sides(&tr);
+	}
+out:
+	result_free(a);
+	result_free(b);
+	result_free(na);
+	result_free(nb);
+	result_free(qa);
+	result_free(qb);
 }
 
 static bool misses(const struct stats_diff *d, double truth)
@@ -2694,6 +2914,8 @@ int main(void)
 	test_settings();
 	test_settings_cpus();
 	test_lanes();
+	test_counter_counts();
+	test_judging();
 	test_rounds();
 	test_welch_verdicts();
 	test_aa_pairs();
