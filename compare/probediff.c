@@ -395,17 +395,67 @@ static int first_of_name(const struct side *s, size_t file, size_t idx, const st
 	return *first && (*first)->file == file && (*first)->idx == idx;
 }
 
+/* Rounds of batch size batch in the runs r[0..n-1]: how many, and the sum of their baselines. */
+static size_t batch_rounds(const struct run_probe *const *r, size_t n, long long batch, double *sum)
+{
+	size_t m = 0;
+
+	*sum = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i]->n_rounds; k++)
+			if (r[i]->rounds[k].batch == batch) {
+				*sum += r[i]->rounds[k].baseline_median;
+				m++;
+			}
+	return m;
+}
+
+/*
+ * The probe's relative baseline change, new / base - 1, over rounds of one
+ * batch size: a batch's baseline per op depends on its size (what the loop
+ * costs once per batch is spread over its ops), so only rounds of a size
+ * both sides measured are set against each other, the size with the most
+ * rounds on its scarcer side. 1 with *shift, 0 when no size is on both.
+ */
+static int baseline_shift(const struct pooled *pa, const struct pooled *pb, double *shift)
+{
+	size_t best = 0, ma, mb;
+	double sa, sb;
+
+	for (size_t i = 0; i < pa->n_ok; i++)
+		for (size_t k = 0; k < pa->ok[i]->n_rounds; k++) {
+			long long batch = pa->ok[i]->rounds[k].batch;
+			double va, vb;
+
+			ma = batch_rounds(pa->ok, pa->n_ok, batch, &va);
+			mb = batch_rounds(pb->ok, pb->n_ok, batch, &vb);
+			if ((ma < mb ? ma : mb) <= best || !(va > 0) || !(vb > 0))
+				continue;
+			best = ma < mb ? ma : mb;
+			sa = va / (double)ma;
+			sb = vb / (double)mb;
+			*shift = sb / sa - 1;
+		}
+	return best > 0;
+}
+
 /*
  * Every probe times the same empty loop beside its operation. When that
- * baseline moved alike in every probe between the sides, the host ran at
- * another speed (or a host-wide change hit everything): say so, since probe
- * changes of that size may be that and not the probe's own. shift[] holds
- * each probe's relative baseline change, new / base - 1.
+ * baseline moved alike in every probe between the sides (at equal batch
+ * sizes), the host ran at another speed (or a host-wide change hit
+ * everything): say so, since probe changes of that size may be that and
+ * not the probe's own. shift[] holds each probe's relative baseline
+ * change, new / base - 1; apart: probes whose sides share no batch size.
  */
-static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t n)
+static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t n, size_t apart)
 {
 	double g;
 
+	if (n < COMPARE_SHIFT_MIN_PROBES && n + apart >= COMPARE_SHIFT_MIN_PROBES)
+		return findings_warnf(cr, "note: the harness baseline cannot be compared between the "
+				      "sides: in %zu of %zu probes they measured no batch size in "
+				      "common, and a batch's baseline per op depends on its size",
+				      apart, n + apart);
 	if (n < COMPARE_SHIFT_MIN_PROBES)
 		return 0;
 	g = 100 * stats_median(shift, n);
@@ -421,7 +471,7 @@ static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t 
 static int compare_probes(struct compare_result *cr, struct side *sa, struct side *sb)
 {
 	double *shift = NULL;
-	size_t n_shift = 0;
+	size_t n_shift = 0, n_apart = 0;
 	struct pooled pa = { 0 }, pb = { 0 };
 	const struct key_ref *ra, *rb, *dummy;
 	struct compare_probe *p;
@@ -456,12 +506,16 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p->group = pa.rep->group;
 			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p, &pa, &pb))
 				goto out;
-			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0)
-				shift[n_shift++] = p->loop_b / p->loop_a - 1;
+			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0) {
+				if (baseline_shift(&pa, &pb, &shift[n_shift]))
+					n_shift++;
+				else
+					n_apart++;
+			}
 		}
 	}
 	/* At equal guest speed a shift of it is the guest speed line's, not the probes'. */
-	if (!cr->normalized && warn_baseline_shift(cr, shift, n_shift))
+	if (!cr->normalized && warn_baseline_shift(cr, shift, n_shift, n_apart))
 		goto out;
 	for (i = 0; i < sb->n; i++)
 		for (j = 0; j < sb->f[i]->n_probes; j++)

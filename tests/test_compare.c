@@ -660,7 +660,13 @@ static struct compare_result *compare_medians(struct result_file **a, size_t na,
 
 /* The Welch interval on round medians, on numbers worked out by hand. */
 /* Three probes with rounds whose every round's baseline is base (cycles/op). */
-static struct result_file *shift_file(double base, uint64_t seed)
+/*
+ * Three probes whose rounds' harness baselines are base, their batch sizes
+ * batch[k % nb] (the whole default of 64 when nb is 0); a round of batch 1
+ * has a baseline per op one1 times base (one batch's fixed cost on one op).
+ */
+static struct result_file *shift_file_batches(double base, uint64_t seed, const long long *batch,
+					      size_t nb, double one1)
 {
 	static const char *const names[] = { "p_one", "p_two", "p_three" };
 	json_t *probes = json_array(), *doc;
@@ -672,8 +678,12 @@ static struct result_file *shift_file(double base, uint64_t seed)
 		json_t *p = rounds_probe(names[i], 1000 * (i + 1), 0.01, 0.01, seed + i, 1), *r;
 		size_t k;
 
-		json_array_foreach(json_object_get(p, "rounds"), k, r)
-			json_object_set_new(r, "baseline_median", json_real(base));
+		json_array_foreach(json_object_get(p, "rounds"), k, r) {
+			long long bk = nb ? batch[k % nb] : 64;
+
+			json_object_set_new(r, "batch", json_integer(bk));
+			json_object_set_new(r, "baseline_median", json_real(bk == 1 ? base * one1 : base));
+		}
 		json_array_append_new(probes, p);
 	}
 	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
@@ -684,6 +694,11 @@ static struct result_file *shift_file(double base, uint64_t seed)
 	free(text);
 	json_decref(doc);
 	return rf;
+}
+
+static struct result_file *shift_file(double base, uint64_t seed)
+{
+	return shift_file_batches(base, seed, NULL, 0, 1);
 }
 
 static bool has_warning(const struct compare_result *cr, const char *needle)
@@ -981,6 +996,36 @@ static void test_baseline_shift(void)
 	result_free(a);
 	result_free(b);
 	result_free(c);
+
+	/* The same speed, batches of 9 against batches of 1 (whose baseline per op is 16% dearer). */
+	{
+		static const long long nine[] = { 9 }, one[] = { 1 }, mixed[] = { 1, 9, 9 };
+
+		a = shift_file_batches(7200, 11, nine, 1, 1.1649);
+		b = shift_file_batches(7200, 21, one, 1, 1.1649);
+		c = shift_file_batches(7200, 31, mixed, 3, 1.1649);
+		ab = a && b ? compare_results(a, b, NULL, NULL) : NULL;
+		ac = a && c ? compare_results(a, c, NULL, NULL) : NULL;
+		ok(ab && !has_warning(ab, "moved by a median") &&
+		   has_warning(ab, "note: the harness baseline cannot be compared between the sides: in 3 "
+			       "of 3 probes they measured no batch size in common"),
+		   "batches of 9 against batches of 1: no baseline warning, a note that it cannot be given");
+		ok(ac && !has_warning(ac, "harness baseline"),
+		   "batches of 9 against 1, 9, 9: the rounds of 9 compared alone, no warning");
+		compare_free(ab);
+		compare_free(ac);
+		result_free(a);
+		result_free(b);
+		result_free(c);
+		b = shift_file_batches(7200 * 1.05, 21, mixed, 3, 1.1649);
+		a = shift_file_batches(7200, 11, nine, 1, 1.1649);
+		ab = a && b ? compare_results(a, b, NULL, NULL) : NULL;
+		ok(ab && has_warning(ab, "moved by a median +5.00% over 3 probes"),
+		   "5%% dearer at equal batch sizes: warned, by the rounds of 9 (+5.00%%)");
+		compare_free(ab);
+		result_free(a);
+		result_free(b);
+	}
 }
 
 static void test_welch_verdicts(void)
