@@ -40,7 +40,11 @@ void walk_steps_free(struct walk_steps *s);
  */
 void walk_steps_print(FILE *f, const struct walk_steps *s);
 
-/* The commit's subject cut to at most width columns (with "..." when cut) into buf; buf. */
+/*
+ * The commit's subject escaped as base/text.h does (a control byte, DEL or
+ * a byte of no UTF-8 as \xNN, four columns) and cut to at most width
+ * columns, never inside an escape (with "..." when cut), into buf; buf.
+ */
 const char *walk_subject_cut(const char *subject, size_t width, char *buf, size_t len);
 
 #endif
