@@ -183,7 +183,8 @@ struct compare_probe {
  * side (a count of what every op does: a fact), none in every run of one
  * side against at least one per op in every run of the other (ops that
  * never exit, then each does), the runs' values by Welch t (2 runs or more
- * a side), by the counts of a side of one run (they exclude chance at
+ * a side), by the counts of a side of one run on a host that ran no guest
+ * code emulated (they exclude chance at
  * COMPARE_COUNTER_P by an exact test over the ops, and the step is larger
  * than the host's own exits per op), or not at all (a side of one run whose
  * difference the counts cannot tell from chance or the host: a run's

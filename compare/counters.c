@@ -173,7 +173,7 @@ static enum counters_call by_counts(const struct run_probe *const *a, size_t na,
 }
 
 static enum counters_call judge(const struct run_probe *const *a, size_t n_a,
-				const struct run_probe *const *b, size_t n_b, int i,
+				const struct run_probe *const *b, size_t n_b, int i, int emulated,
 				const double *xa, size_t na, const double *xb, size_t nb,
 				struct compare_counter *c)
 {
@@ -205,11 +205,12 @@ static enum counters_call judge(const struct run_probe *const *a, size_t n_a,
 		return d.lo > 0 || d.hi < 0 ? COUNTERS_CHANGED : COUNTERS_SAME;
 	}
 	c->by = COMPARE_COUNTER_NOT_JUDGED;
-	return by_counts(a, n_a, b, n_b, i, c);
+	/* Emulated, a run's counts move with the host's speed beyond chance (docs/method.md). */
+	return emulated ? COUNTERS_UNJUDGED : by_counts(a, n_a, b, n_b, i, c);
 }
 
 enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
-				  const struct run_probe *const *b, size_t nb, int i,
+				  const struct run_probe *const *b, size_t nb, int i, int emulated,
 				  struct compare_counter *c)
 {
 	size_t ka, kb;
@@ -224,7 +225,7 @@ enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
 	if (!xa || !xb)
 		r = COUNTERS_NOMEM;
 	else if (ka && kb)
-		r = judge(a, na, b, nb, i, xa, ka, xb, kb, c);
+		r = judge(a, na, b, nb, i, emulated, xa, ka, xb, kb, c);
 	free(xa);
 	free(xb);
 	return r;

@@ -366,7 +366,8 @@ static int compare_counters(struct compare_result *cr, struct compare_probe *p,
 	if (!pa->n_ok || !pb->n_ok)
 		return 0;
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
-		enum counters_call r = counters_judge(pa->ok, pa->n_ok, pb->ok, pb->n_ok, i, &c);
+		enum counters_call r = counters_judge(pa->ok, pa->n_ok, pb->ok, pb->n_ok, i,
+						      cr->emulated, &c);
 
 		if (r == COUNTERS_NOMEM)
 			return -1;
