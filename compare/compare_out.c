@@ -57,7 +57,8 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
 	const struct compare_probe *s = &cr->speed;
 	const char *v = s->verdict == COMPARE_FASTER ? "faster" :
 			s->verdict == COMPARE_SLOWER ? "slower" :
-			s->verdict == COMPARE_TOO_NOISY ? "too noisy to tell" : "no significant change";
+			s->verdict == COMPARE_TOO_NOISY ? "too noisy to tell" :
+			s->verdict == COMPARE_UNJUDGED ? "not judged" : "no significant change";
 
 	if (!cr->has_speed || !s->has_pct)
 		return NULL;

@@ -14,6 +14,7 @@
 #include "compare/compare_int.h"
 #include "compare/floor.h"
 #include "compare/lane_spread.h"
+#include "compare/model.h"
 #include "compare/speed.h"
 
 /* Do two runs' settings differ in setting i? */
@@ -209,10 +210,21 @@ int notes_r2r(struct compare_result *cr)
 int notes_speed(struct compare_result *cr, const struct result_file *const *a, size_t na,
 		const struct result_file *const *b, size_t nb)
 {
+	struct compare_probe *s = &cr->speed;
+
 	if (compare_speed(cr, a, na, b, nb))
 		return -1;
-	if (cr->has_speed)
-		probediff_verdict(cr, &cr->speed, 0);
+	/* Judged as a probe is (docs/method.md, "Not judged"): the loop is one vCPU's. */
+	if (cr->has_speed && cr->lanes_deterministic &&
+	    (s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL))
+		compare_model_lane(s);
+	if (cr->has_speed) {
+		probediff_verdict(cr, s, 0);
+		s->by_interval = s->verdict;
+		if ((s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL) &&
+		    s->verdict != COMPARE_TOO_NOISY)
+			s->verdict = COMPARE_UNJUDGED;
+	}
 	if (cr->has_speed && !probediff_finite(&cr->speed))
 		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&

@@ -15,6 +15,7 @@
 #include "compare/counters.h"
 #include "compare/lane_spread.h"
 #include "compare/model.h"
+#include "compare/speed.h"
 #include "results/guest_speed.h"
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
@@ -396,48 +397,20 @@ static int first_of_name(const struct side *s, size_t file, size_t idx, const st
 	return *first && (*first)->file == file && (*first)->idx == idx;
 }
 
-/* Rounds of batch size batch in the runs r[0..n-1]: how many, and the sum of their baselines. */
-static size_t batch_rounds(const struct run_probe *const *r, size_t n, long long batch, double *sum)
-{
-	size_t m = 0;
-
-	*sum = 0;
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < r[i]->n_rounds; k++)
-			if (r[i]->rounds[k].batch == batch) {
-				*sum += r[i]->rounds[k].baseline_median;
-				m++;
-			}
-	return m;
-}
-
 /*
  * The probe's relative baseline change, new / base - 1, over rounds of one
- * batch size: a batch's baseline per op depends on its size (what the loop
- * costs once per batch is spread over its ops), so only rounds of a size
- * both sides measured are set against each other, the size with the most
- * rounds on its scarcer side. 1 with *shift, 0 when no size is on both.
+ * batch size both sides measured (speed_batch): 1 with *shift, 0 when no
+ * size is on both.
  */
 static int baseline_shift(const struct pooled *pa, const struct pooled *pb, double *shift)
 {
-	size_t best = 0, ma, mb;
-	double sa, sb;
+	long long batch;
+	double ma, mb;
 
-	for (size_t i = 0; i < pa->n_ok; i++)
-		for (size_t k = 0; k < pa->ok[i]->n_rounds; k++) {
-			long long batch = pa->ok[i]->rounds[k].batch;
-			double va, vb;
-
-			ma = batch_rounds(pa->ok, pa->n_ok, batch, &va);
-			mb = batch_rounds(pb->ok, pb->n_ok, batch, &vb);
-			if ((ma < mb ? ma : mb) <= best || !(va > 0) || !(vb > 0))
-				continue;
-			best = ma < mb ? ma : mb;
-			sa = va / (double)ma;
-			sb = vb / (double)mb;
-			*shift = sb / sa - 1;
-		}
-	return best > 0;
+	if (!speed_batch(pa->ok, pa->n_ok, pb->ok, pb->n_ok, &batch, &ma, &mb))
+		return 0;
+	*shift = mb / ma - 1;
+	return 1;
 }
 
 /*

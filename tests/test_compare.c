@@ -994,6 +994,7 @@ static void test_baseline_shift(void)
 			   *c = shift_file(7200 * 1.002, 31);
 	struct compare_result *ab = a && b ? compare_results(a, b, NULL, NULL) : NULL,
 			      *ac = a && c ? compare_results(a, c, NULL, NULL) : NULL;
+	char line[512];
 
 	ok(ab && has_warning(ab, "harness baseline (the same empty loop in every probe) moved by a "
 			     "median +3.00% over 3 probes"),
@@ -1021,6 +1022,9 @@ static void test_baseline_shift(void)
 		   "batches of 9 against batches of 1: no baseline warning, a note that it cannot be given");
 		ok(ac && !has_warning(ac, "harness baseline"),
 		   "batches of 9 against 1, 9, 9: the rounds of 9 compared alone, no warning");
+		ok(ab && !ab->has_speed && ac && ac->has_speed && fabs(ac->speed.pct) < 1e-9,
+		   "guest speed: none from batches of 9 against 1; by the rounds of 9 alone, %+.2f%%",
+		   ac && ac->has_speed ? ac->speed.pct : 0);
 		compare_free(ab);
 		compare_free(ac);
 		result_free(a);
@@ -1031,6 +1035,11 @@ static void test_baseline_shift(void)
 		ab = a && b ? compare_results(a, b, NULL, NULL) : NULL;
 		ok(ab && has_warning(ab, "moved by a median +5.00% over 3 probes"),
 		   "5%% dearer at equal batch sizes: warned, by the rounds of 9 (+5.00%%)");
+		ok(ab && ab->has_speed && fabs(ab->speed.pct - 5) < 1e-9 &&
+		   ab->speed.verdict == COMPARE_UNJUDGED && ab->speed.by_interval == COMPARE_SLOWER &&
+		   compare_speed_line(ab, line, sizeof(line)) && strstr(line, ": not judged"),
+		   "guest speed +5.00%%, one run a side: slower by its interval, not judged (%s)",
+		   ab && ab->has_speed ? compare_verdict_names[ab->speed.verdict] : "-");
 		compare_free(ab);
 		result_free(a);
 		result_free(b);
