@@ -23,7 +23,8 @@
 #define COMPARE_SEED		1	/* default bootstrap seed */
 #define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported... */
 #define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */
-#define COMPARE_COUNTER_P	1e-3	/* a one-run side's counts are a change below this p (exact test) */
+/* A one-run side's counts are a change below this p of their exact test (docs/method.md). */
+#define COMPARE_COUNTER_P	1e-3
 #define COMPARE_COUNTER_ZERO	0.005	/* within this of a whole number a per-op counter is it (prints 0.00, 1.00) */
 #define COMPARE_SHIFT_MIN_PROBES 3	/* probes with rounds on both sides before a baseline shift is told */
 /*
@@ -192,7 +193,8 @@ struct compare_probe {
  * unknown).
  */
 enum compare_counter_by { COMPARE_COUNTER_WHOLE, COMPARE_COUNTER_FROM_ZERO, COMPARE_COUNTER_RUNS,
-			  COMPARE_COUNTER_NOT_JUDGED, COMPARE_COUNTER_COUNTS, COMPARE_COUNTER_BY_N };
+			  COMPARE_COUNTER_NOT_JUDGED, COMPARE_COUNTER_COUNTS,
+			  COMPARE_COUNTER_BY_N };
 /* "whole", "zero", "runs", "not judged", "counts" */
 extern const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N];
 
@@ -268,8 +270,8 @@ struct compare_result {
 	size_t n_by_runs;			/* of n_by_rounds, both sides by their run means */
 	size_t n_floor;				/* probes whose interval holds the floor */
 	size_t n_r2r_none, n_r2r_partial;	/* probes lacking run-to-run variation, or on one side */
-	size_t n_r2r_lane;			/* probes whose interval holds the lanes' spread */
-	size_t n_floor_emulated;		/* not judged: a side of one run with a floor, emulated */
+	size_t n_r2r_lane;		/* probes whose interval holds the lanes' spread */
+	size_t n_floor_emulated;	/* not judged: a floor, a side of one run, emulated */
 };
 
 /* Defaults: threshold 2%, seed 1, default resamples, no noise floor, normalize auto. */

@@ -530,10 +530,11 @@ void compare_print(FILE *f, const struct compare_result *cr, int wide)
 	}
 	if (cr->n_unjudged) {
 		fputc('\n', f);
-		put_text(f, wide, "", 2, "per-op counter differences not judged (one run on a side, "
-			 "not a whole number per op, and the counts do not exclude chance or the step is "
-			 "no larger than the host's own exits per op: how a run's counters vary from run "
-			 "to run is unknown; 2 runs or more a side judge them):");
+		put_text(f, wide, "", 2, "per-op counter differences not judged (one run on a "
+			 "side, not a whole number per op, and the counts do not exclude chance "
+			 "or the step is no larger than the host's own exits per op: how a run's "
+			 "counters vary from run to run is unknown; 2 runs or more a side judge "
+			 "them):");
 		print_counters(f, cr->unjudged, cr->n_unjudged, wide);
 	}
 	if (cr->map_compared) {

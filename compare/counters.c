@@ -119,7 +119,7 @@ double counters_poisson_p(double ka, double ops_a, double kb, double ops_b)
 
 	if (!(n > 0) || !(p > 0) || !(p < 1))
 		return 1;
-	/* From kb outward into its tail: the terms only fall there, so stop when they no longer count. */
+	/* From kb outward into its tail: the terms only fall there; stop once they add nothing. */
 	for (double x = kb; x >= 0 && x <= n; x += up ? 1 : -1) {
 		t = exp(binom_logpmf(x, n, p));
 		sum += t;
@@ -135,7 +135,8 @@ double counters_poisson_p(double ka, double ops_a, double kb, double ops_b)
  */
 static double host_per_op(const struct run_probe *const *r, size_t n)
 {
-	double irq = counters_mean(r, n, RESULT_OP_IRQ_EXITS), sig = counters_mean(r, n, RESULT_OP_SIGNAL_EXITS);
+	double irq = counters_mean(r, n, RESULT_OP_IRQ_EXITS);
+	double sig = counters_mean(r, n, RESULT_OP_SIGNAL_EXITS);
 
 	return irq < 0 || sig < 0 ? -1 : irq + sig;
 }

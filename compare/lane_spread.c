@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* lane_spread.c - which lane runs and probes repeat to the lanes' spread (compare/lane_spread.h). */
+/* lane_spread.c - which lane runs and probes repeat to the lanes' spread (lane_spread.h). */
 #include <string.h>
 
 #include "compare/lane_spread.h"

@@ -95,7 +95,7 @@ int notes_floor(struct compare_result *cr, const struct result_file *const *a, s
 
 #define R2R_NAMES 6	/* probes named in the note; more are counted */
 
-/* ", " joined names (at most R2R_NAMES, then " and N more") of the probes pick() takes; their count. */
+/* The names of the probes pick() takes, ", " joined (R2R_NAMES, then " and N more"); how many. */
 static size_t r2r_names(const struct compare_result *cr, int (*pick)(const struct compare_probe *),
 			char *names, size_t len)
 {
@@ -112,7 +112,8 @@ static size_t r2r_names(const struct compare_result *cr, int (*pick)(const struc
 				 k > 1 ? ", " : "", p->name);
 	}
 	if (k > R2R_NAMES)
-		snprintf(names + strlen(names), len - strlen(names), " and %zu more", k - R2R_NAMES);
+		snprintf(names + strlen(names), len - strlen(names), " and %zu more",
+			 k - R2R_NAMES);
 	return k;
 }
 
@@ -163,7 +164,8 @@ int notes_r2r(struct compare_result *cr)
 		"To judge them: several runs per side (A1.json A2.json A3.json -- B1.json B2.json "
 		"B3.json, e.g. from `exitscope run --repeat 3`)" :
 		"To judge them: several runs per side (A1.json A2.json A3.json -- B1.json B2.json "
-		"B3.json, e.g. from `exitscope run --repeat 3`) or the host's noise floor (--noise FILE)";
+		"B3.json, e.g. from `exitscope run --repeat 3`) or the host's noise floor "
+		"(--noise FILE)";
 	char names[R2R_NAMES * 48 + 32];
 	char *note = NULL;
 	size_t n;

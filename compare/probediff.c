@@ -297,7 +297,8 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	if (probe_speed(cr, p, pa, pb) ||
 	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
-	if (cr->lanes_deterministic && (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL) &&
+	if (cr->lanes_deterministic &&
+	    (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL) &&
 	    !any_two_vcpus(pa->ok, pa->n_ok) && !any_two_vcpus(pb->ok, pb->n_ok))
 		compare_model_lane(p);
 	probediff_verdict(cr, p, COMPARE_DIFF_MIN);
@@ -426,10 +427,10 @@ static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t 
 	double g;
 
 	if (n < COMPARE_SHIFT_MIN_PROBES && n + apart >= COMPARE_SHIFT_MIN_PROBES)
-		return findings_warnf(cr, "note: the harness baseline cannot be compared between the "
-				      "sides: in %zu of %zu probes they measured no batch size in "
-				      "common, and a batch's baseline per op depends on its size",
-				      apart, n + apart);
+		return findings_warnf(cr, "note: the harness baseline cannot be compared "
+				      "between the sides: in %zu of %zu probes they measured "
+				      "no batch size in common, and a batch's baseline per op "
+				      "depends on its size", apart, n + apart);
 	if (n < COMPARE_SHIFT_MIN_PROBES)
 		return 0;
 	g = 100 * stats_median(shift, n);

@@ -91,9 +91,9 @@ static size_t usable_runs(const struct result_file *const *f, size_t n, const ch
 	return m;
 }
 
-/* The loops of probe name's rounds of batch size batch in the files f[0..n-1] into l[], over ref. */
-static int add_probe(const struct result_file *const *f, size_t n, const char *name, long long batch,
-		     double ref, struct loop_run *l)
+/* The loops of probe name's rounds of batch size batch in files f[0..n-1] into l[], over ref. */
+static int add_probe(const struct result_file *const *f, size_t n, const char *name,
+		     long long batch, double ref, struct loop_run *l)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct run_probe *p = usable(f[i], name);
@@ -165,10 +165,11 @@ int compare_speed(struct compare_result *cr, const struct result_file *const *a,
 		    !(p->loop_a > 0) || !(p->loop_b > 0))
 			continue;
 		/* Its loops over the base side's mean, at a batch size both sides measured. */
-		if (!speed_batch(ra, usable_runs(a, na, p->name, ra), rb, usable_runs(b, nb, p->name, rb),
-				 &batch, &ref, &ref_b))
+		if (!speed_batch(ra, usable_runs(a, na, p->name, ra), rb,
+				 usable_runs(b, nb, p->name, rb), &batch, &ref, &ref_b))
 			continue;
-		if (add_probe(a, na, p->name, batch, ref, la) || add_probe(b, nb, p->name, batch, ref, lb))
+		if (add_probe(a, na, p->name, batch, ref, la) ||
+		    add_probe(b, nb, p->name, batch, ref, lb))
 			goto out;
 		cr->speed_probes++;
 	}
