@@ -25,7 +25,8 @@ static const struct cli_opt compare_opts[] = {
 					      "speed when every run's guest code was emulated (host\n"
 					      "record), none otherwise" },
 	{ "fail-on-regression", CLI_LONG('f'), NULL, "exit 1 if any probe is significantly slower\n"
-						     "('too noisy' is not a regression)" },
+						     "('too noisy' and 'not judged' are not\n"
+						     "regressions)" },
 	{ "wide", CLI_LONG('w'), NULL, "the full table (difference and CI in cycles, each probe's\n"
 				       "model and runs), how the figures were put at speed, and\n"
 				       "every note on one line; default: lines of at most 100\n"
@@ -51,9 +52,10 @@ const struct cli_cmd_spec compare_spec = {
 		 "first (with a loud warning when the CPUs or the execution modes differ),\n"
 		 "then for every probe in both sides its cycles/op on each, the difference\n"
 		 "in cycles and percent, its 95%% confidence interval and a verdict: faster,\n"
-		 "slower, no significant change, or too noisy (the interval is wider than\n"
+		 "slower, no significant change, too noisy (the interval is wider than\n"
 		 "the threshold: a change of that size could not have been detected; the\n"
-		 "smallest one that could is shown). A change is significant when the\n"
+		 "smallest one that could is shown) or not judged (the interval lacks the\n"
+		 "variation from one run to the next). A change is significant when the\n"
 		 "interval excludes 0 and the difference is at least the threshold. Files\n"
 		 "with rounds (`run --method v2`) are compared by their round medians: a\n"
 		 "side's figure is the mean of its round medians, the interval Welch's t\n"
@@ -61,8 +63,11 @@ const struct cli_cmd_spec compare_spec = {
 		 "per side (before and after '--') the run is the unit: a side's figure is\n"
 		 "the mean of its run means and its variance the spread of those, so the\n"
 		 "interval sees what varies from one run (process, boot) to the next. One\n"
-		 "run cannot see that: compare says so, unless --noise adds the host's\n"
-		 "between-run variance (docs/method.md). Where the guest's code is emulated\n"
+		 "run cannot see that: its probes are not judged (the difference and the\n"
+		 "run's interval shown), unless --noise adds the host's between-run variance\n"
+		 "on a host that runs guest code natively, or both sides are Bochs lane runs\n"
+		 "(a one-vCPU probe's interval widened by the lanes' boot-to-boot spread,\n"
+		 "0.16%%; docs/method.md). Where the guest's code is emulated\n"
 		 "the host's speed moves every op's cost from round to round and run to run;\n"
 		 "each round also timed the harness loop beside the op, so its net cost is\n"
 		 "put at the base side's guest speed (--normalize), and a 'guest speed' line\n"
@@ -73,19 +78,21 @@ const struct cli_cmd_spec compare_spec = {
 		 "counters (each side's mean over its runs; a change when every run is the same\n"
 		 "whole number per op, none on one side against at least one per op on the\n"
 		 "other, or by Welch t on the run values with 2 runs or more a side; with one\n"
-		 "run a side other differences are listed as not judged),\n"
+		 "run a side when the counts exclude chance (p < 0.001) and the step exceeds\n"
+		 "the host's own interrupts per op, guest code not emulated; other\n"
+		 "differences are listed as not judged),\n"
 		 "ownership-map and check changes (of each side's first file), and\n"
 		 "probes found on one side only are listed too.\n",
 	.opts = compare_opts,
 	.col = 24,
 	.order = '-',	/* files in order among the options: the '--' is taken out before */
-	.tail = "Exit status: 0 compared (also when probes are too noisy), 1 regression with\n"
-		"--fail-on-regression or the output could not be written, 2 usage error (an\n"
-		"output file that cannot be written is found before anything is read),\n"
-		"unreadable/invalid input file, a noise floor that does not fit the runs, or\n"
-		"one run given twice (on a side, or on both: the same start, end and process);\n"
-		"130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (one line says so; a file is\n"
-		"written whole or not at all).\n",
+	.tail = "Exit status: 0 compared (also when probes are too noisy or not judged), 1\n"
+		"regression with --fail-on-regression or the output could not be written, 2\n"
+		"usage error (an output file that cannot be written is found before anything\n"
+		"is read), unreadable/invalid input file, a noise floor that does not fit the\n"
+		"runs, or one run given twice (on a side, or on both: the same start, end and\n"
+		"process); 130, 143, 129 stopped by Ctrl-C, SIGTERM, SIGHUP (one line says so;\n"
+		"a file is written whole or not at all).\n",
 };
 
 static void compare_usage(FILE *f)

@@ -11,16 +11,18 @@
 #include <string.h>
 
 #include "compare/compare_int.h"
+#include "compare/lane_spread.h"
 
 const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
-	"faster", "slower", "no significant change", "too noisy", "not compared",
+	"faster", "slower", "no significant change", "too noisy", "not judged", "not compared",
 };
 
 const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
-const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor" };
+const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor",
+								"lane" };
 const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
 const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "zero", "runs",
-								     "not judged" };
+								     "not judged", "counts" };
 
 int compare_normalize_parse(const char *s, enum compare_normalize *out)
 {
@@ -103,6 +105,26 @@ static void resolve_normalize(struct compare_result *cr, const struct result_fil
 	}
 }
 
+/*
+ * What the host says of how a probe's runs repeat (docs/method.md): every
+ * file a Bochs lane run (one-vCPU probes repeat to the lanes' spread), and
+ * whether any file ran its guest code emulated (a floor from another window
+ * does not hold one run a side there).
+ */
+static void resolve_hosts(struct compare_result *cr, const struct result_file *const *a,
+			  size_t na, const struct result_file *const *b, size_t nb)
+{
+	size_t i;
+
+	cr->lanes_deterministic = 1;
+	for (i = 0; i < na + nb; i++) {
+		const struct host_record *h = i < na ? &a[i]->host : &b[i - na]->host;
+
+		cr->lanes_deterministic &= lane_deterministic(h);
+		cr->emulated |= h->exec_mode == EXEC_EMULATED;
+	}
+}
+
 struct compare_result *compare_results_multi(const struct result_file *const *a, size_t na,
 					     const struct result_file *const *b, size_t nb,
 					     const struct compare_opts *opts, struct err *err)
@@ -128,6 +150,7 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	cr->n_files_b = nb;
 	cr->noise = cr->opts.noise;
 	resolve_normalize(cr, a, na, b, nb);
+	resolve_hosts(cr, a, na, b, nb);
 	if (!cr->name_a || !cr->name_b || !cr->files_a || !cr->files_b ||
 	    hostdiff_host(cr, &a[0]->host, &b[0]->host) ||
 	    notes_side(cr, "base", a, na) || notes_side(cr, "new", b, nb) ||

@@ -23,6 +23,8 @@
 #define COMPARE_SEED		1	/* default bootstrap seed */
 #define COMPARE_COUNTER_EPS	0.05	/* per-op counter change that is reported... */
 #define COMPARE_COUNTER_REL	0.10	/* ...when also this fraction of the larger value */
+/* A one-run side's counts are a change below this p of their exact test (docs/method.md). */
+#define COMPARE_COUNTER_P	1e-3
 #define COMPARE_COUNTER_ZERO	0.005	/* within this of a whole number a per-op counter is it (prints 0.00, 1.00) */
 #define COMPARE_SHIFT_MIN_PROBES 3	/* probes with rounds on both sides before a baseline shift is told */
 /*
@@ -76,9 +78,16 @@ struct compare_opts {
 enum compare_verdict {
 	COMPARE_FASTER, COMPARE_SLOWER, COMPARE_SAME,
 	COMPARE_TOO_NOISY,	/* not significant, and a change of the threshold would not be either */
+	/*
+	 * The interval lacks the variation from one run to the next (one run
+	 * on a side and nothing to stand for it: docs/method.md), so its
+	 * difference cannot be told from that variation: neither faster,
+	 * slower nor no significant change, and never a regression.
+	 */
+	COMPARE_UNJUDGED,
 	COMPARE_NOT_RUN, COMPARE_VERDICT_N
 };
-/* "faster", "slower", "no significant change", "too noisy", "not compared" */
+/* "faster", "slower", "no significant change", "too noisy", "not judged", "not compared" */
 extern const char *const compare_verdict_names[COMPARE_VERDICT_N];
 
 /*
@@ -100,9 +109,14 @@ enum compare_r2r {
 	COMPARE_R2R_PARTIAL,	/* for one side only (runs there, one run without a floor on the other) */
 	COMPARE_R2R_RUNS,	/* yes, from the spread of each side's run means */
 	COMPARE_R2R_FLOOR,	/* yes, the noise floor's for the sides measured by rounds */
+	/*
+	 * a bound for it: Bochs lane runs of a one-vCPU probe, the interval
+	 * widened by the lanes' boot-to-boot spread (compare/lane_spread.h)
+	 */
+	COMPARE_R2R_LANE,
 	COMPARE_R2R_N
 };
-/* "none", "partial", "runs", "floor" */
+/* "none", "partial", "runs", "floor", "lane" */
 extern const char *const compare_r2r_names[COMPARE_R2R_N];
 
 /*
@@ -110,7 +124,7 @@ extern const char *const compare_r2r_names[COMPARE_R2R_N];
  * added are in docs/compare-report.md (the JSON's version history).
  */
 #define COMPARE_SCHEMA		"exitscope-compare"
-#define COMPARE_SCHEMA_VERSION	6
+#define COMPARE_SCHEMA_VERSION	7
 
 struct compare_host_diff {
 	char *field, *a, *b;		/* e.g. "kernel", "6.1.0", "6.18.44" */
@@ -120,6 +134,12 @@ struct compare_probe {
 	const char *name, *group;
 	const struct run_probe *a, *b;
 	enum compare_verdict verdict;
+	/*
+	 * What the interval alone says (faster, slower, no significant change,
+	 * too noisy; not compared as verdict): verdict but where that is not
+	 * judged.
+	 */
+	enum compare_verdict by_interval;
 	const char *why;		/* not compared though it ran on both sides: why; else NULL */
 	enum compare_method method;
 	/*
@@ -164,13 +184,18 @@ struct compare_probe {
  * side (a count of what every op does: a fact), none in every run of one
  * side against at least one per op in every run of the other (ops that
  * never exit, then each does), the runs' values by Welch t (2 runs or more
- * a side), or not at all (a side of one run whose value is neither: a run's
+ * a side), by the counts of a side of one run on a host that ran no guest
+ * code emulated (they exclude chance at
+ * COMPARE_COUNTER_P by an exact test over the ops, and the step is larger
+ * than the host's own exits per op), or not at all (a side of one run whose
+ * difference the counts cannot tell from chance or the host: a run's
  * counters are totals over its rounds, so how they vary from run to run is
  * unknown).
  */
 enum compare_counter_by { COMPARE_COUNTER_WHOLE, COMPARE_COUNTER_FROM_ZERO, COMPARE_COUNTER_RUNS,
-			  COMPARE_COUNTER_NOT_JUDGED, COMPARE_COUNTER_BY_N };
-/* "whole", "zero", "runs", "not judged" */
+			  COMPARE_COUNTER_NOT_JUDGED, COMPARE_COUNTER_COUNTS,
+			  COMPARE_COUNTER_BY_N };
+/* "whole", "zero", "runs", "not judged", "counts" */
 extern const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N];
 
 /*
@@ -221,6 +246,11 @@ struct compare_result {
 	size_t speed_probes;
 	const char **files_a, **files_b; size_t n_files_a, n_files_b;
 	const char *method_note;	/* set when some probe was compared by batches */
+	/*
+	 * Every file of both sides is a Bochs lane run (lane_deterministic);
+	 * some file of a side ran its guest code emulated.
+	 */
+	int lanes_deterministic, emulated;
 	char *r2r_note;			/* set when some probe's interval lacks run-to-run variation */
 	const struct noise_floor *noise;	/* the floor used (opts.noise) */
 	struct compare_opts opts;
@@ -235,11 +265,13 @@ struct compare_result {
 	struct compare_check_change *checks; size_t n_checks;
 	const char **only_a;		size_t n_only_a;
 	const char **only_b;		size_t n_only_b;
-	size_t n_faster, n_slower, n_same, n_too_noisy, n_not_run;
+	size_t n_faster, n_slower, n_same, n_too_noisy, n_not_judged, n_not_run;
 	size_t n_by_rounds, n_by_batches;	/* compared probes by method (rounds: also runs) */
 	size_t n_by_runs;			/* of n_by_rounds, both sides by their run means */
 	size_t n_floor;				/* probes whose interval holds the floor */
 	size_t n_r2r_none, n_r2r_partial;	/* probes lacking run-to-run variation, or on one side */
+	size_t n_r2r_lane;		/* probes whose interval holds the lanes' spread */
+	size_t n_floor_emulated;	/* not judged: a floor, a side of one run, emulated */
 };
 
 /* Defaults: threshold 2%, seed 1, default resamples, no noise floor, normalize auto. */
@@ -324,8 +356,9 @@ void compare_print(FILE *f, const struct compare_result *cr, int wide);
 json_t *compare_to_json(const struct compare_result *cr);
 
 /*
- * Any probe significantly slower beyond the threshold. "too noisy" is not a
- * regression (nothing was shown); compare_print() says how many were.
+ * Any probe significantly slower beyond the threshold. "too noisy" and "not
+ * judged" are not regressions (nothing was shown); compare_print() says how
+ * many were.
  */
 int compare_regressed(const struct compare_result *cr);
 

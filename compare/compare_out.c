@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compare/compare.h"
+#include "compare/lane_spread.h"
 
 const char *compare_counter_line(const struct compare_counter *c, char *buf, size_t len)
 {
@@ -56,7 +57,8 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
 	const struct compare_probe *s = &cr->speed;
 	const char *v = s->verdict == COMPARE_FASTER ? "faster" :
 			s->verdict == COMPARE_SLOWER ? "slower" :
-			s->verdict == COMPARE_TOO_NOISY ? "too noisy to tell" : "no significant change";
+			s->verdict == COMPARE_TOO_NOISY ? "too noisy to tell" :
+			s->verdict == COMPARE_UNJUDGED ? "not judged" : "no significant change";
 
 	if (!cr->has_speed || !s->has_pct)
 		return NULL;
@@ -141,6 +143,8 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "floor_sd_rel", p->floor && p->floor_sd_rel >= 0 ?
 					       json_real(p->floor_sd_rel) : json_null());
 	json_object_set_new(o, "floor_df", p->floor ? json_real(p->floor->df) : json_null());
+	json_object_set_new(o, "lane_spread_pct", p->r2r == COMPARE_R2R_LANE ?
+						  json_real(LANE_SPREAD_1VCPU_PCT) : json_null());
 	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
 	json_object_set_new(o, "normalized", json_boolean(p->normalized));
 	json_object_set_new(o, "speed_slope", p->normalized ? json_real(p->speed.beta) : json_null());
@@ -270,6 +274,8 @@ json_t *compare_to_json(const struct compare_result *cr)
 			"method_note", cr->method_note);
 	if (doc) {
 		json_object_set_new(doc, "noise", noise_json_ref(cr));
+		json_object_set_new(json_object_get(doc, "summary"), "not_judged",
+				    json_integer((json_int_t)cr->n_not_judged));
 		json_object_set_new(doc, "run_to_run_note", cr->r2r_note ? json_string(cr->r2r_note) :
 							      json_null());
 		json_object_set_new(doc, "normalize", json_pack("{s:s, s:s, s:s}",

@@ -530,9 +530,11 @@ void compare_print(FILE *f, const struct compare_result *cr, int wide)
 	}
 	if (cr->n_unjudged) {
 		fputc('\n', f);
-		put_text(f, wide, "", 2, "per-op counter differences not judged (one run on a side, "
-			 "not a whole number per op: a run's counters are totals over its rounds, so how "
-			 "they vary from run to run is unknown; 2 runs or more a side judge them):");
+		put_text(f, wide, "", 2, "per-op counter differences not judged (one run on a "
+			 "side, not a whole number per op, and the counts do not exclude chance "
+			 "or the step is no larger than the host's own exits per op: how a run's "
+			 "counters vary from run to run is unknown; 2 runs or more a side judge "
+			 "them):");
 		print_counters(f, cr->unjudged, cr->n_unjudged, wide);
 	}
 	if (cr->map_compared) {
@@ -556,8 +558,9 @@ void compare_print(FILE *f, const struct compare_result *cr, int wide)
 	print_only(f, "base", cr->only_a, cr->n_only_a, wide);
 	print_only(f, "new", cr->only_b, cr->n_only_b, wide);
 	snprintf(line, sizeof(line), "%zu faster, %zu slower, %zu no significant change, %zu too "
-		 "noisy, %zu not compared, %zu only in base, %zu only in new", cr->n_faster,
-		 cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_run, cr->n_only_a, cr->n_only_b);
+		 "noisy, %zu not judged, %zu not compared, %zu only in base, %zu only in new",
+		 cr->n_faster, cr->n_slower, cr->n_same, cr->n_too_noisy, cr->n_not_judged,
+		 cr->n_not_run, cr->n_only_a, cr->n_only_b);
 	fputc('\n', f);
 	put_text(f, wide, "summary: ", 2, line);
 }

@@ -3,7 +3,9 @@
  * counters.c - is a per-op counter's difference between the sides a
  * change? (docs/method.md, "Per-op counters"). The unit is the run, as for
  * the cycles: the counters are totals over all of a run's rounds, so one
- * run says nothing of how they vary from run to run.
+ * run says nothing of how they vary from run to run, but for what its
+ * counts themselves exclude: chance (an exact test of the counts over the
+ * ops) and the host (a step larger than the host's own exits per op).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -75,7 +77,105 @@ static int small(double a, double b)
 	return fabs(a - b) < COMPARE_COUNTER_EPS || fabs(a - b) < COMPARE_COUNTER_REL * fmax(a, b);
 }
 
-static enum counters_call judge(const double *xa, size_t na, const double *xb, size_t nb,
+/* A side's total count of counter i and its ops, over the runs that have it. */
+struct counts {
+	double k, ops;
+};
+
+/*
+ * The counts behind counter i of the runs r[0..n-1]: per op x ops, each a
+ * whole number (within 0.01) over ops > 0. 0, or -1 when a run lacks its
+ * ops or its figure is no count over them.
+ */
+static int side_counts(const struct run_probe *const *r, size_t n, int i, struct counts *t)
+{
+	t->k = t->ops = 0;
+	for (size_t j = 0; j < n; j++) {
+		double k;
+
+		if (r[j]->per_op[i] < 0)
+			continue;
+		if (r[j]->ops <= 0)
+			return -1;
+		k = r[j]->per_op[i] * (double)r[j]->ops;
+		if (!(fabs(k - round(k)) <= 0.01))
+			return -1;
+		t->k += round(k);
+		t->ops += (double)r[j]->ops;
+	}
+	return t->ops > 0 ? 0 : -1;
+}
+
+/* log of the binomial probability of x of n at p (0 < p < 1). */
+static double binom_logpmf(double x, double n, double p)
+{
+	return lgamma(n + 1) - lgamma(x + 1) - lgamma(n - x + 1) + x * log(p) + (n - x) * log1p(-p);
+}
+
+double counters_poisson_p(double ka, double ops_a, double kb, double ops_b)
+{
+	double n = ka + kb, p = ops_b / (ops_a + ops_b), sum = 0, t;
+	int up = kb >= n * p;
+
+	if (!(n > 0) || !(p > 0) || !(p < 1))
+		return 1;
+	/* From kb outward into its tail: the terms only fall there; stop once they add nothing. */
+	for (double x = kb; x >= 0 && x <= n; x += up ? 1 : -1) {
+		t = exp(binom_logpmf(x, n, p));
+		sum += t;
+		if (t < sum * 1e-17)
+			break;
+	}
+	return fmin(1, 2 * sum);
+}
+
+/*
+ * What the host itself adds per op on a side (docs/method.md, "Per-op
+ * counters"): its interrupts and signals, each an exit; -1 unknown.
+ */
+static double host_per_op(const struct run_probe *const *r, size_t n)
+{
+	double irq = counters_mean(r, n, RESULT_OP_IRQ_EXITS);
+	double sig = counters_mean(r, n, RESULT_OP_SIGNAL_EXITS);
+
+	return irq < 0 || sig < 0 ? -1 : irq + sig;
+}
+
+/* The host's own counters: a step of them is what the host did, never a probe's change. */
+static int host_counter(int i)
+{
+	return i == RESULT_OP_IRQ_EXITS || i == RESULT_OP_SIGNAL_EXITS || i == RESULT_OP_USER_INTR;
+}
+
+/*
+ * A side of one run (no spread of runs to judge by): a change when its
+ * counts exclude chance at COMPARE_COUNTER_P and the step is larger than
+ * the host's own exits per op on either side. Its interval: the normal one
+ * of the difference of two Poisson rates.
+ */
+static enum counters_call by_counts(const struct run_probe *const *a, size_t na,
+				    const struct run_probe *const *b, size_t nb, int i,
+				    struct compare_counter *c)
+{
+	struct counts ta, tb;
+	double ha = host_per_op(a, na), hb = host_per_op(b, nb), se;
+
+	if (host_counter(i) || ha < 0 || hb < 0 || side_counts(a, na, i, &ta) ||
+	    side_counts(b, nb, i, &tb))
+		return COUNTERS_UNJUDGED;
+	if (!(fabs(c->b - c->a) > fmax(ha, hb)) ||
+	    !(counters_poisson_p(ta.k, ta.ops, tb.k, tb.ops) < COMPARE_COUNTER_P))
+		return COUNTERS_UNJUDGED;
+	se = sqrt(ta.k / (ta.ops * ta.ops) + tb.k / (tb.ops * tb.ops));
+	c->by = COMPARE_COUNTER_COUNTS;
+	c->lo = c->b - c->a - 1.96 * se;
+	c->hi = c->b - c->a + 1.96 * se;
+	return COUNTERS_CHANGED;
+}
+
+static enum counters_call judge(const struct run_probe *const *a, size_t n_a,
+				const struct run_probe *const *b, size_t n_b, int i, int emulated,
+				const double *xa, size_t na, const double *xb, size_t nb,
 				struct compare_counter *c)
 {
 	struct stats_diff d;
@@ -106,11 +206,12 @@ static enum counters_call judge(const double *xa, size_t na, const double *xb, s
 		return d.lo > 0 || d.hi < 0 ? COUNTERS_CHANGED : COUNTERS_SAME;
 	}
 	c->by = COMPARE_COUNTER_NOT_JUDGED;
-	return COUNTERS_UNJUDGED;
+	/* Emulated, a run's counts move with the host's speed beyond chance (docs/method.md). */
+	return emulated ? COUNTERS_UNJUDGED : by_counts(a, n_a, b, n_b, i, c);
 }
 
 enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
-				  const struct run_probe *const *b, size_t nb, int i,
+				  const struct run_probe *const *b, size_t nb, int i, int emulated,
 				  struct compare_counter *c)
 {
 	size_t ka, kb;
@@ -125,7 +226,7 @@ enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
 	if (!xa || !xb)
 		r = COUNTERS_NOMEM;
 	else if (ka && kb)
-		r = judge(xa, ka, xb, kb, c);
+		r = judge(a, na, b, nb, i, emulated, xa, ka, xb, kb, c);
 	free(xa);
 	free(xb);
 	return r;

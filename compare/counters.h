@@ -24,10 +24,20 @@ double counters_mean(const struct run_probe *const *r, size_t n, int i);
 /*
  * Counter i of a probe whose ok runs are a[0..na-1] and b[0..nb-1]: c's
  * a, b (the sides' means), runs_a, runs_b (runs that have it), by, lo, hi
- * are filled (probe, counter and note are the caller's).
+ * are filled (probe, counter and note are the caller's). emulated: a file
+ * of either side ran its guest code emulated (its counts then vary from
+ * run to run beyond chance: a one-run side is not judged by them).
  */
 enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
-				  const struct run_probe *const *b, size_t nb, int i,
+				  const struct run_probe *const *b, size_t nb, int i, int emulated,
 				  struct compare_counter *c);
+
+/*
+ * The two-sided p-value of the exact test that two Poisson counts ka over
+ * ops_a and kb over ops_b (ops the exposure) come from one rate: kb given
+ * ka + kb is binomial with p = ops_b / (ops_a + ops_b); twice its tail
+ * (at most 1). 1 when there is nothing to test.
+ */
+double counters_poisson_p(double ka, double ops_a, double kb, double ops_b);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/lane_spread.h"
 #include "compare/model.h"
 #include "results/guest_speed.h"
 
@@ -259,4 +260,13 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
 	p->rounds_a = ea.rounds;
 	p->rounds_b = eb.rounds;
 	return 0;
+}
+
+void compare_model_lane(struct compare_probe *p)
+{
+	double w = LANE_SPREAD_1VCPU_PCT / 100 * fmax(fabs(p->d.median_a), fabs(p->d.median_b));
+
+	p->d.lo -= w;
+	p->d.hi += w;
+	p->r2r = COMPARE_R2R_LANE;
 }

@@ -22,4 +22,13 @@
 int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
 		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o);
 
+/*
+ * A probe of Bochs lane runs, one-vCPU on both sides, whose interval lacks
+ * the run-to-run variation (p->r2r none or partial): two boots of one
+ * kernel give its figure to within LANE_SPREAD_1VCPU_PCT, so each end of
+ * the interval is moved out by that share of the larger side's figure (a
+ * bound, added to the interval as it is); p->r2r becomes lane.
+ */
+void compare_model_lane(struct compare_probe *p);
+
 #endif

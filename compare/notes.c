@@ -6,11 +6,15 @@
  * one run to the next, and the guest speed line (compare/speed.c) with
  * its verdict and what it means for the probes'.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare_int.h"
 #include "compare/floor.h"
+#include "compare/lane_spread.h"
+#include "compare/model.h"
 #include "compare/speed.h"
 
 /* Do two runs' settings differ in setting i? */
@@ -91,49 +95,113 @@ int notes_floor(struct compare_result *cr, const struct result_file *const *a, s
 
 #define R2R_NAMES 6	/* probes named in the note; more are counted */
 
-/*
- * Said once when some interval lacks the variation from one run to the
- * next (one run on a side, no floor for it): what it does not see and how
- * to include it.
- */
-int notes_r2r(struct compare_result *cr)
+/* The names of the probes pick() takes, ", " joined (R2R_NAMES, then " and N more"); how many. */
+static size_t r2r_names(const struct compare_result *cr, int (*pick)(const struct compare_probe *),
+			char *names, size_t len)
 {
-	static const char how[] = "To include it: several runs per side (A1.json A2.json A3.json -- "
-				  "B1.json B2.json B3.json, e.g. from `exitscope run --repeat 3`) "
-				  "or the host's noise floor (--noise FILE)";
-	size_t n = cr->n_r2r_none + cr->n_r2r_partial, k = 0;
-	char names[R2R_NAMES * 48 + 32] = "";
+	size_t k = 0;
 
-	if (!n)
-		return 0;
-	if (!cr->noise && cr->n_r2r_none == cr->n_by_rounds) {
-		cr->r2r_note = findings_printf("note: one run per side and no noise floor: the "
-					       "intervals see the variation between the rounds of "
-					       "each run, not from one run (process, boot) to the "
-					       "next, so a difference between two runs of the same "
-					       "code can read as a change. %s", how);
-		return cr->r2r_note ? 0 : -1;
-	}
+	names[0] = 0;
 	for (size_t i = 0; i < cr->n_probes; i++) {
 		const struct compare_probe *p = &cr->probes[i];
 
-		if (p->verdict == COMPARE_NOT_RUN || p->method == COMPARE_METHOD_BATCHES ||
-		    (p->r2r != COMPARE_R2R_NONE && p->r2r != COMPARE_R2R_PARTIAL))
+		if (p->verdict == COMPARE_NOT_RUN || !pick(p))
 			continue;
 		if (k++ < R2R_NAMES)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%.40s",
+			snprintf(names + strlen(names), len - strlen(names), "%s%.40s",
 				 k > 1 ? ", " : "", p->name);
 	}
 	if (k > R2R_NAMES)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), " and %zu more",
+		snprintf(names + strlen(names), len - strlen(names), " and %zu more",
 			 k - R2R_NAMES);
-	cr->r2r_note = findings_printf("note: the interval of %zu probe%s (%s) lacks the "
-				       "variation from one run to the next of a side measured by "
-				       "one run (%s), so a difference between runs can read as a "
-				       "change. %s", n, n == 1 ? "" : "s", names,
-				       cr->noise ? "and not in the noise floor" : "no noise floor",
-				       how);
-	return cr->r2r_note ? 0 : -1;
+	return k;
+}
+
+static int lacks_r2r(const struct compare_probe *p)
+{
+	return p->method != COMPARE_METHOD_BATCHES &&
+	       (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL);
+}
+
+static int floor_unjudged(const struct compare_probe *p)
+{
+	return p->verdict == COMPARE_UNJUDGED && p->r2r == COMPARE_R2R_FLOOR;
+}
+
+static int lane_widened(const struct compare_probe *p)
+{
+	return p->r2r == COMPARE_R2R_LANE;
+}
+
+/* s + " " + the formatted text (malloc'd; s freed), or NULL when out of memory. */
+static char *note_add(char *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static char *note_add(char *s, const char *fmt, ...)
+{
+	char *t = NULL, *u;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&t, fmt, ap) < 0)
+		t = NULL;
+	va_end(ap);
+	u = t && s ? findings_printf("%s %s", s, t) : t && !s ? t : NULL;
+	if (u != t)
+		free(t);
+	free(s);
+	return u;
+}
+
+/*
+ * Said once (docs/method.md, "Not judged"): which intervals lack the
+ * variation from one run to the next and are not judged, which have a
+ * floor that does not hold on an emulated host, which stand for it by the
+ * lanes' boot-to-boot spread; how to judge them.
+ */
+int notes_r2r(struct compare_result *cr)
+{
+	const char *how = cr->emulated ?
+		"To judge them: several runs per side (A1.json A2.json A3.json -- B1.json B2.json "
+		"B3.json, e.g. from `exitscope run --repeat 3`)" :
+		"To judge them: several runs per side (A1.json A2.json A3.json -- B1.json B2.json "
+		"B3.json, e.g. from `exitscope run --repeat 3`) or the host's noise floor "
+		"(--noise FILE)";
+	char names[R2R_NAMES * 48 + 32];
+	char *note = NULL;
+	size_t n;
+
+	n = r2r_names(cr, lacks_r2r, names, sizeof(names));
+	if (n && !cr->noise && cr->n_r2r_none == cr->n_by_rounds)
+		note = note_add(note, "note: one run per side and no noise floor: an interval sees "
+				"the variation between the rounds of its run, not from one run "
+				"(process, boot) to the next, so one run a side cannot tell a "
+				"difference from noise: not judged (the difference and its "
+				"within-run interval are shown; 'too noisy' stands). %s.", how);
+	else if (n)
+		note = note_add(note, "note: the interval of %zu probe%s (%s) lacks the variation "
+				"from one run to the next of a side measured by one run (%s), so "
+				"one run there cannot tell a difference from noise: not judged "
+				"('too noisy' stands). %s.", n, n == 1 ? "" : "s", names,
+				cr->noise ? "and not in the noise floor" : "no noise floor", how);
+	if (n && !note)
+		return -1;
+	n = r2r_names(cr, floor_unjudged, names, sizeof(names));
+	if (n && !(note = note_add(note, "%s%zu probe%s (%s) not judged though the noise floor "
+				   "is in %s interval: a side of one run on a host whose guest "
+				   "code was emulated, where a floor measured in another window "
+				   "does not hold one run a side (docs/benchmark.md); several runs "
+				   "per side judge %s.", note ? "" : "note: ", n, n == 1 ? "" : "s",
+				   names, n == 1 ? "its" : "their", n == 1 ? "it" : "them")))
+		return -1;
+	n = r2r_names(cr, lane_widened, names, sizeof(names));
+	if (n && !(note = note_add(note, "%sBochs lane runs, one boot on a side: the interval of "
+				   "%zu one-vCPU probe%s stands for the variation from one boot "
+				   "to the next by the lanes' spread, each end moved out by "
+				   "%.2f%% of the larger figure.", note ? "" : "note: ", n,
+				   n == 1 ? "" : "s", LANE_SPREAD_1VCPU_PCT)))
+		return -1;
+	cr->r2r_note = note;
+	return 0;
 }
 
 /*
@@ -144,10 +212,21 @@ int notes_r2r(struct compare_result *cr)
 int notes_speed(struct compare_result *cr, const struct result_file *const *a, size_t na,
 		const struct result_file *const *b, size_t nb)
 {
+	struct compare_probe *s = &cr->speed;
+
 	if (compare_speed(cr, a, na, b, nb))
 		return -1;
-	if (cr->has_speed)
-		probediff_verdict(cr, &cr->speed, 0);
+	/* Judged as a probe is (docs/method.md, "Not judged"): the loop is one vCPU's. */
+	if (cr->has_speed && cr->lanes_deterministic &&
+	    (s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL))
+		compare_model_lane(s);
+	if (cr->has_speed) {
+		probediff_verdict(cr, s, 0);
+		s->by_interval = s->verdict;
+		if ((s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL) &&
+		    s->verdict != COMPARE_TOO_NOISY)
+			s->verdict = COMPARE_UNJUDGED;
+	}
 	if (cr->has_speed && !probediff_finite(&cr->speed))
 		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&

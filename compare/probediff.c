@@ -13,18 +13,22 @@
 
 #include "compare/compare_int.h"
 #include "compare/counters.h"
+#include "compare/lane_spread.h"
 #include "compare/model.h"
+#include "compare/speed.h"
 #include "results/guest_speed.h"
 
 /* Printed with the probes (and in the JSON) when some probe had fewer than 2 rounds a side. */
 static const char batches_note[] =
 	"note: fewer than 2 rounds on a side (v1 runs, older recordings or a single round): "
 	"the interval resamples the samples of the runs and does not see run-to-run "
-	"variance, so a drift between the runs can read as a change";
+	"variance, so a drift between the runs cannot be told from a change: not judged "
+	"(but in Bochs lane runs)";
 static const char mixed_note[] =
 	"note: probes marked (b) have fewer than 2 rounds on a side (v1 runs, older "
 	"recordings or a single round): their interval resamples the samples and does not "
-	"see run-to-run variance, so a drift between the runs can read as a change";
+	"see run-to-run variance, so a drift between the runs cannot be told from a change: "
+	"not judged (but in Bochs lane runs)";
 
 /* Sorted index of the probes of a side's files, for matching by name without quadratic scans. */
 struct key_ref {
@@ -243,15 +247,42 @@ static int resolved(const struct compare_probe *p)
 static const char zero_why[] = "cannot compare: zero base (a base of 0.0 cycles/op has no "
 				"percentage to hold against the threshold)";
 
+/* Does any of the runs r[0..n-1] name a second vCPU? */
+static int any_two_vcpus(const struct run_probe *const *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (lane_two_vcpus(r[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Can p's interval stand for the variation from one run to the next
+ * (docs/method.md, "Not judged")? It cannot when it lacks it (r2r none or
+ * partial), nor when a side of one run has it from a noise floor on a host
+ * whose guest code was emulated: a floor from another window does not hold
+ * one run a side there (docs/benchmark.md). *floor_emulated: the latter.
+ */
+static int judgeable(const struct compare_result *cr, const struct compare_probe *p,
+		     int *floor_emulated)
+{
+	*floor_emulated = p->r2r == COMPARE_R2R_FLOOR && cr->emulated &&
+			  (p->runs_a == 1 || p->runs_b == 1);
+	return p->r2r != COMPARE_R2R_NONE && p->r2r != COMPARE_R2R_PARTIAL && !*floor_emulated;
+}
+
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
+	int floor_emulated;
+
 	p->a = pa->rep;
 	p->b = pb->rep;
 	p->runs_a = pa->n_ok;
 	p->runs_b = pb->n_ok;
 	p->mde_pct = -1;
 	p->loop_a = p->loop_b = -1;
+	p->by_interval = COMPARE_NOT_RUN;
 	if (!pa->n_ok || !pb->n_ok) {
 		p->verdict = COMPARE_NOT_RUN;
 		cr->n_not_run++;
@@ -266,6 +297,10 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	if (probe_speed(cr, p, pa, pb) ||
 	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
 		return -1;
+	if (cr->lanes_deterministic &&
+	    (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL) &&
+	    !any_two_vcpus(pa->ok, pa->n_ok) && !any_two_vcpus(pb->ok, pb->n_ok))
+		compare_model_lane(p);
 	probediff_verdict(cr, p, COMPARE_DIFF_MIN);
 	if (!probediff_finite(p) || (fabs(p->d.median_a) <= COMPARE_DIFF_MIN && resolved(p))) {
 		p->why = probediff_finite(p) ? zero_why : overflow_why;
@@ -276,6 +311,12 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	}
 	if (!resolved(p) && (p->verdict == COMPARE_FASTER || p->verdict == COMPARE_SLOWER))
 		p->verdict = COMPARE_SAME;
+	p->by_interval = p->verdict;
+	/* "too noisy" stands: the variation from run to run would only widen the interval. */
+	if (!judgeable(cr, p, &floor_emulated) && resolved(p) && p->verdict != COMPARE_TOO_NOISY) {
+		p->verdict = COMPARE_UNJUDGED;
+		cr->n_floor_emulated += floor_emulated;
+	}
 	if (p->method == COMPARE_METHOD_BATCHES)
 		cr->n_by_batches++;
 	else
@@ -287,6 +328,7 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	cr->n_floor += p->floor != NULL;
 	cr->n_r2r_none += p->r2r == COMPARE_R2R_NONE && p->method != COMPARE_METHOD_BATCHES;
 	cr->n_r2r_partial += p->r2r == COMPARE_R2R_PARTIAL;
+	cr->n_r2r_lane += p->r2r == COMPARE_R2R_LANE;
 	switch (p->verdict) {
 	case COMPARE_FASTER:
 		cr->n_faster++;
@@ -296,6 +338,9 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		break;
 	case COMPARE_TOO_NOISY:
 		cr->n_too_noisy++;
+		break;
+	case COMPARE_UNJUDGED:
+		cr->n_not_judged++;
 		break;
 	default:
 		cr->n_same++;
@@ -323,7 +368,8 @@ static int compare_counters(struct compare_result *cr, struct compare_probe *p,
 	if (!pa->n_ok || !pb->n_ok)
 		return 0;
 	for (i = 0; i < RESULT_PER_OP_N; i++) {
-		enum counters_call r = counters_judge(pa->ok, pa->n_ok, pb->ok, pb->n_ok, i, &c);
+		enum counters_call r = counters_judge(pa->ok, pa->n_ok, pb->ok, pb->n_ok, i,
+						      cr->emulated, &c);
 
 		if (r == COUNTERS_NOMEM)
 			return -1;
@@ -353,16 +399,38 @@ static int first_of_name(const struct side *s, size_t file, size_t idx, const st
 }
 
 /*
- * Every probe times the same empty loop beside its operation. When that
- * baseline moved alike in every probe between the sides, the host ran at
- * another speed (or a host-wide change hit everything): say so, since probe
- * changes of that size may be that and not the probe's own. shift[] holds
- * each probe's relative baseline change, new / base - 1.
+ * The probe's relative baseline change, new / base - 1, over rounds of one
+ * batch size both sides measured (speed_batch): 1 with *shift, 0 when no
+ * size is on both.
  */
-static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t n)
+static int baseline_shift(const struct pooled *pa, const struct pooled *pb, double *shift)
+{
+	long long batch;
+	double ma, mb;
+
+	if (!speed_batch(pa->ok, pa->n_ok, pb->ok, pb->n_ok, &batch, &ma, &mb))
+		return 0;
+	*shift = mb / ma - 1;
+	return 1;
+}
+
+/*
+ * Every probe times the same empty loop beside its operation. When that
+ * baseline moved alike in every probe between the sides (at equal batch
+ * sizes), the host ran at another speed (or a host-wide change hit
+ * everything): say so, since probe changes of that size may be that and
+ * not the probe's own. shift[] holds each probe's relative baseline
+ * change, new / base - 1; apart: probes whose sides share no batch size.
+ */
+static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t n, size_t apart)
 {
 	double g;
 
+	if (n < COMPARE_SHIFT_MIN_PROBES && n + apart >= COMPARE_SHIFT_MIN_PROBES)
+		return findings_warnf(cr, "note: the harness baseline cannot be compared "
+				      "between the sides: in %zu of %zu probes they measured "
+				      "no batch size in common, and a batch's baseline per op "
+				      "depends on its size", apart, n + apart);
 	if (n < COMPARE_SHIFT_MIN_PROBES)
 		return 0;
 	g = 100 * stats_median(shift, n);
@@ -378,7 +446,7 @@ static int warn_baseline_shift(struct compare_result *cr, double *shift, size_t 
 static int compare_probes(struct compare_result *cr, struct side *sa, struct side *sb)
 {
 	double *shift = NULL;
-	size_t n_shift = 0;
+	size_t n_shift = 0, n_apart = 0;
 	struct pooled pa = { 0 }, pb = { 0 };
 	const struct key_ref *ra, *rb, *dummy;
 	struct compare_probe *p;
@@ -413,12 +481,16 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p->group = pa.rep->group;
 			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p, &pa, &pb))
 				goto out;
-			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0)
-				shift[n_shift++] = p->loop_b / p->loop_a - 1;
+			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0) {
+				if (baseline_shift(&pa, &pb, &shift[n_shift]))
+					n_shift++;
+				else
+					n_apart++;
+			}
 		}
 	}
 	/* At equal guest speed a shift of it is the guest speed line's, not the probes'. */
-	if (!cr->normalized && warn_baseline_shift(cr, shift, n_shift))
+	if (!cr->normalized && warn_baseline_shift(cr, shift, n_shift, n_apart))
 		goto out;
 	for (i = 0; i < sb->n; i++)
 		for (j = 0; j < sb->f[i]->n_probes; j++)

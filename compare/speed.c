@@ -11,6 +11,43 @@
 #include "compare/speed.h"
 #include "results/guest_speed.h"
 
+/* Rounds of batch size batch in the runs r[0..n-1]: how many, and the sum of their baselines. */
+static size_t batch_rounds(const struct run_probe *const *r, size_t n, long long batch, double *sum)
+{
+	size_t m = 0;
+
+	*sum = 0;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < r[i]->n_rounds; k++)
+			if (r[i]->rounds[k].batch == batch) {
+				*sum += r[i]->rounds[k].baseline_median;
+				m++;
+			}
+	return m;
+}
+
+int speed_batch(const struct run_probe *const *a, size_t na, const struct run_probe *const *b,
+		size_t nb, long long *batch, double *mean_a, double *mean_b)
+{
+	size_t best = 0, ma, mb;
+
+	for (size_t i = 0; i < na; i++)
+		for (size_t k = 0; k < a[i]->n_rounds; k++) {
+			long long bk = a[i]->rounds[k].batch;
+			double va, vb;
+
+			ma = batch_rounds(a, na, bk, &va);
+			mb = batch_rounds(b, nb, bk, &vb);
+			if ((ma < mb ? ma : mb) <= best || !(va > 0) || !(vb > 0))
+				continue;
+			best = ma < mb ? ma : mb;
+			*batch = bk;
+			*mean_a = va / (double)ma;
+			*mean_b = vb / (double)mb;
+		}
+	return best > 0;
+}
+
 /* A file's pseudo-run: the loops of its probes, each relative to its base side's mean. */
 struct loop_run {
 	struct run_probe p;
@@ -42,15 +79,28 @@ static const struct run_probe *usable(const struct result_file *f, const char *n
 	return p && p->status == PROBE_OK && speed_probe_ok(p) ? p : NULL;
 }
 
-/* The loops of probe name in the files f[0..n-1] into l[], over ref. */
-static int add_probe(const struct result_file *const *f, size_t n, const char *name, double ref,
-		     struct loop_run *l)
+/* Probe name's usable runs in the files f[0..n-1] into r[]; how many. */
+static size_t usable_runs(const struct result_file *const *f, size_t n, const char *name,
+			  const struct run_probe **r)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((r[m] = usable(f[i], name)))
+			m++;
+	return m;
+}
+
+/* The loops of probe name's rounds of batch size batch in files f[0..n-1] into l[], over ref. */
+static int add_probe(const struct result_file *const *f, size_t n, const char *name,
+		     long long batch, double ref, struct loop_run *l)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct run_probe *p = usable(f[i], name);
 
 		for (size_t k = 0; p && k < p->n_rounds; k++)
-			if (loop_push(&l[i], p->rounds[k].baseline_median / ref))
+			if (p->rounds[k].batch == batch &&
+			    loop_push(&l[i], p->rounds[k].baseline_median / ref))
 				return -1;
 	}
 	return 0;
@@ -96,14 +146,17 @@ int compare_speed(struct compare_result *cr, const struct result_file *const *a,
 {
 	struct loop_run *la = calloc(na, sizeof(*la)), *lb = calloc(nb, sizeof(*lb));
 	const struct run_probe **va = calloc(na, sizeof(*va)), **vb = calloc(nb, sizeof(*vb));
+	const struct run_probe **ra = calloc(na, sizeof(*ra)), **rb = calloc(nb, sizeof(*rb));
 	struct compare_opts o = cr->opts;	/* the loop has no floor */
 	struct compare_probe *s = &cr->speed;
+	double ref, ref_b;
+	long long batch;
 	size_t ma, mb;
 	int rc = -1;
 
 	cr->has_speed = 0;
 	cr->speed_probes = 0;
-	if (!la || !lb || !va || !vb)
+	if (!la || !lb || !va || !vb || !ra || !rb)
 		goto out;
 	for (size_t i = 0; i < cr->n_probes; i++) {
 		const struct compare_probe *p = &cr->probes[i];
@@ -111,7 +164,12 @@ int compare_speed(struct compare_result *cr, const struct result_file *const *a,
 		if (p->verdict == COMPARE_NOT_RUN || p->method == COMPARE_METHOD_BATCHES ||
 		    !(p->loop_a > 0) || !(p->loop_b > 0))
 			continue;
-		if (add_probe(a, na, p->name, p->loop_a, la) || add_probe(b, nb, p->name, p->loop_a, lb))
+		/* Its loops over the base side's mean, at a batch size both sides measured. */
+		if (!speed_batch(ra, usable_runs(a, na, p->name, ra), rb,
+				 usable_runs(b, nb, p->name, rb), &batch, &ref, &ref_b))
+			continue;
+		if (add_probe(a, na, p->name, batch, ref, la) ||
+		    add_probe(b, nb, p->name, batch, ref, lb))
 			goto out;
 		cr->speed_probes++;
 	}
@@ -134,5 +192,7 @@ out:
 	loop_free(lb, nb);
 	free(va);
 	free(vb);
+	free(ra);
+	free(rb);
 	return rc;
 }

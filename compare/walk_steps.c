@@ -11,18 +11,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/text.h"
 #include "compare/compare.h"
 #include "compare/path.h"
 #include "compare/walk_steps.h"
 
 #define WALK_PRINT_FNS		6	/* functions printed per step (--json has them all) */
 #define WALK_PRINT_CENSUS	4	/* census rows printed per step */
-
-/* A probe record that names a second vCPU: its two host CPUs, or its wait for vCPU 1. */
-static int two_vcpus(const struct run_probe *p)
-{
-	return (p->cpus[0] >= 0 && p->cpus[1] >= 0) || p->peer_wait_ms >= 0;
-}
 
 static const struct exit_path *probe_path(const struct result_file *rf, const char *name)
 {
@@ -181,7 +176,7 @@ static int lane_build(const struct walk_file *w, struct walk_lane *l)
 		for (size_t i = 0; i < l->n_ok && !two; i++) {
 			const struct run_probe *p = result_find_probe(w->commits[ok[i]].rf, names[k]);
 
-			two = p && two_vcpus(p);
+			two = p && lane_two_vcpus(p);
 		}
 		if (two) {
 			l->two_vcpu[l->n_two_vcpu++] = names[k];
@@ -242,32 +237,49 @@ void walk_steps_free(struct walk_steps *s)
 
 /* ---- terminal text ---- */
 
+/*
+ * One unit of s (n bytes left) as base/text.h prints it: a character kept
+ * as it is (its bytes, one column), or a byte escaped as \xNN (four
+ * columns) into esc. Its bytes in s; *cols, *out (what to write), *out_len.
+ */
+static size_t subject_unit(const char *s, size_t n, char esc[5], size_t *cols, const char **out,
+			   size_t *out_len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k = *u >= 0x80 ? text_utf8_len(u, n) : (*u >= 0x20 && *u != 0x7f);
+
+	if (k) {
+		*cols = 1;
+		*out = s;
+		*out_len = k;
+		return k;
+	}
+	snprintf(esc, 5, "\\x%02x", *u);
+	*cols = 4;
+	*out = esc;
+	*out_len = 4;
+	return 1;
+}
+
 const char *walk_subject_cut(const char *subject, size_t width, char *buf, size_t len)
 {
-	size_t o = 0, cols = 0, i, total = 0;
+	size_t n = strlen(subject), total = 0, cols = 0, o = 0, i, k, c, w;
+	const char *out;
+	char esc[5];
 
 	if (!len)
 		return "";
-	/* Columns: one per character (a UTF-8 continuation byte adds none). */
-	for (i = 0; subject[i]; i++)
-		total += ((unsigned char)subject[i] & 0xc0) != 0x80;
-	for (i = 0; subject[i] && o + 4 < len; i++) {
-		unsigned char ch = (unsigned char)subject[i];
-		int lead = (ch & 0xc0) != 0x80;
-
-		if (lead && total > width && cols + 3 >= width)
+	for (i = 0; i < n; i += k)
+		total += (k = subject_unit(subject + i, n - i, esc, &c, &out, &w), c);
+	for (i = 0; i < n; i += k, cols += c, o += w) {
+		k = subject_unit(subject + i, n - i, esc, &c, &out, &w);
+		if (total > width ? cols + c + 3 > width : cols + c > width)
 			break;
-		if (lead && cols == width)
+		if (o + w + 4 > len)
 			break;
-		cols += lead;
-		buf[o++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
+		memcpy(buf + o, out, w);
 	}
-	/* Never end inside a UTF-8 sequence. */
-	while (subject[i] && o && ((unsigned char)subject[i] & 0xc0) == 0x80) {
-		i--;
-		o--;
-	}
-	if (subject[i] && o + 4 <= len) {
+	if (i < n && o + 4 <= len) {
 		memcpy(buf + o, "...", 3);
 		o += 3;
 	}

@@ -10,19 +10,16 @@
 
 #include <stdio.h>
 
+#include "compare/lane_spread.h"
 #include "results/walk_model.h"
 
 /*
- * How far a one-vCPU probe's median lane cycles move between boots of one
- * kernel, in %: the largest difference measured in any lane (VMX self_ipi
- * against a third run; the check-kernels runs of 2026-12-03 and 2026-12-04
- * agree to 0.11% at most, most probes to the cycle): docs/kernels.md,
- * "Spread", where scripts/lane-kernels-table's SPREAD_1VCPU has it too.
- * A step is larger than this and than WALK_FLOOR_CYCLES (the near-zero
- * costs of guest-owned operations move by a cycle or two; the kernels
- * table's CHANGE_FLOOR).
+ * A step is larger than the lanes' boot-to-boot spread of a one-vCPU
+ * probe (compare/lane_spread.h, LANE_SPREAD_1VCPU_PCT) and than
+ * WALK_FLOOR_CYCLES (the near-zero costs of guest-owned operations move
+ * by a cycle or two; the kernels table's CHANGE_FLOOR).
  */
-#define WALK_SPREAD_1VCPU_PCT	0.16
+#define WALK_SPREAD_1VCPU_PCT	LANE_SPREAD_1VCPU_PCT
 #define WALK_FLOOR_CYCLES	2.0
 
 /*
@@ -43,7 +40,11 @@ void walk_steps_free(struct walk_steps *s);
  */
 void walk_steps_print(FILE *f, const struct walk_steps *s);
 
-/* The commit's subject cut to at most width columns (with "..." when cut) into buf; buf. */
+/*
+ * The commit's subject escaped as base/text.h does (a control byte, DEL or
+ * a byte of no UTF-8 as \xNN, four columns) and cut to at most width
+ * columns, never inside an escape (with "..." when cut), into buf; buf.
+ */
 const char *walk_subject_cut(const char *subject, size_t width, char *buf, size_t len);
 
 #endif

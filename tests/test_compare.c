@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
+#include "compare/counters.h"
+#include "compare/lane_spread.h"
 #include "compare/path.h"
 #include "results/exit_path.h"
 #include "tests/fixture.h"
@@ -21,6 +23,8 @@ static char *tmp;
 static char base_path[4096], new_path[4096], slow_a_path[4096], slow_b_path[4096];
 static char emu_path[4096], user_a_path[4096], user_b_path[4096], xcr0_path[4096];
 static char lane_a_path[4096], lane_b_path[4096];
+/* One Bochs (or QEMU) lane run a side of slow_probe, 1000 -> 1100 cycles/op. */
+static char slane_a_path[4096], slane_b_path[4096], qlane_a_path[4096], qlane_b_path[4096];
 /* Lane runs of 7.2: one source version, then the next, then with emulator patches. */
 static char src_a_path[4096], src_b_path[4096], src_c_path[4096], src_d_path[4096];
 /* Round files (method v2): A/A with drift, a 10% change, too noisy, and a v1 copy. */
@@ -193,6 +197,20 @@ static void make_files(void)
 		save(side ? lane_b_path : lane_a_path, side ? "lane_b.json" : "lane_a.json", a);
 	}
 	for (int side = 0; side < 4; side++) {
+		static const char *const names[] = { "slane_a.json", "slane_b.json", "qlane_a.json",
+						     "qlane_b.json" };
+		char *const dst[] = { slane_a_path, slane_b_path, qlane_a_path, qlane_b_path };
+		json_t *host = fixture_host("6.1.192", "Xeon", "native");
+
+		json_object_set_new(host, "lane", json_pack("{s:s, s:s, s:{s:s, s:s, s:[]}}",
+			"name", "vmx", "emulator", side < 2 ? "bochs 3.0 ryzen" : "qemu 7.2 TCG EPYC",
+			"kernel", "kind", "tiny", "config_sha256", "5a12", "patches"));
+		a = fixture_result(host, json_pack("[o]", noisy_probe("slow_probe", "insn",
+								     side & 1 ? 1100 : 1000, 10,
+								     21 + (side & 1), 1)));
+		save(dst[side], names[side], a);
+	}
+	for (int side = 0; side < 4; side++) {
 		static const char *const vers[] = { "linux-source-7.2 7.2.11-1~bpo13+1",
 						    "linux-source-7.2 7.2.12-1~bpo13+1",
 						    "linux-source-7.2 7.2.12-1~bpo13+1",
@@ -346,7 +364,11 @@ static void verdict_is(const struct compare_result *cr, const char *name, enum c
 {
 	const struct compare_probe *p = find(cr, name);
 
-	if (!ok(p && p->verdict == v, "%s: %s", name, compare_verdict_names[v]))
+	/* One run a side without a floor: its interval says v, the verdict is "not judged". */
+	bool unjudged = p && p->verdict == COMPARE_UNJUDGED && p->by_interval == v;
+
+	if (!ok(p && (p->verdict == v || unjudged), "%s: %s%s", name, compare_verdict_names[v],
+		unjudged ? " by its interval (not judged: one run a side)" : ""))
 		diag("  got %s", p ? compare_verdict_names[p->verdict] : "(not compared)");
 }
 
@@ -388,13 +410,14 @@ static void test_library(void)
 	p = find(cr, "hand_small");
 	ok(p && p->d.diff == 10 && p->d.lo == 10 && p->d.hi == 11 && p->pct == 100,
 	   "hand_small: diff +10 (+100%%), CI [10, 11]");
-	is_int((long long)cr->n_faster, 3, "3 faster");
-	is_int((long long)cr->n_slower, 1, "1 slower");
-	is_int((long long)cr->n_same, 2, "2 no significant change");
+	/* One run a side, no floor: every difference is not judged, whatever its interval says. */
+	is_int((long long)(cr->n_faster + cr->n_slower + cr->n_same), 0,
+	       "one run a side: no faster, slower or no significant change");
+	is_int((long long)cr->n_not_judged, 6, "6 not judged (3 faster, 1 slower, 2 unchanged by their intervals)");
 	is_int((long long)cr->n_not_run, 1, "1 not compared");
 	ok(cr->n_only_a == 1 && strcmp(cr->only_a[0], "old_only") == 0, "only in base: old_only");
 	ok(cr->n_only_b == 1 && strcmp(cr->only_b[0], "new_only") == 0, "only in new: new_only");
-	ok(compare_regressed(cr), "a slower probe is a regression");
+	ok(!compare_regressed(cr), "a probe slower by its interval but not judged is no regression");
 
 	is_int((long long)cr->n_counters, 2, "two exits/op changes");
 	found = 0;
@@ -435,7 +458,7 @@ static void test_library(void)
 	cr2 = compare_results(a, b, &o, &line);
 	ok(cr2 && find(cr2, "fast_probe")->d.lo == find(cr, "fast_probe")->d.lo &&
 	   find(cr2, "fast_probe")->d.hi == find(cr, "fast_probe")->d.hi, "same seed: same CI");
-	ok(cr2 && find(cr2, "fast_probe")->verdict == COMPARE_SAME,
+	ok(cr2 && find(cr2, "fast_probe")->by_interval == COMPARE_SAME,
 	   "--threshold 30: a 20%% change is not significant");
 	compare_free(cr2);
 	compare_free(cr);
@@ -546,9 +569,20 @@ static struct result_file *mem_file(double drift, uint64_t seed, int with_rounds
  * change (11 of 20 with these seeds); the Welch interval on the round medians
  * at most 5% (a 95% interval misses now and then), the issue's target.
  */
+/* Probes whose interval alone calls a change (their verdict may be "not judged"). */
+static size_t interval_changes(const struct compare_result *cr)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cr->n_probes; i++)
+		n += cr->probes[i].by_interval == COMPARE_FASTER ||
+		     cr->probes[i].by_interval == COMPARE_SLOWER;
+	return n;
+}
+
 static void test_aa_pairs(void)
 {
-	unsigned fp_batches = 0, fp_rounds = 0, k;
+	unsigned fp_batches = 0, fp_rounds = 0, fp_verdicts = 0, k;
 
 	for (k = 0; k < 20; k++) {
 		for (int with_rounds = 0; with_rounds < 2; with_rounds++) {
@@ -557,6 +591,8 @@ static void test_aa_pairs(void)
 			struct compare_result *cr = a && b ? compare_results(a, b, NULL, NULL) : NULL;
 
 			if (cr && (cr->n_faster || cr->n_slower))
+				fp_verdicts++;
+			if (cr && interval_changes(cr))
 				(*(with_rounds ? &fp_rounds : &fp_batches))++;
 			compare_free(cr);
 			result_free(a);
@@ -567,6 +603,7 @@ static void test_aa_pairs(void)
 	   fp_batches);
 	ok(fp_rounds <= 1 && fp_rounds < fp_batches, "A/A, drift between rounds: the Welch "
 	   "interval on round medians calls %u of 20 a change (at most 5%%)", fp_rounds);
+	is_int(fp_verdicts, 0, "A/A, one run a side: no pair has a faster or slower verdict (not judged)");
 }
 
 /*
@@ -623,7 +660,13 @@ static struct compare_result *compare_medians(struct result_file **a, size_t na,
 
 /* The Welch interval on round medians, on numbers worked out by hand. */
 /* Three probes with rounds whose every round's baseline is base (cycles/op). */
-static struct result_file *shift_file(double base, uint64_t seed)
+/*
+ * Three probes whose rounds' harness baselines are base, their batch sizes
+ * batch[k % nb] (the whole default of 64 when nb is 0); a round of batch 1
+ * has a baseline per op one1 times base (one batch's fixed cost on one op).
+ */
+static struct result_file *shift_file_batches(double base, uint64_t seed, const long long *batch,
+					      size_t nb, double one1)
 {
 	static const char *const names[] = { "p_one", "p_two", "p_three" };
 	json_t *probes = json_array(), *doc;
@@ -635,8 +678,12 @@ static struct result_file *shift_file(double base, uint64_t seed)
 		json_t *p = rounds_probe(names[i], 1000 * (i + 1), 0.01, 0.01, seed + i, 1), *r;
 		size_t k;
 
-		json_array_foreach(json_object_get(p, "rounds"), k, r)
-			json_object_set_new(r, "baseline_median", json_real(base));
+		json_array_foreach(json_object_get(p, "rounds"), k, r) {
+			long long bk = nb ? batch[k % nb] : 64;
+
+			json_object_set_new(r, "batch", json_integer(bk));
+			json_object_set_new(r, "baseline_median", json_real(bk == 1 ? base * one1 : base));
+		}
 		json_array_append_new(probes, p);
 	}
 	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
@@ -647,6 +694,11 @@ static struct result_file *shift_file(double base, uint64_t seed)
 	free(text);
 	json_decref(doc);
 	return rf;
+}
+
+static struct result_file *shift_file(double base, uint64_t seed)
+{
+	return shift_file_batches(base, seed, NULL, 0, 1);
 }
 
 static bool has_warning(const struct compare_result *cr, const char *needle)
@@ -831,6 +883,110 @@ static void test_counters(void)
 	   found);
 }
 
+/*
+ * One run a side of counter i: ka over ops_a on the base, kb over ops_b on
+ * the new, with the host's irq_exits per op irq_a, irq_b (none of its
+ * signals). NULL on failure.
+ */
+static struct compare_result *compare_counts(struct counter_cmp *cc, int i, double ka, long long ops_a,
+					     double irq_a, double kb, long long ops_b, double irq_b)
+{
+	const double va[] = { ka / (double)ops_a }, vb[] = { kb / (double)ops_b };
+	struct err err;
+
+	memset(cc, 0, sizeof(*cc));
+	if (counter_side(cc->a, 1, i, va, 41) || counter_side(cc->b, 1, i, vb, 48))
+		return NULL;
+	cc->a[0]->probes[0].ops = ops_a;
+	cc->b[0]->probes[0].ops = ops_b;
+	cc->a[0]->probes[0].per_op[RESULT_OP_SIGNAL_EXITS] = 0;
+	cc->b[0]->probes[0].per_op[RESULT_OP_SIGNAL_EXITS] = 0;
+	if (i != RESULT_OP_IRQ_EXITS) {
+		cc->a[0]->probes[0].per_op[RESULT_OP_IRQ_EXITS] = irq_a;
+		cc->b[0]->probes[0].per_op[RESULT_OP_IRQ_EXITS] = irq_b;
+	}
+	cc->cr = compare_results_multi((const struct result_file *const *)cc->a, 1,
+				       (const struct result_file *const *)cc->b, 1, NULL, &err);
+	return cc->cr;
+}
+
+/*
+ * A counter of one run a side (docs/method.md, "Per-op counters"): a
+ * change when its counts exclude chance (exact test, p < 0.001, the ops
+ * the exposure) and the step is larger than the host's own exits per op;
+ * else not judged.
+ */
+static void test_counter_counts(void)
+{
+	const int ex = RESULT_OP_EXITS, irq = RESULT_OP_IRQ_EXITS;
+	struct counter_cmp cc;
+	struct compare_result *cr;
+	char line[256];
+	json_t *doc;
+	double p;
+
+	/* 3 against 10 over equal exposure: 2 P(X >= 10 | 13, 1/2) = 2 (286 + 78 + 13 + 1) / 8192. */
+	p = counters_poisson_p(3, 100, 10, 100);
+	ok(fabs(p - 2 * 378.0 / 8192) < 1e-12, "exact test: 3 vs 10 over equal ops, p = %.6f", p);
+	p = counters_poisson_p(10, 100, 3, 100);
+	ok(fabs(p - 2 * 378.0 / 8192) < 1e-12, "exact test: symmetric (10 vs 3, p = %.6f)", p);
+	ok(counters_poisson_p(5, 100, 5, 100) == 1, "exact test: equal counts, p = 1 (capped)");
+	p = counters_poisson_p(1, 93, 188, 93);
+	ok(p < 1e-40, "exact test: 1 vs 188 over 93 ops each, p = %.3g", p);
+	p = counters_poisson_p(4, 92349, 188, 93);
+	ok(p < 1e-40, "exact test: 4 over 92349 ops vs 188 over 93, p = %.3g", p);
+
+	/* The lane A/B's step: 0.01 -> 2.02 exits/op over 93 ops, a host interrupt on each side. */
+	cr = compare_counts(&cc, ex, 1, 93, 1.0 / 93, 188, 93, 1.0 / 93);
+	ok(cr && cr->n_counters == 1 && cr->n_unjudged == 0 &&
+	   cr->counters[0].by == COMPARE_COUNTER_COUNTS && cr->counters[0].lo > 1.5 &&
+	   cr->counters[0].hi < 2.5 &&
+	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)), "p: 0.01 -> 2.02 exits/op"),
+	   "one run a side, 1 -> 188 exits over 93 ops: a change by the counts (CI [%.2f, %.2f])",
+	   cr && cr->n_counters ? cr->counters[0].lo : 0, cr && cr->n_counters ? cr->counters[0].hi : 0);
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 1 &&
+	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
+	   "counter_changes"), 0), "by")) ?: "", "counts"),
+	   "--json: in counter_changes, by \"counts\"");
+	json_decref(doc);
+	/* The same counts where a side's guest code ran emulated: they vary beyond chance there. */
+	if (cr) {
+		cc.b[0]->host.exec_mode = EXEC_EMULATED;
+		compare_free(cc.cr);
+		cr = cc.cr = compare_results_multi((const struct result_file *const *)cc.a, 1,
+						   (const struct result_file *const *)cc.b, 1, NULL, NULL);
+	}
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "the same 1 -> 188 exits, the new side emulated: not judged");
+	counter_free(&cc);
+	/* An irq-like change: 0.03 -> 0.10 exits/op, the host's interrupts 0.03 -> 0.10 with it. */
+	cr = compare_counts(&cc, ex, 30000, 1000000, 0.03, 100000, 1000000, 0.10);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 2 &&
+	   !strcmp(cr->unjudged[0].counter, "exits") && !strcmp(cr->unjudged[1].counter, "irq_exits"),
+	   "0.03 -> 0.10 exits/op over 1e6 ops, irq_exits 0.03 -> 0.10: neither judged (the host's)");
+	counter_free(&cc);
+	/* The same counts without the host's interrupts: the step is the probe's. */
+	cr = compare_counts(&cc, ex, 30000, 1000000, 0, 100000, 1000000, 0);
+	ok(cr && cr->n_counters == 1 && cr->counters[0].by == COMPARE_COUNTER_COUNTS,
+	   "0.03 -> 0.10 exits/op over 1e6 ops, no host interrupts: a change");
+	counter_free(&cc);
+	/* Too few counts to exclude chance (p 0.09): not judged. */
+	cr = compare_counts(&cc, ex, 3, 100, 0, 10, 100, 0);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "3 -> 10 exits over 100 ops (p 0.09): not judged");
+	counter_free(&cc);
+	/* The host's own counter is never a probe's change from one run. */
+	cr = compare_counts(&cc, irq, 0, 1000000, 0, 100000, 1000000, 0);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1, "irq_exits 0.00 -> 0.10: not judged");
+	counter_free(&cc);
+	/* Counts that are no whole numbers over the ops: not counts, not judged. */
+	cr = compare_counts(&cc, ex, 30000.5, 1000000, 0, 100000, 1000000, 0);
+	ok(cr && cr->n_counters == 0 && cr->n_unjudged == 1,
+	   "a per-op figure that is no count over the ops: not judged");
+	counter_free(&cc);
+}
+
 /* The harness baseline of every probe moved alike: the host's speed, said as a warning. */
 static void test_baseline_shift(void)
 {
@@ -838,6 +994,7 @@ static void test_baseline_shift(void)
 			   *c = shift_file(7200 * 1.002, 31);
 	struct compare_result *ab = a && b ? compare_results(a, b, NULL, NULL) : NULL,
 			      *ac = a && c ? compare_results(a, c, NULL, NULL) : NULL;
+	char line[512];
 
 	ok(ab && has_warning(ab, "harness baseline (the same empty loop in every probe) moved by a "
 			     "median +3.00% over 3 probes"),
@@ -849,6 +1006,44 @@ static void test_baseline_shift(void)
 	result_free(a);
 	result_free(b);
 	result_free(c);
+
+	/* The same speed, batches of 9 against batches of 1 (whose baseline per op is 16% dearer). */
+	{
+		static const long long nine[] = { 9 }, one[] = { 1 }, mixed[] = { 1, 9, 9 };
+
+		a = shift_file_batches(7200, 11, nine, 1, 1.1649);
+		b = shift_file_batches(7200, 21, one, 1, 1.1649);
+		c = shift_file_batches(7200, 31, mixed, 3, 1.1649);
+		ab = a && b ? compare_results(a, b, NULL, NULL) : NULL;
+		ac = a && c ? compare_results(a, c, NULL, NULL) : NULL;
+		ok(ab && !has_warning(ab, "moved by a median") &&
+		   has_warning(ab, "note: the harness baseline cannot be compared between the sides: in 3 "
+			       "of 3 probes they measured no batch size in common"),
+		   "batches of 9 against batches of 1: no baseline warning, a note that it cannot be given");
+		ok(ac && !has_warning(ac, "harness baseline"),
+		   "batches of 9 against 1, 9, 9: the rounds of 9 compared alone, no warning");
+		ok(ab && !ab->has_speed && ac && ac->has_speed && fabs(ac->speed.pct) < 1e-9,
+		   "guest speed: none from batches of 9 against 1; by the rounds of 9 alone, %+.2f%%",
+		   ac && ac->has_speed ? ac->speed.pct : 0);
+		compare_free(ab);
+		compare_free(ac);
+		result_free(a);
+		result_free(b);
+		result_free(c);
+		b = shift_file_batches(7200 * 1.05, 21, mixed, 3, 1.1649);
+		a = shift_file_batches(7200, 11, nine, 1, 1.1649);
+		ab = a && b ? compare_results(a, b, NULL, NULL) : NULL;
+		ok(ab && has_warning(ab, "moved by a median +5.00% over 3 probes"),
+		   "5%% dearer at equal batch sizes: warned, by the rounds of 9 (+5.00%%)");
+		ok(ab && ab->has_speed && fabs(ab->speed.pct - 5) < 1e-9 &&
+		   ab->speed.verdict == COMPARE_UNJUDGED && ab->speed.by_interval == COMPARE_SLOWER &&
+		   compare_speed_line(ab, line, sizeof(line)) && strstr(line, ": not judged"),
+		   "guest speed +5.00%%, one run a side: slower by its interval, not judged (%s)",
+		   ab && ab->has_speed ? compare_verdict_names[ab->speed.verdict] : "-");
+		compare_free(ab);
+		result_free(a);
+		result_free(b);
+	}
 }
 
 static void test_welch_verdicts(void)
@@ -901,7 +1096,7 @@ static void test_welch_verdicts(void)
 	b[0] = medians_file(up, 5);
 	cr = compare_medians(a, 1, b, 1);
 	p = cr ? find(cr, "p") : NULL;
-	ok(p && p->verdict == COMPARE_SLOWER && fabs(p->pct - 10) < 1e-9 &&
+	ok(p && p->by_interval == COMPARE_SLOWER && fabs(p->pct - 10) < 1e-9 &&
 	   fabs(p->d.hi - p->d.diff - 2.3096 * sqrt(7.514)) < 1e-3 && fabs(p->d.df - 7.93) < 0.005,
 	   "welch: steady +10%% over 5 rounds at 0.5%% noise: slower (CI [%+.2f%%, %+.2f%%], df %.2f)",
 	   p ? p->pct_lo : 0, p ? p->pct_hi : 0, p ? p->d.df : 0);
@@ -957,7 +1152,7 @@ static void test_rounds(void)
 	p = cr ? find(cr, "drifty") : NULL;
 	ok(p && p->method == COMPARE_METHOD_ROUNDS && p->rounds_a == ROUNDS && p->rounds_b == ROUNDS,
 	   "rounds present: the rounds method over %d rounds a side", ROUNDS);
-	ok(p && p->verdict == COMPARE_SAME, "A/A with drift between rounds: no significant change "
+	ok(p && p->by_interval == COMPARE_SAME, "A/A with drift between rounds: no significant change "
 	   "(%+.2f%%, CI [%+.2f%%, %+.2f%%])", p ? p->pct : 0, p ? p->pct_lo : 0, p ? p->pct_hi : 0);
 	ok(cr && !cr->method_note && cr->n_by_rounds == 1, "rounds on both sides: no batches note");
 	if (p)
@@ -986,9 +1181,10 @@ static void test_rounds(void)
 	/* A 10% change with the same drift and noise is found. */
 	cr = compare_paths(aa, 1, up, 1, rf);
 	p = cr ? find(cr, "drifty") : NULL;
-	ok(p && p->verdict == COMPARE_SLOWER && p->d.lo > 0 && p->pct > 5 && p->pct < 15,
-	   "10%% slower with the same noise: slower (%+.2f%%)", p ? p->pct : 0);
-	ok(cr && compare_regressed(cr), "slower is a regression");
+	ok(p && p->by_interval == COMPARE_SLOWER && p->d.lo > 0 && p->pct > 5 && p->pct < 15,
+	   "10%% slower with the same noise: slower by its interval (%+.2f%%)", p ? p->pct : 0);
+	ok(cr && p && p->verdict == COMPARE_UNJUDGED && !compare_regressed(cr),
+	   "one run a side: not judged, so no regression");
 	compare_free(cr);
 	free_files(rf, 2);
 
@@ -1083,6 +1279,129 @@ static int pooled_interval(const struct trial_runs *t, struct stats_diff *d)
 		for (size_t k = 0; k < t->b[i]->probes[0].n_rounds; k++)
 			xb[nb++] = t->b[i]->probes[0].rounds[k].median;
 	return stats_welch_diff(xa, na, xb, nb, d);
+}
+
+/*
+ * Which one-run-a-side probes are judged (docs/method.md, "Not judged"):
+ * Bochs lane runs of a one-vCPU probe, the interval widened by the lanes'
+ * spread; not QEMU lanes, not two-vCPU probes, not a floor on an emulated
+ * host.
+ */
+static void test_judging(void)
+{
+	struct result_file *a = load(slane_a_path), *b = load(slane_b_path);
+	struct result_file *na = load(slow_a_path), *nb = load(slow_b_path);
+	struct result_file *qa = load(qlane_a_path), *qb = load(qlane_b_path);
+	struct compare_result *cr = NULL, *plain = NULL;
+	const struct compare_probe *p, *q;
+	const double spread = LANE_SPREAD_1VCPU_PCT / 100;
+	uint64_t st = 4242;
+	json_t *doc;
+
+	if (!a || !b || !na || !nb || !qa || !qb) {
+		tap_skip(12, "lane fixtures did not load");
+		goto out;
+	}
+	cr = compare_results(a, b, NULL, NULL);
+	plain = compare_results(na, nb, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	q = plain ? find(plain, "slow_probe") : NULL;
+	ok(p && q && p->verdict == COMPARE_SLOWER && p->r2r == COMPARE_R2R_LANE &&
+	   q->verdict == COMPARE_UNJUDGED && q->by_interval == COMPARE_SLOWER &&
+	   q->r2r == COMPARE_R2R_NONE && !compare_regressed(plain) && compare_regressed(cr),
+	   "the same samples: slower in Bochs lane runs (r2r lane), not judged as native runs");
+	ok(p && q && fabs(p->d.lo - (q->d.lo - spread * p->d.median_b)) < 1e-9 &&
+	   fabs(p->d.hi - (q->d.hi + spread * p->d.median_b)) < 1e-9 && p->d.diff == q->d.diff,
+	   "lane: each end of the interval moved out by %.2f%% of the larger figure", 100 * spread);
+	ok(cr && cr->n_r2r_lane == 1 && cr->r2r_note && strstr(cr->r2r_note, "Bochs lane runs") &&
+	   !strstr(cr->r2r_note, "not judged"), "lane: the note says how the interval stands for it");
+	ok(plain && plain->n_not_judged == 1 && plain->method_note &&
+	   strstr(plain->method_note, "not judged"),
+	   "native, one run a side (no rounds): not judged, the batches note says so");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "run_to_run"),
+			  "lane") &&
+	   fixture_num(json_array_get(json_object_get(doc, "probes"), 0), "lane_spread_pct") ==
+	   LANE_SPREAD_1VCPU_PCT && json_integer_value(json_object_get(doc, "schema_version")) == 7,
+	   "--json: run_to_run lane, lane_spread_pct, schema version 7");
+	json_decref(doc);
+	doc = plain ? compare_to_json(plain) : NULL;
+	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "verdict"),
+			  "not judged") &&
+	   json_integer_value(json_object_get(json_object_get(doc, "summary"), "not_judged")) == 1 &&
+	   json_is_false(json_object_get(doc, "regression")),
+	   "--json: verdict \"not judged\", summary.not_judged, no regression");
+	json_decref(doc);
+	compare_free(cr);
+	compare_free(plain);
+
+	/* A second vCPU on one side: not the lanes' one-vCPU spread. */
+	b->probes[0].cpus[0] = 2;
+	b->probes[0].cpus[1] = 3;
+	cr = compare_results(a, b, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED && p->r2r == COMPARE_R2R_NONE,
+	   "Bochs lane, a two-vCPU probe: not judged");
+	compare_free(cr);
+	b->probes[0].cpus[0] = b->probes[0].cpus[1] = -1;
+	b->probes[0].peer_wait_ms = 0.5;
+	cr = compare_results(a, b, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED, "Bochs lane, a probe with peer_wait_ms: not judged");
+	compare_free(cr);
+	cr = compare_results(qa, qb, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED && p->r2r == COMPARE_R2R_NONE,
+	   "QEMU lane runs: not judged");
+	compare_free(cr);
+	cr = compare_results(a, qb, NULL, NULL);
+	p = cr ? find(cr, "slow_probe") : NULL;
+	ok(p && p->verdict == COMPARE_UNJUDGED, "a Bochs side against a QEMU side: not judged");
+	compare_free(cr);
+	cr = NULL;
+
+	/* A floor: judged on a native host, not where a side's guest code was emulated. */
+	{
+		const struct synth_probe sp = { "p", 1000, 0.015, 0.03 };
+		struct result_file *cal[10] = { 0 };
+		struct trial_runs tr = { 0 };
+		struct noise_floor nf;
+		struct compare_result *with = NULL;
+		int bad = draw_sides(&tr, 1, 1, 1000, 2000, 0.015, 0.03, &st);
+
+		for (size_t i = 0; i < 10; i++)
+			bad |= !(cal[i] = synth_run(&sp, 1, 3, 8, "6.1.0", "Xeon", "0.1.0", &st));
+		bad = bad || noise_estimate((const struct result_file *const *)cal, 10, &nf, NULL);
+		if (!bad) {
+			plain = compare_sides(&tr, &nf);
+			tr.b[0]->host.exec_mode = EXEC_EMULATED;
+			with = compare_sides(&tr, &nf);
+			noise_release(&nf);
+		}
+		ok(plain && plain->probes[0].r2r == COMPARE_R2R_FLOOR &&
+		   plain->probes[0].verdict == COMPARE_SLOWER,
+		   "a floor, native, one run a side: judged (%s)",
+		   plain ? compare_verdict_names[plain->probes[0].verdict] : "-");
+		ok(with && with->probes[0].r2r == COMPARE_R2R_FLOOR &&
+		   with->probes[0].verdict == COMPARE_UNJUDGED &&
+		   with->probes[0].by_interval == COMPARE_SLOWER && with->n_floor_emulated == 1 &&
+		   with->r2r_note &&
+		   strstr(with->r2r_note, "docs/benchmark.md") && !strstr(with->r2r_note, "--noise FILE"),
+		   "a floor, a side emulated, one run a side: not judged (%s), said in the note",
+		   with ? compare_verdict_names[with->probes[0].verdict] : "-");
+		compare_free(plain);
+		compare_free(with);
+		plain = NULL;
+		free_files(cal, 10);
+		free_sides(&tr);
+	}
+out:
+	result_free(a);
+	result_free(b);
+	result_free(na);
+	result_free(nb);
+	result_free(qa);
+	result_free(qb);
 }
 
 static bool misses(const struct stats_diff *d, double truth)
@@ -1490,7 +1809,7 @@ static void test_cli(void)
 	json_t *doc;
 
 	if (!getenv("EXITSCOPE") || access(getenv("EXITSCOPE"), X_OK)) {
-		tap_skip(45, "EXITSCOPE not set (run through make check)");
+		tap_skip(47, "EXITSCOPE not set (run through make check)");
 		return;
 	}
 	run(&r, "--help", NULL, NULL, NULL, NULL);
@@ -1502,9 +1821,10 @@ static void test_cli(void)
 	is_int(r.status, 0, "compare exits 0");
 	ok(has_line(r.out, "kernel: 6.1.0 -> 6.18.44", NULL), "host difference line");
 	ok(strstr(r.out, "kernel: 6.1.0") < strstr(r.out, "fast_probe"), "host differences come first");
-	ok(has_line(r.out, "fast_probe ", "faster"), "fast_probe: faster");
-	ok(has_line(r.out, "same_probe ", "no significant change"), "same_probe: no significant change");
-	ok(has_line(r.out, "hand_small ", "slower"), "hand_small: slower");
+	/* One run a side, no floor: the rows keep their figures, the verdict is "not judged". */
+	ok(has_line(r.out, "fast_probe ", "not judged"), "fast_probe: not judged");
+	ok(has_line(r.out, "same_probe ", "not judged"), "same_probe: not judged");
+	ok(has_line(r.out, "hand_small ", "not judged"), "hand_small: not judged");
 	ok(has_line(r.out, "hand_const ", "[-10.0, -10.0]"), "hand_const: CI [-10.0, -10.0]");
 	ok(has_line(r.out, "  toggle_cr4_cet: 2.00 -> 0.00 exits/op (now guest-owned)", NULL),
 	   "exits/op change on its own line");
@@ -1516,7 +1836,8 @@ static void test_cli(void)
 	   has_line(r.out, "  xstate/b: skip -> pass", NULL), "check status change line");
 	ok(has_line(r.out, "only in ", "old_only"), "only in base listed");
 	ok(has_line(r.out, "only in ", "new_only"), "only in new listed");
-	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL), "summary line");
+	ok(has_line(r.out, "summary: 0 faster, 0 slower, 0 no significant change, 0 too noisy, 6 not "
+		    "judged, 1 not compared", NULL), "summary line");
 	run_free(&r);
 
 	run(&r, base_path, new_path, "--seed", "7", NULL);
@@ -1525,17 +1846,29 @@ static void test_cli(void)
 	run_free(&r);
 	run_free(&r2);
 
-	run(&r, slow_a_path, slow_b_path, NULL, NULL, NULL);
+	/* Bochs lane runs, one boot a side: judged, the interval widened by the lanes' spread. */
+	run(&r, slane_a_path, slane_b_path, NULL, NULL, NULL);
 	ok(r.status == 0 && has_line(r.out, "slow_probe ", "slower"), "10%% regression: slower, exit 0");
 	run_free(&r);
-	run(&r, slow_a_path, slow_b_path, "--fail-on-regression", NULL, NULL);
+	run(&r, slane_a_path, slane_b_path, "--fail-on-regression", NULL, NULL);
 	is_int(r.status, 1, "--fail-on-regression: exit 1");
 	run_free(&r);
-	run(&r, slow_a_path, slow_b_path, "--fail-on-regression", "--threshold", "50");
+	run(&r, slane_a_path, slane_b_path, "--fail-on-regression", "--threshold", "50");
 	is_int(r.status, 0, "--threshold 50: 10%% is no regression, exit 0");
 	run_free(&r);
-	run(&r, slow_b_path, slow_a_path, "--fail-on-regression", NULL, NULL);
+	run(&r, slane_b_path, slane_a_path, "--fail-on-regression", NULL, NULL);
 	is_int(r.status, 0, "faster is no regression, exit 0");
+	run_free(&r);
+	/* The same change, one native run a side: not judged, and so no regression. */
+	run(&r, slow_a_path, slow_b_path, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "slow_probe ", "not judged") &&
+	   has_line(r.out, "summary: 0 faster, 0 slower, 0 no significant change, 0 too noisy, 1 not "
+		    "judged", NULL), "one native run a side: not judged, --fail-on-regression exits 0");
+	run_free(&r);
+	/* QEMU lanes do not repeat: not judged either. */
+	run(&r, qlane_a_path, qlane_b_path, "--fail-on-regression", NULL, NULL);
+	ok(r.status == 0 && has_line(r.out, "slow_probe ", "not judged"),
+	   "QEMU lane runs, one a side: not judged, exit 0");
 	run_free(&r);
 
 	run(&r, user_a_path, user_b_path, NULL, NULL, NULL);
@@ -1552,7 +1885,7 @@ static void test_cli(void)
 	snprintf(json_path, sizeof(json_path), "%s/cmp.json", tmp);
 	run(&r, base_path, new_path, "--json", json_path, NULL);
 	doc = json_load_file(json_path, 0, NULL);
-	ok(r.status == 0 && doc && json_is_true(json_object_get(doc, "regression")) &&
+	ok(r.status == 0 && doc && json_is_false(json_object_get(doc, "regression")) &&
 	   json_array_size(json_object_get(doc, "probes")) == 7, "--json writes the comparison");
 	{
 		json_t *m = json_array_get(json_object_get(doc, "map_changes"), 0);
@@ -1608,7 +1941,7 @@ static void test_cli(void)
 	   !has_line(r.out, "note: one run per side", NULL),
 	   "A1 A2 -- B1 B2: the runs model, 2/2 runs, no significant change, no one-run note");
 	run_free(&r);
-	run(&r, aa1_path, "--", up_path, "--fail-on-regression", NULL);
+	run(&r, slane_a_path, "--", slane_b_path, "--fail-on-regression", NULL);
 	is_int(r.status, 1, "options after the '--' still count (--fail-on-regression: exit 1)");
 	run_free(&r);
 	run(&r, wild_a_path, wild_b_path, "--fail-on-regression", "--wide", NULL);
@@ -1727,9 +2060,9 @@ static void test_cli_noise(void)
 
 	run(&r, nrun_path[0], nrun_path[1], "--wide", NULL, NULL);
 	ok(r.status == 0 && count(r.out, "run-to-run") + count(r.out, "one run per side and no noise "
-	   "floor: the intervals see the variation between the rounds of each run, not from one run "
+	   "floor: an interval sees the variation between the rounds of its run, not from one run "
 	   "(process, boot) to the next") == 1 && has_line(r.out, "or the host's noise floor (--noise FILE)", NULL),
-	   "one run a side, no floor: said once, with how to include it");
+	   "one run a side, no floor: said once, with how to judge");
 	run_free(&r);
 	{
 		const char *argv[] = { getenv("EXITSCOPE"), "compare", nrun_path[0], nrun_path[1], "--json",
@@ -2034,10 +2367,11 @@ static void test_cli_columns(void)
 	   "base -> new: every line at most %d columns (widest %zu), each note once", COMPARE_COLUMNS,
 	   widest(r.out));
 	ok(has_line(r.out, "hand_const ", "-10.00%  [-10.0%, -10.0%]") &&
-	   has_line(r.out, "fast_probe ", "faster") && has_line(r.out, "  flaky: base ok, new skipped "
+	   has_line(r.out, "fast_probe ", "not judged") && has_line(r.out, "  flaky: base ok, new skipped "
 	   "(no PIO port)", NULL), "the table: diff%% and its CI in %% of base; why a probe was not compared");
-	ok(has_line(r.out, "summary: 3 faster, 1 slower, 2 no significant change", NULL) &&
-	   has_line(r.out, "only in base: old_only", NULL), "summary and only-in lines name the sides");
+	ok(has_line(r.out, "summary: 0 faster, 0 slower, 0 no significant change, 0 too noisy, 6 not",
+		    NULL) && has_line(r.out, "only in base: old_only", NULL),
+	   "summary and only-in lines name the sides");
 	run_free(&r);
 	{
 		const char *argv[] = { getenv("EXITSCOPE"), "compare", aa1_path, aa2_path, "--", aa3_path,
@@ -2568,8 +2902,8 @@ static void test_cli_huge_pct(void)
 	ok(r.status == 0 && widest(r.out) <= COMPARE_COLUMNS,
 	   "+123950%% and +1e14%%: every line at most %d columns (widest %zu)", COMPARE_COLUMNS,
 	   widest(r.out));
-	ok(has_line(r.out, "  toggle_cr0_wp ", "4.0    4962.0 +123950%  [+124k%, +124k%] slower") &&
-	   has_line(r.out, "  a_name_of_27_characters_xx ", "+100T%  [+100T%, +100T%] slower"),
+	ok(has_line(r.out, "  toggle_cr0_wp ", "4.0    4962.0 +123950%  [+124k%, +124k%] not judged") &&
+	   has_line(r.out, "  a_name_of_27_characters_xx ", "+100T%  [+100T%, +100T%] not judged"),
 	   "the rows: +123950%% whole, its interval +124k%%; +1e14%% as +100T%%");
 	ok(has_line(r.out, "  a_name_of_27_characters_xx       1.0     1e+12 ", NULL),
 	   "1e12 cycles/op fits its column (1e+12)");
@@ -2643,6 +2977,8 @@ int main(void)
 	test_settings();
 	test_settings_cpus();
 	test_lanes();
+	test_counter_counts();
+	test_judging();
 	test_rounds();
 	test_welch_verdicts();
 	test_aa_pairs();

@@ -588,8 +588,15 @@ static void test_reader(const char *walk)
 
 		tap_is_str(walk_subject_cut("abcdefghij", 8, cut, sizeof(cut)), "abcde...",
 			   "walk_subject_cut: cut with ...");
-		tap_is_str(walk_subject_cut("ab\033[2Jc", 20, cut, sizeof(cut)), "ab?[2Jc",
-			   "walk_subject_cut: control characters replaced");
+		tap_is_str(walk_subject_cut("ab\033[2Jc", 20, cut, sizeof(cut)), "ab\\x1b[2Jc",
+			   "walk_subject_cut: a control byte escaped as \\xNN (base/text.h)");
+		tap_is_str(walk_subject_cut("a\xff\x7f\xc3\xa9" "b", 20, cut, sizeof(cut)),
+			   "a\\xff\\x7f\xc3\xa9" "b",
+			   "walk_subject_cut: no UTF-8 and DEL escaped, valid UTF-8 kept");
+		tap_is_str(walk_subject_cut("abc\001defgh", 8, cut, sizeof(cut)), "abc...",
+			   "walk_subject_cut: an escape is never cut, its four columns counted");
+		tap_is_str(walk_subject_cut("ab\001", 6, cut, sizeof(cut)), "ab\\x01",
+			   "walk_subject_cut: an escape that fits the width is whole");
 	}
 }
 

@@ -93,15 +93,17 @@
 			key = $1 SUBSEP $3; if (!(key in n)) kl[++nk] = key; n[key]++
 			dir = tr[$1] >= 0 ? "slower" : "faster"
 			if ($6 == dir) fd[key]++; else if ($6 == "faster" || $6 == "slower") wr[key]++
-			else if ($6 == "too noisy") t[key]++; else s[key]++
+			else if ($6 == "too noisy") t[key]++; else if ($6 == "not judged") u[key]++; else s[key]++
 			d[key, n[key]] = $7; h[key, n[key]] = ($9 - $8) / 2 }
 		'"$bench_awk_med"'
 		END {
-			printf "  %-10s %-6s %7s %11s %13s %11s %11s %11s %9s %11s\n", "variant", "model", "true", "comparisons",
-			       "found", "other way", "no change", "too noisy", "median d", "half width"
+			printf "  %-10s %-6s %7s %11s %13s %11s %11s %11s %11s %9s %11s\n", "variant", "model", "true",
+			       "comparisons", "found", "other way", "no change", "too noisy", "not judged", "median d",
+			       "half width"
 			for (i = 1; i <= nk; i++) { key = kl[i]; split(key, a, SUBSEP)
 				for (j = 1; j <= n[key]; j++) { dd[j] = d[key, j]; hh[j] = h[key, j] }
-				printf "  %-10s %-6s %+6.2f%% %11d %5d %5.1f%% %11d %11d %11d %+8.2f%% %10.2f%%\n", a[1], a[2], tr[a[1]],
-				       n[key], fd[key], 100 * fd[key] / n[key], wr[key], s[key], t[key], med(dd, n[key]), med(hh, n[key]) }
+				printf "  %-10s %-6s %+6.2f%% %11d %5d %5.1f%% %11d %11d %11d %11d %+8.2f%% %10.2f%%\n", a[1], a[2],
+				       tr[a[1]], n[key], fd[key], 100 * fd[key] / n[key], wr[key], s[key], t[key], u[key],
+				       med(dd, n[key]), med(hh, n[key]) }
 		}' "$from/verdicts.tsv"
 	fi

@@ -62,26 +62,29 @@
 	echo "A/A (nothing changed: every faster/slower is false). model: plain = compare A.. -- B..,"
 	echo "floor = the same with --noise; -none, -speed: with that --normalize (auto otherwise);"
 	echo "comparisons: probe comparisons (of K); any false: comparisons of the K with at least one"
-	echo "false verdict; mdc: the median smallest detectable change; warning: comparisons where"
+	echo "false verdict; not judged: compare's verdict where the interval lacks the run-to-run"
+	echo "variation; mdc: the median smallest detectable change; warning: comparisons where"
 	echo "compare warned the baseline moved:"
 	awk -F'\t' 'NR > 1 && $4 == "aa" {
 		key = $1 SUBSEP $3; if (!(key in n)) kl[++nk] = key; n[key]++
 		if ($6 == "faster" || $6 == "slower") { f[key]++; fk[key, $2] = 1 }
 		if ($6 == "too noisy") t[key]++
 		if ($6 == "no significant change") s[key]++
+		if ($6 == "not judged") u[key]++
 		ks[key, $2] = 1; if ($13 == 1) wk[key, $2] = 1; mdc[key, n[key]] = ($10 == "-" ? 1e9 : $10); meth[key] = $11 }
 	'"$bench_awk_med"'
 	END {
-		printf "  %-10s %-6s %-13s %11s %16s %9s %16s %16s %8s %8s\n", "variant", "model", "interval", "comparisons",
-		       "false", "any false", "too noisy", "no change", "mdc", "warning"
+		printf "  %-10s %-6s %-13s %11s %16s %9s %16s %16s %16s %8s %8s\n", "variant", "model", "interval",
+		       "comparisons", "false", "any false", "too noisy", "no change", "not judged", "mdc", "warning"
 		for (i = 1; i <= nk; i++) { key = kl[i]; split(key, a, SUBSEP); K = 0; FK = 0; W = 0
 			for (kk in ks) { split(kk, b, SUBSEP); if (b[1] SUBSEP b[2] != key) continue; K++
 				if ((key, b[3]) in fk) FK++; if ((key, b[3]) in wk) W++ }
 			for (j = 1; j <= n[key]; j++) m[j] = mdc[key, j]
 			md = med(m, n[key])
-			printf "  %-10s %-6s %-13s %11d %6d %7.1f%% %4d/%-4d %6d %7.1f%% %6d %7.1f%% %8s %4d/%d\n", a[1], a[2], meth[key],
-			       n[key], f[key], 100 * f[key] / n[key], FK, K, t[key], 100 * t[key] / n[key], s[key],
-			       100 * s[key] / n[key], (md >= 1000 ? ">1000%" : sprintf("%.1f%%", md)), W, K }
+			printf "  %-10s %-6s %-13s %11d %6d %7.1f%% %4d/%-4d %6d %7.1f%% %6d %7.1f%% %6d %7.1f%% %8s %4d/%d\n",
+			       a[1], a[2], meth[key], n[key], f[key], 100 * f[key] / n[key], FK, K, t[key],
+			       100 * t[key] / n[key], s[key], 100 * s[key] / n[key], u[key], 100 * u[key] / n[key],
+			       (md >= 1000 ? ">1000%" : sprintf("%.1f%%", md)), W, K }
 	}' "$from/verdicts.tsv"
 	echo
 	echo "  per comparison k (in time order): the median over probes of its difference, a * per false verdict:"

@@ -228,7 +228,7 @@ ab_assert() {
 			row=$(probe_row)
 			[ -n "$row" ] || { no_probe; continue; }
 			IFS=$'\x1f' read -r v bm nm dc dp plo phi bst nst <<< "$row"
-			case $v in "no significant change") short=unchanged ;; "not compared") short=not-compared ;; "too noisy") short=too-noisy ;; *) short=$v ;; esac
+			case $v in "no significant change") short=unchanged ;; "not compared") short=not-compared ;; "too noisy") short=too-noisy ;; "not judged") short=unjudged ;; *) short=$v ;; esac
 			if oneof "$short" "${w[2]}"; then ok "$probe@$blk $short: $(figures)"
 			else bad "$probe@$blk: expected ${w[2]}, measured $short: $(figures)"; fi ;;
 		exits | perop)

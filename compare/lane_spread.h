@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * lane_spread.h - (inside compare/) what a lane's runs repeat to: in a
+ * Bochs lane a one-vCPU probe's cycles are emulated instructions, the same
+ * from one boot to the next but for the spread below; compare widens such
+ * a probe's interval by it (docs/method.md, "Lane runs"), walk takes a
+ * step beyond it as the commit's.
+ */
+#ifndef EXITSCOPE_COMPARE_LANE_SPREAD_H
+#define EXITSCOPE_COMPARE_LANE_SPREAD_H
+
+#include "results/host_record_model.h"
+#include "results/run_model.h"
+
+/*
+ * How far a one-vCPU probe's median lane cycles move between boots of one
+ * kernel, in %: the largest difference measured in any lane (VMX self_ipi
+ * against a third run; the check-kernels runs of 2026-12-03 and 2026-12-04
+ * agree to 0.11% at most, most probes to the cycle): docs/kernels.md,
+ * "Spread", where scripts/lane-kernels-table's SPREAD_1VCPU has it too.
+ */
+#define LANE_SPREAD_1VCPU_PCT	0.16
+
+/* Does the probe's record name a second vCPU (its "cpus" pair, or "peer_wait_ms")? */
+int lane_two_vcpus(const struct run_probe *p);
+
+/*
+ * Was h measured in a lane whose one-vCPU probes repeat to
+ * LANE_SPREAD_1VCPU_PCT: a lane record whose emulator is Bochs ("bochs
+ * ...")? QEMU's TCG lanes are not deterministic.
+ */
+int lane_deterministic(const struct host_record *h);
+
+#endif
