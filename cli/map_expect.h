@@ -40,6 +40,7 @@
 #define MAP_EXPECT_TOL	0.1	/* lane-assert's default LANE_TOL */
 
 struct map_expect_line {
+	char file[256];			/* the file it stands in (an include's) */
 	unsigned lineno;
 	char profile[MAP_PROFILE_LEN];	/* "" default, "*" every profile */
 	char reg[MAP_KEY_LEN], name[MAP_KEY_LEN], op[MAP_KEY_LEN];	/* name "*": all */
@@ -54,7 +55,8 @@ struct map_expect {
 	char path[256];
 	struct map_expect_line *l;
 	size_t n;
-	size_t ignored;			/* lines of other lane-assert kinds */
+	size_t ignored;			/* lines of the language's other kinds */
+	char **skipped;			/* each: "FILE:LINE: TEXT (why)" */
 };
 
 /*

@@ -18,6 +18,7 @@
 enum expect_kind {
 	EXPECT_RC, EXPECT_VALUE, EXPECT_COUNT, EXPECT_SUM, EXPECT_FIELD, EXPECT_MODE,
 	EXPECT_MAP, EXPECT_MAPTRACE, EXPECT_PROBE, EXPECT_TRACE, EXPECT_CHECK, EXPECT_SOMEOF,
+	EXPECT_PROFILE,
 };
 
 #define EXPECT_INCLUDE_DEPTH	8		/* includes nested at most this deep */
@@ -47,7 +48,8 @@ struct expect_file {
 struct expect_opts {
 	double tol;		/* NUM "N" holds for |x-N| <= tol */
 	FILE *out;		/* the ok / FAIL / skip lines and the summary */
-	FILE *errs;		/* parse errors: "WHO: FILE:LINE: why", one line each */
+	FILE *errs;		/* parse errors: "WHO: FILE:LINE: why", one line each;
+				 * NULL: the first one in err instead, "FILE:LINE: why" */
 	const char *who;	/* the name in front of a parse error */
 };
 
@@ -56,8 +58,9 @@ const char *expect_kind_name(enum expect_kind k);
 
 /*
  * Read path (and what it includes) into ef. 0; or a negative errno with
- * why in err: the file cannot be read, or some lines do not parse (each
- * printed to o->errs first, "WHO: FILE:LINE: why"; err says how many).
+ * why in err: the file cannot be read (or holds a NUL byte), or some lines
+ * do not parse (each printed to o->errs first, "WHO: FILE:LINE: why", and
+ * err says how many; without o->errs err is the first of them).
  * expect_file_free() it either way.
  */
 int expect_parse(const char *path, struct expect_file *ef, const struct expect_opts *o,

@@ -40,6 +40,7 @@ struct judge {
 	char **tmp;		/* strings made for the line being judged */
 	size_t ntmp, captmp;
 	const struct expect_line *l;
+	const char *profile;	/* a profile line's NAME or "*"; NULL: host, else the first */
 };
 
 /* Strings that live until the line is judged */
@@ -685,10 +686,34 @@ static char *map_profile(struct judge *j)
 {
 	char *first;
 
+	if (j->profile && strcmp(j->profile, "*"))
+		return fmt(j, "map.profiles[%s]", j->profile);
 	if (strcmp(qs(j, "map", "map.profiles[host]#"), "0"))
 		return "map.profiles[host]";
 	first = first_line(j, qs(j, "map", "map.profiles[*].name"));
 	return fmt(j, "map.profiles[%s]", *first ? first : "(none)");
+}
+
+/*
+ * The selector of a map entry's NAME: its bit number (a toggle), or its
+ * name in any case ("pge" is PGE).
+ */
+static char *name_sel(struct judge *j, const char *name)
+{
+	char *re = "";
+	const char *c;
+
+	if (*name && !name[strspn(name, "0123456789")])
+		return fmt(j, "[op=toggle][bit=%s]", name);
+	if (!*name || name[strspn(name, "abcdefghijklmnopqrstuvwxyz"
+					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
+		return fmt(j, "[name=%s]", name);
+	for (c = name; *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
+			re = fmt(j, "%s[%c%c]", re, *c | 0x20, *c & ~0x20);
+		else
+			re = fmt(j, "%s%c", re, *c);
+	return fmt(j, "[name~^%s$]", re);
 }
 
 /* The sum of OBJ.REASON over the '|'-separated reasons (absent: 0), as awk adds and prints it. */
@@ -711,23 +736,21 @@ static char *trace_sum(struct judge *j, const char *b, const char *obj, const ch
 	return sum;
 }
 
-static void judge_map(struct judge *j, char **w, size_t nw)
+/* Map lines in one profile: prof its path, label its name when a profile line chose it. */
+static void judge_map_in(struct judge *j, char **w, size_t nw, const char *prof, const char *label)
 {
 	const char *reg = w[0], *name = w[1], *op = w[2], *want = w[3];
-	const char *num = nw > 4 ? w[4] : "";
-	char *prof, *names, **v;
+	const char *num = nw > 4 ? w[4] : "", *in = label ? fmt(j, "%s ", label) : "";
+	char *names, **v;
 	size_t n, i;
 
-	if (!have(j, "map"))
-		return missing(j, "no block 'map'");
-	prof = map_profile(j);
 	if (!strcmp(name, "*"))
 		names = qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s].name", prof, reg, op));
 	else
-		names = qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s][name=%s].name", prof, reg,
-					  op, name));
+		names = qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s]%s.name", prof, reg, op,
+					  name_sel(j, name)));
 	if (!*names)
-		return missing(j, fmt(j, "no map entry %s %s %s", reg, name, op));
+		return missing(j, fmt(j, "no map entry %s%s %s %s", in, reg, name, op));
 	v = lines_of(j, names, &n);
 	for (i = 0; i < n; i++) {
 		char *e = fmt(j, "%s.entries[%s/%s/%s]", prof, reg, v[i], op);
@@ -735,8 +758,8 @@ static void judge_map(struct judge *j, char **w, size_t nw)
 		char *ex = qv(j, "map", fmt(j, "%s.exits_per_op", e));
 		char *cy = qv(j, "map", fmt(j, "%s.cycles_per_op", e));
 		char *det = qs(j, "map", fmt(j, "%s.detail", e));
-		char *what = fmt(j, "map %s.%s %s: status %s, %s exits/op, %s cycles/op", reg, v[i],
-				 op, st, ex, cy);
+		char *what = fmt(j, "map %s%s.%s %s: status %s, %s exits/op, %s cycles/op", in, reg,
+				 v[i], op, st, ex, cy);
 
 		if (!one_of(j, st, want))
 			bad(j, "%s; expected status %s%s%s", what, want,
@@ -750,23 +773,53 @@ static void judge_map(struct judge *j, char **w, size_t nw)
 	}
 }
 
-static void judge_maptrace(struct judge *j, char **w)
+static void judge_maptrace_in(struct judge *j, char **w, const char *prof, const char *label)
 {
 	const char *reg = w[0], *name = w[1], *op = w[2], *reasons = w[3], *num = w[4];
-	char *e, *tr, *v;
+	const char *in = label ? fmt(j, "%s ", label) : "";
+	char *e, *tr, *v, *n;
+
+	n = first_line(j, qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s]%s.name", prof, reg, op,
+					   name_sel(j, name))));
+	e = fmt(j, "%s.entries[%s/%s/%s]", prof, reg, *n ? n : name, op);
+	tr = first_line(j, qs(j, "map", fmt(j, "%s.trace", e)));
+	if (!*tr)
+		return missing(j, fmt(j, "no trace for map entry %s%s %s %s", in, reg, name, op));
+	v = trace_sum(j, "map", fmt(j, "%s.trace", e), reasons);
+	if (num_holds(j, v, num))
+		ok(j, "map %s%s.%s %s: %s %s exits/op (trace %s)", in, reg, name, op, v, reasons, tr);
+	else
+		bad(j, "map %s%s.%s %s: %s %s exits/op, expected %s (trace %s)", in, reg, name, op, v,
+		    reasons, num, tr);
+}
+
+/* A map or maptrace line: in the profile chosen, or in each of them after "profile *". */
+static void judge_map(struct judge *j, char **w, size_t nw)
+{
+	char **v, *names;
+	size_t n, i;
 
 	if (!have(j, "map"))
 		return missing(j, "no block 'map'");
-	e = fmt(j, "%s.entries[%s/%s/%s]", map_profile(j), reg, name, op);
-	tr = first_line(j, qs(j, "map", fmt(j, "%s.trace", e)));
-	if (!*tr)
-		return missing(j, fmt(j, "no trace for map entry %s %s %s", reg, name, op));
-	v = trace_sum(j, "map", fmt(j, "%s.trace", e), reasons);
-	if (num_holds(j, v, num))
-		ok(j, "map %s.%s %s: %s %s exits/op (trace %s)", reg, name, op, v, reasons, tr);
-	else
-		bad(j, "map %s.%s %s: %s %s exits/op, expected %s (trace %s)", reg, name, op, v,
-		    reasons, num, tr);
+	if (!j->profile || strcmp(j->profile, "*")) {
+		if (j->l->kind == EXPECT_MAP)
+			judge_map_in(j, w, nw, map_profile(j), j->profile);
+		else
+			judge_maptrace_in(j, w, map_profile(j), j->profile);
+		return;
+	}
+	names = qs(j, "map", "map.profiles[*].name");
+	if (!*names)
+		return missing(j, "no map profile");
+	v = lines_of(j, names, &n);
+	for (i = 0; i < n; i++) {
+		const char *prof = fmt(j, "map.profiles[%s]", v[i]);
+
+		if (j->l->kind == EXPECT_MAP)
+			judge_map_in(j, w, nw, prof, v[i]);
+		else
+			judge_maptrace_in(j, w, prof, v[i]);
+	}
 }
 
 static void judge_probe(struct judge *j, char **w)
@@ -901,7 +954,7 @@ static void judge_line(struct judge *j, const struct expect_line *l)
 	case EXPECT_MAP:
 		return judge_map(j, l->w, l->nw);
 	case EXPECT_MAPTRACE:
-		return judge_maptrace(j, l->w);
+		return judge_map(j, l->w, l->nw);
 	case EXPECT_PROBE:
 		return judge_probe(j, l->w);
 	case EXPECT_TRACE:
@@ -910,6 +963,9 @@ static void judge_line(struct judge *j, const struct expect_line *l)
 		return judge_check(j, l->w, l->nw);
 	case EXPECT_SOMEOF:
 		return judge_someof(j, l->w, l->nw);
+	case EXPECT_PROFILE:
+		j->profile = l->w[0];
+		return;
 	}
 }
 

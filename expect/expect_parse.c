@@ -32,6 +32,7 @@ static const struct kind_info kinds[] = {
 	[EXPECT_TRACE] = { "trace", 3, 3, "NAME REASON[|..] NUM" },
 	[EXPECT_CHECK] = { "check", 3, 4, "SUITE NAME|*|!NAME,.. STATUS[|..] [DETAIL-SUBSTRING]" },
 	[EXPECT_SOMEOF] = { "someof", 2, 3, "SUITE STATUS [TEXT]" },
+	[EXPECT_PROFILE] = { "profile", 1, 1, "NAME|*" },
 };
 
 const char *expect_kind_name(enum expect_kind k)
@@ -44,6 +45,7 @@ struct parser {
 	const struct expect_opts *o;
 	unsigned bad;
 	size_t cap;
+	struct err *err;	/* without o->errs: the first parse error */
 };
 
 static bool blank(char c)
@@ -54,11 +56,19 @@ static bool blank(char c)
 __attribute__((format(printf, 4, 5)))
 static void parse_bad(struct parser *p, const char *file, unsigned lineno, const char *fmt, ...)
 {
+	char why[512];
 	va_list ap;
 
-	p->bad++;
-	if (!p->o->errs)
+	if (!p->o->errs) {
+		if (!p->bad++) {
+			va_start(ap, fmt);
+			vsnprintf(why, sizeof(why), fmt, ap);
+			va_end(ap);
+			err_set(p->err, -EINVAL, "%s:%u: %s", file, lineno, why);
+		}
 		return;
+	}
+	p->bad++;
 	fprintf(p->o->errs, "%s: %s:%u: ", p->o->who, file, lineno);
 	va_start(ap, fmt);
 	vfprintf(p->o->errs, fmt, ap);
@@ -75,7 +85,7 @@ static bool is_num_spec(const char *s)
 		s += 2;
 	else if (*s == '>' || *s == '<')
 		s++;
-	if (!*s || !(*s == '-' || *s == '+' || *s == '.' || (*s >= '0' && *s <= '9')))
+	if (!*s || !(*s == '.' || (*s >= '0' && *s <= '9')) || s[strspn(s, "0123456789.eE+-")])
 		return false;
 	strtod(s, &end);
 	return *end == 0 && end != s;
@@ -159,7 +169,7 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 	const char *op = NULL, *num = NULL;
 
 	if (l->nw < k->min || l->nw > k->max) {
-		parse_bad(p, l->file, l->lineno, "%s: %s words after '%s' (%s %s)", l->text,
+		parse_bad(p, l->file, l->lineno, "%s words after '%s' (%s %s)",
 			  l->nw < k->min ? "too few" : "too many", k->name, k->name, k->usage);
 		return false;
 	}
@@ -169,7 +179,8 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 	case EXPECT_SUM:
 		op = l->w[2];
 		if (!is_op(op, l->kind == EXPECT_VALUE)) {
-			parse_bad(p, l->file, l->lineno, "%s: unknown operator '%s'", l->text, op);
+			parse_bad(p, l->file, l->lineno, "unknown operator '%s' (%s)", op,
+				  l->kind == EXPECT_VALUE ? "= != >= <= > < ~" : "= != >= <= > <");
 			return false;
 		}
 		break;
@@ -187,8 +198,8 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 		break;
 	}
 	if (num && !is_num_spec(num)) {
-		parse_bad(p, l->file, l->lineno, "%s: '%s' is not a NUM (N, >=N, <=N, >N or <N)",
-			  l->text, num);
+		parse_bad(p, l->file, l->lineno, "'%s' is not N, >=N, <=N, >N or <N (N a decimal number)",
+			  num);
 		return false;
 	}
 	return true;
@@ -222,18 +233,18 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 	if (!w) {
 		if (!strcmp(why, "out of memory"))
 			return -ENOMEM;
-		parse_bad(p, file, lineno, "%s: %s", s, why);
+		parse_bad(p, file, lineno, "%s", why);
 		return 0;
 	}
 	if (!n) {
-		parse_bad(p, file, lineno, "%s: no expectation", s);
+		parse_bad(p, file, lineno, "no expectation after the marks");
 		goto drop;
 	}
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (!strcmp(w[0], kinds[i].name))
 			break;
 	if (i == sizeof(kinds) / sizeof(kinds[0])) {
-		parse_bad(p, file, lineno, "unknown expectation kind '%s'", w[0]);
+		parse_bad(p, file, lineno, "unknown line kind '%s' (the kinds: man exitscope-expect)", w[0]);
 		goto drop;
 	}
 	l.kind = i;
@@ -300,6 +311,14 @@ static int parse_file(struct parser *p, const char *path, unsigned depth, struct
 		return err_set(err, -ELOOP, "%s: include nested too deep", path);
 	if (file_read_all(path, EXPECT_FILE_MAX, &buf, &len, err))
 		return err_prefix(err, "cannot read expectations file %s", path);
+	s = memchr(buf, 0, len);
+	if (s) {
+		rc = err_set(err, -EINVAL,
+			     "expectations file %s: contains a NUL byte at offset %zu (not a text file)",
+			     path, (size_t)(s - buf));
+		free(buf);
+		return rc;
+	}
 	nf = realloc(ef->files, (ef->nfiles + 1) * sizeof(*nf));
 	name = strdup(path);
 	if (!nf || !name) {
@@ -347,7 +366,7 @@ static int parse_file(struct parser *p, const char *path, unsigned depth, struct
 int expect_parse(const char *path, struct expect_file *ef, const struct expect_opts *o,
 		 struct err *err)
 {
-	struct parser p = { .ef = ef, .o = o };
+	struct parser p = { .ef = ef, .o = o, .err = err };
 	int rc;
 
 	memset(ef, 0, sizeof(*ef));
@@ -357,6 +376,8 @@ int expect_parse(const char *path, struct expect_file *ef, const struct expect_o
 	rc = parse_file(&p, path, 0, err);
 	if (rc)
 		return rc;
+	if (p.bad && !o->errs)
+		return -EINVAL;
 	if (p.bad)
 		return err_set(err, -EINVAL, "%s: %u line%s that do%s not parse", path, p.bad,
 			       p.bad == 1 ? "" : "s", p.bad == 1 ? "es" : "");
