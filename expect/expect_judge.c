@@ -131,7 +131,7 @@ static char *cut(struct judge *j, const char *s, size_t max)
 	return keep(j, strndup(s, max));
 }
 
-/* The last n lines of s (without the final newline). */
+/* Where the last n lines of s start (as tail -n prints them). */
 static const char *tail_lines(const char *s, unsigned n)
 {
 	const char *p = s + strlen(s);
@@ -508,7 +508,7 @@ static void judge_rc(struct judge *j, char **w)
 		ok(j, "%s exited %s", w[0], got);
 	else
 		bad(j, "%s exited %s, expected %s%s", w[0], got, w[1],
-		    *err ? fmt(j, "; stderr: %s", joined(j, fmt(j, "%s\n", tail_lines(err, 3)), " ")) :
+		    *err ? fmt(j, "; stderr: %s", joined(j, tail_lines(err, 3), " ")) :
 			   "");
 }
 

@@ -118,7 +118,7 @@ static void test_kinds(void)
 		const char *out_held, *out_failed;
 	} k[] = {
 		{ "rc run 0\n", NULL, "rc map 0\n", "  ok    run exited 0",
-		  "  FAIL  map exited 3, expected 0; stderr: one two " },
+		  "  FAIL  map exited 3, expected 0; stderr: one two \n" },
 		{ "value run probes[cpuid].per_op.exits = 1.02\n", NULL,
 		  "value run probes[cpuid].per_op.exits '>' 2 \"more than two\"\n",
 		  "  ok    run: probes[cpuid].per_op.exits = 1.02 (probes[cpuid].per_op.exits: 1.02)",
