@@ -59,7 +59,7 @@ ifneq ($(IS_CLANG),)
 GUEST_CFLAGS := $(filter-out -fno-tree-loop-distribute-patterns,$(GUEST_CFLAGS))
 endif
 
-LIB_DIRS   := base kvm stats guest host harness probes suites map results compare report export method profile
+LIB_DIRS   := base kvm stats guest host harness probes suites map results compare report export method profile expect
 LIB_HOST   := $(filter-out %_guest.c,$(wildcard $(addsuffix /*.c,$(LIB_DIRS))))
 LIB_GUEST  := $(wildcard $(addsuffix /*_guest.c,$(LIB_DIRS))) $(wildcard $(addsuffix /*.S,$(LIB_DIRS)))
 CLI_SRC    := $(wildcard cli/*.c)

@@ -43,10 +43,11 @@ static const struct cli_opt map_opts[] = {
 	{ "tap", CLI_LONG('T'), NULL, "print TAP version 13 instead of the table: one test per\n"
 				      "profile and entry that --expect FILE names (needs it)" },
 	{ "expect", CLI_LONG('e'), "FILE", "expected ownership, lines 'map REG NAME|BIT|* OP\n"
-					   "STATUS[|STATUS...] [NUM]' as in scripts/lane-assert\n"
-					   "(a lane's lanes/expect-*.txt works as it is) and\n"
-					   "'profile NAME|*' for the map lines after it (default:\n"
-					   "host, else the first profile); # comments. An entry\n"
+					   "STATUS[|STATUS...] [NUM]' and 'profile NAME|*' for\n"
+					   "the map lines after it (default: host, else the\n"
+					   "first profile): man exitscope-expect (a lane's\n"
+					   "lanes/expect-*.txt works as it is: its other lines\n"
+					   "are listed as skipped, with the reason). An entry\n"
 					   "of a host that emulates guest code is skipped when\n"
 					   "owned/intercepted was expected; entries not named\n"
 					   "are listed in a comment, not tested" },

@@ -23,6 +23,7 @@ static const struct command {
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
 	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) to a run" },
 	{ "query", cmd_query, "figures from result, compare, noise and walk files, for scripts" },
+	{ "expect", cmd_expect, "a lane's results judged against an expectations file" },
 	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles stepped" },
 };
 
@@ -31,7 +32,8 @@ static const struct command {
 /* The option tables that `exitscope help --options CMD` lists (what completion reads). */
 static const struct cli_cmd_spec *const specs[] = {
 	&info_spec, &run_spec, &map_spec, &check_spec, &calibrate_spec,
-	&compare_spec, &report_spec, &export_spec, &profile_spec, &query_spec, &walk_spec,
+	&compare_spec, &report_spec, &export_spec, &profile_spec, &query_spec, &expect_spec,
+	&walk_spec,
 };
 
 /* `exitscope help --options CMD`: CMD's options one spelling a line (cli_opts_list). */

@@ -12,16 +12,9 @@
 #include "cli/cli.h"
 #include "cli/map_expect.h"
 #include "cli/tap_out.h"
-#include "results/file_read.h"
+#include "expect/expect.h"
 #include "map/map.h"
 
-#define MAP_EXPECT_WORDS	8
-#define MAP_EXPECT_MAX_BYTES	(1u << 20)	/* larger expectations files are refused */
-
-/* Lines of scripts/lane-assert that are about other blocks than the map's ownership. */
-static const char *const map_expect_other[] = {
-	"rc", "jq", "field", "mode", "maptrace", "mapchanges", "probe", "trace", "check", "someof",
-};
 
 static bool map_expect_digits(const char *s)
 {
@@ -164,62 +157,83 @@ static int map_expect_profile(const char *want, const char *const *profiles, siz
 		 known, want);
 }
 
-/* One line of the file (changed in place; profile: the current one, a profile line sets it). */
-static int map_expect_parse(struct map_expect *x, char *line, unsigned lineno, char *profile,
-			    const char *const *profiles, size_t np, struct err *err)
+/* Why a line of another kind is not judged here: what it is about. */
+static const char *map_expect_why(const struct expect_line *l, char *buf, size_t len)
 {
-	struct map_expect_line l = { 0 };
-	char *w[MAP_EXPECT_WORDS + 1], *save = NULL, *hash = strchr(line, '#');
-	size_t len;
-	int nw = 0, r = 0;
+	switch (l->kind) {
+	case EXPECT_MAPTRACE:
+		return "an entry's exit trace: exitscope expect judges it in a lane";
+	case EXPECT_VALUE:
+	case EXPECT_COUNT:
+	case EXPECT_SUM:
+	case EXPECT_FIELD:
+	case EXPECT_RC:
+		snprintf(buf, len, "block %s of a lane: exitscope expect judges it", l->w[0]);
+		return buf;
+	case EXPECT_MODE:
+		return "block info of a lane: exitscope expect judges it";
+	case EXPECT_PROBE:
+	case EXPECT_TRACE:
+		return "block run of a lane: exitscope expect judges it";
+	default:
+		return "block check of a lane: exitscope expect judges it";
+	}
+}
 
-	if (hash)
-		*hash = 0;
-	len = strlen(line);
-	while (len && isspace((unsigned char)line[len - 1]))
-		line[--len] = 0;
-	if (len && line[len - 1] == '?')	/* lane-assert: optional */
-		line[--len] = 0;
-	l.lineno = lineno;
-	snprintf(l.text, sizeof(l.text), "%s", line);
-	for (char *t = strtok_r(line, " \t", &save); t && nw <= MAP_EXPECT_WORDS;
-	     t = strtok_r(NULL, " \t", &save))
-		w[nw++] = t;
-	if (!nw)
-		return 0;
-	if (!strcmp(w[0], "map")) {
+/* A line of another kind: kept, to be listed as skipped. */
+static int map_expect_skip(struct map_expect *x, const struct expect_line *l)
+{
+	char **n = realloc(x->skipped, (x->ignored + 1) * sizeof(*n));
+	char why[MAP_KEY_LEN + 64];
+
+	if (!n)
+		return -ENOMEM;
+	x->skipped = n;
+	if (asprintf(&x->skipped[x->ignored], "%s:%u: %s (%s)", l->file, l->lineno, l->text,
+		     map_expect_why(l, why, sizeof(why))) < 0)
+		return -ENOMEM;
+	x->ignored++;
+	return 0;
+}
+
+/* One parsed line (profile: the current one, a profile line sets it). */
+static int map_expect_line_add(struct map_expect *x, const struct expect_line *el, char *profile,
+			       const char *const *profiles, size_t np, struct err *err)
+{
+	struct map_expect_line l = { .lineno = el->lineno };
+	int r;
+
+	snprintf(l.file, sizeof(l.file), "%s", el->file);
+	snprintf(l.text, sizeof(l.text), "%s", el->text);
+	switch (el->kind) {
+	case EXPECT_MAP:
 		snprintf(l.profile, sizeof(l.profile), "%s", profile);
-		r = map_expect_map_line(&l, w + 1, nw - 1, err);
+		r = map_expect_map_line(&l, el->w, (int)el->nw, err);
 		if (!r && (r = map_expect_add(x, &l)))
 			err_set(err, r, "out of memory");
-	} else if (!strcmp(w[0], "profile")) {
-		if (nw != 2) {
-			r = err_set(err, -EINVAL, "want 'profile NAME' or 'profile *'");
-		} else {
-			r = map_expect_profile(w[1], profiles, np, profile, MAP_PROFILE_LEN, err);
-		}
-	} else {
-		bool other = false;
-
-		for (size_t k = 0; k < sizeof(map_expect_other) / sizeof(map_expect_other[0]); k++)
-			other |= !strcmp(w[0], map_expect_other[k]);
-		if (other) {
-			x->ignored++;
-		} else {
-			r = err_set(err, -EINVAL, "unknown line kind '%s' (map, profile; # comments)", w[0]);
-		}
+		break;
+	case EXPECT_PROFILE:
+		r = map_expect_profile(el->w[0], profiles, np, profile, MAP_PROFILE_LEN, err);
+		break;
+	default:
+		r = map_expect_skip(x, el);
+		if (r)
+			err_set(err, r, "out of memory");
+		break;
 	}
+	if (r && r != -ENOMEM)
+		err_prefix(err, "%s:%u", el->file, el->lineno);
 	return r;
 }
 
 int map_expect_read(const char *path, const char *const *profiles, size_t np,
 		    struct map_expect *x, struct err *err)
 {
-	char line[1024], profile[MAP_PROFILE_LEN] = "", *buf, *nul;
-	struct err why;
-	unsigned lineno = 0;
-	size_t blen;
-	int r = 0;
+	/* The one language's parser; its parse errors come back in err, the first one. */
+	const struct expect_opts o = { .tol = MAP_EXPECT_TOL };
+	char profile[MAP_PROFILE_LEN] = "";
+	struct expect_file ef;
+	int r;
 
 	memset(x, 0, sizeof(*x));
 	snprintf(x->path, sizeof(x->path), "%s", path);
@@ -229,33 +243,10 @@ int map_expect_read(const char *path, const char *const *profiles, size_t np,
 			snprintf(profile, sizeof(profile), "host");
 	if (!profile[0] && np)
 		snprintf(profile, sizeof(profile), "%s", profiles[0]);
-	r = file_read_all(path, MAP_EXPECT_MAX_BYTES, &buf, &blen, &why);
-	if (r)
-		return err_set(err, r, "expectations file %s: %s", path, why.msg);
-	nul = memchr(buf, '\0', blen);
-	if (nul) {
-		err_set(err, -EINVAL, "expectations file %s: contains a NUL byte at offset %zu (not a text file)",
-			path, (size_t)(nul - buf));
-		free(buf);
-		return -EINVAL;
-	}
-	for (char *next = buf; !r && next && *next;) {
-		char *eol = strchr(next, '\n');
-		size_t ll = eol ? (size_t)(eol - next) : strlen(next);
-
-		if (ll >= sizeof(line)) {
-			r = err_set(err, -EINVAL, "%s:%u: line longer than %zu characters", path, lineno + 1,
-				 sizeof(line) - 1);
-			break;
-		}
-		memcpy(line, next, ll);
-		line[ll] = '\0';
-		next = eol ? eol + 1 : NULL;
-		r = map_expect_parse(x, line, ++lineno, profile, profiles, np, err);
-		if (r)
-			err_prefix(err, "%s:%u", path, lineno);
-	}
-	free(buf);
+	r = expect_parse(path, &ef, &o, err);
+	for (size_t i = 0; !r && i < ef.n; i++)
+		r = map_expect_line_add(x, &ef.lines[i], profile, profiles, np, err);
+	expect_file_free(&ef);
 	if (!r && !x->n)
 		r = err_set(err, -EINVAL, "expectations file %s has no 'map' line: nothing to test", path);
 	if (r)
@@ -265,6 +256,11 @@ int map_expect_read(const char *path, const char *const *profiles, size_t np,
 
 void map_expect_free(struct map_expect *x)
 {
+	for (size_t i = 0; i < x->ignored; i++)
+		free(x->skipped[i]);
+	free(x->skipped);
+	x->skipped = NULL;
+	x->ignored = 0;
 	free(x->l);
 	x->l = NULL;
 	x->n = 0;
@@ -312,7 +308,7 @@ static bool map_expect_test(struct tap_out *t, const struct map_expect *x,
 		 l->numtext, l->cmp[0] ? " exits/op" : "");
 	if (e->exits_per_op >= 0)
 		snprintf(ex, sizeof(ex), "%.2f", e->exits_per_op);
-	snprintf(where, sizeof(where), "%s:%u", x->path, l->lineno);
+	snprintf(where, sizeof(where), "%s:%u", l->file, l->lineno);
 	if (e->status == MAP_STOPPED) {
 		char d[sizeof(desc) + 64];
 
@@ -408,9 +404,11 @@ unsigned map_expect_tap(FILE *f, const struct map_expect *x, const struct result
 		tap_out_comment(&t, "this host emulates guest code: owned/intercepted expectations are skipped");
 	map_expect_walk(x, map, &t, &failed);
 	map_expect_untested(&t, x, map);
+	for (size_t i = 0; i < x->ignored; i++)
+		tap_out_comment(&t, "skip %s", x->skipped[i]);
 	if (x->ignored)
-		tap_out_comment(&t, "%zu lines of %s are not about map ownership (rc, jq, probe, check, ...): ignored",
-				x->ignored, x->path);
+		tap_out_comment(&t, "%zu lines of %s are not about map ownership: skipped", x->ignored,
+				x->path);
 	tap_out_comment(&t, "%u expectations tested, %u not met", n, failed);
 	return failed;
 }

@@ -4,8 +4,9 @@
  * FILE`: which ownership a CR bit should have, checked against the map as
  * TAP (one test per profile and entry an expectation names).
  *
- * The map lines are those of scripts/lane-assert, so a lane's expectations
- * file (lanes/expect-*.txt) can be given as it is:
+ * The file is read by the expectation language's parser (expect/expect.h,
+ * man exitscope-expect), so a lane's expectations file (lanes/expect-*.txt)
+ * can be given as it is; its map and profile lines are tested here:
  *
  *   # comment (from '#' to the end of the line)
  *   map REG NAME|BIT|* OP STATUS[|STATUS...] [NUM]
@@ -20,13 +21,12 @@
  *       SPEC as given, or host, minimal) or every profile (*); before any
  *       profile line: "host" when it is mapped, else the first profile
  *
- * A trailing "?" (lane-assert's "optional") is accepted and ignored; lines
- * of lane-assert's other kinds (rc, jq, field, mode, maptrace, probe,
- * trace, check, someof, mapchanges) are not about ownership: they are
- * counted and named in a TAP comment. Anything else, an unknown entry,
- * status or profile is an error naming the line; so is a file with no map
- * line (nothing to test), with a NUL byte, or that is not a regular file
- * (a directory, a FIFO, /dev/zero: results/file_read.h).
+ * A trailing "?" (optional) and "require " are accepted and ignored; lines
+ * of the language's other kinds are not about ownership: each is listed
+ * as skipped in a TAP comment, with the reason. A line that does not
+ * parse, an unknown entry, status or profile is an error naming FILE:LINE;
+ * so is a file with no map line (nothing to test), with a NUL byte, or
+ * that is not a regular file (a directory, a FIFO, /dev/zero).
  */
 #ifndef EXITSCOPE_CLI_MAP_EXPECT_H
 #define EXITSCOPE_CLI_MAP_EXPECT_H
@@ -40,6 +40,7 @@
 #define MAP_EXPECT_TOL	0.1	/* lane-assert's default LANE_TOL */
 
 struct map_expect_line {
+	char file[256];			/* the file it stands in (an include's) */
 	unsigned lineno;
 	char profile[MAP_PROFILE_LEN];	/* "" default, "*" every profile */
 	char reg[MAP_KEY_LEN], name[MAP_KEY_LEN], op[MAP_KEY_LEN];	/* name "*": all */
@@ -54,7 +55,8 @@ struct map_expect {
 	char path[256];
 	struct map_expect_line *l;
 	size_t n;
-	size_t ignored;			/* lines of other lane-assert kinds */
+	size_t ignored;			/* lines of the language's other kinds */
+	char **skipped;			/* each: "FILE:LINE: TEXT (why)" */
 };
 
 /*
