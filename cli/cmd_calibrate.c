@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -113,7 +114,7 @@ static const char *calibrate_refused(char **args, int argc, int *at, const char 
 			why = "no option of 'exitscope run' (unknown, ambiguous, or without its argument)";
 			break;
 		}
-		for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(refused); k++)
 			if (c == refused[k].key)
 				why = refused[k].why;
 		if (c == CLI_LONG('m') && strcmp(optarg, "v2"))

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "cli/check_table.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
@@ -198,11 +199,11 @@ int cmd_check(int argc, char **argv)
 			return cli_usage_error("check", "unknown suite '%s'", argv[optind]);
 		for (size_t i = 0; i < nsel; i++)	/* each suite once, as first named */
 			dup |= sel[i] == s;
-		if (!dup && nsel < sizeof(sel) / sizeof(sel[0]))
+		if (!dup && nsel < ARRAY_SIZE(sel))
 			sel[nsel++] = s;
 	}
 	if (!nsel)
-		for (size_t i = 0; i < nr_check_suites && nsel < sizeof(sel) / sizeof(sel[0]); i++)
+		for (size_t i = 0; i < nr_check_suites && nsel < ARRAY_SIZE(sel); i++)
 			sel[nsel++] = &check_suites[i];
 	if (tap && json_path && !strcmp(json_path, "-"))
 		return cli_usage_error("check", "--tap and --json - both want stdout");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -189,7 +190,7 @@ int cmd_query(int argc, char **argv)
 		rc = cli_error("query", EXIT_USAGE, "%s: %s", shown, err.msg);
 		goto out;
 	}
-	qf = query_load_buffer(shown, buf, len, env, sizeof(env) / sizeof(env[0]),
+	qf = query_load_buffer(shown, buf, len, env, ARRAY_SIZE(env),
 			       plain ? QUERY_LOAD_PLAIN : 0, &err);
 	if (!qf) {
 		rc = cli_error("query", EXIT_USAGE, "%s", err.msg);

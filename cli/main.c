@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -27,7 +28,7 @@ static const struct command {
 	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles stepped" },
 };
 
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS ARRAY_SIZE(commands)
 
 /* The option tables that `exitscope help --options CMD` lists (what completion reads). */
 static const struct cli_cmd_spec *const specs[] = {
@@ -41,7 +42,7 @@ static int list_options(const char *name)
 {
 	struct err err;
 
-	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(specs); i++) {
 		if (strcmp(specs[i]->name, name))
 			continue;
 		if (cli_spec_check(specs[i], &err))

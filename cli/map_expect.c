@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/array_size.h"
 #include "cli/cli.h"
 #include "cli/map_expect.h"
 #include "cli/tap_out.h"
@@ -76,7 +77,7 @@ static int map_expect_num(const char *s, struct map_expect_line *l)
 	static const char *const ops[] = { ">=", "<=", ">", "<" };
 
 	snprintf(l->cmp, sizeof(l->cmp), "=");
-	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!strncmp(s, ops[i], strlen(ops[i]))) {
 			snprintf(l->cmp, sizeof(l->cmp), "%s", ops[i]);
 			s += strlen(ops[i]);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "compare/compare_int.h"
 #include "compare/counters.h"
 #include "compare/lane_spread.h"
@@ -225,7 +226,7 @@ int probediff_finite(const struct compare_probe *p)
 			     p->has_pct ? p->pct_hi : 0, p->has_pct ? p->mde_pct : 0,
 			     p->loop_a, p->loop_b, p->normalized ? p->speed.beta : 0 };
 
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		if (!isfinite(v[i]))
 			return 0;
 	return 1;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/array_size.h"
 #include "compare/compare.h"
 #include "expect/expect.h"
 #include "results/file_read.h"
@@ -1019,7 +1020,7 @@ static int blocks_load(struct judge *j)
 
 		err_init(&e);
 		if (!stat(path, &st) && st.st_size > 0) {
-			b->qf = query_load_path(path, env, sizeof(env) / sizeof(env[0]),
+			b->qf = query_load_path(path, env, ARRAY_SIZE(env),
 						plain_block(b->name) ? QUERY_LOAD_PLAIN : 0, &e);
 			why = fmt(j, "exitscope query: %s", e.msg);
 		}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "expect/expect.h"
 #include "results/file_read.h"
 
@@ -96,7 +97,7 @@ static bool is_op(const char *s, bool re)
 	static const char *const ops[] = { "=", "!=", ">=", "<=", ">", "<" };
 	size_t i;
 
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ops); i++)
 		if (!strcmp(s, ops[i]))
 			return true;
 	return re && !strcmp(s, "~");
@@ -240,10 +241,10 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 		parse_bad(p, file, lineno, "no expectation after the marks");
 		goto drop;
 	}
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
 		if (!strcmp(w[0], kinds[i].name))
 			break;
-	if (i == sizeof(kinds) / sizeof(kinds[0])) {
+	if (i == ARRAY_SIZE(kinds)) {
 		parse_bad(p, file, lineno, "unknown line kind '%s' (the kinds: man exitscope-expect)", w[0]);
 		goto drop;
 	}

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "base/text.h"
 #include "export/openmetrics.h"
 
@@ -83,7 +84,7 @@ static const char *family_unit(const char *name)
 	static const char *const units[] = { "cycles", "seconds", "hertz", "ratio" };
 	size_t len = strlen(name);
 
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		size_t u = strlen(units[i]);
 
 		if (len > u + 1 && name[len - u - 1] == '_' && !strcmp(name + len - u, units[i]))

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/array_size.h"
 #include "guest/ex_regs.h"	/* struct ex_regs: saved state of an exception (guest/entry.S) */
 #include "guest/layout.h"
 #include "guest/status.h"	/* guest_fn_t, GUEST_FAULT and the other status codes */
@@ -40,7 +41,7 @@ void guest_ucall(uint64_t cmd, const char *file, uint64_t line, const char *str,
 #define __GUEST_UCALL(cmd, str, ...) do {					\
 	const uint64_t __ua[] = { 0, ##__VA_ARGS__ };				\
 	guest_ucall(cmd, __FILE__, __LINE__, str,				\
-		    sizeof(__ua) / sizeof(__ua[0]) - 1, __ua + 1);		\
+		    ARRAY_SIZE(__ua) - 1, __ua + 1);		\
 } while (0)
 #define GUEST_SYNC(...)		__GUEST_UCALL(UCALL_SYNC, "", ##__VA_ARGS__)
 /* fmt: integer conversions only (%d %u %x %lx %llu ... %%), checked by the host. */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* names.c - printable names for guest outcomes, KVM exit reasons and vectors. */
+#include "base/array_size.h"
 #include "guest/vm.h"
 
 const char *guest_exit_name(enum guest_exit e)
@@ -14,7 +15,7 @@ const char *guest_exit_name(enum guest_exit e)
 		[GUEST_ERROR] = "error",
 	};
 
-	return (unsigned int)e < sizeof(names) / sizeof(names[0]) && names[e] ? names[e] : "?";
+	return (unsigned int)e < ARRAY_SIZE(names) && names[e] ? names[e] : "?";
 }
 
 const char *kvm_exit_reason_name(uint32_t reason)
@@ -30,7 +31,7 @@ const char *kvm_exit_reason_name(uint32_t reason)
 		"LOONGARCH_IOCSR", "MEMORY_FAULT", "TDX",
 	};
 
-	return reason < sizeof(names) / sizeof(names[0]) ? names[reason] : "?";
+	return reason < ARRAY_SIZE(names) ? names[reason] : "?";
 }
 
 const char *vector_name(unsigned int v)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "guest/vcpu_state.h"
 #include "kvm/msr.h"
 
@@ -205,7 +206,7 @@ static bool msr_gate_of(uint32_t index, struct msr_gate *g)
 {
 	const struct cet_msr *c = cet_msr_of(index);
 
-	for (size_t i = 0; i < sizeof(msr_gates) / sizeof(msr_gates[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(msr_gates); i++)
 		if (msr_gates[i].index == index)
 			return *g = msr_gates[i], true;
 	if (c)

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "base/array_size.h"
 #include "host/host_record.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A count or mask as the model holds it: -1 (absent) when it does not fit. */
 static long long u64_or_absent(uint64_t v)

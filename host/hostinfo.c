@@ -8,6 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "guest/vm.h"
 #include "host/hostinfo.h"
 #include "host/text_wrap.h"
@@ -169,7 +170,7 @@ static void collect_kvm(struct hostinfo *hi, int kvm_fd)
 	struct kvm_msr_list *msrs;
 
 	hi->api_version = kvm_api_version(kvm_fd);
-	for (size_t i = 0; i < sizeof(caps_of_interest) / sizeof(caps_of_interest[0]) &&
+	for (size_t i = 0; i < ARRAY_SIZE(caps_of_interest) &&
 			   hi->nr_caps < HOSTINFO_MAX_CAPS; i++) {
 		hi->caps[hi->nr_caps].name = caps_of_interest[i].name;
 		hi->caps[hi->nr_caps].value = kvm_check_cap(kvm_fd, caps_of_interest[i].cap);
@@ -475,7 +476,7 @@ void hostinfo_print(FILE *f, const struct hostinfo *hi)
 
 	fprintf(f, "kernel          %s\n", hi->kernel);
 	fprintf(f, "kvm backend     %s", hi->backend);
-	for (size_t i = 0; i < sizeof(notable_params) / sizeof(notable_params[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(notable_params); i++) {
 		const char *v = hostinfo_param(hi, notable_params[i]);
 
 		if (v)

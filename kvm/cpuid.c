@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "kvm/cpuid.h"
 
 static const struct x86_feature x86_features[X86_NR_FEATS] = {
@@ -61,7 +62,7 @@ const struct cr4_bit cr4_bits[] = {
 	{ 24, "PKS", .feat = X86_FEAT_PKS },
 	{ 28, "LAM_SUP", .feat = X86_FEAT_LAM },
 };
-const size_t nr_cr4_bits = sizeof(cr4_bits) / sizeof(cr4_bits[0]);
+const size_t nr_cr4_bits = ARRAY_SIZE(cr4_bits);
 
 const struct cr4_bit *cr4_bit_of(unsigned int n)
 {

@@ -3,6 +3,7 @@
 #include <asm/kvm_para.h>	/* MSR_KVM_*: KVM's own MSRs, defined there once */
 #include <stdio.h>
 
+#include "base/array_size.h"
 #include "kvm/msr.h"
 
 static const struct msr_row {
@@ -19,7 +20,7 @@ static const struct msr_row {
 
 const char *msr_name(uint32_t index, char *buf, size_t len)
 {
-	for (size_t i = 0; i < sizeof(msr_rows) / sizeof(msr_rows[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(msr_rows); i++) {
 		const struct msr_row *r = &msr_rows[i];
 
 		if (!r->n && r->first == index)

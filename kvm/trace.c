@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "kvm/trace.h"
 
 #define TRACE_DEFAULT_BUFFER_KB	8192
@@ -223,7 +224,7 @@ static int find_root(char *root, size_t len, char *why, size_t wlen)
 	int tries, err = -ENOENT;
 
 	for (tries = 0; tries < 2; tries++) {
-		for (i = 0; i < sizeof(trace_roots) / sizeof(trace_roots[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(trace_roots); i++) {
 			if (is_dir(trace_roots[i], "events")) {
 				if (strlen(trace_roots[i]) >= len)
 					return -ENAMETOOLONG;

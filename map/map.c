@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "guest/vm.h"
 #include "harness/region.h"
 #include "host/hostinfo.h"
@@ -69,7 +70,7 @@ static const struct map_item map_items[] = {
 	{ 4, 0, "CR4", MAP_READ, 0 },
 	{ 8, 0, "CR8", MAP_READ, 0 },
 };
-#define NR_MAP_ITEMS (sizeof(map_items) / sizeof(map_items[0]))
+#define NR_MAP_ITEMS ARRAY_SIZE(map_items)
 
 
 struct map_ctx {

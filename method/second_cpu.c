@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <stdio.h>
 
+#include "base/array_size.h"
 #include "harness/cpuload.h"
 #include "method/method.h"
 #include "probes/probe_out.h"
@@ -23,7 +24,7 @@ bool method_cpu2_warning(const struct probe_outcome *out, size_t n, int cpu, int
 		any = any || (out[i].probe->needs & PROBE_NEED_2VCPUS);
 	if (!any)
 		return false;
-	ncpu = cpuload_idle(CPULOAD_WINDOW_MS, idle, sizeof(idle) / sizeof(idle[0]));
+	ncpu = cpuload_idle(CPULOAD_WINDOW_MS, idle, ARRAY_SIZE(idle));
 	if (ncpu <= 0)
 		return false;
 	for (int c = 0; c < ncpu; c++) {

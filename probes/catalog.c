@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "guest/guest.h"
 #include "kvm/kvm.h"
 #include "probes/probes.h"
@@ -43,7 +44,7 @@ const struct probe probes[] = {
 #undef PROBE_OP
 #undef IOEV
 
-const size_t nr_probes = sizeof(probes) / sizeof(probes[0]);
+const size_t nr_probes = ARRAY_SIZE(probes);
 
 const struct probe *probe_find(const char *name)
 {
@@ -63,7 +64,7 @@ const char *probe_needs_text(const struct probe *p, char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(need_names) / sizeof(need_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(need_names); i++)
 		if (p->needs & (1u << i) && o < len)
 			o += snprintf(buf + o, len - o, "%s%s", o ? ", " : "", need_names[i]);
 	if (p->cpuid_any[0] && o < len)

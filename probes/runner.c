@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "guest/guest.h"
 #include "guest/vm.h"
 #include "probes/runner.h"
@@ -24,7 +25,7 @@
 const char *const probe_test_hooks[] = {
 	PROBE_HANG_ENV, PROBE_MASK_SELF_IPI_ENV, PROBE_NO_PEER_ENV, PROBE_LATE_HOLD_ENV,
 };
-const size_t nr_probe_test_hooks = sizeof(probe_test_hooks) / sizeof(probe_test_hooks[0]);
+const size_t nr_probe_test_hooks = ARRAY_SIZE(probe_test_hooks);
 
 #define XFEATURE_XTILE	((1ULL << 17) | (1ULL << 18))	/* AMX TILECFG | TILEDATA */
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/array_size.h"
 #include "guest/vm.h"
 #include "host/hostinfo.h"
 #include "kvm/cpuid.h"
@@ -17,7 +18,7 @@ struct kvm_cpuid2 *probe_guest_cpuid(const struct probe *p, const struct kvm_cpu
 {
 	struct kvm_cpuid2 *c = cpuid_dup(supported);
 
-	for (size_t i = 0; c && i < sizeof(p->cpuid_clear) / sizeof(p->cpuid_clear[0]); i++)
+	for (size_t i = 0; c && i < ARRAY_SIZE(p->cpuid_clear); i++)
 		if (p->cpuid_clear[i] != X86_FEAT_NONE)
 			cpuid_set(c, p->cpuid_clear[i], false);
 	return c;

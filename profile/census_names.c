@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "kvm/msr.h"
 #include "profile/census_names.h"
 
@@ -160,7 +161,7 @@ static const struct {
 
 const char *census_vmcs_field_name(uint64_t encoding)
 {
-	for (size_t i = 0; i < sizeof(vmcs_fields) / sizeof(vmcs_fields[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(vmcs_fields); i++)
 		if (vmcs_fields[i].enc == encoding)
 			return vmcs_fields[i].name;
 	return NULL;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "base/num.h"
 #include "harness/profile_mark.h"
 #include "profile/counts.h"
@@ -176,7 +177,7 @@ static int side_line(char *line, char **which, uint64_t v[5])
 	*which = strtok_r(NULL, " ", &save);
 	if (!*which)
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		w = strtok_r(NULL, " ", &save);
 		if (!w || strcmp(w, keys[i]))
 			return -EINVAL;
@@ -348,9 +349,9 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 				BAD_COUNT();
 			if (r)
 				BAD("%s: line %zu: not a side line", path, lineno);
-			for (i = 0; i < sizeof(side_names) / sizeof(side_names[0]) && strcmp(which, side_names[i]); i++)
+			for (i = 0; i < ARRAY_SIZE(side_names) && strcmp(which, side_names[i]); i++)
 				;
-			if (i == sizeof(side_names) / sizeof(side_names[0]))
+			if (i == ARRAY_SIZE(side_names))
 				BAD("%s: line %zu: no side \"%s\"", path, lineno, which);
 			if (sides_seen & (1u << i))
 				BAD("%s: line %zu: a second side %s in probe %s", path, lineno, which, p->name);

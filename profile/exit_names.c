@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "base/array_size.h"
 #include "profile/attribute.h"
 
 static const char *const vmx_names[] = {
@@ -234,12 +235,12 @@ const char *profile_exit_name(enum profile_vendor v, uint64_t reason, char *buf,
 {
 	reason = profile_exit_reason(v, reason);
 	if (v == PROFILE_VMX) {
-		if (reason < sizeof(vmx_names) / sizeof(vmx_names[0]) && vmx_names[reason])
+		if (reason < ARRAY_SIZE(vmx_names) && vmx_names[reason])
 			return vmx_names[reason];
 		snprintf(buf, len, "VMX_%llu", (unsigned long long)reason);
 		return buf;
 	}
-	for (size_t i = 0; i < sizeof(svm_names) / sizeof(svm_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(svm_names); i++)
 		if (svm_names[i].code == reason)
 			return svm_names[i].name;
 	snprintf(buf, len, "SVM_%#llx", (unsigned long long)reason);

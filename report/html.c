@@ -2,6 +2,7 @@
 /* html.c - small helpers to write escaped HTML/SVG text, numbers and per-file colors. */
 #include <math.h>
 
+#include "base/array_size.h"
 #include "report/html.h"
 
 void html_escape(FILE *f, const char *s)
@@ -53,7 +54,7 @@ static const char *const colors[] = {
 
 const char *html_file_color(size_t i)
 {
-	return colors[i % (sizeof(colors) / sizeof(colors[0]))];
+	return colors[i % ARRAY_SIZE(colors)];
 }
 
 char html_file_label(size_t i)

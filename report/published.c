@@ -2,6 +2,7 @@
 /* published.c - the table of published.def, and matching a host record's CPU against it. */
 #include <string.h>
 
+#include "base/array_size.h"
 #include "report/published.h"
 
 const struct published_figure published_figures[] = {
@@ -12,7 +13,7 @@ const struct published_figure published_figures[] = {
 #undef PUBLISHED
 };
 
-const size_t published_n = sizeof(published_figures) / sizeof(published_figures[0]);
+const size_t published_n = ARRAY_SIZE(published_figures);
 
 int published_matches(const struct published_figure *p, const struct host_record *h)
 {

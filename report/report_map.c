@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "report/html.h"
 #include "report/report.h"
 #include "report/report_int.h"
@@ -46,7 +47,7 @@ static const char *vector_name(long long v)
 		[13] = "#GP", [14] = "#PF", [17] = "#AC", [18] = "#MC", [21] = "#CP",
 	};
 
-	if (v >= 0 && v < (long long)(sizeof(names) / sizeof(names[0])) && names[v])
+	if (v >= 0 && v < (long long)ARRAY_SIZE(names) && names[v])
 		return names[v];
 	return NULL;
 }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "results/jcheck.h"
 #include "results/json_load.h"
 #include "results/query.h"
@@ -490,7 +491,7 @@ static const struct {
 
 const char *query_identity(const char *key)
 {
-	for (size_t i = 0; i < sizeof(identities) / sizeof(identities[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(identities); i++)
 		if (!strcmp(key, identities[i].key))
 			return identities[i].fields;
 	return "name";

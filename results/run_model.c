@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "results/run_model.h"
 
 #define TRY JCHECK_TRY
@@ -14,7 +15,7 @@
 static const char *const cycles_names[] = {
 	"min", "median", "p90", "p99", "mean", "stddev", "cv", "ci95_lo", "ci95_hi",
 };
-#define CYCLES_N (sizeof(cycles_names) / sizeof(cycles_names[0]))
+#define CYCLES_N ARRAY_SIZE(cycles_names)
 
 static double *cycles_field(struct result_cycles *c, size_t i)
 {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "stats/stats.h"
 
 static int cmp_double(const void *pa, const void *pb)
@@ -278,7 +279,7 @@ double stats_t95(size_t df)
 
 	if (df == 0)
 		return INFINITY;
-	if (df <= sizeof(q) / sizeof(q[0]))
+	if (df <= ARRAY_SIZE(q))
 		return q[df - 1];
 	/* Cornish-Fisher: t = z + (z^3 + z) / 4v + (5z^5 + 16z^3 + 3z) / 96v^2 + O(v^-3). */
 	return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v);

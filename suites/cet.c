@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "suites/cet_int.h"
 #include "suites/suite_run.h"
 
@@ -51,5 +52,5 @@ void cet_checks(const struct suite_env *env, struct check_report *rep)
 			  "KVM_GET_SUPPORTED_CPUID: %s", strerror(-r));
 		return;
 	}
-	suite_run(env, rep, CET_SUITE, cet_table, sizeof(cet_table) / sizeof(cet_table[0]), &cc);
+	suite_run(env, rep, CET_SUITE, cet_table, ARRAY_SIZE(cet_table), &cc);
 }

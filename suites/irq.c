@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "guest/guest.h"
 #include "guest/vm.h"
 #include "host/hostinfo.h"
@@ -182,5 +183,5 @@ void irq_checks(const struct suite_env *env, struct check_report *rep)
 {
 	struct irq_ctx ic = { .env = env, .rep = rep, .unmet = irq_unmet(env) };
 
-	suite_run(env, rep, SUITE, irq_table, sizeof(irq_table) / sizeof(irq_table[0]), &ic);
+	suite_run(env, rep, SUITE, irq_table, ARRAY_SIZE(irq_table), &ic);
 }

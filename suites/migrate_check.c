@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "suites/cet.h"
 #include "suites/cet_guest.h"
 #include "results/check_model.h"
@@ -378,5 +379,5 @@ void migrate_checks(const struct suite_env *env, struct check_report *rep)
 {
 	struct mg_ctx mc = { .env = env, .rep = rep };
 
-	suite_run(env, rep, SUITE, mg_checks, sizeof(mg_checks) / sizeof(mg_checks[0]), &mc);
+	suite_run(env, rep, SUITE, mg_checks, ARRAY_SIZE(mg_checks), &mc);
 }

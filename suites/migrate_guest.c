@@ -5,6 +5,7 @@
  * syncs with its general registers pinned, then loops until the host stops
  * it, and finally checks that everything it set up is still there.
  */
+#include "base/array_size.h"
 #include "guest/guest.h"
 #include "suites/migrate_guest.h"
 
@@ -142,7 +143,7 @@ uint64_t mg_run(uint64_t seed)
 		asm volatile("ldmxcsr %0" :: "m"(mxcsr));
 		asm volatile("fldcw %0" :: "m"(fcw));
 	}
-	for (unsigned int m = 0; m < sizeof(mg_msrs) / sizeof(mg_msrs[0]); m++)
+	for (unsigned int m = 0; m < ARRAY_SIZE(mg_msrs); m++)
 		wrmsr(mg_msrs[m].msr, mg_msrs[m].val);
 	if (tsc_aux)
 		wrmsr(MSR_TSC_AUX, 0x1234);
@@ -189,7 +190,7 @@ uint64_t mg_run(uint64_t seed)
 		if (guest_xgetbv_safe(0, &now) || now != xcr0)
 			lost |= MG_LOST_XCR0;
 	}
-	for (unsigned int m = 0; m < sizeof(mg_msrs) / sizeof(mg_msrs[0]); m++)
+	for (unsigned int m = 0; m < ARRAY_SIZE(mg_msrs); m++)
 		if (rdmsr(mg_msrs[m].msr) != mg_msrs[m].val)
 			lost |= mg_msrs[m].lost;
 	if (tsc_aux && rdmsr(MSR_TSC_AUX) != 0x1234)

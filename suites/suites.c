@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* suites.c - the table of check suites, in the order `exitscope check` runs them. */
+#include "base/array_size.h"
 #include "suites/suites.h"
 #include "suites/cet.h"
 #include "suites/irq.h"
@@ -13,4 +14,4 @@ const struct check_suite check_suites[] = {
 	{ "migrate", "vCPU state save/restore: a running guest moved into a new VM checks itself", migrate_checks },
 	{ "irq", "interrupts taken at the instruction boundary the architecture or KVM names (STI shadow, self IPI, TSC deadline)", irq_checks },
 };
-const size_t nr_check_suites = sizeof(check_suites) / sizeof(check_suites[0]);
+const size_t nr_check_suites = ARRAY_SIZE(check_suites);

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "base/array_size.h"
 #include "suites/suite_run.h"
 #include "suites/xstate.h"
 #include "suites/xstate_int.h"
@@ -32,6 +33,6 @@ void xstate_checks(const struct suite_env *env, struct check_report *rep)
 		check_add(rep, XS_SUITE, "vm", CHECK_FAIL, "cannot build a VM: %s", err.msg);
 		return;
 	}
-	suite_run(env, rep, XS_SUITE, xs_checks, sizeof(xs_checks) / sizeof(xs_checks[0]), &x);
+	suite_run(env, rep, XS_SUITE, xs_checks, ARRAY_SIZE(xs_checks), &x);
 	xs_ctx_free(&x);
 }

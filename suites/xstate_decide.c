@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "base/array_size.h"
 #include "suites/xstate_decide.h"
 
 uint32_t xs_pkru_guest_value(uint32_t host_pkru)
@@ -13,7 +14,7 @@ uint32_t xs_pkru_guest_value(uint32_t host_pkru)
 	/* AD|WD for keys 1-15 / AD for key 1 / WD for key 15: none is 0 or Linux's default. */
 	static const uint32_t pick[] = { 0xfffffffcu, 0x0000000cu, 0x80000000u };
 
-	for (size_t i = 0; i < sizeof(pick) / sizeof(pick[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(pick); i++)
 		if (pick[i] != host_pkru)
 			return pick[i];
 	return pick[0];	/* unreachable: the picks differ from each other */

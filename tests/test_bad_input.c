@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "probes/probes.h"
 #include "export/openmetrics.h"
 #include "report/report.h"
@@ -126,7 +127,7 @@ static void test_operands(void)
 	const char *argv[EXPORT_MAX_FILES + REPORT_MAX_FILES + 8];
 	char want[64];
 
-	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
 		int n = 0;
 
 		argv[n++] = exe;
@@ -620,7 +621,7 @@ static void test_profile_twice(void)
 	};
 	struct run_result r;
 
-	for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(twice); i++) {
 		char want[200];
 
 		run_cmd(&r, (const char *const[]){ exe, "map", "--cpuid-profile", twice[i][0], "--cpuid-profile",

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "results/noise.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -68,7 +69,7 @@ static void test_usage(const char *dir)
 	};
 	struct run_result r;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *const *a = bad[i].args;
 
 		run_cmd(&r, (const char *const[]){ exe, "calibrate", a[0], a[1], a[2], a[3], a[4], NULL });

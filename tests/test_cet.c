@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "suites/cet.h"
 #include "suites/cet_decide.h"
 #include "suites/cet_guest.h"
@@ -198,7 +199,7 @@ static void suite_checks(const struct suite_env *env, const struct cet_support *
 
 	cet_checks(env, &rep);
 	is_int(check_count(&rep, CHECK_FAIL), 0, "no cet check fails");
-	for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(always); i++) {
 		c = check_find(&rep, "cet", always[i]);
 		ok(c && c->status == CHECK_PASS && c->expected[0] && !strcmp(c->expected, c->observed),
 		   "cet.%s passes, observed '%s' as expected '%s'", always[i], c ? c->observed : "missing",
@@ -218,7 +219,7 @@ static void suite_checks(const struct suite_env *env, const struct cet_support *
 	c = check_find(&rep, "cet", cs->shstk || cs->ibt ? "msr_refused_cleared_cpuid" : "msr_refused_no_cet");
 	ok(c && c->status == CHECK_PASS && !strcmp(c->observed, "accepted=none") &&
 	   !strcmp(c->expected, "accepted=none"), "CET MSR refusal check passes: nothing accepted");
-	for (size_t i = 0; i < sizeof(need_cet) / sizeof(need_cet[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(need_cet); i++) {
 		c = check_find(&rep, "cet", need_cet[i]);
 		if (cs->shstk && cs->ibt)
 			ok(c && c->status == CHECK_PASS && !strcmp(c->expected, c->observed),

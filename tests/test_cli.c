@@ -14,6 +14,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "results/schema.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -49,7 +50,7 @@ static void test_unreadable(const char *exe)
 		tap_skip(3, "no temp dir");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		bool root = getuid() == 0, made;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].name);

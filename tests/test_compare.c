@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "compare/compare.h"
 #include "compare/counters.h"
 #include "compare/lane_spread.h"
@@ -2408,7 +2409,6 @@ static void test_cli_columns(void)
  */
 #define CENSUS_OPS	256
 #define CENSUS_MAX	24
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 struct census_row {
 	const char *insn, *operand;

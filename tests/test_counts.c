@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "profile/counts.h"
 #include "tests/tap.h"
 
@@ -140,7 +141,7 @@ static void test_refused(void)
 	struct err err;
 	int taken = 0;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(text, sizeof(text), HEAD2 "%s\nend\n", bad[i]);
 		if (read_text(&pf, text, &err) != -EINVAL || !strstr(err.msg, "line 5: not \"census ")) {
 			tap_diag("  taken: '%s' (%s)", bad[i], err.msg);
@@ -148,7 +149,7 @@ static void test_refused(void)
 		}
 	}
 	tap_ok(!taken, "malformed census lines are refused with their line (%d of %zu taken)", taken,
-	       sizeof(bad) / sizeof(bad[0]));
+	       ARRAY_SIZE(bad));
 
 	snprintf(text, sizeof(text), "%s", v1_text);
 	snprintf(strstr(text, "end\n"), sizeof(text) - (size_t)(strstr(text, "end\n") - text),
@@ -196,7 +197,7 @@ static void test_range(void)
 	struct prof_file pf;
 	struct err err;
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		int r;
 
 		snprintf(text, sizeof(text), HEAD2 "%s\nend\n", cases[i].line);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -42,7 +43,7 @@ static int write_fakes(void)
 	snprintf(bin, sizeof(bin), "%s/bin", dir);
 	if (mkdir(bin, 0755))
 		return -1;
-	for (size_t i = 0; i < sizeof(fakes) / sizeof(fakes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(fakes); i++) {
 		FILE *f;
 
 		snprintf(p, sizeof(p), "%s/%s", bin, fakes[i].name);
@@ -178,12 +179,12 @@ int main(void)
 		fixture_rmdir(dir);
 		return done_testing();
 	}
-	for (size_t i = 0; i < sizeof(for_run) / sizeof(for_run[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(for_run); i++)
 		bad += !has_word(build, for_run[i]);
 	ok(!bad, "build holds what `make run` needs: compiler, libc headers, ld/nm, make, pkg-config, jansson");
 	ok(disjoint(build, test) && disjoint(build, lanes), "build holds no test or lane package (%s)", build);
 	bad = 0;
-	for (size_t i = 0; i < sizeof(for_tests) / sizeof(for_tests[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(for_tests); i++)
 		if (!has_word(test, for_tests[i])) {
 			diag("  %s is not in the test group", for_tests[i]);
 			bad++;

@@ -16,11 +16,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/array_size.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARRAY_LEN(a)	ARRAY_SIZE(a)
 
 static const char *exe;
 static char *dir, *res;

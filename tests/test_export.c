@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "export/openmetrics.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
@@ -241,7 +242,7 @@ static void test_recorded(void)
 	run_free(&r);
 	promtool_clean(out, "the recorded lane results");
 	text = run_read_file(out, NULL);
-	for (size_t i = 0; text && i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (size_t i = 0; text && i < ARRAY_SIZE(lines); i++)
 		if (!has_line(text, lines[i])) {
 			diag("missing: %s", lines[i]);
 			missing++;
@@ -292,7 +293,7 @@ static void openmetrics_clean(const char *path, const char *text, const char *wh
 
 			families++;
 
-			for (size_t u = 0; u < sizeof(unit) / sizeof(unit[0]); u++)
+			for (size_t u = 0; u < ARRAY_SIZE(unit); u++)
 				want_units += len > strlen(unit[u]) &&
 					      !strncmp(p + 7 + len - strlen(unit[u]), unit[u], strlen(unit[u]));
 		}
@@ -473,7 +474,7 @@ static void test_delivery(void)
 	run_free(&r);
 	promtool_clean(out, "the delivery and peer-wait families");
 	text = run_read_file(out, NULL);
-	for (size_t i = 0; text && i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (size_t i = 0; text && i < ARRAY_SIZE(lines); i++)
 		if (!has_line(text, lines[i])) {
 			diag("missing: %s", lines[i]);
 			missing++;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "guest/vm.h"
 #include "host/hostinfo.h"
 #include "kvm/abi.h"
@@ -46,7 +47,7 @@ static void test_check_rules(void)
 	struct err why;
 
 	hi->xcr0_supported = 0xe7;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		int r;
 
 		err_init(&why);

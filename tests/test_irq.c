@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "guest/guest.h"
 #include "host/hostinfo.h"
 #include "suites/irq.h"
@@ -23,7 +24,7 @@
 #include "tests/tap.h"
 
 static const char *const names[] = { "sti_shadow", "self_ipi_if1", "tscdeadline_expired" };
-#define NNAMES (sizeof(names) / sizeof(names[0]))
+#define NNAMES ARRAY_SIZE(names)
 
 /* One result: pass with 16 at the boundary, fail with fewer and the cause, or skip saying what to do. */
 static bool result_sound(const struct check_result *c)

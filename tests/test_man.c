@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -354,7 +355,7 @@ static void groff_selftest(const char *tmp)
 	char why[2048];
 	size_t ncmd;
 
-	for (size_t i = 0; i < sizeof(pages) / sizeof(pages[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(pages); i++) {
 		const char *path = fixture_write_raw(tmp, names[i], pages[i], lens[i]);
 
 		if (!have_groff) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "host/hostinfo.h"
 #include "guest/vcpu_state.h"
 #include "suites/migrate.h"
@@ -222,7 +223,7 @@ static void test_suite(const struct hostinfo *hi)
 
 	migrate_checks(&env, &rep);
 	is_int(check_count(&rep, CHECK_FAIL), 0, "no migrate check fails");
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		c = check_find(&rep, "migrate", names[i]);
 		ok(c && c->status != CHECK_FAIL && c->expected[0] &&
 		   (c->status != CHECK_PASS || !strcmp(c->expected, c->observed)),

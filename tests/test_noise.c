@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "results/noise.h"
 #include "stats/welch.h"
 #include "tests/fixture.h"
@@ -413,7 +414,7 @@ static void test_seeds(void)
 	char path[256];
 	struct err err;
 
-	for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
 		struct noise_floor *nf;
 		int valid = !strncmp(seeds[i], "valid-", 6);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "cli/opts.c"	/* the unit under test, linked in directly */
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -180,7 +181,7 @@ static void test_parse(void)
 /* A copy of the demo spec with row i replaced: the checker must refuse it. */
 static void refused(size_t i, struct cli_opt row, const char *why)
 {
-	struct cli_opt t[sizeof(demo_opts) / sizeof(demo_opts[0])];
+	struct cli_opt t[ARRAY_SIZE(demo_opts)];
 	struct cli_cmd_spec s = demo;
 	char *argv[] = { "demo", "-v", NULL };
 	struct cli_parser p;

@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -140,7 +141,7 @@ static void test_preflight(const char *a, const char *b)
 	struct run_result r;
 	char want[256];
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *cmd = cases[i][1];
 
 		run_cmd(&r, (const char *const[]){ "env", tmpdir_env, cases[i][0], cases[i][1],
@@ -307,7 +308,7 @@ static void test_json_stdout(void)
 		{ "info", "--json", "-", NULL },
 	};
 
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
 		const char *argv[12] = { exe };
 		struct run_result r;
 		json_t *doc;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "probes/probes.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -128,7 +129,7 @@ static void test_catalogue(void)
 {
 	size_t missing = 0;
 
-	for (size_t i = 0; i < sizeof(vmexit_names) / sizeof(vmexit_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(vmexit_names); i++)
 		if (!probe_find(vmexit_names[i])) {
 			diag("vmexit.c's %s is not in the catalogue", vmexit_names[i]);
 			missing++;
@@ -145,7 +146,7 @@ static void check_every_probe(json_t *root)
 {
 	size_t bad = 0, nok = 0;
 
-	for (size_t i = 0; i < sizeof(run_names) / sizeof(run_names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(run_names); i++) {
 		json_t *p = fixture_probe_json(root, run_names[i]);
 		const char *st = p ? fixture_str(p, "status") : "absent", *why = p ? fixture_str(p, "reason") : "";
 		bool checked = irq_probe(run_names[i]);
@@ -170,7 +171,7 @@ static void check_every_probe(json_t *root)
 		}
 	}
 	ok(!bad, "every probe: positive figures, or a skip or an interrupt check failure with its reason");
-	diag("%zu of %zu measured here", nok, sizeof(run_names) / sizeof(run_names[0]));
+	diag("%zu of %zu measured here", nok, ARRAY_SIZE(run_names));
 }
 
 /*
@@ -183,7 +184,7 @@ static void check_delivery(json_t *root)
 	size_t bad = 0, n = 0, np = 0, badp = 0;
 	long long ops, in_window, late, never;
 
-	for (size_t i = 0; i < sizeof(run_names) / sizeof(run_names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(run_names); i++) {
 		json_t *p = fixture_probe_json(root, run_names[i]);
 		const char *st = p ? fixture_str(p, "status") : "absent";
 		bool two = probe_find(run_names[i]) && (probe_find(run_names[i])->needs & PROBE_NEED_2VCPUS);
@@ -241,7 +242,7 @@ static void check_per_op(json_t *root)
 		tap_skip(2, "inl_from_pmtimer not measured here");
 	}
 	/* The xAPIC page is the in-kernel LAPIC's: no MMIO exit reaches exitscope. */
-	for (size_t i = 0; i < sizeof(xapic) / sizeof(xapic[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(xapic); i++) {
 		json_t *p = fixture_probe_json(root, xapic[i]);
 
 		if (is_ok(p)) {
@@ -279,7 +280,7 @@ static void check_per_op(json_t *root)
 }
 
 static const char *const hooked[] = { "self_ipi_tpr", "x2apic_self_ipi_sti_nop" };
-#define NHOOKED (sizeof(hooked) / sizeof(hooked[0]))
+#define NHOOKED ARRAY_SIZE(hooked)
 
 /* The hook keeps TPR at 15: the IPI is never taken, the probe fails with "never" counts. */
 static void test_mask_hook(const char *path)
@@ -422,7 +423,7 @@ int main(void)
 	}
 	dir = fixture_tmpdir();
 	snprintf(path, sizeof(path), "%s/probes.json", dir);
-	root = run_json(path, NULL, sizeof(run_names) / sizeof(run_names[0]), run_names);
+	root = run_json(path, NULL, ARRAY_SIZE(run_names), run_names);
 	if (root) {
 		check_every_probe(root);
 		check_delivery(root);

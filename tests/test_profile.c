@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "profile/attribute.h"
 #include "kvm/msr.h"
 #include "profile/census_names.h"
@@ -179,7 +180,7 @@ static void test_counts(void)
 		};
 		int taken = 0;
 
-		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 			char text[512];
 
 			snprintf(text, sizeof(text), "exitscope-bochs-profile 1\ndump x\nprobe p\n"
@@ -591,7 +592,7 @@ static void test_census_json(void)
 			{ "an empty insn", "noinsn", "insn" },
 		};
 
-		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 			json_t *d = json_deep_copy(doc), *ep = json_object_get(d, "exit_path");
 			json_t *r = json_object_get(ep, "census"), *r0 = json_array_get(r, 0);
 			const char *ed = bad[i].edit;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "profile/attribute.h"
 #include "profile/counts.h"
 #include "profile/symtab.h"
@@ -138,7 +139,7 @@ static int reads_back(const struct exit_path *e, struct err *err)
  * which KVM names as the basic one.
  */
 static const uint64_t vmx_keys[] = { 10, 1, 30, 0x8000000aULL, 48, 0x0800001eULL, 12 };
-#define N_KEYS	(sizeof(vmx_keys) / sizeof(vmx_keys[0]))
+#define N_KEYS	ARRAY_SIZE(vmx_keys)
 #define EXIT_LINES	100000		/* a side */
 
 static void test_many_exit_lines(void)
@@ -316,7 +317,7 @@ static void test_limits(void)
 		  "1025 census rows in fn_00000, more than a result file holds (1024)" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const char *counts = limit_counts("limits.txt", cases[i].fns, cases[i].exits, cases[i].census);
 		struct exit_path e;
 		struct err err;
@@ -473,7 +474,7 @@ static void test_names(void)
 	struct err err;
 
 	err_init(&err);
-	for (size_t i = 0; i < sizeof(utf8) / sizeof(utf8[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(utf8); i++)
 		if (symtab_utf8(utf8[i].s, strlen(utf8[i].s)) != utf8[i].ok) {
 			tap_diag("  symtab_utf8 wrong on case %zu", i);
 			wrong++;
@@ -569,7 +570,7 @@ static void test_fifo_stop(void)
 		fprintf(f, "end\n");
 		fclose(f);
 	}
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		char fifo[64], want[96];
 		const char *sig = sigs[i] == SIGINT ? "Ctrl-C" : sigs[i] == SIGTERM ? "SIGTERM" : "SIGHUP";
 		struct run_result r;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "results/query.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -87,7 +88,7 @@ static void test_library(void)
 	struct query_path *p;
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		p = query_path_parse(bad[i], &err);
 		ok(!p && err.code < 0 && *err.msg, "'%s' does not parse (%s)", bad[i], err.msg);
 		query_path_free(p);
@@ -103,7 +104,7 @@ static void test_library(void)
 		{ "o.p.deeper", 0 }, { "l[w]", 1 }, { "l[*]#", 2 }, { "t[*]", 0 },
 		{ "l[~^[uw]$]", 2 }, { "l[~^u]", 1 }, { "l[!=u]", 1 }, { "l[=w]", 1 }, { "l[~x]", 0 },
 	};
-	for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sel); i++) {
 		p = query_path_parse(sel[i].path, &err);
 		json_array_clear(out);
 		is_int(p ? query_select(root, p, out) : -2, sel[i].n, sel[i].path);
@@ -120,7 +121,7 @@ static void test_library(void)
 			{ 700.0, "700" }, { 2290.0, "2290" }, { 0.0, "0" }, { 0.1, "0.1" },
 			{ 1198.25, "1198.25" }, { 1e-7, "1e-07" }, { 1e20, "1e+20" },
 		};
-		for (i = 0; i < sizeof(num) / sizeof(num[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(num); i++) {
 			json_t *v = json_real(num[i].d);
 			char *t = query_value_text(v);
 
@@ -234,7 +235,7 @@ static void test_selector_spaces(void)
 	const char *spaced[] = { "runs[batch=7 ]", "runs[batch= 7]", "runs[batch =7]", "runs[ batch=7]",
 				 "runs[batch!= 7]", "runs[batch \t~7]", "runs[batch\t=7]", "l[ c]", "l[c ]" };
 
-	for (size_t i = 0; i < sizeof(spaced) / sizeof(spaced[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(spaced); i++)
 		bad_path(spaced[i], "a space around FIELD or VALUE", spaced[i]);
 	selects(doc, "runs[batch=7]", 1, "the same selector without spaces");
 	selects(doc, "l[=a b]", 1, "a space inside a VALUE is the VALUE's");
@@ -396,7 +397,7 @@ static void test_census_identity(void)
 	};
 
 	ok(!strcmp(query_identity("census"), "insn/operand?"), "the identity of a census row: insn/operand?");
-	for (size_t i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sel); i++) {
 		struct query_path *p = query_path_parse(sel[i].path, &err);
 
 		json_array_clear(out);

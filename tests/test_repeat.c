@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "method/repeat.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
@@ -37,7 +38,7 @@ static void test_usage(const char *dir)
 	struct run_result r;
 	char path[512], prom[512];
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *const *a = bad[i].args;
 
 		run_cmd(&r, (const char *const[]){ exe, "run", a[0], a[1], a[2], a[3], NULL });

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -396,7 +397,7 @@ static void test_recorded(void)
 	glob_t g;
 	size_t i, k;
 
-	for (k = 0; k < sizeof(patterns) / sizeof(patterns[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(patterns); k++) {
 		int broken = strstr(patterns[k], "broken-") != NULL;
 
 		if (glob(patterns[k], 0, NULL, &g) || g.gl_pathc == 0) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "probes/probes.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
@@ -173,7 +174,7 @@ static void check_exact_exits(json_t *root)
 	};
 	char name[128];
 
-	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(exact); i++) {
 		json_t *p = fixture_probe_json(root, exact[i].probe);
 
 		if (!p || strcmp(fixture_str(p, "status"), "ok")) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/array_size.h"
 #include "method/schedule.h"
 #include "probes/probe_out.h"
 #include "tests/tap.h"
@@ -338,7 +339,7 @@ static void test_progress(void)
 	 */
 	fake_init(&f, 2, 4, series);
 	schedule_run(&f.s, f.out, f.n);
-	same = f.nprog == 1 + sizeof(want) / sizeof(want[0]) && !f.prog[0].label && f.prog[0].done == 0;
+	same = f.nprog == 1 + ARRAY_SIZE(want) && !f.prog[0].label && f.prog[0].done == 0;
 	for (size_t k = 1; same && k < f.nprog; k++)
 		same = f.prog[k].label && f.prog[k].done == want[k - 1];
 	for (size_t k = 0; k < f.nprog; k++)

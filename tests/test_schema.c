@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -139,7 +140,7 @@ static void test_recorded(void)
 	size_t n = 0, bad = 0;
 	char *out;
 
-	for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(patterns); i++)
 		n = glob_add(patterns[i], files, n);
 	ok(n >= 16, "recorded results found: %zu (lane samples and the fuzz corpus's valid files)", n);
 	out = validate((const char *const *)files, n);
@@ -184,7 +185,7 @@ static void test_produced(void)
 		tap_skip(6, "/dev/kvm is not usable: nothing to produce results with");
 		return;
 	}
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
 		const char *argv[16] = { exe };
 		struct run_result r;
 		size_t a = 1;
@@ -312,7 +313,7 @@ static const struct rule {
 	{ "probe cpus negative", "v2(d); ok(d)['cpus'] = [0, -1]", 2 },
 };
 
-#define NR_RULES (sizeof(rules) / sizeof(rules[0]))
+#define NR_RULES ARRAY_SIZE(rules)
 
 /* The python that writes base.json, valid-v2.json and one file per rule into dir. */
 static char *generator(void)

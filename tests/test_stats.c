@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "base/array_size.h"
 #include "stats/stats.h"
 #include "stats/welch.h"
 #include "tests/tap.h"
@@ -215,7 +216,7 @@ static void test_t95_df(void)
 	double worst = 0;
 	int monotone = 1;
 
-	for (size_t i = 0; i < sizeof(df) / sizeof(df[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(df); i++)
 		if (!ok(fabs(stats_t95_df(df[i]) - q[i]) < 1e-6, "t95_df(%g) = %.7f", df[i], q[i]))
 			diag("  got %.9f", stats_t95_df(df[i]));
 	for (size_t k = 1; k <= 30; k++)

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "results/check_model.h"
 #include "suites/suite_run.h"
 #include "tests/tap.h"
@@ -68,7 +69,7 @@ int main(void)
 	const struct check_result *c;
 
 	tap_plan(10);
-	suite_run(&env, &rep, "fake", table, sizeof(table) / sizeof(table[0]), &f);
+	suite_run(&env, &rep, "fake", table, ARRAY_SIZE(table), &f);
 	is_int(f.ran, 2, "the two checks before the stop ran, the hidden and the later one did not");
 	c = find(&rep, "first");
 	ok(c && c->status == CHECK_PASS && !strcmp(c->observed, "0x7"), "first: pass with its evidence");

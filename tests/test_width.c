@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "host/text_wrap.h"
 #include "probes/probe_out.h"
 #include "probes/probe_table.h"
@@ -36,7 +37,7 @@ static const char *exe;
 static const char *const probes_run[] = { "nop", "cpuid", "toggle_cr4_pge", "tscdeadline_immed",
 					  "x2apic_self_ipi_sti_nop", "ipi_halt", "rdpkru", "xsetbv", "rdtscp",
 					  "wr_xss_msr", "self_ipi_tpr" };
-#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+#define ARRAY_LEN(a)	ARRAY_SIZE(a)
 #define NPROBES		ARRAY_LEN(probes_run)
 
 /* The widest line of s (columns = bytes: the output is ASCII); *where: its first bytes. */
@@ -266,7 +267,7 @@ static const char *table_text(const char *note)
 		{ "Ctrl-C ended it", "Ctrl-C ended it" },
 	};
 
-	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(generic); i++)
 		if (!strncmp(note, generic[i][0], strlen(generic[i][0])))
 			return generic[i][1];
 	return note;

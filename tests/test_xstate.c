@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "results/result_read.h"
 #include "host/hostinfo.h"
 #include "suites/suite_run.h"
@@ -176,7 +177,7 @@ static void test_pkru_value(void)
 	const uint32_t hosts[] = { XS_PKRU_LINUX_DEFAULT, 0, xs_pkru_guest_value(0),
 				   xs_pkru_guest_value(xs_pkru_guest_value(0)), 0xffffffffu };
 
-	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(hosts); i++) {
 		uint32_t g = xs_pkru_guest_value(hosts[i]);
 
 		ok(g != hosts[i] && g && g != XS_PKRU_LINUX_DEFAULT && !(g & 3),

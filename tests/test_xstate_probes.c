@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/array_size.h"
 #include "host/hostinfo.h"
 #include "kvm/abi.h"
 #include "guest/vm.h"
@@ -89,7 +90,7 @@ static void test_plans(void)
 	const struct probe *p;
 	struct probe_xstate_plan pl;
 
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(w); i++)
 		check_plan(&w[i], c, 0x2e7, 0x1800, "a CET host");
 	/* The rows themselves: XSAVES cleared exactly where XSS must not swap. */
 	p = probe_find("xsetbv");
