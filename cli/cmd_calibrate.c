@@ -5,7 +5,9 @@
  * runs of `exitscope run RUN-ARGUMENT ...` (a process each, method/repeat.h),
  * then per probe what its figure varies by from one run to the next beyond
  * what each run's own rounds show (results/noise.h, noise_estimate), written
- * as a noise file for `compare --noise FILE`.
+ * as a noise file for `compare --noise FILE`. With --from the same from
+ * run files made before, and --spread prints what each probe's figure
+ * varies by within and between them (results/noise.h, noise_spread).
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,6 +40,9 @@ static const struct cli_opt calibrate_opts[] = {
 					"created if missing; refused when one of them is there\n"
 					"already or is -o FILE); without it they go to a temporary\n"
 					"directory, removed once the floor is written" },
+	{ "from", CLI_LONG('f'), NULL, "no runs: the floor of the run files given (FILE ..., at least %d)" },
+	{ "spread", CLI_LONG('s'), NULL, "with --from: print per probe the spread of its rounds within\n"
+					 "and between the runs (2 or more) instead of writing a floor" },
 	{ "-- RUN-ARGUMENT ...", 0, NULL, "probes and options of each run, as 'exitscope run' takes them\n"
 					  "(default: the whole catalogue with run's defaults); calibrate\n"
 					  "writes the runs' files itself, so --json, --repeat,\n"
@@ -48,7 +53,8 @@ static const struct cli_opt calibrate_opts[] = {
 
 const struct cli_cmd_spec calibrate_spec = {
 	.name = "calibrate",
-	.usage = "[options] [-- RUN-ARGUMENT ...]",
+	.usage = "[options] [-- RUN-ARGUMENT ...]\n"
+		 "--from [--spread] [-o FILE] FILE ...",
 	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
 		 "each run a process of its own (what differs from one run to the next, such as\n"
 		 "memory and CPU placement or the host's speed, is drawn once per process), and\n"
@@ -70,13 +76,14 @@ const struct cli_cmd_spec calibrate_spec = {
 static void calibrate_usage(FILE *f)
 {
 	cli_help(f, &calibrate_spec, NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS,
-		 CALIBRATE_DEFAULT_OUT);
+		 CALIBRATE_DEFAULT_OUT, NOISE_MIN_RUNS);
 }
 
 struct calibrate_args {
 	unsigned int runs;
 	const char *out, *keep;
-	char **run_argv;	/* after "--" */
+	bool from, spread, runs_set, out_set;
+	char **run_argv;	/* after "--"; with --from the run files */
 	int run_argc;
 };
 
@@ -127,6 +134,22 @@ static const char *calibrate_refused(char **args, int argc, int *at, const char 
 	return why;
 }
 
+/* With --from: the arguments left are run files; nothing is run. */
+static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
+{
+	if (a->runs_set || a->keep)
+		return cli_usage_error("calibrate", "--from reads run files made before: no --%s",
+				       a->keep ? "keep" : "runs");
+	if (a->spread && a->out_set)
+		return cli_usage_error("calibrate", "--spread prints a table and writes no floor: no -o");
+	if (argc < (a->spread ? 2 : NOISE_MIN_RUNS))
+		return cli_usage_error("calibrate", "--from%s wants at least %d run files, got %d",
+				       a->spread ? " --spread" : "", a->spread ? 2 : NOISE_MIN_RUNS, argc);
+	a->run_argv = argv;
+	a->run_argc = argc;
+	return 0;
+}
+
 static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 {
 	const char *why, *opt = NULL;
@@ -144,8 +167,11 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
 						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
 			a->runs = (unsigned int)v;
+			a->runs_set = true;
 			break;
-		case 'o': a->out = optarg; break;
+		case 'o': a->out = optarg; a->out_set = true; break;
+		case CLI_LONG('f'): a->from = true; break;
+		case CLI_LONG('s'): a->spread = true; break;
 		case CLI_LONG('k'): a->keep = optarg; break;
 		case 'h':
 			calibrate_usage(stdout);
@@ -154,6 +180,10 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 			return cli_opts_bad(&p);
 		}
 	}
+	if (a->spread && !a->from)
+		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
+	if (a->from)
+		return calibrate_parse_from(a, argc - optind, argv + optind);
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
 		return cli_usage_error("calibrate", "'%s': probes and run options go after '--'",
 				       argv[optind]);
@@ -366,33 +396,82 @@ static void calibrate_print(FILE *f, const struct noise_floor *nf)
 			"(compare --normalize speed, docs/method.md)");
 }
 
-/* Read the k runs' files and write their floor to a->out. */
-static int calibrate_floor(const struct calibrate_args *a, const struct repeat_run *runs, unsigned int k)
+/* The spread table's columns: run count, then per figure its width and header. */
+static void calibrate_print_spread_row(FILE *f, const struct stats_spread *s)
+{
+	fprintf(f, " %7.2f%% %7.2f%% %7.2f%% %7.2f%%", 100 * s->within / s->mean, 100 * s->se / s->mean,
+		100 * s->run_sd / s->mean, 100 * s->floor / s->mean);
+}
+
+/* --spread: the probes' spread as measured, then at equal guest speed. */
+static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
+{
+	fprintf(f, "%-20s %5s %6s %10s %8s %8s %8s %8s\n", "probe", "runs", "rounds", "mean", "within",
+		"se(run)", "between", "floor");
+	for (size_t i = 0; i < ns->n_probes; i++) {
+		const struct noise_spread_probe *p = &ns->probes[i];
+
+		fprintf(f, "%-20s %5zu %6.1f %10.0f", p->name, p->cycles.runs, p->cycles.rounds, p->cycles.mean);
+		calibrate_print_spread_row(f, &p->cycles);
+		fprintf(f, "\n");
+	}
+	if (ns->shift_sd >= 0)
+		fprintf(f, "shift: SD %.2f%% over %zu runs\n", 100 * ns->shift_sd, ns->shift_runs);
+	fprintf(f, "\n%-20s %5s %8s %7s %8s %8s %8s %8s %8s\n", "probe", "runs", "share", "loop", "within",
+		"se(run)", "between", "floor", "ratio");
+	for (size_t i = 0; i < ns->n_probes; i++) {
+		const struct noise_spread_probe *p = &ns->probes[i];
+		const struct stats_spread *s = &p->at_speed;
+
+		if (!p->has_at_speed)
+			continue;
+		fprintf(f, "%-20s %5zu %8.2f %6.2f%%", p->name, s->runs, p->share, 100 * p->loop_rel);
+		calibrate_print_spread_row(f, s);
+		fprintf(f, " %8.2f\n", s->se > 0 ? s->run_sd / s->se : 0);
+	}
+	fprintf(f, "\n");
+	text_wrap_print(f, "", 0, "within: SD of a run's round medians (pooled); se(run): within / "
+			"sqrt(rounds); between: SD of the run means; floor: the SD left beyond se(run); "
+			"shift: SD over runs of the median over probes of a run mean / its probe mean - 1; "
+			"the second table at the runs' mean guest speed (compare --normalize speed), share: "
+			"the probe's slope on its loop x mean loop / mean, loop: SD of the runs' mean loops, "
+			"ratio: between / se(run); in % of the probe's mean");
+}
+
+/* Read the k files at paths[]; with --spread print their spread, else write their floor to a->out. */
+static int calibrate_floor(const struct calibrate_args *a, const char **paths, unsigned int k)
 {
 	struct result_file **files = calloc(k, sizeof(*files));
-	const char **paths = calloc(k, sizeof(*paths));
 	struct noise_floor nf = { 0 };
+	struct noise_spread ns;
 	struct err err;
 	int rc;
 
-	if (!files || !paths) {
-		rc = cli_error("calibrate", EXIT_FAIL, "out of memory");
-		goto out;
-	}
-	for (unsigned int i = 0; i < k; i++)
-		paths[i] = runs[i].path;
+	if (!files)
+		return cli_error("calibrate", EXIT_FAIL, "out of memory");
 	rc = cli_read_results("calibrate", paths, k, files);
 	if (rc)
 		goto out;
+	if (a->spread) {
+		if (noise_spread((const struct result_file *const *)files, k, &ns, &err)) {
+			rc = cli_error("calibrate", EXIT_FAIL, "no spread from these runs: %s", err.msg);
+			goto out;
+		}
+		calibrate_print_spread(stdout, &ns);
+		noise_spread_release(&ns);
+		rc = cli_stdout_check("calibrate", EXIT_OK);
+		goto out;
+	}
 	if (noise_estimate((const struct result_file *const *)files, k, &nf, &err)) {
 		rc = cli_error("calibrate", EXIT_FAIL, "no floor from these runs: %s", err.msg);
 		goto out;
 	}
 	/*
-	 * Without --keep the files are gone once the floor is written. nf owns
-	 * its sources array (noise_release frees it): fill it, do not swap ours in.
+	 * Without --keep (or --from) the files are gone once the floor is
+	 * written. nf owns its sources array (noise_release frees it): fill it,
+	 * do not swap ours in.
 	 */
-	if (a->keep)
+	if (a->keep || a->from)
 		for (unsigned int i = 0; i < k && i < nf.n_sources; i++)
 			nf.sources[i] = paths[i];
 	if (noise_write(&nf, a->out, &err)) {
@@ -401,16 +480,32 @@ static int calibrate_floor(const struct calibrate_args *a, const struct repeat_r
 		goto out;
 	}
 	if (strcmp(a->out, "-")) {
-		printf("\n");
+		if (!a->from)
+			printf("\n");
 		calibrate_print(stdout, &nf);
 		printf("\nwrote %s (%u runs)\n", a->out, k);
 	}
 	noise_release(&nf);
 	rc = strcmp(a->out, "-") ? cli_stdout_check("calibrate", EXIT_OK) : EXIT_OK;
 out:
-	for (unsigned int i = 0; files && i < k; i++)
+	for (unsigned int i = 0; i < k; i++)
 		result_free(files[i]);
 	free(files);
+	return rc;
+}
+
+/* The floor of the series' k runs. */
+static int calibrate_series_floor(const struct calibrate_args *a, const struct repeat_run *runs,
+				  unsigned int k)
+{
+	const char **paths = calloc(k, sizeof(*paths));
+	int rc;
+
+	if (!paths)
+		return cli_error("calibrate", EXIT_FAIL, "out of memory");
+	for (unsigned int i = 0; i < k; i++)
+		paths[i] = runs[i].path;
+	rc = calibrate_floor(a, paths, k);
 	free(paths);
 	return rc;
 }
@@ -430,6 +525,14 @@ int cmd_calibrate(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if (a.from) {
+		rc = a.spread ? EXIT_OK : cli_output_distinct("calibrate", "-o", a.out,
+							      (const char **)a.run_argv,
+							      (size_t)a.run_argc, "a run file");
+		if (!rc && !a.spread)
+			rc = cli_output_check("calibrate", a.out);
+		return rc ? rc : calibrate_floor(&a, (const char **)a.run_argv, (unsigned int)a.run_argc);
+	}
 	rc = calibrate_out_distinct(&a);
 	if (!rc)
 		rc = cli_output_check("calibrate", a.out);
@@ -467,7 +570,7 @@ int cmd_calibrate(int argc, char **argv)
 	else if (end != REPEAT_DONE)
 		rc = calibrate_incomplete(end, runs, started, a.runs, dir, *o.stop);
 	else
-		rc = calibrate_floor(&a, runs, started);
+		rc = calibrate_series_floor(&a, runs, started);
 	/* The temporary directory goes when the floor is written, or when it holds nothing. */
 	if (!a.keep && (rc == EXIT_OK || !calibrate_any_written(runs, started)))
 		calibrate_rmdir(dir, runs, started);

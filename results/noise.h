@@ -18,6 +18,7 @@
 #include "results/result_read.h"
 #include "results/run_model.h"
 #include "results/schema.h"
+#include "stats/welch.h"
 
 /*
  * One estimate of a probe's floor, in cycles per op (stats_between_runs,
@@ -106,6 +107,41 @@ const char *noise_host_mismatch(const struct host_record *a, const struct host_r
  */
 int noise_estimate(const struct result_file *const *runs, size_t k, struct noise_floor *nf,
 		   struct err *err);
+
+/*
+ * What a probe's figure varies by within and between k runs, as tables show
+ * it (results/noise_spread.c; no floor, no check that the runs belong
+ * together): per probe that is ok with 2 rounds or more in at least 2 of
+ * the runs and has a mean other than 0, the spread of its round medians
+ * (stats_runs_spread) as measured and, when its slope on its loop can be
+ * fitted (results/guest_speed.h), at the runs' mean guest speed, with
+ * share = beta x mean loop / mean (1: the whole op follows the loop) and
+ * loop_rel the SD of the runs' mean loops over their mean.
+ */
+struct noise_spread_probe {
+	const char *name;
+	struct stats_spread cycles;
+	int has_at_speed;
+	struct stats_spread at_speed;
+	double share, loop_rel;
+};
+
+/*
+ * The probes (in order of first appearance), and the host's speed: per run
+ * the median over the probes it measured of its run mean over the probe's
+ * mean, less 1; shift_sd their SD over the shift_runs runs that measured
+ * one (-1 with fewer than 2). Names are borrowed from the files.
+ */
+struct noise_spread {
+	struct noise_spread_probe *probes;
+	size_t n_probes, shift_runs;
+	double shift_sd;
+};
+
+/* 0, -EINVAL (k < 2) or -ENOMEM, with one line in err; noise_spread_release() it. */
+int noise_spread(const struct result_file *const *runs, size_t k, struct noise_spread *s,
+		 struct err *err);
+void noise_spread_release(struct noise_spread *s);
 
 /* Free the arrays noise_estimate() allocated (nothing else). */
 void noise_release(struct noise_floor *nf);

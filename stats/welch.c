@@ -187,3 +187,27 @@ int stats_between_runs(const struct stats_run *r, size_t k, struct stats_between
 	}
 	return 0;
 }
+
+int stats_runs_spread(const struct stats_run *r, size_t k, struct stats_spread *out)
+{
+	struct stats_between b;
+	double ss = 0, df = 0, m, v, fl;
+
+	memset(out, 0, sizeof(*out));
+	if (stats_between_runs(r, k, &b))
+		return -EINVAL;
+	for (size_t j = 0; j < k; j++) {
+		mean_var(r[j].x, r[j].n, &m, &v);
+		ss += v * (double)(r[j].n - 1);
+		df += (double)(r[j].n - 1);
+	}
+	out->runs = k;
+	out->rounds = (double)b.rounds / (double)k;
+	out->mean = b.mean;
+	out->within = sqrt(ss / df);
+	out->se = out->within / sqrt(out->rounds);
+	out->run_sd = sqrt(b.run_var);
+	fl = b.run_var - out->se * out->se;
+	out->floor = fl > 0 ? sqrt(fl) : 0;
+	return 0;
+}

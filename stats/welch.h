@@ -114,4 +114,23 @@ struct stats_between {
 /* 0, or -EINVAL (k < 2, a run of fewer than 2 rounds, a value not finite). */
 int stats_between_runs(const struct stats_run *r, size_t k, struct stats_between *out);
 
+/*
+ * The spread of K >= 2 runs of a probe as a table shows it, in cycles:
+ *   mean    the mean of the run means (stats_between_runs), rounds the
+ *           mean rounds of a run;
+ *   within  the pooled SD of the round medians around their run's mean,
+ *           sqrt(sum_j SS_j / sum_j (n_j - 1));
+ *   se      within / sqrt(rounds): the part of a run mean's SD its rounds
+ *           explain;
+ *   run_sd  the SD of the run means (sqrt of stats_between_runs' run_var);
+ *   floor   sqrt(max(0, run_sd^2 - se^2)): what is left beyond se.
+ * 0, or -EINVAL as stats_between_runs.
+ */
+struct stats_spread {
+	size_t runs;
+	double rounds, mean, within, se, run_sd, floor;
+};
+
+int stats_runs_spread(const struct stats_run *r, size_t k, struct stats_spread *out);
+
 #endif

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_calibrate.c - `exitscope calibrate` end to end: its usage errors
- * (before anything runs), a failing run ending it with the run's status,
+ * (before anything runs), --from's floor and --spread table of run files
+ * written here (hand arithmetic), a failing run ending it with the run's status,
  * K runs as K processes giving a noise file that reads back with their
  * settings and probes and that `compare --noise` uses, the temporary runs
  * removed without --keep, and Ctrl-C during run 2 (the trigger: calibrate's
  * own progress line on a terminal): exit 130, no floor, run 1 kept.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +68,12 @@ static void test_usage(const char *dir)
 		{ { "--", "--bogus" }, "run argument '--bogus': no option of 'exitscope run'" },
 		{ { "-o", "/nonexistent/dir/noise.json" }, "/nonexistent/dir/noise.json" },
 		{ { "--bogus" }, "unknown or incomplete option '--bogus'" },
+		{ { "--spread" }, "--spread reads run files: give --from FILE ..." },
+		{ { "--from", "--keep", "d", "a.json" }, "--from reads run files made before: no --keep" },
+		{ { "--from", "--runs", "3", "a.json" }, "--from reads run files made before: no --runs" },
+		{ { "--from", "a.json", "b.json" }, "--from wants at least 3 run files, got 2" },
+		{ { "--from", "--spread", "a.json" }, "--from --spread wants at least 2 run files, got 1" },
+		{ { "--from", "--spread", "-o", "x", "a.json" }, "--spread prints a table and writes no floor: no -o" },
 	};
 	struct run_result r;
 
@@ -81,6 +89,76 @@ static void test_usage(const char *dir)
 		run_free(&r);
 	}
 	test_no_kvm(dir);
+}
+
+/* A method-v2 run file of probe p with round medians med[0..n-1] (loops 1000), written as dir/name. */
+static const char *from_run(const char *dir, const char *name, const double *med, size_t n)
+{
+	json_t *rounds = json_array(), *probe = fixture_probe("p", "insn", med, n, 1), *doc;
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(rounds, json_pack("{s:i, s:[f], s:f, s:f, s:f}", "batch", 64, "samples",
+			med[i], "median", med[i], "baseline_median", 1000.0, "raw_median", 1000.0 + med[i]));
+	json_object_set_new(probe, "rounds", rounds);
+	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), json_pack("[o]", probe));
+	json_object_set_new(doc, "settings", json_pack("{s:f, s:i, s:s, s:i, s:f}", "time_budget_s", 0.2,
+		"cpu", -1, "method", "v2", "rounds", 8, "precision_pct", 0.5));
+	name = fixture_write(dir, name, doc);
+	json_decref(doc);
+	return name;
+}
+
+/*
+ * --from: the floor and the spread of run files made before (test_noise's
+ * hand arithmetic: round medians {10, 12}, {14, 16}, {17, 19, 21}), no KVM
+ * needed.
+ */
+static void test_from(const char *dir)
+{
+	static const double r[3][3] = { { 10, 12 }, { 14, 16 }, { 17, 19, 21 } };
+	static const size_t nr[3] = { 2, 2, 3 };
+	char path[3][600], noise[600], want[400];
+	struct noise_floor *nf;
+	struct run_result res;
+	struct err err;
+
+	for (size_t i = 0; i < 3; i++) {
+		char name[32];
+		const char *p;
+
+		snprintf(name, sizeof(name), "from-%zu.json", i + 1);
+		p = from_run(dir, name, r[i], nr[i]);
+		snprintf(path[i], sizeof(path[i]), "%s", p ? p : "?");
+	}
+	/* mean 15, within sqrt(3), se sqrt(9/7), between 4, floor sqrt(16 - 9/7), in % of 15. */
+	snprintf(want, sizeof(want), "%-20s %5d %6.1f %10.0f %7.2f%% %7.2f%% %7.2f%% %7.2f%%\n", "p", 3, 7.0 / 3, 15.0,
+		 100 * sqrt(3) / 15, 100 * sqrt(9.0 / 7) / 15, 100 * 4.0 / 15, 100 * sqrt(16 - 9.0 / 7) / 15);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "--spread", path[0], path[1], path[2],
+			NULL });
+	ok(res.status == 0 && strstr(res.out, want) && strstr(res.out, "shift: SD 26.67% over 3 runs\n"),
+	   "--from --spread: p's row and the shift, exit 0 (%d)", res.status);
+	if (res.status || !strstr(res.out, want))
+		diag("want %sgot: %s%s", want, res.out, res.err);
+	run_free(&res);
+
+	snprintf(noise, sizeof(noise), "%s/from-noise.json", dir);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "-o", noise, path[0], path[1], path[2],
+			NULL });
+	nf = res.status == 0 ? noise_read_file(noise, &err) : NULL;
+	ok(nf && nf->runs == 3 && nf->n_probes == 1 && nf->probes[0].runs == 3 && nf->probes[0].rounds == 7 &&
+	   fabs(nf->probes[0].cycles.between_sd_cycles - sqrt(134.0 / 9)) < 1e-9 && nf->n_sources == 3 &&
+	   !strcmp(nf->sources[2], path[2]),
+	   "--from -o FILE: the floor of the 3 files (between sd sqrt(134/9)), naming them as sources");
+	if (!nf)
+		diag("status %d: %s", res.status, res.err);
+	noise_free(nf);
+	run_free(&res);
+
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "-o", path[0], path[0], path[1], path[2],
+			NULL });
+	ok(res.status == 2 && strstr(res.err, "a run file"), "--from -o one of the run files: refused, exit 2 (%d)",
+	   res.status);
+	run_free(&res);
 }
 
 static void test_runs(const char *dir)
@@ -234,6 +312,7 @@ int main(void)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
 	dir = fixture_tmpdir();
 	test_usage(dir);
+	test_from(dir);
 	if (access("/dev/kvm", R_OK | W_OK)) {
 		skip("/dev/kvm is not usable: no runs to calibrate from");
 		fixture_rmdir(dir);

@@ -2,7 +2,8 @@
 /*
  * test_noise.c - the noise floor: the estimator on synthetic runs (hand
  * arithmetic, a known between-run SD, probes that skipped in some runs,
- * runs that do not belong together), the writer and the reader (round
+ * runs that do not belong together), the spread table's figures (hand
+ * arithmetic, as measured and at guest speed), the writer and the reader (round
  * trip, every rule of the reader), and the written file against
  * docs/results-schema.json ($defs/noise, python3-jsonschema).
  */
@@ -66,6 +67,82 @@ static void test_arithmetic(void)
 	ok(p && !p->has_at_speed && !noise_probe_est(p, 1) && noise_probe_est(p, 0) == &p->cycles,
 	   "loops that never varied (1000 in every round): no estimate at guest speed");
 	noise_release(&nf);
+	free_runs(rf, 3);
+}
+
+/*
+ * The spread of test_arithmetic's runs: run means 11, 15, 19 (mean 15),
+ * SS 2 + 2 + 8 over 4 df: within sqrt(3); 7/3 rounds a run: se
+ * sqrt(3 / (7/3)) = sqrt(9/7); run_sd 4; floor sqrt(16 - 9/7). Loops that
+ * never varied: no figures at speed. Shift: -4/15, 0, 4/15, SD 4/15.
+ */
+static void test_spread(void)
+{
+	const double r1[] = { 10, 12 }, r2[] = { 14, 16 }, r3[] = { 17, 19, 21 };
+	struct result_file *rf[3] = { synth_run_medians(r1, 2), synth_run_medians(r2, 2),
+				      synth_run_medians(r3, 3) };
+	const struct stats_spread *c;
+	struct noise_spread ns;
+	struct err err;
+
+	if (!rf[0] || !rf[1] || !rf[2] || noise_spread((const struct result_file *const *)rf, 3, &ns, &err)) {
+		tap_skip(5, "synthetic runs could not be built or spread");
+		free_runs(rf, 3);
+		return;
+	}
+	c = &ns.probes[0].cycles;
+	ok(ns.n_probes == 1 && !strcmp(ns.probes[0].name, "p") && c->runs == 3 &&
+	   fabs(c->rounds - 7.0 / 3) < 1e-12 && c->mean == 15, "spread: p, 3 runs, 7/3 rounds, mean 15");
+	ok(fabs(c->within - sqrt(3)) < 1e-12 && fabs(c->se - sqrt(9.0 / 7)) < 1e-12,
+	   "spread: within sqrt(3) (pooled), se sqrt(9/7) (%.6f, %.6f)", c->within, c->se);
+	ok(fabs(c->run_sd - 4) < 1e-12 && fabs(c->floor - sqrt(16 - 9.0 / 7)) < 1e-12,
+	   "spread: between 4, floor sqrt(16 - 9/7) (%.6f)", c->floor);
+	ok(!ns.probes[0].has_at_speed, "spread: loops that never varied: nothing at guest speed");
+	ok(ns.shift_runs == 3 && fabs(ns.shift_sd - 4.0 / 15) < 1e-12, "spread: shift SD 4/15 over 3 runs (%.6f)",
+	   ns.shift_sd);
+	noise_spread_release(&ns);
+	ok(noise_spread((const struct result_file *const *)rf, 1, &ns, &err) == -EINVAL &&
+	   strstr(err.msg, "at least 2 runs"), "spread of 1 run: refused (%s)", err.msg);
+	free_runs(rf, 3);
+}
+
+/*
+ * At guest speed: medians that follow their loops by 0.5 within every run
+ * (loops {100, 102}, {104, 106}, {98, 100, 102}; medians {50, 51},
+ * {60, 61}, {40, 41, 42}): beta 0.5, the mean loop 102, so the rounds put
+ * at it are {51, 51}, {59, 59}, {42, 42, 42}: within 0, between the SD of
+ * 51, 59, 42 (sqrt(217/3)), share 0.5 x 102 / (152/3), loop sqrt(7) / 102.
+ */
+static void test_spread_speed(void)
+{
+	static const double y[3][3] = { { 50, 51 }, { 60, 61 }, { 40, 41, 42 } };
+	static const double x[3][3] = { { 100, 102 }, { 104, 106 }, { 98, 100, 102 } };
+	static const size_t nr[3] = { 2, 2, 3 };
+	struct result_file *rf[3] = { 0 };
+	const struct noise_spread_probe *p;
+	struct noise_spread ns;
+	struct err err;
+
+	for (size_t i = 0; i < 3; i++) {
+		rf[i] = synth_run_medians(y[i], nr[i]);
+		/* The reader's rounds are const: these are the test's own. */
+		for (size_t j = 0; rf[i] && j < nr[i]; j++)
+			((struct run_round *)rf[i]->probes[0].rounds)[j].baseline_median = x[i][j];
+	}
+	if (!rf[0] || !rf[1] || !rf[2] || noise_spread((const struct result_file *const *)rf, 3, &ns, &err)) {
+		tap_skip(3, "synthetic runs could not be built or spread");
+		free_runs(rf, 3);
+		return;
+	}
+	p = &ns.probes[0];
+	ok(p->has_at_speed && p->at_speed.runs == 3 && fabs(p->at_speed.mean - 152.0 / 3) < 1e-9 &&
+	   fabs(p->at_speed.within) < 1e-9 && fabs(p->at_speed.run_sd - sqrt(217.0 / 3)) < 1e-9 &&
+	   fabs(p->at_speed.floor - p->at_speed.run_sd) < 1e-9,
+	   "at speed: within 0, between = floor = sqrt(217/3) (%.6f)", p->at_speed.run_sd);
+	ok(fabs(p->share - 0.5 * 102 / (152.0 / 3)) < 1e-9, "at speed: share 0.5 x 102 / (152/3) (%.6f)",
+	   p->share);
+	ok(fabs(p->loop_rel - sqrt(7) / 102) < 1e-12, "at speed: loop sqrt(7) / 102 (%.6f)", p->loop_rel);
+	noise_spread_release(&ns);
 	free_runs(rf, 3);
 }
 
@@ -439,6 +516,8 @@ int main(void)
 	test_known_sd();
 	test_skipped();
 	test_estimate_errors();
+	test_spread();
+	test_spread_speed();
 	snprintf(path, sizeof(path), "%s/noise.json", tmp);
 	back = round_trip(path);
 	noise_free(back);
