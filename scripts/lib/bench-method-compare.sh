@@ -17,12 +17,16 @@ floor_of() { if [ -n "$noise" ]; then echo "$noise"; elif [ -f "$from/noise-$1.j
 
 # compare_one V K MODEL TAG FILES...: compare A -- B into cmp/V-K-MODEL[-TAG].json, one TSV line per probe
 verdicts() {
-	jq -r --arg v "$1" --arg k "$2" --arg m "$3" --arg t "$4" '
-		(any(.warnings[]?; test("^WARNING: the harness baseline"))) as $w
-		| .probes[] | select(.verdict != "not compared")
-		| [$v, $k, $m, $t, .name, .verdict, .diff_pct, .ci95_pct_lo, .ci95_pct_hi,
-		   .min_detectable_pct, "\(.method)/\(.run_to_run)", .df, (if $w then 1 else 0 end)]
-		| map(if . == null then "-" else tostring end) | @tsv' "$5"
+	local w fields=(name verdict diff_pct ci95_pct_lo ci95_pct_hi min_detectable_pct method run_to_run df)
+	local paths=("${fields[@]/#/probes[verdict!=not compared].}")
+	w=$(q "$5" 'warnings[~^WARNING: the harness baseline]#')
+	# One value per line, field after field: put each probe's fields on its line.
+	q "$5" "${paths[@]}" | awk -v n="$(q "$5" 'probes[verdict!=not compared]#')" -v nf=${#fields[@]} \
+		-v pre="$1\t$2\t$3\t$4" -v w=$((w > 0)) '
+		{ v[NR] = ($0 == "null" ? "-" : $0) }
+		END { for (i = 1; i <= n; i++) { l = pre
+			for (f = 0; f < nf; f++) { x = v[f * n + i]; if (f == 7) l = l "/" x; else l = l "\t" x }
+			print l "\t" w } }'
 }
 printf 'variant\tk\tmodel\ttag\tprobe\tverdict\tdiff_pct\tlo_pct\thi_pct\tmdc_pct\tmethod\tdf\twarning\n' > "$from/verdicts.tsv"
 for v in $variant_list; do

@@ -14,7 +14,18 @@
 	echo "the host's CPU time over the runs, % of all CPUs: busy with anything, niced, idle, stolen):"
 	# per probe-run: variant rounds stop
 	tail -n +2 "$from/runs.tsv" | while IFS=$'\t' read -r v _ _ _ f _; do
-		jq -r --arg v "$v" '.probes[] | select(.status == "ok") | "\($v)\t\(.rounds | length)\t\(.stop // "-")"' "$from/$f"
+		mapfile -t names < <(q "$from/$f" 'probes[status=ok].name' 2>/dev/null)
+		[ ${#names[@]} -gt 0 ] || continue
+		paths=()
+		for p in "${names[@]}"; do paths+=("probes[$p].rounds[*]#" "probes[$p][stop!=null]#"); done
+		mapfile -t counts < <(q "$from/$f" "${paths[@]}")
+		mapfile -t stops < <(q "$from/$f" 'probes[status=ok][stop!=null].stop' 2>/dev/null)
+		j=0
+		for i in "${!names[@]}"; do
+			stop=-
+			[ "${counts[2 * i + 1]}" = 1 ] && { stop=${stops[j]}; j=$((j + 1)); }
+			printf '%s\t%s\t%s\n' "$v" "${counts[2 * i]}" "$stop"
+		done
 	done > "$from/stops.tsv"
 	awk -F'\t' -v stops="$from/stops.tsv" '
 	'"$bench_awk_med"'
@@ -42,19 +53,25 @@
 			       mw, mx, mc, lo, hi, mr, np[v] ? 100 * full / np[v] : 0, mx_r, mb, mn, mi, ms, stops_s }
 	}' "$from/runs.tsv"
 
+	# spread_line LABEL UNIT PATH R: min, median (the upper one) and max of the
+	# floor's values at PATH (x 100 for a %), each rounded to 1/R; nothing
+	# when it has none.
+	spread_line() {
+		q "$floor" "$3" 2>/dev/null | sort -g | awk -v l="$1" -v u="$2" -v r="$4" '
+		function rd(x) { if (u == "%") x *= 100; x *= r; return (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / r }
+		{ x[NR] = $1 }
+		END { if (NR) printf "%s min %s%s, median %s%s, max %s%s\n", l, rd(x[1]), u, rd(x[int(NR / 2) + 1]), u,
+		      rd(x[NR]), u }'
+	}
 	for v in $variant_list; do
 		floor=$(floor_of "$v")
 		[ -n "$floor" ] || continue
 		echo
 		echo "noise floor of $v ($floor): $(qv "$floor" runs) runs, $(qv "$floor" first_started) to $(qv "$floor" last_finished), $(qn "$floor" 'probes[*]') probes"
-		jq -r '[.probes[] | .between_sd_rel * 100] | sort | "  between-run SD per probe: min \(.[0] | . * 100 | round / 100)%," +
-			" median \(.[length / 2 | floor] | . * 100 | round / 100)%, max \(.[-1] | . * 100 | round / 100)%"' "$floor"
-		jq -r '[.probes[] | .df] | sort | "  its df per probe: min \(.[0] | . * 10 | round / 10), median \(.[length / 2 | floor] | . * 10 | round / 10), max \(.[-1] | . * 10 | round / 10)"' "$floor"
-		jq -r '[.probes[] | .at_guest_speed // empty | .between_sd_rel // empty | . * 100] | sort | select(length > 0)
-			| "  at guest speed: min \(.[0] | . * 100 | round / 100)%, median \(.[length / 2 | floor] | . * 100 | round / 100)%," +
-			" max \(.[-1] | . * 100 | round / 100)%"' "$floor"
-		jq -r '[.probes[] | .at_guest_speed // empty | .df] | sort | select(length > 0)
-			| "  its df at guest speed: min \(.[0] | . * 10 | round / 10), median \(.[length / 2 | floor] | . * 10 | round / 10), max \(.[-1] | . * 10 | round / 10)"' "$floor"
+		spread_line "  between-run SD per probe:" % 'probes[*].between_sd_rel' 100
+		spread_line "  its df per probe:" "" 'probes[*].df' 10
+		spread_line "  at guest speed:" % 'probes[*].at_guest_speed.between_sd_rel' 100
+		spread_line "  its df at guest speed:" "" 'probes[*].at_guest_speed.df' 10
 		[ -f "$from/calibrate.tsv" ] && awk -F'\t' -v v="$v" '$1 == v { printf "  calibrate ran at %s for %s s, load %s to %s\n", $3, $4, $5, $6 }' "$from/calibrate.tsv"
 	done
 
