@@ -23,6 +23,7 @@
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "cli/progress.h"
+#include "compare/compare.h"
 #include "host/text_wrap.h"
 #include "method/repeat.h"
 #include "results/noise.h"
@@ -145,6 +146,10 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 	if (argc < (a->spread ? 2 : NOISE_MIN_RUNS))
 		return cli_usage_error("calibrate", "--from%s wants at least %d run files, got %d",
 				       a->spread ? " --spread" : "", a->spread ? 2 : NOISE_MIN_RUNS, argc);
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("calibrate", "options go before the run files: '%s'",
+					       argv[i]);
 	a->run_argv = argv;
 	a->run_argc = argc;
 	return 0;
@@ -452,6 +457,11 @@ static int calibrate_floor(const struct calibrate_args *a, const char **paths, u
 	rc = cli_read_results("calibrate", paths, k, files);
 	if (rc)
 		goto out;
+	/* A run given twice would count as two runs that agree: a floor of nothing. */
+	if (compare_runs_distinct((const struct result_file *const *)files, k, NULL, 0, &err)) {
+		rc = cli_error("calibrate", EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
 	if (a->spread) {
 		if (noise_spread((const struct result_file *const *)files, k, &ns, &err)) {
 			rc = cli_error("calibrate", EXIT_FAIL, "no spread from these runs: %s", err.msg);

@@ -315,8 +315,9 @@ int compare_noise_check(const struct noise_floor *nf, const struct result_file *
  * Is every file of both sides a run of its own? Two files are the same run
  * when they record the same start, end and process (or, files without that
  * record, when their documents are equal): pooled, a run given twice would
- * count twice, and a run on both sides would be compared with itself. 0, or
- * -1 with one line in err naming both files.
+ * count twice, and a run on both sides would be compared with itself (nb 0:
+ * the runs of one set, as a noise floor's). 0, or -EINVAL with one line in
+ * err naming both files.
  */
 int compare_runs_distinct(const struct result_file *const *a, size_t na,
 			  const struct result_file *const *b, size_t nb, struct err *err);

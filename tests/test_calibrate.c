@@ -74,6 +74,7 @@ static void test_usage(const char *dir)
 		{ { "--from", "a.json", "b.json" }, "--from wants at least 3 run files, got 2" },
 		{ { "--from", "--spread", "a.json" }, "--from --spread wants at least 2 run files, got 1" },
 		{ { "--from", "--spread", "-o", "x", "a.json" }, "--spread prints a table and writes no floor: no -o" },
+		{ { "--from", "a.json", "b.json", "c.json", "-o" }, "options go before the run files: '-o'" },
 	};
 	struct run_result r;
 
@@ -158,6 +159,18 @@ static void test_from(const char *dir)
 			NULL });
 	ok(res.status == 2 && strstr(res.err, "a run file"), "--from -o one of the run files: refused, exit 2 (%d)",
 	   res.status);
+	run_free(&res);
+
+	/* One run three times would be three runs that agree to the cycle: a floor of nothing. */
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "-o", noise, path[0], path[1], path[0],
+			NULL });
+	ok(res.status == 2 && strstr(res.err, "are the same run: a run counts once") &&
+	   strchr(res.err, '\n') == res.err + strlen(res.err) - 1,
+	   "--from with a run given twice: refused in one line, exit 2 (%d: %s)", res.status, res.err);
+	run_free(&res);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "--spread", path[1], path[1], NULL });
+	ok(res.status == 2 && strstr(res.err, "are the same run"),
+	   "--from --spread with a run given twice: refused, exit 2 (%d)", res.status);
 	run_free(&res);
 }
 
