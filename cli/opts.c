@@ -65,8 +65,12 @@ int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 	bool help = false;
 	size_t n;
 
-	if (!s->opts == !s->rows)
-		return err_set(err, -EINVAL, "an option table or bound rows, one of the two");
+	if (!s->opts && !s->rows)
+		return err_set(err, -EINVAL, "neither an option table nor bound rows");
+	for (n = 0; s->rows && s->opts && (s->opts[n].name || s->rows[n].name); n++)
+		if (!s->opts[n].name || !s->rows[n].name || strcmp(s->opts[n].name, s->rows[n].name) ||
+		    s->opts[n].key != s->rows[n].key)
+			return err_set(err, -EINVAL, "the names table differs from the rows at row %zu", n);
 	if (s->rows && s->order == '-' && !s->operand)
 		return err_set(err, -EINVAL, "operands among the options with no operand callback");
 	for (n = 0; spelling(s, n, &o[n < CLI_OPTS_MAX ? n : CLI_OPTS_MAX]); n++) {
@@ -188,16 +192,16 @@ static size_t label(char *buf, size_t len, const struct cli_opt *o)
 	return n < 0 ? 0 : strlen(buf);
 }
 
-/* A bound row's default as --help gives it, " (1-1000, default 5)", or "" when it shows none. */
+/* A bound row's default as --help gives it, " (1-1000, default 5)" (no_default: " (1-1000)"), or "". */
 static void row_default_text(char *buf, size_t len, const struct cli_row *r)
 {
 	buf[0] = 0;
+	if (r && r->type == CLI_T_UINT)
+		snprintf(buf, len, r->no_default ? " (%.15g-%.15g)" : " (%.15g-%.15g, default %u)", r->min, r->max,
+			 r->def.u);
 	if (!r || r->no_default)
 		return;
 	switch (r->type) {
-	case CLI_T_UINT:
-		snprintf(buf, len, " (%.0f-%.0f, default %u)", r->min, r->max, r->def.u);
-		break;
 	case CLI_T_DBL:
 		snprintf(buf, len, " (default %g)", r->def.d);
 		break;
@@ -269,6 +273,8 @@ static void help_rows(FILE *f, const struct cli_cmd_spec *s)
 		fputc('\n', f);
 	for (size_t i = 0; spelling(s, i, &o); i++)
 		help_row(f, &o, &s->rows[i], s->col, false);
+	if (s->tail_print)
+		s->tail_print(f);
 	if (s->tail)
 		fprintf(f, "\n%s", s->tail);
 }
@@ -374,13 +380,13 @@ static int row_set(const struct cli_parser *p, const struct cli_row *r, char *v,
 	case CLI_T_STR: *(const char **)v = arg; return 0;
 	case CLI_T_UINT:
 		if (cli_parse_u64(arg, false, (uint64_t)r->max, &u) || u < (uint64_t)r->min)
-			return cli_usage_error(cmd, "--%s wants %s %.0f-%.0f, not '%s'", r->name, r->what,
+			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name, r->what,
 					       r->min, r->max, arg);
 		*(unsigned int *)v = (unsigned int)u;
 		return 0;
 	case CLI_T_DBL:
 		if (cli_parse_num(arg, r->min, r->max, &d))
-			return cli_usage_error(cmd, "--%s wants %s %g-%g, not '%s'", r->name, r->what,
+			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name, r->what,
 					       r->min, r->max, arg);
 		*(double *)v = d;
 		return 0;
@@ -428,6 +434,8 @@ int cli_parse(struct cli_parser *p, const struct cli_cmd_spec *s, void *args, in
 			return CLI_PARSE_HELP;
 		}
 		rc = r->type == CLI_T_CALL ? r->fn(args, optarg, p) : row_set(p, r, (char *)args + r->off, optarg);
+		if (!rc && s->seen)
+			rc = s->seen(args, c, p);
 		if (rc)
 			return rc;
 	}

@@ -79,7 +79,7 @@ struct cli_row {
 		const char *s;
 		int e;
 	} def;
-	bool no_default;	/* UINT, DBL, ENUM, STR: --help prints no "(default ...)" */
+	bool no_default;	/* --help prints no "default ..." (UINT: its bounds only) */
 	const char *const *names;	/* ENUM: the spellings, names[i] sets i */
 	size_t nnames;
 	cli_opt_fn *fn;		/* CALL */
@@ -121,10 +121,14 @@ struct cli_cmd_spec {
 	const char *name;	/* the command: "run" */
 	const char *usage;	/* after "usage: exitscope NAME "; '\n' starts another synopsis */
 	const char *about;	/* the paragraphs before the options, '\n'-terminated */
-	const struct cli_opt *opts;	/* the table of a command not yet on rows, or ... */
-	const struct cli_row *rows;	/* ... its bound rows (cli_parse); one of the two */
+	const struct cli_opt *opts;	/* the table of a command not yet on rows; with rows: only
+					   their names and keys, for old readers (checked to agree) */
+	const struct cli_row *rows;	/* the bound rows (cli_parse) */
 	cli_opt_fn *operand;	/* rows in '-' order: each operand in turn (arg: the operand) */
+	int (*seen)(void *args, int key, const struct cli_parser *p);	/* rows: after each option
+				   is set (p->at: where it began), 0 or an exit status */
 	void (*about_print)(FILE *f);	/* rows: about with figures in it, printed by the command */
+	void (*tail_print)(FILE *f);	/* rows: a paragraph made at run time, after the options */
 	int col;		/* column of the option help; a longer label gets a line of its own */
 	char order;		/* 0: options and operands mixed (getopt permutes), '+': options end at the
 				   first operand, '-': operands in order among the options, as key 1 */

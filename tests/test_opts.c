@@ -467,7 +467,17 @@ static void test_bound_check(void)
 	   err.msg);
 	s = bound;
 	s.opts = demo_opts;
-	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: both tables (%s)", err.msg);
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: a names table beside the rows that differs (%s)",
+	   err.msg);
+	s.opts = (const struct cli_opt[]){ { .name = "quiet", .key = 'q' }, { .name = "verbose", .key = 'v' },
+					   { .name = "output", .key = 'o' }, { .name = "rounds", .key = CLI_LONG('r') },
+					   { .name = "time-budget", .key = CLI_LONG('t') },
+					   { .name = "mode", .key = CLI_LONG('m') }, { .name = "pair", .key = CLI_LONG('p') },
+					   { .name = "-- ARG ..." }, { .name = "help", .key = 'h' }, { 0 } };
+	ok(cli_spec_check(&s, &err) == 0, "a names table that agrees with the rows is taken");
+	s.rows = NULL;
+	s.opts = NULL;
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: no table at all (%s)", err.msg);
 }
 
 int main(void)
