@@ -301,6 +301,8 @@ struct bound_args {
 	int a, b;		/* --pair A,B */
 	const char *ops[4];
 	size_t nops;
+	unsigned int runs;	/* --runs: 0 when not given */
+	unsigned int seen;	/* options the seen hook saw */
 };
 
 static int bound_pair(void *args, const char *arg, const struct cli_parser *p)
@@ -322,6 +324,20 @@ static int bound_operand(void *args, const char *arg, const struct cli_parser *p
 	return 0;
 }
 
+static int bound_seen(void *args, int key, const struct cli_parser *p)
+{
+	struct bound_args *a = args;
+
+	a->seen++;
+	return 0;
+}
+
+/* A paragraph made at run time, after the options. */
+static void bound_tail(FILE *f)
+{
+	fprintf(f, "\nmade: %d\n", 42);
+}
+
 static const struct cli_row bound_rows[] = {
 	CLI_ROW_FLAG("quiet", 'q', struct bound_args, quiet, "say less"),
 	CLI_ROW_COUNT("verbose", 'v', struct bound_args, verbose, "say more; again: more still"),
@@ -333,6 +349,9 @@ static const struct cli_row bound_rows[] = {
 	CLI_ROW_ENUM("mode", CLI_LONG('m'), "MODE", struct bound_args, mode, bound_modes, MODE_SLOW,
 		     "how to go"),
 	CLI_ROW_CALL("pair", CLI_LONG('p'), "A,B", bound_pair, "two numbers"),
+	{ .name = "runs", .key = CLI_LONG('R'), .arg = "N", .type = CLI_T_UINT,
+	  .off = CLI_FIELD(struct bound_args, runs, unsigned int), .min = 1, .max = 9, .what = "a number of runs",
+	  .no_default = true, .help = "a series" },
 	{ .name = "-- ARG ...", .help = "passed on as they are" },
 	CLI_ROW_HELP,
 	{ 0 },
@@ -344,6 +363,8 @@ static const struct cli_cmd_spec bound = {
 	.about = "About 100%.\n",
 	.rows = bound_rows,
 	.operand = bound_operand,
+	.seen = bound_seen,
+	.tail_print = bound_tail,
 	.col = 20,
 	.order = '-',
 	.tail = "Exit status: 0 ok.\n",
@@ -362,8 +383,11 @@ static const char bound_help[] =
 	"                    an upper bound (default 2.5)\n"
 	"  --mode MODE       how to go (default slow)\n"
 	"  --pair A,B        two numbers\n"
+	"  --runs N          a series (1-9)\n"
 	"  -- ARG ...        passed on as they are\n"
 	"  -h, --help        this text\n"
+	"\n"
+	"made: 42\n"
 	"\n"
 	"Exit status: 0 ok.\n";
 
@@ -382,6 +406,7 @@ static int bound_parse(struct bound_args *a, struct cli_parser *p, char **argv)
 		argc++;
 	memset(a, 0x5a, sizeof(*a));	/* every default must come from the rows */
 	a->nops = 0;
+	a->seen = 0;
 	last_err[0] = 0;
 	return cli_parse(p, &bound, a, argc, argv);
 }
@@ -398,6 +423,7 @@ static void test_bound(void)
 		{ "--time-budget", "601", "bound: --time-budget wants seconds 0.01-600, not '601'" },
 		{ "--mode", "quick", "bound: --mode wants fast, slow or exact, not 'quick'" },
 		{ "--pair", "3", "bound: --pair wants A,B, not '3'" },
+		{ "--runs", "10", "bound: --runs wants a number of runs 1-9, not '10'" },
 	};
 	struct bound_args a;
 	struct cli_parser p;
@@ -408,12 +434,13 @@ static void test_bound(void)
 	ok(cli_spec_check(&bound, &err) == 0, "the bound rows are well formed");
 	rc = bound_parse(&a, &p, none);
 	ok(rc == 0 && !a.quiet && a.verbose == 0 && !strcmp(a.out, "-") && a.rounds == 5 && a.budget == 2.5 &&
-	   a.mode == MODE_SLOW && a.nops == 0 && !cli_given(&p, CLI_LONG('r')),
+	   a.mode == MODE_SLOW && a.nops == 0 && a.runs == 0 && !cli_given(&p, CLI_LONG('r')),
 	   "no options: every variable holds its row's default, none given");
 	rc = bound_parse(&a, &p, all);
 	ok(rc == 0 && a.quiet && a.verbose == 2 && !strcmp(a.out, "f") && a.rounds == 50 && a.budget == 0.5 &&
 	   a.mode == MODE_EXACT && a.a == 3 && a.b == 4 && a.nops == 2 && !strcmp(a.ops[0], "x") &&
 	   !strcmp(a.ops[1], "y"), "each type fills its variable; operands in order through the callback");
+	ok(a.seen == 8, "the seen hook: once per option, none for an operand (%u)", a.seen);
 	ok(cli_given(&p, CLI_LONG('r')) && cli_given(&p, 'q') && !cli_given(&p, 'h'),
 	   "cli_given: the options on the command line, and only they");
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -460,7 +487,7 @@ static void test_bound_check(void)
 	bound_refused(5, r, "an enum's default past its names");
 	bound_refused(6, (struct cli_row){ .name = "pair", .key = 'p', .arg = "A,B", .help = "x",
 					   .type = CLI_T_CALL }, "a callback row without its callback");
-	bound_refused(8, (struct cli_row){ .name = "help", .key = 'h', .help = "x", .type = CLI_T_FLAG },
+	bound_refused(9, (struct cli_row){ .name = "help", .key = 'h', .help = "x", .type = CLI_T_FLAG },
 		      "-h that is not the help row");
 	s.operand = NULL;
 	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: operands among the options, no callback (%s)",
@@ -473,7 +500,8 @@ static void test_bound_check(void)
 					   { .name = "output", .key = 'o' }, { .name = "rounds", .key = CLI_LONG('r') },
 					   { .name = "time-budget", .key = CLI_LONG('t') },
 					   { .name = "mode", .key = CLI_LONG('m') }, { .name = "pair", .key = CLI_LONG('p') },
-					   { .name = "-- ARG ..." }, { .name = "help", .key = 'h' }, { 0 } };
+					   { .name = "runs", .key = CLI_LONG('R') }, { .name = "-- ARG ..." },
+					   { .name = "help", .key = 'h' }, { 0 } };
 	ok(cli_spec_check(&s, &err) == 0, "a names table that agrees with the rows is taken");
 	s.rows = NULL;
 	s.opts = NULL;
