@@ -52,6 +52,9 @@ static int row_check(const struct cli_row *r, struct err *err)
 				 "takes no argument");
 	if ((r->type == CLI_T_UINT || r->type == CLI_T_DBL) && (!r->what || r->min > r->max))
 		return err_set(err, -EINVAL, "--%s: no bounds or no noun for them", r->name);
+	if (!r->no_default && ((r->type == CLI_T_UINT && (r->def.u < r->min || r->def.u > r->max)) ||
+			       (r->type == CLI_T_DBL && (r->def.d < r->min || r->def.d > r->max))))
+		return err_set(err, -EINVAL, "--%s: its default is out of its bounds", r->name);
 	if (r->type == CLI_T_ENUM && (!r->names || !r->nnames || r->def.e < 0 || (size_t)r->def.e >= r->nnames))
 		return err_set(err, -EINVAL, "--%s: no names, or a default not among them", r->name);
 	if (r->type == CLI_T_CALL && !r->fn)

@@ -140,7 +140,8 @@ struct cli_cmd_spec {
  * The table is well formed: rows at most CLI_OPTS_MAX, names and keys
  * unique, every row with help text, keys a letter or digit or CLI_LONG of
  * one, an argument "X" or "[X]", and a -h, --help row. Bound rows also:
- * an argument exactly for the types that take one, bounds and their noun,
+ * an argument exactly for the types that take one, bounds and their noun
+ * (and the default within them, unless no_default),
  * an enum's names with its default among them, a callback's function, -h
  * the CLI_ROW_HELP row, an operand callback for '-' order, and a names
  * table beside them (.opts) that agrees. 0, or -EINVAL with err saying

@@ -483,6 +483,9 @@ static void test_bound_check(void)
 		      "a string without one");
 	bound_refused(3, (struct cli_row){ .name = "rounds", .key = 'r', .arg = "N", .help = "x",
 					   .type = CLI_T_UINT, .min = 1, .max = 5 }, "bounds with no noun");
+	bound_refused(3, (struct cli_row){ .name = "rounds", .key = 'r', .arg = "N", .help = "x",
+					   .type = CLI_T_UINT, .min = 1, .max = 5, .def.u = 6, .what = "an integer" },
+		      "a default out of its bounds");
 	r.def.e = 3;
 	bound_refused(5, r, "an enum's default past its names");
 	bound_refused(6, (struct cli_row){ .name = "pair", .key = 'p', .arg = "A,B", .help = "x",
