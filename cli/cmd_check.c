@@ -23,30 +23,45 @@
 #include "host/text_wrap.h"
 #include "suites/suites.h"
 
-static const struct cli_opt check_opts[] = {
-	{ "tap", CLI_LONG('t'), NULL, "print TAP version 13 instead of the table (for prove and\n"
-				      "kselftest-style harnesses): one test per check, named\n"
-				      "SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
-				      "a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
-				      "detail, expected and observed values in a YAML block" },
-	{ "json", CLI_LONG('j'), "FILE", "also write the results as JSON ('-': to stdout, instead of\n"
-					 "the table)" },
-	CLI_OPT_KVM_DEV,
-	{ "verbose", 'v', NULL, "while running, print each check on stderr as its suite\n"
-				"finishes, with the expected and observed values" },
-	CLI_OPT_HELP,
+struct check_args {
+	const char *json_path, *kvm_opt;
+	bool tap, verbose;
+};
+
+static const struct cli_row check_rows[] = {
+	CLI_ROW_FLAG("tap", CLI_LONG('t'), struct check_args, tap,
+		     "print TAP version 13 instead of the table (for prove and\n"
+		     "kselftest-style harnesses): one test per check, named\n"
+		     "SUITE/NAME; a skip is \"ok N - SUITE/NAME # SKIP reason\",\n"
+		     "a check stopped by Ctrl-C is \"not ok\" with the reason;\n"
+		     "detail, expected and observed values in a YAML block"),
+	CLI_ROW_STR("json", CLI_LONG('j'), "FILE", struct check_args, json_path, NULL,
+		    "also write the results as JSON ('-': to stdout, instead of\n"
+		    "the table)"),
+	CLI_ROW_KVM_DEV(struct check_args, kvm_opt),
+	CLI_ROW_FLAG("verbose", 'v', struct check_args, verbose,
+		     "while running, print each check on stderr as its suite\n"
+		     "finishes, with the expected and observed values"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
+
+/* The about paragraph, a line per suite. */
+static void check_about(FILE *f)
+{
+	fputs("Run conformance checks against the host KVM. Each check passes, fails\n"
+	      "with the evidence, or is skipped with the reason. Without SUITE, all run.\n"
+	      "\n"
+	      "suites:\n", f);
+	for (size_t i = 0; i < nr_check_suites; i++)
+		fprintf(f, "  %-9s %s\n", check_suites[i].name, check_suites[i].summary);
+}
 
 const struct cli_cmd_spec check_spec = {
 	.name = "check",
 	.usage = "[options] [SUITE ...]",
-	.about = "Run conformance checks against the host KVM. Each check passes, fails\n"
-		 "with the evidence, or is skipped with the reason. Without SUITE, all run.\n"
-		 "\n"
-		 "suites:\n"
-		 "%s",	/* check_usage: a line per suite */
-	.opts = check_opts,
+	.about_print = check_about,
+	.rows = check_rows,
 	.col = 19,
 	.tail = "Exit status: 0 no check failed, 1 a check failed or the results could not\n"
 		"be written, 2 usage error, 3 KVM not available, 130 stopped by Ctrl-C,\n"
@@ -56,18 +71,6 @@ const struct cli_cmd_spec check_spec = {
 		"\"1..0 # SKIP\" and exits 4 (kselftest's KSFT_SKIP: the whole file skipped).\n"
 		"On a terminal, stderr shows a progress line with the time left.\n",
 };
-
-static void check_usage(FILE *f)
-{
-	char suites[2048];
-	size_t n = 0;
-
-	suites[0] = 0;
-	for (size_t i = 0; i < nr_check_suites && n < sizeof(suites); i++)
-		n += (size_t)snprintf(suites + n, sizeof(suites) - n, "  %-9s %s\n", check_suites[i].name,
-				      check_suites[i].summary);
-	cli_help(f, &check_spec, suites);
-}
 
 /* --verbose: the checks one suite added (rep->r[from..]), with their evidence. */
 static void check_verbose(const struct check_report *rep, size_t from)
@@ -165,7 +168,8 @@ static const struct check_suite *suite_find(const char *name)
 
 int cmd_check(int argc, char **argv)
 {
-	const char *json_path = NULL, *kvm_opt = NULL;
+	struct check_args a;
+	const char *json_path, *kvm_opt;
 	const struct check_suite *sel[16];
 	struct check_report rep = { 0 };
 	struct suite_env env = { 0 };
@@ -173,23 +177,18 @@ int cmd_check(int argc, char **argv)
 	struct hostinfo hi;
 	size_t nsel = 0;
 	json_t *root;
-	bool tap = false;
+	bool tap;
 	int stopped;
 	struct cli_parser p;
-	int c, r;
+	int r;
 
-	cli_opts_init(&p, &check_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case CLI_LONG('j'): json_path = optarg; break;
-		case CLI_LONG('k'): kvm_opt = optarg; break;
-		case CLI_LONG('t'): tap = true; break;
-		case 'v': env.verbose = true; break;
-		case 'h': check_usage(stdout); return EXIT_OK;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
+	r = cli_parse(&p, &check_spec, &a, argc, argv);
+	if (r)
+		return r == CLI_PARSE_HELP ? EXIT_OK : r;
+	json_path = a.json_path;
+	kvm_opt = a.kvm_opt;
+	tap = a.tap;
+	env.verbose = a.verbose;
 	for (; optind < argc; optind++) {
 		const struct check_suite *s = suite_find(argv[optind]);
 

@@ -18,12 +18,32 @@
 #include "results/result_read.h"
 #include "results/result_write.h"
 
-static const struct cli_opt export_opts[] = {
-	{ "format", CLI_LONG('f'), "FMT", "openmetrics (the default; also 'prometheus'): OpenMetrics\n"
-					  "1.0.0 text, gauges only, so also Prometheus text 0.0.4" },
-	{ "output", 'o', "FILE", "where to write (default '-': stdout); for node_exporter\n"
-				 "a name ending in .prom in its textfile directory" },
-	CLI_OPT_HELP,
+/* What export's command line gives. */
+struct export_args {
+	const char *paths[EXPORT_MAX_FILES];
+	size_t n;
+	const char *out;
+	int format;		/* export_formats[]: both the same text */
+};
+
+static const char *const export_formats[] = { "openmetrics", "prometheus" };
+
+/* Each RESULT.json, in order among the options. */
+static int export_operand(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct export_args *a = args;
+
+	return cli_operand_add("export", a->paths, &a->n, EXPORT_MAX_FILES, arg) ? EXIT_USAGE : 0;
+}
+
+static const struct cli_row export_rows[] = {
+	CLI_ROW_ENUM("format", CLI_LONG('f'), "FMT", struct export_args, format, export_formats, 0,
+		     "OpenMetrics 1.0.0 text, gauges only, so also Prometheus\n"
+		     "text 0.0.4: 'prometheus' is the same text"),
+	CLI_ROW_STR("output", 'o', "FILE", struct export_args, out, "-",
+		    "where to write ('-': stdout); for node_exporter a name\n"
+		    "ending in .prom in its textfile directory"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -32,23 +52,19 @@ const struct cli_cmd_spec export_spec = {
 	.usage = "[options] RESULT.json [MORE.json ...]",
 	.about = "Write result files (run, map, check, info) as OpenMetrics text, which\n"
 		 "node_exporter's textfile collector also reads: per probe its status, the\n"
-		 "median and 95%% CI of cycles/op (over all batches, and of the round medians),\n"
+		 "median and 95% CI of cycles/op (over all batches, and of the round medians),\n"
 		 "exits/op and the exact userspace exits/op; per CR bit and CPUID profile its\n"
 		 "ownership; per check its status; the host record as the labels of\n"
 		 "exitscope_info. Every series has a label run=NAME, NAME being the file's name\n"
 		 "without .json: files with the same NAME are refused. FILE is written to a\n"
 		 "temporary in its directory and renamed, so a collector never reads half a\n"
 		 "file and a failed export leaves the old one.\n",
-	.opts = export_opts,
+	.rows = export_rows,
+	.operand = export_operand,
 	.col = 22,
 	.order = '-',	/* files in order among the options */
 	.tail = CLI_TAIL_WRITE_FROM_RESULTS,
 };
-
-static void export_usage(FILE *f)
-{
-	cli_help(f, &export_spec);
-}
 
 /*
  * Write the runs through a checked outfile: all or nothing. stoppable (the
@@ -114,35 +130,19 @@ int cmd_export(int argc, char **argv)
 	char labels[EXPORT_MAX_FILES][EXPORT_RUN_LABEL_LEN];
 	struct result_file *files[EXPORT_MAX_FILES] = { 0 };
 	struct export_run runs[EXPORT_MAX_FILES];
-	const char *paths[EXPORT_MAX_FILES], *out = "-";
-	size_t n = 0, i;
+	struct export_args a = { .n = 0 };
+	const char **paths = a.paths, *out;
+	size_t i, n;
 	struct cli_parser p;
-	int c, rc;
+	int rc;
 
-	cli_opts_init(&p, &export_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case 1:
-			if (cli_operand_add("export", paths, &n, EXPORT_MAX_FILES, optarg))
-				return EXIT_USAGE;
-			break;
-		case CLI_LONG('f'):
-			if (strcmp(optarg, "openmetrics") && strcmp(optarg, "prometheus"))
-				return cli_usage_error("export", "--format: '%s' is not openmetrics",
-						       optarg);
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			export_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
-	if (cli_operands_end("export", argc, argv, paths, &n, EXPORT_MAX_FILES))
+	rc = cli_parse(&p, &export_spec, &a, argc, argv);
+	if (rc)
+		return rc == CLI_PARSE_HELP ? EXIT_OK : rc;
+	if (cli_operands_end("export", argc, argv, paths, &a.n, EXPORT_MAX_FILES))
 		return EXIT_USAGE;
+	n = a.n;
+	out = a.out;
 	rc = cli_output_distinct("export", "-o", out, paths, n, "input");
 	if (!rc)
 		rc = cli_output_check("export", out);

@@ -10,10 +10,26 @@
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 
-static const struct cli_opt info_opts[] = {
-	{ "json", CLI_LONG('j'), "[FILE]", "write the record as JSON to FILE, or to stdout without FILE" },
-	CLI_OPT_KVM_DEV,
-	CLI_OPT_HELP,
+struct info_args {
+	const char *json_path, *kvm_opt;
+};
+
+/* --json [FILE]: FILE as a word of its own too, '-' as well ('-' alone is never an option). */
+static int info_json(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct info_args *a = args;
+
+	a->json_path = arg ? arg : "-";
+	if (!arg && optind < p->argc && (p->argv[optind][0] != '-' || !strcmp(p->argv[optind], "-")))
+		a->json_path = p->argv[optind++];
+	return 0;
+}
+
+static const struct cli_row info_rows[] = {
+	CLI_ROW_CALL("json", CLI_LONG('j'), "[FILE]", info_json,
+		     "write the record as JSON to FILE, or to stdout without FILE"),
+	CLI_ROW_KVM_DEV(struct info_args, kvm_opt),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -26,52 +42,33 @@ const struct cli_cmd_spec info_spec = {
 		 "MSRs are in the MSR save list, the TSC frequency, and the guest execution\n"
 		 "mode: a known loop runs in a guest and the vCPU stats tell whether its\n"
 		 "instructions ran natively or were emulated by the host.\n",
-	.opts = info_opts,
+	.rows = info_rows,
 	.col = 19,
 	.order = '+',
 	.tail = "Exit status: 0 ok, 1 failure (or the record could not be written),\n"
 		"2 usage error, 3 KVM not available.\n",
 };
 
-static void info_usage(FILE *f)
-{
-	cli_help(f, &info_spec);
-}
-
 int cmd_info(int argc, char **argv)
 {
-	const char *json_path = NULL, *kvm_opt = NULL, *kvm_path;
+	struct info_args a = { 0 };
+	const char *json_path, *kvm_path;
 	struct hostinfo hi;
 	json_t *root;
 	struct err err;
 	struct cli_parser p;
-	int c, r;
+	int r;
 
-	cli_opts_init(&p, &info_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case CLI_LONG('j'):
-			json_path = optarg ? optarg : "-";
-			/* --json FILE as a word of its own, '-' too ('-' alone is never an option). */
-			if (!optarg && optind < argc && (argv[optind][0] != '-' || !strcmp(argv[optind], "-")))
-				json_path = argv[optind++];
-			break;
-		case CLI_LONG('k'):
-			kvm_opt = optarg;
-			break;
-		case 'h':
-			info_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
+	r = cli_parse(&p, &info_spec, &a, argc, argv);
+	if (r)
+		return r == CLI_PARSE_HELP ? EXIT_OK : r;
+	json_path = a.json_path;
 	if (optind < argc)
 		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
 	r = cli_output_check("info", json_path);
 	if (r)
 		return r;
-	r = cli_kvm_path("info", kvm_opt, &kvm_path);
+	r = cli_kvm_path("info", a.kvm_opt, &kvm_path);
 	if (!r)
 		r = cli_kvm_check("info", kvm_path);
 	if (r)

@@ -28,33 +28,55 @@
 
 #define MAP_MAX_PROFILES 16
 
-static const struct cli_opt map_opts[] = {
-	{ "cpuid-profile", CLI_LONG('p'), "SPEC", "guest CPUID to map under; repeatable, each profile\n"
-						  "once (default: host and minimal). SPEC is host,\n"
-						  "minimal, or either followed by ,+FEATURE / ,-FEATURE\n"
-						  "edits; a SPEC of edits alone is relative to host,\n"
-						  "e.g. -shstk,-ibt or minimal,+x2apic.\n"
-						  "%s" },
-	{ "json", CLI_LONG('j'), "FILE", "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
-					"instead of the table)" },
-	CLI_OPT_KVM_DEV,
-	{ "ops", CLI_LONG('n'), "N", "CR writes or reads per round (default %d, made even)" },
-	{ "rounds", CLI_LONG('r'), "N", "rounds per entry (default %d)" },
-	{ "tap", CLI_LONG('T'), NULL, "print TAP version 13 instead of the table: one test per\n"
-				      "profile and entry that --expect FILE names (needs it)" },
-	{ "expect", CLI_LONG('e'), "FILE", "expected ownership, lines 'map REG NAME|BIT|* OP\n"
-					   "STATUS[|STATUS...] [NUM]' and 'profile NAME|*' for\n"
-					   "the map lines after it (default: host, else the\n"
-					   "first profile): man exitscope-expect (a lane's\n"
-					   "lanes/expect-*.txt works as it is: its other lines\n"
-					   "are listed as skipped, with the reason). An entry\n"
-					   "of a host that emulates guest code is skipped when\n"
-					   "owned/intercepted was expected; entries not named\n"
-					   "are listed in a comment, not tested" },
-	{ "trace", CLI_LONG('t'), NULL, "attribute each entry's exits to exit reasons (tracefs\n"
-					"kvm_exit events; needs root and a kernel with them):\n"
-					"per-op counts of the first round, e.g. CR_ACCESS 1.00" },
-	CLI_OPT_HELP,
+/* What map's command line gives. */
+struct map_args {
+	const char *json_path, *kvm_opt, *expect_path;
+	bool tap;
+	struct map_opts mo;				/* --ops, --rounds, --trace */
+	const char *profiles[MAP_MAX_PROFILES];		/* --cpuid-profile SPEC, as given */
+	struct cpuid_profile parsed[MAP_MAX_PROFILES];
+	char names[MAP_MAX_PROFILES][MAP_PROFILE_LEN];
+	const char *name_ptrs[MAP_MAX_PROFILES];	/* names[] */
+	size_t np;
+};
+
+static int map_profile_opt(void *args, const char *arg, const struct cli_parser *cp);
+static void map_tail(FILE *f);
+
+static const struct cli_row map_rows[] = {
+	CLI_ROW_CALL("cpuid-profile", CLI_LONG('p'), "SPEC", map_profile_opt,
+		     "guest CPUID to map under; repeatable, each profile\n"
+		     "once (default: host and minimal). SPEC is host,\n"
+		     "minimal, or either followed by ,+FEATURE / ,-FEATURE\n"
+		     "edits; a SPEC of edits alone is relative to host,\n"
+		     "e.g. -shstk,-ibt or minimal,+x2apic (the minimal\n"
+		     "profile: after the options)"),
+	CLI_ROW_STR("json", CLI_LONG('j'), "FILE", struct map_args, json_path, NULL,
+		    "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
+		    "instead of the table)"),
+	CLI_ROW_KVM_DEV(struct map_args, kvm_opt),
+	CLI_ROW_UINT("ops", CLI_LONG('n'), "N", struct map_args, mo.ops, 1, 1000000, MAP_DEFAULT_OPS, "a count",
+		     "CR writes or reads per round, made even"),
+	CLI_ROW_UINT("rounds", CLI_LONG('r'), "N", struct map_args, mo.rounds, 1, 100, MAP_DEFAULT_ROUNDS,
+		     "a count", "rounds per entry"),
+	CLI_ROW_FLAG("tap", CLI_LONG('T'), struct map_args, tap,
+		     "print TAP version 13 instead of the table: one test per\n"
+		     "profile and entry that --expect FILE names (needs it)"),
+	CLI_ROW_STR("expect", CLI_LONG('e'), "FILE", struct map_args, expect_path, NULL,
+		    "expected ownership, lines 'map REG NAME|BIT|* OP\n"
+		    "STATUS[|STATUS...] [NUM]' and 'profile NAME|*' for\n"
+		    "the map lines after it (default: host, else the\n"
+		    "first profile): man exitscope-expect (a lane's\n"
+		    "lanes/expect-*.txt works as it is: its other lines\n"
+		    "are listed as skipped, with the reason). An entry\n"
+		    "of a host that emulates guest code is skipped when\n"
+		    "owned/intercepted was expected; entries not named\n"
+		    "are listed in a comment, not tested"),
+	CLI_ROW_FLAG("trace", CLI_LONG('t'), struct map_args, mo.trace,
+		     "attribute each entry's exits to exit reasons (tracefs\n"
+		     "kvm_exit events; needs root and a kernel with them):\n"
+		     "per-op counts of the first round, e.g. CR_ACCESS 1.00"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -69,9 +91,10 @@ const struct cli_cmd_spec map_spec = {
 		 "rejected (the toggle faults, e.g. #GP without the CPUID feature; CR4 bits\n"
 		 "are also tried via KVM_SET_SREGS), emulated (the host emulates all guest\n"
 		 "code: ownership is not meaningful, no bit is called owned), skipped (why).\n",
-	.opts = map_opts,
+	.rows = map_rows,
 	.col = 24,
 	.order = '+',
+	.tail_print = map_tail,
 	.tail = "Bits whose status differs between profiles are listed at the end.\n"
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
@@ -115,13 +138,61 @@ static void map_wrap(char *buf, size_t len, const char *text, size_t width, size
 	buf[o < len ? o : len - 1] = 0;
 }
 
-static void map_usage(FILE *f)
+/* Before the exit status: the minimal profile, in lines of at most 78 columns. */
+static void map_tail(FILE *f)
 {
 	char doc[1024];
 
-	/* As the other options' text: lines of at most 78 columns. */
-	map_wrap(doc, sizeof(doc), profile_minimal_doc(), 78 - (size_t)map_spec.col, (size_t)map_spec.col);
-	cli_help(f, &map_spec, doc, MAP_DEFAULT_OPS, MAP_DEFAULT_ROUNDS);
+	map_wrap(doc, sizeof(doc), profile_minimal_doc(), 78, 0);
+	fprintf(f, "\n%s\n", doc);
+}
+
+/* What an edit list leaves of feature f: 1 set, 0 cleared, -1 untouched (the last edit wins). */
+static int profile_edit_of(const struct cpuid_profile *p, enum x86_feat f)
+{
+	int v = -1;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->edits[i].f == f)
+			v = p->edits[i].on;
+	return v;
+}
+
+/* Whether two profiles are the same guest CPUID: one base, the same edits' outcome ("-shstk", "host,-shstk"). */
+static bool profile_same(const struct cpuid_profile *a, const struct cpuid_profile *b)
+{
+	if (a->base != b->base)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (profile_edit_of(a, a->edits[i].f) != profile_edit_of(b, a->edits[i].f))
+			return false;
+	for (size_t i = 0; i < b->n; i++)
+		if (profile_edit_of(a, b->edits[i].f) != profile_edit_of(b, b->edits[i].f))
+			return false;
+	return true;
+}
+
+/* --cpuid-profile SPEC: each profile once, at most MAP_MAX_PROFILES. */
+static int map_profile_opt(void *args, const char *arg, const struct cli_parser *cp)
+{
+	struct map_args *a = args;
+	struct cpuid_profile p;
+	struct err err;
+
+	if (a->np == MAP_MAX_PROFILES)
+		return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
+	if (profile_parse(arg, &p, &err))
+		return cli_usage_error("map", "%s", err.msg);
+	/* The same profile twice would be measured twice, into a file export refuses. */
+	for (size_t k = 0; k < a->np; k++)
+		if (!strcmp(a->names[k], p.name) || profile_same(&a->parsed[k], &p))
+			return cli_usage_error("map", "--cpuid-profile %s: the same profile as "
+					       "--cpuid-profile %s: each is measured once", arg, a->profiles[k]);
+	a->parsed[a->np] = p;
+	snprintf(a->names[a->np], sizeof(a->names[a->np]), "%s", p.name);
+	a->name_ptrs[a->np] = a->names[a->np];
+	a->profiles[a->np++] = arg;
+	return 0;
 }
 
 /* The progress line: one item per entry of every profile. */
@@ -150,101 +221,35 @@ static bool map_measured(const struct result_map *map)
 	return false;
 }
 
-/* What an edit list leaves of feature f: 1 set, 0 cleared, -1 untouched (the last edit wins). */
-static int profile_edit_of(const struct cpuid_profile *p, enum x86_feat f)
-{
-	int v = -1;
-
-	for (size_t i = 0; i < p->n; i++)
-		if (p->edits[i].f == f)
-			v = p->edits[i].on;
-	return v;
-}
-
-/* Whether two profiles are the same guest CPUID: one base, the same edits' outcome ("-shstk", "host,-shstk"). */
-static bool profile_same(const struct cpuid_profile *a, const struct cpuid_profile *b)
-{
-	if (a->base != b->base)
-		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if (profile_edit_of(a, a->edits[i].f) != profile_edit_of(b, a->edits[i].f))
-			return false;
-	for (size_t i = 0; i < b->n; i++)
-		if (profile_edit_of(a, b->edits[i].f) != profile_edit_of(b, b->edits[i].f))
-			return false;
-	return true;
-}
-
-static int map_number(const char *s, unsigned int max, unsigned int *out)
-{
-	uint64_t v;
-
-	if (cli_parse_u64(s, false, max, &v) || v == 0)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 int cmd_map(int argc, char **argv)
 {
-	const char *profiles[MAP_MAX_PROFILES], *json_path = NULL, *kvm_opt = NULL;
-	const char *expect_path = NULL;
+	struct map_args a = { 0 };
 	static const char *const default_names[] = { "host", "minimal" };
-	char names[MAP_MAX_PROFILES][MAP_PROFILE_LEN];
-	const char *name_ptrs[MAP_MAX_PROFILES];
+	const char *json_path, *kvm_opt, *expect_path, **profiles = a.profiles, **name_ptrs = a.name_ptrs;
 	struct map_expect x = { 0 };
 	struct map_progress mp = { 0 };
 	unsigned failed = 0;
-	bool tap = false;
-	struct map_opts mo = { 0 };
+	bool tap;
+	struct map_opts mo;
 	struct suite_env env = { 0 };
-	struct cpuid_profile p, parsed[MAP_MAX_PROFILES];
 	struct hostinfo hi;
-	size_t np = 0;
+	size_t np;
 	struct result_map *map = NULL;
 	json_t *root;
 	struct err err;
 	char why[256];
 	struct cli_parser cp;
-	int c, r, stop;
+	int r, stop;
 
-	cli_opts_init(&cp, &map_spec, argc, argv);
-	while ((c = cli_opts_next(&cp)) != -1) {
-		switch (c) {
-		case CLI_LONG('p'):
-			if (np == MAP_MAX_PROFILES)
-				return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
-			if (profile_parse(optarg, &p, &err))
-				return cli_usage_error("map", "%s", err.msg);
-			/* The same profile twice would be measured twice, into a file export refuses. */
-			for (size_t k = 0; k < np; k++)
-				if (!strcmp(names[k], p.name) || profile_same(&parsed[k], &p))
-					return cli_usage_error("map", "--cpuid-profile %s: the same profile as "
-							       "--cpuid-profile %s: each is measured once", optarg,
-							       profiles[k]);
-			parsed[np] = p;
-			snprintf(names[np], sizeof(names[np]), "%s", p.name);
-			name_ptrs[np] = names[np];
-			profiles[np++] = optarg;
-			break;
-		case CLI_LONG('j'): json_path = optarg; break;
-		case CLI_LONG('k'): kvm_opt = optarg; break;
-		case CLI_LONG('n'):
-			if (map_number(optarg, 1000000, &mo.ops))
-				return cli_usage_error("map", "--ops wants a count 1..1000000, got '%s'", optarg);
-			break;
-		case CLI_LONG('r'):
-			if (map_number(optarg, 100, &mo.rounds))
-				return cli_usage_error("map", "--rounds wants a count 1..100, got '%s'", optarg);
-			break;
-		case CLI_LONG('t'): mo.trace = true; break;
-		case CLI_LONG('T'): tap = true; break;
-		case CLI_LONG('e'): expect_path = optarg; break;
-		case 'h': map_usage(stdout); return EXIT_OK;
-		default:
-			return cli_opts_bad(&cp);
-		}
-	}
+	r = cli_parse(&cp, &map_spec, &a, argc, argv);
+	if (r)
+		return r == CLI_PARSE_HELP ? EXIT_OK : r;
+	json_path = a.json_path;
+	kvm_opt = a.kvm_opt;
+	expect_path = a.expect_path;
+	tap = a.tap;
+	mo = a.mo;
+	np = a.np;
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
 	if (tap != !!expect_path)

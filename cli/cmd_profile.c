@@ -23,17 +23,25 @@
 #include "results/result_read.h"
 #include "results/result_write.h"
 
-static const struct cli_opt profile_opts[] = {
-	{ "counts", CLI_LONG('c'), "FILE", "the emulator's profile file" },
-	{ "symbols", CLI_LONG('s'), "SYSTEM.MAP", "the lane kernel's System.map; it must be the running\n"
-					   "kernel's: every VM entry the emulator saw must lie in\n"
-					   "the function that enters the guest, else no profile" },
-	{ "label", CLI_LONG('l'), "LABEL", "the run's dump in FILE (the JSON path the run wrote\n"
-					   "inside the lane; default: the dump whose label has\n"
-					   "RUN.json's file name)" },
-	{ "output", 'o', "FILE", "where to write the run (default: RUN.json itself;\n"
-				 "'-': stdout, the JSON alone)" },
-	CLI_OPT_HELP,
+struct profile_args {
+	const char *counts, *symbols, *label, *out;
+};
+
+static const struct cli_row profile_rows[] = {
+	CLI_ROW_STR("counts", CLI_LONG('c'), "FILE", struct profile_args, counts, NULL,
+		    "the emulator's profile file"),
+	CLI_ROW_STR("symbols", CLI_LONG('s'), "SYSTEM.MAP", struct profile_args, symbols, NULL,
+		    "the lane kernel's System.map; it must be the running\n"
+		    "kernel's: every VM entry the emulator saw must lie in\n"
+		    "the function that enters the guest, else no profile"),
+	CLI_ROW_STR("label", CLI_LONG('l'), "LABEL", struct profile_args, label, NULL,
+		    "the run's dump in FILE (the JSON path the run wrote\n"
+		    "inside the lane; default: the dump whose label has\n"
+		    "RUN.json's file name)"),
+	CLI_ROW_STR("output", 'o', "FILE", struct profile_args, out, NULL,
+		    "where to write the run (default: RUN.json itself;\n"
+		    "'-': stdout, the JSON alone)"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -46,7 +54,7 @@ const struct cli_cmd_spec profile_spec = {
 		 "instrumented emulator in the probe's op batches minus its baseline batches,\n"
 		 "over the same operations. Functions are the lane kernel's text symbols;\n"
 		 "code inlined into a function counts as that function's.\n",
-	.opts = profile_opts,
+	.rows = profile_rows,
 	.col = 22,
 	.tail = "Exit status: 0 written, 1 no profile (the line says why; nothing written),\n"
 		"2 usage error or unreadable/invalid input (also counts or a System.map that\n"
@@ -54,11 +62,6 @@ const struct cli_cmd_spec profile_spec = {
 		"by Ctrl-C, SIGTERM, SIGHUP (one line says so; the run file whole or\n"
 		"untouched, an output FIFO or stdout cut short).\n",
 };
-
-static void profile_usage(FILE *f)
-{
-	cli_help(f, &profile_spec);
-}
 
 static const char *base_name(const char *p)
 {
@@ -110,7 +113,8 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 
 int cmd_profile(int argc, char **argv)
 {
-	const char *counts = NULL, *symbols = NULL, *label = NULL, *out = NULL, *run;
+	struct profile_args a;
+	const char *counts, *symbols, *label, *out, *run;
 	char what[PATH_MAX + 64], name[PATH_MAX];
 	struct err err;
 	struct result_file *rf = NULL;
@@ -119,22 +123,15 @@ int cmd_profile(int argc, char **argv)
 	struct symtab st = { 0 };
 	enum profile_vendor v;
 	struct cli_parser p;
-	int c, n, r, rc;
+	int n, r, rc;
 
-	cli_opts_init(&p, &profile_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case CLI_LONG('c'): counts = optarg; break;
-		case CLI_LONG('s'): symbols = optarg; break;
-		case CLI_LONG('l'): label = optarg; break;
-		case 'o': out = optarg; break;
-		case 'h':
-			profile_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
+	rc = cli_parse(&p, &profile_spec, &a, argc, argv);
+	if (rc)
+		return rc == CLI_PARSE_HELP ? EXIT_OK : rc;
+	counts = a.counts;
+	symbols = a.symbols;
+	label = a.label;
+	out = a.out;
 	if (!counts || !symbols)
 		return cli_usage_error("profile", "need --counts FILE and --symbols SYSTEM.MAP");
 	if (optind != argc - 1)

@@ -22,10 +22,15 @@
 
 #define QUERY_FILE_ECHO_MAX	200	/* bytes of FILE's name quoted in an error */
 
-static const struct cli_opt query_opts[] = {
-	{ "plain", CLI_LONG('p'), NULL, "FILE is any JSON document: check its syntax only (a lane's\n"
-					"helper output, not an exitscope file)" },
-	CLI_OPT_HELP,
+struct query_args {
+	bool plain;
+};
+
+static const struct cli_row query_rows[] = {
+	CLI_ROW_FLAG("plain", CLI_LONG('p'), struct query_args, plain,
+		     "FILE is any JSON document: check its syntax only (a lane's\n"
+		     "helper output, not an exitscope file)"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -45,7 +50,7 @@ const struct cli_cmd_spec query_spec = {
 		 "has no back-reference and bounded repeats (man exitscope-query, LIMITS).\n"
 		 "Strings print as they are, numbers in their shortest form (also inside\n"
 		 "objects and arrays, which print as one line of JSON).\n",
-	.opts = query_opts,
+	.rows = query_rows,
 	.col = 15,
 	.order = '+',	/* options end at FILE: a PATH is never taken for an option */
 	.tail = "  exitscope query run.json 'probes[cpuid].cycles.median'\n"
@@ -149,22 +154,15 @@ int cmd_query(int argc, char **argv)
 	char cut[QUERY_FILE_ECHO_MAX + 64];
 	struct err err;
 	char *buf = NULL;
-	int c, plain = 0, rc = EXIT_OK, npaths, i, r;
+	struct query_args a;
+	int rc = EXIT_OK, npaths, i, r;
 	size_t len;
 
-	cli_opts_init(&cp, &query_spec, argc, argv);
-	while ((c = cli_opts_next(&cp)) != -1) {
-		switch (c) {
-		case CLI_LONG('p'):
-			plain = 1;
-			break;
-		case 'h':
-			cli_help(stdout, &query_spec);
-			return cli_stdout_check_code("query", EXIT_OK, EXIT_USAGE);
-		default:
-			return cli_opts_bad(&cp);
-		}
-	}
+	r = cli_parse(&cp, &query_spec, &a, argc, argv);
+	if (r == CLI_PARSE_HELP)
+		return cli_stdout_check_code("query", EXIT_OK, EXIT_USAGE);
+	if (r)
+		return r;
 	if (argc - optind < 2)
 		return cli_usage_error("query", argc == optind ? "need a FILE and a PATH" :
 							      "need at least one PATH");
@@ -191,7 +189,7 @@ int cmd_query(int argc, char **argv)
 		goto out;
 	}
 	qf = query_load_buffer(shown, buf, len, env, ARRAY_SIZE(env),
-			       plain ? QUERY_LOAD_PLAIN : 0, &err);
+			       a.plain ? QUERY_LOAD_PLAIN : 0, &err);
 	if (!qf) {
 		rc = cli_error("query", EXIT_USAGE, "%s", err.msg);
 		goto out;

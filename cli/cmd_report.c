@@ -21,16 +21,41 @@
 
 #define DEFAULT_OUT "exitscope-report.html"
 
-static const struct cli_opt report_opts[] = {
-	{ "output", 'o', "FILE", "where to write the report (default " DEFAULT_OUT "; '-': stdout)" },
-	CLI_OPT_THRESHOLD,
-	{ "seed", CLI_LONG('s'), "N", "bootstrap seed for the comparisons (default %d)" },
-	{ "normalize", CLI_LONG('N'), "MODE", "what the comparisons compare, as `exitscope compare`:\n"
-					      "auto (default), speed or none" },
-	{ "noise", CLI_LONG('n'), "FILE", "the host's noise floor (exitscope calibrate), as\n"
-					  "`exitscope compare --noise`: a floor of another host,\n"
-					  "exitscope or method is refused (exit 2)" },
-	CLI_OPT_HELP,
+#define REPORT_STR(x)	REPORT_STR_(x)
+#define REPORT_STR_(x)	#x
+
+struct report_in {
+	const char *paths[REPORT_MAX_FILES];
+	size_t n, n_base;		/* n_base: files before '--' (0: no '--') */
+	const char *noise_path;
+	struct compare_opts copts;
+	int opts_given;			/* an option that a compare document sets */
+	const char *out;		/* -o FILE */
+	int split;			/* index of the first new-side file in the options' argv, -1 */
+};
+
+static int report_threshold(void *args, const char *arg, const struct cli_parser *p);
+static int report_seed(void *args, const char *arg, const struct cli_parser *p);
+static int report_operand(void *args, const char *arg, const struct cli_parser *p);
+static int report_seen(void *args, int key, const struct cli_parser *p);
+static void report_about(FILE *f);
+
+static const struct cli_row report_rows[] = {
+	CLI_ROW_STR("output", 'o', "FILE", struct report_in, out, DEFAULT_OUT,
+		    "where to write the report, '-': stdout"),
+	CLI_ROW_CALL("threshold", CLI_LONG('t'), "PCT", report_threshold,
+		     "smallest relative change that counts (default " REPORT_STR(COMPARE_THRESHOLD_PCT) "%)"),
+	CLI_ROW_CALL("seed", CLI_LONG('s'), "N", report_seed,
+		     "bootstrap seed for the comparisons (default " REPORT_STR(COMPARE_SEED) ")"),
+	CLI_ROW_ENUM("normalize", CLI_LONG('N'), "MODE", struct report_in, copts.normalize,
+		     compare_normalize_names, COMPARE_NORMALIZE_AUTO,
+		     "what the comparisons compare, as `exitscope compare`:\n"
+		     "auto, speed or none"),
+	CLI_ROW_STR("noise", CLI_LONG('n'), "FILE", struct report_in, noise_path, NULL,
+		    "the host's noise floor (exitscope calibrate), as\n"
+		    "`exitscope compare --noise`: a floor of another host,\n"
+		    "exitscope or method is refused (exit 2)"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -40,27 +65,10 @@ const struct cli_cmd_spec report_spec = {
 		 "[options] A1.json [A2.json ...] -- B1.json [B2.json ...]\n"
 		 "[options] COMPARE.json\n"
 		 "[options] WALK.json",
-	.about = "Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
-		 "fetched) from result files: the host records at the top; per-probe cost\n"
-		 "charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
-		 "group, with why each probe stopped when the file says (precision, or budget\n"
-		 "highlighted: its CI did not reach --precision); the ownership map as a grid\n"
-		 "of bits x CPUID profiles; the check results; published hardware figures for\n"
-		 "a host's CPU family; and, for two or more files, A/B comparisons of each file\n"
-		 "against the first with verdicts (as `exitscope compare`: faster, slower, no\n"
-		 "significant change, too noisy) and what each interval is. With '--' the\n"
-		 "files before it are the runs of the base side and those after it the runs\n"
-		 "of the new, pooled as `exitscope compare A1 A2 -- B1 B2` pools them: one\n"
-		 "comparison. A compare --json document, alone, is drawn from the files it\n"
-		 "names, read again and compared again with its options (threshold, seed,\n"
-		 "normalize, noise floor); a file that is missing or no longer gives the\n"
-		 "document's figures is refused (exit 2), and options given with it too.\n"
-		 "Files are labelled A, B, ... in the order given (at most %d). A walk file\n"
-		 "(exitscope walk) is reported alone: per lane its steps, and per one-vCPU\n"
-		 "probe a chart of its lane cycles over the commits with the steps marked and,\n"
-		 "under it, the exit-path functions that changed (--threshold, --seed,\n"
-		 "--normalize and --noise do not apply).\n",
-	.opts = report_opts,
+	.about_print = report_about,
+	.rows = report_rows,
+	.operand = report_operand,
+	.seen = report_seen,
 	.col = 22,
 	.order = '-',	/* files in order among the options */
 	.tail = CLI_TAIL_WRITE_FROM_RESULTS,
@@ -116,9 +124,29 @@ static int report_walk(const char *path, const char *out)
 	return cli_stdout_check("report", rc);
 }
 
-static void report_usage(FILE *f)
+/* The about paragraph: the files it takes at most are report.h's. */
+static void report_about(FILE *f)
 {
-	cli_help(f, &report_spec, REPORT_MAX_FILES, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
+	fprintf(f, "Write one self-contained HTML file (inline CSS and SVG, no scripts, nothing\n"
+		   "fetched) from result files: the host records at the top; per-probe cost\n"
+		   "charts (median, 95%% confidence interval, sample spread) grouped by probe\n"
+		   "group, with why each probe stopped when the file says (precision, or budget\n"
+		   "highlighted: its CI did not reach --precision); the ownership map as a grid\n"
+		   "of bits x CPUID profiles; the check results; published hardware figures for\n"
+		   "a host's CPU family; and, for two or more files, A/B comparisons of each file\n"
+		   "against the first with verdicts (as `exitscope compare`: faster, slower, no\n"
+		   "significant change, too noisy) and what each interval is. With '--' the\n"
+		   "files before it are the runs of the base side and those after it the runs\n"
+		   "of the new, pooled as `exitscope compare A1 A2 -- B1 B2` pools them: one\n"
+		   "comparison. A compare --json document, alone, is drawn from the files it\n"
+		   "names, read again and compared again with its options (threshold, seed,\n"
+		   "normalize, noise floor); a file that is missing or no longer gives the\n"
+		   "document's figures is refused (exit 2), and options given with it too.\n"
+		   "Files are labelled A, B, ... in the order given (at most %d). A walk file\n"
+		   "(exitscope walk) is reported alone: per lane its steps, and per one-vCPU\n"
+		   "probe a chart of its lane cycles over the commits with the steps marked and,\n"
+		   "under it, the exit-path functions that changed (--threshold, --seed,\n"
+		   "--normalize and --noise do not apply).\n", REPORT_MAX_FILES);
 }
 
 /* Through a checked outfile: a failed write leaves no half report and an old one intact. */
@@ -212,14 +240,6 @@ static int doc_check(const struct compare_doc *d, struct result_file **files, si
 	return rc;
 }
 
-struct report_in {
-	const char *paths[REPORT_MAX_FILES];
-	size_t n, n_base;		/* n_base: files before '--' (0: no '--') */
-	const char *noise_path;
-	struct compare_opts copts;
-	int opts_given;			/* an option that a compare document sets */
-};
-
 /*
  * A compare --json document: its files (checked to exist first), its
  * options into in. EXIT_OK, or EXIT_USAGE after one line.
@@ -259,11 +279,55 @@ static int doc_inputs(const struct compare_doc *d, struct report_in *in)
 	return EXIT_OK;
 }
 
+/* --threshold PCT, as compare reads it: a trailing '%' allowed. */
+static int report_threshold(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct report_in *in = args;
+
+	if (cli_parse_pct(arg, 0, COMPARE_THRESHOLD_MAX_PCT, &in->copts.threshold_pct))
+		return cli_usage_error("report", "--threshold: '%s' is not a percentage in 0..%g", arg,
+				       COMPARE_THRESHOLD_MAX_PCT);
+	return 0;
+}
+
+/* --seed N: the comparisons' bootstrap seed. */
+static int report_seed(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct report_in *in = args;
+
+	if (cli_parse_u64(arg, false, CLI_SEED_MAX, &in->copts.seed))
+		return cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld", arg,
+				       (long long)CLI_SEED_MAX);
+	return 0;
+}
+
+/* A file, in order; those before the '--' (split) are the base side. */
+static int report_operand(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct report_in *in = args;
+
+	if (cli_operand_add("report", in->paths, &in->n, REPORT_MAX_FILES, arg))
+		return EXIT_USAGE;
+	if (in->split < 0 || optind - 1 < in->split)
+		in->n_base = in->n;
+	return 0;
+}
+
+/* Every option but -o is one a compare document sets too. */
+static int report_seen(void *args, int key, const struct cli_parser *p)
+{
+	struct report_in *in = args;
+
+	if (key != 'o')
+		in->opts_given = 1;
+	return 0;
+}
+
 /* The options and files; the '--' between the sides taken out first, as compare does. */
 static int parse_args(int argc, char **argv, struct report_in *in, const char **out)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
-	int c, i, nargs = 0, split = -1, rc = -1;
+	int i, nargs = 0, split = -1, rc = -1;
 	struct cli_parser p;
 
 	if (!args)
@@ -280,52 +344,13 @@ static int parse_args(int argc, char **argv, struct report_in *in, const char **
 		}
 		args[nargs++] = argv[i];
 	}
-	cli_opts_init(&p, &report_spec, nargs, args);
-	while (rc < 0 && optind < nargs && (c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case 1:
-			if (cli_operand_add("report", in->paths, &in->n, REPORT_MAX_FILES, optarg))
-				rc = EXIT_USAGE;
-			else if (split < 0 || optind - 1 < split)
-				in->n_base = in->n;
-			break;
-		case 'o':
-			*out = optarg;
-			break;
-		case CLI_LONG('t'):
-			in->opts_given = 1;
-			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &in->copts.threshold_pct))
-				rc = cli_usage_error("report", "--threshold: '%s' is not a percentage "
-						     "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
-			break;
-		case CLI_LONG('s'):
-			in->opts_given = 1;
-			if (cli_parse_u64(optarg, false, CLI_SEED_MAX, &in->copts.seed))
-				rc = cli_usage_error("report", "--seed: '%s' is not an integer 0-%lld",
-						     optarg, (long long)CLI_SEED_MAX);
-			break;
-		case CLI_LONG('N'):
-			in->opts_given = 1;
-			if (compare_normalize_parse(optarg, &in->copts.normalize))
-				rc = cli_usage_error("report", "--normalize: '%s' is not auto, speed or "
-						     "none", optarg);
-			break;
-		case CLI_LONG('n'):
-			in->opts_given = 1;
-			in->noise_path = optarg;
-			break;
-		case 'h':
-			report_usage(stdout);
-			rc = EXIT_OK;
-			break;
-		default:
-			rc = cli_opts_bad(&p);
-			break;
-		}
-	}
-	if (rc >= 0)
+	in->split = split;
+	rc = cli_parse(&p, &report_spec, in, nargs, args);
+	if (rc) {
+		rc = rc == CLI_PARSE_HELP ? EXIT_OK : rc;
 		goto out;
-	rc = EXIT_OK;
+	}
+	*out = in->out;
 	for (; optind < nargs && !rc; optind++) {
 		rc = cli_operand_add("report", in->paths, &in->n, REPORT_MAX_FILES, args[optind]);
 		if (split < 0 || optind < split)

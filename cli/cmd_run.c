@@ -34,74 +34,149 @@
 #include "map/map.h"
 #include "suites/suites.h"
 
-static const struct cli_opt run_opts[] = {
-	{ "list", CLI_LONG('l'), NULL, "list the probes with their group and what they need" },
-	{ "json", CLI_LONG('j'), "FILE", "write the result file ('-': to stdout, instead of the table)" },
-	{ "openmetrics", CLI_LONG('O'), "FILE", "also write it as Prometheus text, atomically (as\n"
-						"'exitscope export'), e.g. for node_exporter's textfile collector" },
-	{ "method", CLI_LONG('m'), "v1|v2", "measurement method (default v2)" },
-	{ "rounds", CLI_LONG('r'), "N", "v2: round-robin passes at most (1-%d, default %d)" },
-	{ "precision", CLI_LONG('p'), "PCT", "v2: stop a probe when its CI half-width is within PCT %% of\n"
-					     "its median (default %g)" },
-	{ "precision-floor", CLI_LONG('f'), "CYCLES", "v2: ... or within CYCLES cycles, for near-zero costs (default %g)" },
-	{ "time-budget", CLI_LONG('t'), "S", "seconds per probe, an upper bound (default %g in v2, %g in v1);\n"
-					     "v2 counts the CPU time of its rounds' guest runs, so a busy\n"
-					     "host does not cut its rounds (--run-limit caps wall time);\n"
-					     "a guest run still going after 2 x S + 1 s is reported as a hang,\n"
-					     "and in v2 a calibration (the op's first runs) that took S\n"
-					     "(at least %g s) of CPU time" },
-	{ "run-limit", CLI_LONG('L'), "S", "v2: seconds for the whole measurement; probes not done then\n"
-					   "stop (default: no limit)" },
-	{ "samples", CLI_LONG('s'), "N", "v1: samples per probe (1-%d, default %d)" },
-	{ "cpu", CLI_LONG('c'), "A[,B]", "pin vCPU 0's thread to CPU A (default: the current CPU) and\n"
-					 "a second vCPU's to B (default: any CPU but A); run warns when\n"
-					 "B (or every CPU but A) is busy" },
-	{ "quiet", 'q', NULL, "no progress or warnings on stderr" },
-	{ "wide", CLI_LONG('W'), NULL, "the table in full, wider than 100 columns: the CI range of all\n"
-				       "batches and each probe's notes on its row" },
-	{ "trace", CLI_LONG('T'), NULL, "attribute exits by reason through tracefs kvm_exit events\n"
-					"(v2: in a round of its own before each probe's first)" },
-	{ "all", CLI_LONG('a'), NULL, "also run the CR ownership map and the check suites (their\n"
-				      "results go to the table and JSON; a failed check does not\n"
-				      "change the exit status: use 'exitscope check' for that)" },
-	{ "guest-xcr0", CLI_LONG('x'), "MASK", "before any probe (the baseline too) runs, set CR4.OSXSAVE\n"
-					       "and XCR0 = MASK (decimal, or hexadecimal after 0x: e.g. 0x3)\n"
-					       "in its guest; MASK needs bit 0 (x87), the architectural pairs,\n"
-					       "and only bits of KVM's supported XCR0 (else exit 2). Probes\n"
-					       "whose own setup loads XCR0 (xsetbv, invd_xcr0_differs,\n"
-					       "invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
-					       "CPUID every probe is skipped with that reason. Recorded as\n"
-					       "settings.guest_xcr0" },
-	CLI_OPT_KVM_DEV,
-	{ "repeat", CLI_LONG('R'), "N", "N independent runs of this command (1-%d), one after the\n"
-					"other, each a process of its own (what varies from run to\n"
-					"run, such as memory placement, is drawn once per process);\n"
-					"needs --json FILE: FILE.json gives FILE-1.json ... FILE-N.json\n"
-					"(then 'exitscope compare A-*.json -- B-*.json')" },
-	CLI_OPT_HELP,
+struct run_args {
+	const char *json_path, *kvm_opt, *xcr0_opt, *openmetrics;
+	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
+	struct method_opts m;		/* --method, --rounds, --samples, ... */
+	int cpu, cpu2;			/* --cpu A[,B]; -1 not given */
+	bool list, quiet, trace, all, wide, samples_given;
+	bool *sel;			/* nr_probes entries, by catalogue index */
+	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
+	size_t nsel;
+	const char **names;		/* PROBE|GLOB operands, in command-line order */
+	size_t nnames;
+	struct run_repeat rep;		/* --repeat N, and where its options are in argv */
+};
+
+/* --time-budget's two defaults and the calibration's floor, as --help gives them. */
+#define RUN_STR(x)	RUN_STR_(x)
+#define RUN_STR_(x)	#x
+
+static int run_cpus(void *args, const char *arg, const struct cli_parser *p);
+static int run_xcr0(void *args, const char *arg, const struct cli_parser *p);
+static int run_operand(void *args, const char *arg, const struct cli_parser *p);
+static int run_seen(void *args, int key, const struct cli_parser *p);
+
+static const struct cli_row run_rows[] = {
+	CLI_ROW_FLAG("list", CLI_LONG('l'), struct run_args, list,
+		     "list the probes with their group and what they need"),
+	CLI_ROW_STR("json", CLI_LONG('j'), "FILE", struct run_args, json_path, NULL,
+		    "write the result file ('-': to stdout, instead of the table)"),
+	CLI_ROW_STR("openmetrics", CLI_LONG('O'), "FILE", struct run_args, openmetrics, NULL,
+		    "also write it as Prometheus text, atomically (as\n"
+		    "'exitscope export'), e.g. for node_exporter's textfile collector"),
+	CLI_ROW_ENUM("method", CLI_LONG('m'), "v1|v2", struct run_args, m.method, run_method_names,
+		     RUN_METHOD_V2, "measurement method"),
+	CLI_ROW_UINT("rounds", CLI_LONG('r'), "N", struct run_args, m.rounds, 1, LATENCY_MAX_ROUNDS,
+		     METHOD_DEFAULT_ROUNDS, "an integer", "v2: round-robin passes at most"),
+	CLI_ROW_DBL("precision", CLI_LONG('p'), "PCT", struct run_args, m.precision_pct, 0.001, 100,
+		    METHOD_DEFAULT_PRECISION_PCT, "a percentage",
+		    "v2: stop a probe when its CI half-width is within PCT % of\n"
+		    "its median"),
+	CLI_ROW_DBL("precision-floor", CLI_LONG('f'), "CYCLES", struct run_args, m.floor_cycles, 0, 1e9,
+		    METHOD_DEFAULT_FLOOR_CYCLES, "cycles",
+		    "v2: ... or within CYCLES cycles, for near-zero costs"),
+	{ .name = "time-budget", .key = CLI_LONG('t'), .arg = "S", .type = CLI_T_DBL,
+	  .off = CLI_FIELD(struct run_args, m.budget_s, double), .min = 0.01, .max = 600, .what = "seconds",
+	  .def.d = METHOD_DEFAULT_BUDGET_V2_S, .no_default = true,	/* v1's differs: parse_args */
+	  .help = "seconds per probe, an upper bound (default " RUN_STR(METHOD_DEFAULT_BUDGET_V2_S)
+		  " in v2, " RUN_STR(METHOD_DEFAULT_BUDGET_V1_S) " in v1);\n"
+		  "v2 counts the CPU time of its rounds' guest runs, so a busy\n"
+		  "host does not cut its rounds (--run-limit caps wall time);\n"
+		  "a guest run still going after 2 x S + 1 s is reported as a hang,\n"
+		  "and in v2 a calibration (the op's first runs) that took S\n"
+		  "(at least " RUN_STR(LATENCY_CPU_WATCHDOG_MIN_MS) " ms) of CPU time" },
+	{ .name = "run-limit", .key = CLI_LONG('L'), .arg = "S", .type = CLI_T_DBL,
+	  .off = CLI_FIELD(struct run_args, m.run_limit_s, double), .min = 0.01, .max = 86400,
+	  .what = "seconds", .def.d = 0, .no_default = true,
+	  .help = "v2: seconds for the whole measurement; probes not done then\n"
+		  "stop (default: no limit)" },
+	CLI_ROW_UINT("samples", CLI_LONG('s'), "N", struct run_args, m.samples, 1, LATENCY_MAX_SAMPLES,
+		     METHOD_DEFAULT_SAMPLES, "an integer", "v1: samples per probe"),
+	CLI_ROW_CALL("cpu", CLI_LONG('c'), "A[,B]", run_cpus,
+		     "pin vCPU 0's thread to CPU A (default: the current CPU) and\n"
+		     "a second vCPU's to B (default: any CPU but A); run warns when\n"
+		     "B (or every CPU but A) is busy"),
+	CLI_ROW_FLAG("quiet", 'q', struct run_args, quiet, "no progress or warnings on stderr"),
+	CLI_ROW_FLAG("wide", CLI_LONG('W'), struct run_args, wide,
+		     "the table in full, wider than 100 columns: the CI range of all\n"
+		     "batches and each probe's notes on its row"),
+	CLI_ROW_FLAG("trace", CLI_LONG('T'), struct run_args, trace,
+		     "attribute exits by reason through tracefs kvm_exit events\n"
+		     "(v2: in a round of its own before each probe's first)"),
+	CLI_ROW_FLAG("all", CLI_LONG('a'), struct run_args, all,
+		     "also run the CR ownership map and the check suites (their\n"
+		     "results go to the table and JSON; a failed check does not\n"
+		     "change the exit status: use 'exitscope check' for that)"),
+	CLI_ROW_CALL("guest-xcr0", CLI_LONG('x'), "MASK", run_xcr0,
+		     "before any probe (the baseline too) runs, set CR4.OSXSAVE\n"
+		     "and XCR0 = MASK (decimal, or hexadecimal after 0x: e.g. 0x3)\n"
+		     "in its guest; MASK needs bit 0 (x87), the architectural pairs,\n"
+		     "and only bits of KVM's supported XCR0 (else exit 2). Probes\n"
+		     "whose own setup loads XCR0 (xsetbv, invd_xcr0_differs,\n"
+		     "invd_xss_differs) still do. Without XSAVE in KVM's supported\n"
+		     "CPUID every probe is skipped with that reason. Recorded as\n"
+		     "settings.guest_xcr0"),
+	CLI_ROW_KVM_DEV(struct run_args, kvm_opt),
+	{ .name = "repeat", .key = CLI_LONG('R'), .arg = "N", .type = CLI_T_UINT,
+	  .off = CLI_FIELD(struct run_args, rep.n, unsigned int), .min = 1, .max = REPEAT_MAX,
+	  .what = "a number of runs", .def.u = 0, .no_default = true,	/* 0: no series */
+	  .help = "N independent runs of this command, one after the other,\n"
+		  "each a process of its own (what varies from run to\n"
+		  "run, such as memory placement, is drawn once per process);\n"
+		  "needs --json FILE: FILE.json gives FILE-1.json ... FILE-N.json,\n"
+		  "to compare as 'exitscope compare A-*.json -- B-*.json'" },
+	CLI_ROW_HELP,
 	{ 0 },
 };
+
+/*
+ * Only the names and keys of run_rows, for calibrate's reading of run's
+ * command line (cli_spec_check keeps them the same as the rows): to go
+ * once calibrate asks cli_opt_name(&run_spec, key) for them.
+ */
+static const struct cli_opt run_names[] = {
+	{ .name = "list", .key = CLI_LONG('l') }, { .name = "json", .key = CLI_LONG('j') },
+	{ .name = "openmetrics", .key = CLI_LONG('O') }, { .name = "method", .key = CLI_LONG('m') },
+	{ .name = "rounds", .key = CLI_LONG('r') }, { .name = "precision", .key = CLI_LONG('p') },
+	{ .name = "precision-floor", .key = CLI_LONG('f') }, { .name = "time-budget", .key = CLI_LONG('t') },
+	{ .name = "run-limit", .key = CLI_LONG('L') }, { .name = "samples", .key = CLI_LONG('s') },
+	{ .name = "cpu", .key = CLI_LONG('c') }, { .name = "quiet", .key = 'q' },
+	{ .name = "wide", .key = CLI_LONG('W') }, { .name = "trace", .key = CLI_LONG('T') },
+	{ .name = "all", .key = CLI_LONG('a') }, { .name = "guest-xcr0", .key = CLI_LONG('x') },
+	{ .name = "kvm-dev", .key = CLI_LONG('k') }, { .name = "repeat", .key = CLI_LONG('R') },
+	{ .name = "help", .key = 'h' }, { 0 },
+};
+
+/* The about paragraphs: v2's pairs per round is method.h's. */
+static void run_about(FILE *f)
+{
+	fprintf(f, "Measure what each class of VM exit costs on this host: every probe runs one\n"
+		   "operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
+		   "in batches inside a test guest, timed with serialized TSC reads. Per op it\n"
+		   "reports cycles (median, 95%% CI), ns, and exits from the vCPU stats fd and\n"
+		   "from exitscope's own run loop. Probes run in the order named; without PROBE,\n"
+		   "the whole catalogue runs; GLOB is a shell pattern ('toggle_*'). A probe the\n"
+		   "host cannot run is skipped with the reason.\n"
+		   "\n"
+		   "Method v2 (default): the probes are visited round-robin, --rounds times at\n"
+		   "most, each round of a probe in a VM of its own; in it the guest alternates\n"
+		   "%d pairs of a baseline batch (its own loop calling an empty function) and a\n"
+		   "probe batch, and each pair gives one net figure. A probe stops once the\n"
+		   "95%% CI of its round medians is within --precision (or --precision-floor\n"
+		   "cycles), else when its rounds or its --time-budget are spent (the table\n"
+		   "notes it). Method v1: one baseline per run (the empty call), then each\n"
+		   "probe in one pass of --samples batches.\n", METHOD_PAIRS);
+}
 
 const struct cli_cmd_spec run_spec = {
 	.name = "run",
 	.usage = "[options] [PROBE|GLOB ...]",
-	.about = "Measure what each class of VM exit costs on this host: every probe runs one\n"
-		 "operation (CPUID, a CR4 toggle, an MSR write, an I/O round trip, an IPI...)\n"
-		 "in batches inside a test guest, timed with serialized TSC reads. Per op it\n"
-		 "reports cycles (median, 95%% CI), ns, and exits from the vCPU stats fd and\n"
-		 "from exitscope's own run loop. Probes run in the order named; without PROBE,\n"
-		 "the whole catalogue runs; GLOB is a shell pattern ('toggle_*'). A probe the\n"
-		 "host cannot run is skipped with the reason.\n"
-		 "\n"
-		 "Method v2 (default): the probes are visited round-robin, --rounds times at\n"
-		 "most, each round of a probe in a VM of its own; in it the guest alternates\n"
-		 "%d pairs of a baseline batch (its own loop calling an empty function) and a\n"
-		 "probe batch, and each pair gives one net figure. A probe stops once the\n"
-		 "95%% CI of its round medians is within --precision (or --precision-floor\n"
-		 "cycles), else when its rounds or its --time-budget are spent (the table\n"
-		 "notes it). Method v1: one baseline per run (the empty call), then each\n"
-		 "probe in one pass of --samples batches.\n",
-	.opts = run_opts,
+	.about_print = run_about,
+	.rows = run_rows,
+	.opts = run_names,
+	.operand = run_operand,
+	.seen = run_seen,
 	.col = 20,
 	.order = '-',	/* operands in order, argv as given, so --repeat's runs can copy it */
 	.tail = "Exit status: 0 the run completed (skips are fine), 1 internal failure,\n"
@@ -111,28 +186,6 @@ const struct cli_cmd_spec run_spec = {
 		"Ctrl-C while measuring ends it at once, nothing written). With --repeat:\n"
 		"the first run that fails ends the series with its exit status; a stop\n"
 		"keeps every file written.\n",
-};
-
-static void run_usage(FILE *f)
-{
-	cli_help(f, &run_spec, METHOD_PAIRS, LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS,
-		 METHOD_DEFAULT_PRECISION_PCT, METHOD_DEFAULT_FLOOR_CYCLES, METHOD_DEFAULT_BUDGET_V2_S,
-		 METHOD_DEFAULT_BUDGET_V1_S, LATENCY_CPU_WATCHDOG_MIN_MS / 1000.0, LATENCY_MAX_SAMPLES,
-		 METHOD_DEFAULT_SAMPLES, REPEAT_MAX);
-}
-
-struct run_args {
-	const char *json_path, *kvm_opt, *xcr0_opt, *openmetrics;
-	uint64_t guest_xcr0;		/* --guest-xcr0 (given when xcr0_opt is set) */
-	struct method_opts m;		/* --method, --rounds, --samples, ... */
-	int cpu, cpu2;			/* --cpu A[,B]; -1 not given */
-	bool list, quiet, trace, all, wide, budget_given, samples_given;
-	bool *sel;			/* nr_probes entries, by catalogue index */
-	size_t *order;			/* catalogue indexes of the nsel probes, in command-line order */
-	size_t nsel;
-	const char **names;		/* PROBE|GLOB operands, in command-line order */
-	size_t nnames;
-	struct run_repeat rep;		/* --repeat N, and where its options are in argv */
 };
 
 /* A decimal integer in [min, max], digits only (cli_parse_u64): 0 or -EINVAL. */
@@ -202,117 +255,75 @@ static int parse_cpus(struct run_args *a, const char *s)
 	return 0;
 }
 
-/*
- * Where --repeat and --json are in argv (from `at`, the option's index;
- * the option took argv[at .. optind - 1]): a run of the series is this
- * command without --repeat, its --json path replaced.
- */
-static void note_repeat_args(struct run_args *a, int c, int at)
+/* --cpu A[,B] */
+static int run_cpus(void *args, const char *arg, const struct cli_parser *p)
 {
-	if (c == CLI_LONG('R')) {
-		for (int k = at; k < optind; k++)
-			a->rep.drop[k] = true;
-	} else if (c == CLI_LONG('j')) {
-		a->rep.json_inline = optind - at == 1;	/* --json=FILE */
-		a->rep.json_arg = a->rep.json_inline ? at : at + 1;
-	}
+	if (parse_cpus(args, arg))
+		return cli_usage_error("run", "--cpu wants a CPU number or two different ones (A,B), not '%s'",
+				       arg);
+	return 0;
 }
 
+/* --guest-xcr0 MASK: the mask, and the spelling its errors quote. */
+static int run_xcr0(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct run_args *a = args;
+
+	if (cli_parse_u64(arg, true, UINT64_MAX, &a->guest_xcr0))
+		return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, not '%s'", arg);
+	a->xcr0_opt = arg;
+	return 0;
+}
+
+/* PROBE|GLOB, in command-line order. */
+static int run_operand(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct run_args *a = args;
+
+	a->names[a->nnames++] = arg;
+	return 0;
+}
+
+/*
+ * Where --repeat and --json are in argv (p->at, the option's index; the
+ * option took argv[at .. optind - 1]): a run of the series is this
+ * command without --repeat, its --json path replaced.
+ */
+static int run_seen(void *args, int key, const struct cli_parser *p)
+{
+	struct run_args *a = args;
+
+	if (key == CLI_LONG('R')) {
+		for (int k = p->at; k < optind; k++)
+			a->rep.drop[k] = true;
+	} else if (key == CLI_LONG('j')) {
+		a->rep.json_inline = optind - p->at == 1;	/* --json=FILE */
+		a->rep.json_arg = a->rep.json_inline ? p->at : p->at + 1;
+	}
+	return 0;
+}
+
+/* The command line into a: 0, CLI_PARSE_HELP, or an exit status (said). */
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
-	struct method_opts *m = &a->m;
 	struct cli_parser p;
-	long v;
-	int c, at;
+	int r;
 
-	method_opts_init(m, RUN_METHOD_V2);
+	method_opts_init(&a->m, RUN_METHOD_V2);
 	a->cpu = a->cpu2 = -1;
 	a->rep.json_arg = -1;
 	a->names = calloc((size_t)argc + 1, sizeof(*a->names));
 	a->rep.drop = calloc((size_t)argc + 1, sizeof(*a->rep.drop));
 	if (!a->names || !a->rep.drop)
 		return cli_error("run", EXIT_FAIL, "out of memory");
-	cli_opts_init(&p, &run_spec, argc, argv);
-	for (at = optind ? optind : 1; (c = cli_opts_next(&p)) != -1; at = optind) {
-		note_repeat_args(a, c, at);
-		switch (c) {
-		case 1: a->names[a->nnames++] = optarg; break;
-		case CLI_LONG('l'): a->list = true; break;
-		case CLI_LONG('j'): a->json_path = optarg; break;
-		case CLI_LONG('O'): a->openmetrics = optarg; break;
-		case 'q': a->quiet = true; break;
-		case CLI_LONG('T'): a->trace = true; break;
-		case CLI_LONG('a'): a->all = true; break;
-		case CLI_LONG('W'): a->wide = true; break;
-		case CLI_LONG('k'): a->kvm_opt = optarg; break;
-		case CLI_LONG('x'):
-			if (cli_parse_u64(optarg, true, UINT64_MAX, &a->guest_xcr0))
-				return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, "
-						       "not '%s'", optarg);
-			a->xcr0_opt = optarg;
-			break;
-		case CLI_LONG('s'):
-			if (parse_uint(optarg, 1, LATENCY_MAX_SAMPLES, &v))
-				return cli_usage_error("run", "--samples wants an integer 1-%d, not '%s'",
-						       LATENCY_MAX_SAMPLES, optarg);
-			m->samples = (unsigned int)v;
-			a->samples_given = true;
-			break;
-		case CLI_LONG('t'):
-			if (cli_parse_num(optarg, 0.01, 600, &m->budget_s))
-				return cli_usage_error("run", "--time-budget wants seconds 0.01-600, not '%s'",
-						       optarg);
-			a->budget_given = true;
-			break;
-		case CLI_LONG('L'):
-			if (cli_parse_num(optarg, 0.01, 86400, &m->run_limit_s))
-				return cli_usage_error("run", "--run-limit wants seconds 0.01-86400, not '%s'",
-						       optarg);
-			break;
-		case CLI_LONG('p'):
-			if (cli_parse_num(optarg, 0.001, 100, &m->precision_pct))
-				return cli_usage_error("run", "--precision wants a percentage 0.001-100, not '%s'",
-						       optarg);
-			break;
-		case CLI_LONG('f'):
-			if (cli_parse_num(optarg, 0, 1e9, &m->floor_cycles))
-				return cli_usage_error("run", "--precision-floor wants cycles >= 0, not '%s'",
-						       optarg);
-			break;
-		case CLI_LONG('r'):
-			if (parse_uint(optarg, 1, LATENCY_MAX_ROUNDS, &v))
-				return cli_usage_error("run", "--rounds wants an integer 1-%d, not '%s'",
-						       LATENCY_MAX_ROUNDS, optarg);
-			m->rounds = (unsigned int)v;
-			break;
-		case CLI_LONG('R'):
-			if (parse_uint(optarg, 1, REPEAT_MAX, &v))
-				return cli_usage_error("run", "--repeat wants a number of runs 1-%d, not '%s'",
-						       REPEAT_MAX, optarg);
-			a->rep.n = (unsigned int)v;
-			break;
-		case CLI_LONG('m'):
-			v = schema_enum_find(run_method_names, RUN_METHOD_N, optarg);
-			if (v < 0)
-				return cli_usage_error("run", "--method wants v1 or v2, not '%s'", optarg);
-			m->method = (enum run_method)v;
-			break;
-		case CLI_LONG('c'):
-			if (parse_cpus(a, optarg))
-				return cli_usage_error("run", "--cpu wants a CPU number or two different ones "
-						       "(A,B), not '%s'", optarg);
-			break;
-		case 'h':
-			run_usage(stdout);
-			return -1;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
+	r = cli_parse(&p, &run_spec, a, argc, argv);
+	if (r)
+		return r;
 	while (optind < argc)	/* after "--" */
 		a->names[a->nnames++] = argv[optind++];
-	if (!a->budget_given)
-		m->budget_s = method_budget_default(m->method);
+	a->samples_given = cli_given(&p, CLI_LONG('s'));
+	if (!cli_given(&p, CLI_LONG('t')))
+		a->m.budget_s = method_budget_default(a->m.method);
 	return select_probes(a);
 }
 

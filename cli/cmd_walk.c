@@ -13,59 +13,58 @@
 #include "compare/walk_steps.h"
 #include "results/walk_model.h"
 
-static const struct cli_opt walk_opts[] = {
-	{ "json", CLI_LONG('j'), "FILE", "also write the steps as JSON to FILE ('-': stdout, which\n"
-					 "then carries the JSON alone)" },
-	CLI_OPT_HELP,
+struct walk_args {
+	const char *json_path;
+};
+
+static const struct cli_row walk_rows[] = {
+	CLI_ROW_STR("json", CLI_LONG('j'), "FILE", struct walk_args, json_path, NULL,
+		    "also write the steps as JSON to FILE ('-': stdout, which\n"
+		    "then carries the JSON alone)"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
+
+/* The about paragraph: its thresholds are walk_steps.h's. */
+static void walk_about(FILE *f)
+{
+	fprintf(f, "Print the steps of a walk: the lanes measured commit by commit on a kernel\n"
+		   "tree (scripts/lane-walk writes WALK.json and each commit's run.json). Per lane\n"
+		   "and per one-vCPU probe, a step is a commit whose median lane cycles differ\n"
+		   "from those of the lane's previous measured commit by more than %.2f%% (what\n"
+		   "boots of one kernel differ by) and %.0f cycles; each step gives the commit, the\n"
+		   "probe, before -> after and, when both runs have exit paths, the kernel\n"
+		   "functions and census rows that changed. Skipped commits are listed; a probe\n"
+		   "that did not run at a commit breaks its chain (no step judged across); the\n"
+		   "two-vCPU probes are not judged.\n",
+		WALK_SPREAD_1VCPU_PCT, WALK_FLOOR_CYCLES);
+}
 
 const struct cli_cmd_spec walk_spec = {
 	.name = "walk",
 	.usage = "[options] WALK.json",
-	.about = "Print the steps of a walk: the lanes measured commit by commit on a kernel\n"
-		 "tree (scripts/lane-walk writes WALK.json and each commit's run.json). Per lane\n"
-		 "and per one-vCPU probe, a step is a commit whose median lane cycles differ\n"
-		 "from those of the lane's previous measured commit by more than %.2f%% (what\n"
-		 "boots of one kernel differ by) and %.0f cycles; each step gives the commit, the\n"
-		 "probe, before -> after and, when both runs have exit paths, the kernel\n"
-		 "functions and census rows that changed. Skipped commits are listed; a probe\n"
-		 "that did not run at a commit breaks its chain (no step judged across); the\n"
-		 "two-vCPU probes are not judged.\n",
-	.opts = walk_opts,
+	.about_print = walk_about,
+	.rows = walk_rows,
 	.col = 15,
 	.order = 0,
 	.tail = "Exit status: 0 printed (with or without steps), 1 --json FILE not written,\n"
 		"2 usage error, or an unreadable or invalid WALK.json or run file.\n",
 };
 
-static void walk_usage(FILE *f)
-{
-	cli_help(f, &walk_spec, WALK_SPREAD_1VCPU_PCT, WALK_FLOOR_CYCLES);
-}
-
 int cmd_walk(int argc, char **argv)
 {
-	const char *json_path = NULL, *path;
+	struct walk_args a;
+	const char *json_path, *path;
 	struct walk_steps steps;
 	struct walk_file *w;
 	struct cli_parser p;
 	struct err err;
-	int c, rc;
+	int rc;
 
-	cli_opts_init(&p, &walk_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case CLI_LONG('j'):
-			json_path = optarg;
-			break;
-		case 'h':
-			walk_usage(stdout);
-			return EXIT_OK;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
+	rc = cli_parse(&p, &walk_spec, &a, argc, argv);
+	if (rc)
+		return rc == CLI_PARSE_HELP ? EXIT_OK : rc;
+	json_path = a.json_path;
 	if (argc - optind != 1)
 		return cli_usage_error("walk", argc == optind ? "need a WALK.json" :
 								"one WALK.json only (got %d files)",

@@ -27,15 +27,65 @@ static bool arg_optional(const char *arg)
 	return arg && arg[0] == '[';
 }
 
+/* Row i's spelling (name, key, arg, help) from either table: false past the end. */
+static bool spelling(const struct cli_cmd_spec *s, size_t i, struct cli_opt *o)
+{
+	if (s->rows) {
+		const struct cli_row *r = &s->rows[i];
+
+		*o = (struct cli_opt){ r->name, r->key, r->arg, r->help };
+	} else {
+		*o = s->opts[i];
+	}
+	return o->name != NULL;
+}
+
+/* A bound row's own rules: a variable type's argument, bounds, names, callback. */
+static int row_check(const struct cli_row *r, struct err *err)
+{
+	bool takes = r->type >= CLI_T_STR;
+
+	if (!r->key != (r->type == CLI_T_NONE))
+		return err_set(err, -EINVAL, "--%s: help-only rows, and only they, have no key", r->name);
+	if (takes != (r->arg != NULL))
+		return err_set(err, -EINVAL, "--%s: %s", r->name, takes ? "needs an argument form" :
+				 "takes no argument");
+	if ((r->type == CLI_T_UINT || r->type == CLI_T_DBL) && (!r->what || r->min > r->max))
+		return err_set(err, -EINVAL, "--%s: no bounds or no noun for them", r->name);
+	if (!r->no_default && ((r->type == CLI_T_UINT && (r->def.u < r->min || r->def.u > r->max)) ||
+			       (r->type == CLI_T_DBL && (r->def.d < r->min || r->def.d > r->max))))
+		return err_set(err, -EINVAL, "--%s: its default is out of its bounds", r->name);
+	if (r->type == CLI_T_ENUM && (!r->names || !r->nnames || r->def.e < 0 || (size_t)r->def.e >= r->nnames))
+		return err_set(err, -EINVAL, "--%s: no names, or a default not among them", r->name);
+	if (r->type == CLI_T_CALL && !r->fn)
+		return err_set(err, -EINVAL, "--%s: no callback", r->name);
+	return 0;
+}
+
 int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 {
-	const struct cli_opt *o = s->opts;
+	struct cli_opt o[CLI_OPTS_MAX + 1];
 	bool help = false;
 	size_t n;
 
-	for (n = 0; o[n].name; n++) {
-		const struct cli_opt *r = &o[n];
-		size_t al = r->arg ? strlen(r->arg) : 0;
+	if (!s->opts && !s->rows)
+		return err_set(err, -EINVAL, "neither an option table nor bound rows");
+	for (n = 0; s->rows && s->opts && (s->opts[n].name || s->rows[n].name); n++)
+		if (!s->opts[n].name || !s->rows[n].name || strcmp(s->opts[n].name, s->rows[n].name) ||
+		    s->opts[n].key != s->rows[n].key)
+			return err_set(err, -EINVAL, "the names table differs from the rows at row %zu", n);
+	if (s->rows && s->order == '-' && !s->operand)
+		return err_set(err, -EINVAL, "operands among the options with no operand callback");
+	for (n = 0; spelling(s, n, &o[n < CLI_OPTS_MAX ? n : CLI_OPTS_MAX]); n++) {
+		const struct cli_opt *r;
+		size_t al;
+
+		if (n == CLI_OPTS_MAX)
+			return err_set(err, -EINVAL, "more than %d rows", CLI_OPTS_MAX);
+		r = &o[n];
+		al = r->arg ? strlen(r->arg) : 0;
+		if (s->rows && row_check(&s->rows[n], err))
+			return err->code;
 
 		if (n == CLI_OPTS_MAX)
 			return err_set(err, -EINVAL, "more than %d rows", CLI_OPTS_MAX);
@@ -52,6 +102,8 @@ int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 					 strcmp(o[k].name, r->name) ? "key" : "name");
 		}
 		help |= r->key == 'h' && !strcmp(r->name, "help");
+		if (s->rows && (s->rows[n].type == CLI_T_HELP) != (r->key == 'h'))
+			return err_set(err, -EINVAL, "--%s: -h is the help row's, and it is -h", r->name);
 	}
 	if (!help)
 		return err_set(err, -EINVAL, "no -h, --help row");
@@ -65,15 +117,17 @@ void cli_opts_build(const struct cli_cmd_spec *s, struct option *longopts, char 
 
 	if (s->order)
 		*sp++ = s->order;
-	for (const struct cli_opt *o = s->opts; o->name; o++) {
-		int has = !o->arg ? no_argument : arg_optional(o->arg) ? optional_argument : required_argument;
+	struct cli_opt o;
 
-		if (!o->key)
+	for (size_t i = 0; spelling(s, i, &o); i++) {
+		int has = !o.arg ? no_argument : arg_optional(o.arg) ? optional_argument : required_argument;
+
+		if (!o.key)
 			continue;
-		longopts[n++] = (struct option){ o->name, has, NULL, o->key };
-		if (!key_short(o->key))
+		longopts[n++] = (struct option){ o.name, has, NULL, o.key };
+		if (!key_short(o.key))
 			continue;
-		*sp++ = (char)o->key;
+		*sp++ = (char)o.key;
 		if (has != no_argument)
 			*sp++ = ':';
 		if (has == optional_argument)
@@ -88,6 +142,8 @@ void cli_opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc,
 	p->spec = s;
 	p->argc = argc;
 	p->argv = argv;
+	p->at = 1;
+	p->given = 0;
 	err_init(&p->err);
 	if (cli_spec_check(s, &p->err) == 0)
 		cli_opts_build(s, p->longopts, p->shortopts);
@@ -139,13 +195,45 @@ static size_t label(char *buf, size_t len, const struct cli_opt *o)
 	return n < 0 ? 0 : strlen(buf);
 }
 
-/* One option's lines: the label, its help at col (below it when the label is as wide). */
-static void help_row(FILE *f, const struct cli_opt *o, int col)
+/* A bound row's default as --help gives it, " (1-1000, default 5)" (no_default: " (1-1000)"), or "". */
+static void row_default_text(char *buf, size_t len, const struct cli_row *r)
 {
-	char lab[128];
+	buf[0] = 0;
+	if (r && r->type == CLI_T_UINT)
+		snprintf(buf, len, r->no_default ? " (%.15g-%.15g)" : " (%.15g-%.15g, default %u)", r->min, r->max,
+			 r->def.u);
+	if (!r || r->no_default)
+		return;
+	switch (r->type) {
+	case CLI_T_DBL:
+		snprintf(buf, len, " (default %g)", r->def.d);
+		break;
+	case CLI_T_ENUM:
+		snprintf(buf, len, " (default %s)", r->names[r->def.e]);
+		break;
+	case CLI_T_STR:
+		if (r->def.s)
+			snprintf(buf, len, " (default %s)", r->def.s);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One option's lines: the label, its help at col (below it when the label
+ * is as wide), then a bound row's default; fmt: the text goes into a printf
+ * format (each '%' of the label doubled, the help's kept as it is).
+ */
+static void help_row(FILE *f, const struct cli_opt *o, const struct cli_row *r, int col, bool fmt)
+{
+	char lab[128], dflt[96];
 	size_t w = label(lab, sizeof(lab), o);
 
-	put_literal(f, lab);
+	if (fmt)
+		put_literal(f, lab);
+	else
+		fputs(lab, f);
 	if (w < (size_t)col)
 		fprintf(f, "%*s", col - (int)w, "");
 	else
@@ -155,32 +243,64 @@ static void help_row(FILE *f, const struct cli_opt *o, int col)
 		if (*h == '\n')
 			fprintf(f, "%*s", col, "");
 	}
+	row_default_text(dflt, sizeof(dflt), r);
+	fputs(dflt, f);
 	fputc('\n', f);
+}
+
+/* The usage line(s): "usage: exitscope NAME USAGE", each '\n' another synopsis. */
+static void help_usage(FILE *f, const struct cli_cmd_spec *s, bool fmt)
+{
+	fprintf(f, "usage: exitscope %s ", s->name);
+	for (const char *u = s->usage; *u; u++) {
+		if (fmt && *u == '%')
+			fputc('%', f);
+		fputc(*u, f);
+		if (*u == '\n')
+			fprintf(f, "       exitscope %s ", s->name);
+	}
+	fputs("\n\n", f);
+}
+
+/* Bound rows' --help: no format anywhere, each default from its row. */
+static void help_rows(FILE *f, const struct cli_cmd_spec *s)
+{
+	struct cli_opt o;
+
+	help_usage(f, s, false);
+	if (s->about_print)
+		s->about_print(f);
+	else if (s->about)
+		fputs(s->about, f);
+	if (s->about_print || s->about)
+		fputc('\n', f);
+	for (size_t i = 0; spelling(s, i, &o); i++)
+		help_row(f, &o, &s->rows[i], s->col, false);
+	if (s->tail_print)
+		s->tail_print(f);
+	if (s->tail)
+		fprintf(f, "\n%s", s->tail);
 }
 
 void cli_help(FILE *f, const struct cli_cmd_spec *s, ...)
 {
 	char *fmt = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&fmt, &len);
-	const char *u = s->usage;
+	FILE *m;
 	va_list ap;
 
+	if (s->rows) {
+		help_rows(f, s);
+		return;
+	}
+	m = open_memstream(&fmt, &len);
 	if (!m)
 		return;
-	fprintf(m, "usage: exitscope %s ", s->name);
-	for (; *u; u++) {
-		if (*u == '%')
-			fputc('%', m);
-		fputc(*u, m);
-		if (*u == '\n')
-			fprintf(m, "       exitscope %s ", s->name);
-	}
-	fputs("\n\n", m);
+	help_usage(m, s, true);
 	if (s->about)
 		fprintf(m, "%s\n", s->about);
 	for (const struct cli_opt *o = s->opts; o->name; o++)
-		help_row(m, o, s->col);
+		help_row(m, o, NULL, s->col, true);
 	if (s->tail)
 		fprintf(m, "\n%s", s->tail);
 	if (fclose(m)) {
@@ -195,11 +315,139 @@ void cli_help(FILE *f, const struct cli_cmd_spec *s, ...)
 
 void cli_opts_list(FILE *f, const struct cli_cmd_spec *s)
 {
-	for (const struct cli_opt *o = s->opts; o->name; o++) {
-		if (!o->key)
+	struct cli_opt o;
+
+	for (size_t i = 0; spelling(s, i, &o); i++) {
+		if (!o.key)
 			continue;
-		fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		if (key_short(o->key))
-			fprintf(f, "-%c%s%s\n", o->key, o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "--%s%s%s\n", o.name, o.arg ? " " : "", o.arg ? o.arg : "");
+		if (key_short(o.key))
+			fprintf(f, "-%c%s%s\n", o.key, o.arg ? " " : "", o.arg ? o.arg : "");
 	}
+}
+
+const char *cli_opt_name(const struct cli_cmd_spec *s, int key)
+{
+	struct cli_opt o;
+
+	for (size_t i = 0; spelling(s, i, &o); i++)
+		if (o.key && o.key == key)
+			return o.name;
+	return NULL;
+}
+
+/* The row of key (cli_opts_next's answer), or NULL. */
+static const struct cli_row *row_of(const struct cli_cmd_spec *s, int key, size_t *i)
+{
+	for (*i = 0; s->rows[*i].name; (*i)++)
+		if (s->rows[*i].key && s->rows[*i].key == key)
+			return &s->rows[*i];
+	return NULL;
+}
+
+static void row_default(const struct cli_row *r, char *v)
+{
+	switch (r->type) {
+	case CLI_T_FLAG: *(bool *)v = false; break;
+	case CLI_T_COUNT: *(unsigned int *)v = 0; break;
+	case CLI_T_STR: *(const char **)v = r->def.s; break;
+	case CLI_T_UINT: *(unsigned int *)v = r->def.u; break;
+	case CLI_T_DBL: *(double *)v = r->def.d; break;
+	case CLI_T_ENUM: *(int *)v = r->def.e; break;
+	default: break;
+	}
+}
+
+/* The enum's spellings "a, b or c" for its error line. */
+static void enum_names(char *buf, size_t len, const struct cli_row *r)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < r->nnames && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i == 0 ? "" : i + 1 < r->nnames ? ", " :
+					" or ", r->names[i]);
+}
+
+/* One option's argument into its variable: 0, or the exit status of its printed error. */
+static int row_set(const struct cli_parser *p, const struct cli_row *r, char *v, const char *arg)
+{
+	const char *cmd = p->spec->name;
+	char names[128];
+	uint64_t u;
+	double d;
+
+	switch (r->type) {
+	case CLI_T_FLAG: *(bool *)v = true; return 0;
+	case CLI_T_COUNT: (*(unsigned int *)v)++; return 0;
+	case CLI_T_STR: *(const char **)v = arg; return 0;
+	case CLI_T_UINT:
+		if (cli_parse_u64(arg, false, (uint64_t)r->max, &u) || u < (uint64_t)r->min)
+			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name, r->what,
+					       r->min, r->max, arg);
+		*(unsigned int *)v = (unsigned int)u;
+		return 0;
+	case CLI_T_DBL:
+		if (cli_parse_num(arg, r->min, r->max, &d))
+			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name, r->what,
+					       r->min, r->max, arg);
+		*(double *)v = d;
+		return 0;
+	case CLI_T_ENUM:
+		for (size_t i = 0; i < r->nnames; i++) {
+			if (!strcmp(arg, r->names[i])) {
+				*(int *)v = (int)i;
+				return 0;
+			}
+		}
+		enum_names(names, sizeof(names), r);
+		return cli_usage_error(cmd, "--%s wants %s, not '%s'", r->name, names, arg);
+	default:
+		return cli_error(cmd, EXIT_FAIL, "option table: --%s binds nothing", r->name);
+	}
+}
+
+int cli_parse(struct cli_parser *p, const struct cli_cmd_spec *s, void *args, int argc, char **argv)
+{
+	const struct cli_row *r;
+	size_t i;
+	int c, rc;
+
+	cli_opts_init(p, s, argc, argv);
+	if (!p->err.code && !s->rows)
+		err_set(&p->err, -EINVAL, "cli_parse wants bound rows");
+	if (p->err.code)
+		return cli_opts_bad(p);
+	for (r = s->rows; r->name; r++)
+		row_default(r, (char *)args + r->off);
+	for (p->at = 1; (c = cli_opts_next(p)) != -1; p->at = optind) {
+		if (c == 1) {
+			rc = s->operand(args, optarg, p);
+			if (rc)
+				return rc;
+			continue;
+		}
+		r = c == '?' ? NULL : row_of(s, c, &i);
+		if (!r)
+			return cli_opts_bad(p);
+		if (i < sizeof(p->given) * 8)
+			p->given |= 1UL << i;
+		if (r->type == CLI_T_HELP) {
+			cli_help(stdout, s);
+			return CLI_PARSE_HELP;
+		}
+		rc = r->type == CLI_T_CALL ? r->fn(args, optarg, p) : row_set(p, r, (char *)args + r->off, optarg);
+		if (!rc && s->seen)
+			rc = s->seen(args, c, p);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+bool cli_given(const struct cli_parser *p, int key)
+{
+	size_t i;
+
+	return p->spec->rows && row_of(p->spec, key, &i) && i < sizeof(p->given) * 8 && (p->given >> i & 1);
 }

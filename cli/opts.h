@@ -8,9 +8,11 @@
 #define EXITSCOPE_CLI_OPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/array_size.h"
 #include "base/err.h"
 
 /* The key of a long-only option: past every short letter, so getopt never returns it for one. */
@@ -37,12 +39,96 @@ struct cli_opt {
 /* compare's and report's threshold (its default, COMPARE_THRESHOLD_PCT, is cli_help's argument). */
 #define CLI_OPT_THRESHOLD	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" }
 
+/*
+ * Bound rows (struct cli_row, the CLI_ROW_* macros below): each option
+ * names the variable it writes, as an offset into the command's args
+ * struct (so the table stays a const at file scope, as help and the man
+ * check read it without parsing), its type, bounds and typed default.
+ * cli_parse() fills the struct; cli_help() prints each default from its
+ * row, with no format string. A command's code has no case per option,
+ * only callbacks for the odd ones (--cpu A,B).
+ */
+enum cli_type {
+	CLI_T_NONE,	/* a help-only row (key 0) */
+	CLI_T_HELP,	/* -h, --help: print the help, cli_parse gives CLI_PARSE_HELP */
+	CLI_T_FLAG,	/* bool = true */
+	CLI_T_COUNT,	/* unsigned int += 1 */
+	CLI_T_STR,	/* const char * = the argument */
+	CLI_T_UINT,	/* unsigned int: decimal digits in [min, max] */
+	CLI_T_DBL,	/* double in [min, max] (cli_parse_num) */
+	CLI_T_ENUM,	/* int (or an enum): the argument's index in names */
+	CLI_T_CALL,	/* fn(args, argument, parser) */
+};
+
+struct cli_parser;
+/* A callback row's (or spec operand's) parser: 0, or an exit status with its one-line error printed. */
+typedef int cli_opt_fn(void *args, const char *arg, const struct cli_parser *p);
+
+struct cli_row {
+	const char *name;	/* as struct cli_opt */
+	int key;
+	const char *arg;
+	const char *help;	/* plain text ('\n' starts a line); the default is added after it */
+	enum cli_type type;
+	size_t off;		/* the variable: its offset in the args struct */
+	const char *what;	/* UINT, DBL: the noun of the bounds error ("an integer") */
+	double min, max;	/* UINT, DBL: the bounds */
+	union {			/* the default, by type (FLAG, COUNT: zero) */
+		unsigned int u;
+		double d;
+		const char *s;
+		int e;
+	} def;
+	bool no_default;	/* --help prints no "default ..." (UINT: its bounds only) */
+	const char *const *names;	/* ENUM: the spellings, names[i] sets i */
+	size_t nnames;
+	cli_opt_fn *fn;		/* CALL */
+};
+
+/* The field f of struct T, checked to be of type type (a compile error otherwise). */
+#define CLI_FIELD(T, f, type) \
+	(offsetof(T, f) + 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((T *)0)->f), type) ? 1 : -1]))
+#define CLI_FIELD_INT(T, f) \
+	(offsetof(T, f) + 0 * sizeof(char[sizeof(((T *)0)->f) == sizeof(int) ? 1 : -1]))
+
+#define CLI_ROW_HELP \
+	{ .name = "help", .key = 'h', .help = "this text", .type = CLI_T_HELP }
+#define CLI_ROW_FLAG(n, k, T, f, h) \
+	{ .name = n, .key = k, .help = h, .type = CLI_T_FLAG, .off = CLI_FIELD(T, f, bool) }
+#define CLI_ROW_COUNT(n, k, T, f, h) \
+	{ .name = n, .key = k, .help = h, .type = CLI_T_COUNT, .off = CLI_FIELD(T, f, unsigned int) }
+/* def: NULL, or the default --help prints */
+#define CLI_ROW_STR(n, k, a, T, f, dflt, h) \
+	{ .name = n, .key = k, .arg = a, .help = h, .type = CLI_T_STR, .off = CLI_FIELD(T, f, const char *), \
+	  .def.s = dflt }
+#define CLI_ROW_UINT(n, k, a, T, f, lo, hi, dflt, noun, h) \
+	{ .name = n, .key = k, .arg = a, .help = h, .type = CLI_T_UINT, \
+	  .off = CLI_FIELD(T, f, unsigned int), .min = lo, .max = hi, .def.u = dflt, .what = noun }
+#define CLI_ROW_DBL(n, k, a, T, f, lo, hi, dflt, noun, h) \
+	{ .name = n, .key = k, .arg = a, .help = h, .type = CLI_T_DBL, \
+	  .off = CLI_FIELD(T, f, double), .min = lo, .max = hi, .def.d = dflt, .what = noun }
+#define CLI_ROW_ENUM(n, k, a, T, f, tab, dflt, h) \
+	{ .name = n, .key = k, .arg = a, .help = h, .type = CLI_T_ENUM, .off = CLI_FIELD_INT(T, f), \
+	  .names = tab, .nnames = ARRAY_SIZE(tab), .def.e = dflt }
+#define CLI_ROW_CALL(n, k, a, func, h) \
+	{ .name = n, .key = k, .arg = a, .help = h, .type = CLI_T_CALL, .fn = func }
+#define CLI_ROW_KVM_DEV(T, f) \
+	CLI_ROW_STR("kvm-dev", CLI_LONG('k'), "PATH", T, f, NULL, \
+		    "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)")
+
 /* A command: its --help around the option table, and how getopt reads it. */
 struct cli_cmd_spec {
 	const char *name;	/* the command: "run" */
 	const char *usage;	/* after "usage: exitscope NAME "; '\n' starts another synopsis */
 	const char *about;	/* the paragraphs before the options, '\n'-terminated */
-	const struct cli_opt *opts;
+	const struct cli_opt *opts;	/* the table of a command not yet on rows; with rows: only
+					   their names and keys, for old readers (checked to agree) */
+	const struct cli_row *rows;	/* the bound rows (cli_parse) */
+	cli_opt_fn *operand;	/* rows in '-' order: each operand in turn (arg: the operand) */
+	int (*seen)(void *args, int key, const struct cli_parser *p);	/* rows: after each option
+				   is set (p->at: where it began), 0 or an exit status */
+	void (*about_print)(FILE *f);	/* rows: about with figures in it, printed by the command */
+	void (*tail_print)(FILE *f);	/* rows: a paragraph made at run time, after the options */
 	int col;		/* column of the option help; a longer label gets a line of its own */
 	char order;		/* 0: options and operands mixed (getopt permutes), '+': options end at the
 				   first operand, '-': operands in order among the options, as key 1 */
@@ -53,8 +139,13 @@ struct cli_cmd_spec {
 /*
  * The table is well formed: rows at most CLI_OPTS_MAX, names and keys
  * unique, every row with help text, keys a letter or digit or CLI_LONG of
- * one, an argument "X" or "[X]", and a -h, --help row. 0, or -EINVAL with
- * err saying what is wrong.
+ * one, an argument "X" or "[X]", and a -h, --help row. Bound rows also:
+ * an argument exactly for the types that take one, bounds and their noun
+ * (and the default within them, unless no_default),
+ * an enum's names with its default among them, a callback's function, -h
+ * the CLI_ROW_HELP row, an operand callback for '-' order, and a names
+ * table beside them (.opts) that agrees. 0, or -EINVAL with err saying
+ * what is wrong.
  */
 int cli_spec_check(const struct cli_cmd_spec *s, struct err *err);
 
@@ -66,7 +157,23 @@ struct cli_parser {
 	struct option longopts[CLI_OPTS_MAX + 1];
 	char shortopts[2 + 3 * CLI_OPTS_MAX];
 	struct err err;		/* the table is not well formed: cli_opts_next gives '?' */
+	int at;			/* cli_parse: argv index where the option being read began */
+	unsigned long given;	/* cli_parse: bit i set when rows[i] was on the command line */
 };
+
+/* What cli_parse gives besides an exit status: --help was printed. */
+#define CLI_PARSE_HELP	(-1)
+/*
+ * Parse argv by s->rows into args: first every row's default, then each
+ * option in turn; a bad one prints one line (the --NAME wants WHAT MIN-MAX,
+ * not 'X' of a bounded row) and gives its exit status. 0: parsed, optind
+ * at the first operand; CLI_PARSE_HELP: --help printed to stdout.
+ */
+int cli_parse(struct cli_parser *p, const struct cli_cmd_spec *s, void *args, int argc, char **argv);
+/* The option of key was on the command line (after cli_parse). */
+bool cli_given(const struct cli_parser *p, int key);
+/* The long name of key in s (either table), or NULL. */
+const char *cli_opt_name(const struct cli_cmd_spec *s, int key);
 
 /* getopt_long's tables from the spec: the long options (0-terminated) and the short string. */
 void cli_opts_build(const struct cli_cmd_spec *s, struct option *longopts, char *shortopts);
@@ -83,9 +190,11 @@ int cli_opts_bad(const struct cli_parser *p);
 
 /*
  * The command's --help: usage line(s), about, the option table in two
- * columns, tail. The texts together are one printf format, filled from
- * the arguments in the order they are printed (about's first, then the
- * options' in table order, then tail's); a literal '%' is "%%".
+ * columns, tail. Bound rows: plain text, each row's default after its
+ * help, no arguments. An old table: the texts together are one printf
+ * format, filled from the arguments in the order they are printed
+ * (about's first, then the options' in table order, then tail's); a
+ * literal '%' is "%%".
  */
 void cli_help(FILE *f, const struct cli_cmd_spec *s, ...);
 /*

@@ -4,7 +4,8 @@
  * exit 2, an unusable KVM (a missing path, a file that is not KVM, a file
  * or node this user may not open) gives one line saying what to do and exit
  * 3, `info --json` is a valid result file naming the backend and the guest
- * execution mode.
+ * execution mode; an option row's bounds or names error is one line in the
+ * common wording, and --help prints each row's default.
  */
 #include <fcntl.h>
 #include <jansson.h>
@@ -15,6 +16,9 @@
 #include <unistd.h>
 
 #include "base/array_size.h"
+#include "harness/rounds.h"
+#include "map/map.h"
+#include "method/method.h"
 #include "results/schema.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -84,6 +88,54 @@ static void test_unreadable(const char *exe)
 	rmdir(dir);
 }
 
+/*
+ * The bound option rows through the binary: a bounded or enum option's
+ * error is one line in the common wording, and --help gives each default
+ * from its row (the figures from the headers that define them).
+ */
+static void test_bound_rows(const char *exe)
+{
+	static const struct { const char *args[5], *line; } bad[] = {
+		{ { "run", "--rounds", "0" }, "exitscope run: --rounds wants an integer 1-%d, not '0'\n" },
+		{ { "run", "--method", "v3" }, "exitscope run: --method wants v1 or v2, not 'v3'\n" },
+		{ { "run", "--precision-floor", "x" },
+		  "exitscope run: --precision-floor wants cycles 0-1000000000, not 'x'\n" },
+		{ { "map", "--ops", "0" }, "exitscope map: --ops wants a count 1-1000000, not '0'\n" },
+		{ { "export", "--format", "json", "x.json" },
+		  "exitscope export: --format wants openmetrics or prometheus, not 'json'\n" },
+		{ { "report", "--normalize", "q", "a.json" },
+		  "exitscope report: --normalize wants auto, none or speed, not 'q'\n" },
+	};
+	char want[256];
+	struct run_result r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *const *a = bad[i].args;
+		const char *nl;
+
+		snprintf(want, sizeof(want), bad[i].line, LATENCY_MAX_ROUNDS);
+		run_cmd(&r, (const char *const[]){ exe, a[0], a[1], a[2], a[3], a[4], NULL });
+		nl = strchr(r.err, '\n');
+		tap_ok(r.status == 2 && nl && !strncmp(r.err, want, (size_t)(nl - r.err) + 1) &&
+		       strstr(nl, "Try 'exitscope "),
+		       "%s %s %s: exit 2 (%d), the line '%.*s', then the hint to --help", a[0], a[1], a[2],
+		       r.status, (int)strlen(want) - 1, want);
+		run_free(&r);
+	}
+	run_cmd(&r, (const char *const[]){ exe, "run", "--help", NULL });
+	snprintf(want, sizeof(want), "  --rounds N        v2: round-robin passes at most (1-%d, default %d)\n",
+		 LATENCY_MAX_ROUNDS, METHOD_DEFAULT_ROUNDS);
+	tap_ok(r.status == 0 && strstr(r.out, want) &&
+	       strstr(r.out, "  --method v1|v2    measurement method (default v2)\n") &&
+	       strstr(r.out, "its median (default 1)\n"),
+	       "run --help: an unsigned row's bounds and default, an enum's and a double's default");
+	run_free(&r);
+	run_cmd(&r, (const char *const[]){ exe, "map", "--help", NULL });
+	snprintf(want, sizeof(want), "rounds per entry (1-100, default %d)\n", MAP_DEFAULT_ROUNDS);
+	tap_ok(r.status == 0 && strstr(r.out, want), "map --help: --rounds' default from map.h");
+	run_free(&r);
+}
+
 int main(void)
 {
 	const char *exe = getenv("EXITSCOPE");
@@ -92,7 +144,7 @@ int main(void)
 
 	if (!exe)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
-	tap_plan(43);
+	tap_plan(51);
 
 	run_cmd(&r, (const char *const[]){ exe, NULL });
 	tap_is_u64(r.status, 2, "no command: exit 2");
@@ -175,6 +227,7 @@ int main(void)
 		 "--kvm-dev wants KVM's device node, usually /dev/kvm", "says it is not KVM, and which to give");
 	run_free(&r);
 	test_unreadable(exe);
+	test_bound_rows(exe);
 
 	/* A lane record that lanes/init got wrong is a usage error, not "KVM unusable". */
 	if (access("/dev/kvm", R_OK | W_OK) == 0) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/array_size.h"
+#include "base/num.h"
 #include "cli/opts.c"	/* the unit under test, linked in directly */
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -40,6 +41,26 @@ int cli_error(const char *cmd, int code, const char *fmt, ...)
 	vsnprintf(last_err + n, sizeof(last_err) - (size_t)n, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+/* The number parsers of cli/cli.c, as it reads them: decimal digits; a decimal number in [min, max]. */
+int cli_parse_u64(const char *s, bool hex, uint64_t max, uint64_t *out)
+{
+	return num_parse_u64(s, hex, max, out);
+}
+
+int cli_parse_num(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s || s[strspn(s, "0123456789.")])
+		return -EINVAL;
+	v = strtod(s, &end);
+	if (*end || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
 }
 
 static const struct cli_opt demo_opts[] = {
@@ -267,6 +288,229 @@ static void test_commands(const char *exe)
 	}
 }
 
+/* Bound rows: a made-up command with one row of each type. */
+enum bound_mode { MODE_FAST, MODE_SLOW, MODE_EXACT };
+static const char *const bound_modes[] = { "fast", "slow", "exact" };
+
+struct bound_args {
+	bool quiet;
+	unsigned int verbose, rounds;
+	const char *out;
+	double budget;
+	enum bound_mode mode;
+	int a, b;		/* --pair A,B */
+	const char *ops[4];
+	size_t nops;
+	unsigned int runs;	/* --runs: 0 when not given */
+	unsigned int seen;	/* options the seen hook saw */
+};
+
+static int bound_pair(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct bound_args *a = args;
+
+	if (sscanf(arg, "%d,%d", &a->a, &a->b) != 2)
+		return cli_usage_error(p->spec->name, "--pair wants A,B, not '%s'", arg);
+	return 0;
+}
+
+static int bound_operand(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct bound_args *a = args;
+
+	if (a->nops == ARRAY_SIZE(a->ops))
+		return cli_usage_error(p->spec->name, "too many operands");
+	a->ops[a->nops++] = arg;
+	return 0;
+}
+
+static int bound_seen(void *args, int key, const struct cli_parser *p)
+{
+	struct bound_args *a = args;
+
+	a->seen++;
+	return 0;
+}
+
+/* A paragraph made at run time, after the options. */
+static void bound_tail(FILE *f)
+{
+	fprintf(f, "\nmade: %d\n", 42);
+}
+
+static const struct cli_row bound_rows[] = {
+	CLI_ROW_FLAG("quiet", 'q', struct bound_args, quiet, "say less"),
+	CLI_ROW_COUNT("verbose", 'v', struct bound_args, verbose, "say more; again: more still"),
+	CLI_ROW_STR("output", 'o', "FILE", struct bound_args, out, "-", "where to write"),
+	CLI_ROW_UINT("rounds", CLI_LONG('r'), "N", struct bound_args, rounds, 1, 50, 5, "an integer",
+		     "rounds at most"),
+	CLI_ROW_DBL("time-budget", CLI_LONG('t'), "S", struct bound_args, budget, 0.01, 600, 2.5, "seconds",
+		    "seconds per probe,\nan upper bound"),
+	CLI_ROW_ENUM("mode", CLI_LONG('m'), "MODE", struct bound_args, mode, bound_modes, MODE_SLOW,
+		     "how to go"),
+	CLI_ROW_CALL("pair", CLI_LONG('p'), "A,B", bound_pair, "two numbers"),
+	{ .name = "runs", .key = CLI_LONG('R'), .arg = "N", .type = CLI_T_UINT,
+	  .off = CLI_FIELD(struct bound_args, runs, unsigned int), .min = 1, .max = 9, .what = "a number of runs",
+	  .no_default = true, .help = "a series" },
+	{ .name = "-- ARG ...", .help = "passed on as they are" },
+	CLI_ROW_HELP,
+	{ 0 },
+};
+
+static const struct cli_cmd_spec bound = {
+	.name = "bound",
+	.usage = "[options] OP ...",
+	.about = "About 100%.\n",
+	.rows = bound_rows,
+	.operand = bound_operand,
+	.seen = bound_seen,
+	.tail_print = bound_tail,
+	.col = 20,
+	.order = '-',
+	.tail = "Exit status: 0 ok.\n",
+};
+
+static const char bound_help[] =
+	"usage: exitscope bound [options] OP ...\n"
+	"\n"
+	"About 100%.\n"
+	"\n"
+	"  -q, --quiet       say less\n"
+	"  -v, --verbose     say more; again: more still\n"
+	"  -o, --output FILE where to write (default -)\n"
+	"  --rounds N        rounds at most (1-50, default 5)\n"
+	"  --time-budget S   seconds per probe,\n"
+	"                    an upper bound (default 2.5)\n"
+	"  --mode MODE       how to go (default slow)\n"
+	"  --pair A,B        two numbers\n"
+	"  --runs N          a series (1-9)\n"
+	"  -- ARG ...        passed on as they are\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"made: 42\n"
+	"\n"
+	"Exit status: 0 ok.\n";
+
+/* Bound rows' --help takes no arguments. */
+static void bound_usage(FILE *f, const struct cli_cmd_spec *s)
+{
+	cli_help(f, s);
+}
+
+/* cli_parse of argv (NULL-terminated) by the bound rows into *a: its return, last_err cleared first. */
+static int bound_parse(struct bound_args *a, struct cli_parser *p, char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	memset(a, 0x5a, sizeof(*a));	/* every default must come from the rows */
+	a->nops = 0;
+	a->seen = 0;
+	last_err[0] = 0;
+	return cli_parse(p, &bound, a, argc, argv);
+}
+
+static void test_bound(void)
+{
+	char *none[] = { "bound", NULL };
+	char *all[] = { "bound", "x", "-qvv", "--rounds", "50", "--time-budget=0.5", "--mode", "exact",
+			"--pair", "3,4", "-o", "f", "y", NULL };
+	static const struct { const char *opt, *arg, *err; } bad[] = {
+		{ "--rounds", "0", "bound: --rounds wants an integer 1-50, not '0'" },
+		{ "--rounds", "51", "bound: --rounds wants an integer 1-50, not '51'" },
+		{ "--rounds", "x", "bound: --rounds wants an integer 1-50, not 'x'" },
+		{ "--time-budget", "601", "bound: --time-budget wants seconds 0.01-600, not '601'" },
+		{ "--mode", "quick", "bound: --mode wants fast, slow or exact, not 'quick'" },
+		{ "--pair", "3", "bound: --pair wants A,B, not '3'" },
+		{ "--runs", "10", "bound: --runs wants a number of runs 1-9, not '10'" },
+	};
+	struct bound_args a;
+	struct cli_parser p;
+	struct err err;
+	char *s;
+	int rc;
+
+	ok(cli_spec_check(&bound, &err) == 0, "the bound rows are well formed");
+	rc = bound_parse(&a, &p, none);
+	ok(rc == 0 && !a.quiet && a.verbose == 0 && !strcmp(a.out, "-") && a.rounds == 5 && a.budget == 2.5 &&
+	   a.mode == MODE_SLOW && a.nops == 0 && a.runs == 0 && !cli_given(&p, CLI_LONG('r')),
+	   "no options: every variable holds its row's default, none given");
+	rc = bound_parse(&a, &p, all);
+	ok(rc == 0 && a.quiet && a.verbose == 2 && !strcmp(a.out, "f") && a.rounds == 50 && a.budget == 0.5 &&
+	   a.mode == MODE_EXACT && a.a == 3 && a.b == 4 && a.nops == 2 && !strcmp(a.ops[0], "x") &&
+	   !strcmp(a.ops[1], "y"), "each type fills its variable; operands in order through the callback");
+	ok(a.seen == 8, "the seen hook: once per option, none for an operand (%u)", a.seen);
+	ok(cli_given(&p, CLI_LONG('r')) && cli_given(&p, 'q') && !cli_given(&p, 'h'),
+	   "cli_given: the options on the command line, and only they");
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *argv[] = { "bound", (char *)bad[i].opt, (char *)bad[i].arg, NULL };
+
+		rc = bound_parse(&a, &p, argv);
+		tap_is_str(last_err, bad[i].err, "%s %s: exit 2 (%d), one line", bad[i].opt, bad[i].arg, rc);
+	}
+	ok(!strcmp(cli_opt_name(&bound, CLI_LONG('t')), "time-budget") && !cli_opt_name(&bound, 'z'),
+	   "cli_opt_name: a key's long name, NULL for none");
+
+	s = captured(bound_usage, &bound);
+	if (!tap_is_str(s, bound_help, "--help from the rows: plain text, each default from its typed row"))
+		diag("got:\n%s", s ? s : "(null)");
+	free(s);
+}
+
+/* A copy of the bound rows with row i replaced: the checker must refuse it. */
+static void bound_refused(size_t i, struct cli_row row, const char *why)
+{
+	struct cli_row t[ARRAY_SIZE(bound_rows)];
+	struct cli_cmd_spec s = bound;
+	struct err err;
+
+	memcpy(t, bound_rows, sizeof(t));
+	t[i] = row;
+	s.rows = t;
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: %s (%s)", why, err.msg);
+}
+
+static void test_bound_check(void)
+{
+	struct cli_cmd_spec s = bound;
+	struct cli_row r = bound_rows[5];
+	struct err err;
+
+	bound_refused(0, (struct cli_row){ .name = "quiet", .key = 'q', .arg = "X", .help = "x",
+					   .type = CLI_T_FLAG }, "a flag with an argument");
+	bound_refused(2, (struct cli_row){ .name = "output", .key = 'o', .help = "x", .type = CLI_T_STR },
+		      "a string without one");
+	bound_refused(3, (struct cli_row){ .name = "rounds", .key = 'r', .arg = "N", .help = "x",
+					   .type = CLI_T_UINT, .min = 1, .max = 5 }, "bounds with no noun");
+	bound_refused(3, (struct cli_row){ .name = "rounds", .key = 'r', .arg = "N", .help = "x",
+					   .type = CLI_T_UINT, .min = 1, .max = 5, .def.u = 6, .what = "an integer" },
+		      "a default out of its bounds");
+	r.def.e = 3;
+	bound_refused(5, r, "an enum's default past its names");
+	bound_refused(6, (struct cli_row){ .name = "pair", .key = 'p', .arg = "A,B", .help = "x",
+					   .type = CLI_T_CALL }, "a callback row without its callback");
+	bound_refused(9, (struct cli_row){ .name = "help", .key = 'h', .help = "x", .type = CLI_T_FLAG },
+		      "-h that is not the help row");
+	s.operand = NULL;
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: operands among the options, no callback (%s)",
+	   err.msg);
+	s = bound;
+	s.opts = demo_opts;
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: a names table beside the rows that differs (%s)",
+	   err.msg);
+	s.opts = (const struct cli_opt[]){ { .name = "quiet", .key = 'q' }, { .name = "verbose", .key = 'v' },
+					   { .name = "output", .key = 'o' }, { .name = "rounds", .key = CLI_LONG('r') },
+					   { .name = "time-budget", .key = CLI_LONG('t') },
+					   { .name = "mode", .key = CLI_LONG('m') }, { .name = "pair", .key = CLI_LONG('p') },
+					   { .name = "runs", .key = CLI_LONG('R') }, { .name = "-- ARG ..." },
+					   { .name = "help", .key = 'h' }, { 0 } };
+	ok(cli_spec_check(&s, &err) == 0, "a names table that agrees with the rows is taken");
+	s.rows = NULL;
+	s.opts = NULL;
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: no table at all (%s)", err.msg);
+}
+
 int main(void)
 {
 	const char *exe = getenv("EXITSCOPE");
@@ -274,6 +518,8 @@ int main(void)
 	test_tables();
 	test_parse();
 	test_check();
+	test_bound();
+	test_bound_check();
 	if (exe)
 		test_commands(exe);
 	else
