@@ -4,7 +4,8 @@
  * an expectations file parsed into lines, and judged against a lane's
  * results directory, every figure read through the query engine
  * (results/query_text.h). One parser and one judge: `exitscope expect`
- * and scripts/lane-assert use it.
+ * and scripts/lane-assert use it. An A/B file (expect --ab) holds the A/B
+ * kinds, judged on the comparisons of an A/B output directory.
  */
 #ifndef EXITSCOPE_EXPECT_EXPECT_H
 #define EXITSCOPE_EXPECT_EXPECT_H
@@ -19,6 +20,10 @@ enum expect_kind {
 	EXPECT_RC, EXPECT_VALUE, EXPECT_COUNT, EXPECT_SUM, EXPECT_FIELD, EXPECT_MODE,
 	EXPECT_MAP, EXPECT_MAPTRACE, EXPECT_PROBE, EXPECT_TRACE, EXPECT_CHECK, EXPECT_SOMEOF,
 	EXPECT_PROFILE,
+	/* the A/B kinds (struct expect_opts's ab) */
+	EXPECT_PAIR, EXPECT_VERDICT, EXPECT_EXITS, EXPECT_PEROP, EXPECT_WITHIN, EXPECT_PCT,
+	EXPECT_AB_MAP, EXPECT_MAPCHANGES, EXPECT_AB_CHECK, EXPECT_PATH, EXPECT_CENSUS,
+	EXPECT_ABOUT,
 };
 
 #define EXPECT_INCLUDE_DEPTH	8		/* includes nested at most this deep */
@@ -51,6 +56,7 @@ struct expect_opts {
 	FILE *errs;		/* parse errors: "WHO: FILE:LINE: why", one line each;
 				 * NULL: the first one in err instead, "FILE:LINE: why" */
 	const char *who;	/* the name in front of a parse error */
+	bool ab;		/* an A/B file: the A/B kinds, map and check as A -> B */
 };
 
 /* The name of a kind ("value"). */
@@ -75,5 +81,17 @@ void expect_file_free(struct expect_file *ef);
  * nothing failed and something passed, 1 otherwise, or -ENOMEM.
  */
 int expect_judge(const struct expect_file *ef, const char *dir, const struct expect_opts *o);
+
+/*
+ * Judge an A/B file ef (parsed with o->ab) on the A/B output directory
+ * dir (compare-BASE-NEW-BLOCK.json, each side's SIDE/results/, dropped):
+ * the pairs compared, "BASE:NEW" each, the first the default. Prints
+ * "  ok    BASE->NEW: ..." (FAIL, skip) lines and the summary
+ * "lane-ab: expectations: N passed, M failed, K skipped" to o->out.
+ * Returns 0 when nothing failed and something passed, 1 otherwise, or
+ * -ENOMEM.
+ */
+int expect_judge_ab(const struct expect_file *ef, const char *dir, char *const *pairs,
+		    size_t npairs, const struct expect_opts *o);
 
 #endif

@@ -17,6 +17,7 @@
 #include "base/array_size.h"
 #include "compare/compare.h"
 #include "expect/expect.h"
+#include "expect/judge.h"
 #include "results/file_read.h"
 #include "results/query_text.h"
 #include "results/walk_model.h"
@@ -25,28 +26,10 @@
 #define MEASURED_MAX	300		/* bytes of the values quoted in a line */
 #define SOMEOF_MAX	600		/* bytes of a suite's checks quoted */
 
-struct block {
-	char *name;
-	struct query_file *qf;	/* NULL: not valid */
-};
-
-struct judge {
-	const struct expect_opts *o;
-	const char *dir;
-	struct block *blocks;
-	size_t nblocks;
-	char *absent;		/* dir/absent, "" when there is none */
-	unsigned pass, fail, skip;
-	bool oom;
-	char **tmp;		/* strings made for the line being judged */
-	size_t ntmp, captmp;
-	const struct expect_line *l;
-	const char *profile;	/* a profile line's NAME or "*"; NULL: host, else the first */
-};
 
 /* Strings that live until the line is judged */
 
-static char *keep(struct judge *j, char *s)
+char *ej_keep(struct judge *j, char *s)
 {
 	if (!s) {
 		j->oom = true;
@@ -69,7 +52,7 @@ static char *keep(struct judge *j, char *s)
 }
 
 __attribute__((format(printf, 2, 3)))
-static char *fmt(struct judge *j, const char *f, ...)
+char *ej_fmt(struct judge *j, const char *f, ...)
 {
 	va_list ap;
 	char *s;
@@ -78,17 +61,17 @@ static char *fmt(struct judge *j, const char *f, ...)
 	va_start(ap, f);
 	n = vasprintf(&s, f, ap);
 	va_end(ap);
-	return keep(j, n < 0 ? NULL : s);
+	return ej_keep(j, n < 0 ? NULL : s);
 }
 
-static void tmp_free(struct judge *j)
+void ej_tmp_free(struct judge *j)
 {
 	while (j->ntmp)
 		free(j->tmp[--j->ntmp]);
 }
 
 /* s without its trailing newlines, as a shell's $(...) gives it. */
-static char *chomp(char *s)
+char *ej_chomp(char *s)
 {
 	size_t n = strlen(s);
 
@@ -97,9 +80,9 @@ static char *chomp(char *s)
 	return s;
 }
 
-static char *first_line(struct judge *j, const char *s)
+char *ej_first_line(struct judge *j, const char *s)
 {
-	return keep(j, strndup(s, strcspn(s, "\n")));
+	return ej_keep(j, strndup(s, strcspn(s, "\n")));
 }
 
 /* s with every newline made sep. */
@@ -111,7 +94,7 @@ static char *joined(struct judge *j, const char *s, const char *sep)
 
 	for (p = s; *p; p++)
 		n += *p == '\n' ? strlen(sep) : 1;
-	r = keep(j, malloc(n + 1));
+	r = ej_keep(j, malloc(n + 1));
 	if (j->oom)
 		return "";
 	for (p = s, i = 0; *p; p++) {
@@ -129,7 +112,7 @@ static char *joined(struct judge *j, const char *s, const char *sep)
 /* At most max bytes of s. */
 static char *cut(struct judge *j, const char *s, size_t max)
 {
-	return keep(j, strndup(s, max));
+	return ej_keep(j, strndup(s, max));
 }
 
 /* Where the last n lines of s start (as tail -n prints them). */
@@ -153,15 +136,15 @@ static char *side_file(struct judge *j, const char *name)
 	char *buf;
 	size_t len;
 
-	if (file_read_all(fmt(j, "%s/%s", j->dir, name), SIDE_FILE_MAX, &buf, &len, NULL))
+	if (file_read_all(ej_fmt(j, "%s/%s", j->dir, name), SIDE_FILE_MAX, &buf, &len, NULL))
 		return "";
-	return keep(j, buf);
+	return ej_keep(j, buf);
 }
 
 /* The first max bytes of the file at path, "" when unreadable. */
 static char *file_head(struct judge *j, const char *path, size_t max)
 {
-	char *buf = keep(j, calloc(1, max + 1));
+	char *buf = ej_keep(j, calloc(1, max + 1));
 	FILE *f = fopen(path, "r");
 
 	if (f && !j->oom)
@@ -173,49 +156,50 @@ static char *file_head(struct judge *j, const char *path, size_t max)
 
 /* Reporting */
 
-__attribute__((format(printf, 2, 3)))
-static void ok(struct judge *j, const char *f, ...)
+/* One line: its mark, in an A/B the pair it is about, then the text. */
+static void say(struct judge *j, const char *mark, const char *f, va_list ap)
+{
+	fputs(mark, j->o->out);
+	if (j->ab)
+		fprintf(j->o->out, "%s->%s: ", j->base, j->new);
+	vfprintf(j->o->out, f, ap);
+	fputc('\n', j->o->out);
+}
+
+void ej_ok(struct judge *j, const char *f, ...)
 {
 	va_list ap;
 
 	j->pass++;
-	fputs("  ok    ", j->o->out);
 	va_start(ap, f);
-	vfprintf(j->o->out, f, ap);
+	say(j, "  ok    ", f, ap);
 	va_end(ap);
-	fputc('\n', j->o->out);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void bad(struct judge *j, const char *f, ...)
+void ej_bad(struct judge *j, const char *f, ...)
 {
 	va_list ap;
 
 	j->fail++;
-	fputs("  FAIL  ", j->o->out);
 	va_start(ap, f);
-	vfprintf(j->o->out, f, ap);
+	say(j, "  FAIL  ", f, ap);
 	va_end(ap);
-	fputc('\n', j->o->out);
 }
 
-__attribute__((format(printf, 2, 3)))
-static void skip(struct judge *j, const char *f, ...)
+void ej_skip(struct judge *j, const char *f, ...)
 {
 	va_list ap;
 
 	j->skip++;
-	fputs("  skip  ", j->o->out);
 	va_start(ap, f);
-	vfprintf(j->o->out, f, ap);
+	say(j, "  skip  ", f, ap);
 	va_end(ap);
-	fputc('\n', j->o->out);
 }
 
 /* Numbers */
 
 /* s as awk reads a number: its leading decimal number, 0 when none. */
-static double awk_num(const char *s)
+double ej_awk_num(const char *s)
 {
 	const char *p;
 	char *end;
@@ -236,12 +220,12 @@ static double awk_num(const char *s)
 static char *awk_print(struct judge *j, double d)
 {
 	if (fabs(d) < 9e18 && d == (double)(long long)d)
-		return fmt(j, "%lld", (long long)d);
-	return fmt(j, "%.6g", d);
+		return ej_fmt(j, "%lld", (long long)d);
+	return ej_fmt(j, "%.6g", d);
 }
 
 /* x satisfies the NUM spec: "N" within the tolerance, or >=N, <=N (with it), >N, <N. */
-static bool num_holds(const struct judge *j, const char *x, const char *spec)
+bool ej_num_holds(const struct judge *j, const char *x, const char *spec)
 {
 	double v, n, t = j->o->tol;
 	char op[3] = "=";
@@ -254,8 +238,8 @@ static bool num_holds(const struct judge *j, const char *x, const char *spec)
 	} else if (*spec == '>' || *spec == '<') {
 		op[0] = *spec++;
 	}
-	v = awk_num(x);
-	n = awk_num(spec);
+	v = ej_awk_num(x);
+	n = ej_awk_num(spec);
 	if (!strcmp(op, "="))
 		return v - n <= t && n - v <= t;
 	if (!strcmp(op, ">="))
@@ -266,7 +250,7 @@ static bool num_holds(const struct judge *j, const char *x, const char *spec)
 }
 
 /* A number as written in JSON text: -?D+(.D+)?([eE][-+]?D+)? */
-static bool is_number(const char *s)
+bool ej_is_number(const char *s)
 {
 	regex_t re;
 	bool r;
@@ -291,7 +275,7 @@ static bool exact(const char *a, const char *op, const char *b)
 		regfree(&re);
 		return r;
 	}
-	if (is_number(a) && is_number(b)) {
+	if (ej_is_number(a) && ej_is_number(b)) {
 		double x = strtod(a, NULL), y = strtod(b, NULL);
 
 		if (!strcmp(op, "="))
@@ -312,14 +296,14 @@ static bool exact(const char *a, const char *op, const char *b)
 }
 
 /* "|st|" is in "|alts|": st is one of the '|'-separated alternatives. */
-static bool one_of(struct judge *j, const char *st, const char *alts)
+bool ej_one_of(struct judge *j, const char *st, const char *alts)
 {
-	return strstr(fmt(j, "|%s|", alts), fmt(j, "|%s|", st)) != NULL;
+	return strstr(ej_fmt(j, "|%s|", alts), ej_fmt(j, "|%s|", st)) != NULL;
 }
 
 /* Blocks */
 
-static struct block *block_find(const struct judge *j, const char *name)
+struct block *ej_block_find(const struct judge *j, const char *name)
 {
 	size_t i;
 
@@ -327,6 +311,57 @@ static struct block *block_find(const struct judge *j, const char *name)
 		if (!strcmp(j->blocks[i].name, name))
 			return &j->blocks[i];
 	return NULL;
+}
+
+const struct query_envelope ej_envelopes[] = {
+	{ COMPARE_SCHEMA, 1, COMPARE_SCHEMA_VERSION },
+	{ WALK_STEPS_SCHEMA, 1, WALK_STEPS_SCHEMA_VERSION },
+};
+const size_t ej_nenvelopes = ARRAY_SIZE(ej_envelopes);
+
+/* A new block named name (qf NULL), or NULL when out of memory. */
+static struct block *block_add(struct judge *j, const char *name)
+{
+	struct block *b;
+
+	if (j->nblocks == j->capblocks) {
+		size_t cap = j->capblocks ? 2 * j->capblocks : 16;
+
+		b = realloc(j->blocks, cap * sizeof(*b));
+		if (!b)
+			return NULL;
+		j->blocks = b;
+		j->capblocks = cap;
+	}
+	b = &j->blocks[j->nblocks];
+	b->qf = NULL;
+	b->name = strdup(name);
+	if (!b->name)
+		return NULL;
+	j->nblocks++;
+	return b;
+}
+
+struct block *ej_block(struct judge *j, const char *name)
+{
+	struct block *b = ej_block_find(j, name);
+	struct stat st;
+	struct err e;
+
+	if (b || !j->ab)
+		return b;
+	b = block_add(j, name);
+	if (!b) {
+		j->oom = true;
+		return NULL;
+	}
+	err_init(&e);
+	if (!stat(name, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		b->qf = query_load_path(name, ej_envelopes, ej_nenvelopes, 0, &e);
+		if (!b->qf && e.code == -ENOMEM)
+			j->oom = true;
+	}
+	return b;
 }
 
 /* lanes/lane-helper.c's blocks: plain JSON, no schema. */
@@ -337,7 +372,7 @@ static bool plain_block(const char *name)
 
 static bool have(const struct judge *j, const char *name)
 {
-	const struct block *b = block_find(j, name);
+	const struct block *b = ej_block_find(j, name);
 
 	return b && b->qf;
 }
@@ -346,9 +381,9 @@ static bool have(const struct judge *j, const char *name)
  * What `exitscope query BLOCK.json PATH` prints, without its trailing
  * newlines; *rc its status (0 values, 1 none, 2 an error, said in *qerr).
  */
-static char *q(struct judge *j, const char *block, const char *path, int *rc, const char **qerr)
+char *ej_q(struct judge *j, const char *block, const char *path, int *rc, const char **qerr)
 {
-	const struct block *b = block_find(j, block);
+	const struct block *b = ej_block(j, block);
 	struct err err;
 	char *out;
 	int r;
@@ -358,7 +393,7 @@ static char *q(struct judge *j, const char *block, const char *path, int *rc, co
 		*qerr = "";
 	if (!b || !b->qf) {
 		if (qerr)
-			*qerr = fmt(j, "exitscope query: %s/%s.json: not a valid block", j->dir, block);
+			*qerr = ej_fmt(j, "exitscope query: %s/%s.json: not a valid block", j->dir, block);
 		return "";
 	}
 	err_init(&err);
@@ -367,38 +402,38 @@ static char *q(struct judge *j, const char *block, const char *path, int *rc, co
 		if (r == -ENOMEM)
 			j->oom = true;
 		if (qerr)
-			*qerr = fmt(j, "exitscope query: %s", err.msg);
+			*qerr = ej_fmt(j, "exitscope query: %s", err.msg);
 		return "";
 	}
 	*rc = r;
-	return chomp(keep(j, out));
+	return ej_chomp(ej_keep(j, out));
 }
 
-static char *qs(struct judge *j, const char *block, const char *path)
+char *ej_qs(struct judge *j, const char *block, const char *path)
 {
 	int rc;
 
-	return q(j, block, path, &rc, NULL);
+	return ej_q(j, block, path, &rc, NULL);
 }
 
 /* PATH's values, one line each; "null" when it selects nothing. */
-static char *qv(struct judge *j, const char *block, const char *path)
+char *ej_qv(struct judge *j, const char *block, const char *path)
 {
-	char *s = qs(j, block, path);
+	char *s = ej_qs(j, block, path);
 
 	return *s ? s : "null";
 }
 
 /* The lines of s as a shell's mapfile <<< "$s" reads them (at least one). */
-static char **lines_of(struct judge *j, char *s, size_t *n)
+char **ej_lines_of(struct judge *j, char *s, size_t *n)
 {
 	size_t k = 1, i = 0;
 	char *p, **v;
 
 	for (p = s; *p; p++)
 		k += *p == '\n';
-	s = keep(j, strdup(s));
-	v = (char **)keep(j, malloc(k * sizeof(*v)));
+	s = ej_keep(j, strdup(s));
+	v = (char **)ej_keep(j, malloc(k * sizeof(*v)));
 	if (j->oom) {
 		*n = 0;
 		return NULL;
@@ -416,14 +451,14 @@ static char **lines_of(struct judge *j, char *s, size_t *n)
 	return v;
 }
 
-/* The values PATH selects; rc as q()'s. */
+/* The values PATH selects; rc as ej_q()'s. */
 static char **values(struct judge *j, const char *block, const char *path, size_t *n, int *rc,
 		     const char **qerr)
 {
-	char *s = q(j, block, path, rc, qerr);
+	char *s = ej_q(j, block, path, rc, qerr);
 
 	*n = 0;
-	return *rc ? NULL : lines_of(j, s, n);
+	return *rc ? NULL : ej_lines_of(j, s, n);
 }
 
 /* v[] joined by ", ", at most MEASURED_MAX bytes. */
@@ -433,7 +468,7 @@ static char *list(struct judge *j, char **v, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		s = fmt(j, "%s%s%s", s, i ? ", " : "", v[i]);
+		s = ej_fmt(j, "%s%s%s", s, i ? ", " : "", v[i]);
 	return cut(j, s, MEASURED_MAX);
 }
 
@@ -443,14 +478,14 @@ static char *absent_cmd(struct judge *j, const char *key)
 	char **v;
 	size_t n, i;
 
-	v = lines_of(j, j->absent, &n);
+	v = ej_lines_of(j, j->absent, &n);
 	for (i = 0; i < n; i++) {
 		char *w1 = v[i] + strspn(v[i], " \t"), *e = w1 + strcspn(w1, " \t");
 		char *w2 = e + strspn(e, " \t");
 
 		if ((size_t)(e - w1) != strlen(key) || strncmp(w1, key, e - w1) || !*w1)
 			continue;
-		w2 = keep(j, strndup(w2, strcspn(w2, " \t")));
+		w2 = ej_keep(j, strndup(w2, strcspn(w2, " \t")));
 		return *w2 ? w2 : NULL;
 	}
 	return NULL;
@@ -484,111 +519,111 @@ static void missing(struct judge *j, const char *why)
 {
 	const struct expect_line *l = j->l;
 	const char *blk = line_block(l);
-	char *cmd = absent_cmd(j, blk), *tcmd = absent_cmd(j, fmt(j, "%s.trace", blk));
+	char *cmd = absent_cmd(j, blk), *tcmd = absent_cmd(j, ej_fmt(j, "%s.trace", blk));
 
 	if (cmd)
-		skip(j, "%s (exitscope has no '%s' command)", l->text, cmd);
+		ej_skip(j, "%s (exitscope has no '%s' command)", l->text, cmd);
 	else if (tcmd && (l->kind == EXPECT_TRACE || l->kind == EXPECT_MAPTRACE))
-		skip(j, "%s (exitscope %s has no --trace)", l->text, tcmd);
+		ej_skip(j, "%s (exitscope %s has no --trace)", l->text, tcmd);
 	else if (l->optional)
-		skip(j, "%s (%s)", l->text, why);
+		ej_skip(j, "%s (%s)", l->text, why);
 	else
-		bad(j, "%s: %s", l->text, why);
+		ej_bad(j, "%s: %s", l->text, why);
 }
 
 /* The kinds */
 
 static void judge_rc(struct judge *j, char **w)
 {
-	char *got = chomp(side_file(j, fmt(j, "%s.rc", w[0])));
-	char *err = side_file(j, fmt(j, "%s.stderr", w[0]));
+	char *got = ej_chomp(side_file(j, ej_fmt(j, "%s.rc", w[0])));
+	char *err = side_file(j, ej_fmt(j, "%s.stderr", w[0]));
 
 	if (!*got)
-		missing(j, fmt(j, "no block '%s'", w[0]));
+		missing(j, ej_fmt(j, "no block '%s'", w[0]));
 	else if (!strcmp(got, w[1]))
-		ok(j, "%s exited %s", w[0], got);
+		ej_ok(j, "%s exited %s", w[0], got);
 	else
-		bad(j, "%s exited %s, expected %s%s", w[0], got, w[1],
-		    *err ? fmt(j, "; stderr: %s", joined(j, tail_lines(err, 3), " ")) :
+		ej_bad(j, "%s exited %s, expected %s%s", w[0], got, w[1],
+		    *err ? ej_fmt(j, "; stderr: %s", joined(j, tail_lines(err, 3), " ")) :
 			   "");
 }
 
 static void judge_value(struct judge *j, char **w, size_t nw)
 {
 	const char *b = w[0], *path = w[1], *op = w[2], *want = w[3], *qerr;
-	const char *what = fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] :
-					      fmt(j, "%s %s %s", path, op, want));
+	const char *what = ej_fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] :
+					      ej_fmt(j, "%s %s %s", path, op, want));
 	char **got, **wants, *measured;
 	size_t ng, nwant, i;
 	int rc;
 
 	if (!have(j, b))
-		return missing(j, fmt(j, "no block '%s'", b));
+		return missing(j, ej_fmt(j, "no block '%s'", b));
 	got = values(j, b, path, &ng, &rc, &qerr);
 	if (rc == 1)
-		return missing(j, fmt(j, "%s selects nothing", path));
+		return missing(j, ej_fmt(j, "%s selects nothing", path));
 	if (rc)
-		return bad(j, "%s: %s", j->l->text, qerr);
+		return ej_bad(j, "%s: %s", j->l->text, qerr);
 	if (want[0] == '@') {
 		wants = values(j, b, want + 1, &nwant, &rc, &qerr);
 		if (rc == 1)
-			return missing(j, fmt(j, "%s selects nothing", want + 1));
+			return missing(j, ej_fmt(j, "%s selects nothing", want + 1));
 		if (rc)
-			return bad(j, "%s: %s", j->l->text, qerr);
+			return ej_bad(j, "%s: %s", j->l->text, qerr);
 	} else {
-		wants = (char **)keep(j, malloc((ng + 1) * sizeof(*wants)));
+		wants = (char **)ej_keep(j, malloc((ng + 1) * sizeof(*wants)));
 		if (j->oom)
 			return;
 		for (i = 0; i < ng; i++)
 			wants[i] = (char *)want;
 		nwant = ng;
 	}
-	measured = fmt(j, "%s: %s", path, list(j, got, ng));
+	measured = ej_fmt(j, "%s: %s", path, list(j, got, ng));
 	if (want[0] == '@')
-		measured = fmt(j, "%s; %s: %s", measured, want + 1, list(j, wants, nwant));
+		measured = ej_fmt(j, "%s; %s: %s", measured, want + 1, list(j, wants, nwant));
 	if (ng != nwant)
-		return bad(j, "%s does not hold: %zu values against %zu (%s)", what, ng, nwant,
+		return ej_bad(j, "%s does not hold: %zu values against %zu (%s)", what, ng, nwant,
 			   measured);
 	for (i = 0; i < ng; i++)
 		if (!exact(got[i], op, wants[i]))
-			return bad(j, "%s does not hold (measured %s)", what, measured);
-	ok(j, "%s (%s)", what, measured);
+			return ej_bad(j, "%s does not hold (measured %s)", what, measured);
+	ej_ok(j, "%s (%s)", what, measured);
 }
 
 static void judge_count(struct judge *j, char **w, size_t nw)
 {
 	const char *b = w[0], *op = w[2], *want = w[3], *qerr;
-	char *path = keep(j, strdup(w[1])), **v;
+	char *path = ej_keep(j, strdup(w[1])), **v;
 	const char *what, *n;
 	size_t nv;
 	int rc;
 
 	if (*path && path[strlen(path) - 1] == '#')
 		path[strlen(path) - 1] = 0;
-	what = fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] : fmt(j, "%s# %s %s", path, op, want));
+	what = ej_fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] : ej_fmt(j, "%s# %s %s", path, op, want));
 	if (!have(j, b))
-		return missing(j, fmt(j, "no block '%s'", b));
-	v = values(j, b, fmt(j, "%s#", path), &nv, &rc, &qerr);
+		return missing(j, ej_fmt(j, "no block '%s'", b));
+	v = values(j, b, ej_fmt(j, "%s#", path), &nv, &rc, &qerr);
 	if (rc == 2)
-		return bad(j, "%s: %s", j->l->text, qerr);
+		return ej_bad(j, "%s: %s", j->l->text, qerr);
 	n = nv && *v[0] ? v[0] : "0";
 	if (want[0] == '@') {
-		v = values(j, b, fmt(j, "%s#", want + 1), &nv, &rc, &qerr);
+		v = values(j, b, ej_fmt(j, "%s#", want + 1), &nv, &rc, &qerr);
 		if (rc == 2)
-			return bad(j, "%s: %s", j->l->text, qerr);
+			return ej_bad(j, "%s: %s", j->l->text, qerr);
 		want = nv && *v[0] ? v[0] : "0";
-		path = fmt(j, "%s against %s: %s", path, w[3] + 1, want);
+		path = ej_fmt(j, "%s against %s: %s", path, w[3] + 1, want);
 	}
 	if (exact(n, op, want))
-		ok(j, "%s (%s: %s)", what, path, n);
+		ej_ok(j, "%s (%s: %s)", what, path, n);
 	else
-		bad(j, "%s does not hold (%s selects %s, expected %s %s)", what, path, n, op, want);
+		ej_bad(j, "%s does not hold (%s selects %s, expected %s %s)", what, path, n, op, want);
 }
 
 /* The sum of what the '+'-separated paths select (%.17g); NULL when one selects nothing. */
 static char *sum_of(struct judge *j, const char *b, const char *paths)
 {
-	char *all = keep(j, strdup(paths)), *p, *next, **v;
+	char *all = ej_keep(j, strdup(paths)), *p, *next, **v;
 	double s = 0;
 	size_t n, i;
 	int rc;
@@ -607,43 +642,43 @@ static char *sum_of(struct judge *j, const char *b, const char *paths)
 		for (i = 0; i < n; i++) {
 			const char *f = v[i] + strspn(v[i], " \t");
 
-			s += awk_num(keep(j, strndup(f, strcspn(f, " \t"))));
+			s += ej_awk_num(ej_keep(j, strndup(f, strcspn(f, " \t"))));
 		}
 	}
-	return fmt(j, "%.17g", s);
+	return ej_fmt(j, "%.17g", s);
 }
 
 static void judge_sum(struct judge *j, char **w, size_t nw)
 {
 	const char *b = w[0], *paths = w[1], *op = w[2], *want = w[3];
-	const char *what = fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] :
-					      fmt(j, "%s %s %s", paths, op, want));
+	const char *what = ej_fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] :
+					      ej_fmt(j, "%s %s %s", paths, op, want));
 	char *got;
 
 	if (!have(j, b))
-		return missing(j, fmt(j, "no block '%s'", b));
+		return missing(j, ej_fmt(j, "no block '%s'", b));
 	got = sum_of(j, b, paths);
 	if (!got)
-		return missing(j, fmt(j, "%s selects nothing", paths));
+		return missing(j, ej_fmt(j, "%s selects nothing", paths));
 	if (want[0] == '@') {
 		want = sum_of(j, b, want + 1);
 		if (!want)
-			return missing(j, fmt(j, "%s selects nothing", w[3] + 1));
+			return missing(j, ej_fmt(j, "%s selects nothing", w[3] + 1));
 	}
 	if (exact(got, op, want))
-		ok(j, "%s (%s: %s; %s: %s)", what, paths, got, w[3], want);
+		ej_ok(j, "%s (%s: %s; %s: %s)", what, paths, got, w[3], want);
 	else
-		bad(j, "%s does not hold (%s: %s, expected %s %s: %s)", what, paths, got, op, w[3],
+		ej_bad(j, "%s does not hold (%s: %s, expected %s %s: %s)", what, paths, got, op, w[3],
 		    want);
 }
 
 static void judge_field(struct judge *j, char **w)
 {
-	char *words = keep(j, strdup(w[1])), *p, *got = "";
+	char *words = ej_keep(j, strdup(w[1])), *p, *got = "";
 	const char *sep = "";
 
 	if (!have(j, w[0]))
-		return missing(j, fmt(j, "no block '%s'", w[0]));
+		return missing(j, ej_fmt(j, "no block '%s'", w[0]));
 	if (j->oom)
 		return;
 	for (p = strtok(words, " \t\n"); p; p = strtok(NULL, " \t\n")) {
@@ -651,19 +686,19 @@ static void judge_field(struct judge *j, char **w)
 
 		if (eq && eq > p && strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789_") ==
 				    (size_t)(eq - p)) {
-			label = fmt(j, "%.*s", (int)(eq - p + 1), p);
+			label = ej_fmt(j, "%.*s", (int)(eq - p + 1), p);
 			p += eq - p + 1;
 		}
 		if (strlen(p) > 1 && p[0] == '.')
 			p++;
-		got = fmt(j, "%s%s%s%s", got, sep, label, joined(j, qv(j, w[0], p), " "));
+		got = ej_fmt(j, "%s%s%s%s", got, sep, label, joined(j, ej_qv(j, w[0], p), " "));
 		sep = " ";
 	}
 	got = cut(j, got, MEASURED_MAX);
-	if (one_of(j, got, w[2]))
-		ok(j, "%s %s = %s", w[0], w[1], got);
+	if (ej_one_of(j, got, w[2]))
+		ej_ok(j, "%s %s = %s", w[0], w[1], got);
 	else
-		bad(j, "%s %s: expected %s, measured %s", w[0], w[1], w[2], got);
+		ej_bad(j, "%s %s: expected %s, measured %s", w[0], w[1], w[2], got);
 }
 
 static void judge_mode(struct judge *j, char **w)
@@ -672,14 +707,14 @@ static void judge_mode(struct judge *j, char **w)
 
 	if (!have(j, "info"))
 		return missing(j, "no block 'info'");
-	m = qv(j, "info", "host.execution.mode");
-	got = fmt(j, "%s (loop_insns %s, exits %s, insn_emulation %s)", m,
-		  qv(j, "info", "host.execution.loop_insns"), qv(j, "info", "host.execution.exits"),
-		  qv(j, "info", "host.execution.insn_emulation"));
+	m = ej_qv(j, "info", "host.execution.mode");
+	got = ej_fmt(j, "%s (loop_insns %s, exits %s, insn_emulation %s)", m,
+		  ej_qv(j, "info", "host.execution.loop_insns"), ej_qv(j, "info", "host.execution.exits"),
+		  ej_qv(j, "info", "host.execution.insn_emulation"));
 	if (!strcmp(m, w[0]))
-		ok(j, "execution mode %s", got);
+		ej_ok(j, "execution mode %s", got);
 	else
-		bad(j, "execution mode: expected %s, measured %s", w[0], got);
+		ej_bad(j, "execution mode: expected %s, measured %s", w[0], got);
 }
 
 /* The map profile the map lines read: "host", or the first. */
@@ -688,11 +723,11 @@ static char *map_profile(struct judge *j)
 	char *first;
 
 	if (j->profile && strcmp(j->profile, "*"))
-		return fmt(j, "map.profiles[%s]", j->profile);
-	if (strcmp(qs(j, "map", "map.profiles[host]#"), "0"))
+		return ej_fmt(j, "map.profiles[%s]", j->profile);
+	if (strcmp(ej_qs(j, "map", "map.profiles[host]#"), "0"))
 		return "map.profiles[host]";
-	first = first_line(j, qs(j, "map", "map.profiles[*].name"));
-	return fmt(j, "map.profiles[%s]", *first ? first : "(none)");
+	first = ej_first_line(j, ej_qs(j, "map", "map.profiles[*].name"));
+	return ej_fmt(j, "map.profiles[%s]", *first ? first : "(none)");
 }
 
 /*
@@ -705,22 +740,22 @@ static char *name_sel(struct judge *j, const char *name)
 	const char *c;
 
 	if (*name && !name[strspn(name, "0123456789")])
-		return fmt(j, "[op=toggle][bit=%s]", name);
+		return ej_fmt(j, "[op=toggle][bit=%s]", name);
 	if (!*name || name[strspn(name, "abcdefghijklmnopqrstuvwxyz"
 					"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")])
-		return fmt(j, "[name=%s]", name);
+		return ej_fmt(j, "[name=%s]", name);
 	for (c = name; *c; c++)
 		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z'))
-			re = fmt(j, "%s[%c%c]", re, *c | 0x20, *c & ~0x20);
+			re = ej_fmt(j, "%s[%c%c]", re, *c | 0x20, *c & ~0x20);
 		else
-			re = fmt(j, "%s%c", re, *c);
-	return fmt(j, "[name~^%s$]", re);
+			re = ej_fmt(j, "%s%c", re, *c);
+	return ej_fmt(j, "[name~^%s$]", re);
 }
 
 /* The sum of OBJ.REASON over the '|'-separated reasons (absent: 0), as awk adds and prints it. */
 static char *trace_sum(struct judge *j, const char *b, const char *obj, const char *reasons)
 {
-	char *all = keep(j, strdup(reasons)), *r, *next, *sum = "0", *v;
+	char *all = ej_keep(j, strdup(reasons)), *r, *next, *sum = "0", *v;
 
 	if (j->oom)
 		return "0";
@@ -730,9 +765,9 @@ static char *trace_sum(struct judge *j, const char *b, const char *obj, const ch
 			*next++ = 0;
 		if (!next && !*r && r != all)
 			break;
-		v = first_line(j, qs(j, b, fmt(j, "%s.%s", obj, r)));
+		v = ej_first_line(j, ej_qs(j, b, ej_fmt(j, "%s.%s", obj, r)));
 		if (*v && strcmp(v, "null"))
-			sum = awk_print(j, awk_num(sum) + awk_num(v));
+			sum = awk_print(j, ej_awk_num(sum) + ej_awk_num(v));
 	}
 	return sum;
 }
@@ -741,56 +776,56 @@ static char *trace_sum(struct judge *j, const char *b, const char *obj, const ch
 static void judge_map_in(struct judge *j, char **w, size_t nw, const char *prof, const char *label)
 {
 	const char *reg = w[0], *name = w[1], *op = w[2], *want = w[3];
-	const char *num = nw > 4 ? w[4] : "", *in = label ? fmt(j, "%s ", label) : "";
+	const char *num = nw > 4 ? w[4] : "", *in = label ? ej_fmt(j, "%s ", label) : "";
 	char *names, **v;
 	size_t n, i;
 
 	if (!strcmp(name, "*"))
-		names = qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s].name", prof, reg, op));
+		names = ej_qs(j, "map", ej_fmt(j, "%s.entries[reg=%s][op=%s].name", prof, reg, op));
 	else
-		names = qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s]%s.name", prof, reg, op,
+		names = ej_qs(j, "map", ej_fmt(j, "%s.entries[reg=%s][op=%s]%s.name", prof, reg, op,
 					  name_sel(j, name)));
 	if (!*names)
-		return missing(j, fmt(j, "no map entry %s%s %s %s", in, reg, name, op));
-	v = lines_of(j, names, &n);
+		return missing(j, ej_fmt(j, "no map entry %s%s %s %s", in, reg, name, op));
+	v = ej_lines_of(j, names, &n);
 	for (i = 0; i < n; i++) {
-		char *e = fmt(j, "%s.entries[%s/%s/%s]", prof, reg, v[i], op);
-		char *st = qv(j, "map", fmt(j, "%s.status", e));
-		char *ex = qv(j, "map", fmt(j, "%s.exits_per_op", e));
-		char *cy = qv(j, "map", fmt(j, "%s.cycles_per_op", e));
-		char *det = qs(j, "map", fmt(j, "%s.detail", e));
-		char *what = fmt(j, "map %s%s.%s %s: status %s, %s exits/op, %s cycles/op", in, reg,
+		char *e = ej_fmt(j, "%s.entries[%s/%s/%s]", prof, reg, v[i], op);
+		char *st = ej_qv(j, "map", ej_fmt(j, "%s.status", e));
+		char *ex = ej_qv(j, "map", ej_fmt(j, "%s.exits_per_op", e));
+		char *cy = ej_qv(j, "map", ej_fmt(j, "%s.cycles_per_op", e));
+		char *det = ej_qs(j, "map", ej_fmt(j, "%s.detail", e));
+		char *what = ej_fmt(j, "map %s%s.%s %s: status %s, %s exits/op, %s cycles/op", in, reg,
 				 v[i], op, st, ex, cy);
 
-		if (!one_of(j, st, want))
-			bad(j, "%s; expected status %s%s%s", what, want,
-			    *num ? fmt(j, " with %s exits/op", num) : "",
-			    *det ? fmt(j, " (detail: %s)", det) : "");
+		if (!ej_one_of(j, st, want))
+			ej_bad(j, "%s; expected status %s%s%s", what, want,
+			    *num ? ej_fmt(j, " with %s exits/op", num) : "",
+			    *det ? ej_fmt(j, " (detail: %s)", det) : "");
 		else if (*num && strcmp(st, "rejected") && strcmp(st, "skipped") &&
-			 !num_holds(j, ex, num))
-			bad(j, "%s; expected %s exits/op", what, num);
+			 !ej_num_holds(j, ex, num))
+			ej_bad(j, "%s; expected %s exits/op", what, num);
 		else
-			ok(j, "%s", what);
+			ej_ok(j, "%s", what);
 	}
 }
 
 static void judge_maptrace_in(struct judge *j, char **w, const char *prof, const char *label)
 {
 	const char *reg = w[0], *name = w[1], *op = w[2], *reasons = w[3], *num = w[4];
-	const char *in = label ? fmt(j, "%s ", label) : "";
+	const char *in = label ? ej_fmt(j, "%s ", label) : "";
 	char *e, *tr, *v, *n;
 
-	n = first_line(j, qs(j, "map", fmt(j, "%s.entries[reg=%s][op=%s]%s.name", prof, reg, op,
+	n = ej_first_line(j, ej_qs(j, "map", ej_fmt(j, "%s.entries[reg=%s][op=%s]%s.name", prof, reg, op,
 					   name_sel(j, name))));
-	e = fmt(j, "%s.entries[%s/%s/%s]", prof, reg, *n ? n : name, op);
-	tr = first_line(j, qs(j, "map", fmt(j, "%s.trace", e)));
+	e = ej_fmt(j, "%s.entries[%s/%s/%s]", prof, reg, *n ? n : name, op);
+	tr = ej_first_line(j, ej_qs(j, "map", ej_fmt(j, "%s.trace", e)));
 	if (!*tr)
-		return missing(j, fmt(j, "no trace for map entry %s%s %s %s", in, reg, name, op));
-	v = trace_sum(j, "map", fmt(j, "%s.trace", e), reasons);
-	if (num_holds(j, v, num))
-		ok(j, "map %s%s.%s %s: %s %s exits/op (trace %s)", in, reg, name, op, v, reasons, tr);
+		return missing(j, ej_fmt(j, "no trace for map entry %s%s %s %s", in, reg, name, op));
+	v = trace_sum(j, "map", ej_fmt(j, "%s.trace", e), reasons);
+	if (ej_num_holds(j, v, num))
+		ej_ok(j, "map %s%s.%s %s: %s %s exits/op (trace %s)", in, reg, name, op, v, reasons, tr);
 	else
-		bad(j, "map %s%s.%s %s: %s %s exits/op, expected %s (trace %s)", in, reg, name, op, v,
+		ej_bad(j, "map %s%s.%s %s: %s %s exits/op, expected %s (trace %s)", in, reg, name, op, v,
 		    reasons, num, tr);
 }
 
@@ -809,12 +844,12 @@ static void judge_map(struct judge *j, char **w, size_t nw)
 			judge_maptrace_in(j, w, map_profile(j), j->profile);
 		return;
 	}
-	names = qs(j, "map", "map.profiles[*].name");
+	names = ej_qs(j, "map", "map.profiles[*].name");
 	if (!*names)
 		return missing(j, "no map profile");
-	v = lines_of(j, names, &n);
+	v = ej_lines_of(j, names, &n);
 	for (i = 0; i < n; i++) {
-		const char *prof = fmt(j, "map.profiles[%s]", v[i]);
+		const char *prof = ej_fmt(j, "map.profiles[%s]", v[i]);
 
 		if (j->l->kind == EXPECT_MAP)
 			judge_map_in(j, w, nw, prof, v[i]);
@@ -830,18 +865,18 @@ static void judge_probe(struct judge *j, char **w)
 
 	if (!have(j, "run"))
 		return missing(j, "no block 'run'");
-	st = first_line(j, qs(j, "run", fmt(j, "probes[%s].status", pname)));
+	st = ej_first_line(j, ej_qs(j, "run", ej_fmt(j, "probes[%s].status", pname)));
 	if (!*st)
-		return missing(j, fmt(j, "no probe %s", pname));
-	v = first_line(j, qv(j, "run", fmt(j, "probes[%s].per_op.%s", pname, field)));
+		return missing(j, ej_fmt(j, "no probe %s", pname));
+	v = ej_first_line(j, ej_qv(j, "run", ej_fmt(j, "probes[%s].per_op.%s", pname, field)));
 	if (strcmp(st, "ok"))
-		bad(j, "probe %s: status %s (%s), expected ok", pname, st,
-		    first_line(j, qs(j, "run", fmt(j, "probes[%s].reason", pname))));
-	else if (num_holds(j, v, num))
-		ok(j, "probe %s: %s %s/op", pname, v, field);
+		ej_bad(j, "probe %s: status %s (%s), expected ok", pname, st,
+		    ej_first_line(j, ej_qs(j, "run", ej_fmt(j, "probes[%s].reason", pname))));
+	else if (ej_num_holds(j, v, num))
+		ej_ok(j, "probe %s: %s %s/op", pname, v, field);
 	else
-		bad(j, "probe %s: %s %s/op, expected %s (per_op %s)", pname, v, field, num,
-		    first_line(j, qv(j, "run", fmt(j, "probes[%s].per_op", pname))));
+		ej_bad(j, "probe %s: %s %s/op, expected %s (per_op %s)", pname, v, field, num,
+		    ej_first_line(j, ej_qv(j, "run", ej_fmt(j, "probes[%s].per_op", pname))));
 }
 
 static void judge_trace(struct judge *j, char **w)
@@ -851,14 +886,14 @@ static void judge_trace(struct judge *j, char **w)
 
 	if (!have(j, "run"))
 		return missing(j, "no block 'run'");
-	tr = first_line(j, qs(j, "run", fmt(j, "probes[%s].trace", pname)));
+	tr = ej_first_line(j, ej_qs(j, "run", ej_fmt(j, "probes[%s].trace", pname)));
 	if (!*tr)
-		return missing(j, fmt(j, "no trace for probe %s", pname));
-	v = trace_sum(j, "run", fmt(j, "probes[%s].trace", pname), reasons);
-	if (num_holds(j, v, num))
-		ok(j, "probe %s: %s %s exits/op (trace %s)", pname, v, reasons, tr);
+		return missing(j, ej_fmt(j, "no trace for probe %s", pname));
+	v = trace_sum(j, "run", ej_fmt(j, "probes[%s].trace", pname), reasons);
+	if (ej_num_holds(j, v, num))
+		ej_ok(j, "probe %s: %s %s exits/op (trace %s)", pname, v, reasons, tr);
 	else
-		bad(j, "probe %s: %s %s exits/op, expected %s (trace %s)", pname, v, reasons, num,
+		ej_bad(j, "probe %s: %s %s exits/op, expected %s (trace %s)", pname, v, reasons, num,
 		    tr);
 }
 
@@ -868,7 +903,7 @@ static bool check_matches(struct judge *j, const char *pat, const char *n)
 	if (!strcmp(pat, "*"))
 		return true;
 	if (pat[0] == '!')
-		return !strstr(fmt(j, ",%s,", pat + 1), fmt(j, ",%s,", n));
+		return !strstr(ej_fmt(j, ",%s,", pat + 1), ej_fmt(j, ",%s,", n));
 	return !strcmp(pat, n);
 }
 
@@ -880,26 +915,26 @@ static void judge_check(struct judge *j, char **w, size_t nw)
 
 	if (!have(j, "check"))
 		return missing(j, "no block 'check'");
-	all = qs(j, "check", fmt(j, "checks[suite=%s].name", suite));
-	v = lines_of(j, all, &n);
+	all = ej_qs(j, "check", ej_fmt(j, "checks[suite=%s].name", suite));
+	v = ej_lines_of(j, all, &n);
 	for (i = 0; *all && i < n; i++)
 		if (check_matches(j, name, v[i]))
-			names = fmt(j, "%s%s\n", names, v[i]);
-	chomp(names);
+			names = ej_fmt(j, "%s%s\n", names, v[i]);
+	ej_chomp(names);
 	if (!*names)
-		return missing(j, fmt(j, "no %s check %s", suite, name));
-	v = lines_of(j, names, &n);
+		return missing(j, ej_fmt(j, "no %s check %s", suite, name));
+	v = ej_lines_of(j, names, &n);
 	for (i = 0; i < n; i++) {
-		char *st = first_line(j, qs(j, "check", fmt(j, "checks[%s/%s].status", suite, v[i])));
-		char *det = first_line(j, qs(j, "check", fmt(j, "checks[%s/%s].detail", suite, v[i])));
-		char *what = fmt(j, "check %s/%s: %s (%s)", suite, v[i], st, det);
+		char *st = ej_first_line(j, ej_qs(j, "check", ej_fmt(j, "checks[%s/%s].status", suite, v[i])));
+		char *det = ej_first_line(j, ej_qs(j, "check", ej_fmt(j, "checks[%s/%s].detail", suite, v[i])));
+		char *what = ej_fmt(j, "check %s/%s: %s (%s)", suite, v[i], st, det);
 
-		if (!one_of(j, st, want))
-			bad(j, "%s; expected %s", what, want);
+		if (!ej_one_of(j, st, want))
+			ej_bad(j, "%s; expected %s", what, want);
 		else if (*text && !strstr(det, text))
-			bad(j, "%s; expected detail containing '%s'", what, text);
+			ej_bad(j, "%s; expected detail containing '%s'", what, text);
 		else
-			ok(j, "%s", what);
+			ej_ok(j, "%s", what);
 	}
 }
 
@@ -911,10 +946,10 @@ static void judge_someof(struct judge *j, char **w, size_t nw)
 
 	if (!have(j, "check"))
 		return missing(j, "no block 'check'");
-	sel = fmt(j, "checks[suite=%s][status=%s]", suite, want);
+	sel = ej_fmt(j, "checks[suite=%s][status=%s]", suite, want);
 	if (*text) {
 		/* The detail contains TEXT: TEXT as a regex with every special character escaped. */
-		esc = keep(j, malloc(2 * strlen(text) + 1));
+		esc = ej_keep(j, malloc(2 * strlen(text) + 1));
 		if (j->oom)
 			return;
 		for (p = (char *)text; *p; p++) {
@@ -923,16 +958,16 @@ static void judge_someof(struct judge *j, char **w, size_t nw)
 			esc[k++] = *p;
 		}
 		esc[k] = 0;
-		sel = fmt(j, "%s[detail~%s]", sel, esc);
+		sel = ej_fmt(j, "%s[detail~%s]", sel, esc);
 	}
-	n = qs(j, "check", fmt(j, "%s#", sel));
-	if (awk_num(n) > 0 && is_number(n))
-		ok(j, "%s %s checks %s%s", n, suite, want,
-		   *text ? fmt(j, " with '%s'", text) : "");
+	n = ej_qs(j, "check", ej_fmt(j, "%s#", sel));
+	if (ej_awk_num(n) > 0 && ej_is_number(n))
+		ej_ok(j, "%s %s checks %s%s", n, suite, want,
+		   *text ? ej_fmt(j, " with '%s'", text) : "");
 	else
-		bad(j, "no %s check has status %s%s (%s)", suite, want,
-		    *text ? fmt(j, " with detail containing '%s'", text) : "",
-		    cut(j, joined(j, qs(j, "check", fmt(j, "checks[suite=%s]", suite)), " "),
+		ej_bad(j, "no %s check has status %s%s (%s)", suite, want,
+		    *text ? ej_fmt(j, " with detail containing '%s'", text) : "",
+		    cut(j, joined(j, ej_qs(j, "check", ej_fmt(j, "checks[suite=%s]", suite)), " "),
 			SOMEOF_MAX));
 }
 
@@ -967,6 +1002,8 @@ static void judge_line(struct judge *j, const struct expect_line *l)
 	case EXPECT_PROFILE:
 		j->profile = l->w[0];
 		return;
+	default:	/* an A/B kind: only in an A/B file (expect_ab.c) */
+		return ej_bad(j, "%s: an A/B line", l->text);
 	}
 }
 
@@ -980,33 +1017,22 @@ static int by_name(const void *a, const void *b)
 /* Every NAME.json of dir, in name order; each loaded, or reported as not valid. */
 static int blocks_load(struct judge *j)
 {
-	/* The compare and walk steps documents: their envelope is what is checked, as query does. */
-	static const struct query_envelope env[] = {
-		{ COMPARE_SCHEMA, 1, COMPARE_SCHEMA_VERSION },
-		{ WALK_STEPS_SCHEMA, 1, WALK_STEPS_SCHEMA_VERSION },
-	};
 	DIR *d = opendir(j->dir);
 	struct dirent *de;
-	size_t i, cap = 0;
+	size_t i;
 
 	while (d && (de = readdir(d))) {
 		size_t n = strlen(de->d_name);
+		char *name;
 
 		if (de->d_name[0] == '.' || n < 6 || strcmp(de->d_name + n - 5, ".json"))
 			continue;
-		if (j->nblocks == cap) {
-			struct block *nb = realloc(j->blocks, (cap ? 2 * cap : 16) * sizeof(*nb));
-
-			if (!nb)
-				goto nomem;
-			j->blocks = nb;
-			cap = cap ? 2 * cap : 16;
-		}
-		j->blocks[j->nblocks].qf = NULL;
-		j->blocks[j->nblocks].name = strndup(de->d_name, n - 5);
-		if (!j->blocks[j->nblocks].name)
+		name = strndup(de->d_name, n - 5);
+		if (!name || !block_add(j, name)) {
+			free(name);
 			goto nomem;
-		j->nblocks++;
+		}
+		free(name);
 	}
 	if (d)
 		closedir(d);
@@ -1014,26 +1040,26 @@ static int blocks_load(struct judge *j)
 		qsort(j->blocks, j->nblocks, sizeof(*j->blocks), by_name);
 	for (i = 0; i < j->nblocks; i++) {
 		struct block *b = &j->blocks[i];
-		char *path = fmt(j, "%s/%s.json", j->dir, b->name), *why = "", *err;
+		char *path = ej_fmt(j, "%s/%s.json", j->dir, b->name), *why = "", *err;
 		struct stat st;
 		struct err e;
 
 		err_init(&e);
 		if (!stat(path, &st) && st.st_size > 0) {
-			b->qf = query_load_path(path, env, ARRAY_SIZE(env),
+			b->qf = query_load_path(path, ej_envelopes, ej_nenvelopes,
 						plain_block(b->name) ? QUERY_LOAD_PLAIN : 0, &e);
-			why = fmt(j, "exitscope query: %s", e.msg);
+			why = ej_fmt(j, "exitscope query: %s", e.msg);
 		}
 		if (!b->qf) {
-			bad(j, "block %s is not valid (rc %s): %s: %s", b->name,
-			    chomp(side_file(j, fmt(j, "%s.rc", b->name))), *why ? why : "empty",
-			    chomp(file_head(j, path, MEASURED_MAX)));
-			err = side_file(j, fmt(j, "%s.stderr", b->name));
+			ej_bad(j, "block %s is not valid (rc %s): %s: %s", b->name,
+			    ej_chomp(side_file(j, ej_fmt(j, "%s.rc", b->name))), *why ? why : "empty",
+			    ej_chomp(file_head(j, path, MEASURED_MAX)));
+			err = side_file(j, ej_fmt(j, "%s.stderr", b->name));
 			if (*err)
 				fprintf(j->o->out, "        stderr: %s\n",
-					chomp(keep(j, strdup(tail_lines(err, 5)))));
+					ej_chomp(ej_keep(j, strdup(tail_lines(err, 5)))));
 		}
-		tmp_free(j);
+		ej_tmp_free(j);
 	}
 	return 0;
 nomem:
@@ -1048,9 +1074,9 @@ static char *absent_read(struct judge *j)
 	char *buf;
 	size_t len;
 
-	if (file_read_all(fmt(j, "%s/absent", j->dir), SIDE_FILE_MAX, &buf, &len, NULL))
+	if (file_read_all(ej_fmt(j, "%s/absent", j->dir), SIDE_FILE_MAX, &buf, &len, NULL))
 		buf = strdup("");
-	tmp_free(j);
+	ej_tmp_free(j);
 	return buf;
 }
 
@@ -1073,7 +1099,7 @@ int expect_judge(const struct expect_file *ef, const char *dir, const struct exp
 		unsigned before = j.fail;
 
 		judge_line(&j, &ef->lines[i]);
-		tmp_free(&j);
+		ej_tmp_free(&j);
 		if (ef->lines[i].require && j.fail > before) {
 			fprintf(o->out, "lane-assert: a required expectation failed: "
 					"the rest of %s is not checked\n", base);
@@ -1087,7 +1113,7 @@ int expect_judge(const struct expect_file *ef, const char *dir, const struct exp
 	fprintf(o->out, "lane-assert: %u passed, %u failed, %u skipped\n", j.pass, j.fail, j.skip);
 	rc = j.fail == 0 && j.pass > 0 ? 0 : 1;
 out:
-	tmp_free(&j);
+	ej_tmp_free(&j);
 	free(j.absent);
 	free(j.tmp);
 	for (i = 0; i < j.nblocks; i++) {

@@ -18,22 +18,37 @@ struct kind_info {
 	const char *name;
 	unsigned min, max;	/* words after the kind */
 	const char *usage;
+	bool ab;		/* a kind of A/B files (expect --ab) */
 };
 
 static const struct kind_info kinds[] = {
-	[EXPECT_RC] = { "rc", 2, 2, "BLOCK N" },
-	[EXPECT_VALUE] = { "value", 4, 5, "BLOCK PATH OP VALUE [TEXT]" },
-	[EXPECT_COUNT] = { "count", 4, 5, "BLOCK PATH OP N [TEXT]" },
-	[EXPECT_SUM] = { "sum", 4, 5, "BLOCK PATH+PATH.. OP VALUE [TEXT]" },
-	[EXPECT_FIELD] = { "field", 3, 3, "BLOCK 'PATH..' VALUE[|..]" },
-	[EXPECT_MODE] = { "mode", 1, 1, "MODE" },
-	[EXPECT_MAP] = { "map", 4, 5, "REG NAME|* OP STATUS[|..] [NUM]" },
-	[EXPECT_MAPTRACE] = { "maptrace", 5, 5, "REG NAME OP REASON[|..] NUM" },
-	[EXPECT_PROBE] = { "probe", 3, 3, "NAME FIELD NUM" },
-	[EXPECT_TRACE] = { "trace", 3, 3, "NAME REASON[|..] NUM" },
-	[EXPECT_CHECK] = { "check", 3, 4, "SUITE NAME|*|!NAME,.. STATUS[|..] [DETAIL-SUBSTRING]" },
-	[EXPECT_SOMEOF] = { "someof", 2, 3, "SUITE STATUS [TEXT]" },
-	[EXPECT_PROFILE] = { "profile", 1, 1, "NAME|*" },
+	[EXPECT_RC] = { "rc", 2, 2, "BLOCK N", false },
+	[EXPECT_VALUE] = { "value", 4, 5, "BLOCK PATH OP VALUE [TEXT]", false },
+	[EXPECT_COUNT] = { "count", 4, 5, "BLOCK PATH OP N [TEXT]", false },
+	[EXPECT_SUM] = { "sum", 4, 5, "BLOCK PATH+PATH.. OP VALUE [TEXT]", false },
+	[EXPECT_FIELD] = { "field", 3, 3, "BLOCK 'PATH..' VALUE[|..]", false },
+	[EXPECT_MODE] = { "mode", 1, 1, "MODE", false },
+	[EXPECT_MAP] = { "map", 4, 5, "REG NAME|* OP STATUS[|..] [NUM]", false },
+	[EXPECT_MAPTRACE] = { "maptrace", 5, 5, "REG NAME OP REASON[|..] NUM", false },
+	[EXPECT_PROBE] = { "probe", 3, 3, "NAME FIELD NUM", false },
+	[EXPECT_TRACE] = { "trace", 3, 3, "NAME REASON[|..] NUM", false },
+	[EXPECT_CHECK] = { "check", 3, 4, "SUITE NAME|*|!NAME,.. STATUS[|..] [DETAIL-SUBSTRING]",
+			   false },
+	[EXPECT_SOMEOF] = { "someof", 2, 3, "SUITE STATUS [TEXT]", false },
+	[EXPECT_PROFILE] = { "profile", 1, 1, "NAME|*", false },
+	[EXPECT_PAIR] = { "pair", 2, 2, "BASE NEW", true },
+	[EXPECT_VERDICT] = { "verdict", 2, 2, "PROBE[@BLOCK] VERDICT[|..]", true },
+	[EXPECT_EXITS] = { "exits", 4, 4, "PROBE[@BLOCK] A -> B", true },
+	[EXPECT_PEROP] = { "perop", 5, 5, "PROBE[@BLOCK] COUNTER A -> B", true },
+	[EXPECT_WITHIN] = { "within", 2, 2, "PROBE[@BLOCK] PCT%", true },
+	[EXPECT_PCT] = { "pct", 2, 2, "PROBE[@BLOCK] NUM", true },
+	[EXPECT_AB_MAP] = { "map", 6, 9, "REG NAME OP A -> B [EXITS_A -> EXITS_B]", true },
+	[EXPECT_MAPCHANGES] = { "mapchanges", 1, 1, "NUM", true },
+	[EXPECT_AB_CHECK] = { "check", 5, 5, "SUITE NAME A -> B", true },
+	[EXPECT_PATH] = { "path", 6, 6, "PROBE[@BLOCK] FUNCTION calls|insn A -> B", true },
+	[EXPECT_CENSUS] = { "census", 6, 6, "PROBE[@BLOCK] INSN OPERAND|- A -> B", true },
+	[EXPECT_ABOUT] = { "about", 3, 1000,
+			   "TERM [+|- TERM].. = TERM [+|- TERM].. within PCT%", true },
 };
 
 const char *expect_kind_name(enum expect_kind k)
@@ -164,6 +179,119 @@ fail:
 }
 
 /* Check the words of l against its kind; false (reported) when they do not fit. */
+/* The words w[at], w[at + 3], ...: "->" each (the arrows of an A/B line). */
+static bool arrows(const struct expect_line *l, size_t at)
+{
+	for (; at < l->nw; at += 3)
+		if (strcmp(l->w[at], "->"))
+			return false;
+	return true;
+}
+
+/* The NUMs of an A/B line: w[at] and w[at + 2] (A -> B) and so on. */
+static const char *ab_bad_num(const struct expect_line *l, size_t at)
+{
+	for (; at < l->nw; at += 3) {
+		if (!is_num_spec(l->w[at - 1]))
+			return l->w[at - 1];
+		if (!is_num_spec(l->w[at + 1]))
+			return l->w[at + 1];
+	}
+	return NULL;
+}
+
+/* "PCT%" (or PCT), PCT a decimal number: true when it is. */
+static bool is_pct(const char *s)
+{
+	char *n = strndup(s, strlen(s) - (*s && s[strlen(s) - 1] == '%'));
+	bool r = n && is_num_spec(n) && n[0] != '>' && n[0] != '<';
+
+	free(n);
+	return r;
+}
+
+/* The A/B kinds' words: arrows, NUMs, the about line's '=' and "within". */
+static bool ab_check(struct parser *p, const struct expect_line *l)
+{
+	const struct kind_info *k = &kinds[l->kind];
+	size_t arrow = 0, i, eq = 0, wi = 0;
+	const char *num;
+
+	switch (l->kind) {
+	case EXPECT_EXITS:
+		arrow = 2;
+		break;
+	case EXPECT_PEROP:
+		arrow = 3;
+		break;
+	case EXPECT_AB_MAP:
+		if (l->nw != 6 && l->nw != 9)
+			goto usage;
+		if (!arrows(l, 4))
+			goto usage;
+		if (l->nw == 9 && (num = ab_bad_num(l, 7)))
+			goto nan;
+		return true;
+	case EXPECT_AB_CHECK:
+		if (!arrows(l, 3))
+			goto usage;
+		return true;
+	case EXPECT_PATH:
+		if (strcmp(l->w[2], "calls") && strcmp(l->w[2], "insn"))
+			goto usage;
+		if (!strcmp(l->w[1], "kernel") && !strcmp(l->w[2], "calls")) {
+			parse_bad(p, l->file, l->lineno, "kernel has instructions, not calls "
+				  "(path PROBE kernel insn A -> B)");
+			return false;
+		}
+		arrow = 4;
+		break;
+	case EXPECT_CENSUS:
+		arrow = 4;
+		break;
+	case EXPECT_PCT:
+	case EXPECT_MAPCHANGES:
+		num = l->w[l->nw - 1];
+		if (!is_num_spec(num))
+			goto nan;
+		return true;
+	case EXPECT_WITHIN:
+		if (!is_pct(l->w[1]))
+			goto pct;
+		return true;
+	case EXPECT_ABOUT:
+		for (i = 0; i < l->nw; i++) {
+			if (!strcmp(l->w[i], "="))
+				eq = i;
+			if (!strcmp(l->w[i], "within"))
+				wi = i;
+		}
+		if (eq < 1 || wi != l->nw - 2 || wi <= eq + 1)
+			goto usage;
+		if (!is_pct(l->w[l->nw - 1]))
+			goto pct;
+		return true;
+	default:
+		return true;
+	}
+	if (!arrows(l, arrow))
+		goto usage;
+	num = ab_bad_num(l, arrow);
+	if (num)
+		goto nan;
+	return true;
+usage:
+	parse_bad(p, l->file, l->lineno, "want: %s %s", k->name, k->usage);
+	return false;
+nan:
+	parse_bad(p, l->file, l->lineno, "'%s' is not N, >=N, <=N, >N or <N (N a decimal number)",
+		  num);
+	return false;
+pct:
+	parse_bad(p, l->file, l->lineno, "'%s' is not PCT%% (a decimal number)", l->w[l->nw - 1]);
+	return false;
+}
+
 static bool line_check(struct parser *p, const struct expect_line *l)
 {
 	const struct kind_info *k = &kinds[l->kind];
@@ -174,6 +302,8 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 			  l->nw < k->min ? "too few" : "too many", k->name, k->name, k->usage);
 		return false;
 	}
+	if (k->ab)
+		return ab_check(p, l);
 	switch (l->kind) {
 	case EXPECT_VALUE:
 	case EXPECT_COUNT:
@@ -229,6 +359,9 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 	if (*s && s[strlen(s) - 1] == '?') {
 		l.optional = true;
 		s[strlen(s) - 1] = 0;
+		/* an A/B line's text without the blank before its "?" */
+		if (p->o->ab && *s && s[strlen(s) - 1] == ' ')
+			s[strlen(s) - 1] = 0;
 	}
 	w = split_words(s, &n, &why);
 	if (!w) {
@@ -242,10 +375,11 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 		goto drop;
 	}
 	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		if (!strcmp(w[0], kinds[i].name))
+		if (!strcmp(w[0], kinds[i].name) && kinds[i].ab == p->o->ab)
 			break;
 	if (i == ARRAY_SIZE(kinds)) {
-		parse_bad(p, file, lineno, "unknown line kind '%s' (the kinds: man exitscope-expect)", w[0]);
+		parse_bad(p, file, lineno, "unknown %s kind '%s' (the kinds: man exitscope-expect)",
+			  p->o->ab ? "A/B line" : "line", w[0]);
 		goto drop;
 	}
 	l.kind = i;
