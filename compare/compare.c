@@ -3,7 +3,7 @@
  * compare.c - the entry points of an A/B comparison of result files (one
  * or several runs per side; compare/compare.h): the options, the result
  * set up and filled by its parts in turn (hostdiff.c, notes.c,
- * probediff.c, changes.c), whether it regressed, freeing it; the names of
+ * probediff.c, changes.c, path.c), whether it regressed, freeing it; the names of
  * the enums.
  */
 #include <stdio.h>
@@ -159,7 +159,8 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	    (cr->noise && notes_floor(cr, a, na, b, nb)) ||
 	    probediff_probes(cr, a, na, b, nb) || notes_speed(cr, a, na, b, nb) || notes_r2r(cr) ||
 	    (a[0]->map && b[0]->map && changes_maps(cr, a[0]->map, b[0]->map)) ||
-	    (a[0]->checks.n && b[0]->checks.n && changes_checks(cr, &a[0]->checks, &b[0]->checks)))
+	    (a[0]->checks.n && b[0]->checks.n && changes_checks(cr, &a[0]->checks, &b[0]->checks)) ||
+	    path_changes_build(a, na, b, nb, &cr->paths))
 		goto oom;
 	return cr;
 oom:
@@ -206,5 +207,6 @@ void compare_free(struct compare_result *cr)
 	free(cr->files_a);
 	free(cr->files_b);
 	free(cr->r2r_note);
+	path_changes_free(&cr->paths);
 	free(cr);
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "base/err.h"
+#include "compare/path.h"
 #include "results/noise.h"
 #include "results/result_read.h"
 #include "results/guest_speed.h"
@@ -265,6 +266,12 @@ struct compare_result {
 	struct compare_check_change *checks; size_t n_checks;
 	const char **only_a;		size_t n_only_a;
 	const char **only_b;		size_t n_only_b;
+	/*
+	 * Exit-path changes (compare/path.h): each profiled probe's kernel
+	 * functions and census rows that changed; paths.compared 0 when no
+	 * probe has an exit path on both sides.
+	 */
+	struct path_changes paths;
 	size_t n_faster, n_slower, n_same, n_too_noisy, n_not_judged, n_not_run;
 	size_t n_by_rounds, n_by_batches;	/* compared probes by method (rounds: also runs) */
 	size_t n_by_runs;			/* of n_by_rounds, both sides by their run means */
@@ -291,7 +298,8 @@ struct compare_result *compare_results(const struct result_file *a, const struct
  * round medians, with opts->noise's between-run variance added when given
  * (docs/method.md); without rounds the flat samples are pooled over the
  * files of a side. Per-op counters are each side's means over its runs
- * (compare/counters.h). Host, settings, map and checks are
+ * (compare/counters.h), exit paths over all the runs (compare/path.h).
+ * Host, settings, map and checks are
  * those of each side's first file (with a warning when a side's files
  * differ in kernel, CPU, execution mode, method or guest XCR0). Same
  * ownership rules and errors as compare_results.
@@ -348,11 +356,14 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
  * most COMPARE_COLUMNS columns, the table's essentials (base, new, diff%,
  * its CI in %, verdict); wide: the full table (the difference and its CI in
  * cycles, each probe's model and runs), how the figures were put at speed,
- * every note on one line.
+ * every note on one line; the exit-path changes last (path_changes_print).
  */
 void compare_print(FILE *f, const struct compare_result *cr, int wide);
 
-/* The comparison as a JSON document (COMPARE_SCHEMA, COMPARE_SCHEMA_VERSION). */
+/*
+ * The comparison as a JSON document (COMPARE_SCHEMA, COMPARE_SCHEMA_VERSION);
+ * its last member "exit_paths" (path_changes_json) when paths.compared.
+ */
 json_t *compare_to_json(const struct compare_result *cr);
 
 /*

@@ -286,6 +286,8 @@ json_t *compare_to_json(const struct compare_result *cr)
 		for (i = 0; i < cr->n_unjudged; i++)
 			json_array_append_new(json_object_get(doc, "counters_not_judged"),
 					      counter_json(&cr->unjudged[i]));
+		if (cr->paths.compared)
+			json_object_set_new(doc, "exit_paths", path_changes_json(&cr->paths));
 	}
 	return doc;
 }

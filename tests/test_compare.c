@@ -2775,6 +2775,87 @@ static void test_census_cli(void)
 	run_free(&r);
 }
 
+/*
+ * compare_results holds the exit-path changes: its text ends with them (as
+ * path_changes_print writes them) and its JSON has them as "exit_paths"
+ * (as path_changes_json), its last member; without profiles, neither.
+ */
+static void test_census_in_result(void)
+{
+	static const struct census_row base[] = { { "wrmsr", "IA32_XSS", 4 }, { "xsetbv", "XCR0", 4 } };
+	static const struct census_row fewer[] = { { "wrmsr", "IA32_XSS", 2 }, { "xsetbv", "XCR0", 2 } };
+	char a_path[4096], b_path[4096];
+	struct census_run ra, rb;
+	struct result_file *fa, *fb;
+	const struct result_file *a, *b;
+	struct compare_result *cr;
+	json_t *j = NULL, *doc = NULL;
+	char *paths, *text = NULL;
+	size_t len = 0, n;
+	FILE *f;
+
+	census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	census_run(&rb, 960, fewer, ARRAY_SIZE(fewer), 1);
+	census_file(a_path, "in_result_a.json", &ra, 1, 81);
+	census_file(b_path, "in_result_b.json", &rb, 1, 82);
+	fa = load(a_path);
+	fb = load(b_path);
+	if (!fa || !fb || !fa->probes[0].exit_path.has_census) {
+		tap_skip(5, "the fixture files do not read back with their census");
+		result_free(fa);
+		result_free(fb);
+		return;
+	}
+	a = fa;
+	b = fb;
+	paths = census_compare(&a, 1, &b, 1, &j);
+	cr = compare_results(a, b, NULL, NULL);
+	ok(cr && cr->paths.compared == 1 && cr->paths.n == 1 && cr->paths.probes[0].n_census == 2,
+	   "compare_results: 1 probe profiled on both sides, changed, 2 census rows");
+	f = open_memstream(&text, &len);
+	if (f && cr) {
+		compare_print(f, cr, 0);
+		fclose(f);
+	} else if (f) {
+		fclose(f);
+	}
+	n = paths ? strlen(paths) : 0;
+	ok(text && paths && n && len > n && !strcmp(text + len - n, paths) &&
+	   strstr(text, "summary: ") < text + len - n,
+	   "compare_print: the exit-path changes last, after the summary");
+	doc = cr ? compare_to_json(cr) : NULL;
+	ok(doc && j && json_equal(json_object_get(doc, "exit_paths"), j),
+	   "compare_to_json: \"exit_paths\" as path_changes_json writes it");
+	ok(doc && !strcmp(json_object_iter_key(json_object_iter_at(doc, "exit_paths")), "exit_paths") &&
+	   !json_object_iter_next(doc, json_object_iter_at(doc, "exit_paths")),
+	   "compare_to_json: \"exit_paths\" is the last member");
+	json_decref(doc);
+	compare_free(cr);
+	free(text);
+	free(paths);
+	json_decref(j);
+
+	fa->probes[0].exit_path.present = 0;
+	cr = compare_results(a, b, NULL, NULL);
+	doc = cr ? compare_to_json(cr) : NULL;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	if (f && cr) {
+		compare_print(f, cr, 0);
+		fclose(f);
+	} else if (f) {
+		fclose(f);
+	}
+	ok(cr && !cr->paths.compared && doc && !json_object_get(doc, "exit_paths") && text &&
+	   !strstr(text, "exit path"),
+	   "no profile on the base side: no exit paths in the result, the text or the JSON");
+	json_decref(doc);
+	compare_free(cr);
+	free(text);
+	result_free(fa);
+	result_free(fb);
+}
+
 /* An OSC title-set escape and an é: what a hostile or broken file could name things. */
 #define EVIL	"\033]0;x\007\303\251"
 #define EVIL_SHOWN "\\x1b]0;x\\x07\303\251"
@@ -2993,6 +3074,7 @@ int main(void)
 	test_cli_overflow();
 	test_cli_columns();
 	test_census_one_run();
+	test_census_in_result();
 	test_census_rows();
 	test_census_runs();
 	test_census_width();
