@@ -60,7 +60,7 @@ enum compare_normalize {
 };
 /* "auto", "none", "speed" */
 extern const char *const compare_normalize_names[COMPARE_NORMALIZE_N];
-/* s as one of compare_normalize_names into *out: 0, or -1 when it is none of them. */
+/* s as one of compare_normalize_names into *out: 0, or -EINVAL when it is none of them. */
 int compare_normalize_parse(const char *s, enum compare_normalize *out);
 
 struct compare_opts {
@@ -286,7 +286,8 @@ void compare_opts_init(struct compare_opts *o);
 
 /*
  * Compare base a with new b. The result borrows strings from a and b: free it
- * before them. Returns NULL with a message in err only when out of memory.
+ * before them. Returns NULL with a message in err and its code when out of
+ * memory (-ENOMEM) or, should the statistics refuse a figure, -EINVAL.
  */
 struct compare_result *compare_results(const struct result_file *a, const struct result_file *b,
 				       const struct compare_opts *opts, struct err *err);
@@ -311,7 +312,7 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 /*
  * Can the floor be applied to these runs? It must be of the same host
  * (noise_host_mismatch) and exitscope version as every file of both sides,
- * and of their method. 0, or -1 with one line in err naming the floor file,
+ * and of their method. 0, or -EINVAL with one line in err naming the floor file,
  * the run file and what does not match. Other differences (rounds, time
  * budget, precision, pinned CPUs, guest XCR0, kernel) are warnings of the
  * comparison.
@@ -324,7 +325,7 @@ int compare_noise_check(const struct noise_floor *nf, const struct result_file *
  * when they record the same start, end and process (or, files without that
  * record, when their documents are equal): pooled, a run given twice would
  * count twice, and a run on both sides would be compared with itself. 0, or
- * -1 with one line in err naming both files.
+ * -EINVAL with one line in err naming both files.
  */
 int compare_runs_distinct(const struct result_file *const *a, size_t na,
 			  const struct result_file *const *b, size_t nb, struct err *err);

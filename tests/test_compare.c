@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -2775,6 +2776,21 @@ static void test_census_cli(void)
 	run_free(&r);
 }
 
+/* The entry points fail with a negative errno (base/err.h): a bad --normalize, no files a side. */
+static void test_errno(void)
+{
+	enum compare_normalize n = COMPARE_NORMALIZE_AUTO;
+	const struct result_file *none = NULL;
+	struct err err;
+
+	ok(compare_normalize_parse("fast", &n) == -EINVAL && n == COMPARE_NORMALIZE_AUTO &&
+	   compare_normalize_parse("speed", &n) == 0 && n == COMPARE_NORMALIZE_SPEED,
+	   "compare_normalize_parse: -EINVAL for 'fast', 0 for 'speed'");
+	err_init(&err);
+	ok(!compare_results_multi(&none, 0, &none, 0, NULL, &err) && err.code == -EINVAL && err.msg[0],
+	   "compare_results_multi without files: NULL, -EINVAL and a message");
+}
+
 /*
  * compare_results holds the exit-path changes: its text ends with them (as
  * path_changes_print writes them) and its JSON has them as "exit_paths"
@@ -3075,6 +3091,7 @@ int main(void)
 	test_cli_columns();
 	test_census_one_run();
 	test_census_in_result();
+	test_errno();
 	test_census_rows();
 	test_census_runs();
 	test_census_width();
