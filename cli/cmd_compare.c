@@ -108,7 +108,7 @@ static int parse_seed(const char *s, uint64_t *out)
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
 static int write_json(const char *path, const struct compare_result *cr)
 {
-	json_t *doc = compare_to_json(cr);
+	json_t *doc = compare_result_json(cr);
 	struct err err;
 	struct outfile o;
 	int r;

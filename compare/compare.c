@@ -3,8 +3,7 @@
  * compare.c - the entry points of an A/B comparison of result files (one
  * or several runs per side; compare/compare.h): the options, the result
  * set up and filled by its parts in turn (hostdiff.c, notes.c,
- * probediff.c, changes.c, path.c), whether it regressed, freeing it; the names of
- * the enums.
+ * probediff.c, changes.c, path.c), freeing it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,17 +12,6 @@
 
 #include "compare/compare_int.h"
 #include "compare/lane_spread.h"
-
-const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
-	"faster", "slower", "no significant change", "too noisy", "not judged", "not compared",
-};
-
-const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
-const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor",
-								"lane" };
-const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
-const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "zero", "runs",
-								     "not judged", "counts" };
 
 int compare_normalize_parse(const char *s, enum compare_normalize *out)
 {
@@ -192,11 +180,6 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 				       const struct compare_opts *opts, struct err *err)
 {
 	return compare_results_multi(&a, 1, &b, 1, opts, err);
-}
-
-int compare_regressed(const struct compare_result *cr)
-{
-	return cr->n_slower > 0;
 }
 
 void compare_free(struct compare_result *cr)

@@ -271,4 +271,5 @@ void compare_model_lane(struct compare_probe *p)
 	p->d.lo -= w;
 	p->d.hi += w;
 	p->r2r = COMPARE_R2R_LANE;
+	p->lane_spread_pct = LANE_SPREAD_1VCPU_PCT;
 }

@@ -788,7 +788,7 @@ static void test_counters(void)
 	ok(cr && fabs(cr->probes[0].per_op_a[ie] - (245.7 + 262.3 + 258.0) / 3) < 1e-9 &&
 	   fabs(cr->probes[0].per_op_b[ie] - (273.7 + 253.2 + 250.0) / 3) < 1e-9,
 	   "each side's counter is the mean of its runs, not its first file's");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && fabs(json_real_value(json_object_get(json_object_get(json_array_get(
 	   json_object_get(doc, "probes"), 0), "base_per_op"), "insn_emulation")) - 255.3333333) < 1e-6,
 	   "--json base_per_op: the side's mean");
@@ -801,7 +801,7 @@ static void test_counters(void)
 	   !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
 		   "p: 245.70 -> 273.70 insn_emulation/op"),
 	   "one run a side, 245.7 -> 273.7: not judged, not a change");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 0 &&
 	   json_array_size(json_object_get(doc, "counters_not_judged")) == 1 &&
 	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
@@ -946,7 +946,7 @@ static void test_counter_counts(void)
 	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)), "p: 0.01 -> 2.02 exits/op"),
 	   "one run a side, 1 -> 188 exits over 93 ops: a change by the counts (CI [%.2f, %.2f])",
 	   cr && cr->n_counters ? cr->counters[0].lo : 0, cr && cr->n_counters ? cr->counters[0].hi : 0);
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 1 &&
 	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
 	   "counter_changes"), 0), "by")) ?: "", "counts"),
@@ -1320,14 +1320,14 @@ static void test_judging(void)
 	ok(plain && plain->n_not_judged == 1 && plain->method_note &&
 	   strstr(plain->method_note, "not judged"),
 	   "native, one run a side (no rounds): not judged, the batches note says so");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "run_to_run"),
 			  "lane") &&
 	   fixture_num(json_array_get(json_object_get(doc, "probes"), 0), "lane_spread_pct") ==
 	   LANE_SPREAD_1VCPU_PCT && json_integer_value(json_object_get(doc, "schema_version")) == 7,
 	   "--json: run_to_run lane, lane_spread_pct, schema version 7");
 	json_decref(doc);
-	doc = plain ? compare_to_json(plain) : NULL;
+	doc = plain ? compare_result_json(plain) : NULL;
 	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "verdict"),
 			  "not judged") &&
 	   json_integer_value(json_object_get(json_object_get(doc, "summary"), "not_judged")) == 1 &&
@@ -2839,12 +2839,12 @@ static void test_census_in_result(void)
 	ok(text && paths && n && len > n && !strcmp(text + len - n, paths) &&
 	   strstr(text, "summary: ") < text + len - n,
 	   "compare_print: the exit-path changes last, after the summary");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && j && json_equal(json_object_get(doc, "exit_paths"), j),
-	   "compare_to_json: \"exit_paths\" as path_changes_json writes it");
+	   "compare_result_json: \"exit_paths\" as path_changes_json writes it");
 	ok(doc && !strcmp(json_object_iter_key(json_object_iter_at(doc, "exit_paths")), "exit_paths") &&
 	   !json_object_iter_next(doc, json_object_iter_at(doc, "exit_paths")),
-	   "compare_to_json: \"exit_paths\" is the last member");
+	   "compare_result_json: \"exit_paths\" is the last member");
 	json_decref(doc);
 	compare_free(cr);
 	free(text);
@@ -2853,7 +2853,7 @@ static void test_census_in_result(void)
 
 	fa->probes[0].exit_path.present = 0;
 	cr = compare_results(a, b, NULL, NULL);
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	text = NULL;
 	f = open_memstream(&text, &len);
 	if (f && cr) {
