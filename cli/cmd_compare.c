@@ -10,7 +10,6 @@
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "compare/compare.h"
-#include "compare/path.h"
 #include "results/noise.h"
 #include "results/outfile.h"
 #include "results/result_read.h"
@@ -107,17 +106,15 @@ static int parse_seed(const char *s, uint64_t *out)
 }
 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
-static int write_json(const char *path, const struct compare_result *cr, const struct path_changes *pc)
+static int write_json(const char *path, const struct compare_result *cr)
 {
-	json_t *doc = compare_to_json(cr);
+	json_t *doc = compare_result_json(cr);
 	struct err err;
 	struct outfile o;
 	int r;
 
 	if (!doc)
 		return cli_error("compare", EXIT_FAIL, "out of memory");
-	if (pc->compared)
-		json_object_set_new(doc, "exit_paths", path_changes_json(pc));
 	r = cli_stopped("compare", "the --json file not written");
 	if (r) {
 		json_decref(doc);
@@ -155,7 +152,6 @@ int cmd_compare(int argc, char **argv)
 {
 	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
-	struct path_changes paths = { 0 };
 	struct compare_opts copts;
 	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
 	struct noise_floor *noise = NULL;
@@ -309,29 +305,22 @@ int cmd_compare(int argc, char **argv)
 		rc = cli_error("compare", EXIT_FAIL, "%s", err.msg);
 		goto out;
 	}
-	if (path_changes_build((const struct result_file *const *)a, na,
-			       (const struct result_file *const *)b, nb, &paths)) {
-		rc = cli_error("compare", EXIT_FAIL, "out of memory");
-		goto out;
-	}
 	rc = cli_stopped("compare", "nothing written");
 	if (rc)
 		goto out;
 	/* With --json - stdout carries the JSON alone. */
 	if (!json_path || strcmp(json_path, "-")) {
 		compare_print(stdout, cr, wide);
-		path_changes_print(stdout, &paths);
 	}
 	rc = *cli_stop_flag() ? cli_stopped("compare", json_path ? "the --json file not written" : NULL)
 			      : cli_stdout_check("compare", EXIT_OK);
 	if (!rc && json_path)
-		rc = write_json(json_path, cr, &paths);
+		rc = write_json(json_path, cr);
 	if (!rc && json_path)
 		rc = cli_stopped("compare", "after the --json file was written");
 	if (!rc && fail_on_regression && compare_regressed(cr))
 		rc = EXIT_FAIL;
 out:
-	path_changes_free(&paths);
 	compare_free(cr);
 	noise_free(noise);
 	free_side(a, na);

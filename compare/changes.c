@@ -5,6 +5,7 @@
  * lists matched record by record, a record on one side only being a
  * change too.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,13 +50,13 @@ static const void **sorted_refs(const void *base, size_t n, const struct pairing
 	return v;
 }
 
-/* Walk both sorted lists in step, handing every record to pg->pair. 0 or -1. */
+/* Walk both sorted lists in step, handing every record to pg->pair. 0 or -ENOMEM. */
 static int pair_records(struct compare_result *cr, const void *ctx, const void *a, size_t na,
 			const void *b, size_t nb, const struct pairing *pg)
 {
 	const void **va = sorted_refs(a, na, pg), **vb = sorted_refs(b, nb, pg);
 	size_t i = 0, j = 0;
-	int c, rc = -1;
+	int c, rc = -ENOMEM;
 
 	if (!va || !vb)
 		goto out;
@@ -85,7 +86,7 @@ static int add_map_change(struct compare_result *cr, const char *profile,
 	struct compare_map_change *m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 
 	if (!m)
-		return -1;
+		return -ENOMEM;
 	m->profile = profile;
 	if (!e)
 		return 0;
@@ -142,31 +143,31 @@ int changes_maps(struct compare_result *cr, const struct result_map *a, const st
 	cr->map_compared = 1;
 	if (a->emulated && findings_warnf(cr, "note: %s's ownership map was taken under "
 					      "emulation: ownership is not meaningful", cr->name_a))
-		return -1;
+		return -ENOMEM;
 	if (b->emulated && findings_warnf(cr, "note: %s's ownership map was taken under "
 					      "emulation: ownership is not meaningful", cr->name_b))
-		return -1;
+		return -ENOMEM;
 	/* Profiles are few (CPUID variants): a linear lookup is fine. */
 	for (i = 0; i < a->n_profiles && i < 1000; i++) {
 		pb = find_profile(b, a->profiles[i].name);
 		if (!pb) {
 			m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 			if (!m)
-				return -1;
+				return -ENOMEM;
 			m->profile = a->profiles[i].name;
 			m->a = "present";
 			m->a_exits = m->b_exits = m->a_cycles = m->b_cycles = -1;
 			continue;
 		}
 		if (compare_profile(cr, &a->profiles[i], pb))
-			return -1;
+			return -ENOMEM;
 	}
 	for (i = 0; i < b->n_profiles && i < 1000; i++) {
 		if (find_profile(a, b->profiles[i].name))
 			continue;
 		m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 		if (!m)
-			return -1;
+			return -ENOMEM;
 		m->profile = b->profiles[i].name;
 		m->b = "present";
 		m->a_exits = m->b_exits = m->a_cycles = m->b_cycles = -1;
@@ -206,7 +207,7 @@ static int add_check_change(struct compare_result *cr, const struct check_result
 	struct compare_check_change *m = findings_push(&cr->checks, &cr->n_checks, sizeof(*m));
 
 	if (!m)
-		return -1;
+		return -ENOMEM;
 	m->suite = c->suite;
 	m->name = c->name;
 	m->a = ca ? check_status_names[ca->status] : NULL;

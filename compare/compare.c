@@ -3,26 +3,15 @@
  * compare.c - the entry points of an A/B comparison of result files (one
  * or several runs per side; compare/compare.h): the options, the result
  * set up and filled by its parts in turn (hostdiff.c, notes.c,
- * probediff.c, changes.c), whether it regressed, freeing it; the names of
- * the enums.
+ * probediff.c, changes.c, path.c), freeing it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/compare_int.h"
 #include "compare/lane_spread.h"
-
-const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
-	"faster", "slower", "no significant change", "too noisy", "not judged", "not compared",
-};
-
-const char *const compare_method_names[COMPARE_METHOD_N] = { "batches", "rounds", "runs" };
-const char *const compare_r2r_names[COMPARE_R2R_N] = { "none", "partial", "runs", "floor",
-								"lane" };
-const char *const compare_normalize_names[COMPARE_NORMALIZE_N] = { "auto", "none", "speed" };
-const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "zero", "runs",
-								     "not judged", "counts" };
 
 int compare_normalize_parse(const char *s, enum compare_normalize *out)
 {
@@ -31,7 +20,7 @@ int compare_normalize_parse(const char *s, enum compare_normalize *out)
 			*out = (enum compare_normalize)i;
 			return 0;
 		}
-	return -1;
+	return -EINVAL;
 }
 
 void compare_opts_init(struct compare_opts *o)
@@ -130,6 +119,7 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 					     const struct compare_opts *opts, struct err *err)
 {
 	struct compare_result *cr = NULL;
+	int rc = -ENOMEM;
 
 	if (!na || !nb) {
 		err_set(err, -EINVAL, "no %s files", na ? "new" : "base");
@@ -151,20 +141,38 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 	cr->noise = cr->opts.noise;
 	resolve_normalize(cr, a, na, b, nb);
 	resolve_hosts(cr, a, na, b, nb);
-	if (!cr->name_a || !cr->name_b || !cr->files_a || !cr->files_b ||
-	    hostdiff_host(cr, &a[0]->host, &b[0]->host) ||
-	    notes_side(cr, "base", a, na) || notes_side(cr, "new", b, nb) ||
-	    (a[0]->settings.present && b[0]->settings.present &&
-	     hostdiff_settings(cr, a[0], b[0])) ||
-	    (cr->noise && notes_floor(cr, a, na, b, nb)) ||
-	    probediff_probes(cr, a, na, b, nb) || notes_speed(cr, a, na, b, nb) || notes_r2r(cr) ||
-	    (a[0]->map && b[0]->map && changes_maps(cr, a[0]->map, b[0]->map)) ||
-	    (a[0]->checks.n && b[0]->checks.n && changes_checks(cr, &a[0]->checks, &b[0]->checks)))
+	if (!cr->name_a || !cr->name_b || !cr->files_a || !cr->files_b)
 		goto oom;
-	return cr;
+	/* Each part in turn, the first failure's code kept. */
+	rc = hostdiff_host(cr, &a[0]->host, &b[0]->host);
+	if (!rc)
+		rc = notes_side(cr, "base", a, na);
+	if (!rc)
+		rc = notes_side(cr, "new", b, nb);
+	if (!rc && a[0]->settings.present && b[0]->settings.present)
+		rc = hostdiff_settings(cr, a[0], b[0]);
+	if (!rc && cr->noise)
+		rc = notes_floor(cr, a, na, b, nb);
+	if (!rc)
+		rc = probediff_probes(cr, a, na, b, nb);
+	if (!rc)
+		rc = notes_speed(cr, a, na, b, nb);
+	if (!rc)
+		rc = notes_r2r(cr);
+	if (!rc && a[0]->map && b[0]->map)
+		rc = changes_maps(cr, a[0]->map, b[0]->map);
+	if (!rc && a[0]->checks.n && b[0]->checks.n)
+		rc = changes_checks(cr, &a[0]->checks, &b[0]->checks);
+	if (!rc)
+		rc = path_changes_build(a, na, b, nb, &cr->paths);
+	if (!rc)
+		return cr;
 oom:
 	compare_free(cr);
-	err_set(err, -ENOMEM, "%s vs %s: out of memory", a[0]->name, b[0]->name);
+	if (rc == -ENOMEM)
+		err_set(err, rc, "%s vs %s: out of memory", a[0]->name, b[0]->name);
+	else
+		err_set(err, rc, "%s vs %s: %s", a[0]->name, b[0]->name, strerror(-rc));
 	return NULL;
 }
 
@@ -172,11 +180,6 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 				       const struct compare_opts *opts, struct err *err)
 {
 	return compare_results_multi(&a, 1, &b, 1, opts, err);
-}
-
-int compare_regressed(const struct compare_result *cr)
-{
-	return cr->n_slower > 0;
 }
 
 void compare_free(struct compare_result *cr)
@@ -206,5 +209,6 @@ void compare_free(struct compare_result *cr)
 	free(cr->files_a);
 	free(cr->files_b);
 	free(cr->r2r_note);
+	path_changes_free(&cr->paths);
 	free(cr);
 }

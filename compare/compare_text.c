@@ -563,4 +563,5 @@ void compare_print(FILE *f, const struct compare_result *cr, int wide)
 		 cr->n_not_run, cr->n_only_a, cr->n_only_b);
 	fputc('\n', f);
 	put_text(f, wide, "summary: ", 2, line);
+	path_changes_print(f, &cr->paths);
 }

@@ -7,6 +7,7 @@
  * counts themselves exclude: chance (an exact test of the counts over the
  * ops) and the host (a step larger than the host's own exits per op).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -84,8 +85,9 @@ struct counts {
 
 /*
  * The counts behind counter i of the runs r[0..n-1]: per op x ops, each a
- * whole number (within 0.01) over ops > 0. 0, or -1 when a run lacks its
- * ops or its figure is no count over them.
+ * whole number (within 0.01) over ops > 0. 0, or -EINVAL when a run lacks
+ * its ops or its figure is no count over them (not a failure: the exact
+ * test does not apply).
  */
 static int side_counts(const struct run_probe *const *r, size_t n, int i, struct counts *t)
 {
@@ -96,14 +98,14 @@ static int side_counts(const struct run_probe *const *r, size_t n, int i, struct
 		if (r[j]->per_op[i] < 0)
 			continue;
 		if (r[j]->ops <= 0)
-			return -1;
+			return -EINVAL;
 		k = r[j]->per_op[i] * (double)r[j]->ops;
 		if (!(fabs(k - round(k)) <= 0.01))
-			return -1;
+			return -EINVAL;
 		t->k += round(k);
 		t->ops += (double)r[j]->ops;
 	}
-	return t->ops > 0 ? 0 : -1;
+	return t->ops > 0 ? 0 : -EINVAL;
 }
 
 /* log of the binomial probability of x of n at p (0 < p < 1). */

@@ -4,6 +4,7 @@
  * result (compare/compare_int.h): an element of one of its lists, a
  * message, a warning or note.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,11 +60,11 @@ int findings_warnf(struct compare_result *cr, const char *fmt, ...)
 	msg = vprintf_alloc(fmt, ap);
 	va_end(ap);
 	if (!msg)
-		return -1;
+		return -ENOMEM;
 	w = findings_push(&cr->warnings, &cr->n_warnings, sizeof(*w));
 	if (!w) {
 		free(msg);
-		return -1;
+		return -ENOMEM;
 	}
 	*w = msg;
 	return 0;

@@ -4,6 +4,7 @@
  * (docs/compare-report.md, "Bad input"): another host, another exitscope
  * or another method make it unusable; other settings are warnings.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,12 +39,12 @@ static int check_file(const struct noise_floor *nf, const struct result_file *f,
 int compare_noise_check(const struct noise_floor *nf, const struct result_file *const *a, size_t na,
 			const struct result_file *const *b, size_t nb, struct err *err)
 {
-	for (size_t i = 0; i < na; i++)
-		if (check_file(nf, a[i], err))
-			return -1;
-	for (size_t i = 0; i < nb; i++)
-		if (check_file(nf, b[i], err))
-			return -1;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < na + nb; i++)
+		rc = check_file(nf, i < na ? a[i] : b[i - na], err);
+	if (rc)
+		return rc;
 	return 0;
 }
 

@@ -5,6 +5,7 @@
  * and a warning where the difference may be in the figures (CPU,
  * execution mode, method, guest XCR0).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,11 @@ static int add_host(struct compare_result *cr, const char *field, const char *a,
 		return 0;
 	d = findings_push(&cr->host, &cr->n_host, sizeof(*d));
 	if (!d)
-		return -1;
+		return -ENOMEM;
 	d->field = strdup(field);
 	d->a = strdup(a);
 	d->b = strdup(b);
-	return d->field && d->a && d->b ? 0 : -1;
+	return d->field && d->a && d->b ? 0 : -ENOMEM;
 }
 
 static const char *param_value(const struct host_record *h, const char *key)
@@ -53,14 +54,14 @@ static int compare_params(struct compare_result *cr, const struct host_record *a
 		v = param_value(b, a->backend_params[i].key);
 		snprintf(field, sizeof(field), "backend.params.%s", a->backend_params[i].key);
 		if (add_host(cr, field, a->backend_params[i].value, v ? v : "(unset)"))
-			return -1;
+			return -ENOMEM;
 	}
 	for (i = 0; i < b->n_backend_params; i++) {
 		if (param_value(a, b->backend_params[i].key))
 			continue;
 		snprintf(field, sizeof(field), "backend.params.%s", b->backend_params[i].key);
 		if (add_host(cr, field, "(unset)", b->backend_params[i].value))
-			return -1;
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -131,23 +132,23 @@ int hostdiff_settings(struct compare_result *cr, const struct result_file *fa,
 			continue;
 		if (i == RUN_SETTING_CPUS) {
 			if (compare_cpus(cr, fa, fb, va, vb))
-				return -1;
+				return -ENOMEM;
 			continue;
 		}
 		snprintf(field, sizeof(field), "settings.%s", run_setting_names[i]);
 		if (add_host(cr, field, va, vb))
-			return -1;
+			return -ENOMEM;
 		if (i == RUN_SETTING_GUEST_XCR0 &&
 		    findings_warnf(cr, "WARNING: the runs set different guest XCR0 (--guest-xcr0: "
 				       "%s: %s, %s: %s): exits that switch XCR0 cost differently",
 				       cr->name_a, va, cr->name_b, vb))
-			return -1;
+			return -ENOMEM;
 		if (i == RUN_SETTING_METHOD &&
 		    findings_warnf(cr, "WARNING: the runs were measured by different methods "
 				       "(%s: %s, %s: %s): v1 subtracts one nop baseline per run, "
 				       "v2 a paired baseline per batch, so the figures may differ "
 				       "by the method", cr->name_a, va, cr->name_b, vb))
-			return -1;
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -194,7 +195,7 @@ static int compare_lanes(struct compare_result *cr, const struct host_lane *a,
 	char *ea = lane_patches(a->emulator_patches, a->n_emulator_patches);
 	char *eb = lane_patches(b->emulator_patches, b->n_emulator_patches);
 	char *sa = lane_source(a), *sb = lane_source(b);
-	int rc = -1;
+	int rc = -ENOMEM;
 
 	if (pa && pb && ea && eb && sa && sb &&
 	    !add_host(cr, "lane.name", host_lane_names[a->name], host_lane_names[b->name]) &&
@@ -221,7 +222,7 @@ int hostdiff_host(struct compare_result *cr, const struct host_record *a,
 {
 	char *ca = cpu_desc(a), *cb = cpu_desc(b), ta[32], tb[32];
 	const char *ma = exec_mode_names[a->exec_mode], *mb = exec_mode_names[b->exec_mode];
-	int rc = -1;
+	int rc = -ENOMEM;
 
 	if (!ca || !cb)
 		goto out;

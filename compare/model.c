@@ -7,6 +7,7 @@
  * at the base side's guest speed first (results/guest_speed.h), and the
  * adjustment's own uncertainty joins the interval.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static int by_batches(struct compare_probe *p, const struct run_probe *const *a,
 {
 	size_t xa_n = 0, xb_n = 0;
 	double *xa = pool_samples(a, na, &xa_n), *xb = pool_samples(b, nb, &xb_n);
-	int rc = -1;
+	int rc = -ENOMEM;
 
 	if (xa && xb)
 		rc = stats_bootstrap_median_diff(xa, xa_n, xb, xb_n, o->iters,
@@ -126,7 +127,8 @@ struct side_est {
  * With the floor: the variation within the runs plus the floor's between
  * them (needs 2 rounds in every run). Without: 2 runs or more by their
  * means, one run by its rounds. 0, 1 when the side has no variance to
- * give (one run of one round), -1 out of memory.
+ * give (one run of one round), -ENOMEM out of memory, -EINVAL from the
+ * statistics (a value not finite).
  */
 static int estimate_side(const struct run_probe *const *r, size_t n, const struct speed_adj *adj,
 			 int with_floor, struct side_est *e)
@@ -136,19 +138,19 @@ static int estimate_side(const struct run_probe *const *r, size_t n, const struc
 	int rc = 1;
 
 	if (!sr)
-		return -1;
+		return -ENOMEM;
 	e->runs = n;
 	e->floored = 0;
 	if (with_floor && min_rounds >= 2) {
 		e->m = COMPARE_METHOD_ROUNDS;
 		e->floored = 1;
-		rc = stats_side_within(sr, n, &e->s) ? -1 : 0;
+		rc = stats_side_within(sr, n, &e->s);
 	} else if (n >= 2) {
 		e->m = COMPARE_METHOD_RUNS;
-		rc = stats_side_runs(sr, n, &e->s) ? -1 : 0;
+		rc = stats_side_runs(sr, n, &e->s);
 	} else if (min_rounds >= 2) {
 		e->m = COMPARE_METHOD_ROUNDS;
-		rc = stats_side_within(sr, n, &e->s) ? -1 : 0;
+		rc = stats_side_within(sr, n, &e->s);
 	}
 	/*
 	 * The slope was fitted on these rounds' deviations within their runs:
@@ -232,7 +234,7 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
 	ra = estimate_side(a, na, adj, f != NULL, &ea);
 	rb = estimate_side(b, nb, adj, f != NULL, &eb);
 	if (ra < 0 || rb < 0)
-		return -1;
+		return ra < 0 ? ra : rb;
 	if (ra || rb)
 		return by_batches(p, a, na, b, nb, o);
 	/* The floor is estimated once: one component shared by the sides it is added to. */
@@ -269,4 +271,5 @@ void compare_model_lane(struct compare_probe *p)
 	p->d.lo -= w;
 	p->d.hi += w;
 	p->r2r = COMPARE_R2R_LANE;
+	p->lane_spread_pct = LANE_SPREAD_1VCPU_PCT;
 }

@@ -17,7 +17,7 @@
  * p->loop_a, p->loop_b: every round of both sides put at that guest speed
  * (the floor's estimate at speed, the slope's error over the loops'
  * difference in the interval), else the rounds are compared as measured.
- * 0, or -1 when out of memory.
+ * 0, or -ENOMEM, or -EINVAL from the statistics (a value not finite).
  */
 int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
 		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o);

@@ -6,6 +6,7 @@
  * one run to the next, and the guest speed line (compare/speed.c) with
  * its verdict and what it means for the probes'.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ int notes_side(struct compare_result *cr, const char *what, const struct result_
 		if (field && findings_warnf(cr, "WARNING: the %s runs differ in %s (%s vs %s): "
 						"they are pooled as runs of one setup",
 						what, field, f[0]->name, f[i]->name))
-			return -1;
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -70,7 +71,7 @@ static int floor_warnings(struct compare_result *cr, const struct result_file *c
 			if (findings_warnf(cr, "WARNING: %s's runs were measured with %s %s, %s "
 					       "with %s: its between-run part is added as it "
 					       "was measured", name, what, va, f[i]->name, vb))
-				return -1;
+				return -ENOMEM;
 		}
 	}
 	return 0;
@@ -83,13 +84,13 @@ int notes_floor(struct compare_result *cr, const struct result_file *const *a, s
 	unsigned warned = 0;
 
 	if (floor_warnings(cr, a, na, &warned) || floor_warnings(cr, b, nb, &warned))
-		return -1;
+		return -ENOMEM;
 	if (strcmp(nf->host.kernel, a[0]->host.kernel) && strcmp(nf->host.kernel, b[0]->host.kernel) &&
 	    findings_warnf(cr, "note: %s was measured under kernel %s, the base runs %s and "
 			       "the new %s: it is taken as the host's floor under either",
 			       nf->name ? nf->name : "the noise floor", nf->host.kernel,
 			       a[0]->host.kernel, b[0]->host.kernel))
-		return -1;
+		return -ENOMEM;
 	return 0;
 }
 
@@ -184,7 +185,7 @@ int notes_r2r(struct compare_result *cr)
 				"('too noisy' stands). %s.", n, n == 1 ? "" : "s", names,
 				cr->noise ? "and not in the noise floor" : "no noise floor", how);
 	if (n && !note)
-		return -1;
+		return -ENOMEM;
 	n = r2r_names(cr, floor_unjudged, names, sizeof(names));
 	if (n && !(note = note_add(note, "%s%zu probe%s (%s) not judged though the noise floor "
 				   "is in %s interval: a side of one run on a host whose guest "
@@ -192,14 +193,14 @@ int notes_r2r(struct compare_result *cr)
 				   "does not hold one run a side (docs/benchmark.md); several runs "
 				   "per side judge %s.", note ? "" : "note: ", n, n == 1 ? "" : "s",
 				   names, n == 1 ? "its" : "their", n == 1 ? "it" : "them")))
-		return -1;
+		return -ENOMEM;
 	n = r2r_names(cr, lane_widened, names, sizeof(names));
 	if (n && !(note = note_add(note, "%sBochs lane runs, one boot on a side: the interval of "
 				   "%zu one-vCPU probe%s stands for the variation from one boot "
 				   "to the next by the lanes' spread, each end moved out by "
 				   "%.2f%% of the larger figure.", note ? "" : "note: ", n,
 				   n == 1 ? "" : "s", LANE_SPREAD_1VCPU_PCT)))
-		return -1;
+		return -ENOMEM;
 	cr->r2r_note = note;
 	return 0;
 }
@@ -213,9 +214,10 @@ int notes_speed(struct compare_result *cr, const struct result_file *const *a, s
 		const struct result_file *const *b, size_t nb)
 {
 	struct compare_probe *s = &cr->speed;
+	int rc = compare_speed(cr, a, na, b, nb);
 
-	if (compare_speed(cr, a, na, b, nb))
-		return -1;
+	if (rc)
+		return rc;
 	/* Judged as a probe is (docs/method.md, "Not judged"): the loop is one vCPU's. */
 	if (cr->has_speed && cr->lanes_deterministic &&
 	    (s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL))
@@ -237,12 +239,12 @@ int notes_speed(struct compare_result *cr, const struct result_file *const *a, s
 			       "verdicts (--normalize none compares the cycles as measured)",
 			       cr->speed.verdict == COMPARE_FASTER ? "faster" : "slower",
 			       cr->speed.pct, cr->speed_probes))
-		return -1;
+		return -ENOMEM;
 	if (cr->n_not_normalized &&
 	    findings_warnf(cr, "note: %zu probe%s compared as measured, not at equal guest "
 			       "speed: a round without a loop, or loops that did not vary "
 			       "within a run", cr->n_not_normalized,
 			       cr->n_not_normalized == 1 ? " was" : "s were"))
-		return -1;
+		return -ENOMEM;
 	return 0;
 }

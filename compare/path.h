@@ -10,48 +10,10 @@
 #ifndef EXITSCOPE_COMPARE_PATH_H
 #define EXITSCOPE_COMPARE_PATH_H
 
-#include <jansson.h>
 #include <stdio.h>
 
+#include "results/compare_model.h"
 #include "results/result_read.h"
-
-/* One figure per side: the mean over the side's profiled runs and their range. */
-struct path_fig {
-	double mean, lo, hi;
-	size_t n;		/* runs that have the probe's exit path */
-};
-
-struct path_fn_change {
-	const char *name;
-	struct path_fig insn[2], calls[2];	/* [0] base side, [1] new side; per op */
-};
-
-struct path_census_change {
-	const char *insn;			/* lower-case mnemonic */
-	const char *operand;			/* a name, a raw "0x..." index, or NULL */
-	struct path_fig per_op[2];		/* executions per op, [0] base, [1] new */
-};
-
-struct path_probe_change {
-	const char *probe;
-	struct path_fig kernel[2];		/* L1 kernel instructions per op */
-	struct path_fn_change *fns;		/* changed functions, largest |insn change| first */
-	size_t n_fns;
-	/*
-	 * has_census: every profile of the probe on both sides had a census,
-	 * so it was compared; census: its changed rows, largest |per-op
-	 * change| first, then by insn and operand.
-	 */
-	int has_census;
-	struct path_census_change *census;
-	size_t n_census;
-};
-
-struct path_changes {
-	struct path_probe_change *probes;	/* probes whose exit path changed */
-	size_t n;
-	size_t compared;			/* probes with an exit path on both sides */
-};
 
 /*
  * A figure changed when the sides' ranges do not overlap (with one run a
@@ -81,11 +43,4 @@ int path_census_same(const char *insn_a, const char *operand_a, const char *insn
  * a leading "+" or "-".
  */
 void path_per_op_str(char *buf, size_t n, double v, int sign);
-/*
- * {"compared": N, "probes": [{probe, kernel_insn_per_op: [a, b], functions:
- * [...], census: [{insn, operand, per_op: [a, b]}]}]}, census only where
- * it was compared.
- */
-json_t *path_changes_json(const struct path_changes *c);
-
 #endif

@@ -86,7 +86,7 @@ static int side_index(struct side *s)
 		total += s->f[i]->n_probes;
 	s->refs = malloc((total ? total : 1) * sizeof(*s->refs));
 	if (!s->refs)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < s->n; i++)
 		for (j = 0; j < s->f[i]->n_probes; j++)
 			s->refs[s->n_refs++] = (struct key_ref){ s->f[i]->probes[j].name, i, j };
@@ -118,7 +118,7 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
 	pl->rep = ref_probe(s, first);
 	pl->ok = malloc(s->n * sizeof(*pl->ok));
 	if (!pl->ok)
-		return -1;
+		return -ENOMEM;
 	for (r = first; r < end && strcmp(r->key, first->key) == 0; r++) {
 		const struct run_probe *p = ref_probe(s, r);
 
@@ -168,7 +168,7 @@ void probediff_verdict(const struct compare_result *cr, struct compare_probe *p,
  * Put p's rounds at the base side's guest speed when the comparison is
  * normalized: every round of both sides has a loop, and the slope can be
  * fitted on them (results/guest_speed.h). Each side's mean loop into p->loop_a,
- * p->loop_b (-1 unknown). 0, or -1 out of memory.
+ * p->loop_b (-1 unknown). 0, or -ENOMEM.
  */
 static int probe_speed(const struct compare_result *cr, struct compare_probe *p,
 		       const struct pooled *pa, const struct pooled *pb)
@@ -183,13 +183,13 @@ static int probe_speed(const struct compare_result *cr, struct compare_probe *p,
 		return 0;
 	all = malloc((pa->n_ok + pb->n_ok) * sizeof(*all));
 	if (!all)
-		return -1;
+		return -ENOMEM;
 	memcpy(all, pa->ok, pa->n_ok * sizeof(*all));
 	memcpy(all + pa->n_ok, pb->ok, pb->n_ok * sizeof(*all));
 	rc = speed_fit(all, pa->n_ok + pb->n_ok, p->loop_a, &p->speed);
 	free(all);
 	if (rc == -ENOMEM)
-		return -1;
+		return rc;
 	p->normalized = rc == 0;
 	return 0;
 }
@@ -275,7 +275,7 @@ static int judgeable(const struct compare_result *cr, const struct compare_probe
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
-	int floor_emulated;
+	int floor_emulated, rc;
 
 	p->a = pa->rep;
 	p->b = pb->rep;
@@ -295,9 +295,11 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 		cr->n_not_run++;
 		return 0;
 	}
-	if (probe_speed(cr, p, pa, pb) ||
-	    compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts))
-		return -1;
+	rc = probe_speed(cr, p, pa, pb);
+	if (!rc)
+		rc = compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts);
+	if (rc)
+		return rc;
 	if (cr->lanes_deterministic &&
 	    (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL) &&
 	    !any_two_vcpus(pa->ok, pa->n_ok) && !any_two_vcpus(pb->ok, pb->n_ok))
@@ -373,13 +375,13 @@ static int compare_counters(struct compare_result *cr, struct compare_probe *p,
 						      cr->emulated, &c);
 
 		if (r == COUNTERS_NOMEM)
-			return -1;
+			return -ENOMEM;
 		if (r != COUNTERS_CHANGED && r != COUNTERS_UNJUDGED)
 			continue;
 		to = r == COUNTERS_CHANGED ? findings_push(&cr->counters, &cr->n_counters, sizeof(*to)) :
 					     findings_push(&cr->unjudged, &cr->n_unjudged, sizeof(*to));
 		if (!to)
-			return -1;
+			return -ENOMEM;
 		c.probe = p->name;
 		c.counter = result_per_op_names[i];
 		c.note = NULL;
@@ -452,7 +454,7 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 	const struct key_ref *ra, *rb, *dummy;
 	struct compare_probe *p;
 	size_t i, j;
-	int rc = -1;
+	int rc = -ENOMEM, r;
 
 	if (side_index(sa) || side_index(sb))
 		goto out;
@@ -480,8 +482,13 @@ static int compare_probes(struct compare_result *cr, struct side *sa, struct sid
 			p = &cr->probes[cr->n_probes++];
 			p->name = ra->key;
 			p->group = pa.rep->group;
-			if (compare_probe(cr, p, &pa, &pb) || compare_counters(cr, p, &pa, &pb))
+			r = compare_probe(cr, p, &pa, &pb);
+			if (!r)
+				r = compare_counters(cr, p, &pa, &pb);
+			if (r) {
+				rc = r;
 				goto out;
+			}
 			if (p->method != COMPARE_METHOD_BATCHES && p->loop_a > 0 && p->loop_b > 0) {
 				if (baseline_shift(&pa, &pb, &shift[n_shift]))
 					n_shift++;

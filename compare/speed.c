@@ -5,6 +5,7 @@
  * one pseudo-probe whose runs are the files and whose rounds are the
  * loop's, compared by the probes' own models (compare/model.c).
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "compare/model.h"
@@ -63,7 +64,7 @@ static int loop_push(struct loop_run *l, double v)
 		double *x = realloc(l->x, cap * sizeof(*x));
 
 		if (!x)
-			return -1;
+			return -ENOMEM;
 		l->x = x;
 		l->cap = cap;
 	}
@@ -101,7 +102,7 @@ static int add_probe(const struct result_file *const *f, size_t n, const char *n
 		for (size_t k = 0; p && k < p->n_rounds; k++)
 			if (p->rounds[k].batch == batch &&
 			    loop_push(&l[i], p->rounds[k].baseline_median / ref))
-				return -1;
+				return -ENOMEM;
 	}
 	return 0;
 }
@@ -152,7 +153,7 @@ int compare_speed(struct compare_result *cr, const struct result_file *const *a,
 	double ref, ref_b;
 	long long batch;
 	size_t ma, mb;
-	int rc = -1;
+	int rc = -ENOMEM;
 
 	cr->has_speed = 0;
 	cr->speed_probes = 0;

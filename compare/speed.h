@@ -16,7 +16,7 @@
  * file one run whose rounds are every such probe's round baselines of the
  * batch size speed_batch picks for it, each over that probe's mean
  * baseline of that size on the base side. cr->has_speed 0 when
- * there is none. 0, or -1 when out of memory.
+ * there is none. 0, -ENOMEM, or -EINVAL from the statistics (compare_model).
  */
 int compare_speed(struct compare_result *cr, const struct result_file *const *a, size_t na,
 		  const struct result_file *const *b, size_t nb);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "report/html.h"
 #include "report/published.h"
 #include "report/report.h"
@@ -367,15 +368,44 @@ static void side_label(char *buf, size_t len, size_t from, size_t to)
 	buf[k] = 0;
 }
 
-static int write_comparisons(const struct report_ctx *r, const struct compare_opts *opts,
-			     const char *doc, struct err *err)
+int report_compare(struct report_ctx *r, const struct compare_opts *opts, struct err *err)
+{
+	const struct result_file *const *f = (const struct result_file *const *)r->files;
+	int paths = r->n && report_has_paths(f[0]);
+
+	if (r->n_base) {	/* the pooled sides: one comparison */
+		r->pooled = compare_results_multi(f, r->n_base, f + r->n_base, r->n - r->n_base, opts,
+						  err);
+		if (!r->pooled)
+			return -1;
+	}
+	for (size_t i = 1; i < r->n; i++) {
+		if (r->n_base && !(paths && report_has_paths(f[i])))
+			continue;
+		r->vs_a[i] = compare_results(f[0], f[i], opts, err);
+		if (!r->vs_a[i])
+			return -1;
+	}
+	return 0;
+}
+
+void report_compare_free(struct report_ctx *r)
+{
+	compare_free(r->pooled);
+	r->pooled = NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(r->vs_a); i++) {
+		compare_free(r->vs_a[i]);
+		r->vs_a[i] = NULL;
+	}
+}
+
+static void write_comparisons(const struct report_ctx *r, const char *doc)
 {
 	char la[2 * REPORT_MAX_FILES + 1], lb[2 * REPORT_MAX_FILES + 1];
-	struct compare_result *cr;
 	size_t i;
 
 	if (r->n < 2)
-		return 0;
+		return;
 	fputs("<section id=\"compare\"><h2>A/B comparison</h2>\n", r->f);
 	if (doc) {
 		fputs("<p class=\"note\">The comparison of ", r->f);
@@ -383,28 +413,17 @@ static int write_comparisons(const struct report_ctx *r, const struct compare_op
 		fputs(" (exitscope compare --json), made again from its files with its options.</p>\n",
 		      r->f);
 	}
-	if (r->n_base) {	/* the pooled sides: one comparison */
+	if (r->pooled) {
 		side_label(la, sizeof(la), 0, r->n_base);
 		side_label(lb, sizeof(lb), r->n_base, r->n);
-		cr = compare_results_multi((const struct result_file *const *)r->files, r->n_base,
-					   (const struct result_file *const *)r->files + r->n_base,
-					   r->n - r->n_base, opts, err);
-		if (!cr)
-			return -1;
-		write_comparison(r, cr, la, lb, "sides");
-		compare_free(cr);
+		write_comparison(r, r->pooled, la, lb, "sides");
 	}
 	for (i = 1; !r->n_base && i < r->n; i++) {
 		side_label(la, sizeof(la), 0, 1);
 		side_label(lb, sizeof(lb), i, i + 1);
-		cr = compare_results(r->files[0], r->files[i], opts, err);
-		if (!cr)
-			return -1;
-		write_comparison(r, cr, la, lb, lb);
-		compare_free(cr);
+		write_comparison(r, r->vs_a[i], la, lb, lb);
 	}
 	fputs("</section>\n", r->f);
-	return 0;
 }
 
 /* Check results: (suite, name) rows x files. */
@@ -533,6 +552,7 @@ int report_write(FILE *f, struct result_file *const *files, size_t n, const stru
 		 struct err *err)
 {
 	struct report_ctx r = { .f = f, .files = files, .n = n, .n_base = how->n_base };
+	int rc;
 	const struct compare_opts *opts = how->cmp;
 	struct compare_opts defaults;
 	struct err e;
@@ -547,6 +567,10 @@ int report_write(FILE *f, struct result_file *const *files, size_t n, const stru
 	if (!opts) {
 		compare_opts_init(&defaults);
 		opts = &defaults;
+	}
+	if (report_compare(&r, opts, &e)) {
+		report_compare_free(&r);
+		return err_set(err, e.code ? e.code : -ENOMEM, "%s", e.msg[0] ? e.msg : "out of memory");
 	}
 	report_page_start(f, "exitscope report");
 	fputs("<header id=\"top\"><h1>exitscope report</h1>\n<p class=\"meta\">", f);
@@ -564,12 +588,16 @@ int report_write(FILE *f, struct result_file *const *files, size_t n, const stru
 		fputs("<a href=\"#published\">Published figures</a>", f);
 	fputs("<a href=\"#probes\">Probe costs</a><a href=\"#map\">Ownership map</a>"
 	      "<a href=\"#checks\">Checks</a></nav></header>\n<main>\n", f);
-	if (write_host(&r) || write_comparisons(&r, opts, how->doc, &e) ||
-	    report_published(&r) < 0 || report_probes(&r) || report_exit_paths(&r) ||
-	    report_map(&r) || write_checks(&r)) {
-		return err_set(err, e.code ? e.code : -ENOMEM, "%s", e.msg[0] ? e.msg : "out of memory");
-	}
-	return report_page_end(f, err);
+	rc = write_host(&r);
+	if (!rc)
+		write_comparisons(&r, how->doc);
+	if (rc || report_published(&r) < 0 || report_probes(&r) || report_exit_paths(&r) ||
+	    report_map(&r) || write_checks(&r))
+		rc = err_set(err, -ENOMEM, "out of memory");
+	else
+		rc = report_page_end(f, err);
+	report_compare_free(&r);
+	return rc;
 }
 
 void report_page_start(FILE *f, const char *title)

@@ -6,14 +6,31 @@
 #include <stdio.h>
 
 #include "compare/compare.h"
+#include "report/report.h"
 #include "results/result_read.h"
 
+/*
+ * The files and their comparisons, made once (report_compare) and read by
+ * the sections: pooled, the sides' one comparison (n_base); vs_a[i], file
+ * i against A: every file after A without n_base, and with it each file
+ * whose exit paths the exit-path section sets against A's.
+ */
 struct report_ctx {
 	FILE *f;
 	struct result_file *const *files;
 	size_t n;
 	size_t n_base;		/* pooled sides: the base side's files; 0: each file against A */
+	struct compare_result *pooled;
+	struct compare_result *vs_a[REPORT_MAX_FILES];
 };
+
+/* Make r's comparisons with opts. 0, or -1 with err set (out of memory). */
+int report_compare(struct report_ctx *r, const struct compare_opts *opts, struct err *err);
+/* Free r's comparisons. */
+void report_compare_free(struct report_ctx *r);
+
+/* Has any probe of rf an exit path? */
+int report_has_paths(const struct result_file *rf);
 
 /* <section id="probes">: cost charts and numbers per probe group. 0 or -1 (no memory). */
 int report_probes(const struct report_ctx *r);

@@ -24,7 +24,7 @@
 #define FN_CENSUS_TOP	3	/* census rows in a function's cell */
 #define BAR_W		360	/* px of the largest bar */
 
-static int has_paths(const struct result_file *rf)
+int report_has_paths(const struct result_file *rf)
 {
 	for (size_t i = 0; i < rf->n_probes; i++)
 		if (rf->probes[i].exit_path.present)
@@ -269,7 +269,7 @@ int report_exit_paths(const struct report_ctx *r)
 	int any = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		any |= has_paths(r->files[i]);
+		any |= report_has_paths(r->files[i]);
 	if (!any)
 		return 0;
 	fputs("<section id=\"exit-path\"><h2>Exit paths</h2>\n"
@@ -281,14 +281,13 @@ int report_exit_paths(const struct report_ctx *r)
 	fputs("</p>\n", f);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct result_file *rf = r->files[i];
-		const struct result_file *const *base = (const struct result_file *const *)r->files;
-		struct path_changes pc = { 0 };
-		int vs_a = i > 0 && has_paths(r->files[0]);
+		const struct path_changes *pc = r->vs_a[i] ? &r->vs_a[i]->paths : NULL;
+		int vs_a = i > 0 && report_has_paths(r->files[0]);
 
-		if (!has_paths(rf))
+		if (!report_has_paths(rf))
 			continue;
-		if (vs_a && path_changes_build(base, 1, base + i, 1, &pc))
-			return -1;
+		if (vs_a && !pc)
+			return -1;	/* report_compare makes it */
 		fprintf(f, "<h3><span class=\"swatch\" style=\"background:%s\"></span>%c: ",
 			html_file_color(i), html_file_label(i));
 		html_escape(f, rf->name);
@@ -298,9 +297,8 @@ int report_exit_paths(const struct report_ctx *r)
 
 			if (p->exit_path.present)
 				path_probe(f, p, vs_a ? a_path(r, p->name) : NULL,
-					   vs_a ? change_find(&pc, p->name) : NULL);
+					   vs_a ? change_find(pc, p->name) : NULL);
 		}
-		path_changes_free(&pc);
 	}
 	fputs("</section>\n", f);
 	return ferror(f) ? -1 : 0;

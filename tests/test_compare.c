@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* test_compare.c - compare on synthetic result files with known differences: verdicts, lines, exit codes. */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -787,7 +788,7 @@ static void test_counters(void)
 	ok(cr && fabs(cr->probes[0].per_op_a[ie] - (245.7 + 262.3 + 258.0) / 3) < 1e-9 &&
 	   fabs(cr->probes[0].per_op_b[ie] - (273.7 + 253.2 + 250.0) / 3) < 1e-9,
 	   "each side's counter is the mean of its runs, not its first file's");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && fabs(json_real_value(json_object_get(json_object_get(json_array_get(
 	   json_object_get(doc, "probes"), 0), "base_per_op"), "insn_emulation")) - 255.3333333) < 1e-6,
 	   "--json base_per_op: the side's mean");
@@ -800,7 +801,7 @@ static void test_counters(void)
 	   !strcmp(compare_counter_line(&cr->unjudged[0], line, sizeof(line)),
 		   "p: 245.70 -> 273.70 insn_emulation/op"),
 	   "one run a side, 245.7 -> 273.7: not judged, not a change");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 0 &&
 	   json_array_size(json_object_get(doc, "counters_not_judged")) == 1 &&
 	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
@@ -945,7 +946,7 @@ static void test_counter_counts(void)
 	   !strcmp(compare_counter_line(&cr->counters[0], line, sizeof(line)), "p: 0.01 -> 2.02 exits/op"),
 	   "one run a side, 1 -> 188 exits over 93 ops: a change by the counts (CI [%.2f, %.2f])",
 	   cr && cr->n_counters ? cr->counters[0].lo : 0, cr && cr->n_counters ? cr->counters[0].hi : 0);
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && json_array_size(json_object_get(doc, "counter_changes")) == 1 &&
 	   !strcmp(json_string_value(json_object_get(json_array_get(json_object_get(doc,
 	   "counter_changes"), 0), "by")) ?: "", "counts"),
@@ -1319,14 +1320,14 @@ static void test_judging(void)
 	ok(plain && plain->n_not_judged == 1 && plain->method_note &&
 	   strstr(plain->method_note, "not judged"),
 	   "native, one run a side (no rounds): not judged, the batches note says so");
-	doc = cr ? compare_to_json(cr) : NULL;
+	doc = cr ? compare_result_json(cr) : NULL;
 	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "run_to_run"),
 			  "lane") &&
 	   fixture_num(json_array_get(json_object_get(doc, "probes"), 0), "lane_spread_pct") ==
 	   LANE_SPREAD_1VCPU_PCT && json_integer_value(json_object_get(doc, "schema_version")) == 7,
 	   "--json: run_to_run lane, lane_spread_pct, schema version 7");
 	json_decref(doc);
-	doc = plain ? compare_to_json(plain) : NULL;
+	doc = plain ? compare_result_json(plain) : NULL;
 	ok(doc && !strcmp(fixture_str(json_array_get(json_object_get(doc, "probes"), 0), "verdict"),
 			  "not judged") &&
 	   json_integer_value(json_object_get(json_object_get(doc, "summary"), "not_judged")) == 1 &&
@@ -2775,6 +2776,102 @@ static void test_census_cli(void)
 	run_free(&r);
 }
 
+/* The entry points fail with a negative errno (base/err.h): a bad --normalize, no files a side. */
+static void test_errno(void)
+{
+	enum compare_normalize n = COMPARE_NORMALIZE_AUTO;
+	const struct result_file *none = NULL;
+	struct err err;
+
+	ok(compare_normalize_parse("fast", &n) == -EINVAL && n == COMPARE_NORMALIZE_AUTO &&
+	   compare_normalize_parse("speed", &n) == 0 && n == COMPARE_NORMALIZE_SPEED,
+	   "compare_normalize_parse: -EINVAL for 'fast', 0 for 'speed'");
+	err_init(&err);
+	ok(!compare_results_multi(&none, 0, &none, 0, NULL, &err) && err.code == -EINVAL && err.msg[0],
+	   "compare_results_multi without files: NULL, -EINVAL and a message");
+}
+
+/*
+ * compare_results holds the exit-path changes: its text ends with them (as
+ * path_changes_print writes them) and its JSON has them as "exit_paths"
+ * (as path_changes_json), its last member; without profiles, neither.
+ */
+static void test_census_in_result(void)
+{
+	static const struct census_row base[] = { { "wrmsr", "IA32_XSS", 4 }, { "xsetbv", "XCR0", 4 } };
+	static const struct census_row fewer[] = { { "wrmsr", "IA32_XSS", 2 }, { "xsetbv", "XCR0", 2 } };
+	char a_path[4096], b_path[4096];
+	struct census_run ra, rb;
+	struct result_file *fa, *fb;
+	const struct result_file *a, *b;
+	struct compare_result *cr;
+	json_t *j = NULL, *doc = NULL;
+	char *paths, *text = NULL;
+	size_t len = 0, n;
+	FILE *f;
+
+	census_run(&ra, 1000, base, ARRAY_SIZE(base), 1);
+	census_run(&rb, 960, fewer, ARRAY_SIZE(fewer), 1);
+	census_file(a_path, "in_result_a.json", &ra, 1, 81);
+	census_file(b_path, "in_result_b.json", &rb, 1, 82);
+	fa = load(a_path);
+	fb = load(b_path);
+	if (!fa || !fb || !fa->probes[0].exit_path.has_census) {
+		tap_skip(5, "the fixture files do not read back with their census");
+		result_free(fa);
+		result_free(fb);
+		return;
+	}
+	a = fa;
+	b = fb;
+	paths = census_compare(&a, 1, &b, 1, &j);
+	cr = compare_results(a, b, NULL, NULL);
+	ok(cr && cr->paths.compared == 1 && cr->paths.n == 1 && cr->paths.probes[0].n_census == 2,
+	   "compare_results: 1 probe profiled on both sides, changed, 2 census rows");
+	f = open_memstream(&text, &len);
+	if (f && cr) {
+		compare_print(f, cr, 0);
+		fclose(f);
+	} else if (f) {
+		fclose(f);
+	}
+	n = paths ? strlen(paths) : 0;
+	ok(text && paths && n && len > n && !strcmp(text + len - n, paths) &&
+	   strstr(text, "summary: ") < text + len - n,
+	   "compare_print: the exit-path changes last, after the summary");
+	doc = cr ? compare_result_json(cr) : NULL;
+	ok(doc && j && json_equal(json_object_get(doc, "exit_paths"), j),
+	   "compare_result_json: \"exit_paths\" as path_changes_json writes it");
+	ok(doc && !strcmp(json_object_iter_key(json_object_iter_at(doc, "exit_paths")), "exit_paths") &&
+	   !json_object_iter_next(doc, json_object_iter_at(doc, "exit_paths")),
+	   "compare_result_json: \"exit_paths\" is the last member");
+	json_decref(doc);
+	compare_free(cr);
+	free(text);
+	free(paths);
+	json_decref(j);
+
+	fa->probes[0].exit_path.present = 0;
+	cr = compare_results(a, b, NULL, NULL);
+	doc = cr ? compare_result_json(cr) : NULL;
+	text = NULL;
+	f = open_memstream(&text, &len);
+	if (f && cr) {
+		compare_print(f, cr, 0);
+		fclose(f);
+	} else if (f) {
+		fclose(f);
+	}
+	ok(cr && !cr->paths.compared && doc && !json_object_get(doc, "exit_paths") && text &&
+	   !strstr(text, "exit path"),
+	   "no profile on the base side: no exit paths in the result, the text or the JSON");
+	json_decref(doc);
+	compare_free(cr);
+	free(text);
+	result_free(fa);
+	result_free(fb);
+}
+
 /* An OSC title-set escape and an é: what a hostile or broken file could name things. */
 #define EVIL	"\033]0;x\007\303\251"
 #define EVIL_SHOWN "\\x1b]0;x\\x07\303\251"
@@ -2993,6 +3090,8 @@ int main(void)
 	test_cli_overflow();
 	test_cli_columns();
 	test_census_one_run();
+	test_census_in_result();
+	test_errno();
 	test_census_rows();
 	test_census_runs();
 	test_census_width();

@@ -378,7 +378,7 @@ static void test_census(void)
 	pa = files[0] ? probe_named(files[0], "cpuid") : NULL;
 	pb = files[1] ? probe_named(files[1], "cpuid") : NULL;
 	if (!pa || !pb) {
-		tap_skip(14, "synthetic files did not load");
+		tap_skip(15, "synthetic files did not load");
 		goto out;
 	}
 	census_side(&pa->exit_path, &sa, 0, 1);
@@ -413,6 +413,26 @@ static void test_census(void)
 		no_external(html, "census");
 	else
 		tap_skip(2, "no report");
+
+	/* Pooled sides (A -- B): the exit-path section still sets B against A, as compare does. */
+	{
+		struct report_how how = { .n_base = 1 };
+		char *pooled = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&pooled, &len);
+		int rc = f ? report_write(f, files, 2, &how, &err) : -1;
+		const char *psec, *pin_b;
+
+		if (f)
+			fclose(f);
+		psec = !rc && pooled ? strstr(pooled, "<section id=\"exit-path\">") : NULL;
+		pin_b = psec ? strstr(psec, "</span>B: ") : NULL;
+		ok(pin_b && strstr(pooled, "id=\"compare-sides\"") &&
+		   strstr(pin_b, "<tr class=\"changed\"><td class=\"name\">xsetbv</td><td class=\"name\">XCR0</td>"
+			  "<td class=\"num differs\">2</td><td class=\"num\">4</td></tr>"),
+		   "pooled sides: one comparison, and B's exit path still marked against A's");
+		free(pooled);
+	}
 
 	/* Without a census (an older profile): no census table or column. */
 	census_side(&pa->exit_path, &sa, 0, 0);
