@@ -27,6 +27,7 @@
 #include "base/array_size.h"
 #include "results/result_read.h"
 #include "tests/fixture.h"
+#include "tests/fifo_stop.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
@@ -621,19 +622,8 @@ static void test_fifo_stop_partway(void)
 					 "mov_dr", "toggle_cr0_ts", "toggle_cr4_pge", "invd", "wbinvd",
 					 "pio_to_user", "mmio_to_user", "wr_tsc_adjust_msr",
 					 "inl_from_kernel", "--json", fifo, NULL }, fifo, SIGTERM, 5000);
-	if (blocked < 0 || (!blocked && r.signal == SIGKILL)) {
-		tap_skip(2, blocked < 0 ? "cannot make the FIFO or start exitscope" :
-			 "run never showed in pipe_write (/proc/PID/wchan names no function here)");
-		if (!blocked)
-			run_free(&r);
+	if (!fifo_stop_blocked(blocked, &r, "run", 2))
 		return;
-	}
-	if (!blocked) {
-		ok(0, "run ended (%d) before it blocked on the full FIFO: %s", r.status, r.err);
-		tap_skip(1, "it never blocked");
-		run_free(&r);
-		return;
-	}
 	snprintf(want, sizeof(want), "exitscope run: stopped by SIGTERM while writing %s: the result is "
 		 "kept in ", fifo);
 	ok(r.signal == 0 && r.status == 128 + SIGTERM && strstr(r.err, want) && own_lines(r.err) == 1,
