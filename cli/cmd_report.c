@@ -434,9 +434,12 @@ int cmd_report(int argc, char **argv)
 	if (rc)
 		goto out;
 	how.n_base = in.n_base;
-	if (in.n_base && compare_runs_distinct((const struct result_file *const *)files, in.n_base,
-					       (const struct result_file *const *)files + in.n_base,
-					       in.n - in.n_base, &err)) {
+	/* Pooled, the sides' runs; else the first, which every other file is compared with, and those. */
+	if (in.n > 1 && compare_runs_distinct((const struct result_file *const *)files,
+					      in.n_base ? in.n_base : 1,
+					      (const struct result_file *const *)files +
+					      (in.n_base ? in.n_base : 1),
+					      in.n - (in.n_base ? in.n_base : 1), &err)) {
 		rc = cli_error("report", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}

@@ -161,6 +161,11 @@ static void test_sides(void)
 	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "same run"),
 	   "one run on both sides: exit 2, as compare (%s)", r.err);
 	run_free(&r);
+	/* Without '--' every file is compared with the first: the first again is a run with itself. */
+	report(&r, (const char *[]){ a_path[0], b_path[0], a_path[0] }, 3);
+	ok(r.status == 2 && one_line(r.err) && strstr(r.err, "cannot be compared with itself"),
+	   "the first file again, without '--': exit 2, as compare (%s)", r.err);
+	run_free(&r);
 
 	/* The plain form keeps comparing every file against the first. */
 	report(&r, (const char *[]){ a_path[0], b_path[0], b_path[1] }, 3);
