@@ -13,6 +13,7 @@
 #include "base/array_size.h"
 #include "expect/expect.h"
 #include "results/file_read.h"
+#include "results/query.h"
 
 struct kind_info {
 	const char *name;
@@ -296,6 +297,7 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 {
 	const struct kind_info *k = &kinds[l->kind];
 	const char *op = NULL, *num = NULL;
+	char why[160];
 
 	if (l->nw < k->min || l->nw > k->max) {
 		parse_bad(p, l->file, l->lineno, "%s words after '%s' (%s %s)",
@@ -312,6 +314,10 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 		if (!is_op(op, l->kind == EXPECT_VALUE)) {
 			parse_bad(p, l->file, l->lineno, "unknown operator '%s' (%s)", op,
 				  l->kind == EXPECT_VALUE ? "= != >= <= > < ~" : "= != >= <= > <");
+			return false;
+		}
+		if (!strcmp(op, "~") && query_regex_check(l->w[3], why, sizeof(why))) {
+			parse_bad(p, l->file, l->lineno, "%s", why);
 			return false;
 		}
 		break;

@@ -302,6 +302,11 @@ static int re_check(const char *re, size_t n, char *why, size_t size)
 	return 0;
 }
 
+int query_regex_check(const char *re, char *why, size_t size)
+{
+	return re_check(re, strlen(re), why, size);
+}
+
 /*
  * A selector's VALUE or ID as it is meant: "\[", "\]" and "\\" are '[', ']'
  * and '\' (a regex takes its text as written, where they mean the same).

@@ -80,6 +80,14 @@ struct query_path;
 #define QUERY_RE_MAX		256	/* bytes of a [~REGEX] */
 #define QUERY_RE_DUP_MAX	255	/* n and m of a counted repeat {n,m}, as POSIX's RE_DUP_MAX */
 
+/*
+ * Is re within the bounds every regex of exitscope keeps (a path's [~REGEX],
+ * an expectation's ~): at most QUERY_RE_MAX bytes, no back-reference, no
+ * counted repeat above QUERY_RE_DUP_MAX or on another? 0, or -EINVAL with
+ * the reason in why.
+ */
+int query_regex_check(const char *re, char *why, size_t size);
+
 /* Parse text; NULL with why in err ("probes[: no closing ]"). query_path_free() it. */
 struct query_path *query_path_parse(const char *text, struct err *err);
 void query_path_free(struct query_path *p);

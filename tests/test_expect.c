@@ -258,6 +258,11 @@ static void test_parse_errors(void)
 	parse_error("\n\nrc run 0 1\n", "3", "too many words after 'rc' (rc BLOCK N)", "too many words");
 	parse_error("value run x =~ 1\n", "1", "unknown operator '=~'", "an unknown operator");
 	parse_error("count run x ~ 1\n", "1", "unknown operator '~'", "count has no regex operator");
+	/* A regex keeps the bounds of a query's: no back-reference, no counted repeat on another. */
+	parse_error("value run kind ~ '(a*)*\\1\\1$'\n", "1", "a back-reference \\1 in a regex",
+		    "a regex with a back-reference");
+	parse_error("value run kind ~ '((a{1,100}){1,100}){1,100}'\n", "1", "nested counted repeats",
+		    "nested counted repeats");
 	parse_error("probe cpuid exits about1\n", "1", "'about1' is not N, >=N, <=N, >N or <N",
 		    "a NUM that is not one");
 	parse_error("map cr4 PGE toggle owned =1\n", "1", "'=1' is not N, >=N", "a map NUM");
