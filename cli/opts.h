@@ -17,6 +17,9 @@
 
 /* The key of a long-only option: past every short letter, so getopt never returns it for one. */
 #define CLI_LONG(c)	(0x100 | (c))
+/* A macro's value as a string literal, for a default in a row's help: CLI_STR(COMPARE_SEED). */
+#define CLI_STR(x)	CLI_STR_(x)
+#define CLI_STR_(x)	#x
 /* Rows a table may have (the help-only rows count too). */
 #define CLI_OPTS_MAX	32
 
