@@ -33,22 +33,38 @@
 #define CALIBRATE_DEFAULT_OUT	"exitscope-noise.json"
 #define CALIBRATE_MAX_ARGS	256
 
-static const struct cli_opt calibrate_opts[] = {
-	{ "runs", CLI_LONG('r'), "K", "independent runs (%d-%d, default %d); the floor's degrees of\n"
-				      "freedom grow with K, and a floor of few runs widens intervals" },
-	{ "output", 'o', "FILE", "the noise file to write (default %s; '-' for stdout)" },
-	{ "keep", CLI_LONG('k'), "DIR", "keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
-					"created if missing; refused when one of them is there\n"
-					"already or is -o FILE); without it they go to a temporary\n"
-					"directory, removed once the floor is written" },
-	{ "from", CLI_LONG('f'), NULL, "no runs: the floor of the run files given (FILE ..., at least %d)" },
-	{ "spread", CLI_LONG('s'), NULL, "with --from: print per probe the spread of its rounds within\n"
-					 "and between the runs (2 or more) instead of writing a floor" },
-	{ "-- RUN-ARGUMENT ...", 0, NULL, "probes and options of each run, as 'exitscope run' takes them\n"
-					  "(default: the whole catalogue with run's defaults); calibrate\n"
-					  "writes the runs' files itself, so --json, --repeat,\n"
-					  "--openmetrics, --list, --all and --method v1 are refused" },
-	CLI_OPT_HELP,
+struct calibrate_args {
+	unsigned int runs;
+	const char *out, *keep;
+	bool from, spread, runs_set, out_set;
+	char **run_argv;	/* after "--"; with --from the run files */
+	int run_argc;
+};
+
+static const struct cli_row calibrate_rows[] = {
+	CLI_ROW_UINT("runs", CLI_LONG('r'), "K", struct calibrate_args, runs, NOISE_MIN_RUNS, REPEAT_MAX,
+		     CALIBRATE_DEFAULT_RUNS, "a number of runs",
+		     "independent runs; a floor of few runs has few degrees\n"
+		     "of freedom and widens intervals"),
+	CLI_ROW_STR("output", 'o', "FILE", struct calibrate_args, out, CALIBRATE_DEFAULT_OUT,
+		    "the noise file to write, '-' for stdout"),
+	CLI_ROW_STR("keep", CLI_LONG('k'), "DIR", struct calibrate_args, keep, NULL,
+		    "keep the runs' result files in DIR (run-1.json ... run-K.json;\n"
+		    "created if missing; refused when one of them is there\n"
+		    "already or is -o FILE); without it they go to a temporary\n"
+		    "directory, removed once the floor is written"),
+	CLI_ROW_FLAG("from", CLI_LONG('f'), struct calibrate_args, from,
+		     "no runs: the floor of the run files given (FILE ..., at\n"
+		     "least " CLI_STR(NOISE_MIN_RUNS) ")"),
+	CLI_ROW_FLAG("spread", CLI_LONG('s'), struct calibrate_args, spread,
+		     "with --from: print per probe the spread of its rounds within\n"
+		     "and between the runs (2 or more) instead of writing a floor"),
+	{ .name = "-- RUN-ARGUMENT ...",
+	  .help = "probes and options of each run, as 'exitscope run' takes them\n"
+		  "(default: the whole catalogue with run's defaults); calibrate\n"
+		  "writes the runs' files itself, so --json, --repeat,\n"
+		  "--openmetrics, --list, --all and --method v1 are refused" },
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -64,7 +80,7 @@ const struct cli_cmd_spec calibrate_spec = {
 		 "intervals of a comparison of one run per side. Measure the floor with the\n"
 		 "same run options as the runs it will serve (compare warns when they differ),\n"
 		 "on the host (and emulator) they ran on.\n",
-	.opts = calibrate_opts,
+	.rows = calibrate_rows,
 	.col = 17,
 	.order = '+',	/* the run's arguments after "--" are left alone */
 	.tail = "Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
@@ -74,28 +90,14 @@ const struct cli_cmd_spec calibrate_spec = {
 	.bad_hint = " (run options go after '--')",
 };
 
-static void calibrate_usage(FILE *f)
-{
-	cli_help(f, &calibrate_spec, NOISE_MIN_RUNS, REPEAT_MAX, CALIBRATE_DEFAULT_RUNS,
-		 CALIBRATE_DEFAULT_OUT, NOISE_MIN_RUNS);
-}
-
-struct calibrate_args {
-	unsigned int runs;
-	const char *out, *keep;
-	bool from, spread, runs_set, out_set;
-	char **run_argv;	/* after "--"; with --from the run files */
-	int run_argc;
+struct calibrate_refusal {
+	const char *why;	/* NULL: every run argument can be passed on */
+	int at;			/* its index in the run arguments */
+	const char *opt;	/* the option it is, as run reads it */
 };
 
-/*
- * A run argument calibrate cannot pass on: NULL, or why (*at: its index,
- * *opt: the option it is, as run reads it). The arguments are read with
- * run's own option table, so an abbreviation (--al, --open, --li) is the
- * option it abbreviates, and an option run does not know is refused here,
- * before any run.
- */
-static const char *calibrate_refused(char **args, int argc, int *at, const char **opt)
+/* One run argument as run's rows read it (cli_scan): 1 when it is refused. */
+static int calibrate_refuse(void *ctx, const struct cli_row *r, const char *arg, int at)
 {
 	static const struct { int key; const char *why; } refused[] = {
 		{ CLI_LONG('j'), "calibrate writes the runs' result files itself (--keep DIR keeps them)" },
@@ -105,34 +107,40 @@ static const char *calibrate_refused(char **args, int argc, int *at, const char 
 		{ CLI_LONG('a'), "the map and the checks have no floor" },
 		{ 'h', "see 'exitscope run --help'" },
 	};
-	char **argv = calloc((size_t)argc + 2, sizeof(*argv));
-	const char *why = NULL;
-	struct cli_parser p;
-	int c;
+	struct calibrate_refusal *c = ctx;
 
-	if (!argv)
-		return "out of memory";
+	c->at = at - 1;	/* argv[0] is "run" */
+	c->opt = r ? r->name : NULL;
+	if (!r)
+		c->why = "no option of 'exitscope run' (unknown, ambiguous, or without its argument)";
+	for (size_t k = 0; r && k < ARRAY_SIZE(refused); k++)
+		if (r->key == refused[k].key)
+			c->why = refused[k].why;
+	if (r && r->key == CLI_LONG('m') && strcmp(arg, "v2"))
+		c->why = "a floor needs rounds (method v2)";
+	return c->why != NULL;
+}
+
+/*
+ * A run argument calibrate cannot pass on: c->why NULL, or why, c->at and
+ * c->opt. The arguments are read by run's own rows (cli_scan), so an
+ * abbreviation (--al, --open, --li) is the option it abbreviates, and an
+ * option run does not know is refused here, before any run.
+ */
+static void calibrate_refused(char **args, int argc, struct calibrate_refusal *c)
+{
+	char **argv = calloc((size_t)argc + 2, sizeof(*argv));
+
+	*c = (struct calibrate_refusal){ NULL, 0, NULL };
+	if (!argv) {
+		c->why = "out of memory";
+		return;
+	}
 	argv[0] = "run";
 	memcpy(argv + 1, args, (size_t)argc * sizeof(*argv));
-	cli_opts_init(&p, &run_spec, argc + 1, argv);
-	for (int i = 1; !why && (c = cli_opts_next(&p)) != -1; i = optind) {
-		*at = i - 1;
-		*opt = NULL;
-		if (c == '?') {
-			why = "no option of 'exitscope run' (unknown, ambiguous, or without its argument)";
-			break;
-		}
-		for (size_t k = 0; k < ARRAY_SIZE(refused); k++)
-			if (c == refused[k].key)
-				why = refused[k].why;
-		if (c == CLI_LONG('m') && strcmp(optarg, "v2"))
-			why = "a floor needs rounds (method v2)";
-		for (const struct cli_opt *o = run_spec.opts; why && o->name; o++)
-			if (o->key == c)
-				*opt = o->name;
-	}
+	if (cli_scan(&run_spec, argc + 1, argv, calibrate_refuse, c) < 0)
+		c->why = "run's option table is not well formed";
 	free(argv);
-	return why;
 }
 
 /* With --from: the arguments left are run files; nothing is run. */
@@ -157,34 +165,15 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 
 static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 {
-	const char *why, *opt = NULL;
-	uint64_t v;
+	struct calibrate_refusal c;
 	struct cli_parser p;
-	int c, at = 0;
+	const char *arg;
+	int rc = cli_parse(&p, &calibrate_spec, a, argc, argv);
 
-	a->runs = CALIBRATE_DEFAULT_RUNS;
-	a->out = CALIBRATE_DEFAULT_OUT;
-	cli_opts_init(&p, &calibrate_spec, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
-		switch (c) {
-		case CLI_LONG('r'):
-			if (cli_parse_u64(optarg, false, REPEAT_MAX, &v) || v < NOISE_MIN_RUNS)
-				return cli_usage_error("calibrate", "--runs wants a number of runs %d-%d, not '%s'",
-						       NOISE_MIN_RUNS, REPEAT_MAX, optarg);
-			a->runs = (unsigned int)v;
-			a->runs_set = true;
-			break;
-		case 'o': a->out = optarg; a->out_set = true; break;
-		case CLI_LONG('f'): a->from = true; break;
-		case CLI_LONG('s'): a->spread = true; break;
-		case CLI_LONG('k'): a->keep = optarg; break;
-		case 'h':
-			calibrate_usage(stdout);
-			return -1;
-		default:
-			return cli_opts_bad(&p);
-		}
-	}
+	if (rc)
+		return rc == CLI_PARSE_HELP ? -1 : rc;
+	a->runs_set = cli_given(&p, CLI_LONG('r'));
+	a->out_set = cli_given(&p, 'o');
 	if (a->spread && !a->from)
 		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
 	if (a->from)
@@ -196,15 +185,15 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	a->run_argc = argc - optind;
 	if (a->run_argc > CALIBRATE_MAX_ARGS)
 		return cli_usage_error("calibrate", "more than %d run arguments", CALIBRATE_MAX_ARGS);
-	why = calibrate_refused(a->run_argv, a->run_argc, &at, &opt);
+	calibrate_refused(a->run_argv, a->run_argc, &c);
+	if (!c.why)
+		return 0;
+	arg = a->run_argv[c.at];
 	/* An abbreviation or a short option: say which option it is. */
-	if (why && opt && (strncmp(a->run_argv[at], "--", 2) ||
-			   strncmp(a->run_argv[at] + 2, opt, strcspn(a->run_argv[at] + 2, "=")) ||
-			   strcspn(a->run_argv[at] + 2, "=") != strlen(opt)))
-		return cli_usage_error("calibrate", "run argument '%s' (--%s): %s", a->run_argv[at], opt, why);
-	if (why)
-		return cli_usage_error("calibrate", "run argument '%s': %s", a->run_argv[at], why);
-	return 0;
+	if (c.opt && (strncmp(arg, "--", 2) || strncmp(arg + 2, c.opt, strcspn(arg + 2, "=")) ||
+		      strcspn(arg + 2, "=") != strlen(c.opt)))
+		return cli_usage_error("calibrate", "run argument '%s' (--%s): %s", arg, c.opt, c.why);
+	return cli_usage_error("calibrate", "run argument '%s': %s", arg, c.why);
 }
 
 /* Run i's file in dir (from 1), as the series names it (method/repeat.h): 0, or -ENAMETOOLONG. */

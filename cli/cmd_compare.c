@@ -14,32 +14,53 @@
 #include "results/outfile.h"
 #include "results/result_read.h"
 
-static const struct cli_opt compare_opts[] = {
-	CLI_OPT_THRESHOLD,
-	{ "normalize", CLI_LONG('N'), "MODE", "what is compared: 'speed': each round's net cycles put\n"
-					      "at the base side's guest speed (less the probe's own\n"
-					      "slope on its harness loop, fitted within runs, times\n"
-					      "the loop's distance from the base side's mean);\n"
-					      "'none': the net cycles as measured; 'auto' (default):\n"
-					      "speed when every run's guest code was emulated (host\n"
-					      "record), none otherwise" },
-	{ "fail-on-regression", CLI_LONG('f'), NULL, "exit 1 if any probe is significantly slower\n"
-						     "('too noisy' and 'not judged' are not\n"
-						     "regressions)" },
-	{ "wide", CLI_LONG('w'), NULL, "the full table (difference and CI in cycles, each probe's\n"
-				       "model and runs), how the figures were put at speed, and\n"
-				       "every note on one line; default: lines of at most 100\n"
-				       "columns" },
-	{ "json", CLI_LONG('j'), "FILE", "also write the comparison as JSON to FILE ('-': stdout,\n"
-					 "instead of the text)" },
-	{ "seed", CLI_LONG('s'), "N", "seed of the samples' bootstrap (default %d; same seed,\n"
-				      "same intervals)" },
-	{ "noise", CLI_LONG('n'), "FILE", "the host's noise floor (exitscope-noise JSON, from K\n"
-					  "runs of this host): its between-run variance is added\n"
-					  "to the interval of each probe it has, for the sides\n"
-					  "measured by rounds; a floor of another host, exitscope\n"
-					  "or method is refused (exit 2)" },
-	CLI_OPT_HELP,
+struct compare_cmd_args {
+	struct compare_opts copts;
+	const char *json_path, *noise_path;
+	bool fail_on_regression, wide;
+	const char **files;	/* the files in order, both sides */
+	size_t nfiles, na;	/* na: those before the '--' */
+	int split;		/* index in the options' argv of the first file after '--', -1 */
+};
+
+static int compare_threshold(void *args, const char *arg, const struct cli_parser *p);
+static int compare_seed(void *args, const char *arg, const struct cli_parser *p);
+static int compare_operand(void *args, const char *arg, const struct cli_parser *p);
+
+static const struct cli_row compare_rows[] = {
+	CLI_ROW_CALL("threshold", CLI_LONG('t'), "PCT", compare_threshold,
+		     "smallest relative change that counts (default " CLI_STR(COMPARE_THRESHOLD_PCT) "%)"),
+	CLI_ROW_ENUM("normalize", CLI_LONG('N'), "MODE", struct compare_cmd_args, copts.normalize,
+		     compare_normalize_names, COMPARE_NORMALIZE_AUTO,
+		     "what is compared: 'speed': each round's net cycles put\n"
+		     "at the base side's guest speed (less the probe's own\n"
+		     "slope on its harness loop, fitted within runs, times\n"
+		     "the loop's distance from the base side's mean);\n"
+		     "'none': the net cycles as measured; 'auto': speed when\n"
+		     "every run's guest code was emulated (host record), none\n"
+		     "otherwise"),
+	CLI_ROW_FLAG("fail-on-regression", CLI_LONG('f'), struct compare_cmd_args, fail_on_regression,
+		     "exit 1 if any probe is significantly slower\n"
+		     "('too noisy' and 'not judged' are not\n"
+		     "regressions)"),
+	CLI_ROW_FLAG("wide", CLI_LONG('w'), struct compare_cmd_args, wide,
+		     "the full table (difference and CI in cycles, each probe's\n"
+		     "model and runs), how the figures were put at speed, and\n"
+		     "every note on one line; default: lines of at most 100\n"
+		     "columns"),
+	CLI_ROW_STR("json", CLI_LONG('j'), "FILE", struct compare_cmd_args, json_path, NULL,
+		    "also write the comparison as JSON to FILE ('-': stdout,\n"
+		    "instead of the text)"),
+	CLI_ROW_CALL("seed", CLI_LONG('s'), "N", compare_seed,
+		     "seed of the samples' bootstrap (default " CLI_STR(COMPARE_SEED) "; same seed,\n"
+		     "same intervals)"),
+	CLI_ROW_STR("noise", CLI_LONG('n'), "FILE", struct compare_cmd_args, noise_path, NULL,
+		    "the host's noise floor (exitscope-noise JSON, from K\n"
+		    "runs of this host): its between-run variance is added\n"
+		    "to the interval of each probe it has, for the sides\n"
+		    "measured by rounds; a floor of another host, exitscope\n"
+		    "or method is refused (exit 2)"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -50,7 +71,7 @@ const struct cli_cmd_spec compare_spec = {
 	.about = "Compare result files (from `exitscope run --json`): host differences\n"
 		 "first (with a loud warning when the CPUs or the execution modes differ),\n"
 		 "then for every probe in both sides its cycles/op on each, the difference\n"
-		 "in cycles and percent, its 95%% confidence interval and a verdict: faster,\n"
+		 "in cycles and percent, its 95% confidence interval and a verdict: faster,\n"
 		 "slower, no significant change, too noisy (the interval is wider than\n"
 		 "the threshold: a change of that size could not have been detected; the\n"
 		 "smallest one that could is shown) or not judged (the interval lacks the\n"
@@ -66,7 +87,7 @@ const struct cli_cmd_spec compare_spec = {
 		 "run's interval shown), unless --noise adds the host's between-run variance\n"
 		 "on a host that runs guest code natively, or both sides are Bochs lane runs\n"
 		 "(a one-vCPU probe's interval widened by the lanes' boot-to-boot spread,\n"
-		 "0.16%%; docs/method.md). Where the guest's code is emulated\n"
+		 "0.16%; docs/method.md). Where the guest's code is emulated\n"
 		 "the host's speed moves every op's cost from round to round and run to run;\n"
 		 "each round also timed the harness loop beside the op, so its net cost is\n"
 		 "put at the base side's guest speed (--normalize), and a 'guest speed' line\n"
@@ -82,7 +103,8 @@ const struct cli_cmd_spec compare_spec = {
 		 "differences are listed as not judged),\n"
 		 "ownership-map and check changes (of each side's first file), and\n"
 		 "probes found on one side only are listed too.\n",
-	.opts = compare_opts,
+	.rows = compare_rows,
+	.operand = compare_operand,
 	.col = 24,
 	.order = '-',	/* files in order among the options: the '--' is taken out before */
 	.tail = "Exit status: 0 compared (also when probes are too noisy or not judged), 1\n"
@@ -94,15 +116,37 @@ const struct cli_cmd_spec compare_spec = {
 		"a file is written whole or not at all).\n",
 };
 
-static void compare_usage(FILE *f)
+/* --threshold PCT: a trailing '%' allowed. */
+static int compare_threshold(void *args, const char *arg, const struct cli_parser *p)
 {
-	cli_help(f, &compare_spec, COMPARE_THRESHOLD_PCT, COMPARE_SEED);
+	struct compare_cmd_args *a = args;
+
+	if (cli_parse_pct(arg, 0, COMPARE_THRESHOLD_MAX_PCT, &a->copts.threshold_pct))
+		return cli_usage_error("compare", "--threshold: '%s' is not a percentage in 0..%g", arg,
+				       COMPARE_THRESHOLD_MAX_PCT);
+	return 0;
 }
 
-/* At most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
-static int parse_seed(const char *s, uint64_t *out)
+/* --seed N, at most CLI_SEED_MAX: the JSON writes the seed as the integer it is. */
+static int compare_seed(void *args, const char *arg, const struct cli_parser *p)
 {
-	return cli_parse_u64(s, false, CLI_SEED_MAX, out) ? -1 : 0;
+	struct compare_cmd_args *a = args;
+
+	if (cli_parse_u64(arg, false, CLI_SEED_MAX, &a->copts.seed))
+		return cli_usage_error("compare", "--seed: '%s' is not an integer 0-%lld", arg,
+				       (long long)CLI_SEED_MAX);
+	return 0;
+}
+
+/* A file, at argv[optind - 1]: a base file when before the '--'. */
+static int compare_operand(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct compare_cmd_args *a = args;
+
+	a->files[a->nfiles++] = arg;
+	if (a->split < 0 || optind - 1 < a->split)
+		a->na = a->nfiles;
+	return 0;
 }
 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
@@ -152,20 +196,21 @@ int cmd_compare(int argc, char **argv)
 {
 	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
+	struct compare_cmd_args ca = { .split = -1 };
 	struct compare_opts copts;
 	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
 	struct noise_floor *noise = NULL;
 	char **args = NULL;
-	int c, i, nargs = 0, split = -1, fail_on_regression = 0, wide = 0, rc = EXIT_USAGE;
+	int i, nargs = 0, split = -1, rc = EXIT_USAGE;
 	size_t nfiles = 0, na = 0, nb = 0;
+	bool fail_on_regression = false, wide = false;
 	struct err err;
 	struct cli_parser p;
 
-	compare_opts_init(&copts);
 	/*
 	 * The one '--' between the sides is taken out before getopt (which would
 	 * end option parsing there), so options may still follow it; split is
-	 * the number of files before it.
+	 * the index of the first file after it.
 	 */
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	files = calloc((size_t)argc + 1, sizeof(*files));
@@ -180,73 +225,28 @@ int cmd_compare(int argc, char **argv)
 						     "-- B1.json [B2.json ...])");
 				goto out;
 			}
-			split = nargs;	/* position in args: resolved to a file count below */
+			split = nargs;
 			continue;
 		}
 		args[nargs++] = argv[i];
 	}
-	cli_opts_init(&p, &compare_spec, nargs, args);
-	/* Options may come before, between or after the files. */
-	na = 0;
-	while (optind < nargs) {
-		c = cli_opts_next(&p);
-		if (c == -1)
-			break;
-		switch (c) {
-		case 1:
-			/* A file, at args[optind - 1]: a base file when before the '--'. */
-			files[nfiles++] = optarg;
-			if (split < 0 || optind - 1 < split)
-				na = nfiles;
-			break;
-		case CLI_LONG('t'):
-			if (cli_parse_pct(optarg, 0, COMPARE_THRESHOLD_MAX_PCT, &copts.threshold_pct)) {
-				rc = cli_usage_error("compare", "--threshold: '%s' is not a percentage "
-						     "in 0..%g", optarg, COMPARE_THRESHOLD_MAX_PCT);
-				goto out;
-			}
-			break;
-		case CLI_LONG('f'):
-			fail_on_regression = 1;
-			break;
-		case CLI_LONG('w'):
-			wide = 1;
-			break;
-		case CLI_LONG('j'):
-			json_path = optarg;
-			break;
-		case CLI_LONG('s'):
-			if (parse_seed(optarg, &copts.seed)) {
-				rc = cli_usage_error("compare", "--seed: '%s' is not an integer 0-%lld",
-						     optarg, (long long)CLI_SEED_MAX);
-				goto out;
-			}
-			break;
-		case CLI_LONG('n'):
-			noise_path = optarg;
-			break;
-		case CLI_LONG('N'):
-			if (compare_normalize_parse(optarg, &copts.normalize)) {
-				rc = cli_usage_error("compare", "--normalize: '%s' is not auto, speed or "
-						     "none", optarg);
-				goto out;
-			}
-			break;
-		case 'h':
-			compare_usage(stdout);
-			rc = EXIT_OK;
-			goto out;
-		default:
-			rc = cli_opts_bad(&p);
-			goto out;
-		}
+	/* Options may come before, between or after the files (the operands, in order). */
+	compare_opts_init(&ca.copts);
+	ca.files = files;
+	ca.split = split;
+	rc = cli_parse(&p, &compare_spec, &ca, nargs, args);
+	if (rc) {
+		rc = rc == CLI_PARSE_HELP ? EXIT_OK : rc;
+		goto out;
 	}
-	while (optind < nargs) {
-		files[nfiles++] = args[optind];
-		if (split < 0 || optind < split)
-			na = nfiles;
-		optind++;
-	}
+	rc = EXIT_USAGE;
+	copts = ca.copts;
+	json_path = ca.json_path;
+	noise_path = ca.noise_path;
+	fail_on_regression = ca.fail_on_regression;
+	wide = ca.wide;
+	nfiles = ca.nfiles;
+	na = ca.na;
 	if (split < 0) {
 		if (nfiles != 2) {
 			rc = cli_usage_error("compare", nfiles < 2 ?

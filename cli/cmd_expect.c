@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/array_size.h"
 #include "cli/cli.h"
@@ -18,14 +19,24 @@
 
 #define EXPECT_TOL_DEFAULT	0.1
 
-static const struct cli_opt expect_opts[] = {
-	{ "tol", CLI_LONG('t'), "T", "a NUM \"N\" holds for a value within T of N; >=N and <=N\n"
-				     "allow T too (default 0.1)" },
-	{ "ab", CLI_LONG('a'), "DIR", "an A/B file judged on the comparisons in DIR, an A/B output\n"
-				      "directory (scripts/lane-ab); no RESULTS_DIR" },
-	{ "pairs", CLI_LONG('p'), "LIST", "with --ab: the pairs compared, \"BASE:NEW ...\", the first\n"
-					  "the one lines are about until a pair line (default a:b)" },
-	CLI_OPT_HELP,
+struct expect_args {
+	double tol;
+	const char *ab, *pairs;
+};
+
+static int expect_tol(void *args, const char *arg, const struct cli_parser *p);
+
+static const struct cli_row expect_rows[] = {
+	CLI_ROW_CALL("tol", CLI_LONG('t'), "T", expect_tol,
+		     "a NUM \"N\" holds for a value within T of N; >=N and <=N\n"
+		     "allow T too (default 0.1)"),
+	CLI_ROW_STR("ab", CLI_LONG('a'), "DIR", struct expect_args, ab, NULL,
+		    "an A/B file judged on the comparisons in DIR, an A/B output\n"
+		    "directory (scripts/lane-ab); no RESULTS_DIR"),
+	CLI_ROW_STR("pairs", CLI_LONG('p'), "LIST", struct expect_args, pairs, "a:b",
+		    "with --ab: the pairs compared, \"BASE:NEW ...\", the first\n"
+		    "the one lines are about until a pair line"),
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
@@ -41,50 +52,57 @@ const struct cli_cmd_spec expect_spec = {
 		 "With --ab, the A/B kinds on DIR's compare-BASE-NEW-BLOCK.json and the sides'\n"
 		 "SIDE/results/, the lines \"  ok    BASE->NEW: ...\", then \"lane-ab:\n"
 		 "expectations: N passed, M failed, K skipped\".\n",
-	.opts = expect_opts,
+	.rows = expect_rows,
 	.col = 15,
 	.order = '+',
 	.tail = "  exitscope expect lanes/expect-vmx.txt build-lanes/vmx/results\n"
 		"  exitscope expect --ab build-lanes/ab-aa-vmx lanes/ab/aa.expect\n"
 		"\n"
 		"Exit status: 0 every expectation held (and at least one passed), 1 one\n"
-		"failed or none passed, 2 usage error, or an expectations file that cannot\n"
-		"be read or does not parse (each bad line named FILE:LINE on stderr).\n",
+		"failed or none passed, or the output could not be written, 2 usage error,\n"
+		"an expectations file that cannot be read or does not parse (each bad line\n"
+		"named FILE:LINE on stderr), or a RESULTS_DIR that is no directory.\n",
 };
+
+/* --tol T: a number >= 0. */
+static int expect_tol(void *args, const char *arg, const struct cli_parser *p)
+{
+	struct expect_args *a = args;
+
+	if (cli_parse_num(arg, 0, 1e300, &a->tol))
+		return cli_usage_error("expect", "--tol: '%s' is not a number >= 0", arg);
+	return 0;
+}
+
+/* RESULTS_DIR is a directory: 0, or its one usage line (not a FAIL per expectation). */
+static int expect_dir_check(const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return cli_error("expect", EXIT_USAGE, "RESULTS_DIR %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return cli_error("expect", EXIT_USAGE, "RESULTS_DIR %s: %s", dir, strerror(ENOTDIR));
+	return 0;
+}
 
 int cmd_expect(int argc, char **argv)
 {
-	struct expect_opts o = { .tol = EXPECT_TOL_DEFAULT, .out = stdout, .errs = stderr,
-				 .who = "exitscope expect" };
-	const char *ab = NULL, *pairs = "a:b";
+	struct expect_opts o = { .out = stdout, .errs = stderr, .who = "exitscope expect" };
+	struct expect_args a = { .tol = EXPECT_TOL_DEFAULT };
 	char *plist = NULL, *pv[64], *t;
+	const char *ab;
 	struct expect_file ef;
 	struct cli_parser cp;
 	size_t npairs = 0;
 	struct err err;
-	int c, rc;
+	int rc;
 
-	cli_opts_init(&cp, &expect_spec, argc, argv);
-	while ((c = cli_opts_next(&cp)) != -1) {
-		switch (c) {
-		case CLI_LONG('t'):
-			if (cli_parse_num(optarg, 0, 1e300, &o.tol))
-				return cli_usage_error("expect", "--tol: '%s' is not a number >= 0",
-						       optarg);
-			break;
-		case CLI_LONG('a'):
-			ab = optarg;
-			break;
-		case CLI_LONG('p'):
-			pairs = optarg;
-			break;
-		case 'h':
-			cli_help(stdout, &expect_spec);
-			return cli_stdout_check_code("expect", EXIT_OK, EXIT_USAGE);
-		default:
-			return cli_opts_bad(&cp);
-		}
-	}
+	rc = cli_parse(&cp, &expect_spec, &a, argc, argv);
+	if (rc)
+		return rc == CLI_PARSE_HELP ? cli_stdout_check("expect", EXIT_OK) : rc;
+	ab = a.ab;
+	o.tol = a.tol;
 	if (ab && argc - optind != 1)
 		return cli_usage_error("expect", argc - optind < 1 ? "--ab: need an EXPECT_FILE" :
 					"--ab: too many operands: EXPECT_FILE only");
@@ -94,7 +112,7 @@ int cmd_expect(int argc, char **argv)
 					"too many operands: EXPECT_FILE RESULTS_DIR");
 	o.ab = ab != NULL;
 	if (ab) {
-		plist = strdup(pairs);
+		plist = strdup(a.pairs);
 		if (!plist)
 			return cli_error("expect", EXIT_FAIL, "out of memory");
 		for (t = strtok(plist, " \t"); t; t = strtok(NULL, " \t")) {
@@ -117,10 +135,15 @@ int cmd_expect(int argc, char **argv)
 		free(plist);
 		return cli_error("expect", rc == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
 	}
+	rc = ab ? 0 : expect_dir_check(argv[optind + 1]);
+	if (rc) {
+		expect_file_free(&ef);
+		return rc;
+	}
 	rc = ab ? expect_judge_ab(&ef, ab, pv, npairs, &o) : expect_judge(&ef, argv[optind + 1], &o);
 	expect_file_free(&ef);
 	free(plist);
 	if (rc < 0)
 		return cli_error("expect", EXIT_FAIL, "out of memory");
-	return cli_stdout_check_code("expect", rc ? EXIT_FAIL : EXIT_OK, EXIT_USAGE);
+	return cli_stdout_check("expect", rc ? EXIT_FAIL : EXIT_OK);
 }

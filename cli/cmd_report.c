@@ -21,9 +21,6 @@
 
 #define DEFAULT_OUT "exitscope-report.html"
 
-#define REPORT_STR(x)	REPORT_STR_(x)
-#define REPORT_STR_(x)	#x
-
 struct report_in {
 	const char *paths[REPORT_MAX_FILES];
 	size_t n, n_base;		/* n_base: files before '--' (0: no '--') */
@@ -44,9 +41,9 @@ static const struct cli_row report_rows[] = {
 	CLI_ROW_STR("output", 'o', "FILE", struct report_in, out, DEFAULT_OUT,
 		    "where to write the report, '-': stdout"),
 	CLI_ROW_CALL("threshold", CLI_LONG('t'), "PCT", report_threshold,
-		     "smallest relative change that counts (default " REPORT_STR(COMPARE_THRESHOLD_PCT) "%)"),
+		     "smallest relative change that counts (default " CLI_STR(COMPARE_THRESHOLD_PCT) "%)"),
 	CLI_ROW_CALL("seed", CLI_LONG('s'), "N", report_seed,
-		     "bootstrap seed for the comparisons (default " REPORT_STR(COMPARE_SEED) ")"),
+		     "bootstrap seed for the comparisons (default " CLI_STR(COMPARE_SEED) ")"),
 	CLI_ROW_ENUM("normalize", CLI_LONG('N'), "MODE", struct report_in, copts.normalize,
 		     compare_normalize_names, COMPARE_NORMALIZE_AUTO,
 		     "what the comparisons compare, as `exitscope compare`:\n"

@@ -130,24 +130,6 @@ static const struct cli_row run_rows[] = {
 	{ 0 },
 };
 
-/*
- * Only the names and keys of run_rows, for calibrate's reading of run's
- * command line (cli_spec_check keeps them the same as the rows): to go
- * once calibrate asks cli_opt_name(&run_spec, key) for them.
- */
-static const struct cli_opt run_names[] = {
-	{ .name = "list", .key = CLI_LONG('l') }, { .name = "json", .key = CLI_LONG('j') },
-	{ .name = "openmetrics", .key = CLI_LONG('O') }, { .name = "method", .key = CLI_LONG('m') },
-	{ .name = "rounds", .key = CLI_LONG('r') }, { .name = "precision", .key = CLI_LONG('p') },
-	{ .name = "precision-floor", .key = CLI_LONG('f') }, { .name = "time-budget", .key = CLI_LONG('t') },
-	{ .name = "run-limit", .key = CLI_LONG('L') }, { .name = "samples", .key = CLI_LONG('s') },
-	{ .name = "cpu", .key = CLI_LONG('c') }, { .name = "quiet", .key = 'q' },
-	{ .name = "wide", .key = CLI_LONG('W') }, { .name = "trace", .key = CLI_LONG('T') },
-	{ .name = "all", .key = CLI_LONG('a') }, { .name = "guest-xcr0", .key = CLI_LONG('x') },
-	{ .name = "kvm-dev", .key = CLI_LONG('k') }, { .name = "repeat", .key = CLI_LONG('R') },
-	{ .name = "help", .key = 'h' }, { 0 },
-};
-
 /* The about paragraphs: v2's pairs per round is method.h's. */
 static void run_about(FILE *f)
 {
@@ -174,7 +156,6 @@ const struct cli_cmd_spec run_spec = {
 	.usage = "[options] [PROBE|GLOB ...]",
 	.about_print = run_about,
 	.rows = run_rows,
-	.opts = run_names,
 	.operand = run_operand,
 	.seen = run_seen,
 	.col = 20,

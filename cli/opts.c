@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* opts.c - a command's option table made into getopt_long's tables, its --help and its option listing. */
+/* opts.c - a command's option rows made into getopt_long's tables, its parsing, --help and option listing. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,20 +26,7 @@ static bool arg_optional(const char *arg)
 	return arg && arg[0] == '[';
 }
 
-/* Row i's spelling (name, key, arg, help) from either table: false past the end. */
-static bool spelling(const struct cli_cmd_spec *s, size_t i, struct cli_opt *o)
-{
-	if (s->rows) {
-		const struct cli_row *r = &s->rows[i];
-
-		*o = (struct cli_opt){ r->name, r->key, r->arg, r->help };
-	} else {
-		*o = s->opts[i];
-	}
-	return o->name != NULL;
-}
-
-/* A bound row's own rules: a variable type's argument, bounds, names, callback. */
+/* A row's own rules: a variable type's argument, bounds, names, callback. */
 static int row_check(const struct cli_row *r, struct err *err)
 {
 	bool takes = r->type >= CLI_T_STR;
@@ -64,31 +50,22 @@ static int row_check(const struct cli_row *r, struct err *err)
 
 int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 {
-	struct cli_opt o[CLI_OPTS_MAX + 1];
+	const struct cli_row *o = s->rows;
 	bool help = false;
 	size_t n;
 
-	if (!s->opts && !s->rows)
-		return err_set(err, -EINVAL, "neither an option table nor bound rows");
-	for (n = 0; s->rows && s->opts && (s->opts[n].name || s->rows[n].name); n++)
-		if (!s->opts[n].name || !s->rows[n].name || strcmp(s->opts[n].name, s->rows[n].name) ||
-		    s->opts[n].key != s->rows[n].key)
-			return err_set(err, -EINVAL, "the names table differs from the rows at row %zu", n);
-	if (s->rows && s->order == '-' && !s->operand)
+	if (!o)
+		return err_set(err, -EINVAL, "no option rows");
+	if (s->order == '-' && !s->operand)
 		return err_set(err, -EINVAL, "operands among the options with no operand callback");
-	for (n = 0; spelling(s, n, &o[n < CLI_OPTS_MAX ? n : CLI_OPTS_MAX]); n++) {
-		const struct cli_opt *r;
-		size_t al;
+	for (n = 0; o[n].name; n++) {
+		const struct cli_row *r = &o[n];
+		size_t al = r->arg ? strlen(r->arg) : 0;
 
 		if (n == CLI_OPTS_MAX)
 			return err_set(err, -EINVAL, "more than %d rows", CLI_OPTS_MAX);
-		r = &o[n];
-		al = r->arg ? strlen(r->arg) : 0;
-		if (s->rows && row_check(&s->rows[n], err))
+		if (row_check(r, err))
 			return err->code;
-
-		if (n == CLI_OPTS_MAX)
-			return err_set(err, -EINVAL, "more than %d rows", CLI_OPTS_MAX);
 		if (!r->name[0] || !r->help || !r->help[0])
 			return err_set(err, -EINVAL, "row %zu ('%s') has no name or no help", n, r->name);
 		if (r->key && ((r->key & ~0x1ff) || !isalnum(key_char(r->key))))
@@ -102,7 +79,7 @@ int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 					 strcmp(o[k].name, r->name) ? "key" : "name");
 		}
 		help |= r->key == 'h' && !strcmp(r->name, "help");
-		if (s->rows && (s->rows[n].type == CLI_T_HELP) != (r->key == 'h'))
+		if ((r->type == CLI_T_HELP) != (r->key == 'h'))
 			return err_set(err, -EINVAL, "--%s: -h is the help row's, and it is -h", r->name);
 	}
 	if (!help)
@@ -117,17 +94,15 @@ void cli_opts_build(const struct cli_cmd_spec *s, struct option *longopts, char 
 
 	if (s->order)
 		*sp++ = s->order;
-	struct cli_opt o;
+	for (const struct cli_row *o = s->rows; o->name; o++) {
+		int has = !o->arg ? no_argument : arg_optional(o->arg) ? optional_argument : required_argument;
 
-	for (size_t i = 0; spelling(s, i, &o); i++) {
-		int has = !o.arg ? no_argument : arg_optional(o.arg) ? optional_argument : required_argument;
-
-		if (!o.key)
+		if (!o->key)
 			continue;
-		longopts[n++] = (struct option){ o.name, has, NULL, o.key };
-		if (!key_short(o.key))
+		longopts[n++] = (struct option){ o->name, has, NULL, o->key };
+		if (!key_short(o->key))
 			continue;
-		*sp++ = (char)o.key;
+		*sp++ = (char)o->key;
 		if (has != no_argument)
 			*sp++ = ':';
 		if (has == optional_argument)
@@ -137,7 +112,8 @@ void cli_opts_build(const struct cli_cmd_spec *s, struct option *longopts, char 
 	*sp = 0;
 }
 
-void cli_opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc, char **argv)
+/* Start parsing argv (getopt fully reinitialised, its messages off). */
+static void opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc, char **argv)
 {
 	p->spec = s;
 	p->argc = argc;
@@ -151,14 +127,20 @@ void cli_opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc,
 	opterr = 0;
 }
 
-int cli_opts_next(struct cli_parser *p)
+/* The next option's key (optarg: its argument), 1 for an operand in '-' order, -1 at the end, '?' when bad. */
+static int opts_next(struct cli_parser *p)
 {
 	if (p->err.code)
 		return '?';
 	return getopt_long(p->argc, p->argv, p->shortopts, p->longopts, NULL);
 }
 
-int cli_opts_bad(const struct cli_parser *p)
+/*
+ * The '?' just returned: "unknown or incomplete option 'ARG'" with the hint
+ * to --help (cli_usage_error), EXIT_USAGE; EXIT_FAIL when the table is not
+ * well formed.
+ */
+static int opts_bad(const struct cli_parser *p)
 {
 	const struct cli_cmd_spec *s = p->spec;
 
@@ -169,18 +151,8 @@ int cli_opts_bad(const struct cli_parser *p)
 			       s->bad_hint ? s->bad_hint : "");
 }
 
-/* Text that goes into the format as it is: each '%' doubled. */
-static void put_literal(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '%')
-			fputc('%', f);
-		fputc(*s, f);
-	}
-}
-
 /* "  -o, --output FILE", "  --json [FILE]", or a help-only row's text; its length. */
-static size_t label(char *buf, size_t len, const struct cli_opt *o)
+static size_t label(char *buf, size_t len, const struct cli_row *o)
 {
 	char sh[8] = "";
 	int n;
@@ -195,14 +167,14 @@ static size_t label(char *buf, size_t len, const struct cli_opt *o)
 	return n < 0 ? 0 : strlen(buf);
 }
 
-/* A bound row's default as --help gives it, " (1-1000, default 5)" (no_default: " (1-1000)"), or "". */
+/* A row's default as --help gives it, " (1-1000, default 5)" (no_default: " (1-1000)"), or "". */
 static void row_default_text(char *buf, size_t len, const struct cli_row *r)
 {
 	buf[0] = 0;
-	if (r && r->type == CLI_T_UINT)
+	if (r->type == CLI_T_UINT)
 		snprintf(buf, len, r->no_default ? " (%.15g-%.15g)" : " (%.15g-%.15g, default %u)", r->min, r->max,
 			 r->def.u);
-	if (!r || r->no_default)
+	if (r->no_default)
 		return;
 	switch (r->type) {
 	case CLI_T_DBL:
@@ -220,20 +192,13 @@ static void row_default_text(char *buf, size_t len, const struct cli_row *r)
 	}
 }
 
-/*
- * One option's lines: the label, its help at col (below it when the label
- * is as wide), then a bound row's default; fmt: the text goes into a printf
- * format (each '%' of the label doubled, the help's kept as it is).
- */
-static void help_row(FILE *f, const struct cli_opt *o, const struct cli_row *r, int col, bool fmt)
+/* One option's lines: the label, its help at col (below it when the label is as wide), its default. */
+static void help_row(FILE *f, const struct cli_row *o, int col)
 {
 	char lab[128], dflt[96];
 	size_t w = label(lab, sizeof(lab), o);
 
-	if (fmt)
-		put_literal(f, lab);
-	else
-		fputs(lab, f);
+	fputs(lab, f);
 	if (w < (size_t)col)
 		fprintf(f, "%*s", col - (int)w, "");
 	else
@@ -243,18 +208,16 @@ static void help_row(FILE *f, const struct cli_opt *o, const struct cli_row *r, 
 		if (*h == '\n')
 			fprintf(f, "%*s", col, "");
 	}
-	row_default_text(dflt, sizeof(dflt), r);
+	row_default_text(dflt, sizeof(dflt), o);
 	fputs(dflt, f);
 	fputc('\n', f);
 }
 
 /* The usage line(s): "usage: exitscope NAME USAGE", each '\n' another synopsis. */
-static void help_usage(FILE *f, const struct cli_cmd_spec *s, bool fmt)
+static void help_usage(FILE *f, const struct cli_cmd_spec *s)
 {
 	fprintf(f, "usage: exitscope %s ", s->name);
 	for (const char *u = s->usage; *u; u++) {
-		if (fmt && *u == '%')
-			fputc('%', f);
 		fputc(*u, f);
 		if (*u == '\n')
 			fprintf(f, "       exitscope %s ", s->name);
@@ -262,81 +225,43 @@ static void help_usage(FILE *f, const struct cli_cmd_spec *s, bool fmt)
 	fputs("\n\n", f);
 }
 
-/* Bound rows' --help: no format anywhere, each default from its row. */
-static void help_rows(FILE *f, const struct cli_cmd_spec *s)
+void cli_help(FILE *f, const struct cli_cmd_spec *s)
 {
-	struct cli_opt o;
-
-	help_usage(f, s, false);
+	help_usage(f, s);
 	if (s->about_print)
 		s->about_print(f);
 	else if (s->about)
 		fputs(s->about, f);
 	if (s->about_print || s->about)
 		fputc('\n', f);
-	for (size_t i = 0; spelling(s, i, &o); i++)
-		help_row(f, &o, &s->rows[i], s->col, false);
+	for (const struct cli_row *o = s->rows; o->name; o++)
+		help_row(f, o, s->col);
 	if (s->tail_print)
 		s->tail_print(f);
 	if (s->tail)
 		fprintf(f, "\n%s", s->tail);
 }
 
-void cli_help(FILE *f, const struct cli_cmd_spec *s, ...)
-{
-	char *fmt = NULL;
-	size_t len = 0;
-	FILE *m;
-	va_list ap;
-
-	if (s->rows) {
-		help_rows(f, s);
-		return;
-	}
-	m = open_memstream(&fmt, &len);
-	if (!m)
-		return;
-	help_usage(m, s, true);
-	if (s->about)
-		fprintf(m, "%s\n", s->about);
-	for (const struct cli_opt *o = s->opts; o->name; o++)
-		help_row(m, o, NULL, s->col, true);
-	if (s->tail)
-		fprintf(m, "\n%s", s->tail);
-	if (fclose(m)) {
-		free(fmt);
-		return;
-	}
-	va_start(ap, s);
-	vfprintf(f, fmt, ap);
-	va_end(ap);
-	free(fmt);
-}
-
 void cli_opts_list(FILE *f, const struct cli_cmd_spec *s)
 {
-	struct cli_opt o;
-
-	for (size_t i = 0; spelling(s, i, &o); i++) {
-		if (!o.key)
+	for (const struct cli_row *o = s->rows; o->name; o++) {
+		if (!o->key)
 			continue;
-		fprintf(f, "--%s%s%s\n", o.name, o.arg ? " " : "", o.arg ? o.arg : "");
-		if (key_short(o.key))
-			fprintf(f, "-%c%s%s\n", o.key, o.arg ? " " : "", o.arg ? o.arg : "");
+		fprintf(f, "--%s%s%s\n", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (key_short(o->key))
+			fprintf(f, "-%c%s%s\n", o->key, o->arg ? " " : "", o->arg ? o->arg : "");
 	}
 }
 
 const char *cli_opt_name(const struct cli_cmd_spec *s, int key)
 {
-	struct cli_opt o;
-
-	for (size_t i = 0; spelling(s, i, &o); i++)
-		if (o.key && o.key == key)
-			return o.name;
+	for (const struct cli_row *o = s->rows; o->name; o++)
+		if (o->key && o->key == key)
+			return o->name;
 	return NULL;
 }
 
-/* The row of key (cli_opts_next's answer), or NULL. */
+/* The row of key (opts_next's answer), or NULL. */
 static const struct cli_row *row_of(const struct cli_cmd_spec *s, int key, size_t *i)
 {
 	for (*i = 0; s->rows[*i].name; (*i)++)
@@ -413,14 +338,12 @@ int cli_parse(struct cli_parser *p, const struct cli_cmd_spec *s, void *args, in
 	size_t i;
 	int c, rc;
 
-	cli_opts_init(p, s, argc, argv);
-	if (!p->err.code && !s->rows)
-		err_set(&p->err, -EINVAL, "cli_parse wants bound rows");
+	opts_init(p, s, argc, argv);
 	if (p->err.code)
-		return cli_opts_bad(p);
+		return opts_bad(p);
 	for (r = s->rows; r->name; r++)
 		row_default(r, (char *)args + r->off);
-	for (p->at = 1; (c = cli_opts_next(p)) != -1; p->at = optind) {
+	for (p->at = 1; (c = opts_next(p)) != -1; p->at = optind) {
 		if (c == 1) {
 			rc = s->operand(args, optarg, p);
 			if (rc)
@@ -429,7 +352,7 @@ int cli_parse(struct cli_parser *p, const struct cli_cmd_spec *s, void *args, in
 		}
 		r = c == '?' ? NULL : row_of(s, c, &i);
 		if (!r)
-			return cli_opts_bad(p);
+			return opts_bad(p);
 		if (i < sizeof(p->given) * 8)
 			p->given |= 1UL << i;
 		if (r->type == CLI_T_HELP) {
@@ -449,5 +372,20 @@ bool cli_given(const struct cli_parser *p, int key)
 {
 	size_t i;
 
-	return p->spec->rows && row_of(p->spec, key, &i) && i < sizeof(p->given) * 8 && (p->given >> i & 1);
+	return row_of(p->spec, key, &i) && i < sizeof(p->given) * 8 && (p->given >> i & 1);
+}
+
+int cli_scan(const struct cli_cmd_spec *s, int argc, char **argv, cli_scan_fn *fn, void *ctx)
+{
+	struct cli_parser p;
+	size_t i;
+	int c, at, rc = 0;
+
+	opts_init(&p, s, argc, argv);
+	if (p.err.code)
+		return p.err.code;
+	for (at = 1; !rc && (c = opts_next(&p)) != -1; at = optind)
+		if (c != 1)
+			rc = fn(ctx, c == '?' ? NULL : row_of(s, c, &i), c == '?' ? NULL : optarg, at);
+	return rc;
 }

@@ -17,33 +17,18 @@
 
 /* The key of a long-only option: past every short letter, so getopt never returns it for one. */
 #define CLI_LONG(c)	(0x100 | (c))
+/* A macro's value as a string literal, for a default in a row's help: CLI_STR(COMPARE_SEED). */
+#define CLI_STR(x)	CLI_STR_(x)
+#define CLI_STR_(x)	#x
 /* Rows a table may have (the help-only rows count too). */
 #define CLI_OPTS_MAX	32
 
 /*
- * One row: an option, or (key 0) a line of the option list that is no
- * option, such as calibrate's "-- RUN-ARGUMENT ...". A table ends with a
- * row whose name is NULL.
- */
-struct cli_opt {
-	const char *name;	/* the long name without "--"; key 0: the text shown as it is */
-	int key;		/* what getopt returns: a short letter (-x), CLI_LONG(c), or 0 */
-	const char *arg;	/* NULL: takes none; "FILE": a required one; "[FILE]": an optional one */
-	const char *help;	/* --help's text: a printf format (see cli_help); '\n' starts a line */
-};
-
-/* Every command's -h, --help. */
-#define CLI_OPT_HELP	{ "help", 'h', NULL, "this text" }
-/* The KVM device of the commands that open one (the path: cli_kvm_path). */
-#define CLI_OPT_KVM_DEV	{ "kvm-dev", CLI_LONG('k'), "PATH", "KVM device (default /dev/kvm, or $EXITSCOPE_KVM_DEV)" }
-/* compare's and report's threshold (its default, COMPARE_THRESHOLD_PCT, is cli_help's argument). */
-#define CLI_OPT_THRESHOLD	{ "threshold", CLI_LONG('t'), "PCT", "smallest relative change that counts (default %.0f%%)" }
-
-/*
- * Bound rows (struct cli_row, the CLI_ROW_* macros below): each option
- * names the variable it writes, as an offset into the command's args
- * struct (so the table stays a const at file scope, as help and the man
- * check read it without parsing), its type, bounds and typed default.
+ * A command's options are bound rows (struct cli_row, the CLI_ROW_*
+ * macros below): each option names the variable it writes, as an offset
+ * into the command's args struct (so the table stays a const at file
+ * scope, as help and the man check read it without parsing), its type,
+ * bounds and typed default.
  * cli_parse() fills the struct; cli_help() prints each default from its
  * row, with no format string. A command's code has no case per option,
  * only callbacks for the odd ones (--cpu A,B).
@@ -64,10 +49,15 @@ struct cli_parser;
 /* A callback row's (or spec operand's) parser: 0, or an exit status with its one-line error printed. */
 typedef int cli_opt_fn(void *args, const char *arg, const struct cli_parser *p);
 
+/*
+ * One row: an option, or (key 0) a line of the option list that is no
+ * option, such as calibrate's "-- RUN-ARGUMENT ...". A table ends with a
+ * row whose name is NULL.
+ */
 struct cli_row {
-	const char *name;	/* as struct cli_opt */
-	int key;
-	const char *arg;
+	const char *name;	/* the long name without "--"; key 0: the text shown as it is */
+	int key;		/* what getopt returns: a short letter (-x), CLI_LONG(c), or 0 */
+	const char *arg;	/* NULL: takes none; "FILE": a required one; "[FILE]": an optional one */
 	const char *help;	/* plain text ('\n' starts a line); the default is added after it */
 	enum cli_type type;
 	size_t off;		/* the variable: its offset in the args struct */
@@ -121,14 +111,12 @@ struct cli_cmd_spec {
 	const char *name;	/* the command: "run" */
 	const char *usage;	/* after "usage: exitscope NAME "; '\n' starts another synopsis */
 	const char *about;	/* the paragraphs before the options, '\n'-terminated */
-	const struct cli_opt *opts;	/* the table of a command not yet on rows; with rows: only
-					   their names and keys, for old readers (checked to agree) */
-	const struct cli_row *rows;	/* the bound rows (cli_parse) */
-	cli_opt_fn *operand;	/* rows in '-' order: each operand in turn (arg: the operand) */
-	int (*seen)(void *args, int key, const struct cli_parser *p);	/* rows: after each option
-				   is set (p->at: where it began), 0 or an exit status */
-	void (*about_print)(FILE *f);	/* rows: about with figures in it, printed by the command */
-	void (*tail_print)(FILE *f);	/* rows: a paragraph made at run time, after the options */
+	const struct cli_row *rows;	/* the options (cli_parse) */
+	cli_opt_fn *operand;	/* '-' order: each operand in turn (arg: the operand) */
+	int (*seen)(void *args, int key, const struct cli_parser *p);	/* after each option is
+				   set (p->at: where it began), 0 or an exit status */
+	void (*about_print)(FILE *f);	/* about with figures in it, printed by the command */
+	void (*tail_print)(FILE *f);	/* a paragraph made at run time, after the options */
 	int col;		/* column of the option help; a longer label gets a line of its own */
 	char order;		/* 0: options and operands mixed (getopt permutes), '+': options end at the
 				   first operand, '-': operands in order among the options, as key 1 */
@@ -139,13 +127,11 @@ struct cli_cmd_spec {
 /*
  * The table is well formed: rows at most CLI_OPTS_MAX, names and keys
  * unique, every row with help text, keys a letter or digit or CLI_LONG of
- * one, an argument "X" or "[X]", and a -h, --help row. Bound rows also:
- * an argument exactly for the types that take one, bounds and their noun
- * (and the default within them, unless no_default),
- * an enum's names with its default among them, a callback's function, -h
- * the CLI_ROW_HELP row, an operand callback for '-' order, and a names
- * table beside them (.opts) that agrees. 0, or -EINVAL with err saying
- * what is wrong.
+ * one, an argument "X" or "[X]", a -h, --help row (CLI_ROW_HELP), an
+ * argument exactly for the types that take one, bounds and their noun (and
+ * the default within them, unless no_default), an enum's names with its
+ * default among them, a callback's function, and an operand callback for
+ * '-' order. 0, or -EINVAL with err saying what is wrong.
  */
 int cli_spec_check(const struct cli_cmd_spec *s, struct err *err);
 
@@ -156,7 +142,7 @@ struct cli_parser {
 	char **argv;
 	struct option longopts[CLI_OPTS_MAX + 1];
 	char shortopts[2 + 3 * CLI_OPTS_MAX];
-	struct err err;		/* the table is not well formed: cli_opts_next gives '?' */
+	struct err err;		/* the table is not well formed: nothing is parsed */
 	int at;			/* cli_parse: argv index where the option being read began */
 	unsigned long given;	/* cli_parse: bit i set when rows[i] was on the command line */
 };
@@ -172,31 +158,28 @@ struct cli_parser {
 int cli_parse(struct cli_parser *p, const struct cli_cmd_spec *s, void *args, int argc, char **argv);
 /* The option of key was on the command line (after cli_parse). */
 bool cli_given(const struct cli_parser *p, int key);
-/* The long name of key in s (either table), or NULL. */
+/* The long name of key in s, or NULL. */
 const char *cli_opt_name(const struct cli_cmd_spec *s, int key);
 
 /* getopt_long's tables from the spec: the long options (0-terminated) and the short string. */
 void cli_opts_build(const struct cli_cmd_spec *s, struct option *longopts, char *shortopts);
-/* Start parsing argv (getopt fully reinitialised, its messages off). */
-void cli_opts_init(struct cli_parser *p, const struct cli_cmd_spec *s, int argc, char **argv);
-/* The next option's key (optarg: its argument), 1 for an operand in '-' order, -1 at the end, '?' when bad. */
-int cli_opts_next(struct cli_parser *p);
 /*
- * The '?' just returned: "unknown or incomplete option 'ARG'" with the hint
- * to --help (cli_usage_error), EXIT_USAGE; EXIT_FAIL when the table is not
- * well formed.
+ * Read argv by s's rows as cli_parse would, setting nothing: fn(ctx, row,
+ * its argument or NULL, argv index where it began) for each option in
+ * turn, row NULL for one that is unknown, an ambiguous abbreviation or
+ * without its argument (operands are passed over). calibrate reads the
+ * arguments it hands to run this way, by run's rows. Stops at fn's first
+ * nonzero and returns it; 0 at the end; -EINVAL when the table is not well
+ * formed (cli_spec_check).
  */
-int cli_opts_bad(const struct cli_parser *p);
+typedef int cli_scan_fn(void *ctx, const struct cli_row *r, const char *arg, int at);
+int cli_scan(const struct cli_cmd_spec *s, int argc, char **argv, cli_scan_fn *fn, void *ctx);
 
 /*
- * The command's --help: usage line(s), about, the option table in two
- * columns, tail. Bound rows: plain text, each row's default after its
- * help, no arguments. An old table: the texts together are one printf
- * format, filled from the arguments in the order they are printed
- * (about's first, then the options' in table order, then tail's); a
- * literal '%' is "%%".
+ * The command's --help: usage line(s), about, the rows in two columns
+ * (plain text, each row's default after its help), tail.
  */
-void cli_help(FILE *f, const struct cli_cmd_spec *s, ...);
+void cli_help(FILE *f, const struct cli_cmd_spec *s);
 /*
  * The options one spelling a line, for completion and the man check:
  * "--name", "--name ARG" (ARG as in the table, "[FILE]" when optional),

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "base/array_size.h"
+#include "base/text.h"
 #include "compare/compare.h"
 #include "expect/expect.h"
 #include "expect/judge.h"
@@ -156,13 +157,40 @@ static char *file_head(struct judge *j, const char *path, size_t max)
 
 /* Reporting */
 
-/* One line: its mark, in an A/B the pair it is about, then the text. */
+/*
+ * Text with names from the files in it, line by line: each line escaped
+ * (base/text.h: a control byte is \xNN), so an escape sequence in a probe
+ * or function name is shown, not obeyed.
+ */
+static void put_lines(FILE *f, const char *s)
+{
+	for (size_t n; *s; s += n + (s[n] == '\n')) {
+		n = strcspn(s, "\n");
+		text_put(f, s, n);
+		if (s[n] == '\n')
+			fputc('\n', f);
+	}
+}
+
+/* One line: its mark, in an A/B the pair it is about, then the text (escaped). */
 static void say(struct judge *j, const char *mark, const char *f, va_list ap)
 {
+	char *text = NULL;
+
 	fputs(mark, j->o->out);
-	if (j->ab)
-		fprintf(j->o->out, "%s->%s: ", j->base, j->new);
-	vfprintf(j->o->out, f, ap);
+	if (j->ab) {
+		text_put(j->o->out, j->base, strlen(j->base));
+		fputs("->", j->o->out);
+		text_put(j->o->out, j->new, strlen(j->new));
+		fputs(": ", j->o->out);
+	}
+	if (vasprintf(&text, f, ap) < 0) {
+		j->oom = true;
+		fputs("(out of memory)", j->o->out);
+	} else {
+		put_lines(j->o->out, text);
+		free(text);
+	}
 	fputc('\n', j->o->out);
 }
 
@@ -1056,8 +1084,11 @@ static int blocks_load(struct judge *j)
 			    ej_chomp(file_head(j, path, MEASURED_MAX)));
 			err = side_file(j, ej_fmt(j, "%s.stderr", b->name));
 			if (*err)
-				fprintf(j->o->out, "        stderr: %s\n",
-					ej_chomp(ej_keep(j, strdup(tail_lines(err, 5)))));
+			{
+				fputs("        stderr: ", j->o->out);
+				put_lines(j->o->out, ej_chomp(ej_keep(j, strdup(tail_lines(err, 5)))));
+				fputc('\n', j->o->out);
+			}
 		}
 		ej_tmp_free(j);
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/array_size.h"
+#include "base/text.h"
 #include "expect/expect.h"
 #include "results/file_read.h"
 #include "results/query.h"
@@ -73,7 +74,7 @@ static bool blank(char c)
 __attribute__((format(printf, 4, 5)))
 static void parse_bad(struct parser *p, const char *file, unsigned lineno, const char *fmt, ...)
 {
-	char why[512];
+	char why[512], name[512];
 	va_list ap;
 
 	if (!p->o->errs) {
@@ -86,10 +87,12 @@ static void parse_bad(struct parser *p, const char *file, unsigned lineno, const
 		return;
 	}
 	p->bad++;
-	fprintf(p->o->errs, "%s: %s:%u: ", p->o->who, file, lineno);
 	va_start(ap, fmt);
-	vfprintf(p->o->errs, fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	/* The line may quote the file: escaped, as every printed name (base/text.h). */
+	fprintf(p->o->errs, "%s: %s:%u: ", p->o->who, text_esc(name, sizeof(name), file), lineno);
+	text_put(p->o->errs, why, strlen(why));
 	fputc('\n', p->o->errs);
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/array_size.h"
 #include "tests/fixture.h"
@@ -388,6 +389,56 @@ static void test_map_skips(void)
 	run_free(&r);
 }
 
+/*
+ * What the command line makes of its edges: a name with control bytes in
+ * it is printed escaped (\xNN), a write error on stdout is exit 1 as in
+ * every command, and a RESULTS_DIR that is no directory one usage line.
+ */
+static void test_cli_edges(void)
+{
+	char file[4096], missing[4096], full_path[] = "/dev/full";
+	const char *argv[] = { exe, "expect", file, res, NULL };
+	struct run_opts full = { .stdout_path = full_path };
+	struct run_result r;
+
+	snprintf(file, sizeof(file), "%s/e.txt", dir);
+	expect_text(&r, "probe \033]0;evil\007 exits 1\n", "0.1");
+	ok(r.status == 1 && !strchr(r.out, '\033') && !strchr(r.out, '\007') &&
+	   strstr(r.out, "probe \\x1b]0;evil\\x07 exits 1"),
+	   "a probe name with an escape sequence: printed as \\xNN, not sent to the terminal");
+	if (strchr(r.out, '\033'))
+		diag("out '%s'", r.out);
+	run_free(&r);
+	expect_text(&r, "value run probes[cpuid].cycles.median \"\033[2J\"\n", "0.1");
+	ok(!strchr(r.out, '\033') && !strchr(r.err, '\033'), "a quoted figure with an escape: escaped");
+	run_free(&r);
+
+	expect_text(&r, "probe cpuid exits 1\n", "0.1");
+	run_free(&r);
+	if (access(full_path, W_OK) == 0) {
+		run_cmd_opts(&r, argv, &full);
+		is_int(r.status, 1, "stdout is /dev/full: exit 1 (the output could not be written)");
+		ok(strstr(r.err, "cannot write to stdout") != NULL, "... and one line says so");
+		run_free(&r);
+	} else {
+		skip("no writable /dev/full here");
+		skip("no writable /dev/full here");
+	}
+
+	snprintf(missing, sizeof(missing), "%s/no-such-dir", dir);
+	argv[3] = missing;
+	run_cmd(&r, argv);
+	ok(r.status == 2 && !strstr(r.out, "FAIL") && strstr(r.err, "no-such-dir") &&
+	   !strchr(strchr(r.err, '\n') + 1, '\n'),
+	   "a RESULTS_DIR that does not exist: one line, exit 2, nothing judged");
+	run_free(&r);
+	argv[3] = file;
+	run_cmd(&r, argv);
+	ok(r.status == 2 && !strstr(r.out, "FAIL") && strstr(r.err, "Not a directory"),
+	   "a RESULTS_DIR that is a file: exit 2, not a directory");
+	run_free(&r);
+}
+
 int main(void)
 {
 	exe = getenv("EXITSCOPE");
@@ -402,6 +453,7 @@ int main(void)
 	test_map_forms();
 	test_lane_files();
 	test_map_skips();
+	test_cli_edges();
 	fixture_rmdir(dir);
 	free(res);
 	return done_testing();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_opts.c - the option tables (cli/opts.c): a made-up table gives the
- * getopt short string, long options, parse and --help expected of it; an
+ * test_opts.c - the option rows (cli/opts.c): a made-up table gives the
+ * getopt short string, long options, parse, scan and --help expected of it; an
  * unknown option and a missing argument give the one-line usage error; a
  * table that is not well formed is refused; and every command of
  * `exitscope --help` lists its options, each in its --help, with the same
@@ -63,21 +63,34 @@ int cli_parse_num(const char *s, double min, double max, double *out)
 	return 0;
 }
 
-static const struct cli_opt demo_opts[] = {
-	{ "output", 'o', "FILE", "where to write\nand a second line" },
-	{ "json", CLI_LONG('j'), "[FILE]", "JSON too (default %d)" },
-	{ "verbose", 'v', NULL, "say more" },
-	{ "precision-floor", CLI_LONG('f'), "CYCLES", "a label wider than the column" },
-	{ "-- ARG ...", 0, NULL, "passed on as they are" },
-	CLI_OPT_HELP,
+struct demo_args {
+	const char *out, *json, *floor;
+	bool verbose;
+};
+
+/* The operands: taken, nothing kept. */
+static int demo_operand(void *args, const char *arg, const struct cli_parser *p)
+{
+	return 0;
+}
+
+static const struct cli_row demo_rows[] = {
+	CLI_ROW_STR("output", 'o', "FILE", struct demo_args, out, NULL, "where to write\nand a second line"),
+	CLI_ROW_STR("json", CLI_LONG('j'), "[FILE]", struct demo_args, json, "7.json", "JSON too"),
+	CLI_ROW_FLAG("verbose", 'v', struct demo_args, verbose, "say more"),
+	CLI_ROW_STR("precision-floor", CLI_LONG('f'), "CYCLES", struct demo_args, floor, NULL,
+		    "a label wider than the column"),
+	{ .name = "-- ARG ...", .help = "passed on as they are" },
+	CLI_ROW_HELP,
 	{ 0 },
 };
 
 static const struct cli_cmd_spec demo = {
 	.name = "demo",
 	.usage = "[options] FILE\n[options] -- ARG ...",
-	.about = "About %s, 100%%.\n",
-	.opts = demo_opts,
+	.about = "About this, 100%.\n",
+	.rows = demo_rows,
+	.operand = demo_operand,
 	.col = 20,
 	.order = '-',
 	.tail = "Exit status: 0 ok.\n",
@@ -92,7 +105,7 @@ static const char demo_help[] =
 	"\n"
 	"  -o, --output FILE where to write\n"
 	"                    and a second line\n"
-	"  --json [FILE]     JSON too (default 7)\n"
+	"  --json [FILE]     JSON too (default 7.json)\n"
 	"  -v, --verbose     say more\n"
 	"  --precision-floor CYCLES\n"
 	"                    a label wider than the column\n"
@@ -116,11 +129,6 @@ static char *captured(void (*fn)(FILE *f, const struct cli_cmd_spec *s), const s
 	fn(f, s);
 	fclose(f);
 	return buf;
-}
-
-static void demo_usage(FILE *f, const struct cli_cmd_spec *s)
-{
-	cli_help(f, s, "this", 7);
 }
 
 static void test_tables(void)
@@ -147,7 +155,7 @@ static void test_tables(void)
 	ok(n == 5 && good == 5, "long options: every row with a key, its argument kind and key, none for "
 	   "the help-only row (%zu of %zu right)", good, n);
 
-	s = captured(demo_usage, &demo);
+	s = captured(cli_help, &demo);
 	if (!tap_is_str(s, demo_help, "--help: synopses, about, two columns at col, a wide label on its own line"))
 		diag("got:\n%s", s ? s : "(null)");
 	free(s);
@@ -163,12 +171,12 @@ static void parse(char *out, size_t len, int argc, char **argv)
 	int c;
 
 	*out = 0;
-	cli_opts_init(&p, &demo, argc, argv);
-	while ((c = cli_opts_next(&p)) != -1) {
+	opts_init(&p, &demo, argc, argv);
+	while ((c = opts_next(&p)) != -1) {
 		size_t l = strlen(out);
 
 		if (c == '?') {
-			snprintf(out + l, len - l, "? [%d %s] ", cli_opts_bad(&p), last_err);
+			snprintf(out + l, len - l, "? [%d %s] ", opts_bad(&p), last_err);
 			continue;
 		}
 		snprintf(out + l, len - l, "%s%c=%s ", c & 0x100 ? "L" : "", c == 1 ? '1' : c & 0xff,
@@ -200,33 +208,63 @@ static void test_parse(void)
 }
 
 /* A copy of the demo spec with row i replaced: the checker must refuse it. */
-static void refused(size_t i, struct cli_opt row, const char *why)
+static void refused(size_t i, struct cli_row row, const char *why)
 {
-	struct cli_opt t[ARRAY_SIZE(demo_opts)];
+	struct cli_row t[ARRAY_SIZE(demo_rows)];
 	struct cli_cmd_spec s = demo;
 	char *argv[] = { "demo", "-v", NULL };
+	struct demo_args a;
 	struct cli_parser p;
 	struct err err;
+	int rc;
 
-	memcpy(t, demo_opts, sizeof(t));
+	memcpy(t, demo_rows, sizeof(t));
 	t[i] = row;
-	s.opts = t;
+	s.rows = t;
 	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: %s (%s)", why, err.msg);
 	if (i == 0) {	/* and parsing by it is an internal failure, not a usage error */
-		cli_opts_init(&p, &s, 2, argv);
-		ok(cli_opts_next(&p) == '?' && cli_opts_bad(&p) == EXIT_FAIL && strstr(last_err, "option table"),
+		last_err[0] = 0;
+		rc = cli_parse(&p, &s, &a, 2, argv);
+		ok(rc == EXIT_FAIL && strstr(last_err, "option table"),
 		   "a command with such a table fails (exit 1), saying so: %s", last_err);
 	}
 }
 
+/* A string row of demo_args.out spelt as given. */
+#define DEMO_STR(n, k, a, h) CLI_ROW_STR(n, k, a, struct demo_args, out, NULL, h)
+
 static void test_check(void)
 {
-	refused(0, (struct cli_opt){ "json", 'o', "FILE", "x" }, "two rows of one name");
-	refused(0, (struct cli_opt){ "out", 'v', "FILE", "x" }, "two rows of one key");
-	refused(0, (struct cli_opt){ "out", 'o', "FILE", "" }, "a row without help");
-	refused(0, (struct cli_opt){ "out", 'o', "[FILE", "x" }, "an optional argument without its ']'");
-	refused(0, (struct cli_opt){ "out", '?', "FILE", "x" }, "a key that is no letter");
-	refused(5, (struct cli_opt){ "hilfe", 'H', NULL, "x" }, "no -h, --help row");
+	refused(0, (struct cli_row)DEMO_STR("json", 'o', "FILE", "x"), "two rows of one name");
+	refused(0, (struct cli_row)DEMO_STR("out", 'v', "FILE", "x"), "two rows of one key");
+	refused(0, (struct cli_row)DEMO_STR("out", 'o', "FILE", ""), "a row without help");
+	refused(0, (struct cli_row)DEMO_STR("out", 'o', "[FILE", "x"), "an optional argument without its ']'");
+	refused(0, (struct cli_row)DEMO_STR("out", '?', "FILE", "x"), "a key that is no letter");
+	refused(5, (struct cli_row){ .name = "hilfe", .key = 'H', .help = "x", .type = CLI_T_FLAG },
+		"no -h, --help row");
+}
+
+/* What cli_scan saw: "name=arg@at " per option, "?@at " for a bad one. */
+static int scan_note(void *ctx, const struct cli_row *r, const char *arg, int at)
+{
+	char *out = ctx;
+	size_t l = strlen(out);
+
+	snprintf(out + l, 256 - l, "%s=%s@%d ", r ? r->name : "?", arg ? arg : "-", at);
+	return r && r->key == 'h';
+}
+
+/* cli_scan: every option in turn by its row (abbreviations too), nothing set, stopped by the callback. */
+static void test_scan(void)
+{
+	char *argv[] = { "demo", "in", "--verb", "--out", "f", "-vo", "g", "--pre=3", "--bogus", "x",
+			 "-h", "--json", NULL };
+	char got[256] = "";
+	int rc = cli_scan(&demo, 12, argv, scan_note, got);
+
+	ok(rc == 1, "cli_scan: the callback's nonzero stops it and is returned (%d)", rc);
+	tap_is_str(got, "verbose=-@2 output=f@3 verbose=-@5 output=g@5 precision-floor=3@7 ?=-@8 help=-@10 ",
+		   "cli_scan: each option's row, argument and index; abbreviations; a bad one as NULL");
 }
 
 /* The commands, through the binary: their tables are well formed and agree with --help and the error. */
@@ -391,12 +429,6 @@ static const char bound_help[] =
 	"\n"
 	"Exit status: 0 ok.\n";
 
-/* Bound rows' --help takes no arguments. */
-static void bound_usage(FILE *f, const struct cli_cmd_spec *s)
-{
-	cli_help(f, s);
-}
-
 /* cli_parse of argv (NULL-terminated) by the bound rows into *a: its return, last_err cleared first. */
 static int bound_parse(struct bound_args *a, struct cli_parser *p, char **argv)
 {
@@ -452,7 +484,7 @@ static void test_bound(void)
 	ok(!strcmp(cli_opt_name(&bound, CLI_LONG('t')), "time-budget") && !cli_opt_name(&bound, 'z'),
 	   "cli_opt_name: a key's long name, NULL for none");
 
-	s = captured(bound_usage, &bound);
+	s = captured(cli_help, &bound);
 	if (!tap_is_str(s, bound_help, "--help from the rows: plain text, each default from its typed row"))
 		diag("got:\n%s", s ? s : "(null)");
 	free(s);
@@ -496,19 +528,8 @@ static void test_bound_check(void)
 	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: operands among the options, no callback (%s)",
 	   err.msg);
 	s = bound;
-	s.opts = demo_opts;
-	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: a names table beside the rows that differs (%s)",
-	   err.msg);
-	s.opts = (const struct cli_opt[]){ { .name = "quiet", .key = 'q' }, { .name = "verbose", .key = 'v' },
-					   { .name = "output", .key = 'o' }, { .name = "rounds", .key = CLI_LONG('r') },
-					   { .name = "time-budget", .key = CLI_LONG('t') },
-					   { .name = "mode", .key = CLI_LONG('m') }, { .name = "pair", .key = CLI_LONG('p') },
-					   { .name = "runs", .key = CLI_LONG('R') }, { .name = "-- ARG ..." },
-					   { .name = "help", .key = 'h' }, { 0 } };
-	ok(cli_spec_check(&s, &err) == 0, "a names table that agrees with the rows is taken");
 	s.rows = NULL;
-	s.opts = NULL;
-	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: no table at all (%s)", err.msg);
+	ok(cli_spec_check(&s, &err) == -EINVAL, "refused: no rows at all (%s)", err.msg);
 }
 
 int main(void)
@@ -518,6 +539,7 @@ int main(void)
 	test_tables();
 	test_parse();
 	test_check();
+	test_scan();
 	test_bound();
 	test_bound_check();
 	if (exe)

@@ -511,8 +511,8 @@ static void test_cli(void)
 		const char *argv[] = { exe, "compare", a, b, "--normalize", "fast", NULL };
 
 		run_cmd(&r, argv);
-		ok(r.status == 2 && !strncmp(r.err, "exitscope compare: --normalize: 'fast' is not auto, "
-		   "speed or none\n", 62), "--normalize fast: exit 2, says so (%.62s)", r.err);
+		ok(r.status == 2 && !strncmp(r.err, "exitscope compare: --normalize wants auto, none or "
+		   "speed, not 'fast'\n", 69), "--normalize fast: exit 2, says so (%.69s)", r.err);
 		run_free(&r);
 	}
 	{
