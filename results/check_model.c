@@ -13,13 +13,32 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-static void check_result_free(struct check_result *c)
+/* CHECK in docs/results-schema.md. */
+static const struct field check_field[] = {
+	FIELD_STR(struct check_result, suite, "suite", FIELD_REQUIRED),
+	FIELD_STR(struct check_result, name, "name", FIELD_REQUIRED),
+	FIELD_ENUM(struct check_result, status, "status", FIELD_REQUIRED,
+		   check_status_names, CHECK_STATUS_N),
+	FIELD_STR(struct check_result, detail, "detail", FIELD_EMPTY_OK),
+	FIELD_STR(struct check_result, expected, "expected", FIELD_EMPTY_OK | FIELD_OMIT_ZERO),
+	FIELD_STR(struct check_result, observed, "observed", FIELD_EMPTY_OK | FIELD_OMIT_ZERO),
+};
+const struct field_desc check_fields = FIELD_DESC("check", check_field);
+
+/* Append *c (its strings now rep's): 0 or -ENOMEM (nothing appended). */
+static int check_append(struct check_report *rep, const struct check_result *c)
 {
-	free(c->suite);
-	free(c->name);
-	free(c->detail);
-	free(c->expected);
-	free(c->observed);
+	if (rep->n == rep->cap) {
+		size_t cap = rep->cap ? rep->cap * 2 : 32;
+		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		rep->r = r;
+		rep->cap = cap;
+	}
+	rep->r[rep->n++] = *c;
+	return 0;
 }
 
 /* Append a check; takes detail (malloc'd, may be NULL). 0 or -ENOMEM (nothing appended). */
@@ -33,22 +52,11 @@ static int check_push(struct check_report *rep, const char *suite, const char *n
 		.expected = dup_or_empty(expected), .observed = dup_or_empty(observed),
 	};
 
-	if (!c.suite || !c.name || !c.detail || !c.expected || !c.observed)
-		goto oom;
-	if (rep->n == rep->cap) {
-		size_t cap = rep->cap ? rep->cap * 2 : 32;
-		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
-
-		if (!r)
-			goto oom;
-		rep->r = r;
-		rep->cap = cap;
+	if (!c.suite || !c.name || !c.detail || !c.expected || !c.observed || check_append(rep, &c)) {
+		fields_free(&check_fields, &c);
+		return -ENOMEM;
 	}
-	rep->r[rep->n++] = c;
 	return 0;
-oom:
-	check_result_free(&c);
-	return -ENOMEM;
 }
 
 static char *vformat(const char *fmt, va_list ap)
@@ -108,7 +116,7 @@ void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 void check_report_free(struct check_report *rep)
 {
 	for (size_t i = 0; i < rep->n; i++)
-		check_result_free(&rep->r[i]);
+		fields_free(&check_fields, &rep->r[i]);
 	free(rep->r);
 	memset(rep, 0, sizeof(*rep));
 }
@@ -135,19 +143,8 @@ json_t *check_report_json(const struct check_report *rep)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < rep->n; i++) {
-		const struct check_result *c = &rep->r[i];
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "suite", c->suite ? c->suite : "",
-				      "name", c->name ? c->name : "",
-				      "status", check_status_name(c->status),
-				      "detail", c->detail ? c->detail : "");
-
-		if (c->expected && c->expected[0])
-			json_object_set_new(o, "expected", json_string(c->expected));
-		if (c->observed && c->observed[0])
-			json_object_set_new(o, "observed", json_string(c->observed));
-		json_array_append_new(a, o);
-	}
+	for (size_t i = 0; a && i < rep->n; i++)
+		json_array_append_new(a, fields_write(&check_fields, &rep->r[i]));
 	return a;
 }
 
@@ -155,28 +152,24 @@ int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
 {
 	json_t *arr, *v;
 	size_t i, mark;
-	const char *suite, *name, *detail, *expected, *observed;
-	char *dup;
-	int idx, rc = jcheck_array(c, root, "checks", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
+	int rc = jcheck_array(c, root, "checks", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
 
 	if (rc)
 		return rc;
 	json_array_foreach(arr, i, v) {
+		struct check_result r = { 0 };
+
 		mark = jcheck_push_key(c, "checks");
 		jcheck_push_index(c, i);
 		if (!json_is_object(v))
 			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
-		detail = expected = observed = NULL;
-		JCHECK_TRY(jcheck_string(c, v, "suite", JCHECK_REQUIRED, 0, &suite));
-		JCHECK_TRY(jcheck_string(c, v, "name", JCHECK_REQUIRED, 0, &name));
-		JCHECK_TRY(jcheck_enum(c, v, "status", JCHECK_REQUIRED, check_status_names,
-				       CHECK_STATUS_N, &idx));
-		JCHECK_TRY(jcheck_string(c, v, "detail", JCHECK_OPTIONAL, 1, &detail));
-		JCHECK_TRY(jcheck_string(c, v, "expected", JCHECK_OPTIONAL, 1, &expected));
-		JCHECK_TRY(jcheck_string(c, v, "observed", JCHECK_OPTIONAL, 1, &observed));
-		dup = strdup(detail ? detail : "");
-		if (!dup || check_push(rep, suite, name, idx, expected, observed, dup))
-			return jcheck_fail(c, "out of memory");
+		rc = fields_read(c, v, &check_fields, &r);
+		if (!rc && check_append(rep, &r))
+			rc = jcheck_fail(c, "out of memory");
+		if (rc) {
+			fields_free(&check_fields, &r);
+			return rc;
+		}
 		jcheck_pop(c, mark);
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "results/field.h"
 #include "results/jcheck.h"
 #include "results/schema.h"
 
@@ -51,6 +52,8 @@ void check_report_free(struct check_report *rep);
 size_t check_count(const struct check_report *rep, enum check_status st);
 const struct check_result *check_find(const struct check_report *rep,
 				      const char *suite, const char *name);
+/* A check's fields, in writing order (results/field.h). */
+extern const struct field_desc check_fields;
 json_t *check_report_json(const struct check_report *rep);	/* array */
 /*
  * Read and validate root's optional "checks" array into rep (which must be

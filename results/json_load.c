@@ -68,3 +68,48 @@ json_t *json_load_checked_file(struct jcheck *c, const char *path)
 	free(buf);
 	return root;
 }
+
+/* A parsed document into a new struct of kind k (which takes root's reference); NULL with c's error. */
+static void *doc_read(const struct json_doc_kind *k, struct jcheck *c, const char *name, json_t *root)
+{
+	char *p = calloc(1, k->size), *dup = strdup(name);
+
+	if (!p || !dup) {
+		free(p);
+		free(dup);
+		json_decref(root);
+		jcheck_fail(c, "out of memory");
+		return NULL;
+	}
+	*(const char **)(p + k->name_off) = dup;
+	*(void **)(p + k->doc_off) = root;
+	if (k->init)
+		k->init(p);
+	if (!json_is_object(root)) {
+		jcheck_fail(c, "top level is %s, not an object", jcheck_type_name(root));
+		k->free(p);
+		return NULL;
+	}
+	if (k->read(c, root, p) < 0) {
+		k->free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void *json_doc_read_buffer(const struct json_doc_kind *k, const char *name, const void *buf,
+			   size_t len, struct err *err)
+{
+	struct jcheck c = { .name = name, .err = err };
+	json_t *root = json_load_checked_buffer(&c, buf, len);
+
+	return root ? doc_read(k, &c, name, root) : NULL;
+}
+
+void *json_doc_read_file(const struct json_doc_kind *k, const char *path, struct err *err)
+{
+	struct jcheck c = { .name = path, .err = err };
+	json_t *root = json_load_checked_file(&c, path);
+
+	return root ? doc_read(k, &c, path, root) : NULL;
+}

@@ -290,12 +290,11 @@ static int read_omitted(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	return 0;
 }
 
-static int read_document(struct jcheck *c, json_t *root, struct noise_floor *nf)
+static int read_document(struct jcheck *c, json_t *root, void *p)
 {
+	struct noise_floor *nf = p;
 	int rc;
 
-	if (!json_is_object(root))
-		return jcheck_fail(c, "top level is %s, not an object", jcheck_type_name(root));
 	TRY(read_header(c, root, nf));
 	TRY(host_record_read(c, root, &nf->host));
 	rc = run_settings_read(c, root, &nf->settings);
@@ -307,43 +306,34 @@ static int read_document(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	return read_omitted(c, root, nf);
 }
 
-static struct noise_floor *read_root(struct jcheck *c, const char *name, json_t *root)
+static void doc_init(void *p)
 {
-	struct noise_floor *nf = calloc(1, sizeof(*nf));
+	struct noise_floor *nf = p;
 
-	if (nf)
-		nf->name = strdup(name);
-	if (!nf || !nf->name) {
-		free(nf);
-		json_decref(root);
-		jcheck_fail(c, "out of memory");
-		return NULL;
-	}
-	nf->doc = root;
 	host_record_init(&nf->host);
 	run_settings_init(&nf->settings);
-	if (read_document(c, root, nf) < 0) {
-		noise_free(nf);
-		return NULL;
-	}
-	return nf;
 }
+
+static void doc_free(void *p)
+{
+	noise_free(p);
+}
+
+static const struct json_doc_kind doc_kind = {
+	.size = sizeof(struct noise_floor), .name_off = offsetof(struct noise_floor, name),
+	.doc_off = offsetof(struct noise_floor, doc), .init = doc_init, .read = read_document,
+	.free = doc_free,
+};
 
 struct noise_floor *noise_read_buffer(const char *name, const void *buf, size_t len,
 				      struct err *err)
 {
-	struct jcheck c = { .name = name, .err = err };
-	json_t *root = json_load_checked_buffer(&c, buf, len);
-
-	return root ? read_root(&c, name, root) : NULL;
+	return json_doc_read_buffer(&doc_kind, name, buf, len, err);
 }
 
 struct noise_floor *noise_read_file(const char *path, struct err *err)
 {
-	struct jcheck c = { .name = path, .err = err };
-	json_t *root = json_load_checked_file(&c, path);
-
-	return root ? read_root(&c, path, root) : NULL;
+	return json_doc_read_file(&doc_kind, path, err);
 }
 
 void noise_free(struct noise_floor *nf)

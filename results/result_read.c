@@ -84,10 +84,10 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 	return 0;
 }
 
-static int read_document(struct jcheck *c, json_t *root, struct result_file *rf)
+static int read_document(struct jcheck *c, json_t *root, void *p)
 {
-	if (!json_is_object(root))
-		return jcheck_fail(c, "top level is %s, not an object", jcheck_type_name(root));
+	struct result_file *rf = p;
+
 	TRY(read_header(c, root, rf));
 	TRY(host_record_read(c, root, &rf->host));
 	TRY(run_probes_read(c, root, rf->kind == RESULT_KIND_RUN, &rf->probes, &rf->n_probes));
@@ -99,42 +99,25 @@ static int read_document(struct jcheck *c, json_t *root, struct result_file *rf)
 	return 0;
 }
 
-/* A parsed document into a new result (it takes the document's reference); NULL with err set. */
-static struct result_file *read_root(struct jcheck *c, const char *name, json_t *root)
+static void doc_free(void *p)
 {
-	struct result_file *rf = calloc(1, sizeof(*rf));
-
-	if (rf)
-		rf->name = strdup(name);
-	if (!rf || !rf->name) {
-		free(rf);
-		json_decref(root);
-		jcheck_fail(c, "out of memory");
-		return NULL;
-	}
-	rf->doc = root;
-	if (read_document(c, root, rf) < 0) {
-		result_free(rf);
-		return NULL;
-	}
-	return rf;
+	result_free(p);
 }
+
+static const struct json_doc_kind doc_kind = {
+	.size = sizeof(struct result_file), .name_off = offsetof(struct result_file, name),
+	.doc_off = offsetof(struct result_file, doc), .read = read_document, .free = doc_free,
+};
 
 struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,
 				       struct err *err)
 {
-	struct jcheck c = { .name = name, .err = err };
-	json_t *root = json_load_checked_buffer(&c, buf, len);
-
-	return root ? read_root(&c, name, root) : NULL;
+	return json_doc_read_buffer(&doc_kind, name, buf, len, err);
 }
 
 struct result_file *result_read_file(const char *path, struct err *err)
 {
-	struct jcheck c = { .name = path, .err = err };
-	json_t *root = json_load_checked_file(&c, path);
-
-	return root ? read_root(&c, path, root) : NULL;
+	return json_doc_read_file(&doc_kind, path, err);
 }
 
 const struct run_probe *result_find_probe(const struct result_file *rf, const char *name)

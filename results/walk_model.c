@@ -198,13 +198,12 @@ static int read_commits(struct jcheck *c, json_t *root, struct walk_file *w)
 	return check_unique(c, w);
 }
 
-static int read_document(struct jcheck *c, json_t *root, struct walk_file *w)
+static int read_document(struct jcheck *c, json_t *root, void *p)
 {
+	struct walk_file *w = p;
 	json_t *tool;
 	int rc;
 
-	if (!json_is_object(root))
-		return jcheck_fail(c, "top level is %s, not an object", jcheck_type_name(root));
 	TRY(read_header(c, root));
 	rc = jcheck_object(c, root, "tool", JCHECK_OPTIONAL, &tool);
 	if (rc < 0)
@@ -226,42 +225,33 @@ static int read_document(struct jcheck *c, json_t *root, struct walk_file *w)
 	return 0;
 }
 
-static struct walk_file *read_root(struct jcheck *c, const char *name, json_t *root)
+static void doc_init(void *p)
 {
-	struct walk_file *w = calloc(1, sizeof(*w));
+	struct walk_file *w = p;
 
-	if (w)
-		w->name = strdup(name);
-	if (!w || !w->name) {
-		free(w);
-		json_decref(root);
-		jcheck_fail(c, "out of memory");
-		return NULL;
-	}
-	w->doc = root;
 	w->first_parent = w->profile = -1;
 	w->every = -1;
-	if (read_document(c, root, w) < 0) {
-		walk_free(w);
-		return NULL;
-	}
-	return w;
 }
+
+static void doc_free(void *p)
+{
+	walk_free(p);
+}
+
+static const struct json_doc_kind doc_kind = {
+	.size = sizeof(struct walk_file), .name_off = offsetof(struct walk_file, name),
+	.doc_off = offsetof(struct walk_file, doc), .init = doc_init, .read = read_document,
+	.free = doc_free,
+};
 
 struct walk_file *walk_read_buffer(const char *name, const void *buf, size_t len, struct err *err)
 {
-	struct jcheck c = { .name = name, .err = err };
-	json_t *root = json_load_checked_buffer(&c, buf, len);
-
-	return root ? read_root(&c, name, root) : NULL;
+	return json_doc_read_buffer(&doc_kind, name, buf, len, err);
 }
 
 struct walk_file *walk_read_file(const char *path, struct err *err)
 {
-	struct jcheck c = { .name = path, .err = err };
-	json_t *root = json_load_checked_file(&c, path);
-
-	return root ? read_root(&c, path, root) : NULL;
+	return json_doc_read_file(&doc_kind, path, err);
 }
 
 const char *walk_run_path(const struct walk_file *w, const struct walk_commit *c, char *buf, size_t len)
