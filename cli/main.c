@@ -26,6 +26,7 @@ static const struct command {
 	{ "query", cmd_query, "figures from result, compare, noise and walk files, for scripts" },
 	{ "expect", cmd_expect, "a lane's results judged against an expectations file" },
 	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles stepped" },
+	{ "kernels", cmd_kernels, "docs/kernels.md's tables: lane cycles and the CR map across kernels" },
 };
 
 #define NR_COMMANDS ARRAY_SIZE(commands)
@@ -34,7 +35,7 @@ static const struct command {
 static const struct cli_cmd_spec *const specs[] = {
 	&info_spec, &run_spec, &map_spec, &check_spec, &calibrate_spec,
 	&compare_spec, &report_spec, &export_spec, &profile_spec, &query_spec, &expect_spec,
-	&walk_spec,
+	&walk_spec, &kernels_spec,
 };
 
 /* `exitscope help --options CMD`: CMD's options one spelling a line (cli_opts_list). */
