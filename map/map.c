@@ -502,7 +502,8 @@ static void map_print_entry(FILE *f, const struct result_map_entry *e)
 
 void map_print(FILE *f, const struct result_map *map)
 {
-	fprintf(f, "CR0/CR4 ownership map: %lld writes (toggles) or reads per round, fewest exits of %lld rounds\n",
+	fprintf(f, "CR0/CR4 ownership map: %lld writes (toggles) or reads per round, "
+		"fewest exits of %lld rounds\n",
 		map->ops, map->rounds);
 	/* The emulation itself is the host's warning (stderr, the JSON): here what it means for the map. */
 	if (map->emulated)
