@@ -117,14 +117,16 @@ static const struct pairing map_pairing = {
 	.size = sizeof(struct result_map_entry), .sort = cmp_entry, .key = cmp_entry, .pair = map_pair,
 };
 
-static int compare_profile(struct compare_result *cr, const struct result_map_profile *pa,
-			   const struct result_map_profile *pb)
+static int compare_cpuid_profile(struct compare_result *cr,
+				 const struct result_map_cpuid_profile *pa,
+				 const struct result_map_cpuid_profile *pb)
 {
 	return pair_records(cr, pa->name, pa->entries, pa->n_entries, pb->entries, pb->n_entries,
 			    &map_pairing);
 }
 
-static const struct result_map_profile *find_profile(const struct result_map *m, const char *name)
+static const struct result_map_cpuid_profile *find_cpuid_profile(const struct result_map *m,
+								  const char *name)
 {
 	size_t i;
 
@@ -136,7 +138,7 @@ static const struct result_map_profile *find_profile(const struct result_map *m,
 
 int changes_maps(struct compare_result *cr, const struct result_map *a, const struct result_map *b)
 {
-	const struct result_map_profile *pb;
+	const struct result_map_cpuid_profile *pb;
 	struct compare_map_change *m;
 	size_t i;
 
@@ -149,7 +151,7 @@ int changes_maps(struct compare_result *cr, const struct result_map *a, const st
 		return -ENOMEM;
 	/* Profiles are few (CPUID variants): a linear lookup is fine. */
 	for (i = 0; i < a->n_profiles && i < 1000; i++) {
-		pb = find_profile(b, a->profiles[i].name);
+		pb = find_cpuid_profile(b, a->profiles[i].name);
 		if (!pb) {
 			m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 			if (!m)
@@ -159,11 +161,11 @@ int changes_maps(struct compare_result *cr, const struct result_map *a, const st
 			m->a_exits = m->b_exits = m->a_cycles = m->b_cycles = -1;
 			continue;
 		}
-		if (compare_profile(cr, &a->profiles[i], pb))
+		if (compare_cpuid_profile(cr, &a->profiles[i], pb))
 			return -ENOMEM;
 	}
 	for (i = 0; i < b->n_profiles && i < 1000; i++) {
-		if (find_profile(a, b->profiles[i].name))
+		if (find_cpuid_profile(a, b->profiles[i].name))
 			continue;
 		m = findings_push(&cr->map, &cr->n_map, sizeof(*m));
 		if (!m)

@@ -63,7 +63,7 @@ struct compare_result *compare_results(const struct result_file *a, const struct
 /*
  * Compare several runs of the base (a[0..na-1]) with several of the new
  * (b[0..nb-1]), na, nb >= 1: with rounds, a side of 2 runs or more is
- * estimated from its run means (the runs model), a side of one run from its
+ * estimated from its run means (the runs estimator), a side of one run from its
  * round medians, with opts->noise's between-run variance added when given
  * (docs/method.md); without rounds the flat samples are pooled over the
  * files of a side. Per-op counters are each side's means over its runs
@@ -125,7 +125,7 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
  * Human-readable report (host differences and warnings first): lines of at
  * most COMPARE_COLUMNS columns, the table's essentials (base, new, diff%,
  * its CI in %, verdict); wide: the full table (the difference and its CI in
- * cycles, each probe's model and runs), how the figures were put at speed,
+ * cycles, each probe's estimator and runs), how the figures were put at speed,
  * every note on one line; the exit-path changes last (path_changes_print).
  */
 void compare_print(FILE *f, const struct compare_result *cr, int wide);

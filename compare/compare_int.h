@@ -6,7 +6,7 @@
  * with probediff.c's verdict); they add what they find to the result
  * through findings.c. Uses go that way only, never back. A part that fails
  * returns a negative errno: -ENOMEM, or -EINVAL where the statistics refuse
- * a figure (compare_model).
+ * a figure (compare_interval).
  */
 #ifndef EXITSCOPE_COMPARE_COMPARE_INT_H
 #define EXITSCOPE_COMPARE_COMPARE_INT_H

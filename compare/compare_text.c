@@ -171,7 +171,10 @@ static const char *method_text(const struct compare_result *cr, char *buf, size_
 	return buf;
 }
 
-/* The model of a probe: "runs", "rounds", "rounds+floor", "runs/rounds" (base/new), "batches". */
+/*
+ * The estimator of a probe's sides, as the model column names it: "runs",
+ * "rounds", "rounds+floor", "runs/rounds" (base/new), "batches".
+ */
 static const char *model_text(const struct compare_probe *p, char *buf, size_t len)
 {
 	const char *a = compare_method_names[p->method_a], *b = compare_method_names[p->method_b];
@@ -190,9 +193,9 @@ static int compared(const struct compare_probe *p)
 }
 
 /*
- * Wide: one line saying what the model words of the table mean. Default
- * (no model column): each model with how many probes have it, the probes
- * named but for the most common one's, then the words.
+ * Wide: one line saying what the estimator words of the model column mean.
+ * Default (no model column): each estimator with how many probes have it,
+ * the probes named but for the most common one's, then the words.
  */
 static void print_models(FILE *f, const struct compare_result *cr, int wide)
 {

@@ -15,7 +15,7 @@
 #include "compare/compare_int.h"
 #include "compare/floor.h"
 #include "compare/lane_spread.h"
-#include "compare/model.h"
+#include "compare/interval.h"
 #include "compare/speed.h"
 
 /* Do two runs' settings differ in setting i? */
@@ -221,7 +221,7 @@ int notes_speed(struct compare_result *cr, const struct result_file *const *a, s
 	/* Judged as a probe is (docs/method.md, "Not judged"): the loop is one vCPU's. */
 	if (cr->has_speed && cr->lanes_deterministic &&
 	    (s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL))
-		compare_model_lane(s);
+		compare_interval_lane(s);
 	if (cr->has_speed) {
 		probediff_verdict(cr, s, 0);
 		s->by_interval = s->verdict;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * probediff.c - the probes of a comparison (compare/compare_int.h): each
- * probe's runs on both sides pooled by name, its interval (compare/model.c)
+ * probe's runs on both sides pooled by name, its interval (compare/interval.c)
  * and verdict (docs/method.md), its per-op counters (compare/counters.c),
  * the probes on one side only, and a shift of the harness baseline shared
  * by all.
@@ -15,7 +15,7 @@
 #include "compare/compare_int.h"
 #include "compare/counters.h"
 #include "compare/lane_spread.h"
-#include "compare/model.h"
+#include "compare/interval.h"
 #include "compare/speed.h"
 #include "results/guest_speed.h"
 
@@ -297,13 +297,13 @@ static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 	}
 	rc = probe_speed(cr, p, pa, pb);
 	if (!rc)
-		rc = compare_model(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts);
+		rc = compare_interval(p, pa->ok, pa->n_ok, pb->ok, pb->n_ok, &cr->opts);
 	if (rc)
 		return rc;
 	if (cr->lanes_deterministic &&
 	    (p->r2r == COMPARE_R2R_NONE || p->r2r == COMPARE_R2R_PARTIAL) &&
 	    !any_two_vcpus(pa->ok, pa->n_ok) && !any_two_vcpus(pb->ok, pb->n_ok))
-		compare_model_lane(p);
+		compare_interval_lane(p);
 	probediff_verdict(cr, p, COMPARE_DIFF_MIN);
 	if (!probediff_finite(p) || (fabs(p->d.median_a) <= COMPARE_DIFF_MIN && resolved(p))) {
 		p->why = probediff_finite(p) ? zero_why : overflow_why;

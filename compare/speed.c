@@ -3,12 +3,12 @@
  * speed.c - the guest's own speed between the two sides of a comparison
  * (compare/speed.h): the harness loop of every probe compared by rounds, as
  * one pseudo-probe whose runs are the files and whose rounds are the
- * loop's, compared by the probes' own models (compare/model.c).
+ * loop's, compared by the probes' own intervals (compare/interval.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "compare/model.h"
+#include "compare/interval.h"
 #include "compare/speed.h"
 #include "results/guest_speed.h"
 
@@ -184,7 +184,7 @@ int compare_speed(struct compare_result *cr, const struct result_file *const *a,
 	*s = (struct compare_probe){ .name = "(guest speed)", .group = "harness", .loop_a = -1,
 				     .loop_b = -1 };
 	o.noise = NULL;
-	rc = compare_model(s, va, ma, vb, mb, &o);
+	rc = compare_interval(s, va, ma, vb, mb, &o);
 	s->runs_a = ma;
 	s->runs_b = mb;
 	cr->has_speed = rc == 0 && s->method != COMPARE_METHOD_BATCHES;

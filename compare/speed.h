@@ -10,13 +10,13 @@
 #include "compare/compare.h"
 
 /*
- * Fill cr->speed (d, models, r2r; not the verdict) and cr->speed_probes
+ * Fill cr->speed (d, estimators, r2r; not the verdict) and cr->speed_probes
  * from the probes of cr->probes that are compared by rounds with
  * baselines on both sides, their runs in a[0..na-1] and b[0..nb-1]: per
  * file one run whose rounds are every such probe's round baselines of the
  * batch size speed_batch picks for it, each over that probe's mean
  * baseline of that size on the base side. cr->has_speed 0 when
- * there is none. 0, -ENOMEM, or -EINVAL from the statistics (compare_model).
+ * there is none. 0, -ENOMEM, or -EINVAL from the statistics (compare_interval).
  */
 int compare_speed(struct compare_result *cr, const struct result_file *const *a, size_t na,
 		  const struct result_file *const *b, size_t nb);

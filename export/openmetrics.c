@@ -449,8 +449,8 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 		}
 }
 
-static void entry_labels(struct series *s, const char *run, const struct result_map_profile *p,
-			 const struct result_map_entry *e)
+static void entry_labels(struct series *s, const char *run,
+			 const struct result_map_cpuid_profile *p, const struct result_map_entry *e)
 {
 	s->n = 0;
 	lab(s, "run", run);

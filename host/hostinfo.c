@@ -230,7 +230,8 @@ int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, struct err *er
 	hi->exec_loop_insns = 2 * EXEC_LOOP_ITERS + 1;
 	r = vm_create(&vm, &opts, err);
 	if (r) {
-		snprintf(hi->exec_detail, sizeof(hi->exec_detail), "no test VM: %s", err ? err->msg : strerror(-r));
+		snprintf(hi->exec_detail, sizeof(hi->exec_detail), "no test VM: %s",
+			 err ? err->msg : strerror(-r));
 		return r;
 	}
 	v = &vm->vcpus[0];
@@ -445,7 +446,8 @@ static void lane_print(FILE *f, const struct hostinfo *hi)
 	char buf[4096];
 	size_t n;
 
-	n = (size_t)snprintf(buf, sizeof(buf), "%s in %s", host_lane_names[hi->lane.name], hi->lane.emulator);
+	n = (size_t)snprintf(buf, sizeof(buf), "%s in %s", host_lane_names[hi->lane.name],
+			     hi->lane.emulator);
 	if (hi->lane.nr_emulator_patches && n < sizeof(buf))
 		n += snprintf(buf + n, sizeof(buf) - n, " patches");
 	for (int i = 0; i < hi->lane.nr_emulator_patches && n < sizeof(buf); i++)

@@ -144,7 +144,9 @@ static long run_xmm(int fd, const uint8_t *in, uint8_t *out)
 		: "=a"(ret)
 		: "a"((long)SYS_ioctl), "D"((long)fd), "S"((long)KVM_RUN), "d"(0L),
 		  [in] "r"(in), [out] "r"(out)
-		: "rcx", "r11", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+		: "rcx", "r11", "memory",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 	return ret;
 }
 
@@ -174,7 +176,9 @@ static long run_ymm(int fd, const uint8_t *in, uint8_t *out)
 		: "=a"(ret)
 		: "a"((long)SYS_ioctl), "D"((long)fd), "S"((long)KVM_RUN), "d"(0L),
 		  [in] "r"(in), [out] "r"(out)
-		: "rcx", "r11", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+		: "rcx", "r11", "memory",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 	return ret;
 }
 
@@ -220,28 +224,43 @@ static long run_zmm(int fd, const uint8_t *in, uint8_t *out)
 		: "=a"(ret)
 		: "a"((long)SYS_ioctl), "D"((long)fd), "S"((long)KVM_RUN), "d"(0L),
 		  [in] "r"(in), [out] "r"(out)
-		: "rcx", "r11", "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+		: "rcx", "r11", "memory",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+		  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
+		  "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
 	return ret;
 }
 
 static void clobber_xmm(const uint8_t *in)
 {
 	asm volatile(XMM_LOAD_ALL
-		:: [in] "r"(in) : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+		:: [in] "r"(in)
+		: "memory",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
 __attribute__((target("avx")))
 static void clobber_ymm(const uint8_t *in)
 {
 	asm volatile(YMM_LOAD_ALL
-		:: [in] "r"(in) : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+		:: [in] "r"(in)
+		: "memory",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
 }
 
 __attribute__((target("avx512f")))
 static void clobber_zmm(const uint8_t *in)
 {
 	asm volatile(ZMM_LOAD_ALL
-		:: [in] "r"(in) : "memory", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
+		:: [in] "r"(in)
+		: "memory",
+		  "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
+		  "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15",
+		  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",
+		  "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31");
 }
 
 long xs_kvm_run_vec(enum xs_vec_kind k, int vcpu_fd, const uint8_t *in, uint8_t *out)

@@ -5,7 +5,7 @@
  *
  * "minimal" is defined once, below: the feature bits it keeps in leaves 1
  * and 0x80000001 (MINIMAL_KEEP, which also gives their names to
- * profile_minimal_doc()) and the leaves it clears (minimal_apply, described
+ * cpuid_profile_minimal_doc()) and the leaves it clears (minimal_apply, described
  * by MINIMAL_CLEARED); every other leaf is as KVM supports it.
  */
 #include <errno.h>
@@ -34,7 +34,7 @@
 #define MINIMAL_NAME(name, fn, reg, bit)	" " name
 #define MINIMAL_MASK_OF(name, fn, reg, bit)	| (fn == MASK_FN && reg == MASK_REG ? 1u << (bit) : 0)
 
-const char *profile_minimal_doc(void)
+const char *cpuid_profile_minimal_doc(void)
 {
 	return "minimal =" MINIMAL_KEEP(MINIMAL_NAME) "; " MINIMAL_CLEARED;
 }
@@ -49,7 +49,7 @@ static uint32_t minimal_mask(uint32_t fn, enum cpuid_reg reg)
 #undef MASK_REG
 }
 
-void profile_known_names(char *buf, size_t len)
+void cpuid_profile_known_names(char *buf, size_t len)
 {
 	size_t o = 0;
 
@@ -64,7 +64,7 @@ static int parse_fail(struct err *err, const char *fmt, const char *tok,
 	return err_set(err, -EINVAL, fmt, tok, spec);
 }
 
-int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
+int cpuid_profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
 {
 	char buf[sizeof(p->spec)], *save = NULL, *tok;
 	bool first = true;
@@ -82,8 +82,8 @@ int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
 		if (!strcmp(tok, "host") || !strcmp(tok, "minimal")) {
 			if (!first)
 				return parse_fail(err,
-						  "base profile '%s' must come first in '%s'", tok, spec);
-			p->base = tok[0] == 'h' ? PROFILE_HOST : PROFILE_MINIMAL;
+						  "base CPUID profile '%s' must come first in '%s'", tok, spec);
+			p->base = tok[0] == 'h' ? CPUID_PROFILE_HOST : CPUID_PROFILE_MINIMAL;
 			continue;
 		}
 		if (tok[0] != '+' && tok[0] != '-')
@@ -94,11 +94,12 @@ int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
 		if (f == X86_FEAT_NONE) {
 			char known[1024];
 
-			profile_known_names(known, sizeof(known));
-			return err_set(err, -EINVAL, "unknown CPUID feature '%s' in profile '%s' (known: %s)",
-				 tok + 1, spec, known);
+			cpuid_profile_known_names(known, sizeof(known));
+			return err_set(err, -EINVAL,
+				       "unknown CPUID feature '%s' in CPUID profile '%s' (known: %s)",
+				       tok + 1, spec, known);
 		}
-		if (p->n == PROFILE_MAX_EDITS)
+		if (p->n == CPUID_PROFILE_MAX_EDITS)
 			return parse_fail(err, "too many edits ('%s') in '%s'", tok, spec);
 		p->edits[p->n].f = f;
 		p->edits[p->n].on = tok[0] == '+';
@@ -133,14 +134,14 @@ static void minimal_apply(struct kvm_cpuid2 *c)
 	}
 }
 
-int profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *supported,
+int cpuid_profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *supported,
 		  struct kvm_cpuid2 **out)
 {
 	struct kvm_cpuid2 *c = cpuid_dup(supported);
 
 	if (!c)
 		return -ENOMEM;
-	if (p->base == PROFILE_MINIMAL)
+	if (p->base == CPUID_PROFILE_MINIMAL)
 		minimal_apply(c);
 	for (size_t i = 0; i < p->n; i++) {
 		const struct x86_feature *f = x86_feature(p->edits[i].f);

@@ -15,11 +15,11 @@
 #include "base/err.h"
 #include "kvm/kvm.h"
 
-#define PROFILE_MAX_EDITS	32
+#define CPUID_PROFILE_MAX_EDITS	32
 
-enum profile_base { PROFILE_HOST, PROFILE_MINIMAL };
+enum cpuid_profile_base { CPUID_PROFILE_HOST, CPUID_PROFILE_MINIMAL };
 
-struct profile_edit {
+struct cpuid_profile_edit {
 	enum x86_feat f;
 	bool on;			/* +name sets the bit, -name clears it */
 };
@@ -27,22 +27,33 @@ struct profile_edit {
 struct cpuid_profile {
 	char spec[160];			/* as given */
 	char name[160];			/* "host", "minimal" or the spec */
-	enum profile_base base;
+	enum cpuid_profile_base base;
 	size_t n;
-	struct profile_edit edits[PROFILE_MAX_EDITS];
+	struct cpuid_profile_edit edits[CPUID_PROFILE_MAX_EDITS];
 };
 
 /*
  * Parse spec (syntax and feature names only, no KVM needed). 0, or -EINVAL
  * with err saying why; an unknown name lists the known ones.
  */
-int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err);
+int cpuid_profile_parse(const char *spec, struct cpuid_profile *p, struct err *err);
 /* The guest CPUID of p built from KVM's supported table; malloc'd into *out. */
-int profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *supported,
+int cpuid_profile_build(const struct cpuid_profile *p, const struct kvm_cpuid2 *supported,
 		  struct kvm_cpuid2 **out);
 /* "x2apic, tsc_deadline, ..." into buf. */
-void profile_known_names(char *buf, size_t len);
+void cpuid_profile_known_names(char *buf, size_t len);
 /* One line describing what "minimal" keeps. */
-const char *profile_minimal_doc(void);
+const char *cpuid_profile_minimal_doc(void);
+
+/* Former names, kept while cli/cmd_map.c uses them: remove with their last use. */
+static inline int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
+{
+	return cpuid_profile_parse(spec, p, err);
+}
+
+static inline const char *profile_minimal_doc(void)
+{
+	return cpuid_profile_minimal_doc();
+}
 
 #endif

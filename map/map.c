@@ -326,16 +326,16 @@ static void map_vm_stop(struct map_ctx *m)
 	m->vm = NULL;
 }
 
-/* One profile: every entry, measured or (after Ctrl-C) stopped. */
-static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
+/* One CPUID profile: every entry, measured or (after Ctrl-C) stopped. */
+static int map_cpuid_profile(struct map_ctx *m, const struct cpuid_profile *p,
 		       const struct kvm_cpuid2 *supported, struct result_map *map,
 		       struct err *err)
 {
-	struct result_map_profile *prof;
+	struct result_map_cpuid_profile *prof;
 	struct kvm_cpuid2 *cpuid;
 	int r;
 
-	r = profile_build(p, supported, &cpuid);
+	r = cpuid_profile_build(p, supported, &cpuid);
 	if (r)
 		return err_set(err, r == -ENOENT ? -EINVAL : r, "CPUID profile '%s': %s", p->spec,
 			 r == -ENOENT ? "a feature to set lives in a CPUID leaf KVM does not report"
@@ -347,13 +347,13 @@ static int map_profile(struct map_ctx *m, const struct cpuid_profile *p,
 			return r;
 		}
 	}
-	prof = result_map_profile_add(map, p->name, p->spec);
+	prof = result_map_cpuid_profile_add(map, p->name, p->spec);
 	if (!prof) {
 		r = err_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	if (p->base == PROFILE_MINIMAL)
-		snprintf(prof->note, sizeof(prof->note), "%s", profile_minimal_doc());
+	if (p->base == CPUID_PROFILE_MINIMAL)
+		snprintf(prof->note, sizeof(prof->note), "%s", cpuid_profile_minimal_doc());
 	for (size_t i = 0; i < NR_MAP_ITEMS; i++) {
 		struct result_map_entry *e = result_map_entry_add(prof);
 
@@ -378,7 +378,7 @@ out:
 	return r;
 }
 
-int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
+int map_collect_opts(const struct suite_env *env, const char *const *cpuid_profiles, size_t n,
 		     const struct map_opts *opts, struct result_map **map_out,
 		     struct err *err)
 {
@@ -390,8 +390,8 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	int r = 0;
 
 	*map_out = NULL;
-	if (!profiles || !n) {
-		profiles = defaults;
+	if (!cpuid_profiles || !n) {
+		cpuid_profiles = defaults;
 		n = 2;
 	}
 	m.ops = opts && opts->ops ? (opts->ops + 1) & ~1u : MAP_DEFAULT_OPS;
@@ -402,7 +402,7 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	if (!parsed)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		r = profile_parse(profiles[i], &parsed[i], err);
+		r = cpuid_profile_parse(cpuid_profiles[i], &parsed[i], err);
 		if (r)
 			goto out;
 	}
@@ -420,7 +420,7 @@ int map_collect_opts(const struct suite_env *env, const char *const *profiles, s
 	map->ops = m.ops;
 	map->rounds = m.rounds;
 	for (size_t i = 0; i < n; i++) {
-		r = map_profile(&m, &parsed[i], supported, map, err);
+		r = map_cpuid_profile(&m, &parsed[i], supported, map, err);
 		if (r) {
 			result_map_free(map);
 			goto out;
@@ -436,10 +436,10 @@ out:
 	return r;
 }
 
-int map_collect(const struct suite_env *env, const char *const *profiles, size_t n,
+int map_collect(const struct suite_env *env, const char *const *cpuid_profiles, size_t n,
 		struct result_map **map_out, struct err *err)
 {
-	return map_collect_opts(env, profiles, n, NULL, map_out, err);
+	return map_collect_opts(env, cpuid_profiles, n, NULL, map_out, err);
 }
 
 size_t map_nr_entries(void)
@@ -502,7 +502,8 @@ static void map_print_entry(FILE *f, const struct result_map_entry *e)
 
 void map_print(FILE *f, const struct result_map *map)
 {
-	fprintf(f, "CR0/CR4 ownership map: %lld writes (toggles) or reads per round, fewest exits of %lld rounds\n",
+	fprintf(f, "CR0/CR4 ownership map: %lld writes (toggles) or reads per round, "
+		"fewest exits of %lld rounds\n",
 		map->ops, map->rounds);
 	/* The emulation itself is the host's warning (stderr, the JSON): here what it means for the map. */
 	if (map->emulated)
@@ -511,9 +512,10 @@ void map_print(FILE *f, const struct result_map *map)
 				"backend's own exits, e.g. MMU reloads, not exits to userspace), cycles/op is "
 				"emulation cost.");
 	for (size_t i = 0; i < map->n_profiles; i++) {
-		const struct result_map_profile *p = &map->profiles[i];
-		char lead[MAP_PROFILE_LEN + 16];
+		const struct result_map_cpuid_profile *p = &map->profiles[i];
+		char lead[MAP_CPUID_PROFILE_LEN + 16];
 
+		/* "profile NAME", as the --expect file names it */
 		snprintf(lead, sizeof(lead), "\nprofile %s%s", p->name, p->note[0] ? ": " : "");
 		text_wrap_print(f, lead, 2, p->note);
 		fprintf(f, "  %-15s %4s  %-6s  %-16s %9s %10s  %-9s\n", "entry", "bit", "op",
@@ -522,7 +524,7 @@ void map_print(FILE *f, const struct result_map *map)
 			map_print_entry(f, &p->entries[j]);
 	}
 	if (map->n_profiles > 1) {
-		const struct result_map_profile *p0 = &map->profiles[0];
+		const struct result_map_cpuid_profile *p0 = &map->profiles[0];
 		bool any = false;
 
 		for (size_t i = 0; i < p0->n_entries && !any; i++)

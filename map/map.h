@@ -10,9 +10,9 @@
  * "emulated" (the host emulates all guest code: ownership is not
  * meaningful, no bit is ever called owned), "skipped" (with the reason),
  * "stopped" (Ctrl-C came while it was measured or before). Runs once per
- * CPUID profile (map/cpuid_profile.h) into the model of results/map_model.h, whose
- * writer gives the "map" object of docs/results-schema.md, plus "changes":
- * entries whose status differs between profiles.
+ * CPUID profile (map/cpuid_profile.h) into the model of results/map_model.h,
+ * whose writer gives the "map" object of docs/results-schema.md, plus
+ * "changes": entries whose status differs between CPUID profiles.
  */
 #ifndef EXITSCOPE_MAP_MAP_H
 #define EXITSCOPE_MAP_MAP_H
@@ -37,31 +37,31 @@ struct map_opts {
 	 * key (reg, name, op, bit, feature) filled in; a Ctrl-C that comes
 	 * now stops that entry.
 	 */
-	void (*progress)(void *ctx, const char *profile, const struct result_map_entry *e);
+	void (*progress)(void *ctx, const char *cpuid_profile, const struct result_map_entry *e);
 	void *progress_ctx;
 };
 
 /*
- * Build the map under each profile spec (NULL or n == 0: "host" and
+ * Build the map under each CPUID profile spec (NULL or n == 0: "host" and
  * "minimal"). env->hi must be filled (hostinfo_collect). Returns 0 with
  * *map_out set (result_map_free() it); -EINTR with *map_out set too when
  * env->stop ended it early: the entry being measured and all after it are
- * "stopped" and the map is incomplete; -EINVAL for a bad profile spec; or
+ * "stopped" and the map is incomplete; -EINVAL for a bad CPUID profile; or
  * -errno when no VM could be built (*map_out NULL). err says why.
  */
-int map_collect(const struct suite_env *env, const char *const *profiles, size_t n,
+int map_collect(const struct suite_env *env, const char *const *cpuid_profiles, size_t n,
 		struct result_map **map_out, struct err *err);
-int map_collect_opts(const struct suite_env *env, const char *const *profiles, size_t n,
+int map_collect_opts(const struct suite_env *env, const char *const *cpuid_profiles, size_t n,
 		     const struct map_opts *opts, struct result_map **map_out,
 		     struct err *err);
 /*
- * The entries every profile has, in order: how many, and the key (reg,
+ * The entries every CPUID profile has, in order: how many, and the key (reg,
  * name, op, bit; no feature) of entry i < map_nr_entries() into e (any
  * memory, overwritten: all else absent; it owns nothing afterwards).
  */
 size_t map_nr_entries(void);
 void map_entry_key_at(size_t i, struct result_map_entry *e);
-/* The grid (one table per profile) and the changes between profiles. */
+/* The grid (one table per CPUID profile) and the changes between them. */
 void map_print(FILE *f, const struct result_map *map);
 
 #endif

@@ -82,7 +82,8 @@ static bool has_cap(int kvm_fd, long cap)
 }
 
 /* The action every unmet requirement ends with: it is the host's KVM (or CPU) that decides. */
-#define UNMET_ACTION	"; it runs on a host whose KVM offers it (exitscope info lists what this one does)"
+#define UNMET_ACTION	"; it runs on a host whose KVM offers it" \
+			" (exitscope info lists what this one does)"
 
 const char *probe_unmet(const struct probe *p, const struct hostinfo *hi,
 			const struct kvm_cpuid2 *cpuid, int kvm_fd, char *why, size_t len)

@@ -265,7 +265,8 @@ static void notes_print_group(FILE *f, const struct table_notes *t, size_t g)
 		text_wrap_print(f, lead, 5, t->text[g]);
 		return;
 	}
-	while (words < GROUP_WORDS_MAX && strstr(t->tmpl[g], (const char *[]){ "<1>", "<2>", "<3>" }[words]))
+	while (words < GROUP_WORDS_MAX &&
+	       strstr(t->tmpl[g], (const char *[]){ "<1>", "<2>", "<3>" }[words]))
 		words++;
 	p = strdup(!words ? "<...>" : words == 1 ? "<1>" : words == 2 ? "<1>, <2>" : "<1>, <2>, <3>");
 	if (!p || asprintf(&text, "%s -- %s:", t->tmpl[g], p) < 0) {
@@ -308,7 +309,8 @@ static void fmt_per_op(char *buf, size_t len, double v)
 /* The nop row's own note: what its figure is. */
 static const char *nop_note(bool paired)
 {
-	return paired ? "the baseline loop itself: net ~0" : "harness overhead, subtracted from the others";
+	return paired ? "the baseline loop itself: net ~0"
+		      : "harness overhead, subtracted from the others";
 }
 
 /* The CI half-width in % of the median: the rounds' (v2), else the samples'. */
@@ -355,7 +357,8 @@ static void row_print(FILE *f, int w, const struct probe_outcome *o, const char 
 	fmt_num(ns, sizeof(ns), r->ns_median);
 	fmt_per_op(ex, sizeof(ex), r->per_op.exits);
 	fmt_per_op(us, sizeof(us), r->per_op.user_io + r->per_op.user_mmio + r->per_op.user_msr);
-	fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, o->probe->name, med, ci, rounds, ns, ex, us, marks);
+	fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, o->probe->name, med, ci, rounds, ns, ex,
+		us, marks);
 }
 
 /* The default table: rows in TEXT_WIDTH columns, then each note (or group of near-identical ones) once. */
@@ -416,8 +419,8 @@ static void table_print(FILE *f, const struct probe_outcome *o, size_t n, bool p
 /* Wide: the CI range of all batches, every note on its probe's row. */
 static void wide_print(FILE *f, const struct probe_outcome *o, size_t n, bool paired)
 {
-	fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s\n", NAME_WIDE, "probe", "cycles", "95% CI of median",
-		"rounds", "ns", "exits/op", "user/op", "note");
+	fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s\n", NAME_WIDE, "probe", "cycles",
+		"95% CI of median", "rounds", "ns", "exits/op", "user/op", "note");
 	for (size_t i = 0; i < n; i++) {
 		const struct latency_result *r = &o[i].res;
 		char med[24], lo[24], hi[24], ci[48], rounds[16], ns[24], ex[24], us[24];
@@ -475,8 +478,8 @@ static void legend_print(FILE *f, bool paired, bool wide, bool emulated)
 			? "'exits' of the vCPU binary stats fd over the measured region (kvm_pvm keeps its own "
 			  "notion of exits there: not hardware VM exits)."
 			: "'exits' of the vCPU binary stats fd over the measured region.");
-	text_wrap_print(f, "user/op: ", 9, "KVM_RUN returns to exitscope (I/O, MMIO, MSR), counted by its run "
-			"loop.");
+	text_wrap_print(f, "user/op: ", 9,
+			"KVM_RUN returns to exitscope (I/O, MMIO, MSR), counted by its run loop.");
 }
 
 void probe_table_print(FILE *f, const struct probe_outcome *o, size_t n, const struct probe_table_opts *t)

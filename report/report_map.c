@@ -13,7 +13,7 @@
 
 struct col {
 	size_t file;
-	const struct result_map_profile *prof;
+	const struct result_map_cpuid_profile *prof;
 	int emulated;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * map_model.c - the ownership-map model (results/map_model.h): building it, the
- * "changes" between profiles, its JSON writer and its reader, side by side
+ * "changes" between CPUID profiles, its JSON writer and its reader, side by side
  * so that what is written is what is read.
  */
 #include <errno.h>
@@ -11,7 +11,7 @@
 
 #include "results/map_model.h"
 
-#define MAP_MAX_ITEMS	100000	/* profiles, entries per profile (as RESULT_MAX_ITEMS) */
+#define MAP_MAX_ITEMS	100000	/* CPUID profiles, entries per one (as RESULT_MAX_ITEMS) */
 
 static const char *const sregs_names[] = { "accepted", "rejected" };
 
@@ -29,7 +29,7 @@ void result_map_free(struct result_map *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->n_profiles; i++) {
-		struct result_map_profile *p = &m->profiles[i];
+		struct result_map_cpuid_profile *p = &m->profiles[i];
 
 		for (size_t j = 0; j < p->n_entries; j++)
 			result_trace_free(&p->entries[j].trace);
@@ -64,10 +64,10 @@ static void *grow(void *arr, size_t n, size_t *cap, size_t sz)
 	return p;
 }
 
-struct result_map_profile *result_map_profile_add(struct result_map *m, const char *name,
-						  const char *spec)
+struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map *m,
+							      const char *name, const char *spec)
 {
-	struct result_map_profile *p;
+	struct result_map_cpuid_profile *p;
 
 	if (m->n_profiles >= MAP_MAX_ITEMS)
 		return NULL;
@@ -94,7 +94,7 @@ void result_map_entry_reset(struct result_map_entry *e)
 	e->cpuid = -1;
 }
 
-struct result_map_entry *result_map_entry_add(struct result_map_profile *p)
+struct result_map_entry *result_map_entry_add(struct result_map_cpuid_profile *p)
 {
 	struct result_map_entry *e;
 
@@ -115,7 +115,7 @@ static bool same_key(const struct result_map_entry *a, const struct result_map_e
 	return !strcmp(a->reg, b->reg) && a->bit == b->bit && !strcmp(a->op, b->op);
 }
 
-const struct result_map_entry *result_map_find_entry(const struct result_map_profile *p,
+const struct result_map_entry *result_map_find_entry(const struct result_map_cpuid_profile *p,
 						     const struct result_map_entry *key)
 {
 	for (size_t i = 0; i < p->n_entries; i++)
@@ -186,7 +186,7 @@ static json_t *entry_json(const struct result_map_entry *e)
 	return o;
 }
 
-static json_t *profile_json(const struct result_map_profile *p)
+static json_t *cpuid_profile_json(const struct result_map_cpuid_profile *p)
 {
 	json_t *entries = json_array(), *o;
 
@@ -242,7 +242,7 @@ json_t *result_map_json(const struct result_map *m)
 	if (m->rounds >= 0)
 		json_object_set_new(o, "rounds", json_integer(m->rounds));
 	for (size_t i = 0; i < m->n_profiles; i++)
-		json_array_append_new(profs, profile_json(&m->profiles[i]));
+		json_array_append_new(profs, cpuid_profile_json(&m->profiles[i]));
 	json_object_set_new(o, "profiles", profs);
 	json_object_set_new(o, "changes", changes_json(m));
 	if (m->incomplete)
@@ -318,15 +318,15 @@ static int read_entry(struct jcheck *c, json_t *obj, struct result_map_entry *e)
 	return result_trace_read(c, obj, &e->trace);
 }
 
-static int read_profile(struct jcheck *c, json_t *obj, struct result_map *m)
+static int read_cpuid_profile(struct jcheck *c, json_t *obj, struct result_map *m)
 {
-	struct result_map_profile *p;
+	struct result_map_cpuid_profile *p;
 	json_t *arr, *v;
 	size_t i, mark;
 
 	if (!json_is_object(obj))
 		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	p = result_map_profile_add(m, NULL, NULL);
+	p = result_map_cpuid_profile_add(m, NULL, NULL);
 	if (!p)
 		return jcheck_fail(c, "out of memory");
 	TRY(read_str(c, obj, "name", JCHECK_REQUIRED, 0, p->name, sizeof(p->name), false));
@@ -359,7 +359,7 @@ static int read_map(struct jcheck *c, json_t *obj, struct result_map *m)
 	json_array_foreach(arr, i, v) {
 		mark = jcheck_push_key(c, "profiles");
 		jcheck_push_index(c, i);
-		TRY(read_profile(c, v, m));
+		TRY(read_cpuid_profile(c, v, m));
 		jcheck_pop(c, mark);
 	}
 	return 0;

@@ -8,8 +8,8 @@
  * Strings are fixed arrays ("" when absent), so the producer can format
  * into them and the reader can copy into them; optional numbers are -1
  * when absent (present values are >= 0). The "changes" list of the JSON
- * (entries whose status differs between profiles) is not stored: it is
- * computed from the profiles (result_map_entry_changed).
+ * (entries whose status differs between CPUID profiles) is not stored: it
+ * is computed from the CPUID profiles (result_map_entry_changed).
  */
 #ifndef EXITSCOPE_RESULTS_MAP_MODEL_H
 #define EXITSCOPE_RESULTS_MAP_MODEL_H
@@ -24,7 +24,7 @@
 
 #define MAP_KEY_LEN		32	/* reg, name, op, feature */
 #define MAP_DETAIL_LEN		384	/* free text: longer text read from a file is cut */
-#define MAP_PROFILE_LEN		160	/* profile name and spec */
+#define MAP_CPUID_PROFILE_LEN	160	/* CPUID profile name and spec */
 #define MAP_NOTE_LEN		256	/* free text: cut like detail */
 
 /* Outcome of KVM_SET_SREGS with the entry's CR4 bit set ("sregs"). */
@@ -41,15 +41,15 @@ struct result_map_entry {
 	double user_exits_per_op, insn_emulation_per_op;	/* -1 when not measured */
 	char detail[MAP_DETAIL_LEN];		/* "" when absent */
 	char feature[MAP_KEY_LEN];		/* CPUID feature the bit needs, "" if none */
-	int cpuid;				/* the profile has it: 1/0; -1 without feature */
+	int cpuid;				/* the CPUID profile has it: 1/0; -1 without feature */
 	enum map_sregs sregs;
 	int sregs_errno;			/* > 0 when sregs is rejected, else 0 */
 	struct result_trace trace;		/* exits/op by exit reason, when traced */
 };
 
-struct result_map_profile {
-	char name[MAP_PROFILE_LEN];
-	char spec[MAP_PROFILE_LEN];		/* "" when absent */
+struct result_map_cpuid_profile {
+	char name[MAP_CPUID_PROFILE_LEN];
+	char spec[MAP_CPUID_PROFILE_LEN];	/* "" when absent */
 	char note[MAP_NOTE_LEN];		/* "" when absent */
 	struct result_map_entry *entries;
 	size_t n_entries, cap_entries;
@@ -59,7 +59,7 @@ struct result_map {
 	int emulated;				/* ownership not meaningful */
 	long long ops, rounds;			/* per round, per entry; -1 when absent */
 	int incomplete;				/* interrupted (Ctrl-C) */
-	struct result_map_profile *profiles;
+	struct result_map_cpuid_profile *profiles;	/* CPUID profiles, as the JSON key */
 	size_t n_profiles, cap_profiles;
 };
 
@@ -68,22 +68,25 @@ struct result_map *result_map_new(void);
 void result_map_free(struct result_map *m);
 
 /*
- * Append a profile (name and spec copied; spec may be NULL) or an entry
+ * Append a CPUID profile (name and spec copied; spec may be NULL) or an entry
  * (reset to all-absent, status skipped). NULL when out of memory or a
- * string does not fit. Appending moves earlier profiles/entries: do not
+ * string does not fit. Appending moves earlier CPUID profiles/entries: do not
  * keep pointers to them across calls.
  */
-struct result_map_profile *result_map_profile_add(struct result_map *m, const char *name,
-						  const char *spec);
-struct result_map_entry *result_map_entry_add(struct result_map_profile *p);
+struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map *m,
+							      const char *name, const char *spec);
+struct result_map_entry *result_map_entry_add(struct result_map_cpuid_profile *p);
 void result_map_entry_reset(struct result_map_entry *e);
 
 /* The entry of p with key's reg, bit and op, or NULL. */
-const struct result_map_entry *result_map_find_entry(const struct result_map_profile *p,
+const struct result_map_entry *result_map_find_entry(const struct result_map_cpuid_profile *p,
 						     const struct result_map_entry *key);
-/* Whether the entry of profile 0 has another status in some other profile ("stopped" never counts). */
+/*
+ * Whether the entry of CPUID profile 0 has another status in some other one
+ * ("stopped" never counts).
+ */
 bool result_map_entry_changed(const struct result_map *m, const struct result_map_entry *e);
-/* How many entries of all profiles have status st. */
+/* How many entries of all CPUID profiles have status st. */
 size_t result_map_count(const struct result_map *m, enum map_status st);
 
 /* The "map" object of a result file, "changes" included; NULL when out of memory. */
@@ -95,5 +98,12 @@ json_t *result_map_json(const struct result_map *m);
  * the caller); nothing to free on failure.
  */
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out);
+
+/*
+ * Former names, kept while cli/cmd_map.c and cli/map_expect.[ch] use them:
+ * remove with their last use.
+ */
+#define MAP_PROFILE_LEN		MAP_CPUID_PROFILE_LEN
+#define result_map_profile	result_map_cpuid_profile
 
 #endif

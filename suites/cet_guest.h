@@ -31,7 +31,8 @@
 #define CET_WP_FIELD(r, i)	(((r) >> (12 * (i))) & 0xfff)
 #define CET_WP_NOT_RUN		0xfff
 
-_Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) < CET_WP_NOT_RUN, "a fault code fits a CET_WP_FIELD");
+_Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) < CET_WP_NOT_RUN,
+	       "a fault code fits a CET_WP_FIELD");
 
 /* Guest address of the supervisor shadow-stack token (set by the host). */
 extern uint64_t cet_ss_token;

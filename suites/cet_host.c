@@ -383,19 +383,23 @@ void cet_check_roundtrips(void *arg)
 
 	n = 0;
 	bad[0] = 0;
-	refused_one(v, 0, MSR_IA32_U_CET, CET_ENDBR_EN | (1ULL << 6), "with reserved bit 6", bad, sizeof(bad), &n);
+	refused_one(v, 0, MSR_IA32_U_CET, CET_ENDBR_EN | (1ULL << 6), "with reserved bit 6", bad,
+		    sizeof(bad), &n);
 	refused_one(v, 0, MSR_IA32_S_CET, 1ULL << 9, "with reserved bit 9", bad, sizeof(bad), &n);
 	if (cs->shstk) {
 		for (int i = 0; i < CET_NR_MSRS; i++) {
 			if (!cet_msrs[i].ssp)
 				continue;
-			refused_one(v, 0, cet_msrs[i].index, CET_SSP_NONCANONICAL, "non-canonical", bad, sizeof(bad), &n);
+			refused_one(v, 0, cet_msrs[i].index, CET_SSP_NONCANONICAL, "non-canonical", bad,
+				    sizeof(bad), &n);
 			if (cet_msrs[i].index != MSR_IA32_INT_SSP_TAB)
 				refused_one(v, 0, cet_msrs[i].index, CET_SSP_MISALIGNED, "misaligned", bad,
 					    sizeof(bad), &n);
 		}
-		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_NONCANONICAL, "non-canonical", bad, sizeof(bad), &n);
-		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_MISALIGNED, "misaligned", bad, sizeof(bad), &n);
+		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_NONCANONICAL,
+			    "non-canonical", bad, sizeof(bad), &n);
+		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_MISALIGNED,
+			    "misaligned", bad, sizeof(bad), &n);
 	}
 	check_add_ev(rep, SUITE, "msr_invalid_refused", n ? CHECK_FAIL : CHECK_PASS,
 		  "accepted=none", n ? "accepted=some" : "accepted=none", "%s",

@@ -105,7 +105,8 @@ void cet_check_msr_gp(void *arg)
 	size_t n = 0;
 
 	if (skip) {
-		check_add_ev(rep, SUITE, "guest_msr_gp", CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y", "%s", skip);
+		check_add_ev(rep, SUITE, "guest_msr_gp", CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y",
+			     "%s", skip);
 		return;
 	}
 	vm = scenario_vm(cc->env, CET_CPUID_CLEARED, rep, "guest_msr_gp");
@@ -166,7 +167,10 @@ void cet_check_cr4_wp(void *arg)
 	vm_destroy(vm);
 }
 
-/* "vector=0x15 error_code=0x1": an exception as structured evidence ("none" for another outcome). */
+/*
+ * "vector=0x15 error_code=0x1": an exception as structured evidence ("none"
+ * for another outcome).
+ */
 static const char *cet_exc(char *buf, const struct guest_result *res)
 {
 	if (res->kind == GUEST_EXCEPTION)

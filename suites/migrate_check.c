@@ -323,7 +323,8 @@ static void check_refusal(void *arg)
 			  "x2APIC-mode vCPU restored into a VM without x2apic: \"%s\"; the target's "
 			  "REGS, SREGS, XSAVE, LAPIC and MSRs are unchanged", msg);
 	else
-		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, MG_REFUSAL_WANT, seen, "%s%s%s", msg,
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, MG_REFUSAL_WANT, seen,
+			  "%s%s%s", msg,
 			  r == 0 && what[0] ? "; target state changed: " : "", r == 0 ? what : "");
 }
 

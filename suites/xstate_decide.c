@@ -86,7 +86,8 @@ enum check_status xs_xcr0_verdict(const struct xs_xcr0_ev *e, char *why, size_t 
 		 e->kvm_err ? ", KVM_GET_XCRS failed" : ", KVM_GET_XCRS agrees",
 		 !e->host_measured ? "; host XCR0 not readable (host without OSXSAVE)" :
 		 e->host_at_exit ? "; host XCR0 read on this exit's return (exit hook)" :
-		 "; host XCR0 read on the return of the ucall after it (an in-kernel exit never returns to userspace)");
+		 "; host XCR0 read on the return of the ucall after it"
+		 " (an in-kernel exit never returns to userspace)");
 	return CHECK_PASS;
 }
 
@@ -108,9 +109,9 @@ enum check_status xs_subset_verdict(const struct xs_subset_ev *e, char *why, siz
 		return CHECK_FAIL;
 	}
 	if (e->kvm_err || e->kvm != e->subset) {
-		snprintf(why, len, "KVM_GET_XCRS %s after the guest's XSETBV: KVM never saw the guest's XSETBV (no XSETBV exit; "
-			 "e.g. a CPU emulator whose nested virtualization does not intercept it) and will "
-			 "load its own value on the next entry", kvm);
+		snprintf(why, len, "KVM_GET_XCRS %s after the guest's XSETBV: KVM never saw the guest's "
+			 "XSETBV (no XSETBV exit; e.g. a CPU emulator whose nested virtualization does not "
+			 "intercept it) and will load its own value on the next entry", kvm);
 		return CHECK_FAIL;
 	}
 	if (e->guest != XS_NO_VALUE && e->guest != e->subset) {
@@ -126,8 +127,8 @@ enum check_status xs_subset_verdict(const struct xs_subset_ev *e, char *why, siz
 		return CHECK_SKIP;
 	}
 	if (e->kvm_before == XS_NO_VALUE || e->kvm_before == e->subset) {
-		snprintf(why, len, "guest xgetbv %s, but KVM_GET_XCRS %s proves no XSETBV exit: KVM's value before "
-			 "the guest's XSETBV was %s", guest, kvm,
+		snprintf(why, len, "guest xgetbv %s, but KVM_GET_XCRS %s proves no XSETBV exit: "
+			 "KVM's value before the guest's XSETBV was %s", guest, kvm,
 			 e->kvm_before == XS_NO_VALUE ? "unknown" : "the same");
 		return CHECK_SKIP;
 	}

@@ -253,7 +253,8 @@ void xs_check_xss(void *arg)
 		}
 	}
 	if (k != GUEST_DONE) {
-		check_add(x->rep, XS_SUITE, "xss", xs_outcome_status(&res), "%s", xs_outcome(&res, buf, sizeof(buf)));
+		check_add(x->rep, XS_SUITE, "xss", xs_outcome_status(&res), "%s",
+			  xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}
 	if (res.args[0] & GUEST_FAULT_PREREQ) {
@@ -262,10 +263,12 @@ void xs_check_xss(void *arg)
 			  (unsigned long long)want, vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		return;
 	}
-	snprintf(ev_want, sizeof(ev_want), "after_exits=0x%llx kvm=0x%llx after_set=0x%llx reserved=0x%llx",
+	snprintf(ev_want, sizeof(ev_want),
+		 "after_exits=0x%llx kvm=0x%llx after_set=0x%llx reserved=0x%llx",
 		 (unsigned long long)want, (unsigned long long)want, (unsigned long long)want,
 		 (unsigned long long)GUEST_FAULT_CODE(GP_VECTOR));
-	snprintf(ev_seen, sizeof(ev_seen), "after_exits=0x%llx kvm=0x%llx after_set=0x%llx reserved=0x%llx",
+	snprintf(ev_seen, sizeof(ev_seen),
+		 "after_exits=0x%llx kvm=0x%llx after_set=0x%llx reserved=0x%llx",
 		 (unsigned long long)seen[1], kr ? ~0ULL : (unsigned long long)kvm,
 		 (unsigned long long)seen[2], (unsigned long long)res.args[0]);
 	check_add_ev(x->rep, XS_SUITE, "xss",
@@ -305,7 +308,8 @@ void xs_check_pkru(void *arg)
 		guest_mid = res.args[1];
 	}
 	if (k != GUEST_DONE) {
-		check_add(x->rep, XS_SUITE, "pkru", xs_outcome_status(&res), "%s", xs_outcome(&res, buf, sizeof(buf)));
+		check_add(x->rep, XS_SUITE, "pkru", xs_outcome_status(&res), "%s",
+			  xs_outcome(&res, buf, sizeof(buf)));
 		return;
 	}
 	if (res.args[0] & GUEST_NO_VALUE) {
@@ -321,7 +325,8 @@ void xs_check_pkru(void *arg)
 	check_add_ev(x->rep, XS_SUITE, "pkru",
 		  guest_mid == want && res.args[0] == want && host_ok ? CHECK_PASS : CHECK_FAIL,
 		  ev_want, ev_seen,
-		  "guest PKRU %#x (host's %#x): rdpkru %#llx after PIO and CPUID exits, %#llx after a sync; host PKRU %s",
+		  "guest PKRU %#x (host's %#x): rdpkru %#llx after PIO and CPUID exits, %#llx after a sync;"
+		  " host PKRU %s",
 		  want, x->hook.pkru0, (unsigned long long)guest_mid, (unsigned long long)res.args[0],
 		  x->hook.cpu.ospke ? (host_ok ? "unchanged after KVM_RUN" : "CHANGED after KVM_RUN")
 				    : "not readable (host without OSPKE)");

@@ -33,22 +33,22 @@ static void test_profile_parse(void)
 	struct cpuid_profile p;
 	struct err err;
 
-	ok(!profile_parse("host,-shstk,-ibt", &p, &err) && p.base == PROFILE_HOST &&
+	ok(!cpuid_profile_parse("host,-shstk,-ibt", &p, &err) && p.base == CPUID_PROFILE_HOST &&
 	   p.n == 2 && !p.edits[0].on && p.edits[0].f == X86_FEAT_SHSTK &&
 	   p.edits[1].f == X86_FEAT_IBT, "host,-shstk,-ibt: host with two features cleared");
-	ok(!profile_parse("minimal,+x2apic", &p, &err) && p.base == PROFILE_MINIMAL &&
+	ok(!cpuid_profile_parse("minimal,+x2apic", &p, &err) && p.base == CPUID_PROFILE_MINIMAL &&
 	   p.n == 1 && p.edits[0].on, "minimal,+x2apic: minimal with x2apic set");
-	ok(!profile_parse("-shstk,-ibt", &p, &err) && p.base == PROFILE_HOST && p.n == 2,
+	ok(!cpuid_profile_parse("-shstk,-ibt", &p, &err) && p.base == CPUID_PROFILE_HOST && p.n == 2,
 	   "edits alone are relative to host");
 	tap_is_str(p.name, "-shstk,-ibt", "the profile is named by its spec");
-	ok(profile_parse("host,-bogus", &p, &err) == -EINVAL,
+	ok(cpuid_profile_parse("host,-bogus", &p, &err) == -EINVAL,
 	   "unknown feature name: -EINVAL");
 	tap_like(err.msg, "unknown CPUID feature 'bogus'", "message names the unknown feature");
 	tap_like(err.msg, "known: x2apic, tsc_deadline", "message lists the known names");
-	ok(profile_parse("minimal,host", &p, &err) == -EINVAL, "base after an edit position: error");
-	ok(profile_parse("host,shstk", &p, &err) == -EINVAL, "edit without + or -: error");
+	ok(cpuid_profile_parse("minimal,host", &p, &err) == -EINVAL, "base after an edit position: error");
+	ok(cpuid_profile_parse("host,shstk", &p, &err) == -EINVAL, "edit without + or -: error");
 	tap_like(err.msg, "expected host, minimal, +FEATURE or -FEATURE, got 'shstk'", "and says what it expected");
-	ok(profile_parse("", &p, &err) == -EINVAL, "empty spec: error");
+	ok(cpuid_profile_parse("", &p, &err) == -EINVAL, "empty spec: error");
 }
 
 /* A synthetic supported table: leaf 1 with everything, leaf 7 with smep. */
@@ -64,27 +64,29 @@ static void test_profile_build(void)
 	sup->entries[1] = (struct kvm_cpuid_entry2){ .function = 7, .index = 0, .ebx = 1u << 7,
 						     .ecx = 1u << 7, .edx = 1u << 20 };
 	sup->entries[2] = (struct kvm_cpuid_entry2){ .function = 0x80000001, .edx = ~0u };
-	profile_parse("minimal", &p, &err);
-	ok(!profile_build(&p, sup, &c), "minimal builds");
+	cpuid_profile_parse("minimal", &p, &err);
+	ok(!cpuid_profile_build(&p, sup, &c), "minimal builds");
 	ok(c && !cpuid_has(c, X86_FEAT_SMEP) && !cpuid_has(c, X86_FEAT_SHSTK) && !cpuid_has(c, X86_FEAT_XSAVE) &&
 	   !cpuid_has(c, X86_FEAT_PGE) && cpuid_has(c, X86_FEAT_X2APIC) && cpuid_has(c, X86_FEAT_FXSR),
 	   "minimal: no smep, shstk, xsave, pge; keeps x2apic and fxsr");
 	free(c);
-	profile_parse("minimal,-x2apic,+smep", &p, &err);
-	ok(!profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_X2APIC) && cpuid_has(c, X86_FEAT_SMEP),
+	cpuid_profile_parse("minimal,-x2apic,+smep", &p, &err);
+	ok(!cpuid_profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_X2APIC) &&
+	   cpuid_has(c, X86_FEAT_SMEP),
 	   "minimal,-x2apic,+smep: edits apply after the base");
 	free(c);
-	profile_parse("-shstk,-ibt", &p, &err);
-	ok(!profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_SHSTK) && !cpuid_has(c, X86_FEAT_IBT) &&
-	   cpuid_has(c, X86_FEAT_SMEP), "-shstk,-ibt: host minus shstk and ibt");
+	cpuid_profile_parse("-shstk,-ibt", &p, &err);
+	ok(!cpuid_profile_build(&p, sup, &c) && !cpuid_has(c, X86_FEAT_SHSTK) &&
+	   !cpuid_has(c, X86_FEAT_IBT) && cpuid_has(c, X86_FEAT_SMEP), "-shstk,-ibt: host minus shstk and ibt");
 	free(c);
-	profile_parse("+lam", &p, &err);
-	ok(profile_build(&p, sup, &c) == -ENOENT, "setting a bit of a leaf KVM does not report: -ENOENT");
+	cpuid_profile_parse("+lam", &p, &err);
+	ok(cpuid_profile_build(&p, sup, &c) == -ENOENT,
+	   "setting a bit of a leaf KVM does not report: -ENOENT");
 	free(sup);
 }
 
-static struct result_map_entry *model_entry(struct result_map_profile *p, const char *reg, int bit,
-					    const char *name, enum map_status st)
+static struct result_map_entry *model_entry(struct result_map_cpuid_profile *p, const char *reg,
+					    int bit, const char *name, enum map_status st)
 {
 	struct result_map_entry *e = result_map_entry_add(p);
 
@@ -112,17 +114,17 @@ static int model_read(json_t *obj, struct result_map **out, struct err *err)
 static void test_map_model(void)
 {
 	struct result_map *m = result_map_new(), *back = NULL;
-	struct result_map_profile *p;
+	struct result_map_cpuid_profile *p;
 	json_t *j, *ch, *e;
 	char long_detail[600];
 	struct err err;
 	int r;
 
-	p = result_map_profile_add(m, "host", "host");
+	p = result_map_cpuid_profile_add(m, "host", "host");
 	model_entry(p, "cr4", 4, "PSE", MAP_INTERCEPTED);
 	model_entry(p, "cr4", 7, "PGE", MAP_OWNED);
 	model_entry(p, "cr4", 23, "CET", MAP_INTERCEPTED);
-	p = result_map_profile_add(m, "-shstk,-ibt", "-shstk,-ibt");
+	p = result_map_cpuid_profile_add(m, "-shstk,-ibt", "-shstk,-ibt");
 	model_entry(p, "cr4", 7, "PGE", MAP_OWNED);
 	model_entry(p, "cr4", 23, "CET", MAP_REJECTED)->vector = GP_VECTOR;
 	model_entry(p, "cr4", 4, "PSE", MAP_STOPPED);
@@ -219,7 +221,7 @@ static bool map_same(const struct result_map *a, const struct result_map *b, cha
 		return false;
 	}
 	for (size_t i = 0; i < a->n_profiles; i++) {
-		const struct result_map_profile *p = &a->profiles[i], *q = &b->profiles[i];
+		const struct result_map_cpuid_profile *p = &a->profiles[i], *q = &b->profiles[i];
 
 		if (strcmp(p->name, q->name) || strcmp(p->spec, q->spec) || strcmp(p->note, q->note) ||
 		    p->n_entries != q->n_entries) {

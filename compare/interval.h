@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * model.h - (inside compare/) the interval of one probe: which model its
- * sides are estimated by (runs, rounds, batches; with the noise floor or
- * without) and the Welch or bootstrap interval that gives (docs/method.md).
+ * interval.h - (inside compare/) the interval of one probe: the estimator of
+ * its sides (runs, rounds, batches; with the noise floor or without) and the
+ * Welch or bootstrap interval that gives (docs/method.md).
  */
-#ifndef EXITSCOPE_COMPARE_MODEL_H
-#define EXITSCOPE_COMPARE_MODEL_H
+#ifndef EXITSCOPE_COMPARE_INTERVAL_H
+#define EXITSCOPE_COMPARE_INTERVAL_H
 
 #include "compare/compare.h"
 
@@ -19,8 +19,8 @@
  * difference in the interval), else the rounds are compared as measured.
  * 0, or -ENOMEM, or -EINVAL from the statistics (a value not finite).
  */
-int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
-		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o);
+int compare_interval(struct compare_probe *p, const struct run_probe *const *a, size_t na,
+		     const struct run_probe *const *b, size_t nb, const struct compare_opts *o);
 
 /*
  * A probe of Bochs lane runs, one-vCPU on both sides, whose interval lacks
@@ -29,6 +29,6 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
  * the interval is moved out by that share of the larger side's figure (a
  * bound, added to the interval as it is); p->r2r becomes lane.
  */
-void compare_model_lane(struct compare_probe *p);
+void compare_interval_lane(struct compare_probe *p);
 
 #endif

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * model.c - the interval of one probe (docs/method.md): each side by its
+ * interval.c - the interval of one probe (docs/method.md): each side by its
  * run means (2 runs or more), by the round medians of its run(s) (with the
  * host's noise floor added when there is one), or, without rounds, the
  * bootstrap over the flat samples of both. Normalized, every round is put
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "compare/lane_spread.h"
-#include "compare/model.h"
+#include "compare/interval.h"
 #include "results/guest_speed.h"
 
 /* Rounds with samples (an empty round could not be resampled: none is ever written). */
@@ -214,8 +214,8 @@ static int covered(const struct side_est *e)
 	return e->m == COMPARE_METHOD_RUNS || e->floored;
 }
 
-int compare_model(struct compare_probe *p, const struct run_probe *const *a, size_t na,
-		  const struct run_probe *const *b, size_t nb, const struct compare_opts *o)
+int compare_interval(struct compare_probe *p, const struct run_probe *const *a, size_t na,
+		     const struct run_probe *const *b, size_t nb, const struct compare_opts *o)
 {
 	const struct noise_probe *np = o->noise ? noise_find_probe(o->noise, p->name) : NULL;
 	/* The floor in the unit compared: a floor of rounds at speed for rounds at speed. */
@@ -264,7 +264,7 @@ int compare_model(struct compare_probe *p, const struct run_probe *const *a, siz
 	return 0;
 }
 
-void compare_model_lane(struct compare_probe *p)
+void compare_interval_lane(struct compare_probe *p)
 {
 	double w = LANE_SPREAD_1VCPU_PCT / 100 * fmax(fabs(p->d.median_a), fabs(p->d.median_b));
 
