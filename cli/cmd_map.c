@@ -35,7 +35,7 @@ struct map_args {
 	struct map_opts mo;				/* --ops, --rounds, --trace */
 	const char *profiles[MAP_MAX_PROFILES];		/* --cpuid-profile SPEC, as given */
 	struct cpuid_profile parsed[MAP_MAX_PROFILES];
-	char names[MAP_MAX_PROFILES][MAP_PROFILE_LEN];
+	char names[MAP_MAX_PROFILES][MAP_CPUID_PROFILE_LEN];
 	const char *name_ptrs[MAP_MAX_PROFILES];	/* names[] */
 	size_t np;
 };
@@ -45,12 +45,12 @@ static void map_tail(FILE *f);
 
 static const struct cli_row map_rows[] = {
 	CLI_ROW_CALL("cpuid-profile", CLI_LONG('p'), "SPEC", map_profile_opt,
-		     "guest CPUID to map under; repeatable, each profile\n"
-		     "once (default: host and minimal). SPEC is host,\n"
+		     "guest CPUID to map under; repeatable, each CPUID\n"
+		     "profile once (default: host and minimal). SPEC is host,\n"
 		     "minimal, or either followed by ,+FEATURE / ,-FEATURE\n"
 		     "edits; a SPEC of edits alone is relative to host,\n"
 		     "e.g. -shstk,-ibt or minimal,+x2apic (the minimal\n"
-		     "profile: after the options)"),
+		     "CPUID profile: after the options)"),
 	CLI_ROW_STR("json", CLI_LONG('j'), "FILE", struct map_args, json_path, NULL,
 		    "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
 		    "instead of the table)"),
@@ -61,12 +61,12 @@ static const struct cli_row map_rows[] = {
 		     "a count", "rounds per entry"),
 	CLI_ROW_FLAG("tap", CLI_LONG('T'), struct map_args, tap,
 		     "print TAP version 13 instead of the table: one test per\n"
-		     "profile and entry that --expect FILE names (needs it)"),
+		     "CPUID profile and entry that --expect FILE names (needs it)"),
 	CLI_ROW_STR("expect", CLI_LONG('e'), "FILE", struct map_args, expect_path, NULL,
 		    "expected ownership, lines 'map REG NAME|BIT|* OP\n"
 		    "STATUS[|STATUS...] [NUM]' and 'profile NAME|*' for\n"
 		    "the map lines after it (default: host, else the\n"
-		    "first profile): man exitscope-expect (a lane's\n"
+		    "first CPUID profile): man exitscope-expect (a lane's\n"
 		    "lanes/expect-*.txt works as it is: its other lines\n"
 		    "are listed as skipped, with the reason). An entry\n"
 		    "of a host that emulates guest code is skipped when\n"
@@ -95,7 +95,7 @@ const struct cli_cmd_spec map_spec = {
 	.col = 24,
 	.order = '+',
 	.tail_print = map_tail,
-	.tail = "Bits whose status differs between profiles are listed at the end.\n"
+	.tail = "Bits whose status differs between CPUID profiles are listed at the end.\n"
 		"Exit status: 0 ok, 1 failure (or the result could not be written; with\n"
 		"--expect: an expectation not met), 2 usage error (also: an unreadable\n"
 		"expectations file or one that is no regular file, with no map line, a bad\n"
@@ -143,7 +143,7 @@ static void map_tail(FILE *f)
 {
 	char doc[1024];
 
-	map_wrap(doc, sizeof(doc), profile_minimal_doc(), 78, 0);
+	map_wrap(doc, sizeof(doc), cpuid_profile_minimal_doc(), 78, 0);
 	fprintf(f, "\n%s\n", doc);
 }
 
@@ -181,7 +181,7 @@ static int map_profile_opt(void *args, const char *arg, const struct cli_parser 
 
 	if (a->np == MAP_MAX_PROFILES)
 		return cli_usage_error("map", "at most %d CPUID profiles", MAP_MAX_PROFILES);
-	if (profile_parse(arg, &p, &err))
+	if (cpuid_profile_parse(arg, &p, &err))
 		return cli_usage_error("map", "%s", err.msg);
 	/* The same profile twice would be measured twice, into a file export refuses. */
 	for (size_t k = 0; k < a->np; k++)
@@ -199,7 +199,7 @@ static int map_profile_opt(void *args, const char *arg, const struct cli_parser 
 struct map_progress {
 	struct progress p;
 	unsigned done;
-	char label[MAP_PROFILE_LEN + 2 * MAP_KEY_LEN + 8];
+	char label[MAP_CPUID_PROFILE_LEN + 2 * MAP_KEY_LEN + 8];
 };
 
 static void map_progress(void *ctx, const char *profile, const struct result_map_entry *e)

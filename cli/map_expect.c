@@ -214,7 +214,7 @@ static int map_expect_line_add(struct map_expect *x, const struct expect_line *e
 			err_set(err, r, "out of memory");
 		break;
 	case EXPECT_PROFILE:
-		r = map_expect_profile(el->w[0], profiles, np, profile, MAP_PROFILE_LEN, err);
+		r = map_expect_profile(el->w[0], profiles, np, profile, MAP_CPUID_PROFILE_LEN, err);
 		break;
 	default:
 		r = map_expect_skip(x, el);
@@ -232,7 +232,7 @@ int map_expect_read(const char *path, const char *const *profiles, size_t np,
 {
 	/* The one language's parser; its parse errors come back in err, the first one. */
 	const struct expect_opts o = { .tol = MAP_EXPECT_TOL };
-	char profile[MAP_PROFILE_LEN] = "";
+	char profile[MAP_CPUID_PROFILE_LEN] = "";
 	struct expect_file ef;
 	int r;
 
@@ -349,7 +349,7 @@ static unsigned map_expect_walk(const struct map_expect *x, const struct result_
 		const struct map_expect_line *l = &x->l[i];
 
 		for (size_t j = 0; j < map->n_profiles; j++) {
-			const struct result_map_profile *p = &map->profiles[j];
+			const struct result_map_cpuid_profile *p = &map->profiles[j];
 
 			if (strcmp(l->profile, "*") && strcmp(l->profile, p->name))
 				continue;
@@ -370,7 +370,7 @@ static void map_expect_untested(struct tap_out *t, const struct map_expect *x,
 				const struct result_map *map)
 {
 	for (size_t j = 0; j < map->n_profiles; j++) {
-		const struct result_map_profile *p = &map->profiles[j];
+		const struct result_map_cpuid_profile *p = &map->profiles[j];
 		char list[900];
 		size_t n = 0, count = 0;
 

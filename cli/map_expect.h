@@ -42,7 +42,7 @@
 struct map_expect_line {
 	char file[256];			/* the file it stands in (an include's) */
 	unsigned lineno;
-	char profile[MAP_PROFILE_LEN];	/* "" default, "*" every profile */
+	char profile[MAP_CPUID_PROFILE_LEN];	/* "" default, "*" every profile */
 	char reg[MAP_KEY_LEN], name[MAP_KEY_LEN], op[MAP_KEY_LEN];	/* name "*": all */
 	unsigned statuses;		/* 1 << enum map_status */
 	char cmp[3];			/* "", "=", ">=", "<=", ">", "<" */

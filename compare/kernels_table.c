@@ -196,7 +196,7 @@ static const struct result_file *first_file(const struct kernels_table *t, size_
 	return NULL;
 }
 
-static const struct result_map_profile *profile0(const struct result_file *rf)
+static const struct result_map_cpuid_profile *cpuid_profile0(const struct result_file *rf)
 {
 	return rf && rf->map && rf->map->n_profiles ? &rf->map->profiles[0] : NULL;
 }
@@ -204,7 +204,7 @@ static const struct result_map_profile *profile0(const struct result_file *rf)
 static const struct result_map_entry *entry_of(const struct kernels_run *r,
 					       const struct result_map_entry *key)
 {
-	const struct result_map_profile *p = profile0(r->map);
+	const struct result_map_cpuid_profile *p = cpuid_profile0(r->map);
 	size_t i;
 
 	for (i = 0; p && i < p->n_entries; i++)
@@ -315,7 +315,7 @@ static void lane_print(FILE *f, const struct kernels_table *t, size_t l)
 
 static void map_print(FILE *f, const struct kernels_table *t)
 {
-	const struct result_map_profile *p = profile0(first_file(t, t->n_lanes, true));
+	const struct result_map_cpuid_profile *p = cpuid_profile0(first_file(t, t->n_lanes, true));
 	char buf[NUM_LEN + 8];
 	size_t i, l, s;
 
@@ -415,7 +415,7 @@ static void map_changes_print(FILE *f, const struct kernels_table *t, size_t l,
 static void changes_print(FILE *f, const struct kernels_table *t)
 {
 	const struct result_file *first;
-	const struct result_map_profile *p;
+	const struct result_map_cpuid_profile *p;
 	char a[NUM_LEN], b[NUM_LEN];
 	size_t l, i;
 
@@ -433,7 +433,7 @@ static void changes_print(FILE *f, const struct kernels_table *t)
 			probe_changes_print(f, t, l, first->probes[i].name);
 	}
 	for (l = 0; l < t->n_lanes; l++) {
-		p = profile0(first_file(t, l, true));
+		p = cpuid_profile0(first_file(t, l, true));
 		for (i = 0; p && i < p->n_entries; i++)
 			map_changes_print(f, t, l, &p->entries[i]);
 	}

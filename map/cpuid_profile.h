@@ -45,15 +45,4 @@ void cpuid_profile_known_names(char *buf, size_t len);
 /* One line describing what "minimal" keeps. */
 const char *cpuid_profile_minimal_doc(void);
 
-/* Former names, kept while cli/cmd_map.c uses them: remove with their last use. */
-static inline int profile_parse(const char *spec, struct cpuid_profile *p, struct err *err)
-{
-	return cpuid_profile_parse(spec, p, err);
-}
-
-static inline const char *profile_minimal_doc(void)
-{
-	return cpuid_profile_minimal_doc();
-}
-
 #endif

@@ -99,11 +99,4 @@ json_t *result_map_json(const struct result_map *m);
  */
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out);
 
-/*
- * Former names, kept while cli/cmd_map.c and cli/map_expect.[ch] use them:
- * remove with their last use.
- */
-#define MAP_PROFILE_LEN		MAP_CPUID_PROFILE_LEN
-#define result_map_profile	result_map_cpuid_profile
-
 #endif

@@ -60,7 +60,7 @@ static void run_make(struct result_file *rf, struct run_probe *p, int b, double 
 static struct result_map *map_make(enum map_status pge)
 {
 	struct result_map *m = result_map_new();
-	struct result_map_profile *p = m ? result_map_profile_add(m, "host", NULL) : NULL;
+	struct result_map_cpuid_profile *p = m ? result_map_cpuid_profile_add(m, "host", NULL) : NULL;
 	struct result_map_entry *e = p ? result_map_entry_add(p) : NULL;
 
 	if (!e)
