@@ -330,12 +330,28 @@ static void calibrate_rmdir(const char *dir, const struct repeat_run *runs, unsi
 }
 
 /* A relative between-run SD in %, "-" without one. */
+/*
+ * v with `decimals` decimals in at most `width` characters (a cell of the
+ * floor's table): in exponent form when the plain one is wider (a mean near
+ * 0 makes a relative SD of millions of percent), so no row passes 100
+ * columns.
+ */
+static const char *cell_text(double v, int decimals, int width, char *buf, size_t len)
+{
+	int prec = 3;
+
+	if (snprintf(buf, len, "%.*f", decimals, v) <= width)
+		return buf;
+	while (snprintf(buf, len, "%.*e", prec, v) > width && prec > 0)
+		prec--;
+	return buf;
+}
+
 static const char *rel_text(const struct noise_est *e, char *buf, size_t len)
 {
 	if (e && e->between_sd_rel >= 0)
-		snprintf(buf, len, "%.2f", 100 * e->between_sd_rel);
-	else
-		snprintf(buf, len, "-");
+		return cell_text(100 * e->between_sd_rel, 2, 9, buf, len);
+	snprintf(buf, len, "-");
 	return buf;
 }
 
@@ -374,13 +390,14 @@ static void calibrate_print(FILE *f, const struct noise_floor *nf)
 	for (size_t i = 0; i < nf->n_probes; i++) {
 		const struct noise_probe *p = &nf->probes[i];
 		const struct noise_est *s = noise_probe_est(p, 1);
-		char rel[32], srel[32], sdf[32] = "-";
+		char rel[32], srel[32], sdf[32] = "-", mean[32], sd[32], df[32];
 
 		if (s)
-			snprintf(sdf, sizeof(sdf), "%.1f", s->df);
-		fprintf(f, "%-28s %5lld %12.1f %12.1f %9s %7.1f %12s %7s\n", p->name, p->runs,
-			p->cycles.mean_cycles, p->cycles.between_sd_cycles,
-			rel_text(&p->cycles, rel, sizeof(rel)), p->cycles.df,
+			cell_text(s->df, 1, 7, sdf, sizeof(sdf));
+		fprintf(f, "%-28s %5lld %12s %12s %9s %7s %12s %7s\n", p->name, p->runs,
+			cell_text(p->cycles.mean_cycles, 1, 12, mean, sizeof(mean)),
+			cell_text(p->cycles.between_sd_cycles, 1, 12, sd, sizeof(sd)),
+			rel_text(&p->cycles, rel, sizeof(rel)), cell_text(p->cycles.df, 1, 7, df, sizeof(df)),
 			rel_text(s, srel, sizeof(srel)), sdf);
 	}
 	calibrate_print_omitted(f, nf);
@@ -393,8 +410,15 @@ static void calibrate_print(FILE *f, const struct noise_floor *nf)
 /* The spread table's columns: run count, then per figure its width and header. */
 static void calibrate_print_spread_row(FILE *f, const struct stats_spread *s)
 {
-	fprintf(f, " %7.2f%% %7.2f%% %7.2f%% %7.2f%%", 100 * s->within / s->mean, 100 * s->se / s->mean,
-		100 * s->run_sd / s->mean, 100 * s->floor / s->mean);
+	const double v[] = { s->within, s->se, s->run_sd, s->floor };
+	char buf[32];
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		if (s->mean > 0)
+			fprintf(f, " %7s%%", cell_text(100 * v[i] / s->mean, 2, 7, buf, sizeof(buf)));
+		else
+			fprintf(f, " %8s", "-");
+	}
 }
 
 /* --spread: the probes' spread as measured, then at equal guest speed. */
@@ -404,8 +428,10 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 		"se(run)", "between", "floor");
 	for (size_t i = 0; i < ns->n_probes; i++) {
 		const struct noise_spread_probe *p = &ns->probes[i];
+		char mean[32];
 
-		fprintf(f, "%-20s %5zu %6.1f %10.0f", p->name, p->cycles.runs, p->cycles.rounds, p->cycles.mean);
+		fprintf(f, "%-20s %5zu %6.1f %10s", p->name, p->cycles.runs, p->cycles.rounds,
+			cell_text(p->cycles.mean, 0, 10, mean, sizeof(mean)));
 		calibrate_print_spread_row(f, &p->cycles);
 		fprintf(f, "\n");
 	}

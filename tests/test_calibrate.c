@@ -95,7 +95,12 @@ static void test_usage(const char *dir)
 /* A method-v2 run file of probe p with round medians med[0..n-1] (loops 1000), written as dir/name. */
 static const char *from_run(const char *dir, const char *name, const double *med, size_t n)
 {
-	json_t *rounds = json_array(), *probe = fixture_probe("p", "insn", med, n, 1), *doc;
+	double flat[8];	/* the flat samples are >= 0; a round's median is a net cost, of either sign */
+	json_t *rounds = json_array(), *probe, *doc;
+
+	for (size_t i = 0; i < n && i < ARRAY_SIZE(flat); i++)
+		flat[i] = fabs(med[i]);
+	probe = fixture_probe("p", "insn", flat, n < ARRAY_SIZE(flat) ? n : ARRAY_SIZE(flat), 1);
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(rounds, json_pack("{s:i, s:[f], s:f, s:f, s:f}", "batch", 64, "samples",
@@ -160,6 +165,45 @@ static void test_from(const char *dir)
 	ok(res.status == 2 && strstr(res.err, "a run file"), "--from -o one of the run files: refused, exit 2 (%d)",
 	   res.status);
 	run_free(&res);
+
+	/*
+	 * A mean near 0 against a large spread (run means 500, -500 and 0: a
+	 * mean of 0.00005, a relative SD of 1e9%): every cell keeps its width, in
+	 * exponent form, so no row passes 100 columns.
+	 */
+	{
+		static const double z[3][2] = { { 500, 500 }, { -500 + 0.0003, -500 }, { 0, 0 } };
+		char zp[3][600], zn[600];
+		size_t wide = 0;
+
+		for (size_t i = 0; i < 3; i++) {
+			char name[32];
+			const char *q;
+
+			snprintf(name, sizeof(name), "zero-%zu.json", i + 1);
+			q = from_run(dir, name, z[i], 2);
+			snprintf(zp[i], sizeof(zp[i]), "%s", q ? q : "?");
+		}
+		snprintf(zn, sizeof(zn), "%s/zero-noise.json", dir);
+		for (int spread = 0; spread < 2; spread++) {
+			wide = 0;
+			run_cmd(&res, spread ? (const char *const[]){ exe, "calibrate", "--from", "--spread", zp[0],
+								      zp[1], zp[2], NULL } :
+				(const char *const[]){ exe, "calibrate", "--from", "-o", zn, zp[0], zp[1], zp[2],
+						       NULL });
+			for (const char *l = res.out; l && *l; ) {
+				size_t n = strcspn(l, "\n");
+
+				wide += n > 100;
+				l += n + (l[n] == '\n');
+			}
+			ok(res.status == 0 && !wide, "--from%s on a mean near 0: exit 0, no row over 100 "
+			   "columns (%d, %zu wide)", spread ? " --spread" : "", res.status, wide);
+			if (wide || res.status)
+				diag("%s%s", res.out, res.err);
+			run_free(&res);
+		}
+	}
 
 	/* One run three times would be three runs that agree to the cycle: a floor of nothing. */
 	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "-o", noise, path[0], path[1], path[0],
