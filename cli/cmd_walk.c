@@ -37,7 +37,7 @@ static void walk_about(FILE *f)
 		   "functions and census rows that changed. Skipped commits are listed; a probe\n"
 		   "that did not run at a commit breaks its chain (no step judged across); the\n"
 		   "two-vCPU probes are not judged.\n",
-		WALK_SPREAD_1VCPU_PCT, WALK_FLOOR_CYCLES);
+		LANE_SPREAD_1VCPU_PCT, LANE_CHANGE_FLOOR_CYCLES);
 }
 
 const struct cli_cmd_spec walk_spec = {

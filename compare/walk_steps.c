@@ -87,9 +87,9 @@ static int is_step(double before, double after)
 {
 	double d = fabs(after - before);
 
-	if (d <= WALK_FLOOR_CYCLES)
+	if (d <= LANE_CHANGE_FLOOR_CYCLES)
 		return 0;
-	return before <= 0 || d / before * 100 > WALK_SPREAD_1VCPU_PCT;
+	return before <= 0 || d / before * 100 > LANE_SPREAD_1VCPU_PCT;
 }
 
 /* The probe's figures, gaps and steps over the lane's ok commits ok[0..n-1]. 0 or -ENOMEM. */
@@ -196,8 +196,8 @@ int walk_steps_build(const struct walk_file *w, struct walk_steps *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->w = w;
-	out->spread_pct = WALK_SPREAD_1VCPU_PCT;
-	out->floor_cycles = WALK_FLOOR_CYCLES;
+	out->spread_pct = LANE_SPREAD_1VCPU_PCT;
+	out->floor_cycles = LANE_CHANGE_FLOOR_CYCLES;
 	out->lanes = calloc(w->n_lanes ? w->n_lanes : 1, sizeof(*out->lanes));
 	if (!out->lanes)
 		return -ENOMEM;

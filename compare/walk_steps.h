@@ -15,11 +15,10 @@
 
 /*
  * A step is larger than the lanes' boot-to-boot spread of a one-vCPU
- * probe and than the kernels table's change floor (compare/lane_spread.h:
- * the near-zero costs of guest-owned operations move by a cycle or two).
+ * probe (LANE_SPREAD_1VCPU_PCT) and than the kernels table's change floor
+ * (LANE_CHANGE_FLOOR_CYCLES: the near-zero costs of guest-owned
+ * operations move by a cycle or two), both in compare/lane_spread.h.
  */
-#define WALK_SPREAD_1VCPU_PCT	LANE_SPREAD_1VCPU_PCT
-#define WALK_FLOOR_CYCLES	LANE_CHANGE_FLOOR_CYCLES
 
 /*
  * The steps of w, whose runs are read (walk_read_runs), into out (borrowing

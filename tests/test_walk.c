@@ -233,7 +233,7 @@ static void test_steps(const char *walk)
 	doc = json_load_file(json_path, 0, NULL);
 	tap_is_str(fixture_str(doc, "schema"), WALK_STEPS_SCHEMA, "walk --json: schema");
 	is_int((long long)fixture_num(doc, "schema_version"), 1, "walk --json: schema_version 1");
-	is_num(fixture_num(doc, "spread_pct"), WALK_SPREAD_1VCPU_PCT, 0, "walk --json: spread_pct");
+	is_num(fixture_num(doc, "spread_pct"), LANE_SPREAD_1VCPU_PCT, 0, "walk --json: spread_pct");
 	lane = json_array_get(json_object_get(doc, "lanes"), 0);
 	tap_is_str(fixture_str(lane, "lane"), "vmx", "walk --json: lanes[0] is vmx");
 	p = NULL;
