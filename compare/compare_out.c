@@ -39,13 +39,15 @@ const char *compare_check_line(const struct compare_check_change *c, char *buf, 
 const char *compare_normalize_line(const struct compare_result *cr, char *buf, size_t len)
 {
 	if (cr->normalized && !cr->n_normalized)
-		snprintf(buf, len, "figures: net cycles/op as measured: no probe had rounds with loops "
-			 "to put at equal guest speed (%s)", cr->normalize_why);
+		snprintf(buf, len,
+			 "figures: net cycles/op as measured: no probe had rounds with loops to "
+			 "put at equal guest speed (%s)", cr->normalize_why);
 	else if (cr->normalized)
-		snprintf(buf, len, "figures: net cycles/op at the base side's guest speed: each round's "
-			 "net cost less the probe's slope on its harness loop (within runs, both sides) "
-			 "x how far the loop timed beside it was from the base side's mean (%s)",
-			 cr->normalize_why);
+		snprintf(buf, len,
+			 "figures: net cycles/op at the base side's guest speed: each round's "
+			 "net cost less the probe's slope on its harness loop (within runs, both "
+			 "sides) x how far the loop timed beside it was from the base side's "
+			 "mean (%s)", cr->normalize_why);
 	else
 		snprintf(buf, len, "figures: net cycles/op as measured (%s)", cr->normalize_why);
 	return buf;
@@ -61,8 +63,9 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
 
 	if (!cr->has_speed || !s->has_pct)
 		return NULL;
-	snprintf(buf, len, "guest speed (the harness loop beside %zu probe%s, cycles per op, new vs "
-		 "base): %+.2f%% [%+.2f%%, %+.2f%%] by %s%s: %s%s", cr->speed_probes,
+	snprintf(buf, len,
+		 "guest speed (the harness loop beside %zu probe%s, cycles per op, new vs base): "
+		 "%+.2f%% [%+.2f%%, %+.2f%%] by %s%s: %s%s", cr->speed_probes,
 		 cr->speed_probes == 1 ? "" : "s", s->pct, s->pct_lo, s->pct_hi,
 		 compare_method_names[s->method],
 		 s->r2r == COMPARE_R2R_NONE || s->r2r == COMPARE_R2R_PARTIAL ?

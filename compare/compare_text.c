@@ -143,8 +143,8 @@ static void print_host(FILE *f, const struct compare_result *cr, int wide)
 	} else {
 		fprintf(f, "host differences (base -> new):\n");
 		for (i = 0; i < cr->n_host; i++) {
-			snprintf(line, sizeof(line), "%s: %s -> %s", cr->host[i].field, cr->host[i].a,
-				 cr->host[i].b);
+			snprintf(line, sizeof(line), "%s: %s -> %s", cr->host[i].field,
+				 cr->host[i].a, cr->host[i].b);
 			put_text(f, wide, "  ", 4, line);
 		}
 	}
@@ -159,11 +159,12 @@ static const char *method_text(const struct compare_result *cr, char *buf, size_
 	unsigned long long seed = (unsigned long long)cr->opts.seed;
 
 	if (!cr->n_by_batches)
-		return "Welch t, by each probe's model; base, new: the mean of the run means (a run's: "
-		       "the mean of its round medians)";
+		return "Welch t, by each probe's model; base, new: the mean of the run means (a "
+		       "run's: the mean of its round medians)";
 	if (!cr->n_by_rounds)
-		snprintf(buf, len, "bootstrap over the samples, %u resamples, seed %llu; base, new: "
-			 "the median of the samples", iters, seed);
+		snprintf(buf, len,
+			 "bootstrap over the samples, %u resamples, seed %llu; base, new: the "
+			 "median of the samples", iters, seed);
 	else
 		snprintf(buf, len, "Welch t, by each probe's model (base, new: the mean of the run "
 			 "means), or for model batches the bootstrap over the samples (base, new: "
@@ -279,8 +280,9 @@ static void print_runs(FILE *f, const struct compare_result *cr)
 		if (!compared(p) || (p->runs_a == cr->n_files_a && p->runs_b == cr->n_files_b))
 			continue;
 		if (k++ < NAMES_MAX)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s %.40s %zu/%zu",
-				 k > 1 ? "," : "", p->name, p->runs_a, p->runs_b);
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 "%s %.40s %zu/%zu", k > 1 ? "," : "", p->name, p->runs_a,
+				 p->runs_b);
 	}
 	if (k > NAMES_MAX)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), " and %zu more",
@@ -298,7 +300,8 @@ static const char *verdict_text(const struct compare_result *cr, const struct co
 	char mde[32];
 
 	if (p->verdict == COMPARE_TOO_NOISY)
-		snprintf(buf, len, wide ? "too noisy (could detect >= %s)%s" : "too noisy (>= %s)%s",
+		snprintf(buf, len,
+			 wide ? "too noisy (could detect >= %s)%s" : "too noisy (>= %s)%s",
 			 pct_str(mde, sizeof(mde), p->mde_pct, 1, wide ? 30 : 6, 0), b);
 	else
 		snprintf(buf, len, "%s%s", compare_verdict_names[p->verdict], b);
@@ -427,7 +430,8 @@ static void print_probes(FILE *f, const struct compare_result *cr, int wide)
 	put_text(f, wide, "probes ", 2, line);
 	if (cr->n_files_a > 1 || cr->n_files_b > 1)
 		fprintf(f, "  (%zu base run%s, %zu new run%s)\n", cr->n_files_a,
-			cr->n_files_a == 1 ? "" : "s", cr->n_files_b, cr->n_files_b == 1 ? "" : "s");
+			cr->n_files_a == 1 ? "" : "s", cr->n_files_b,
+			cr->n_files_b == 1 ? "" : "s");
 	if (wide)
 		print_table_wide(f, cr);
 	else
@@ -445,8 +449,9 @@ static void print_probes(FILE *f, const struct compare_result *cr, int wide)
 		put_text(f, wide, "", 2, cr->r2r_note);
 	if (cr->n_too_noisy) {
 		snprintf(line, sizeof(line), "note: 'too noisy': the interval is wider than the "
-			 "threshold, so a change of %.1f%% could not have been told from noise; not a "
-			 "regression (add runs per side or rounds per run)%s", cr->opts.threshold_pct,
+			 "threshold, so a change of %.1f%% could not have been told from noise; "
+			 "not a regression (add runs per side or rounds per run)%s",
+			 cr->opts.threshold_pct,
 			 wide ? "" : "; '>= X%': the smallest change it could have detected");
 		put_text(f, wide, "", 2, line);
 	}
@@ -460,16 +465,17 @@ static void print_floor(FILE *f, const struct compare_result *cr, int wide)
 
 	if (!nf)
 		return;
-	snprintf(line, sizeof(line), "noise floor: %s: %lld runs by exitscope %s on %s (%s, %s%s%s), "
-		 "kernel %s, ", nf->name ? nf->name : "(estimated)", nf->runs,
+	snprintf(line, sizeof(line),
+		 "noise floor: %s: %lld runs by exitscope %s on %s (%s, %s%s%s), kernel %s, ",
+		 nf->name ? nf->name : "(estimated)", nf->runs,
 		 nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION, nf->host.cpu_name,
 		 nf->host.backend_module, exec_mode_name(nf->host.exec_mode),
 		 nf->host.lane.present ? ", lane " : "",
 		 nf->host.lane.present ? host_lane_names[nf->host.lane.name] : "", nf->host.kernel);
 	e = line + strlen(line);
 	if (nf->first_started && nf->last_finished)
-		snprintf(e, sizeof(line) - (size_t)(e - line), "measured %s to %s", nf->first_started,
-			 nf->last_finished);
+		snprintf(e, sizeof(line) - (size_t)(e - line), "measured %s to %s",
+			 nf->first_started, nf->last_finished);
 	else
 		snprintf(e, sizeof(line) - (size_t)(e - line), "created %s",
 			 nf->created ? nf->created : "now");
@@ -541,14 +547,18 @@ void compare_print(FILE *f, const struct compare_result *cr, int wide)
 		print_counters(f, cr->unjudged, cr->n_unjudged, wide);
 	}
 	if (cr->map_compared) {
-		fprintf(f, cr->n_map ? "\nownership map changes:\n" : "\nownership map: no changes\n");
+		fputs(cr->n_map ? "\nownership map changes:\n" : "\nownership map: no changes\n",
+		      f);
 		for (i = 0; i < cr->n_map; i++)
-			put_text(f, wide, "  ", 4, compare_map_line(cr, &cr->map[i], line, sizeof(line)));
+			put_text(f, wide, "  ", 4,
+				 compare_map_line(cr, &cr->map[i], line, sizeof(line)));
 	}
 	if (cr->checks_compared) {
-		fprintf(f, cr->n_checks ? "\ncheck status changes:\n" : "\nchecks: no status changes\n");
+		fputs(cr->n_checks ? "\ncheck status changes:\n" : "\nchecks: no status changes\n",
+		      f);
 		for (i = 0; i < cr->n_checks; i++)
-			put_text(f, wide, "  ", 4, compare_check_line(&cr->checks[i], line, sizeof(line)));
+			put_text(f, wide, "  ", 4,
+				 compare_check_line(&cr->checks[i], line, sizeof(line)));
 	}
 	if (cr->n_not_run) {
 		fprintf(f, "\nnot compared:\n");

@@ -36,10 +36,12 @@ int compare_runs_distinct(const struct result_file *const *a, size_t na,
 
 			if (!same_run(x, y))
 				continue;
-			return err_set(err, -EINVAL, "%s and %s are the same run%s: %s", x->name, y->name,
-				 across ? " on both sides" : !nb ? "" : i < na ? " on the base side" :
-				 " on the new side", across ? "it cannot be compared with itself" :
-				 "a run counts once (give each run once)");
+			return err_set(err, -EINVAL, "%s and %s are the same run%s: %s",
+				       x->name, y->name,
+				       across ? " on both sides" : !nb ? ""
+				       : i < na ? " on the base side" : " on the new side",
+				       across ? "it cannot be compared with itself"
+				       : "a run counts once (give each run once)");
 		}
 	}
 	return 0;

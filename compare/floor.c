@@ -21,18 +21,21 @@ static int check_file(const struct noise_floor *nf, const struct result_file *f,
 	char what[512], va[64], vb[64];
 
 	if (noise_host_mismatch(&nf->host, &f->host, what, sizeof(what)))
-		return err_set(err, -EINVAL, "%s: a floor of another host than %s (%s): measure this "
-			 "host's floor", nf->name ? nf->name : "noise floor", f->name, what);
+		return err_set(err, -EINVAL,
+			 "%s: a floor of another host than %s (%s): measure this host's floor",
+			 nf->name ? nf->name : "noise floor", f->name, what);
 	if (strcmp(nf->tool_version, file_version(f))) {
-		return err_set(err, -EINVAL, "%s: measured by exitscope %s, %s by %s: measure the floor "
-			 "with the exitscope of the runs", nf->name ? nf->name : "noise floor",
+		return err_set(err, -EINVAL,
+			 "%s: measured by exitscope %s, %s by %s: measure the floor with the "
+			 "exitscope of the runs", nf->name ? nf->name : "noise floor",
 			 nf->tool_version, f->name, file_version(f));
 	}
 	run_setting_text(&nf->settings, RUN_SETTING_METHOD, va, sizeof(va));
 	run_setting_text(&f->settings, RUN_SETTING_METHOD, vb, sizeof(vb));
 	if (strcmp(va, vb))
-		return err_set(err, -EINVAL, "%s: a floor of method %s runs, %s is of method %s: it "
-			 "does not apply", nf->name ? nf->name : "noise floor", va, f->name, vb);
+		return err_set(err, -EINVAL,
+			 "%s: a floor of method %s runs, %s is of method %s: it does not apply",
+			 nf->name ? nf->name : "noise floor", va, f->name, vb);
 	return 0;
 }
 

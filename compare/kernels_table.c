@@ -263,8 +263,8 @@ static void lane_print(FILE *f, const struct kernels_table *t, size_t l)
 	for (s = 0; s < n; s++)
 		fprintf(f, "%s%s", s ? ", " : "", t->sources[s]);
 	fprintf(f, "), the change from the kernel before (bold: larger than the probe's spread "
-		   "and %s cycles), exits/op (vCPU stats), spread: how far the probe's median moved "
-		   "between boots of one kernel (%s with one vCPU, ",
+		   "and %s cycles), exits/op (vCPU stats), spread: how far the probe's median "
+		   "moved between boots of one kernel (%s with one vCPU, ",
 		num(a, LANE_CHANGE_FLOOR_CYCLES), pcts(b, LANE_SPREAD_1VCPU_PCT));
 	fprintf(f, "%s with two: ", pcts(a, LANE_SPREAD_2VCPU_PCT));
 	for (i = 0; first && i < first->n_probes; i++)
@@ -275,7 +275,8 @@ static void lane_print(FILE *f, const struct kernels_table *t, size_t l)
 	fputs("; docs/kernels.md, Spread)", f);
 	if (nrep)
 		fprintf(f, ", or twice the largest difference of %zu more run%s of the six from "
-			   "these medians (repeat) where that is larger", nrep, nrep > 1 ? "s" : "");
+			   "these medians (repeat) where that is larger", nrep,
+			   nrep > 1 ? "s" : "");
 	fputs(".\n\n| probe | ", f);
 	for (s = 0; s < n; s++)
 		fprintf(f, "%s%s", s ? " | " : "", t->sources[s]);
@@ -304,7 +305,8 @@ static void lane_print(FILE *f, const struct kernels_table *t, size_t l)
 		}
 		fputs(" | ", f);
 		for (s = 0; s < n; s++)
-			fprintf(f, "%s%s", s ? " | " : "", ex(a, exits(probe_of(at(t, 0, l, s), name))));
+			fprintf(f, "%s%s", s ? " | " : "",
+				ex(a, exits(probe_of(at(t, 0, l, s), name))));
 		fprintf(f, " | %s", pcts(a, th));
 		if (nrep)
 			fprintf(f, " | %s", pcts(b, spread(t, l, name)));
@@ -336,7 +338,8 @@ static void map_print(FILE *f, const struct kernels_table *t)
 		fprintf(f, "| %s.%s | %s | ", e->reg, e->name, e->op);
 		for (l = 0; l < t->n_lanes; l++)
 			for (s = 0; s < t->n_sources; s++)
-				fprintf(f, "%s%s", l || s ? " | " : "", own(buf, entry_of(at(t, 0, l, s), e)));
+				fprintf(f, "%s%s", l || s ? " | " : "",
+					own(buf, entry_of(at(t, 0, l, s), e)));
 		fputs(" |\n", f);
 	}
 	fputs("\n", f);
@@ -365,7 +368,8 @@ static void probe_changes_print(FILE *f, const struct kernels_table *t, size_t l
 		return;
 	fprintf(f, "- %s `%s`: ", t->lanes[l], name);
 	for (s = 0; s < n; s++)
-		fprintf(f, "%s%s %s", s ? ", " : "", t->sources[s], cell(a, probe_of(at(t, 0, l, s), name)));
+		fprintf(f, "%s%s %s", s ? ", " : "", t->sources[s],
+			cell(a, probe_of(at(t, 0, l, s), name)));
 	fputs(" (", f);
 	for (s = 1; s < n; s++) {
 		const struct run_probe *pa = probe_of(at(t, 0, l, s - 1), name);
@@ -408,7 +412,8 @@ static void map_changes_print(FILE *f, const struct kernels_table *t, size_t l,
 		return;
 	fprintf(f, "- %s map %s.%s %s: ", t->lanes[l], e->reg, e->name, e->op);
 	for (s = 0; s < t->n_sources; s++)
-		fprintf(f, "%s%s %s", s ? ", " : "", t->sources[s], own(buf, entry_of(at(t, 0, l, s), e)));
+		fprintf(f, "%s%s %s", s ? ", " : "", t->sources[s],
+			own(buf, entry_of(at(t, 0, l, s), e)));
 	fputs("\n", f);
 }
 
@@ -423,8 +428,9 @@ static void changes_print(FILE *f, const struct kernels_table *t)
 		   "Cycles by more than the probe's spread (the tables' column: %s with one vCPU, ",
 		pcts(a, LANE_SPREAD_1VCPU_PCT));
 	fprintf(f, "%s with two%s) and %s cycles, exits/op by more than 0.1, or a probe's status, "
-		   "from one kernel to the next, and every change of a map status. A change of cycles "
-		   "within the spread is listed unbolded when its exits/op or status changed.\n\n",
+		   "from one kernel to the next, and every change of a map status. A change of "
+		   "cycles within the spread is listed unbolded when its exits/op or status "
+		   "changed.\n\n",
 		pcts(a, LANE_SPREAD_2VCPU_PCT), t->n_dirs > 1 ? ", or twice the repeat" : "",
 		num(b, LANE_CHANGE_FLOOR_CYCLES));
 	for (l = 0; l < t->n_lanes; l++) {

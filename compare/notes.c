@@ -39,7 +39,8 @@ int notes_side(struct compare_result *cr, const char *what, const struct result_
 				    strcmp(h->cpu_name, h0->cpu_name) ? "CPU" :
 				    h->exec_mode != h0->exec_mode ? "execution mode" :
 				    setting_differs(s, s0, RUN_SETTING_METHOD) ? "method" :
-				    setting_differs(s, s0, RUN_SETTING_GUEST_XCR0) ? "guest XCR0" : NULL;
+				    setting_differs(s, s0, RUN_SETTING_GUEST_XCR0) ? "guest XCR0"
+				    : NULL;
 
 		if (field && findings_warnf(cr, "WARNING: the %s runs differ in %s (%s vs %s): "
 						"they are pooled as runs of one setup",

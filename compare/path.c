@@ -303,9 +303,9 @@ static void census_item(char *buf, size_t n, const struct path_census_change *c)
 	int li = (int)strlen(c->insn), lo = c->operand ? (int)strlen(c->operand) : 0;
 
 	path_per_op_str(d, sizeof(d), c->per_op[1].mean - c->per_op[0].mean, 1);
-	snprintf(buf, n, "%s %.*s%s%s%.*s%s", d, CENSUS_INSN_MAX, c->insn, li > CENSUS_INSN_MAX ? "..." : "",
-		 c->operand ? " " : "", CENSUS_OPERAND_MAX, c->operand ? c->operand : "",
-		 lo > CENSUS_OPERAND_MAX ? "..." : "");
+	snprintf(buf, n, "%s %.*s%s%s%.*s%s", d, CENSUS_INSN_MAX, c->insn,
+		 li > CENSUS_INSN_MAX ? "..." : "", c->operand ? " " : "", CENSUS_OPERAND_MAX,
+		 c->operand ? c->operand : "", lo > CENSUS_OPERAND_MAX ? "..." : "");
 }
 
 void path_census_print(FILE *f, const struct path_probe_change *p, int indent)
@@ -335,8 +335,8 @@ void path_census_print(FILE *f, const struct path_probe_change *p, int indent)
 	}
 	fprintf(f, "%s\n", tail);
 	if (p->n_census > shown)
-		fprintf(f, "%*s... %zu more census rows changed (--json has them all)\n", indent, "",
-			p->n_census - shown);
+		fprintf(f, "%*s... %zu more census rows changed (--json has them all)\n", indent,
+			"", p->n_census - shown);
 }
 
 void path_changes_print(FILE *f, const struct path_changes *c)
@@ -344,10 +344,12 @@ void path_changes_print(FILE *f, const struct path_changes *c)
 	if (!c->compared)
 		return;
 	if (!c->n) {
-		fprintf(f, "exit paths: %zu probes profiled on both sides, none changed\n", c->compared);
+		fprintf(f, "exit paths: %zu probes profiled on both sides, none changed\n",
+			c->compared);
 		return;
 	}
-	fprintf(f, "exit paths: %zu of %zu profiled probes changed (per op, new - base):\n", c->n, c->compared);
+	fprintf(f, "exit paths: %zu of %zu profiled probes changed (per op, new - base):\n", c->n,
+		c->compared);
 	for (size_t i = 0; i < c->n; i++) {
 		const struct path_probe_change *p = &c->probes[i];
 		char name[1024];

@@ -219,7 +219,8 @@ static void fam_run(FILE *f, const struct export_run *r, size_t n)
 
 		lab(&s, "run", r[i].run);
 		if (r[i].rf->host.tsc_khz > 0)
-			sample(f, "exitscope_host_tsc_hertz", &s, (double)r[i].rf->host.tsc_khz * 1000);
+			sample(f, "exitscope_host_tsc_hertz", &s,
+			       (double)r[i].rf->host.tsc_khz * 1000);
 	}
 }
 
@@ -240,31 +241,36 @@ static const struct {
 	const char *name, *help;
 } probe_values[PV_N] = {
 	[PV_MEDIAN] = { "exitscope_probe_median_cycles",
-			"Median cost of one operation over all batches of the probe, TSC cycles, net of the "
-			"paired baseline (the same loop without the operation)." },
+			"Median cost of one operation over all batches of the probe, TSC cycles, "
+			"net of the paired baseline (the same loop without the operation)." },
 	[PV_CI_LO] = { "exitscope_probe_ci95_lower_cycles",
-		       "Lower bound of the 95% CI of the median over all batches, TSC cycles (too narrow "
-		       "for a comparison: see exitscope_probe_round_ci95_lower_cycles)." },
+		       "Lower bound of the 95% CI of the median over all batches, TSC cycles (too "
+		       "narrow for a comparison: see exitscope_probe_round_ci95_lower_cycles)." },
 	[PV_CI_HI] = { "exitscope_probe_ci95_upper_cycles",
-		       "Upper bound of the 95% CI of the median over all batches, TSC cycles (too narrow "
-		       "for a comparison: see exitscope_probe_round_ci95_upper_cycles)." },
+		       "Upper bound of the 95% CI of the median over all batches, TSC cycles (too "
+		       "narrow for a comparison: see exitscope_probe_round_ci95_upper_cycles)." },
 	[PV_SECONDS] = { "exitscope_probe_median_seconds",
-			 "Median cost of one operation of the probe, seconds (TSC frequency known)." },
+			 "Median cost of one operation of the probe, seconds (TSC frequency "
+			 "known)." },
 	[PV_EXITS] = { "exitscope_probe_exits_per_op",
-		       "VM exits per operation from the vCPU stats fd (not maintained by every backend)." },
+		       "VM exits per operation from the vCPU stats fd (not maintained by every "
+		       "backend)." },
 	[PV_CI_REL] = { "exitscope_probe_ci95_relative_ratio",
-			"Half-width of the 95% CI of the round medians over their mean (run --method v2)." },
+			"Half-width of the 95% CI of the round medians over their mean (run "
+			"--method v2)." },
 	[PV_ROUNDS] = { "exitscope_probe_rounds",
 			"Rounds the probe was measured in, each in a fresh VM (run --method v2)." },
 	[PV_ROUND_MEAN] = { "exitscope_probe_round_mean_cycles",
-			    "Mean of the round medians (each net of its paired baseline), TSC cycles "
-			    "(run --method v2, 2 rounds or more)." },
+			    "Mean of the round medians (each net of its paired baseline), TSC "
+			    "cycles (run --method v2, 2 rounds or more)." },
 	[PV_ROUND_LO] = { "exitscope_probe_round_ci95_lower_cycles",
-			  "Lower bound of the 95% CI of the mean of the round medians, TSC cycles: the "
-			  "interval the stop rule and compare use (run --method v2, 2 rounds or more)." },
+			  "Lower bound of the 95% CI of the mean of the round medians, TSC "
+			  "cycles: the interval the stop rule and compare use (run --method v2, 2 "
+			  "rounds or more)." },
 	[PV_ROUND_HI] = { "exitscope_probe_round_ci95_upper_cycles",
-			  "Upper bound of the 95% CI of the mean of the round medians, TSC cycles: the "
-			  "interval the stop rule and compare use (run --method v2, 2 rounds or more)." },
+			  "Upper bound of the 95% CI of the mean of the round medians, TSC "
+			  "cycles: the interval the stop rule and compare use (run --method v2, 2 "
+			  "rounds or more)." },
 };
 
 /* The mean of the probe's round medians: false without 2 rounds and their CI. */
@@ -320,11 +326,13 @@ static void fam_probe_stops(FILE *f, const struct export_run *r, size_t n)
 				continue;
 			if (!head)
 				family(f, "exitscope_probe_stop",
-				       "Why the probe's measurement ended: 1 for its reason, 0 for the others.");
+				       "Why the probe's measurement ended: 1 for its reason, 0 for "
+				       "the others.");
 			head = true;
 			probe_labels(&s, r[i].run, p);
 			/* Every stop reason but "none" (never a measured probe's). */
-			states(f, "exitscope_probe_stop", &s, "stop", probe_stop_names + PROBE_STOP_NONE + 1,
+			states(f, "exitscope_probe_stop", &s, "stop",
+			       probe_stop_names + PROBE_STOP_NONE + 1,
 			       PROBE_STOP_N - PROBE_STOP_NONE - 1, p->stop - PROBE_STOP_NONE - 1);
 		}
 }
@@ -350,8 +358,9 @@ static void fam_probe_delivery(FILE *f, const struct export_run *r, size_t n)
 				continue;
 			if (!head[0])
 				family(f, "exitscope_probe_interrupt_ops",
-				       "Operations of an interrupt probe by where their interrupt was taken: in its "
-				       "window, late (in the wait after it) or never; any status.");
+				       "Operations of an interrupt probe by where their interrupt "
+				       "was taken: in its window, late (in the wait after it) or "
+				       "never; any status.");
 			head[0] = true;
 			for (size_t w = 0; w < 3; w++) {
 				probe_labels(&s, r[i].run, p);
@@ -367,10 +376,12 @@ static void fam_probe_delivery(FILE *f, const struct export_run *r, size_t n)
 				continue;
 			if (!head[1])
 				family(f, "exitscope_probe_interrupt_late_wait_cycles",
-				       "Mean TSC cycles from an op's window to its late interrupt (included in the cost).");
+				       "Mean TSC cycles from an op's window to its late interrupt "
+				       "(included in the cost).");
 			head[1] = true;
 			probe_labels(&s, r[i].run, p);
-			sample(f, "exitscope_probe_interrupt_late_wait_cycles", &s, p->delivery.late_wait_cycles);
+			sample(f, "exitscope_probe_interrupt_late_wait_cycles", &s,
+			       p->delivery.late_wait_cycles);
 		}
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
@@ -380,7 +391,8 @@ static void fam_probe_delivery(FILE *f, const struct export_run *r, size_t n)
 				continue;
 			if (!head[2])
 				family(f, "exitscope_probe_peer_wait_seconds",
-				       "Two-vCPU probes: the longest wait of vCPU 0 for vCPU 1 to be ready; any status.");
+				       "Two-vCPU probes: the longest wait of vCPU 0 for vCPU 1 to "
+				       "be ready; any status.");
 			head[2] = true;
 			probe_labels(&s, r[i].run, p);
 			sample(f, "exitscope_probe_peer_wait_seconds", &s, p->peer_wait_ms / 1000);
@@ -397,12 +409,13 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 		any |= r[i].rf->n_probes > 0;
 	if (!any)
 		return;
-	family(f, "exitscope_probe_status", "Outcome of the probe: 1 for its status, 0 for the others.");
+	family(f, "exitscope_probe_status",
+	       "Outcome of the probe: 1 for its status, 0 for the others.");
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
 			probe_labels(&s, r[i].run, &r[i].rf->probes[k]);
-			states(f, "exitscope_probe_status", &s, "status", probe_status_names, PROBE_STATUS_N,
-			       r[i].rf->probes[k].status);
+			states(f, "exitscope_probe_status", &s, "status", probe_status_names,
+			       PROBE_STATUS_N, r[i].rf->probes[k].status);
 		}
 	for (int v = 0; v < PV_N; v++) {
 		bool head = false;
@@ -430,7 +443,8 @@ static void fam_probes(FILE *f, const struct export_run *r, size_t n)
 	if (!user)
 		return;
 	family(f, "exitscope_probe_userspace_exits_per_op",
-	       "KVM_RUN returns to userspace per operation by reason, counted by exitscope's run loop: exact on every backend.");
+	       "KVM_RUN returns to userspace per operation by reason, counted by exitscope's run "
+	       "loop: exact on every backend.");
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->n_probes; k++) {
 			const struct run_probe *p = &r[i].rf->probes[k];
@@ -489,8 +503,8 @@ static void fam_map(FILE *f, const struct export_run *r, size_t n)
 				const struct result_map_entry *en = &m->profiles[p].entries[e];
 
 				entry_labels(&s, r[i].run, &m->profiles[p], en);
-				states(f, "exitscope_map_bit_status", &s, "status", map_status_names, MAP_STATUS_N,
-				       en->status);
+				states(f, "exitscope_map_bit_status", &s, "status",
+				       map_status_names, MAP_STATUS_N, en->status);
 				exits |= en->exits_per_op >= 0;
 			}
 	}
@@ -522,7 +536,8 @@ static void fam_checks(FILE *f, const struct export_run *r, size_t n)
 		any |= r[i].rf->checks.n > 0;
 	if (!any)
 		return;
-	family(f, "exitscope_check_status", "Outcome of the check: 1 for its status, 0 for the others.");
+	family(f, "exitscope_check_status",
+	       "Outcome of the check: 1 for its status, 0 for the others.");
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < r[i].rf->checks.n; k++) {
 			const struct check_result *c = &r[i].rf->checks.r[k];
@@ -531,8 +546,8 @@ static void fam_checks(FILE *f, const struct export_run *r, size_t n)
 			lab(&s, "run", r[i].run);
 			lab(&s, "suite", c->suite);
 			lab(&s, "check", c->name);
-			states(f, "exitscope_check_status", &s, "status", check_status_names, CHECK_STATUS_N,
-			       c->status);
+			states(f, "exitscope_check_status", &s, "status", check_status_names,
+			       CHECK_STATUS_N, c->status);
 		}
 }
 
@@ -607,9 +622,10 @@ static int unique_check(const struct export_run *r, size_t n, struct err *err)
 
 		for (size_t j = 0; j < i && !rc; j++)
 			if (!strcmp(r[i].run, r[j].run)) {
-				rc = err_set(err, -EINVAL, "%s and %s would both be run=\"%s\" (the label is "
-					 "the file name without .json): rename one", r[j].rf->name, name,
-					 r[i].run);
+				rc = err_set(err, -EINVAL,
+					 "%s and %s would both be run=\"%s\" (the label is "
+					 "the file name without .json): rename one", r[j].rf->name,
+					 name, r[i].run);
 			}
 		for (size_t p = 0; m && p < m->n_profiles && !rc; p++)
 			for (size_t e = 0; e < m->profiles[p].n_entries && !rc; e++) {
@@ -617,14 +633,17 @@ static int unique_check(const struct export_run *r, size_t n, struct err *err)
 
 				rc = key_add(&ks, fmt("%s\x1fm\x1f%s\x1f%s\x1f%lld\x1f%s", r[i].run,
 						      m->profiles[p].name, en->reg, en->bit, en->op),
-					     fmt("%s: map profile \"%s\" has %s bit %lld (%s) twice", name,
-						 m->profiles[p].name, en->reg, en->bit, en->op));
+					     fmt("%s: map profile \"%s\" has %s bit %lld "
+						 "(%s) twice", name, m->profiles[p].name, en->reg,
+						 en->bit, en->op));
 			}
 		for (size_t c = 0; c < r[i].rf->checks.n && !rc; c++) {
 			const struct check_result *ch = &r[i].rf->checks.r[c];
 
-			rc = key_add(&ks, fmt("%s\x1f" "c\x1f%s\x1f%s", r[i].run, ch->suite, ch->name),
-				     fmt("%s: check %s.%s appears twice", name, ch->suite, ch->name));
+			rc = key_add(&ks,
+				     fmt("%s\x1f" "c\x1f%s\x1f%s", r[i].run, ch->suite, ch->name),
+				     fmt("%s: check %s.%s appears twice", name, ch->suite,
+					 ch->name));
 		}
 	}
 	if (rc == -ENOMEM)

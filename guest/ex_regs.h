@@ -65,7 +65,8 @@ struct guest_ex_entry {
 };
 
 #define EX_REGS_ASSERT(field, OFF) \
-	_Static_assert(offsetof(struct ex_regs, field) == EX_REGS_##OFF, "ex_regs." #field " offset")
+	_Static_assert(offsetof(struct ex_regs, field) == EX_REGS_##OFF, \
+		       "ex_regs." #field " offset")
 EX_REGS_ASSERT(r15, R15);
 EX_REGS_ASSERT(r14, R14);
 EX_REGS_ASSERT(r13, R13);
@@ -95,7 +96,8 @@ _Static_assert(EX_REGS_ERROR_CODE == EX_REGS_VECTOR + 8 && EX_REGS_RIP == EX_REG
 	       EX_REGS_SIZE == EX_REGS_RIP + 5 * 8, "stub and CPU frame are contiguous");
 _Static_assert(offsetof(struct guest_ex_entry, insn) == GUEST_EX_ENTRY_INSN &&
 	       offsetof(struct guest_ex_entry, fixup) == GUEST_EX_ENTRY_FIXUP &&
-	       sizeof(struct guest_ex_entry) == GUEST_EX_ENTRY_SIZE, "exception-table entry layout");
+	       sizeof(struct guest_ex_entry) == GUEST_EX_ENTRY_SIZE,
+	       "exception-table entry layout");
 #endif
 
 #endif

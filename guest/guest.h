@@ -196,11 +196,41 @@ void guest_shstk_begin(void);
 void guest_shstk_end(void);
 
 /* Plain instructions. */
-static inline uint64_t read_cr0(void) { uint64_t v; asm volatile("mov %%cr0, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr2(void) { uint64_t v; asm volatile("mov %%cr2, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr3(void) { uint64_t v; asm volatile("mov %%cr3, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr4(void) { uint64_t v; asm volatile("mov %%cr4, %0" : "=r"(v)); return v; }
-static inline uint64_t read_cr8(void) { uint64_t v; asm volatile("mov %%cr8, %0" : "=r"(v)); return v; }
+static inline uint64_t read_cr0(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr0, %0" : "=r"(v));
+	return v;
+}
+static inline uint64_t read_cr2(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+static inline uint64_t read_cr4(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr4, %0" : "=r"(v));
+	return v;
+}
+static inline uint64_t read_cr8(void)
+{
+	uint64_t v;
+
+	asm volatile("mov %%cr8, %0" : "=r"(v));
+	return v;
+}
 static inline void write_cr0(uint64_t v) { asm volatile("mov %0, %%cr0" :: "r"(v) : "memory"); }
 static inline void write_cr3(uint64_t v) { asm volatile("mov %0, %%cr3" :: "r"(v) : "memory"); }
 static inline void write_cr4(uint64_t v) { asm volatile("mov %0, %%cr4" :: "r"(v) : "memory"); }
@@ -222,7 +252,8 @@ static inline void wrmsr(uint32_t msr, uint64_t v)
 static inline void guest_cpuid(uint32_t fn, uint32_t idx, uint32_t *a, uint32_t *b,
 			       uint32_t *c, uint32_t *d)
 {
-	asm volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d) : "a"(fn), "c"(idx) : "memory");
+	asm volatile("cpuid" : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
+		     : "a"(fn), "c"(idx) : "memory");
 }
 
 static inline uint64_t rdtsc(void)
@@ -242,10 +273,32 @@ static inline uint64_t rdtsc_ordered(void)
 	return lo | (uint64_t)hi << 32;
 }
 
-static inline void outb(uint16_t port, uint8_t v) { asm volatile("outb %0, %1" :: "a"(v), "Nd"(port) : "memory"); }
-static inline void outl(uint16_t port, uint32_t v) { asm volatile("outl %0, %1" :: "a"(v), "Nd"(port) : "memory"); }
-static inline uint8_t inb(uint16_t port) { uint8_t v; asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port) : "memory"); return v; }
-static inline uint32_t inl(uint16_t port) { uint32_t v; asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port) : "memory"); return v; }
+static inline void outb(uint16_t port, uint8_t v)
+{
+	asm volatile("outb %0, %1" :: "a"(v), "Nd"(port) : "memory");
+}
+
+static inline void outl(uint16_t port, uint32_t v)
+{
+	asm volatile("outl %0, %1" :: "a"(v), "Nd"(port) : "memory");
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	asm volatile("inb %1, %0" : "=a"(v) : "Nd"(port) : "memory");
+	return v;
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	asm volatile("inl %1, %0" : "=a"(v) : "Nd"(port) : "memory");
+	return v;
+}
+
 static inline void cli(void) { asm volatile("cli" ::: "memory"); }
 static inline void sti(void) { asm volatile("sti" ::: "memory"); }
 static inline void safe_halt(void) { asm volatile("sti; hlt" ::: "memory"); }

@@ -67,7 +67,8 @@ void guest_ucall(uint64_t cmd, const char *file, uint64_t line, const char *str,
 	for (uint64_t i = 0; i < uc.nargs; i++)
 		uc.args[i] = args[i];
 	/* The struct lives below 4 GiB (stack), so 32 bits carry its address. */
-	asm volatile("outl %0, %1" :: "a"((uint32_t)(uint64_t)&uc), "d"((uint16_t)UCALL_PORT) : "memory");
+	asm volatile("outl %0, %1" :: "a"((uint32_t)(uint64_t)&uc),
+		     "d"((uint16_t)UCALL_PORT) : "memory");
 	if (cmd == UCALL_ASSERT || cmd == UCALL_UNHANDLED || cmd == UCALL_DONE) {
 		/* The host never resumes these; if it does, stay put. */
 		for (;;)

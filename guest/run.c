@@ -255,9 +255,9 @@ static enum guest_exit handle_ucall(struct vcpu *v, struct guest_result *res, bo
 		res->rip = uc->args[2];
 		res->cr2 = uc->args[3];
 		return result(res, GUEST_EXCEPTION,
-			      "unhandled guest exception %s (vector %llu), error code %#llx, at RIP %#llx, CR2 %#llx",
-			      vector_name(res->vector), (unsigned long long)res->vector,
-			      (unsigned long long)res->error_code,
+			      "unhandled guest exception %s (vector %llu), error code %#llx, at "
+			      "RIP %#llx, CR2 %#llx", vector_name(res->vector),
+			      (unsigned long long)res->vector, (unsigned long long)res->error_code,
 			      (unsigned long long)res->rip, (unsigned long long)res->cr2);
 	default:
 		return result(res, GUEST_UNEXPECTED_EXIT, "unknown ucall %llu",
@@ -273,6 +273,21 @@ static void default_io(struct kvm_run *run)
 		       (size_t)run->io.size * run->io.count);
 	if (run->exit_reason == KVM_EXIT_MMIO && !run->mmio.is_write)
 		memset(run->mmio.data, 0xff, sizeof(run->mmio.data));
+}
+
+/* The name of a KVM_EXIT_INTERNAL_ERROR suberror. */
+static const char *internal_suberror_name(uint32_t suberror)
+{
+	switch (suberror) {
+	case KVM_INTERNAL_ERROR_SIMUL_EX:
+		return "exception while delivering an exception";
+	case KVM_INTERNAL_ERROR_DELIVERY_EV:
+		return "event delivery failed";
+	case KVM_INTERNAL_ERROR_UNEXPECTED_EXIT_REASON:
+		return "unexpected exit reason";
+	default:
+		return "unknown";
+	}
 }
 
 static enum guest_exit internal_error(struct vcpu *v, struct guest_result *res)
@@ -298,7 +313,8 @@ static enum guest_exit internal_error(struct vcpu *v, struct guest_result *res)
 			size_t n = 0;
 
 			for (int i = 0; p && i < 15; i++)
-				n += snprintf(bytes + n, sizeof(bytes) - n, "%s%02x", i ? " " : "", p[i]);
+				n += snprintf(bytes + n, sizeof(bytes) - n, "%s%02x", i ? " " : "",
+					      p[i]);
 		}
 		return result(res, GUEST_EMULATION_FAILURE,
 			      "emulation failure at RIP %#llx, bytes %s",
@@ -307,10 +323,7 @@ static enum guest_exit internal_error(struct vcpu *v, struct guest_result *res)
 	return result(res, GUEST_INTERNAL_ERROR,
 		      "KVM internal error, suberror %u (%s), at RIP %#llx",
 		      run->internal.suberror,
-		      run->internal.suberror == KVM_INTERNAL_ERROR_SIMUL_EX ? "exception while delivering an exception" :
-		      run->internal.suberror == KVM_INTERNAL_ERROR_DELIVERY_EV ? "event delivery failed" :
-		      run->internal.suberror == KVM_INTERNAL_ERROR_UNEXPECTED_EXIT_REASON ? "unexpected exit reason" :
-		      "unknown", (unsigned long long)res->rip);
+		      internal_suberror_name(run->internal.suberror), (unsigned long long)res->rip);
 }
 
 enum guest_exit vcpu_run(struct vcpu *v, uint64_t budget_ms, struct guest_result *res)
@@ -363,7 +376,8 @@ enum guest_exit vcpu_run_cpu(struct vcpu *v, uint64_t budget_ms, uint64_t cpu_ms
 				vcpu_sync_state(v);
 				res->rip = vcpu_rip(v);
 				kind = result(res, GUEST_HANG,
-					      "guest hang: still running after %llu ms%s, at RIP %#llx",
+					      "guest hang: still running after %llu ms%s, at "
+					      "RIP %#llx",
 					      (unsigned long long)(wall_out ? budget_ms : cpu_ms),
 					      wall_out ? "" : " of its thread's CPU time",
 					      (unsigned long long)res->rip);
@@ -420,7 +434,8 @@ enum guest_exit vcpu_run_cpu(struct vcpu *v, uint64_t budget_ms, uint64_t cpu_ms
 			goto out;
 		case KVM_EXIT_FAIL_ENTRY:
 			kind = result(res, GUEST_FAIL_ENTRY,
-				      "VM entry failed: hardware entry failure reason %#llx on CPU %u",
+				      "VM entry failed: hardware entry failure reason %#llx on "
+				      "CPU %u",
 				      (unsigned long long)run->fail_entry.hardware_entry_failure_reason,
 				      run->fail_entry.cpu);
 			goto out;

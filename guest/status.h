@@ -51,7 +51,8 @@ _Static_assert(!(GUEST_SKIP_FEATURE & (GUEST_VECTOR_MASK | GUEST_FAULT_PREREQ | 
 _Static_assert(!(GUEST_FAULT_PREREQ & (GUEST_VECTOR_MASK | GUEST_NO_VALUE)),
 	       "GUEST_FAULT_PREREQ is a bit of its own");
 _Static_assert(!(GUEST_CHECK_FAILED & (GUEST_VECTOR_MASK | GUEST_FAULT | GUEST_SKIP_FEATURE |
-				     GUEST_FAULT_PREREQ | GUEST_NO_VALUE)), "GUEST_CHECK_FAILED is a bit of its own");
+				     GUEST_FAULT_PREREQ | GUEST_NO_VALUE)),
+				     "GUEST_CHECK_FAILED is a bit of its own");
 _Static_assert(!(GUEST_NO_VALUE & GUEST_VECTOR_MASK), "GUEST_NO_VALUE is a bit of its own");
 /* A safe helper's int result holds every fault code. */
 _Static_assert((GUEST_FAULT | GUEST_VECTOR_MASK) <= 0x7fffffff, "fault codes fit an int");

@@ -223,11 +223,13 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 
 	if (s->has_lapic && !v->vm->irqchip)
 		return err_set(err, -EOPNOTSUPP, "cannot restore: the saved state has an in-kernel "
-			    "LAPIC but the target VM has no in-kernel irqchip; nothing was applied");
+			    "LAPIC but the target VM has no in-kernel irqchip; nothing was "
+			    "applied");
 	size = kvm_xsave_size(v->vm->fd);
 	if (s->xsave_size > size)
-		return err_set(err, -EOPNOTSUPP, "cannot restore: the saved XSAVE area is %d bytes, "
-			    "the target takes %d; nothing was applied", s->xsave_size, size);
+		return err_set(err, -EOPNOTSUPP,
+			    "cannot restore: the saved XSAVE area is %d bytes, the target takes "
+			    "%d; nothing was applied", s->xsave_size, size);
 	if ((s->sregs.apic_base & APIC_BASE_X2APIC) && !cpuid_has(c, X86_FEAT_X2APIC)) {
 		snprintf(what, sizeof(what), "IA32_APIC_BASE %#llx has x2APIC mode on",
 			 (unsigned long long)s->sregs.apic_base);
@@ -255,9 +257,10 @@ static int state_check(struct vcpu *v, const struct kvm_cpuid2 *c, const struct 
 			e = cpuid_find_const(c, 0xd, 0);
 			sup = e ? (e->eax | (uint64_t)e->edx << 32) : 0;
 			if (x & ~sup)
-				return err_set(err, -EOPNOTSUPP, "cannot restore: saved XCR0 %#llx has "
-					    "components %#llx that the target's CPUID leaf 0xd does "
-					    "not enumerate; nothing was applied", (unsigned long long)x,
+				return err_set(err, -EOPNOTSUPP,
+					    "cannot restore: saved XCR0 %#llx has components %#llx "
+					    "that the target's CPUID leaf 0xd does not enumerate; "
+					    "nothing was applied", (unsigned long long)x,
 					    (unsigned long long)(x & ~sup));
 		}
 	}

@@ -20,8 +20,9 @@ int cpuload_parse(const char *text, unsigned long long *busy, unsigned long long
 		unsigned int cpu;
 		int n;
 
-		if (sscanf(l, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu%n", &cpu, &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &n) >= 5 &&
+		if (sscanf(l, "cpu%u %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu%n", &cpu,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9],
+			   &n) >= 5 &&
 		    cpu < max) {
 			/* user nice system idle iowait irq softirq steal guest guest_nice:
 			 * guest time is already in user, so only the first eight count. */

@@ -393,7 +393,8 @@ teardown_done:
 		if (g.kind == GUEST_STOPPED)
 			;	/* measured; only the teardown was cut */
 		else if (g.kind != GUEST_DONE)
-			finish(res, PROBE_FAILED, "teardown: %s: %s", guest_exit_name(g.kind), g.msg);
+			finish(res, PROBE_FAILED, "teardown: %s: %s", guest_exit_name(g.kind),
+			       g.msg);
 		else if (g.args[0]) {
 			res->check_code = g.args[0];
 			finish(res, PROBE_FAILED,

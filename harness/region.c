@@ -138,7 +138,8 @@ int region_trace_per_op(const struct trace_counts *tc, double ops, struct result
 	int r = result_trace_alloc(out, tc->nr);
 
 	for (unsigned int i = 0; !r && i < tc->nr; i++) {
-		snprintf(out->reason[i].name, sizeof(out->reason[i].name), "%s", tc->reason[i].name);
+		snprintf(out->reason[i].name, sizeof(out->reason[i].name), "%s",
+			 tc->reason[i].name);
 		out->reason[i].per_op = ops > 0 ? (double)tc->reason[i].count / ops : 0;
 	}
 	return r;

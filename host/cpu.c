@@ -54,7 +54,8 @@ bool host_cpuinfo_flag(const char *flag)
 
 		if (strncmp(line, "flags", 5))
 			continue;
-		for (tok = strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n", &save);
+		for (tok = strtok_r(strchr(line, ':') ? strchr(line, ':') + 1 : line, " \t\n",
+				    &save);
 		     tok; tok = strtok_r(NULL, " \t\n", &save))
 			if (!strcmp(tok, flag))
 				found = true;

@@ -263,8 +263,8 @@ int hostinfo_exec_mode(struct hostinfo *hi, const char *kvm_path, struct err *er
 	} else {
 		hi->exec_mode = EXEC_NATIVE;
 		snprintf(hi->exec_detail, sizeof(hi->exec_detail),
-			 "a %llu-instruction guest loop caused %llu instruction emulations and %llu exits",
-			 (unsigned long long)hi->exec_loop_insns,
+			 "a %llu-instruction guest loop caused %llu instruction emulations and "
+			 "%llu exits", (unsigned long long)hi->exec_loop_insns,
 			 (unsigned long long)hi->exec_insn_emulation,
 			 (unsigned long long)hi->exec_exits);
 	}
@@ -320,8 +320,9 @@ static int lane_list(const char *name, char (*names)[128], int max, int *n,
 		return r < 0 ? r : 0;
 	for (p = strtok_r(list, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
 		if (*n == max || strlen(p) >= sizeof(names[0]))
-			return err_set(err, -EINVAL, "%s: more than %d names or a name longer than %zu "
-				 "characters", name, max, sizeof(names[0]) - 1);
+			return err_set(err, -EINVAL,
+				 "%s: more than %d names or a name longer than %zu characters",
+				 name, max, sizeof(names[0]) - 1);
 		snprintf(names[(*n)++], sizeof(names[0]), "%s", p);
 	}
 	return 0;
@@ -346,7 +347,8 @@ int hostinfo_lane_env(struct hostinfo_lane *l, struct err *err)
 	l->kernel_kind = idx;
 	r = lane_var("EXITSCOPE_LANE_EMULATOR", l->emulator, sizeof(l->emulator), err);
 	if (r > 0)
-		return err_set(err, -EINVAL, "EXITSCOPE_LANE_EMULATOR: not set (EXITSCOPE_LANE is)");
+		return err_set(err, -EINVAL,
+			       "EXITSCOPE_LANE_EMULATOR: not set (EXITSCOPE_LANE is)");
 	if (r < 0)
 		return r;
 	r = lane_var("EXITSCOPE_LANE_KERNEL_CONFIG_SHA256", l->config_sha256,
@@ -493,8 +495,9 @@ void hostinfo_print(FILE *f, const struct hostinfo *hi)
 		n += snprintf(caps + n, sizeof(caps) - n, "%s%s=%d", i ? " " : "",
 			      hi->caps[i].name + strlen("KVM_CAP_"), hi->caps[i].value);
 	text_wrap_print(f, "capabilities    ", 16, caps);
-	snprintf(caps, sizeof(caps), "xsave=%s xsavec=%s xsaves=%s osxsave=%s pku=%s shstk=%s ibt=%s"
-		 " x2apic=%s tsc_deadline=%s hypervisor=%s",
+	snprintf(caps, sizeof(caps),
+		 "xsave=%s xsavec=%s xsaves=%s osxsave=%s pku=%s shstk=%s ibt=%s x2apic=%s "
+		 "tsc_deadline=%s hypervisor=%s",
 		yesno(hi->feat_xsave), yesno(hi->feat_xsavec), yesno(hi->feat_xsaves), yesno(hi->feat_osxsave),
 		yesno(hi->feat_pku), yesno(hi->feat_shstk), yesno(hi->feat_ibt), yesno(hi->feat_x2apic),
 		yesno(hi->feat_tsc_deadline), yesno(hi->feat_hypervisor));

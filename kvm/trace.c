@@ -259,8 +259,8 @@ int trace_available(char *why, size_t len)
 		return 0;
 	if (!is_dir(root, "events/kvm/kvm_exit")) {
 		if (why)
-			snprintf(why, len, "%s has no events/kvm/kvm_exit (no KVM tracepoints: is a KVM module loaded?)",
-				 root);
+			snprintf(why, len, "%s has no events/kvm/kvm_exit (no KVM tracepoints: is "
+				 "a KVM module loaded?)", root);
 		return 0;
 	}
 	r = path_of(path, sizeof(path), root, "events/kvm/kvm_exit/enable");

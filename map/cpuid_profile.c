@@ -76,28 +76,30 @@ int cpuid_profile_parse(const char *spec, struct cpuid_profile *p, struct err *e
 	snprintf(p->spec, sizeof(p->spec), "%s", spec);
 	snprintf(p->name, sizeof(p->name), "%s", spec);
 	snprintf(buf, sizeof(buf), "%s", spec);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), first = false) {
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save),
+	     first = false) {
 		enum x86_feat f;
 
 		if (!strcmp(tok, "host") || !strcmp(tok, "minimal")) {
 			if (!first)
 				return parse_fail(err,
-						  "base CPUID profile '%s' must come first in '%s'", tok, spec);
+						  "base CPUID profile '%s' must come first in '%s'",
+						  tok, spec);
 			p->base = tok[0] == 'h' ? CPUID_PROFILE_HOST : CPUID_PROFILE_MINIMAL;
 			continue;
 		}
 		if (tok[0] != '+' && tok[0] != '-')
 			return parse_fail(err,
-					  "expected host, minimal, +FEATURE or -FEATURE, got '%s' in '%s'",
-					  tok, spec);
+					  "expected host, minimal, +FEATURE or -FEATURE, got '%s' "
+					  "in '%s'", tok, spec);
 		f = x86_feature_by_name(tok + 1);
 		if (f == X86_FEAT_NONE) {
 			char known[1024];
 
 			cpuid_profile_known_names(known, sizeof(known));
 			return err_set(err, -EINVAL,
-				       "unknown CPUID feature '%s' in CPUID profile '%s' (known: %s)",
-				       tok + 1, spec, known);
+				       "unknown CPUID feature '%s' in CPUID profile '%s' "
+				       "(known: %s)", tok + 1, spec, known);
 		}
 		if (p->n == CPUID_PROFILE_MAX_EDITS)
 			return parse_fail(err, "too many edits ('%s') in '%s'", tok, spec);

@@ -187,7 +187,8 @@ static void map_measured(struct map_ctx *m, struct result_map_entry *e, const st
 	char extra[96] = "";
 
 	if (e->cpuid == 0)
-		snprintf(extra, sizeof(extra), "; accepted although guest CPUID lacks %s", e->feature);
+		snprintf(extra, sizeof(extra), "; accepted although guest CPUID lacks %s",
+			 e->feature);
 	if (!has_stats)
 		e->status = MAP_SKIPPED;
 	else if (m->emulated)
@@ -203,15 +204,16 @@ static void map_measured(struct map_ctx *m, struct result_map_entry *e, const st
 			 "the vCPU has no binary stats fd: exits cannot be counted%s", extra);
 	else if (m->emulated)
 		snprintf(e->detail, sizeof(e->detail),
-			 "host emulates guest code, ownership not meaningful: %llu exits (stats 'exits'), "
-			 "%llu to userspace (run loop), %llu instruction emulations in %u %ss%s",
-			 (unsigned long long)best->exits, (unsigned long long)best->user,
-			 (unsigned long long)best->emul, m->ops, what, extra);
+			 "host emulates guest code, ownership not meaningful: %llu exits (stats "
+			 "'exits'), %llu to userspace (run loop), %llu instruction emulations in "
+			 "%u %ss%s", (unsigned long long)best->exits,
+			 (unsigned long long)best->user, (unsigned long long)best->emul, m->ops,
+			 what, extra);
 	else
 		snprintf(e->detail, sizeof(e->detail),
-			 "fewest of %u rounds: %llu exits (stats 'exits') in %u %ss, %llu to userspace (run loop)%s",
-			 m->rounds, (unsigned long long)best->exits, m->ops, what,
-			 (unsigned long long)best->user, extra);
+			 "fewest of %u rounds: %llu exits (stats 'exits') in %u %ss, %llu to "
+			 "userspace (run loop)%s", m->rounds, (unsigned long long)best->exits,
+			 m->ops, what, (unsigned long long)best->user, extra);
 }
 
 /* The region's exits by reason, per op, into e. */
@@ -472,22 +474,25 @@ static void map_print_entry(FILE *f, const struct result_map_entry *e)
 	if (e->cycles_per_op >= 0)
 		snprintf(cy, sizeof(cy), "%.1f", e->cycles_per_op);
 	if (e->sregs != MAP_SREGS_NONE)
-		snprintf(sr, sizeof(sr), "%s", e->sregs_errno ? strerrorname_np(e->sregs_errno) : "ok");
-	n = snprintf(row, sizeof(row), "  %-15s %4lld  %-6s  %-16s %9s %10s  %s", name, e->bit, e->op, st,
-		     ex, cy, sr);
+		snprintf(sr, sizeof(sr), "%s",
+			 e->sregs_errno ? strerrorname_np(e->sregs_errno) : "ok");
+	n = snprintf(row, sizeof(row), "  %-15s %4lld  %-6s  %-16s %9s %10s  %s", name, e->bit,
+		     e->op, st, ex, cy, sr);
 	while (n > 0 && row[n - 1] == ' ')
 		row[--n] = 0;
 	if (e->status != MAP_EMULATED && e->status != MAP_OWNED && e->status != MAP_INTERCEPTED)
 		t += snprintf(tail + t, sizeof(tail) - t, "%s", e->detail);
 	else if (e->cpuid == 0)
-		t += snprintf(tail + t, sizeof(tail) - t, "accepted although guest CPUID lacks %s", e->feature);
+		t += snprintf(tail + t, sizeof(tail) - t, "accepted although guest CPUID lacks %s",
+			      e->feature);
 	if (e->trace.present) {
 		t += snprintf(tail + t, sizeof(tail) - t, "%s[", t ? " " : "");
 		for (size_t i = 0; i < e->trace.n && t < sizeof(tail); i++)
-			t += snprintf(tail + t, sizeof(tail) - t, " %s %.2f", e->trace.reason[i].name,
-				      e->trace.reason[i].per_op);
+			t += snprintf(tail + t, sizeof(tail) - t, " %s %.2f",
+				      e->trace.reason[i].name, e->trace.reason[i].per_op);
 		if (t < sizeof(tail))
-			snprintf(tail + t, sizeof(tail) - t, e->trace.n ? " ]" : " no kvm_exit events ]");
+			snprintf(tail + t, sizeof(tail) - t,
+				 e->trace.n ? " ]" : " no kvm_exit events ]");
 	}
 	/* The detail on the row when it fits TEXT_WIDTH, else wrapped on lines of its own below. */
 	if (!tail[0])
@@ -507,10 +512,11 @@ void map_print(FILE *f, const struct result_map *map)
 		map->ops, map->rounds);
 	/* The emulation itself is the host's warning (stderr, the JSON): here what it means for the map. */
 	if (map->emulated)
-		text_wrap_print(f, "NOTE: ", 6, "status \"emulated\": ownership is not meaningful on this host "
-				"and no bit is called owned; exits/op is the vCPU stats 'exits' delta (the "
-				"backend's own exits, e.g. MMU reloads, not exits to userspace), cycles/op is "
-				"emulation cost.");
+		text_wrap_print(f, "NOTE: ", 6,
+				"status \"emulated\": ownership is not meaningful on this host "
+				"and no bit is called owned; exits/op is the vCPU stats 'exits' "
+				"delta (the backend's own exits, e.g. MMU reloads, not exits to "
+				"userspace), cycles/op is emulation cost.");
 	for (size_t i = 0; i < map->n_profiles; i++) {
 		const struct result_map_cpuid_profile *p = &map->profiles[i];
 		char lead[MAP_CPUID_PROFILE_LEN + 16];

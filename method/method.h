@@ -95,7 +95,10 @@ int method_v2(const struct method_opts *o, struct probe_runner *pr, struct probe
  */
 double method_budget_clock(void);
 
-/* The method's part of a run's "settings" (method, budget; v1 samples and overhead, v2 rounds...). */
+/*
+ * The method's part of a run's "settings" (method, budget; v1 samples and
+ * overhead, v2 rounds...).
+ */
 void method_settings(const struct method_opts *o, double overhead, struct run_settings *s);
 
 /* warn through h (a formatted message of at most 511 bytes). */

@@ -49,7 +49,7 @@ struct repeat_opts {
 	const char *exe;		/* the program; NULL: /proc/self/exe (this one) */
 	char *const *argv;		/* its argv, NULL-terminated (argv[0] its name) */
 	size_t path_arg;		/* argv[path_arg] becomes path_prefix + run i's path */
-	const char *path_prefix;	/* "--json=", or "" when the path is an argument of its own */
+	const char *path_prefix;	/* "--json=", or "" when the path is its own argument */
 	const char *path;		/* FILE: run i writes repeat_path(FILE, i) */
 	unsigned int n;			/* runs, 1..REPEAT_MAX */
 	volatile sig_atomic_t *stop;	/* set by SIGINT/SIGTERM/SIGHUP (its value: that signal) */

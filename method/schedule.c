@@ -17,7 +17,8 @@ static void schedule_settle(struct probe_outcome *o, enum probe_stop stop, uint6
 		return;
 	if (!res->n_rounds) {
 		res->status = stop == PROBE_STOP_RUN_LIMIT ? PROBE_SKIPPED : PROBE_STOPPED;
-		snprintf(res->reason, sizeof(res->reason), "the run limit was reached before it was measured");
+		snprintf(res->reason, sizeof(res->reason),
+			 "the run limit was reached before it was measured");
 		return;
 	}
 	res->stop = stop;
@@ -106,7 +107,8 @@ int schedule_run(const struct schedule *s, struct probe_outcome *out, size_t n)
 				schedule_settle(o, *s->stop ? PROBE_STOP_STOPPED : PROBE_STOP_RUN_LIMIT, s->tsc_khz);
 				continue;
 			}
-			snprintf(label, sizeof(label), "%s, round %u/%u", o->probe->name, round + 1, s->rounds);
+			snprintf(label, sizeof(label), "%s, round %u/%u", o->probe->name, round + 1,
+				 s->rounds);
 			method_progress(s->hooks, schedule_units_done(s, done, n, round, i),
 					(unsigned)(n * s->rounds), label);
 			done[i] = schedule_visit(s, &rule, o, round, &spent[i]);

@@ -40,7 +40,8 @@ bool method_cpu2_warning(const struct probe_outcome *out, size_t n, int cpu, int
 	else if (best_cpu < 0)
 		snprintf(msg, len, "--cpu: CPU %d is not listed in /proc/stat", cpu2);
 	else if (best < CPULOAD_BUSY_IDLE)
-		snprintf(msg, len, "CPU %d, where a second vCPU runs, is busy (%.0f%% idle over %d ms): "
+		snprintf(msg, len,
+			 "CPU %d, where a second vCPU runs, is busy (%.0f%% idle over %d ms): "
 			 "two-vCPU probes may be noisy", best_cpu, 100 * best, CPULOAD_WINDOW_MS);
 	else
 		return false;

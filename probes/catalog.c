@@ -91,38 +91,46 @@ const char *probe_unmet(const struct probe *p, const struct hostinfo *hi,
 	unsigned int n = p->needs;
 
 	if ((n & PROBE_NEED_IRQCHIP) && !has_cap(kvm_fd, KVM_CAP_IRQCHIP))
-		return snprintf(why, len, "needs an in-kernel irqchip: KVM_CAP_IRQCHIP is not offered"
+		return snprintf(why, len,
+				"needs an in-kernel irqchip: KVM_CAP_IRQCHIP is not offered"
 				UNMET_ACTION), why;
 	if ((n & PROBE_NEED_X2APIC) && !cpuid_has(cpuid, X86_FEAT_X2APIC))
-		return snprintf(why, len, "needs x2APIC: not in KVM_GET_SUPPORTED_CPUID" UNMET_ACTION), why;
+		return snprintf(why, len, "needs x2APIC: not in "
+					  "KVM_GET_SUPPORTED_CPUID" UNMET_ACTION), why;
 	if ((n & PROBE_NEED_2VCPUS) && kvm_check_cap(kvm_fd, KVM_CAP_MAX_VCPUS) < 2 &&
 	    kvm_check_cap(kvm_fd, KVM_CAP_NR_VCPUS) < 2)
 		return snprintf(why, len, "needs 2 vCPUs: KVM allows fewer" UNMET_ACTION), why;
 	if ((n & PROBE_NEED_USER_MSR) &&
 	    (!has_cap(kvm_fd, KVM_CAP_X86_USER_SPACE_MSR) || !has_cap(kvm_fd, KVM_CAP_X86_MSR_FILTER)))
-		return snprintf(why, len, "needs KVM_CAP_X86_USER_SPACE_MSR and KVM_CAP_X86_MSR_FILTER "
-				"(Linux 5.10 and later): not offered; it runs on a host with a newer KVM"), why;
+		return snprintf(why, len,
+				"needs KVM_CAP_X86_USER_SPACE_MSR and KVM_CAP_X86_MSR_FILTER "
+				"(Linux 5.10 and later): not offered; it runs on a host with a "
+				"newer KVM"), why;
 	if ((n & PROBE_NEED_IOEVENTFD) && !has_cap(kvm_fd, KVM_CAP_IOEVENTFD))
 		return snprintf(why, len, "needs KVM_CAP_IOEVENTFD: not offered" UNMET_ACTION), why;
 	if (p->cpuid_any[0] && !cpuid_has_any(cpuid, p->cpuid_any[0], p->cpuid_any[1]))
-		return snprintf(why, len, "needs CPUID %s%s%s: not in KVM_GET_SUPPORTED_CPUID (this host's "
-				"KVM does not offer it to guests); it runs on a host whose KVM does",
-				x86_feature_name(p->cpuid_any[0]), p->cpuid_any[1] ? " or " : "",
+		return snprintf(why, len,
+				"needs CPUID %s%s%s: not in KVM_GET_SUPPORTED_CPUID (this host's "
+				"KVM does not offer it to guests); it runs on a host whose "
+				"KVM does", x86_feature_name(p->cpuid_any[0]),
+				p->cpuid_any[1] ? " or " : "",
 				p->cpuid_any[1] ? x86_feature_name(p->cpuid_any[1]) : ""), why;
 	if (n & PROBE_NEED_XCR0_DIFFERS) {
 		uint64_t x = host_cpu_xcr0();
 
 		if ((x & ~(XFEATURE_X87 | XFEATURE_SSE)) == 0)
-			return snprintf(why, len, "the host's XCR0 (%#llx) is no more than x87|SSE: nothing "
-					"differs; it runs on a host whose kernel enables AVX or more",
-					(unsigned long long)x), why;
+			return snprintf(why, len,
+					"the host's XCR0 (%#llx) is no more than x87|SSE: nothing "
+					"differs; it runs on a host whose kernel enables AVX "
+					"or more", (unsigned long long)x), why;
 	}
 	if (n & PROBE_NEED_TSX_CTRL) {
 		uint64_t caps = 0;
 
 		if (kvm_get_feature_msr(kvm_fd, MSR_IA32_ARCH_CAPABILITIES, &caps) || !(caps & (1ULL << 7)))
-			return snprintf(why, len, "needs IA32_TSX_CTRL: ARCH_CAPABILITIES.TSX_CTRL_MSR (bit 7) "
-					"is clear; it runs on a CPU (and microcode) that has the MSR"), why;
+			return snprintf(why, len, "needs IA32_TSX_CTRL: "
+					"ARCH_CAPABILITIES.TSX_CTRL_MSR (bit 7) is clear; it runs "
+					"on a CPU (and microcode) that has the MSR"), why;
 	}
 	(void)hi;
 	return NULL;

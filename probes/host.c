@@ -33,8 +33,9 @@ int probe_host_ioeventfd(struct probe_ctx *ctx)
 	r = kvm_ioeventfd(ctx->vm->fd, mmio ? PROBE_MMIO_EVENT : PROBE_PIO_EVENT_PORT, 4,
 			  ctx->efd, flags, PROBE_DATAMATCH);
 	if (r) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_IOEVENTFD: %s: this host's KVM refused "
-			 "the ioeventfd; it runs on a host whose KVM takes it", strerror(-r));
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "KVM_IOEVENTFD: %s: this host's KVM refused the ioeventfd; it runs on a "
+			 "host whose KVM takes it", strerror(-r));
 		close(ctx->efd);
 		ctx->efd = -1;
 		return 1;
@@ -73,14 +74,15 @@ int probe_host_user_msr(struct probe_ctx *ctx)
 
 	if (r) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
-			 "KVM_ENABLE_CAP(KVM_CAP_X86_USER_SPACE_MSR): %s: this host's KVM refused it; it "
-			 "runs on a host whose KVM takes it", strerror(-r));
+			 "KVM_ENABLE_CAP(KVM_CAP_X86_USER_SPACE_MSR): %s: this host's KVM refused "
+			 "it; it runs on a host whose KVM takes it", strerror(-r));
 		return 1;
 	}
 	r = kvm_ioctl(ctx->vm->fd, KVM_X86_SET_MSR_FILTER, &f);
 	if (r) {
-		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_X86_SET_MSR_FILTER: %s: this host's KVM "
-			 "refused the filter; it runs on a host whose KVM takes it", strerror(-r));
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "KVM_X86_SET_MSR_FILTER: %s: this host's KVM refused the filter; it runs "
+			 "on a host whose KVM takes it", strerror(-r));
 		return 1;
 	}
 	ctx->vm->vcpus[0].exit_hook = user_msr_hook;
@@ -186,7 +188,8 @@ static int peer_start(struct probe_ctx *ctx, guest_fn_t fn)
 		return -ENOMEM;
 	if (ctx->vm->nr_vcpus < 2) {
 		free(t);
-		snprintf(ctx->reason, sizeof(ctx->reason), "the VM has one vCPU; please report it as a bug");
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "the VM has one vCPU; please report it as a bug");
 		return 1;
 	}
 	t->vcpu = &ctx->vm->vcpus[1];
@@ -203,9 +206,9 @@ static int peer_start(struct probe_ctx *ctx, guest_fn_t fn)
 	r = kvm_set_mp_state(t->vcpu->fd, &(struct kvm_mp_state){ .mp_state = KVM_MP_STATE_RUNNABLE });
 	if (r) {
 		free(t);
-		snprintf(ctx->reason, sizeof(ctx->reason), "KVM_SET_MP_STATE(RUNNABLE) of vCPU 1: %s: "
-			 "this host's KVM cannot start a second vCPU so; it runs on one whose KVM can",
-			 strerror(-r));
+		snprintf(ctx->reason, sizeof(ctx->reason),
+			 "KVM_SET_MP_STATE(RUNNABLE) of vCPU 1: %s: this host's KVM cannot start a "
+			 "second vCPU so; it runs on one whose KVM can", strerror(-r));
 		return 1;
 	}
 	t->budget_ms = 3 * ctx->watchdog_ms + 2000;

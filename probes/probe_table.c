@@ -158,8 +158,10 @@ static bool notes_words(const char *a, const char *b, char **tmpl, char **ma, ch
 			if (++differ > GROUP_WORDS_MAX || !na || !nb)
 				return false;
 			to += (size_t)snprintf(t + to, sizeof(t) - to, "<%zu>", differ);
-			ao += (size_t)snprintf(wa + ao, sizeof(wa) - ao, "%s%.*s", ao ? ", " : "", (int)na, a);
-			bo += (size_t)snprintf(wb + bo, sizeof(wb) - bo, "%s%.*s", bo ? ", " : "", (int)nb, b);
+			ao += (size_t)snprintf(wa + ao, sizeof(wa) - ao, "%s%.*s", ao ? ", " : "",
+					       (int)na, a);
+			bo += (size_t)snprintf(wb + bo, sizeof(wb) - bo, "%s%.*s", bo ? ", " : "",
+					       (int)nb, b);
 		} else {
 			to += (size_t)snprintf(t + to, sizeof(t) - to, "%.*s", (int)na, a);
 		}
@@ -206,7 +208,8 @@ static char *tmpl_fit(const char *tmpl, const char *text)
 		if (!nt || !nx)
 			return NULL;
 		if (nt == 3 && tmpl[0] == '<' && tmpl[2] == '>')
-			o += (size_t)snprintf(mids + o, sizeof(mids) - o, "%s%.*s", o ? ", " : "", (int)nx, text);
+			o += (size_t)snprintf(mids + o, sizeof(mids) - o, "%s%.*s", o ? ", " : "",
+					      (int)nx, text);
 		else if (nt != nx || strncmp(tmpl, text, nt))
 			return NULL;
 		tmpl += nt;
@@ -268,7 +271,8 @@ static void notes_print_group(FILE *f, const struct table_notes *t, size_t g)
 	while (words < GROUP_WORDS_MAX &&
 	       strstr(t->tmpl[g], (const char *[]){ "<1>", "<2>", "<3>" }[words]))
 		words++;
-	p = strdup(!words ? "<...>" : words == 1 ? "<1>" : words == 2 ? "<1>, <2>" : "<1>, <2>, <3>");
+	p = strdup(!words ? "<...>" : words == 1 ? "<1>" : words == 2 ? "<1>, <2>"
+		   : "<1>, <2>, <3>");
 	if (!p || asprintf(&text, "%s -- %s:", t->tmpl[g], p) < 0) {
 		free(p);
 		return;
@@ -277,7 +281,8 @@ static void notes_print_group(FILE *f, const struct table_notes *t, size_t g)
 	for (size_t k = g; k < t->n; k++) {
 		if (t->leader[k] != g)
 			continue;
-		if (asprintf(&p, "%s%s %s = %s", text, k == g ? "" : ";", t->probes[k], t->mids[k]) < 0)
+		if (asprintf(&p, "%s%s %s = %s", text, k == g ? "" : ";", t->probes[k],
+			t->mids[k]) < 0)
 			break;
 		free(text);
 		text = p;
@@ -344,8 +349,8 @@ static void row_print(FILE *f, int w, const struct probe_outcome *o, const char 
 	char med[24], ci[24], rounds[16], ns[24], ex[24], us[24];
 
 	if (r->status != PROBE_OK) {
-		fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, o->probe->name, "-", "-", "-", "-", "-",
-			"-", marks);
+		fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, o->probe->name, "-", "-", "-",
+			"-", "-", "-", marks);
 		return;
 	}
 	fmt_num(med, sizeof(med), r->cycles.median);
@@ -388,8 +393,8 @@ static void table_print(FILE *f, const struct probe_outcome *o, size_t n, bool p
 			idx[i][k] = notes_add(&tn, notes[k], o[i].probe->name);
 	}
 	notes_group(&tn);
-	fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, "probe", "cycles", "+-CI", "rounds", "ns",
-		"exits/op", "user/op", "notes");
+	fprintf(f, "%-*s %9s %7s %6s %9s %8s %7s  %s\n", w, "probe", "cycles", "+-CI", "rounds",
+		"ns", "exits/op", "user/op", "notes");
 	for (size_t i = 0; i < n; i++) {
 		size_t m = 0, seen[PROBE_MAX_NOTES + 1], ns = 0;
 
@@ -402,7 +407,8 @@ static void table_print(FILE *f, const struct probe_outcome *o, size_t n, bool p
 			if (!mk || d < ns)
 				continue;
 			seen[ns++] = mk;
-			m += (size_t)snprintf(marks + m, sizeof(marks) - m, "%s%zu", m ? "," : "", mk);
+			m += (size_t)snprintf(marks + m, sizeof(marks) - m, "%s%zu", m ? "," : "",
+					      mk);
 		}
 		row_print(f, w, &o[i], marks);
 	}
@@ -428,8 +434,9 @@ static void wide_print(FILE *f, const struct probe_outcome *o, size_t n, bool pa
 		size_t nn;
 
 		if (r->status != PROBE_OK) {
-			fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s: %s\n", NAME_WIDE, o[i].probe->name, "-",
-				"-", "-", "-", "-", "-", probe_status_name(r->status),
+			fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s: %s\n", NAME_WIDE,
+				o[i].probe->name, "-", "-", "-", "-", "-", "-",
+				probe_status_name(r->status),
 				r->status == PROBE_STOPPED ? "stopped by Ctrl-C" : r->reason);
 			continue;
 		}
@@ -445,12 +452,13 @@ static void wide_print(FILE *f, const struct probe_outcome *o, size_t n, bool pa
 		fmt_per_op(ex, sizeof(ex), r->per_op.exits);
 		fmt_per_op(us, sizeof(us), r->per_op.user_io + r->per_op.user_mmio + r->per_op.user_msr);
 		nn = probe_notes(&o[i], notes, PROBE_MAX_NOTES);
-		fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s%s%s\n", NAME_WIDE, o[i].probe->name, med, ci,
-			rounds, ns, ex, us, strcmp(o[i].probe->name, "nop") ? "" : nop_note(paired),
+		fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s%s%s\n", NAME_WIDE, o[i].probe->name,
+			med, ci, rounds, ns, ex, us,
+			strcmp(o[i].probe->name, "nop") ? "" : nop_note(paired),
 			strcmp(o[i].probe->name, "nop") || !nn ? "" : "; ", nn ? notes[0] : "");
 		for (size_t k = 1; k < nn; k++)
-			fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s\n", NAME_WIDE, "", "", "", "", "", "", "",
-				notes[k]);
+			fprintf(f, "%-*s %10s %21s %6s %10s %9s %9s  %s\n", NAME_WIDE, "", "", "",
+				"", "", "", "", notes[k]);
 	}
 }
 
@@ -458,25 +466,32 @@ static void legend_print(FILE *f, bool paired, bool wide, bool emulated)
 {
 	fprintf(f, "\n");
 	if (paired)
-		text_wrap_print(f, "cycles: ", 8, "median net TSC cycles per op: each probe batch minus the "
-				"paired baseline batch (the same loop calling an empty function), over rounds; ns "
-				"from the TSC.");
+		text_wrap_print(f, "cycles: ", 8,
+				"median net TSC cycles per op: each probe batch minus the "
+				"paired baseline batch (the same loop calling an empty function), "
+				"over rounds; ns from the TSC.");
 	else
-		text_wrap_print(f, "cycles: ", 8, "median TSC cycles per op, nop baseline subtracted; ns from "
-				"the TSC frequency.");
+		text_wrap_print(f, "cycles: ", 8,
+				"median TSC cycles per op, nop baseline subtracted; ns from the "
+				"TSC frequency.");
 	if (wide)
-		text_wrap_print(f, "95% CI of median: ", 18, "over all batches; the CI in a note is the "
-				"rounds' (the one the stop rule and compare use).");
+		text_wrap_print(f, "95% CI of median: ", 18,
+				"over all batches; the CI in a note is the rounds' (the one the "
+				"stop rule and compare use).");
 	else if (paired)
-		text_wrap_print(f, "+-CI: ", 6, "half-width of the 95% CI of the round medians, in % of the "
-				"median (what --precision judges); rounds: rounds measured; --wide also shows "
-				"the CI of all batches, and each probe's notes on its row.");
+		text_wrap_print(f, "+-CI: ", 6,
+				"half-width of the 95% CI of the round medians, in % of the "
+				"median (what --precision judges); rounds: rounds measured; --wide "
+				"also shows the CI of all batches, and each probe's notes on "
+				"its row.");
 	else
-		text_wrap_print(f, "+-CI: ", 6, "half-width of the 95% CI of the median of the samples, in % "
-				"of it; --wide shows the CI's range, and each probe's notes on its row.");
+		text_wrap_print(f, "+-CI: ", 6,
+				"half-width of the 95% CI of the median of the samples, in % "
+				"of it; --wide shows the CI's range, and each probe's notes on "
+				"its row.");
 	text_wrap_print(f, "exits/op: ", 10, emulated
-			? "'exits' of the vCPU binary stats fd over the measured region (kvm_pvm keeps its own "
-			  "notion of exits there: not hardware VM exits)."
+			? "'exits' of the vCPU binary stats fd over the measured region (kvm_pvm "
+			  "keeps its own notion of exits there: not hardware VM exits)."
 			: "'exits' of the vCPU binary stats fd over the measured region.");
 	text_wrap_print(f, "user/op: ", 9,
 			"KVM_RUN returns to exitscope (I/O, MMIO, MSR), counted by its run loop.");

@@ -79,7 +79,8 @@ int guest_xcr0_apply(struct vm *vm, uint64_t mask, char *why, size_t len)
 		sr.cr4 |= X86_CR4_OSXSAVE;
 		r = kvm_set_sregs(fd, &sr);
 		if (r)
-			return snprintf(why, len, "KVM_SET_SREGS with CR4.OSXSAVE: %s", strerror(-r)), 1;
+			return snprintf(why, len, "KVM_SET_SREGS with CR4.OSXSAVE: %s",
+					strerror(-r)), 1;
 		r = kvm_set_xcrs(fd, &x);
 		if (r)
 			return snprintf(why, len, "KVM_SET_XCRS XCR0 %#llx: %s",
@@ -149,26 +150,31 @@ static void setup_reason(const struct probe *p, struct latency_result *res, uint
 	size_t len = sizeof(res->reason);
 
 	if (c & GUEST_FAULT)
-		snprintf(why, len, "the guest setup of %s raised %s (vector %u): this host's KVM does not "
+		snprintf(why, len,
+			 "the guest setup of %s raised %s (vector %u): this host's KVM does not "
 			 "allow what it needs (run --list); it runs on a host whose KVM does",
 			 p->name, vector_name(GUEST_FAULT_VECTOR(c)), (unsigned)GUEST_FAULT_VECTOR(c));
 	else if (c == GUEST_SKIP(PROBE_SKIP_NO_RO_PAGE))
-		snprintf(why, len, "the host gave %s no read-only page: exitscope could not map one "
-			 "(out of guest memory); please report it as a bug", p->name);
+		snprintf(why, len,
+			 "the host gave %s no read-only page: exitscope could not map one (out of "
+			 "guest memory); please report it as a bug", p->name);
 	else if (c == GUEST_SKIP(PROBE_SKIP_USER_MSR))
-		snprintf(why, len, "RDMSR %#x did not reach userspace through the MSR filter: this host's "
-			 "KVM took the filter but did not apply it; it runs on a host whose KVM does",
-			 PROBE_USER_MSR);
+		snprintf(why, len,
+			 "RDMSR %#x did not reach userspace through the MSR filter: this host's "
+			 "KVM took the filter but did not apply it; it runs on a host whose "
+			 "KVM does", PROBE_USER_MSR);
 	else if (c == GUEST_SKIP(PROBE_SKIP_NO_PEER)) {
 		res->status = PROBE_FAILED;
-		snprintf(why, len, "the second vCPU did not get ready (%s) in %.0f ms, half the %llu ms "
+		snprintf(why, len,
+			 "the second vCPU did not get ready (%s) in %.0f ms, half the %llu ms "
 			 "watchdog: its thread did not get a CPU in time; give it an idle one with "
 			 "--cpu A,B, or run when the host is less busy",
 			 p->needs & PROBE_NEED_X2APIC ? "enable its x2APIC" : "start its loop",
 			 res->peer_wait_ms, (unsigned long long)watchdog_ms);
 	} else if (c == GUEST_SKIP(PROBE_SKIP_XAPIC))
-		snprintf(why, len, "the APIC is in x2APIC mode already: no xAPIC MMIO page (this host's "
-			 "KVM starts vCPUs so); the x2apic_ probes measure the same through MSRs");
+		snprintf(why, len,
+			 "the APIC is in x2APIC mode already: no xAPIC MMIO page (this host's KVM "
+			 "starts vCPUs so); the x2apic_ probes measure the same through MSRs");
 	else
 		reason_add(res, "; please report it as a bug");
 }
@@ -178,8 +184,8 @@ static void check_reason(const struct probe *p, struct latency_result *res, stru
 {
 	if (res->check_code == GUEST_CHECK(PROBE_CHECK_IRQ))
 		snprintf(res->reason, sizeof(res->reason),
-			 "the interrupt of %s never arrived: none of %llu ops took it, in its window or "
-			 "the %d ms after (TPR %llu); this host's KVM did not deliver it "
+			 "the interrupt of %s never arrived: none of %llu ops took it, in its "
+			 "window or the %d ms after (TPR %llu); this host's KVM did not deliver it "
 			 "(`exitscope check irq` tests the delivery rules)", p->name,
 			 (unsigned long long)vm_global_get(vm, probe_irq_ops), PROBE_IRQ_LATE_MS,
 			 (unsigned long long)vm_global_get(vm, probe_tpr_late));
@@ -209,19 +215,22 @@ static void outcome_action(struct latency_result *res)
 {
 	if (res->status == PROBE_FAILED && !res->setup_code && !res->check_code &&
 	    guest_failed(res->reason))
-		reason_add(res, "; this host's KVM did not run the op as a CPU would: a report to its "
+		reason_add(res,
+			   "; this host's KVM did not run the op as a CPU would: a report to its "
 			   "maintainers needs this JSON and `exitscope info`");
 	else if (res->status == PROBE_HANG && strstr(res->reason, "thread's CPU time"))
 		reason_add(res, "; the op did not return while the vCPU thread spent --time-budget "
-			   "(at least %d ms) of CPU time calibrating it, which a busy host does not "
-			   "shorten: a host whose KVM never completes the instruction hangs at any budget",
-			   LATENCY_CPU_WATCHDOG_MIN_MS);
+			   "(at least %d ms) of CPU time calibrating it, which a busy host "
+			   "does not shorten: a host whose KVM never completes the instruction "
+			   "hangs at any budget", LATENCY_CPU_WATCHDOG_MIN_MS);
 	else if (res->status == PROBE_HANG)
-		reason_add(res, "; the op did not return (its watchdog is 2 x --time-budget + 1 s): "
-			   "on a slow or busy host give it a larger --time-budget; a host whose KVM "
+		reason_add(res,
+			   "; the op did not return (its watchdog is 2 x --time-budget + 1 s): on "
+			   "a slow or busy host give it a larger --time-budget; a host whose KVM "
 			   "never completes the instruction hangs at any budget");
 	else if (res->status == PROBE_SKIPPED && !res->setup_code && strstr(res->reason, "emulate"))
-		reason_add(res, "; this host's KVM cannot run the instruction: nothing to change here");
+		reason_add(res,
+			   "; this host's KVM cannot run the instruction: nothing to change here");
 }
 
 /*
@@ -289,7 +298,8 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		struct kvm_cpuid2 *c = probe_guest_cpuid(p, r->cpuid);
 
 		vo.cpuid = c;
-		rc = c ? vm_create(&ctx->vm, &vo, &err) : err_set(&err, -ENOMEM, "%s", strerror(ENOMEM));
+		rc = c ? vm_create(&ctx->vm, &vo, &err) : err_set(&err, -ENOMEM, "%s",
+								  strerror(ENOMEM));
 		free(c);
 	} else {
 		rc = vm_create(&ctx->vm, &vo, &err);
@@ -297,8 +307,9 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 	if (rc) {
 		res->status = PROBE_FAILED;
 		/* The message is cut so that the advice after it fits the reason. */
-		snprintf(res->reason, sizeof(res->reason), "cannot build the VM: %.*s; `exitscope info` "
-			 "shows whether this host's KVM works at all", LATENCY_REASON_LEN - 65, err.msg);
+		snprintf(res->reason, sizeof(res->reason),
+			 "cannot build the VM: %.*s; `exitscope info` shows whether this host's "
+			 "KVM works at all", LATENCY_REASON_LEN - 65, err.msg);
 		return 1;
 	}
 	ctx->amd = hostinfo_vendor_amd(r->hi);
@@ -325,9 +336,10 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 		rc = guest_xcr0_apply(ctx->vm, r->guest_xcr0, why, sizeof(why));
 		if (rc) {
 			res->status = rc > 0 ? PROBE_SKIPPED : PROBE_FAILED;
-			snprintf(res->reason, sizeof(res->reason), "--guest-xcr0 %#llx: %s; run without "
-				 "--guest-xcr0, or with a MASK this host's KVM keeps",
-				 (unsigned long long)r->guest_xcr0, rc > 0 ? why : strerror(-rc));
+			snprintf(res->reason, sizeof(res->reason),
+				 "--guest-xcr0 %#llx: %s; run without --guest-xcr0, or with a MASK "
+				 "this host's KVM keeps", (unsigned long long)r->guest_xcr0,
+				 rc > 0 ? why : strerror(-rc));
 			vm_destroy(ctx->vm);
 			ctx->vm = NULL;
 			return 1;
@@ -340,9 +352,9 @@ static int session_setup(struct probe_runner *r, const struct probe *p, struct p
 			if (rc > 0)
 				snprintf(res->reason, sizeof(res->reason), "%s", ctx->reason);
 			else
-				snprintf(res->reason, sizeof(res->reason), "host setup: %s (an error of "
-					 "this host, not the probe's); please report it with `exitscope info`",
-					 strerror(-rc));
+				snprintf(res->reason, sizeof(res->reason),
+					 "host setup: %s (an error of this host, not the probe's); "
+					 "please report it with `exitscope info`", strerror(-rc));
 			session_finish(r, s, res);
 			return 1;
 		}
@@ -368,7 +380,8 @@ static int session_prepare(struct probe_runner *r, const struct probe *p, struct
 	if (res->status == PROBE_FAILED && r->stop && *r->stop) {
 		snprintf(why, sizeof(why), "%s", res->reason);
 		res->status = PROBE_STOPPED;
-		snprintf(res->reason, sizeof(res->reason), "stopped by Ctrl-C during its setup (%s)", why);
+		snprintf(res->reason, sizeof(res->reason),
+			 "stopped by Ctrl-C during its setup (%s)", why);
 	}
 	return 1;
 }
@@ -424,8 +437,9 @@ int probe_run(struct probe_runner *r, const struct probe *p, struct latency_resu
 	rc = latency_measure(&s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_measure: %s (exitscope's own error: "
-			 "please report it as a bug)", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason),
+			 "latency_measure: %s (exitscope's own error: please report it as a bug)",
+			 strerror(-rc));
 	}
 	session_finish(r, s, res);
 	free(s);
@@ -442,8 +456,9 @@ int probe_session_open(struct probe_runner *r, const struct probe *p, struct pro
 	rc = latency_session_open(&s->ls, &s->env, &s->op, res);
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_open: %s (exitscope's own error: "
-			 "please report it as a bug)", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason),
+			 "latency_session_open: %s (exitscope's own error: please report it as "
+			 "a bug)", strerror(-rc));
 	}
 	if (!s->ls.open)
 		session_finish(r, s, res);
@@ -456,8 +471,9 @@ int probe_session_round(struct probe_runner *r, struct probe_session *s, struct 
 
 	if (rc) {
 		res->status = PROBE_FAILED;
-		snprintf(res->reason, sizeof(res->reason), "latency_session_round: %s (exitscope's own error: "
-			 "please report it as a bug)", strerror(-rc));
+		snprintf(res->reason, sizeof(res->reason),
+			 "latency_session_round: %s (exitscope's own error: please report it as "
+			 "a bug)", strerror(-rc));
 		latency_session_close(&s->ls, res);
 	}
 	if (!s->ls.open)

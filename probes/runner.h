@@ -73,8 +73,8 @@ void probe_session_close(struct probe_runner *r, struct probe_session *s, struct
 
 /* The skip reason of every probe under guest_xcr0 when CPUID has no XSAVE. */
 #define GUEST_XCR0_NO_XSAVE \
-	"--guest-xcr0 %#llx: KVM's supported CPUID has no XSAVE, so a guest cannot set CR4.OSXSAVE; " \
-	"run without --guest-xcr0 on this host"
+	"--guest-xcr0 %#llx: KVM's supported CPUID has no XSAVE, so a guest cannot set " \
+	"CR4.OSXSAVE; run without --guest-xcr0 on this host"
 
 /*
  * Is mask an XCR0 a guest may be given here: bit 0 (x87) set, the

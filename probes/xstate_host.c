@@ -52,8 +52,8 @@ bool probe_pax_wants_cet(const struct kvm_cpuid2 *guest_cpuid)
 
 const char *probe_pax_note(bool cet)
 {
-	return cet ? "CET sequence: CR4.CET set by the setup, each op clears CR4.CET, clears CR0.WP, "
-		     "stores, sets CR0.WP, restores CR4.CET"
+	return cet ? "CET sequence: CR4.CET set by the setup, each op clears CR4.CET, clears "
+		     "CR0.WP, stores, sets CR0.WP, restores CR4.CET"
 		   : "CR0.WP sequence: no SHSTK or IBT in the guest CPUID, CR4.CET stays clear";
 }
 
@@ -74,9 +74,10 @@ int probe_host_xss_differs(struct probe_ctx *ctx)
 {
 	if (!ctx->hi || !ctx->hi->xss_supported) {
 		snprintf(ctx->reason, sizeof(ctx->reason),
-			 "KVM supports no IA32_XSS bit (KVM_GET_SUPPORTED_CPUID 0xd.1:ECX/EDX are 0), so the "
-			 "host's IA32_XSS is not known to differ from the guest's 0: no XSS swap to time; it "
-			 "runs on a host whose KVM supports XSS bits (e.g. CET state)");
+			 "KVM supports no IA32_XSS bit (KVM_GET_SUPPORTED_CPUID 0xd.1:ECX/EDX are "
+			 "0), so the host's IA32_XSS is not known to differ from the guest's 0: no "
+			 "XSS swap to time; it runs on a host whose KVM supports XSS bits (e.g. "
+			 "CET state)");
 		return 1;
 	}
 	return 0;

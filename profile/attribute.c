@@ -34,7 +34,8 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
 	uint64_t seen = 0;
 
 	if (!symtab_lookup(st, want))
-		return err_set(err, -EINVAL, "the symbol table has no %s: not this lane's kernel", want);
+		return err_set(err, -EINVAL, "the symbol table has no %s: not this lane's kernel",
+			       want);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct prof_side *sides[4] = { &d->probes[i].op, &d->probes[i].base,
 						     &d->probes[i].op_irq, &d->probes[i].base_irq };
@@ -46,13 +47,16 @@ int profile_check_symbols(const struct prof_dump *d, const struct symtab *st,
 
 				if (!sym || strcmp(sym->name, want))
 					return err_set(err, -EINVAL,
-						 "the symbol table does not match the running kernel: it entered the guest at %#llx, which the table puts in %s, not %s",
-						 (unsigned long long)a, sym ? sym->name : "no function", want);
+						 "the symbol table does not match the running "
+						 "kernel: it entered the guest at %#llx, which the "
+						 "table puts in %s, not %s", (unsigned long long)a,
+						 sym ? sym->name : "no function", want);
 				seen += sides[s]->entries.v[j].n;
 			}
 	}
 	if (!seen)
-		return err_set(err, -EINVAL, "no VM entry in the profile: the symbol table cannot be checked against the running kernel");
+		return err_set(err, -EINVAL, "no VM entry in the profile: the symbol table cannot "
+					     "be checked against the running kernel");
 	return 0;
 }
 
@@ -183,7 +187,8 @@ static int census_by_fn(const struct prof_probe *p, const struct symtab *st, str
 		const struct prof_census *c = acc[i].c;
 		char *ib = e->name_buf[2 * i], *ob = e->name_buf[2 * i + 1];
 
-		snprintf(ib, EXIT_PATH_NAME_MAX, "%.*s", (int)strnlen(c->insn, sizeof(c->insn)), c->insn);
+		snprintf(ib, EXIT_PATH_NAME_MAX, "%.*s", (int)strnlen(c->insn, sizeof(c->insn)),
+			 c->insn);
 		acc[i].insn = ib;
 		acc[i].operand = census_operand_name(ib, c->has_operand, c->operand, ob, EXIT_PATH_NAME_MAX);
 	}
@@ -219,7 +224,8 @@ static int fn_census(const char *probe, struct exit_path_fn *f, const struct cen
 	if (!m)
 		return 0;
 	if (m > EXIT_PATH_MAX_CENSUS)
-		return err_set(err, -E2BIG, "%s: %zu census rows in %s, more than a result file holds (%d)",
+		return err_set(err, -E2BIG,
+			       "%s: %zu census rows in %s, more than a result file holds (%d)",
 			       probe, m, f->name, EXIT_PATH_MAX_CENSUS);
 	f->census = calloc(m, sizeof(*f->census));
 	if (!f->census)
@@ -263,8 +269,9 @@ static int path_census(const char *probe, struct exit_path *e, struct err *err)
 	e->n_census = w;
 	e->has_census = 1;
 	if (w > EXIT_PATH_MAX_CENSUS)
-		return err_set(err, -E2BIG, "%s: %zu census rows, more than a result file holds (%d)",
-			       probe, w, EXIT_PATH_MAX_CENSUS);
+		return err_set(err, -E2BIG,
+			       "%s: %zu census rows, more than a result file holds (%d)", probe, w,
+			       EXIT_PATH_MAX_CENSUS);
 	return 0;
 }
 
@@ -437,8 +444,9 @@ int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, e
 	}
 	if (!p->op.ops || p->op.ops != p->base.ops || p->op.batches != p->base.batches)
 		return err_set(err, -EINVAL,
-			 "%s: the op batches (%llu, %llu operations) and the baseline batches (%llu, %llu operations) differ",
-			 p->name, (unsigned long long)p->op.batches, (unsigned long long)p->op.ops,
+			 "%s: the op batches (%llu, %llu operations) and the baseline batches "
+			 "(%llu, %llu operations) differ", p->name,
+			 (unsigned long long)p->op.batches, (unsigned long long)p->op.ops,
 			 (unsigned long long)p->base.batches, (unsigned long long)p->base.ops);
 	e->ops = (long long)p->op.ops;
 	e->interrupted_pairs = e->interrupts_included ? 0 : e->interrupted_pairs;
@@ -460,7 +468,8 @@ int profile_exit_path(const struct prof_probe *probe, const struct symtab *st, e
 		if (r == -E2BIG)
 			return r;
 		if (r == -ERANGE)
-			return err_set(err, r, "%s: a count beyond %lld", p->name, EXIT_PATH_COUNT_MAX);
+			return err_set(err, r, "%s: a count beyond %lld", p->name,
+				       EXIT_PATH_COUNT_MAX);
 		return err_set(err, r, "%s: out of memory", p->name);
 	}
 	e->present = 1;

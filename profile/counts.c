@@ -266,27 +266,31 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 	if (r)
 		return err_set(err, r, "%s: %s", path, why.msg);
 #define BAD(...) do { r = err_set(err, -EINVAL, __VA_ARGS__); goto out; } while (0)
-#define BAD_COUNT() BAD("%s: line %zu: count out of range (above 2^53, PROF_COUNT_MAX)", path, lineno)
-#define BAD_SUM(tag) BAD("%s: line %zu: count out of range (the side's %s counts add up above 2^53)", \
-			 path, lineno, tag)
+#define BAD_COUNT() \
+	BAD("%s: line %zu: count out of range (above 2^53, PROF_COUNT_MAX)", path, lineno)
+#define BAD_SUM(tag) \
+	BAD("%s: line %zu: count out of range (the side's %s counts add up above 2^53)", \
+	    path, lineno, tag)
 	nul = memchr(buf, '\0', len);
 	if (nul)
-		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path, (size_t)(nul - buf));
+		BAD("%s: contains a NUL byte at offset %zu (not a text file)", path,
+		    (size_t)(nul - buf));
 	/* Line by line; a last line without its newline is where the emulator was cut off. */
 	for (next = buf; (eol = strchr(next, '\n')); next = eol + 1) {
 		line = next;
 		*eol = '\0';
 		lineno++;
-		if (lineno == 1 || !strncmp(line, PROFILE_FILE_MAGIC " ", strlen(PROFILE_FILE_MAGIC) + 1)) {
+		if (lineno == 1 || !strncmp(line, PROFILE_FILE_MAGIC " ",
+					    strlen(PROFILE_FILE_MAGIC) + 1)) {
 			/* The module writes its header whenever the emulator starts. */
 			if (sscanf(line, PROFILE_FILE_MAGIC " %d", &version) != 1)
 				BAD("%s: line %zu: not an exitscope Bochs profile", path, lineno);
 			if (version < 1 || version > PROFILE_FILE_VERSION)
-				BAD("%s: line %zu: profile format %d (this exitscope reads 1 to %d)", path,
-				    lineno, version, PROFILE_FILE_VERSION);
+				BAD("%s: line %zu: profile format %d (this exitscope reads 1 "
+				    "to %d)", path, lineno, version, PROFILE_FILE_VERSION);
 			if (f->version && version != f->version)
-				BAD("%s: line %zu: profile format %d after format %d (one file, one format)",
-				    path, lineno, version, f->version);
+				BAD("%s: line %zu: profile format %d after format %d (one file, "
+				    "one format)", path, lineno, version, f->version);
 			f->version = version;
 			if (in_dump)
 				BAD("%s: line %zu: a dump without its end", path, lineno);
@@ -337,7 +341,8 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 		if (!cur.n)
 			BAD("%s: line %zu: counts before any probe", path, lineno);
 		if (!strncmp(line, "side ", 5)) {
-			static const char *const side_names[] = { "op", "base", "op_irq", "base_irq" };
+			static const char *const side_names[] = { "op", "base", "op_irq",
+								 "base_irq" };
 			struct prof_probe *p = &cur.probes[cur.n - 1];
 			struct prof_side *sides[] = { &p->op, &p->base, &p->op_irq, &p->base_irq };
 			uint64_t v[5];
@@ -354,7 +359,8 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 			if (i == ARRAY_SIZE(side_names))
 				BAD("%s: line %zu: no side \"%s\"", path, lineno, which);
 			if (sides_seen & (1u << i))
-				BAD("%s: line %zu: a second side %s in probe %s", path, lineno, which, p->name);
+				BAD("%s: line %zu: a second side %s in probe %s", path, lineno,
+				    which, p->name);
 			sides_seen |= 1u << i;
 			side = sides[i];
 			memset(totals, 0, sizeof(totals));
@@ -371,12 +377,14 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 			struct prof_census c;
 
 			if (f->version < 2)
-				BAD("%s: line %zu: a census line in a format %d profile", path, lineno, f->version);
+				BAD("%s: line %zu: a census line in a format %d profile", path,
+				    lineno, f->version);
 			r = census_line(line, &c);
 			if (r == -ERANGE)
 				BAD_COUNT();
 			if (r)
-				BAD("%s: line %zu: not \"census HEXADDR MNEMONIC HEXOPERAND|- COUNT\"", path, lineno);
+				BAD("%s: line %zu: not \"census HEXADDR MNEMONIC HEXOPERAND|- "
+				    "COUNT\"", path, lineno);
 			if (c.n > PROF_COUNT_MAX - totals[4])
 				BAD_SUM("census");
 			totals[4] += c.n;

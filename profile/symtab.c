@@ -64,11 +64,12 @@ int symtab_load(struct symtab *st, const char *path, struct err *err)
 	memset(st, 0, sizeof(*st));
 	r = file_read_all(path, SYMTAB_MAX_BYTES, &buf, &len, &why);
 	if (r)
-		return err_set(err, r == -ENOENT || r == -ENOMEM ? r : -EIO, "%s: %s", path, why.msg);
+		return err_set(err, r == -ENOENT || r == -ENOMEM ? r : -EIO, "%s: %s", path,
+			       why.msg);
 	nul = memchr(buf, '\0', len);
 	if (nul) {
-		r = err_set(err, -EINVAL, "%s: contains a NUL byte at offset %zu: not a System.map", path,
-			 (size_t)(nul - buf));
+		r = err_set(err, -EINVAL, "%s: contains a NUL byte at offset %zu: not a System.map",
+			 path, (size_t)(nul - buf));
 		goto out;
 	}
 	for (next = buf; *next; next = eol ? eol + 1 : next + strlen(next)) {
@@ -83,8 +84,9 @@ int symtab_load(struct symtab *st, const char *path, struct err *err)
 			name = line + at;
 		name_len = name ? strcspn(name, " \t\r") : 0;
 		if (!name_len) {
-			r = err_set(err, -EINVAL, "%s: line %zu: not \"ADDRESS TYPE NAME\": not a System.map",
-				 path, lines);
+			r = err_set(err, -EINVAL,
+				 "%s: line %zu: not \"ADDRESS TYPE NAME\": not a System.map", path,
+				 lines);
 			goto out;
 		}
 		name[name_len] = '\0';	/* the name whole, however long; what follows it is ignored */
@@ -94,7 +96,8 @@ int symtab_load(struct symtab *st, const char *path, struct err *err)
 			continue;
 		/* Names go into the result file as JSON strings: one that is no UTF-8 could not be read back. */
 		if (!symtab_utf8(name, name_len)) {
-			r = err_set(err, -EINVAL, "%s: line %zu: a symbol name that is not UTF-8: not a System.map",
+			r = err_set(err, -EINVAL,
+				 "%s: line %zu: a symbol name that is not UTF-8: not a System.map",
 				 path, lines);
 			goto out;
 		}

@@ -53,7 +53,8 @@ static void run_cell(FILE *f, const struct run_probe *p, int raw)
 	double v;
 
 	if (!p || p->status != PROBE_OK) {
-		fprintf(f, "<td class=\"num empty\">%s</td>", p ? probe_status_names[p->status] : "not run");
+		fprintf(f, "<td class=\"num empty\">%s</td>",
+			p ? probe_status_names[p->status] : "not run");
 		return;
 	}
 	v = raw ? p->raw_median_cycles : p->cycles.median;
@@ -81,16 +82,16 @@ int report_published(const struct report_ctx *r)
 		return 0;
 	fputs("<section id=\"published\"><h2>Published figures for this CPU family</h2>\n"
 	      "<p class=\"help\">kvm-unit-tests' <code>x86/vmexit.flat</code> on real hardware, as "
-	      "published on the kvm@vger.kernel.org list, for the CPU vendor and family of a file's "
-	      "host, each beside the exitscope probe that measures what its case measures (the "
-	      "case's own name is given: vmexit.c's <code>ipi</code> wakes a halted vCPU, as "
-	      "<code>ipi_halt</code> does). vmexit.flat prints the TSC cycles of one iteration of "
-	      "its loop, nothing subtracted: closest to this run's <em>raw</em> figure (the probe "
-	      "batch before the paired baseline is subtracted); <em>net</em> is the figure the "
-	      "tables show. The published runs are guests (QEMU where the source says) with their "
-	      "own kernel, configuration and mitigations: a reference for the order of magnitude, "
-	      "not a pass mark. docs/hardware.md says how each case differs from exitscope's "
-	      "probe.</p>\n"
+	      "published on the kvm@vger.kernel.org list, for the CPU vendor and family of a "
+	      "file's host, each beside the exitscope probe that measures what its case "
+	      "measures (the case's own name is given: vmexit.c's <code>ipi</code> wakes a halted "
+	      "vCPU, as <code>ipi_halt</code> does). vmexit.flat prints the TSC cycles of one "
+	      "iteration of its loop, nothing subtracted: closest to this run's <em>raw</em> "
+	      "figure (the probe batch before the paired baseline is subtracted); <em>net</em> is "
+	      "the figure the tables show. The published runs are guests (QEMU where the source "
+	      "says) with their own kernel, configuration and mitigations: a reference for the "
+	      "order of magnitude, not a pass mark. docs/hardware.md says how each case differs "
+	      "from exitscope's probe.</p>\n"
 	      "<div class=\"scroll\"><table><thead><tr><th>file</th><th>probe</th>"
 	      "<th>vmexit.c case</th><th>published</th><th>this run: net</th><th>raw</th>"
 	      "<th>CPU</th><th>kernel</th>"
@@ -103,7 +104,8 @@ int report_published(const struct report_ctx *r)
 
 			if (!published_matches(p, &rf->host))
 				continue;
-			fprintf(f, "<tr><td><span class=\"swatch\" style=\"background:%s\"></span>%c</td>"
+			fprintf(f, "<tr><td><span class=\"swatch\" "
+				"style=\"background:%s\"></span>%c</td>"
 				"<td class=\"name\">", html_file_color(i), html_file_label(i));
 			html_escape(f, p->probe);
 			fputs("</td><td class=\"name\">", f);
@@ -127,9 +129,9 @@ int report_published(const struct report_ctx *r)
 			fputs("</td></tr>\n", f);
 		}
 		if (file_matches(rf) && rf->host.exec_mode == EXEC_EMULATED)
-			fprintf(f, "<tr><td colspan=\"10\" class=\"warn\">%c: guest code was emulated by "
-				"the host: its figures are emulation costs and do not compare with these."
-				"</td></tr>\n", html_file_label(i));
+			fprintf(f, "<tr><td colspan=\"10\" class=\"warn\">%c: guest code was "
+				"emulated by the host: its figures are emulation costs and do not "
+				"compare with these.</td></tr>\n", html_file_label(i));
 	}
 	fputs("</tbody></table></div></section>\n", f);
 	return 1;

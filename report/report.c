@@ -15,7 +15,8 @@ static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
 	"color:var(--fg);background:#fff;margin:0 auto;max-width:1200px;padding:16px 24px 48px}\n"
 	"h1{font-size:22px;margin:8px 0 4px}\n"
-	"h2{font-size:18px;border-bottom:2px solid var(--line);padding-bottom:4px;margin:32px 0 8px}\n"
+	"h2{font-size:18px;border-bottom:2px solid var(--line);padding-bottom:4px;"
+	"margin:32px 0 8px}\n"
 	"h3{font-size:15px;margin:20px 0 6px}h3 small{color:var(--muted);font-weight:normal}\n"
 	"nav{margin:6px 0 0}nav a{margin-right:14px;color:#0969da;text-decoration:none}\n"
 	".meta,.help,.empty{color:var(--muted)}.help{font-size:13px;max-width:900px}\n"
@@ -24,10 +25,12 @@ static const char css[] =
 	"th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}\n"
 	"thead th{background:var(--band);position:sticky;top:0}\n"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
-	"td.name,th.name{white-space:nowrap;font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px}\n"
+	"td.name,th.name{white-space:nowrap;"
+	"font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:12px}\n"
 	"table.host th{white-space:nowrap}table.host td{max-width:420px;overflow-wrap:anywhere}\n"
 	".differs{background:#fff8c5;font-weight:600}\n"
-	".warn{color:#7d4e00;background:#fff8c5;border-left:4px solid #d4a72c;padding:6px 10px;margin:6px 0}\n"
+	".warn{color:#7d4e00;background:#fff8c5;border-left:4px solid #d4a72c;"
+	"padding:6px 10px;margin:6px 0}\n"
 	".warn.loud{color:#82071e;background:#ffebe9;border-left-color:#cf222e;font-weight:600}\n"
 	".swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px}\n"
 	".legend .key{margin-right:18px;white-space:nowrap}\n"
@@ -40,7 +43,8 @@ static const char css[] =
 	"svg .spread{stroke:#6e7781;stroke-width:1.2}svg .ci{stroke:#000;stroke-width:1.8}\n"
 	"svg .na{fill:var(--muted);font-style:italic}svg .val{font-size:11.5px}\n"
 	"svg .label{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:11.5px}\n"
-	"svg .dbar.v-faster{fill:#1a7f37}svg .dbar.v-slower{fill:#cf222e}svg .dbar.v-same{fill:#8c959f}\n"
+	"svg .dbar.v-faster{fill:#1a7f37}svg .dbar.v-slower{fill:#cf222e}"
+	"svg .dbar.v-same{fill:#8c959f}\n"
 	"svg .dbar.v-na{fill:#d0d7de}\n"
 	"svg text.v-faster{fill:#1a7f37}svg text.v-slower{fill:#cf222e}\n"
 	".v-faster{color:#1a7f37;font-weight:600}.v-slower{color:#cf222e;font-weight:600}\n"
@@ -48,13 +52,17 @@ static const char css[] =
 	"svg .dbar.v-noisy{fill:#d4a72c}svg text.v-noisy{fill:#9a6700}\n"
 	".stop{font-size:11px;color:var(--muted);margin-left:4px}.stop-budget,.stop-run_limit,"
 	".stop-stopped{color:#9a6700;font-weight:600}\n"
-	".ms-owned{background:#dafbe1}.ms-intercepted{background:#ffe6cc}.ms-rejected{background:#ffcecb}\n"
-	".ms-emulated{background:#eddeff}.ms-skipped,.ms-none{background:#f6f8fa;color:var(--muted)}\n"
+	".ms-owned{background:#dafbe1}.ms-intercepted{background:#ffe6cc}"
+	".ms-rejected{background:#ffcecb}\n"
+	".ms-emulated{background:#eddeff}"
+	".ms-skipped,.ms-none{background:#f6f8fa;color:var(--muted)}\n"
 	"table.grid td{text-align:center;white-space:nowrap}\n"
 	"tr.changed th.name{box-shadow:inset 4px 0 #cf222e}\n"
 	".bitname{color:var(--muted)}\n"
-	".cs-pass,.st-ok{background:#dafbe1}.cs-fail,.st-failed,.st-hang{background:#ffcecb;font-weight:600}\n"
-	".cs-skip,.st-skipped,.cs-stopped,.st-stopped,.ms-stopped{background:#f6f8fa;color:var(--muted)}\n"
+	".cs-pass,.st-ok{background:#dafbe1}"
+	".cs-fail,.st-failed,.st-hang{background:#ffcecb;font-weight:600}\n"
+	".cs-skip,.st-skipped,.cs-stopped,.st-stopped,.ms-stopped"
+	"{background:#f6f8fa;color:var(--muted)}\n"
 	".detail,.reason,.evidence{font-size:12px;color:var(--muted);overflow-wrap:anywhere}\n"
 	".evidence code{color:var(--fg)}\n"
 	".comparison{border-left:3px solid var(--line);padding-left:12px;margin:12px 0 24px}\n"
@@ -102,8 +110,8 @@ static char *host_value(const struct result_file *rf, enum host_field hf)
 		fputs(rf->tool_version ? rf->tool_version : "?", m);
 		break;
 	case HF_STARTED:
-		fprintf(m, "%s%s%s", rf->started ? rf->started : "?", rf->finished ? " \u2013 " : "",
-			rf->finished ? rf->finished : "");
+		fprintf(m, "%s%s%s", rf->started ? rf->started : "?",
+			rf->finished ? " \u2013 " : "", rf->finished ? rf->finished : "");
 		break;
 	case HF_KERNEL:
 		fputs(h->kernel, m);
@@ -117,8 +125,8 @@ static char *host_value(const struct result_file *rf, enum host_field hf)
 				h->backend_params[i].value);
 		break;
 	case HF_CPU:
-		fprintf(m, "%s (%s family %lld model %lld stepping %lld)", h->cpu_name, h->cpu_vendor,
-			h->cpu_family, h->cpu_model, h->cpu_stepping);
+		fprintf(m, "%s (%s family %lld model %lld stepping %lld)", h->cpu_name,
+			h->cpu_vendor, h->cpu_family, h->cpu_model, h->cpu_stepping);
 		break;
 	case HF_KVM:
 		if (h->kvm_api_version >= 0)
@@ -219,8 +227,9 @@ static int write_host(const struct report_ctx *r)
 			if (strstr(r->files[i]->warnings[w], "emulat"))
 				break;
 		if (r->files[i]->host.exec_mode == EXEC_EMULATED && w == r->files[i]->n_warnings) {
-			fprintf(f, "<p class=\"warn\">%c: guest code was emulated by the host: cycle figures "
-				"are emulation costs, not hardware VM-exit costs.</p>\n", html_file_label(i));
+			fprintf(f, "<p class=\"warn\">%c: guest code was emulated by the host: "
+				"cycle figures are emulation costs, not hardware VM-exit "
+				"costs.</p>\n", html_file_label(i));
 		}
 		for (w = 0; w < r->files[i]->n_warnings; w++) {
 			fprintf(f, "<p class=\"warn\">%c: ", html_file_label(i));
@@ -262,8 +271,8 @@ static void write_summary(FILE *f, const struct compare_result *cr, const char *
 		if (!count[v] && v != COMPARE_FASTER && v != COMPARE_SLOWER && v != COMPARE_SAME &&
 		    v != COMPARE_TOO_NOISY && v != COMPARE_NOT_RUN)
 			continue;
-		fprintf(f, "<span class=\"v-%s\">%zu %s</span>, ", report_verdict_class(v), count[v],
-			report_verdict_name(v));
+		fprintf(f, "<span class=\"v-%s\">%zu %s</span>, ", report_verdict_class(v),
+			count[v], report_verdict_name(v));
 	}
 	fprintf(f, "%zu only in %s, %zu only in %s.</p>\n", cr->n_only_a, la, cr->n_only_b, lb);
 }
@@ -309,8 +318,8 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 	if (cr->n_host == 0) {
 		fputs("<p>Same kernel, backend, CPU, TSC frequency and execution mode.</p>\n", f);
 	} else {
-		fprintf(f, "<table class=\"hostdiff\"><thead><tr><th>host difference</th><th>%s</th>"
-			"<th>%s</th></tr></thead><tbody>\n", la, lb);
+		fprintf(f, "<table class=\"hostdiff\"><thead><tr><th>host "
+			"difference</th><th>%s</th><th>%s</th></tr></thead><tbody>\n", la, lb);
 		for (i = 0; i < cr->n_host; i++) {
 			fputs("<tr><th>", f);
 			html_escape(f, cr->host[i].field);
@@ -323,13 +332,15 @@ static void write_comparison(const struct report_ctx *r, const struct compare_re
 		fputs("</tbody></table>\n", f);
 	}
 	for (i = 0; i < cr->n_warnings; i++) {
-		fprintf(f, "<p class=\"warn%s\">", strncmp(cr->warnings[i], "WARNING", 7) ? "" : " loud");
+		fprintf(f, "<p class=\"warn%s\">",
+			strncmp(cr->warnings[i], "WARNING", 7) ? "" : " loud");
 		html_escape(f, cr->warnings[i]);
 		fputs("</p>\n", f);
 	}
 	report_delta(r, cr, la, lb);
 	if (cr->n_counters) {
-		fputs("<p>Per-op counter changes (facts, not noise):</p><ul class=\"changes\">\n", f);
+		fputs("<p>Per-op counter changes (facts, not noise):</p><ul class=\"changes\">\n",
+		      f);
 		for (i = 0; i < cr->n_counters; i++) {
 			fputs("<li>", f);
 			html_escape(f, compare_counter_line(&cr->counters[i], line, sizeof(line)));
@@ -410,8 +421,8 @@ static void write_comparisons(const struct report_ctx *r, const char *doc)
 	if (doc) {
 		fputs("<p class=\"note\">The comparison of ", r->f);
 		html_escape(r->f, doc);
-		fputs(" (exitscope compare --json), made again from its files with its options.</p>\n",
-		      r->f);
+		fputs(" (exitscope compare --json), made again from its files with its "
+		      "options.</p>\n", r->f);
 	}
 	if (r->pooled) {
 		side_label(la, sizeof(la), 0, r->n_base);
@@ -475,8 +486,8 @@ static int write_checks(const struct report_ctx *r)
 		total += r->files[i]->checks.n;
 	fputs("<section id=\"checks\"><h2>Checks</h2>\n", f);
 	if (!total) {
-		fputs("<p class=\"empty\">No check results in these files (exitscope check --json).</p>"
-		      "</section>\n", f);
+		fputs("<p class=\"empty\">No check results in these files (exitscope check "
+		      "--json).</p></section>\n", f);
 		return 0;
 	}
 	refs = malloc(total * sizeof(*refs));
@@ -503,8 +514,9 @@ static int write_checks(const struct report_ctx *r)
 	      "<th>check</th>", f);
 	for (i = 0; i < r->n; i++)
 		if (r->files[i]->checks.n)
-			fprintf(f, "<th><span class=\"swatch\" style=\"background:%s\"></span>%c</th>",
-				html_file_color(i), html_file_label(i));
+			fprintf(f, "<th><span class=\"swatch\" "
+				"style=\"background:%s\"></span>%c</th>", html_file_color(i),
+				html_file_label(i));
 	fputs("</tr></thead><tbody>\n", f);
 	for (i = 0; i < n; i = j) {
 		memset(row, 0, sizeof(row));
@@ -570,7 +582,8 @@ int report_write(FILE *f, struct result_file *const *files, size_t n, const stru
 	}
 	if (report_compare(&r, opts, &e)) {
 		report_compare_free(&r);
-		return err_set(err, e.code ? e.code : -ENOMEM, "%s", e.msg[0] ? e.msg : "out of memory");
+		return err_set(err, e.code ? e.code : -ENOMEM, "%s",
+			       e.msg[0] ? e.msg : "out of memory");
 	}
 	report_page_start(f, "exitscope report");
 	fputs("<header id=\"top\"><h1>exitscope report</h1>\n<p class=\"meta\">", f);
@@ -603,7 +616,8 @@ int report_write(FILE *f, struct result_file *const *files, size_t n, const stru
 void report_page_start(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+	      f);
 	html_escape(f, title);
 	fputs("</title>\n<style>\n", f);
 	fputs(css, f);

@@ -244,8 +244,8 @@ static void draw_bar(FILE *f, const struct report_ctx *r, const struct scale *sc
 		"%zu samples of %lld ops, %.2f exits/op</title>",
 		c->median, c->ci95_lo, c->ci95_hi, c->min, c->p99, p->n_samples, p->batch,
 		p->per_op[RESULT_OP_EXITS]);
-	fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>",
-		X0, y, sx(sc, c->median) - X0, BAR_H, html_file_color(file));
+	fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" "
+		"fill=\"%s\"/>", X0, y, sx(sc, c->median) - X0, BAR_H, html_file_color(file));
 	stride = (p->n_samples + MAX_DOTS - 1) / MAX_DOTS;
 	for (k = 0; k < p->n_samples; k += stride)
 		fprintf(f, "<circle class=\"dot\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.6\"/>",
@@ -289,8 +289,8 @@ static void draw_group_chart(const struct report_ctx *r, const struct row *rows,
 	for (i = 0; i < nrows; i++) {
 		y = AXIS_H + row_h * (double)i + ROW_PAD / 2.0;
 		if (i % 2)
-			fprintf(f, "<rect class=\"band\" x=\"0\" y=\"%.1f\" width=\"%d\" height=\"%.1f\"/>",
-				y - ROW_PAD / 2.0, W, row_h);
+			fprintf(f, "<rect class=\"band\" x=\"0\" y=\"%.1f\" width=\"%d\" "
+				"height=\"%.1f\"/>", y - ROW_PAD / 2.0, W, row_h);
 		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\"><title>",
 			X0 - 8, y + (row_h - ROW_PAD) / 2 + 4);
 		html_escape(f, rows[i].name);
@@ -326,7 +326,8 @@ static void stop_mark(FILE *f, const struct run_probe *p)
 {
 	static const char *const why[PROBE_STOP_N] = {
 		[PROBE_STOP_PRECISION] = "its CI reached --precision",
-		[PROBE_STOP_BUDGET] = "its --time-budget was spent before the CI reached --precision",
+		[PROBE_STOP_BUDGET] = "its --time-budget was spent before the CI reached "
+				      "--precision",
 		[PROBE_STOP_RUN_LIMIT] = "the run's --run-limit was reached",
 		[PROBE_STOP_STOPPED] = "the run was stopped (Ctrl-C)",
 		[PROBE_STOP_SAMPLES] = "the fixed --samples count (method v1)",
@@ -350,10 +351,11 @@ static void delivery_text(FILE *f, const struct run_probe *p)
 	const struct run_delivery *d = &p->delivery;
 
 	if (d->present) {
-		fprintf(f, "<span class=\"delivery\" title=\"where each op's interrupt was taken: in its "
-			"window, late (within %g ms after it, the wait included in the cost) or never\">"
-			"interrupts: %lld in window, %lld late, %lld never", d->late_limit_ms, d->in_window,
-			d->late, d->never);
+		fprintf(f, "<span class=\"delivery\" title=\"where each op's interrupt was taken: "
+			"in its window, late (within %g ms after it, the wait included in the "
+			"cost) or never\">"
+			"interrupts: %lld in window, %lld late, %lld never", d->late_limit_ms,
+			d->in_window, d->late, d->never);
 		if (d->late_wait_cycles >= 0) {
 			fputs(" (mean wait ", f);
 			html_num(f, d->late_wait_cycles);
@@ -362,7 +364,8 @@ static void delivery_text(FILE *f, const struct run_probe *p)
 		fputs("</span> ", f);
 	}
 	if (p->peer_wait_ms >= 0)
-		fprintf(f, "<span class=\"peer\">vCPU 1 ready after %.3g ms</span> ", p->peer_wait_ms);
+		fprintf(f, "<span class=\"peer\">vCPU 1 ready after %.3g ms</span> ",
+			p->peer_wait_ms);
 }
 
 static void draw_group_table(const struct report_ctx *r, const struct row *rows, size_t nrows)
@@ -382,8 +385,9 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 				continue;
 			fputs("<tr><td class=\"name\">", f);
 			html_escape(f, p->name);
-			fprintf(f, "</td><td><span class=\"swatch\" style=\"background:%s\"></span>%c</td>",
-				html_file_color(j), html_file_label(j));
+			fprintf(f, "</td><td><span class=\"swatch\" "
+				"style=\"background:%s\"></span>%c</td>", html_file_color(j),
+				html_file_label(j));
 			if (p->status != PROBE_OK) {
 				fprintf(f, "<td class=\"st-%s\">", probe_status_names[p->status]);
 				html_escape(f, probe_status_names[p->status]);
@@ -407,10 +411,12 @@ static void draw_group_table(const struct report_ctx *r, const struct row *rows,
 				p->cycles.cv, p->n_samples, p->batch);
 			if (p->n_rounds)
 				fprintf(f, " (%zu rounds)", p->n_rounds);
-			fprintf(f, "</td><td class=\"num\">%.2f</td><td>", p->per_op[RESULT_OP_EXITS]);
+			fprintf(f, "</td><td class=\"num\">%.2f</td><td>",
+				p->per_op[RESULT_OP_EXITS]);
 			for (k = 1; k < RESULT_PER_OP_N; k++)
 				if (p->per_op[k] >= COMPARE_COUNTER_ZERO)
-					fprintf(f, "%s %.2f ", result_per_op_names[k], p->per_op[k]);
+					fprintf(f, "%s %.2f ", result_per_op_names[k],
+						p->per_op[k]);
 			delivery_text(f, p);
 			fputs("</td></tr>\n", f);
 		}
@@ -434,8 +440,9 @@ int report_probes(const struct report_ctx *r)
 	}
 	fputs("<p class=\"legend\">", f);
 	for (i = 0; i < r->n; i++) {
-		fprintf(f, "<span class=\"key\"><span class=\"swatch\" style=\"background:%s\"></span>%c: ",
-			html_file_color(i), html_file_label(i));
+		fprintf(f, "<span class=\"key\"><span class=\"swatch\" "
+			"style=\"background:%s\"></span>%c: ", html_file_color(i),
+			html_file_label(i));
 		html_escape(f, r->files[i]->name);
 		fputs("</span> ", f);
 	}

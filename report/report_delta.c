@@ -39,7 +39,8 @@ const char *report_verdict_name(enum compare_verdict v)
 
 static const char *method_name(enum compare_method m)
 {
-	return (unsigned)m < COMPARE_METHOD_N && compare_method_names[m] ? compare_method_names[m] : "?";
+	return (unsigned)m < COMPARE_METHOD_N && compare_method_names[m] ? compare_method_names[m]
+	       : "?";
 }
 
 static const char *r2r_name(enum compare_r2r k)
@@ -65,7 +66,8 @@ static void model_text(const struct compare_probe *p, char *buf, size_t len)
 	if (p->method_a == p->method_b)
 		snprintf(buf, len, "%s%s", method_name(p->method_a), fl);
 	else
-		snprintf(buf, len, "%s/%s%s", method_name(p->method_a), method_name(p->method_b), fl);
+		snprintf(buf, len, "%s/%s%s", method_name(p->method_a), method_name(p->method_b),
+			 fl);
 }
 
 /* What an interval of this method is. */
@@ -73,14 +75,14 @@ static void method_words(FILE *f, const struct compare_result *cr, enum compare_
 {
 	switch (m) {
 	case COMPARE_METHOD_BATCHES:
-		fprintf(f, "a bootstrap over the raw samples, cycles/op their medians, %u resamples, "
-			"seed %llu", stats_bootstrap_iters(0, 0, cr->opts.iters),
+		fprintf(f, "a bootstrap over the raw samples, cycles/op their medians, %u "
+			"resamples, seed %llu", stats_bootstrap_iters(0, 0, cr->opts.iters),
 			(unsigned long long)cr->opts.seed);
 		break;
 	case COMPARE_METHOD_ROUNDS:
-		fputs("Welch's t interval on the round medians (at least one side by the rounds of its "
-		      "one run), cycles/op the mean of the run means, a run's the mean of its round "
-		      "medians", f);
+		fputs("Welch's t interval on the round medians (at least one side by the rounds "
+		      "of its one run), cycles/op the mean of the run means, a run's the mean of "
+		      "its round medians", f);
 		break;
 	case COMPARE_METHOD_RUNS:
 		fputs("Welch's t interval on the run means (each side by its runs), cycles/op the "
@@ -103,7 +105,8 @@ static void r2r_words(FILE *f, enum compare_r2r k)
 		fputs("with the variation from one run to the next on one side only", f);
 		break;
 	case COMPARE_R2R_RUNS:
-		fputs("with the variation from one run to the next, from the spread of the run means", f);
+		fputs("with the variation from one run to the next, from the spread of the "
+		      "run means", f);
 		break;
 	case COMPARE_R2R_FLOOR:
 		fputs("with the variation from one run to the next, the noise floor's", f);
@@ -199,7 +202,8 @@ static void delta_chart(FILE *f, const struct compare_result *cr, const char *la
 	height = AXIS_H + (double)n * ROW_H + 6;
 	fprintf(f, "<svg class=\"chart delta\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
 		"aria-label=\"change of each probe's figure, percent of %s's\">\n", W, height, la);
-	fprintf(f, "<rect class=\"threshold\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%.1f\"><title>"
+	fprintf(f, "<rect class=\"threshold\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" "
+		"height=\"%.1f\"><title>"
 		"\u00b1%.1f%%: below the threshold</title></rect>\n",
 		px(-cr->opts.threshold_pct, d), AXIS_H - 4,
 		px(cr->opts.threshold_pct, d) - px(-cr->opts.threshold_pct, d),
@@ -208,14 +212,15 @@ static void delta_chart(FILE *f, const struct compare_result *cr, const char *la
 	for (k = -2; k <= 2; k++) {
 		double v = d * k / 2;
 
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\"%s/>", px(v, d), px(v, d),
-			AXIS_H - 4, height, k == 0 ? " class=\"zero\"" : "");
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px(v, d), AXIS_H - 8);
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%.1f\"%s/>", px(v, d),
+			px(v, d), AXIS_H - 4, height, k == 0 ? " class=\"zero\"" : "");
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", px(v, d),
+			AXIS_H - 8);
 		pct_text(f, v);
 		fputs("</text>", f);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"unit\">change, %% of %s</text>"
-		"</g>\n", X0 - 36, AXIS_H - 8, la);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"unit\">change, %% of "
+		"%s</text></g>\n", X0 - 36, AXIS_H - 8, la);
 	for (i = 0, n = 0; i < cr->n_probes; i++) {
 		const struct compare_probe *p = &cr->probes[i];
 		const char *cls = report_verdict_class(p->verdict);
@@ -226,14 +231,15 @@ static void delta_chart(FILE *f, const struct compare_result *cr, const char *la
 		y = AXIS_H + (double)n++ * ROW_H;
 		fprintf(f, "<g class=\"delta-row\"><title>");
 		html_escape(f, p->name);
-		fprintf(f, ": %.1f -> %.1f cycles/op, %+.2f%% (95%% CI %+.2f%% .. %+.2f%%): %s</title>",
-			p->d.median_a, p->d.median_b, p->pct, p->pct_lo, p->pct_hi,
+		fprintf(f, ": %.1f -> %.1f cycles/op, %+.2f%% (95%% CI %+.2f%% .. %+.2f%%): "
+			"%s</title>", p->d.median_a, p->d.median_b, p->pct, p->pct_lo, p->pct_hi,
 			report_verdict_name(p->verdict));
-		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", X0 - 8, y + 15);
+		fprintf(f, "<text class=\"label\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", X0 - 8,
+			y + 15);
 		html_escape(f, p->name);
 		fputs("</text>", f);
-		fprintf(f, "<rect class=\"dbar v-%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"12\"/>",
-			cls, fmin(x0, x1), y + 5, fabs(x1 - x0));
+		fprintf(f, "<rect class=\"dbar v-%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"12\"/>", cls, fmin(x0, x1), y + 5, fabs(x1 - x0));
 		fprintf(f, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			"<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
 			"<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
@@ -293,7 +299,8 @@ static void delta_table(FILE *f, const struct compare_result *cr, const char *la
 			fputs("n/a", f);
 		fprintf(f, "</td><td class=\"num\">[%+.1f, %+.1f]</td>", p->d.lo, p->d.hi);
 		model_text(p, model, sizeof(model));
-		fprintf(f, "<td class=\"model\" title=\"run to run: %s\">%s</td>", r2r_name(p->r2r), model);
+		fprintf(f, "<td class=\"model\" title=\"run to run: %s\">%s</td>", r2r_name(p->r2r),
+			model);
 		fprintf(f, "<td class=\"v-%s\">%s", report_verdict_class(p->verdict),
 			report_verdict_name(p->verdict));
 		if (p->verdict == COMPARE_TOO_NOISY)

@@ -122,7 +122,8 @@ static void write_rows(FILE *f, const struct col *cols, size_t ncols, struct cel
 		memset(row, 0, sizeof(row));
 		for (j = i; j < n && same_key(cells[j].e, cells[i].e); j++)
 			row[cells[j].col] = cells[j].e;
-		fprintf(f, "<tr%s><th class=\"name\">", row_changed(cols, row, ncols) ? " class=\"changed\"" : "");
+		fprintf(f, "<tr%s><th class=\"name\">",
+			row_changed(cols, row, ncols) ? " class=\"changed\"" : "");
 		html_escape(f, cells[i].e->reg);
 		fprintf(f, " bit %lld <span class=\"bitname\">", cells[i].e->bit);
 		html_escape(f, cells[i].e->name);
@@ -136,8 +137,8 @@ static void write_rows(FILE *f, const struct col *cols, size_t ncols, struct cel
 		nrows++;
 	}
 	if (i < n)
-		fprintf(f, "<tr><td colspan=\"%zu\" class=\"empty\">(more entries not shown)</td></tr>\n",
-			ncols + 2);
+		fprintf(f, "<tr><td colspan=\"%zu\" class=\"empty\">(more entries not "
+			"shown)</td></tr>\n", ncols + 2);
 }
 
 int report_map(const struct report_ctx *r)
@@ -161,8 +162,8 @@ int report_map(const struct report_ctx *r)
 	}
 	fputs("<section id=\"map\"><h2>Ownership map</h2>\n", f);
 	if (ncols == 0) {
-		fputs("<p class=\"empty\">No ownership map in these files (exitscope map --json).</p>"
-		      "</section>\n", f);
+		fputs("<p class=\"empty\">No ownership map in these files (exitscope map "
+		      "--json).</p></section>\n", f);
 		return 0;
 	}
 	cells = malloc((ncells ? ncells : 1) * sizeof(*cells));
@@ -177,7 +178,8 @@ int report_map(const struct report_ctx *r)
 	      "profile: <span class=\"ms-owned\">owned</span> by the guest (no exit), "
 	      "<span class=\"ms-intercepted\">intercepted</span> (exits to KVM), "
 	      "<span class=\"ms-rejected\">rejected</span> (fault injected), "
-	      "<span class=\"ms-emulated\">emulated</span>, <span class=\"ms-skipped\">skipped</span>, "
+	      "<span class=\"ms-emulated\">emulated</span>, <span "
+	      "class=\"ms-skipped\">skipped</span>, "
 	      "<span class=\"ms-stopped\">stopped</span> (interrupted before it was measured). "
 	      "Rows where the same profile differs between files are marked. Hover a cell for "
 	      "exits/op, cycles/op and detail.</p>\n", f);
@@ -185,8 +187,8 @@ int report_map(const struct report_ctx *r)
 		if (r->files[i]->map && r->files[i]->map->emulated) {
 			fprintf(f, "<p class=\"warn\">%c: ", html_file_label(i));
 			html_escape(f, r->files[i]->name);
-			fputs(": the map was taken while the host emulated guest code; ownership is "
-			      "not meaningful.</p>\n", f);
+			fputs(": the map was taken while the host emulated guest code; "
+			      "ownership is not meaningful.</p>\n", f);
 		}
 	}
 	write_header(f, r, cols, ncols);

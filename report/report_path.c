@@ -47,14 +47,16 @@ static void path_bars(FILE *f, const struct exit_path *e, size_t n)
 		double v = exit_path_per_op(e, e->fns[i].insn);
 		double len = fabs(v) / max * BAR_W;
 
-		fprintf(f, "<rect x=\"%.1f\" y=\"%zu\" width=\"%.1f\" height=\"%u\" fill=\"%s\"><title>",
-			v < 0 ? w - len : (double)w, i * h + 2, len, h - 4, v < 0 ? "#b0b0b0" : "#3b6ea5");
+		fprintf(f, "<rect x=\"%.1f\" y=\"%zu\" width=\"%.1f\" height=\"%u\" "
+			"fill=\"%s\"><title>", v < 0 ? w - len : (double)w, i * h + 2, len, h - 4,
+			v < 0 ? "#b0b0b0" : "#3b6ea5");
 		html_escape(f, e->fns[i].name);
 		fputs(": ", f);
 		html_num(f, v);
 		fputs(" insn/op</title></rect>\n", f);
 	}
-	fprintf(f, "<line x1=\"%u\" y1=\"0\" x2=\"%u\" y2=\"%zu\" stroke=\"#333\"/>\n</svg>\n", w, w, n * h + 4);
+	fprintf(f, "<line x1=\"%u\" y1=\"0\" x2=\"%u\" y2=\"%zu\" stroke=\"#333\"/>\n</svg>\n", w,
+		w, n * h + 4);
 }
 
 static void census_num(FILE *f, double v)
@@ -169,11 +171,12 @@ static void path_census(FILE *f, const struct exit_path *e, const struct exit_pa
 {
 	size_t n = e->n_census < CENSUS_TOP ? e->n_census : CENSUS_TOP;
 
-	fputs("<p class=\"meta\">Census: the L1 kernel's costly instructions, exact executions per op "
-	      "by kind and operand", f);
+	fputs("<p class=\"meta\">Census: the L1 kernel's costly instructions, exact executions "
+	      "per op by kind and operand", f);
 	if (a)
 		fputs("; rows that changed against A are highlighted", f);
-	fputs(".</p>\n<table class=\"census\"><thead><tr><th>insn</th><th>operand</th><th>per op</th>", f);
+	fputs(".</p>\n<table class=\"census\"><thead><tr><th>insn</th><th>operand</th><th>per "
+	      "op</th>", f);
 	if (a)
 		fputs("<th>A per op</th>", f);
 	fputs("</tr></thead><tbody>\n", f);
@@ -194,8 +197,8 @@ static void path_census(FILE *f, const struct exit_path *e, const struct exit_pa
 			census_row(f, c->insn, c->operand, 0, 1, &c->per_op[0].mean);
 	}
 	if (e->n_census > n)
-		fprintf(f, "<tr><td colspan=\"%d\">%zu more rows in the JSON</td></tr>\n", a ? 4 : 3,
-			e->n_census - n);
+		fprintf(f, "<tr><td colspan=\"%d\">%zu more rows in the JSON</td></tr>\n",
+			a ? 4 : 3, e->n_census - n);
 	if (!e->n_census && !(chg && chg->n_census))
 		fprintf(f, "<tr><td colspan=\"%d\">none counted</td></tr>\n", a ? 4 : 3);
 	fputs("</tbody></table>\n", f);
@@ -235,8 +238,8 @@ static void path_probe(FILE *f, const struct run_probe *p, const struct exit_pat
 		fputs("<th>census/op</th>", f);
 	fputs("</tr></thead><tbody>\n", f);
 	for (size_t i = 0; i < n; i++) {
-		fputs(fn_changed(chg, e->fns[i].name) ? "<tr class=\"changed\"><td class=\"differs\">" :
-							"<tr><td>", f);
+		fputs(fn_changed(chg, e->fns[i].name)
+		      ? "<tr class=\"changed\"><td class=\"differs\">" : "<tr><td>", f);
 		html_escape(f, e->fns[i].name);
 		fputs("</td><td>", f);
 		html_num(f, exit_path_per_op(e, e->fns[i].insn));

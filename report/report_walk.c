@@ -92,16 +92,16 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 	lo -= pad;
 	hi += pad;
 #define Y(v) (PY1 - ((v) - lo) / (hi - lo) * (PY1 - PY0))
-	fprintf(f, "<svg class=\"chart walk\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"lane cycles of ",
-		W, H);
+	fprintf(f, "<svg class=\"chart walk\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"lane "
+		"cycles of ", W, H);
 	html_escape(f, p->name);
 	fputs(" over the commits\">\n<g class=\"axis\">", f);
 	for (i = 0; i <= 4; i++) {
 		double v = lo + (hi - lo) * (double)i / 4;
 
 		fprintf(f, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", PX0, PX1, Y(v), Y(v), PX0 - 6,
-			Y(v) + 4);
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", PX0, PX1, Y(v), Y(v),
+			PX0 - 6, Y(v) + 4);
 		html_num(f, v);
 		fputs("</text>", f);
 	}
@@ -112,21 +112,24 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 		double x = x_of(ax, i);
 
 		if (c->status == WALK_SKIP)
-			fprintf(f, "<rect class=\"wskip\" x=\"%.1f\" y=\"%d\" width=\"6\" height=\"6\">"
+			fprintf(f, "<rect class=\"wskip\" x=\"%.1f\" y=\"%d\" width=\"6\" "
+				"height=\"6\">"
 				"<title>skipped: ", x - 3, PY1 - 3);
 		else if (is_gap(p, ax->commits[i]))
-			fprintf(f, "<circle class=\"wgap\" cx=\"%.1f\" cy=\"%d\" r=\"3\"><title>not measured: ",
-				x, PY1);
+			fprintf(f, "<circle class=\"wgap\" cx=\"%.1f\" cy=\"%d\" "
+				"r=\"3\"><title>not measured: ", x, PY1);
 		if (c->status == WALK_SKIP || is_gap(p, ax->commits[i])) {
 			short_rev(f, c);
 			fputc(' ', f);
 			html_escape(f, c->status == WALK_SKIP ? c->reason : c->subject);
-			fputs(c->status == WALK_SKIP ? "</title></rect>\n" : "</title></circle>\n", f);
+			fputs(c->status == WALK_SKIP ? "</title></rect>\n" : "</title></circle>\n",
+			      f);
 		}
 		if (i % every && i != ax->n - 1 && !step_at(p, ax->commits[i]))
 			continue;
 		fprintf(f, "<text class=\"label%s\" transform=\"translate(%.1f %d) rotate(-45)\" "
-			"text-anchor=\"end\">", c->status == WALK_SKIP ? " na" : "", x + 3, PY1 + 14);
+			"text-anchor=\"end\">", c->status == WALK_SKIP ? " na" : "", x + 3,
+			PY1 + 14);
 		short_rev(f, c);
 		fputs("</text>\n", f);
 	}
@@ -158,9 +161,10 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 		if (st) {
 			const char *dir = st->after > st->before ? "up" : "down";
 
-			fprintf(f, "<line class=\"wmark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/>"
-				"<text class=\"wstep %s\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, x,
-				PY0, PY1, dir, x, PY0 + 10);
+			fprintf(f, "<line class=\"wmark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" "
+				"y2=\"%d\"/>"
+				"<text class=\"wstep %s\" x=\"%.1f\" y=\"%d\" "
+				"text-anchor=\"middle\">", x, x, PY0, PY1, dir, x, PY0 + 10);
 			write_pct(f, st);
 			fputs("</text>\n", f);
 		}
@@ -187,17 +191,20 @@ static void step_functions(FILE *f, const struct walk_step *st)
 		for (size_t i = 0; i < st->n_fns && i < TABLE_FNS; i++) {
 			fputs("<li>", f);
 			html_escape(f, st->fns[i].name);
-			fprintf(f, " %+.1f insn/op, %+.2f calls/op</li>", st->fns[i].insn[1] - st->fns[i].insn[0],
+			fprintf(f, " %+.1f insn/op, %+.2f calls/op</li>",
+				st->fns[i].insn[1] - st->fns[i].insn[0],
 				st->fns[i].calls[1] - st->fns[i].calls[0]);
 		}
 		if (st->n_fns > TABLE_FNS)
-			fprintf(f, "<li>%zu more (exitscope walk --json)</li>", st->n_fns - TABLE_FNS);
+			fprintf(f, "<li>%zu more (exitscope walk --json)</li>",
+				st->n_fns - TABLE_FNS);
 		fputs("</ul>", f);
 	}
 	if (st->has_census && st->n_census) {
 		fputs("<div class=\"detail\">census per op:", f);
 		for (size_t i = 0; i < st->n_census; i++) {
-			fprintf(f, "%s %+.2f ", i ? "," : "", st->census[i].per_op[1] - st->census[i].per_op[0]);
+			fprintf(f, "%s %+.2f ", i ? "," : "",
+				st->census[i].per_op[1] - st->census[i].per_op[0]);
 			html_escape(f, st->census[i].insn);
 			if (st->census[i].operand) {
 				fputc(' ', f);
@@ -254,9 +261,9 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 			ax.commits[ax.n++] = i;
 	for (j = 0; j < l->n_probes; j++)
 		nsteps += l->probes[j].n_steps;
-	fprintf(f, "<section id=\"lane-%s\"><h2>Lane %s</h2>\n<p class=\"summary\">%zu commits, %zu "
-		"measured, %zu skipped; %zu one-vCPU probes, %zu step%s.</p>\n", name, name, ax.n,
-		l->n_ok, l->n_skipped, l->n_probes, nsteps, nsteps == 1 ? "" : "s");
+	fprintf(f, "<section id=\"lane-%s\"><h2>Lane %s</h2>\n<p class=\"summary\">%zu "
+		"commits, %zu measured, %zu skipped; %zu one-vCPU probes, %zu step%s.</p>\n", name,
+		name, ax.n, l->n_ok, l->n_skipped, l->n_probes, nsteps, nsteps == 1 ? "" : "s");
 	if (nsteps) {
 		steps_table_head(f, 1);
 		/* In commit order. */
@@ -281,8 +288,9 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 		fputs("</ul>\n", f);
 	}
 	if (l->n_two_vcpu) {
-		fputs("<p class=\"help\">Not judged: their second vCPU makes their lane cycles move "
-		      "between boots of one kernel far more than a one-vCPU probe's:", f);
+		fputs("<p class=\"help\">Not judged: their second vCPU makes their lane "
+		      "cycles move between boots of one kernel far more than a one-vCPU probe's:",
+		      f);
 		for (i = 0; i < l->n_two_vcpu; i++) {
 			fputs(" <code>", f);
 			html_escape(f, l->two_vcpu[i]);
@@ -301,8 +309,9 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 			html_escape(f, p->name);
 			fputs("\"><h3>", f);
 			html_escape(f, p->name);
-			fprintf(f, " <small>%zu step%s, measured at %zu of %zu commits</small></h3>\n",
-				p->n_steps, p->n_steps == 1 ? "" : "s", p->n_figs, ax.n);
+			fprintf(f, " <small>%zu step%s, measured at %zu of %zu "
+				"commits</small></h3>\n", p->n_steps, p->n_steps == 1 ? "" : "s",
+				p->n_figs, ax.n);
 			chart(f, s, &ax, p);
 			if (p->n_steps) {
 				steps_table_head(f, 0);
@@ -334,14 +343,15 @@ int report_write_walk_html(FILE *f, const struct walk_steps *s, struct err *err)
 	}
 	fprintf(f, ", %zu commits", w->n_commits);
 	if (w->every > 1)
-		fprintf(f, " (every %lld%s)", w->every, w->first_parent > 0 ? ", first parent" : "");
+		fprintf(f, " (every %lld%s)", w->every,
+			w->first_parent > 0 ? ", first parent" : "");
 	else if (w->first_parent > 0)
 		fputs(" (first parent)", f);
-	fputs("</p>\n<p class=\"help\">A step: a commit where a one-vCPU probe's median lane cycles "
-	      "differ from those of the lane's previous measured commit", f);
-	fprintf(f, " by more than %.2f%% (what boots of one kernel differ by) and %.0f cycles. Lane "
-		"cycles are emulated instructions, not hardware cycles.</p>\n<nav>", s->spread_pct,
-		s->floor_cycles);
+	fputs("</p>\n<p class=\"help\">A step: a commit where a one-vCPU probe's median lane "
+	      "cycles differ from those of the lane's previous measured commit", f);
+	fprintf(f, " by more than %.2f%% (what boots of one kernel differ by) and %.0f "
+		"cycles. Lane cycles are emulated instructions, not hardware cycles.</p>\n<nav>",
+		s->spread_pct, s->floor_cycles);
 	for (size_t i = 0; i < s->n_lanes; i++)
 		fprintf(f, "<a href=\"#lane-%s\">Lane %s</a>", host_lane_names[s->lanes[i].lane],
 			host_lane_names[s->lanes[i].lane]);

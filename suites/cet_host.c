@@ -57,22 +57,24 @@ void cet_check_cpuid_policy(void *arg)
 	fl_user_shstk = host_cpuinfo_flag("user_shstk");
 	fl_ibt = host_cpuinfo_flag("ibt");
 	snprintf(want, sizeof(want), "shstk=%d ibt=%d", cs->shstk, cs->ibt);
-	snprintf(seen, sizeof(seen), "shstk=%d ibt=%d", cs->shstk && h.cpu_shstk, cs->ibt && h.cpu_ibt);
+	snprintf(seen, sizeof(seen), "shstk=%d ibt=%d", cs->shstk && h.cpu_shstk,
+		 cs->ibt && h.cpu_ibt);
 	check_add_ev(rep, SUITE, "cpuid_host_cpu", cet_cpuid_host_status(&h), want, seen,
 		  "KVM_GET_SUPPORTED_CPUID shstk=%s ibt=%s; host CPUID 7.0 shstk (ECX bit 7)=%s "
 		  "ibt (EDX bit 20)=%s; /proc/cpuinfo (information only) user_shstk=%s ibt=%s",
 		  yesno(cs->shstk), yesno(cs->ibt), yesno(h.cpu_shstk), yesno(h.cpu_ibt),
 		  yesno(fl_user_shstk), yesno(fl_ibt));
-	snprintf(want, sizeof(want), "0x%llx", cs->shstk || cs->ibt ? (unsigned long long)XSS_CET : 0ULL);
+	snprintf(want, sizeof(want), "0x%llx",
+		 cs->shstk || cs->ibt ? (unsigned long long)XSS_CET : 0ULL);
 	snprintf(seen, sizeof(seen), "0x%llx", (unsigned long long)(cs->xss & XSS_CET));
 	check_add_ev(rep, SUITE, "cpuid_xss_bits",
 		  (cs->shstk || cs->ibt) == ((cs->xss & XSS_CET) == XSS_CET) &&
 		  ((cs->xss & XSS_CET) == 0 || (cs->xss & XSS_CET) == XSS_CET) ?
 		  CHECK_PASS : CHECK_FAIL, want, seen,
-		  "shstk=%s ibt=%s, supported XSS %#llx (CET_USER bit 11 %s, CET_KERNEL bit 12 %s): "
-		  "both bits expected iff SHSTK or IBT",
-		  yesno(cs->shstk), yesno(cs->ibt), (unsigned long long)cs->xss,
-		  yesno(cs->xss & XFEATURE_CET_USER), yesno(cs->xss & XFEATURE_CET_KERNEL));
+		  "shstk=%s ibt=%s, supported XSS %#llx (CET_USER bit 11 %s, CET_KERNEL bit "
+		  "12 %s): both bits expected iff SHSTK or IBT", yesno(cs->shstk), yesno(cs->ibt),
+		  (unsigned long long)cs->xss, yesno(cs->xss & XFEATURE_CET_USER),
+		  yesno(cs->xss & XFEATURE_CET_KERNEL));
 }
 
 void cet_check_msr_list(void *arg)
@@ -139,9 +141,11 @@ static void msr_access_refused(struct vcpu *v, const struct cet_support *cs, cha
 		uint64_t val = 0;
 
 		if (!kvm_set_msr(v->fd, m, cet_valid_value(m, cs, 0) | (cet_msrs[i].ssp ? 0 : CET_SHSTK_EN)))
-			*n += snprintf(acc + *n, len - *n, "%sset %s", *n ? ", " : "", cet_msr_name(m));
+			*n += snprintf(acc + *n, len - *n, "%sset %s", *n ? ", " : "",
+				       cet_msr_name(m));
 		if (!zero_write_ok && !kvm_set_msr(v->fd, m, 0))
-			*n += snprintf(acc + *n, len - *n, "%sset %s=0", *n ? ", " : "", cet_msr_name(m));
+			*n += snprintf(acc + *n, len - *n, "%sset %s=0", *n ? ", " : "",
+				       cet_msr_name(m));
 		if (!kvm_get_msr(v->fd, m, &val) && (!zero_write_ok || val))
 			*n += snprintf(acc + *n, len - *n, "%sget %s=%#llx", *n ? ", " : "",
 				       cet_msr_name(m), (unsigned long long)val);
@@ -165,7 +169,8 @@ void cet_check_msrs_refused(void *arg)
 	size_t n = 0;
 
 	if (skip) {
-		check_add_ev(rep, SUITE, name, CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y", "%s", skip);
+		check_add_ev(rep, SUITE, name, CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y", "%s",
+			     skip);
 		return;
 	}
 	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err)) {
@@ -184,10 +189,10 @@ void cet_check_msrs_refused(void *arg)
 			  "guest CPUID without SHSTK/IBT, yet KVM accepted: %s", acc);
 	else
 		check_add_ev(rep, SUITE, name, CHECK_PASS, "accepted=none", "accepted=none",
-			  kvm_cet ? "guest CPUID without SHSTK/IBT: KVM_SET_MSRS of non-zero values "
-				    "refused for all 7 CET MSRs, reads refused or 0" :
-				    "KVM_SET_MSRS (0 and non-zero) and KVM_GET_MSRS refused for all 7 "
-				    "CET MSRs (U_CET, S_CET, PL0-3_SSP, INT_SSP_TAB)");
+			  kvm_cet ? "guest CPUID without SHSTK/IBT: KVM_SET_MSRS of non-zero "
+				    "values refused for all 7 CET MSRs, reads refused or 0" :
+				    "KVM_SET_MSRS (0 and non-zero) and KVM_GET_MSRS refused for "
+				    "all 7 CET MSRs (U_CET, S_CET, PL0-3_SSP, INT_SSP_TAB)");
 	vm_destroy(vm);
 }
 
@@ -221,7 +226,8 @@ void cet_check_reg_list_absent(void *arg)
 	int r, s, g;
 
 	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err)) {
-		check_add(rep, SUITE, "reg_list_no_guest_ssp", CHECK_FAIL, "vm_create: %s", err.msg);
+		check_add(rep, SUITE, "reg_list_no_guest_ssp", CHECK_FAIL, "vm_create: %s",
+			  err.msg);
 		return;
 	}
 	r = reg_list_has_ssp(&vm->vcpus[0], &n);
@@ -230,7 +236,8 @@ void cet_check_reg_list_absent(void *arg)
 	snprintf(one, sizeof(one), "KVM_SET_ONE_REG(GUEST_SSP=%#llx) %s, KVM_GET_ONE_REG %s",
 		 (unsigned long long)ssp, s ? strerror(-s) : "accepted",
 		 g ? strerror(-g) : "accepted");
-	snprintf(seen, sizeof(seen), "listed=%d set_one_reg=%s", r == 1, s ? "refused" : "accepted");
+	snprintf(seen, sizeof(seen), "listed=%d set_one_reg=%s", r == 1,
+		 s ? "refused" : "accepted");
 #define REG_LIST_WANT	"listed=0 set_one_reg=refused"
 	st = cet_reg_list_absent_status(r, s, one_reg_cap);
 	if (r == 1 || !s)
@@ -240,8 +247,8 @@ void cet_check_reg_list_absent(void *arg)
 	else if (r < 0)
 		check_add_ev(rep, SUITE, "reg_list_no_guest_ssp", st, REG_LIST_WANT, seen,
 			  st == CHECK_PASS ?
-			  "KVM_GET_REG_LIST failed (%s) and KVM_CAP_ONE_REG is not advertised: the x86 "
-			  "reg list predates Linux 6.18, so GUEST_SSP is not listed; %s" :
+			  "KVM_GET_REG_LIST failed (%s) and KVM_CAP_ONE_REG is not advertised: "
+			  "the x86 reg list predates Linux 6.18, so GUEST_SSP is not listed; %s" :
 			  "KVM_GET_REG_LIST failed (%s) although KVM_CAP_ONE_REG is advertised; %s",
 			  strerror(-r), one);
 	else
@@ -263,7 +270,8 @@ void cet_check_sregs_cr4(void *arg)
 	int r, g;
 
 	if (cet_vm_create(env, CET_CPUID_CLEARED, false, &vm, &err)) {
-		check_add(rep, SUITE, "sregs_cr4_cet_refused", CHECK_FAIL, "vm_create: %s", err.msg);
+		check_add(rep, SUITE, "sregs_cr4_cet_refused", CHECK_FAIL, "vm_create: %s",
+			  err.msg);
 		return;
 	}
 	r = kvm_get_sregs(vm->vcpus[0].fd, &sr);
@@ -280,13 +288,13 @@ void cet_check_sregs_cr4(void *arg)
 	snprintf(seen, sizeof(seen), "set=%d cr4_cet=%d", r, g ? -1 : !!(after.cr4 & X86_CR4_CET));
 	if (r == -EINVAL && !g && !(after.cr4 & X86_CR4_CET))
 		check_add_ev(rep, SUITE, "sregs_cr4_cet_refused", CHECK_PASS, want, seen,
-			  "guest CPUID without SHSTK/IBT: KVM_SET_SREGS with CR4 %#llx (CET, CR0.WP "
-			  "set) refused with EINVAL; CR4 stays %#llx",
+			  "guest CPUID without SHSTK/IBT: KVM_SET_SREGS with CR4 %#llx (CET, "
+			  "CR0.WP set) refused with EINVAL; CR4 stays %#llx",
 			  (unsigned long long)sr.cr4, (unsigned long long)after.cr4);
 	else
 		check_add_ev(rep, SUITE, "sregs_cr4_cet_refused", CHECK_FAIL, want, seen,
-			  "guest CPUID without SHSTK/IBT: KVM_SET_SREGS with CR4 %#llx returned %s; "
-			  "CR4 now %#llx", (unsigned long long)sr.cr4,
+			  "guest CPUID without SHSTK/IBT: KVM_SET_SREGS with CR4 %#llx "
+			  "returned %s; CR4 now %#llx", (unsigned long long)sr.cr4,
 			  r ? strerror(-r) : "success", g ? 0ULL : (unsigned long long)after.cr4);
 	vm_destroy(vm);
 }
@@ -309,7 +317,8 @@ static void roundtrip_one(struct vcpu *v, uint32_t m, uint64_t val, bool one_reg
 	int ga = kvm_get_msr(v->fd, m, &a), gb = kvm_get_one_reg(v->fd, KVM_X86_REG_MSR(m), &b);
 
 	if (r || ga || gb || a != val || b != val)
-		*n += snprintf(bad + *n, len - *n, "%s%s via %s %#llx: set %s, GET_MSRS %#llx, ONE_REG %#llx",
+		*n += snprintf(bad + *n, len - *n,
+			       "%s%s via %s %#llx: set %s, GET_MSRS %#llx, ONE_REG %#llx",
 			       *n ? "; " : "", cet_msr_name(m), one_reg ? "ONE_REG" : "SET_MSRS",
 			       (unsigned long long)val, r ? strerror(-r) : "ok",
 			       ga ? 0ULL : (unsigned long long)a, gb ? 0ULL : (unsigned long long)b);
@@ -324,7 +333,8 @@ static void refused_one(struct vcpu *v, uint64_t id, uint32_t m, uint64_t val, c
 
 	if (!r)
 		*n += snprintf(bad + *n, len - *n, "%s%s %s %#llx accepted", *n ? "; " : "",
-			       id == KVM_X86_REG_KVM(KVM_REG_GUEST_SSP) ? "GUEST_SSP" : cet_msr_name(m), what,
+			       id == KVM_X86_REG_KVM(KVM_REG_GUEST_SSP) ? "GUEST_SSP"
+			       : cet_msr_name(m), what,
 			       (unsigned long long)val);
 	if (*n >= len)
 		*n = len - 1;
@@ -346,11 +356,12 @@ void cet_check_roundtrips(void *arg)
 	int r;
 
 	if (why) {
-		check_add_ev(rep, SUITE, "msr_roundtrip", CHECK_SKIP, "shstk|ibt=1", "shstk|ibt=0", "%s", why);
-		check_add_ev(rep, SUITE, "msr_invalid_refused", CHECK_SKIP, "shstk|ibt=1", "shstk|ibt=0",
+		check_add_ev(rep, SUITE, "msr_roundtrip", CHECK_SKIP, "shstk|ibt=1", "shstk|ibt=0",
 			     "%s", why);
-		check_add_ev(rep, SUITE, "reg_list_guest_ssp", CHECK_SKIP, "shstk|ibt=1", "shstk|ibt=0",
-			     "%s", no_cet_reason(cs, true));
+		check_add_ev(rep, SUITE, "msr_invalid_refused", CHECK_SKIP, "shstk|ibt=1",
+			     "shstk|ibt=0", "%s", why);
+		check_add_ev(rep, SUITE, "reg_list_guest_ssp", CHECK_SKIP, "shstk|ibt=1",
+			     "shstk|ibt=0", "%s", no_cet_reason(cs, true));
 		return;
 	}
 	if (cet_vm_create(env, CET_CPUID_SUPPORTED, false, &vm, &err)) {
@@ -371,12 +382,14 @@ void cet_check_roundtrips(void *arg)
 		ssp = 0x00007ffff0003ff8ULL;
 		r = kvm_set_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &ssp);
 		if (r || kvm_get_one_reg(v->fd, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), &got) || got != ssp)
-			n += snprintf(bad + n, sizeof(bad) - n, "%sGUEST_SSP %#llx: set %s, read %#llx",
-				      n ? "; " : "", (unsigned long long)ssp,
-				      r ? strerror(-r) : "ok", (unsigned long long)got);
+			n += snprintf(bad + n, sizeof(bad) - n,
+				      "%sGUEST_SSP %#llx: set %s, read %#llx", n ? "; " : "",
+				      (unsigned long long)ssp, r ? strerror(-r) : "ok",
+				      (unsigned long long)got);
 	}
 	check_add_ev(rep, SUITE, "msr_roundtrip", n ? CHECK_FAIL : CHECK_PASS,
-		  "mismatches=0", n ? "mismatches=some" : "mismatches=0", "%s", n ? bad : cs->shstk ?
+		  "mismatches=0", n ? "mismatches=some" : "mismatches=0", "%s",
+		  n ? bad : cs->shstk ?
 		  "U_CET, S_CET, PL0-3_SSP, INT_SSP_TAB round-trip through KVM_SET/GET_MSRS and "
 		  "ONE_REG (values and 0), GUEST_SSP through ONE_REG" :
 		  "U_CET, S_CET round-trip through KVM_SET/GET_MSRS and ONE_REG (IBT only)");
@@ -390,11 +403,11 @@ void cet_check_roundtrips(void *arg)
 		for (int i = 0; i < CET_NR_MSRS; i++) {
 			if (!cet_msrs[i].ssp)
 				continue;
-			refused_one(v, 0, cet_msrs[i].index, CET_SSP_NONCANONICAL, "non-canonical", bad,
-				    sizeof(bad), &n);
+			refused_one(v, 0, cet_msrs[i].index, CET_SSP_NONCANONICAL, "non-canonical",
+				    bad, sizeof(bad), &n);
 			if (cet_msrs[i].index != MSR_IA32_INT_SSP_TAB)
-				refused_one(v, 0, cet_msrs[i].index, CET_SSP_MISALIGNED, "misaligned", bad,
-					    sizeof(bad), &n);
+				refused_one(v, 0, cet_msrs[i].index, CET_SSP_MISALIGNED,
+					    "misaligned", bad, sizeof(bad), &n);
 		}
 		refused_one(v, KVM_X86_REG_KVM(KVM_REG_GUEST_SSP), 0, CET_SSP_NONCANONICAL,
 			    "non-canonical", bad, sizeof(bad), &n);
@@ -407,8 +420,8 @@ void cet_check_roundtrips(void *arg)
 		  "PL0-3_SSP/GUEST_SSP all refused" : "reserved *_CET bits refused");
 
 	if (!cs->shstk) {
-		check_add_ev(rep, SUITE, "reg_list_guest_ssp", CHECK_SKIP, "shstk=1", "shstk=0", "%s",
-			     no_cet_reason(cs, true));
+		check_add_ev(rep, SUITE, "reg_list_guest_ssp", CHECK_SKIP, "shstk=1", "shstk=0",
+			     "%s", no_cet_reason(cs, true));
 	} else {
 		r = reg_list_has_ssp(v, &nregs);
 		check_add_ev(rep, SUITE, "reg_list_guest_ssp", r == 1 ? CHECK_PASS : CHECK_FAIL,

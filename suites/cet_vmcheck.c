@@ -37,12 +37,14 @@ static struct vm *cet_scenario_vm(const struct cet_ctx *cc, bool need_shstk, boo
 
 	if (!cs->shstk && !cs->ibt) {
 		check_add_ev(cc->rep, SUITE, name, CHECK_SKIP, "shstk|ibt=1", "shstk|ibt=0",
-			     "%s (KVM_GET_SUPPORTED_CPUID has neither SHSTK nor IBT)", CET_NO_SUPPORT);
+			     "%s (KVM_GET_SUPPORTED_CPUID has neither SHSTK nor IBT)",
+			     CET_NO_SUPPORT);
 		return NULL;
 	}
 	if (need_shstk && !cs->shstk) {
 		check_add_ev(cc->rep, SUITE, name, CHECK_SKIP, "shstk=1", "shstk=0",
-			     "%s shadow stacks (SHSTK not in KVM_GET_SUPPORTED_CPUID)", CET_NO_SUPPORT);
+			     "%s shadow stacks (SHSTK not in KVM_GET_SUPPORTED_CPUID)",
+			     CET_NO_SUPPORT);
 		return NULL;
 	}
 	if (need_ibt && !cs->ibt) {
@@ -105,8 +107,8 @@ void cet_check_msr_gp(void *arg)
 	size_t n = 0;
 
 	if (skip) {
-		check_add_ev(rep, SUITE, "guest_msr_gp", CHECK_SKIP, "ignore_msrs=N", "ignore_msrs=Y",
-			     "%s", skip);
+		check_add_ev(rep, SUITE, "guest_msr_gp", CHECK_SKIP, "ignore_msrs=N",
+			     "ignore_msrs=Y", "%s", skip);
 		return;
 	}
 	vm = scenario_vm(cc->env, CET_CPUID_CLEARED, rep, "guest_msr_gp");
@@ -120,9 +122,11 @@ void cet_check_msr_gp(void *arg)
 	}
 	for (int i = 0; i < CET_NR_MSRS; i++) {
 		if (res.args[0] & (1ULL << i))
-			n += snprintf(ok + n, sizeof(ok) - n, "%srdmsr %s", n ? ", " : "", cet_msrs[i].name);
+			n += snprintf(ok + n, sizeof(ok) - n, "%srdmsr %s", n ? ", " : "",
+				      cet_msrs[i].name);
 		if (res.args[0] & (1ULL << (i + 8)))
-			n += snprintf(ok + n, sizeof(ok) - n, "%swrmsr %s", n ? ", " : "", cet_msrs[i].name);
+			n += snprintf(ok + n, sizeof(ok) - n, "%swrmsr %s", n ? ", " : "",
+				      cet_msrs[i].name);
 		if (n >= sizeof(ok))
 			n = sizeof(ok) - 1;
 	}
@@ -192,7 +196,8 @@ void cet_check_shstk_ret(void *arg)
 	if (!vm)
 		return;
 	if (!cet_vm_shadow_stack(vm)) {
-		check_add(rep, SUITE, "guest_shstk_ret", CHECK_FAIL, "no pool page for the shadow stack");
+		check_add(rep, SUITE, "guest_shstk_ret", CHECK_FAIL,
+			  "no pool page for the shadow stack");
 		vm_destroy(vm);
 		return;
 	}
@@ -201,12 +206,13 @@ void cet_check_shstk_ret(void *arg)
 	cet_exc(seen, &res);
 	if (res.kind == GUEST_EXCEPTION && res.vector == CP_VECTOR && res.error_code == CP_NEAR_RET)
 		check_add_ev(rep, SUITE, "guest_shstk_ret", CHECK_PASS, want, seen,
-			  "return address overwritten on the stack: #CP error code 1 (near RET) at RIP %#llx",
-			  (unsigned long long)res.rip);
+			  "return address overwritten on the stack: #CP error code 1 (near RET) at "
+			  "RIP %#llx", (unsigned long long)res.rip);
 	else
 		check_add_ev(rep, SUITE, "guest_shstk_ret", CHECK_FAIL, want, seen,
-			  "tampered return with the shadow stack active: want #CP error code 1, got %s",
-			  res.kind == GUEST_DONE ? "no fault, the tampered return was taken" : res.msg);
+			  "tampered return with the shadow stack active: want #CP error code 1, "
+			  "got %s", res.kind == GUEST_DONE
+			  ? "no fault, the tampered return was taken" : res.msg);
 	vm_destroy(vm);
 }
 
@@ -235,8 +241,8 @@ void cet_check_rdssp_incssp(void *arg)
 	vcpu_run(v, BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || ssp != tok - 8 || entry != ret) {
 		check_add(rep, SUITE, "guest_rdssp_incssp", CHECK_FAIL,
-			  "token at %#llx: RDSSP in a called function %#llx (want %#llx), entry there "
-			  "%#llx (want return address %#llx); end: %s",
+			  "token at %#llx: RDSSP in a called function %#llx (want %#llx), entry "
+			  "there %#llx (want return address %#llx); end: %s",
 			  (unsigned long long)tok, (unsigned long long)ssp, (unsigned long long)(tok - 8),
 			  (unsigned long long)entry, (unsigned long long)ret, res.msg);
 		goto out;
@@ -256,10 +262,11 @@ void cet_check_rdssp_incssp(void *arg)
 		 (unsigned long long)a, (unsigned long long)b);
 	check_add_ev(rep, SUITE, "guest_rdssp_incssp",
 		  res.kind == GUEST_DONE && a == ssp - 8 && b == ssp ? CHECK_PASS : CHECK_FAIL, want, seen,
-		  "SETSSBSY took the token at %#llx; RDSSP %#llx = token - 8 holds the return address; "
-		  "after CALL %#llx (want %#llx), after INCSSPQ 1 %#llx (want %#llx); end: %s",
-		  (unsigned long long)tok, (unsigned long long)(tok - 8), (unsigned long long)a,
-		  (unsigned long long)(ssp - 8), (unsigned long long)b, (unsigned long long)ssp, res.msg);
+		  "SETSSBSY took the token at %#llx; RDSSP %#llx = token - 8 holds the return "
+		  "address; after CALL %#llx (want %#llx), after INCSSPQ 1 %#llx (want %#llx); "
+		  "end: %s", (unsigned long long)tok, (unsigned long long)(tok - 8),
+		  (unsigned long long)a, (unsigned long long)(ssp - 8), (unsigned long long)b,
+		  (unsigned long long)ssp, res.msg);
 out:
 	vm_destroy(vm);
 }
@@ -278,8 +285,8 @@ void cet_check_ibt(void *arg)
 	vcpu_call_run(&vm->vcpus[0], cet_g_ibt, 0, BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || res.args[0] != 1) {
 		check_add(rep, SUITE, "guest_ibt_endbr", CHECK_FAIL,
-			  "indirect jump to an ENDBR64 target with S_CET.ENDBR_EN: %s (result %#llx)",
-			  res.msg, (unsigned long long)res.args[0]);
+			  "indirect jump to an ENDBR64 target with S_CET.ENDBR_EN: %s (result "
+			  "%#llx)", res.msg, (unsigned long long)res.args[0]);
 		goto out;
 	}
 	good = res.args[0];
@@ -288,8 +295,8 @@ void cet_check_ibt(void *arg)
 	cet_exc(seen, &res);
 	if (res.kind == GUEST_EXCEPTION && res.vector == CP_VECTOR && res.error_code == CP_ENDBRANCH)
 		check_add_ev(rep, SUITE, "guest_ibt_endbr", CHECK_PASS, want, seen,
-			  "S_CET.ENDBR_EN: indirect JMP to ENDBR64 allowed (%#llx), to a target without "
-			  "it #CP error code 3 at RIP %#llx", (unsigned long long)good,
+			  "S_CET.ENDBR_EN: indirect JMP to ENDBR64 allowed (%#llx), to a target "
+			  "without it #CP error code 3 at RIP %#llx", (unsigned long long)good,
 			  (unsigned long long)res.rip);
 	else
 		check_add_ev(rep, SUITE, "guest_ibt_endbr", CHECK_FAIL, want, seen,
@@ -342,16 +349,15 @@ void cet_check_state_exits(void *arg)
 		  !lost && !r1 && !r2 && !r3 && host_ssp == cet_ucall_guest_ssp(ssp) && s_cet == CET_SHSTK_EN &&
 		  pl0 == tok && v->user_exits.io > u0.io && v->user_exits.mmio > u0.mmio ?
 		  CHECK_PASS : CHECK_FAIL, want, seen,
-		  "%llu PIO + %llu MMIO exits, CPUID, RDMSR %s and a ucall with the shadow stack active: "
-		  "guest-side changes %#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack entry); host "
-		  "view at the ucall: GUEST_SSP %#llx (guest %#llx before the call's 8-byte push), "
-		  "S_CET %#llx, PL0_SSP %#llx "
-		  "(token %#llx); end: %s",
+		  "%llu PIO + %llu MMIO exits, CPUID, RDMSR %s and a ucall with the shadow stack "
+		  "active: guest-side changes %#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack "
+		  "entry); host view at the ucall: GUEST_SSP %#llx (guest %#llx before the call's "
+		  "8-byte push), S_CET %#llx, PL0_SSP %#llx (token %#llx); end: %s",
 		  (unsigned long long)(v->user_exits.io - u0.io),
 		  (unsigned long long)(v->user_exits.mmio - u0.mmio), cet_msr_name(cet_exit_msr()),
-		  (unsigned long long)lost,
-		  (unsigned long long)host_ssp, (unsigned long long)ssp, (unsigned long long)s_cet,
-		  (unsigned long long)pl0, (unsigned long long)tok, res.msg);
+		  (unsigned long long)lost, (unsigned long long)host_ssp, (unsigned long long)ssp,
+		  (unsigned long long)s_cet, (unsigned long long)pl0, (unsigned long long)tok,
+		  res.msg);
 out:
 	vm_destroy(vm);
 }

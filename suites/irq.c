@@ -41,9 +41,11 @@ static const struct {
 	enum x86_feat needs;		/* besides x2APIC and the irqchip (NONE: nothing) */
 } irq_cases[IRQ_CASE_N] = {
 	[IRQ_CASE_STI_SHADOW] = { "sti_shadow", "self IPIs",
-				  "after the NOP that follows STI (the one-instruction STI shadow)", X86_FEAT_NONE },
+				  "after the NOP that follows STI (the one-instruction STI "
+				  "shadow)", X86_FEAT_NONE },
 	[IRQ_CASE_SELF_IPI_IF1] = { "self_ipi_if1", "self IPIs",
-				    "right after the WRMSR that sends them with IF=1", X86_FEAT_NONE },
+				    "right after the WRMSR that sends them "
+				    "with IF=1", X86_FEAT_NONE },
 	[IRQ_CASE_TSC_DEADLINE] = { "tscdeadline_expired", "expired TSC deadlines",
 				    "by the NOP after the WRMSR that arms them with IF=1",
 				    X86_FEAT_TSC_DEADLINE },
@@ -70,31 +72,35 @@ void irq_verdict(struct check_report *rep, enum irq_case c, const struct irq_cou
 	snprintf(seen, sizeof(seen), "%llu", at);
 	if (n->if0) {
 		if (at != all)
-			snprintf(rest, sizeof(rest), " (%llu elsewhere, %llu after the window, %llu never)",
+			snprintf(rest, sizeof(rest),
+				 " (%llu elsewhere, %llu after the window, %llu never)",
 				 (unsigned long long)n->elsewhere, (unsigned long long)n->late,
 				 (unsigned long long)n->never);
 		check_add_ev(rep, SUITE, name, CHECK_FAIL, want, seen,
-			     "%llu of %llu %s taken %s%s, and %llu delivered again into code running with "
-			     "IF=0 (the first in trial %llu, at RIP %#llx, %s): no CPU does that, so KVM (or "
-			     "the hypervisor KVM runs on) injected it", at, all, what, where, rest,
-			     (unsigned long long)n->if0, (unsigned long long)n->if0_trial + 1,
-			     (unsigned long long)n->if0_rip,
-			     n->if0_in_entry ? "inside the guest's interrupt entry" : "in the interrupt's handler");
+			     "%llu of %llu %s taken %s%s, and %llu delivered again into code "
+			     "running with IF=0 (the first in trial %llu, at RIP %#llx, %s): no "
+			     "CPU does that, so KVM (or the hypervisor KVM runs on) injected it",
+			     at, all, what, where, rest, (unsigned long long)n->if0,
+			     (unsigned long long)n->if0_trial + 1, (unsigned long long)n->if0_rip,
+			     n->if0_in_entry ? "inside the guest's interrupt entry"
+			     : "in the interrupt's handler");
 	} else if (at == IRQ_TRIALS)
 		check_add_ev(rep, SUITE, name, CHECK_PASS, want, seen, "%llu of %d %s taken %s", at,
 			     IRQ_TRIALS, what, where);
 	else if (n->elsewhere)
 		check_add_ev(rep, SUITE, name, CHECK_FAIL, want, seen,
-			     "%llu of %llu %s taken %s: %llu elsewhere (the first at RIP %#llx, want "
-			     "%#llx), %llu after the window, %llu never; %s", at, all, what, where,
-			     (unsigned long long)n->elsewhere, (unsigned long long)n->first_rip,
-			     (unsigned long long)n->want_rip, (unsigned long long)n->late,
-			     (unsigned long long)n->never, irq_miss_cause(n->elsewhere, n->never));
+			     "%llu of %llu %s taken %s: %llu elsewhere (the first at RIP "
+			     "%#llx, want %#llx), %llu after the window, %llu never; %s", at, all,
+			     what, where, (unsigned long long)n->elsewhere,
+			     (unsigned long long)n->first_rip, (unsigned long long)n->want_rip,
+			     (unsigned long long)n->late, (unsigned long long)n->never,
+			     irq_miss_cause(n->elsewhere, n->never));
 	else
 		check_add_ev(rep, SUITE, name, CHECK_FAIL, want, seen,
-			     "%llu of %llu %s taken %s: %llu after it (within %d ms), %llu never; %s", at, all,
-			     what, where, (unsigned long long)n->late, IRQ_LATE_MS,
-			     (unsigned long long)n->never, irq_miss_cause(n->elsewhere, n->never));
+			     "%llu of %llu %s taken %s: %llu after it (within %d ms), %llu "
+			     "never; %s", at, all, what, where, (unsigned long long)n->late,
+			     IRQ_LATE_MS, (unsigned long long)n->never,
+			     irq_miss_cause(n->elsewhere, n->never));
 }
 
 static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
@@ -114,8 +120,9 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 		return;
 	}
 	if (irq_cases[c].needs && !cpuid_has(hostinfo_cpuid(env->hi), irq_cases[c].needs)) {
-		check_add(ic->rep, SUITE, name, CHECK_SKIP, "needs CPUID %s: not in KVM_GET_SUPPORTED_CPUID; "
-			  "it runs on a host whose KVM offers it", x86_feature_name(irq_cases[c].needs));
+		check_add(ic->rep, SUITE, name, CHECK_SKIP,
+			  "needs CPUID %s: not in KVM_GET_SUPPORTED_CPUID; it runs on a host whose "
+			  "KVM offers it", x86_feature_name(irq_cases[c].needs));
 		return;
 	}
 	if (vm_create(&vm, &o, &err)) {
@@ -125,8 +132,10 @@ static void irq_run_case(struct irq_ctx *ic, enum irq_case c)
 	vm_global_set(vm, irq_late_max, khz * IRQ_LATE_MS);
 	vcpu_call_run(&vm->vcpus[0], irq_guest_case, c, BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || res.args[0]) {
-		check_add(ic->rep, SUITE, name, CHECK_FAIL, "the guest did not finish its trials: %s%s",
-			  res.kind == GUEST_DONE ? "enabling x2APIC faulted" : guest_exit_name(res.kind),
+		check_add(ic->rep, SUITE, name, CHECK_FAIL,
+			  "the guest did not finish its trials: %s%s",
+			  res.kind == GUEST_DONE ? "enabling x2APIC faulted"
+			  : guest_exit_name(res.kind),
 			  res.kind == GUEST_DONE ? "" : res.msg);
 		vm_destroy(vm);
 		return;
@@ -172,10 +181,11 @@ static const char *irq_unmet(const struct suite_env *env)
 	if (fd >= 0)
 		close(fd);
 	if (!irqchip)
-		return "needs an in-kernel irqchip: KVM_CAP_IRQCHIP is not offered; it runs on a host "
-		       "whose KVM offers it";
+		return "needs an in-kernel irqchip: KVM_CAP_IRQCHIP is not offered; it runs on "
+		       "a host whose KVM offers it";
 	if (!env->hi || !cpuid_has(hostinfo_cpuid(env->hi), X86_FEAT_X2APIC))
-		return "needs x2APIC: not in KVM_GET_SUPPORTED_CPUID; it runs on a host whose KVM offers it";
+		return "needs x2APIC: not in KVM_GET_SUPPORTED_CPUID; it runs on a host whose KVM "
+		       "offers it";
 	return NULL;
 }
 

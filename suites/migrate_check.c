@@ -128,7 +128,8 @@ static void check_running_guest(void *arg)
 	mg_choose(vm, env);
 	vcpu_call_run(&vm->vcpus[0], mg_run, 0x9e3779b97f4a7c15ULL, BUDGET_MS, &res);
 	if (res.kind != GUEST_SYNC || res.args[0] != MG_SYNC_REGS) {
-		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL, "guest before the first sync: %s", res.msg);
+		check_add(rep, SUITE, "migrate_at_sync", CHECK_FAIL,
+			  "guest before the first sync: %s", res.msg);
 		goto out;
 	}
 	if (migrate_swap(&vm, &err)) {
@@ -148,10 +149,10 @@ static void check_running_guest(void *arg)
 		 (unsigned long long)counter);
 	check_add_ev(rep, SUITE, "migrate_at_sync",
 		  !res.args[1] && counter == MG_COUNTER ? CHECK_PASS : CHECK_FAIL, want, seen,
-		  "stopped at a ucall exit with rbx, rsi, rdi, r8-r15 pinned, saved, source destroyed, "
-		  "restored into a new VM: registers %s, guest global mg_counter %llu in the new VM "
-		  "(want %d)", res.args[1] ? "CHANGED" : "intact", (unsigned long long)counter,
-		  MG_COUNTER);
+		  "stopped at a ucall exit with rbx, rsi, rdi, r8-r15 pinned, saved, source "
+		  "destroyed, restored into a new VM: registers %s, guest global mg_counter %llu "
+		  "in the new VM (want %d)", res.args[1] ? "CHANGED" : "intact",
+		  (unsigned long long)counter, MG_COUNTER);
 
 	/* Mid-loop: the watchdog kick stops the guest wherever it is. */
 	vcpu_run(&vm->vcpus[0], KICK_MS, &res);
@@ -168,34 +169,36 @@ static void check_running_guest(void *arg)
 	vm_global_set(vm, mg_stop, 1);
 	vcpu_run(&vm->vcpus[0], BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE) {
-		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL, "guest after the second migration: %s",
-			  res.msg);
+		check_add(rep, SUITE, "migrate_mid_loop", CHECK_FAIL,
+			  "guest after the second migration: %s", res.msg);
 		goto out;
 	}
 	snprintf(seen, sizeof(seen), "loop_lost=%d", !!(res.args[0] & MG_LOST_LOOP));
-	check_add_ev(rep, SUITE, "migrate_mid_loop", res.args[0] & MG_LOST_LOOP ? CHECK_FAIL : CHECK_PASS,
-		  "loop_lost=0", seen,
-		  "kicked by the watchdog mid-loop at RIP %#llx, migrated again: the loop %s "
-		  "after %llu iterations", (unsigned long long)kick_rip,
+	check_add_ev(rep, SUITE, "migrate_mid_loop",
+		  res.args[0] & MG_LOST_LOOP ? CHECK_FAIL : CHECK_PASS, "loop_lost=0", seen,
+		  "kicked by the watchdog mid-loop at RIP %#llx, migrated again: the loop %s after "
+		  "%llu iterations", (unsigned long long)kick_rip,
 		  res.args[0] & MG_LOST_LOOP ? "state was LOST" : "state checks out",
 		  (unsigned long long)vm_global_get(vm, mg_iterations));
 	verified = vm_global_get(vm, mg_verified);
 	lost_list(res.args[0], lost, sizeof(lost));
 	snprintf(seen, sizeof(seen), "lost=0x%llx", (unsigned long long)res.args[0]);
 	if (res.args[0])
-		check_add_ev(rep, SUITE, "guest_state_after_migration", CHECK_FAIL, "lost=0x0", seen,
-			  "after two migrations the guest found changed: %s", lost);
+		check_add_ev(rep, SUITE, "guest_state_after_migration", CHECK_FAIL, "lost=0x0",
+			  seen, "after two migrations the guest found changed: %s", lost);
 	else
-		check_add_ev(rep, SUITE, "guest_state_after_migration", CHECK_PASS, "lost=0x0", seen,
-			  "after two migrations the guest verified xmm0-15%s%s, "
+		check_add_ev(rep, SUITE, "guest_state_after_migration", CHECK_PASS, "lost=0x0",
+			  seen, "after two migrations the guest verified xmm0-15%s%s, "
 			  "KERNEL_GS_BASE, LSTAR, STAR, SFMASK, FS_BASE, SYSENTER_ESP%s, DR0/DR3, "
 			  "CR0/CR4/EFER%s%s, guest globals and TSC monotonic",
 			  verified & MG_HAVE_YMM ? ", ymm upper halves" : "",
 			  verified & MG_HAVE_FPCTL ? ", MXCSR, x87 FCW" :
-			  " (not MXCSR/FCW: the host emulates guest code and cannot emulate LDMXCSR/FLDCW)",
-			  verified & MG_HAVE_TSC_AUX ? ", TSC_AUX" : "",
-			  verified & MG_HAVE_XCR0 ? ", XCR0" : " (no XSAVE in CPUID: XCR0 not checked)",
-			  verified & MG_HAVE_X2APIC ? ", x2APIC SPIV/TPR/LVTT (in-kernel LAPIC)" : "");
+			  " (not MXCSR/FCW: the host emulates guest code and cannot emulate "
+			  "LDMXCSR/FLDCW)", verified & MG_HAVE_TSC_AUX ? ", TSC_AUX" : "",
+			  verified & MG_HAVE_XCR0 ? ", XCR0"
+			  : " (no XSAVE in CPUID: XCR0 not checked)",
+			  verified & MG_HAVE_X2APIC ? ", x2APIC SPIV/TPR/LVTT (in-kernel LAPIC)"
+			  : "");
 out:
 	vm_destroy(vm);
 }
@@ -212,7 +215,8 @@ static bool same_state(const struct vcpu_state *a, const struct vcpu_state *b, c
 	if (a->has_lapic != b->has_lapic || (a->has_lapic && memcmp(&a->lapic, &b->lapic, sizeof(a->lapic))))
 		return snprintf(what, len, "LAPIC"), false;
 	if (a->xsave_size != b->xsave_size)
-		return snprintf(what, len, "XSAVE size %d -> %d", a->xsave_size, b->xsave_size), false;
+		return snprintf(what, len, "XSAVE size %d -> %d", a->xsave_size, b->xsave_size),
+		false;
 	off = vcpu_state_xsave_diff(a->xsave, b->xsave, (size_t)a->xsave_size);
 	if (off >= 0)
 		return snprintf(what, len, "XSAVE (byte %ld)", off), false;
@@ -310,8 +314,8 @@ static void check_refusal(void *arg)
 	if (!host_irqchip(env) || !supported || !cpuid_has(supported, X86_FEAT_X2APIC)) {
 		snprintf(seen, sizeof(seen), "x2apic=%d irqchip=%d",
 			 supported && cpuid_has(supported, X86_FEAT_X2APIC), host_irqchip(env));
-		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_SKIP, "x2apic=1 irqchip=1", seen,
-			  "needs x2APIC in KVM_GET_SUPPORTED_CPUID and an in-kernel irqchip");
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_SKIP, "x2apic=1 irqchip=1",
+			  seen, "needs x2APIC in KVM_GET_SUPPORTED_CPUID and an in-kernel irqchip");
 		return;
 	}
 	r = migrate_refusal_demo(env, msg, sizeof(msg), what, sizeof(what));
@@ -319,13 +323,14 @@ static void check_refusal(void *arg)
 	snprintf(seen, sizeof(seen), "refused=%d names_feature=%d target_changed=%d",
 		 r == 1 || (r == 0 && what[0]), !!strstr(msg, "x2apic"), r == 0 && what[0] != 0);
 	if (r == 1 && strstr(msg, "x2apic"))
-		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_PASS, MG_REFUSAL_WANT, seen,
-			  "x2APIC-mode vCPU restored into a VM without x2apic: \"%s\"; the target's "
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_PASS, MG_REFUSAL_WANT,
+			  seen, "x2APIC-mode vCPU restored into a VM without x2apic: \"%s\"; the "
+				"target's "
 			  "REGS, SREGS, XSAVE, LAPIC and MSRs are unchanged", msg);
 	else
-		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, MG_REFUSAL_WANT, seen,
-			  "%s%s%s", msg,
-			  r == 0 && what[0] ? "; target state changed: " : "", r == 0 ? what : "");
+		check_add_ev(rep, SUITE, "refuse_missing_feature", CHECK_FAIL, MG_REFUSAL_WANT,
+			  seen, "%s%s%s", msg, r == 0 && what[0] ? "; target state changed: " : "",
+			  r == 0 ? what : "");
 }
 
 static void check_cet_state(void *arg)
@@ -360,8 +365,9 @@ static void check_cet_state(void *arg)
 		snprintf(seen, sizeof(seen), "changes=0x%llx",
 			 res.kind == GUEST_DONE ? (unsigned long long)res.args[0] : ~0ULL);
 		check_add_ev(rep, SUITE, "cet_state_migrates",
-			  res.kind == GUEST_DONE && !res.args[0] ? CHECK_PASS : CHECK_FAIL, "changes=0x0", seen,
-			  "migrated with the supervisor shadow stack active (SSP %#llx): %s, changes "
+			  res.kind == GUEST_DONE && !res.args[0] ? CHECK_PASS : CHECK_FAIL,
+			  "changes=0x0", seen, "migrated with the supervisor shadow stack active "
+					       "(SSP %#llx): %s, changes "
 			  "%#llx (bits: S_CET, PL0_SSP, CR4, SSP, shadow-stack entry)",
 			  (unsigned long long)res.args[1], res.msg,
 			  res.kind == GUEST_DONE ? (unsigned long long)res.args[0] : ~0ULL);

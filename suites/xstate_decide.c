@@ -43,7 +43,8 @@ enum check_status xs_xcr0_verdict(const struct xs_xcr0_ev *e, char *why, size_t 
 	}
 	if (!e->subset) {
 		snprintf(want, XS_EV_LEN, "%s%sguest=set", host_want, host_want[0] ? " " : "");
-		snprintf(seen, XS_EV_LEN, "%s%sguest=none via=none", host_seen, host_seen[0] ? " " : "");
+		snprintf(seen, XS_EV_LEN, "%s%sguest=none via=none", host_seen,
+			 host_seen[0] ? " " : "");
 	} else {
 		if (e->guest == XS_NO_VALUE && e->kvm_err)
 			snprintf(g, sizeof(g), "?");
@@ -55,30 +56,33 @@ enum check_status xs_xcr0_verdict(const struct xs_xcr0_ev *e, char *why, size_t 
 			 host_seen[0] ? " " : "", g, set, xs_via(e));
 	}
 	if (host_bad) {
-		snprintf(why, len, "host XCR0 %#llx after the %s, expected %#llx (%llu wrong in the exit hook)",
-			 (unsigned long long)e->host, e->host_at_exit ? "exit" : "ucall that followed it",
+		snprintf(why, len, "host XCR0 %#llx after the %s, expected %#llx (%llu wrong in "
+			 "the exit hook)", (unsigned long long)e->host,
+			 e->host_at_exit ? "exit" : "ucall that followed it",
 			 (unsigned long long)e->host_want, (unsigned long long)e->hook_bad);
 		return CHECK_FAIL;
 	}
 	if (!e->subset) {
-		snprintf(why, len, "no guest XCR0 could be set: KVM swaps XCR0 only for a guest with "
+		snprintf(why, len,
+			 "no guest XCR0 could be set: KVM swaps XCR0 only for a guest with "
 			 "CR4.OSXSAVE and its own XCR0, so an intact host XCR0 proves nothing");
 		return CHECK_SKIP;
 	}
 	if (e->guest != XS_NO_VALUE && e->guest != e->subset) {
-		snprintf(why, len, "guest xgetbv reads XCR0 %#llx, set %#llx", (unsigned long long)e->guest,
-			 (unsigned long long)e->subset);
+		snprintf(why, len, "guest xgetbv reads XCR0 %#llx, set %#llx",
+			 (unsigned long long)e->guest, (unsigned long long)e->subset);
 		return CHECK_FAIL;
 	}
 	if (kvm_bad) {
-		snprintf(why, len, "KVM_GET_XCRS returns %#llx, set %#llx", (unsigned long long)e->kvm,
-			 (unsigned long long)e->subset);
+		snprintf(why, len, "KVM_GET_XCRS returns %#llx, set %#llx",
+			 (unsigned long long)e->kvm, (unsigned long long)e->subset);
 		return CHECK_FAIL;
 	}
 	if (e->guest == XS_NO_VALUE) {
-		snprintf(why, len, "guest xgetbv not run (%s): the guest's XCR0 after the exit is unverified; "
-			 "KVM_GET_XCRS (%s) is KVM's copy, not the guest's register; host XCR0 %s",
-			 e->no_guest ? e->no_guest : "no reason given", e->kvm_err ? "failed" : "agrees",
+		snprintf(why, len, "guest xgetbv not run (%s): the guest's XCR0 after the exit is "
+			 "unverified; KVM_GET_XCRS (%s) is KVM's copy, not the guest's register; "
+			 "host XCR0 %s", e->no_guest ? e->no_guest : "no reason given",
+			 e->kvm_err ? "failed" : "agrees",
 			 e->host_measured ? "intact" : "not readable");
 		return CHECK_SKIP;
 	}
@@ -102,16 +106,19 @@ enum check_status xs_subset_verdict(const struct xs_subset_ev *e, char *why, siz
 		snprintf(guest, sizeof(guest), "0x%llx", (unsigned long long)e->guest);
 	snprintf(want, XS_EV_LEN, "xcr0=0x%llx xsetbv=ok kvm=0x%llx xgetbv=0x%llx",
 		 (unsigned long long)e->subset, (unsigned long long)e->subset, (unsigned long long)e->subset);
-	snprintf(seen, XS_EV_LEN, "xcr0=0x%llx xsetbv=%s kvm=%s xgetbv=%s", (unsigned long long)e->subset,
-		 e->xsetbv_ok ? "ok" : "fault", kvm, e->xsetbv_ok ? guest : "none");
+	snprintf(seen, XS_EV_LEN, "xcr0=0x%llx xsetbv=%s kvm=%s xgetbv=%s",
+		 (unsigned long long)e->subset, e->xsetbv_ok ? "ok" : "fault", kvm,
+		 e->xsetbv_ok ? guest : "none");
 	if (!e->xsetbv_ok) {
 		snprintf(why, len, "the guest's XSETBV faulted");
 		return CHECK_FAIL;
 	}
 	if (e->kvm_err || e->kvm != e->subset) {
-		snprintf(why, len, "KVM_GET_XCRS %s after the guest's XSETBV: KVM never saw the guest's "
-			 "XSETBV (no XSETBV exit; e.g. a CPU emulator whose nested virtualization does not "
-			 "intercept it) and will load its own value on the next entry", kvm);
+		snprintf(why, len,
+			 "KVM_GET_XCRS %s after the guest's XSETBV: KVM never saw the guest's "
+			 "XSETBV (no XSETBV exit; e.g. a CPU emulator whose nested virtualization "
+			 "does not intercept it) and will load its own value on the next entry",
+			 kvm);
 		return CHECK_FAIL;
 	}
 	if (e->guest != XS_NO_VALUE && e->guest != e->subset) {
@@ -120,9 +127,10 @@ enum check_status xs_subset_verdict(const struct xs_subset_ev *e, char *why, siz
 		return CHECK_FAIL;
 	}
 	if (e->guest == XS_NO_VALUE) {
-		snprintf(why, len, "KVM_GET_XCRS %s after the guest's XSETBV%s, but guest xgetbv not run (%s): "
-			 "the guest's own view is unverified", kvm,
-			 e->kvm_before == XS_NO_VALUE ? " (KVM's value before it unknown)" : " (changed from before)",
+		snprintf(why, len, "KVM_GET_XCRS %s after the guest's XSETBV%s, but guest xgetbv "
+			 "not run (%s): the guest's own view is unverified", kvm,
+			 e->kvm_before == XS_NO_VALUE ? " (KVM's value before it unknown)"
+			 : " (changed from before)",
 			 e->no_guest ? e->no_guest : "no reason given");
 		return CHECK_SKIP;
 	}

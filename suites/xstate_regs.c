@@ -92,7 +92,8 @@ void xs_check_host_vec(void *arg)
 	memset(out, 0, sizeof(out));
 	xs_fill(*vm_global(x->vm, xs_g_pattern), XS_VEC_BYTES, 0x3c);
 	if (vcpu_call(x->v, xs_guest_clobber, 0) || xs_guard_arm(&t, XS_RAW_RUN_MS)) {
-		check_add(x->rep, XS_SUITE, "host_vector_state", CHECK_FAIL, "cannot set up the guest call");
+		check_add(x->rep, XS_SUITE, "host_vector_state", CHECK_FAIL,
+			  "cannot set up the guest call");
 		return;
 	}
 	r = xs_kvm_run_vec(kind, x->v->fd, in, out);
@@ -105,8 +106,8 @@ void xs_check_host_vec(void *arg)
 	if (run->exit_reason != KVM_EXIT_IO || run->io.port != XS_PORT) {
 		check_add(x->rep, XS_SUITE, "host_vector_state",
 			  run->exit_reason == KVM_EXIT_INTERNAL_ERROR ? CHECK_SKIP : CHECK_FAIL,
-			  "the guest did not reach its port exit: KVM exit %s (the guest loads xmm0-15 first)",
-			  kvm_exit_reason_name(run->exit_reason));
+			  "the guest did not reach its port exit: KVM exit %s (the guest loads "
+			  "xmm0-15 first)", kvm_exit_reason_name(run->exit_reason));
 		return;
 	}
 	d = xs_first_diff(in, out, n);
@@ -115,14 +116,17 @@ void xs_check_host_vec(void *arg)
 	vcpu_run(x->v, XS_BUDGET_MS, &res);	/* complete the port write, let the guest return */
 	if (d < n)
 		check_add_ev(x->rep, XS_SUITE, "host_vector_state", CHECK_FAIL, want, seen,
-			  "%s of the exitscope process changed across KVM_RUN: byte %zu (%s%zu) is %#x, was %#x",
-			  xs_vec_name(kind), d, kind == XS_VEC_XMM ? "xmm" : kind == XS_VEC_YMM ? "ymm" : "zmm",
+			  "%s of the exitscope process changed across KVM_RUN: byte %zu (%s%zu) is "
+			  "%#x, was %#x", xs_vec_name(kind), d,
+			  kind == XS_VEC_XMM ? "xmm" : kind == XS_VEC_YMM ? "ymm" : "zmm",
 			  d / (n / (kind == XS_VEC_ZMM ? 32 : 16)), out[d], in[d]);
 	else
 		check_add_ev(x->rep, XS_SUITE, "host_vector_state", CHECK_PASS, want, seen,
-			  "%s pattern (%zu bytes) of the exitscope process intact after a KVM_RUN in which the guest "
-			  "loaded its own xmm0-15 and exited on a port write (%s)%s", xs_vec_name(kind), n,
-			  res.kind == GUEST_DONE ? "guest returned" : xs_outcome(&res, buf, sizeof(buf)),
+			  "%s pattern (%zu bytes) of the exitscope process intact after a KVM_RUN "
+			  "in which the guest loaded its own xmm0-15 and exited on a port write "
+			  "(%s)%s", xs_vec_name(kind), n,
+			  res.kind == GUEST_DONE ? "guest returned"
+			  : xs_outcome(&res, buf, sizeof(buf)),
 			  kind == XS_VEC_ZMM ? "" : "; host has no usable AVX-512, no zmm");
 }
 
@@ -151,8 +155,8 @@ void xs_check_guest_vec(void *arg)
 	xs_vec_ev(seen, "xmm0-15", XS_VEC_BYTES, res.args[0]);
 	check_add_ev(x->rep, XS_SUITE, "guest_vector_state", res.args[0] ? CHECK_FAIL : CHECK_PASS,
 		  want, seen,
-		  "guest xmm0-15 pattern: %llu of %d bytes changed after %llu userspace PIO, %llu MMIO "
-		  "exits, CPUID, in-kernel PIO and a sync%s",
+		  "guest xmm0-15 pattern: %llu of %d bytes changed after %llu userspace PIO, "
+		  "%llu MMIO exits, CPUID, in-kernel PIO and a sync%s",
 		  (unsigned long long)res.args[0], XS_VEC_BYTES,
 		  (unsigned long long)(x->v->user_exits.io - u0.io),
 		  (unsigned long long)(x->v->user_exits.mmio - u0.mmio),
@@ -173,8 +177,8 @@ void xs_check_set_xsave(void *arg)
 		return;
 	r = kvm_get_xsave2(x->v->fd, xs);
 	if (r) {
-		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_FAIL, "KVM_GET_XSAVE2: %s",
-			  strerror(-r));
+		check_add(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_FAIL,
+			  "KVM_GET_XSAVE2: %s", strerror(-r));
 		goto out;
 	}
 	/*
@@ -211,12 +215,12 @@ void xs_check_set_xsave(void *arg)
 		  xs_count_diff(want, *vm_global(x->vm, xs_g_xmm), sizeof(want)));
 	if (d < sizeof(want))
 		check_add_ev(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_FAIL, ev_want, ev_seen,
-			  "after KVM_SET_XSAVE the guest's xmm%zu byte %zu is %#x, set %#x", d / 16, d % 16,
-			  (*vm_global(x->vm, xs_g_xmm))[d], want[d]);
+			  "after KVM_SET_XSAVE the guest's xmm%zu byte %zu is %#x, set %#x", d / 16,
+			  d % 16, (*vm_global(x->vm, xs_g_xmm))[d], want[d]);
 	else
 		check_add_ev(x->rep, XS_SUITE, "set_xsave_guest_view", CHECK_PASS, ev_want, ev_seen,
-			  "xmm0-15 written with KVM_SET_XSAVE (%d-byte buffer, XSTATE_BV SSE set, MXCSR %#x) "
-			  "read back by the guest (movdqu)", size, XS_MXCSR_DEFAULT);
+			  "xmm0-15 written with KVM_SET_XSAVE (%d-byte buffer, XSTATE_BV SSE set, "
+			  "MXCSR %#x) read back by the guest (movdqu)", size, XS_MXCSR_DEFAULT);
 out:
 	free(xs);
 }
@@ -233,8 +237,9 @@ void xs_check_xss(void *arg)
 
 	if (!hi || !hi->feat_xsaves) {
 		check_add_ev(x->rep, XS_SUITE, "xss", CHECK_SKIP, "xsaves=1", "xsaves=0",
-			  "KVM does not offer XSAVES to guests (KVM_GET_SUPPORTED_CPUID 0xd.1:EAX[3] clear), "
-			  "so guests have no IA32_XSS (supported XSS %#llx, in the MSR save list: %s)",
+			  "KVM does not offer XSAVES to guests (KVM_GET_SUPPORTED_CPUID "
+			  "0xd.1:EAX[3] clear), so guests have no IA32_XSS (supported XSS %#llx, "
+			  "in the MSR save list: %s)",
 			  hi ? (unsigned long long)hi->xss_supported : 0ULL,
 			  hi && hi->msr_xss ? "yes" : "no");
 		return;
@@ -278,7 +283,8 @@ void xs_check_xss(void *arg)
 		  "%#llx after KVM_SET_MSRS; writing reserved bit 0: %s, value then %#llx",
 		  (unsigned long long)want, (unsigned long long)seen[1], (unsigned long long)kvm,
 		  kr ? strerror(-kr) : "round trip ok", (unsigned long long)seen[2],
-		  res.args[0] & GUEST_FAULT ? vector_name(GUEST_FAULT_VECTOR(res.args[0])) : "accepted",
+		  res.args[0] & GUEST_FAULT ? vector_name(GUEST_FAULT_VECTOR(res.args[0]))
+		  : "accepted",
 		  (unsigned long long)seen[3]);
 }
 
@@ -297,8 +303,8 @@ void xs_check_pkru(void *arg)
 
 	if (!hi || !hi->feat_pku) {
 		check_add_ev(x->rep, XS_SUITE, "pkru", CHECK_SKIP, "pku=1", "pku=0",
-			  "KVM does not offer PKU to guests (KVM_GET_SUPPORTED_CPUID 7:ECX[3] clear): "
-			  "no guest PKRU to isolate");
+			  "KVM does not offer PKU to guests (KVM_GET_SUPPORTED_CPUID 7:ECX[3] "
+			  "clear): no guest PKRU to isolate");
 		return;
 	}
 	for (k = vcpu_call_run(x->v, xs_guest_pkru, want, XS_BUDGET_MS, &res); k == GUEST_SYNC;
@@ -319,15 +325,16 @@ void xs_check_pkru(void *arg)
 		return;
 	}
 	host_ok = !x->hook.cpu.ospke || (host_mid == x->hook.pkru0 && x->hook.pkru_bad == bad0);
-	snprintf(ev_want, sizeof(ev_want), "guest_mid=0x%x guest_end=0x%x host_changed=0", want, want);
+	snprintf(ev_want, sizeof(ev_want), "guest_mid=0x%x guest_end=0x%x host_changed=0", want,
+		 want);
 	snprintf(ev_seen, sizeof(ev_seen), "guest_mid=0x%llx guest_end=0x%llx host_changed=%d",
 		 (unsigned long long)guest_mid, (unsigned long long)res.args[0], !host_ok);
 	check_add_ev(x->rep, XS_SUITE, "pkru",
 		  guest_mid == want && res.args[0] == want && host_ok ? CHECK_PASS : CHECK_FAIL,
 		  ev_want, ev_seen,
-		  "guest PKRU %#x (host's %#x): rdpkru %#llx after PIO and CPUID exits, %#llx after a sync;"
-		  " host PKRU %s",
-		  want, x->hook.pkru0, (unsigned long long)guest_mid, (unsigned long long)res.args[0],
-		  x->hook.cpu.ospke ? (host_ok ? "unchanged after KVM_RUN" : "CHANGED after KVM_RUN")
-				    : "not readable (host without OSPKE)");
+		  "guest PKRU %#x (host's %#x): rdpkru %#llx after PIO and CPUID exits, %#llx "
+		  "after a sync; host PKRU %s", want, x->hook.pkru0, (unsigned long long)guest_mid,
+		  (unsigned long long)res.args[0],
+		  !x->hook.cpu.ospke ? "not readable (host without OSPKE)"
+		  : host_ok ? "unchanged after KVM_RUN" : "CHANGED after KVM_RUN");
 }

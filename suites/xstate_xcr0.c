@@ -36,8 +36,9 @@ void xs_check_subset_guest(void *arg)
 	xs_hex(want, x->subset);
 	if (!x->guest_xsave) {
 		snprintf(x->no_xgetbv, sizeof(x->no_xgetbv), "guest CPUID has no XSAVE");
-		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", CHECK_SKIP, "xsave=1", "xsave=0",
-			  "%s (KVM_GET_SUPPORTED_CPUID 1:ECX[26] clear): the guest cannot set XCR0 "
+		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", CHECK_SKIP, "xsave=1",
+			  "xsave=0", "%s (KVM_GET_SUPPORTED_CPUID 1:ECX[26] clear): the guest "
+				     "cannot set XCR0 "
 			  "or run xgetbv", x->no_xgetbv);
 		return;
 	}
@@ -48,7 +49,8 @@ void xs_check_subset_guest(void *arg)
 	if (res.kind != GUEST_DONE || (res.args[0] & GUEST_FAULT_PREREQ)) {
 		st = res.kind == GUEST_EMULATION_FAILURE ? CHECK_SKIP : CHECK_FAIL;
 		if (res.kind == GUEST_DONE)
-			snprintf(buf, sizeof(buf), "setting CR4.OSXSAVE faulted with %s although guest CPUID has XSAVE",
+			snprintf(buf, sizeof(buf), "setting CR4.OSXSAVE faulted with %s although "
+				 "guest CPUID has XSAVE",
 				 vector_name(GUEST_FAULT_VECTOR(res.args[0])));
 		else
 			xs_outcome(&res, buf, sizeof(buf));
@@ -83,8 +85,8 @@ void xs_check_subset_guest(void *arg)
 		snprintf(x->subset_how, sizeof(x->subset_how), "set by the guest (xsetbv)");
 	}
 	check_add_ev(x->rep, XS_SUITE, "xcr0_subset_guest", st, want, seen,
-		  "guest set XCR0 %#llx with xsetbv (host %#llx): %s", (unsigned long long)x->subset,
-		  (unsigned long long)x->hook.cpu.xcr0, buf);
+		  "guest set XCR0 %#llx with xsetbv (host %#llx): %s",
+		  (unsigned long long)x->subset, (unsigned long long)x->hook.cpu.xcr0, buf);
 }
 
 /* The same subset through KVM_SET_XCRS from the host. */
@@ -99,8 +101,8 @@ void xs_check_subset_host(void *arg)
 	if (r) {
 		check_add(x->rep, XS_SUITE, "xcr0_subset_host",
 			  x->hook.cpu.osxsave ? CHECK_FAIL : CHECK_SKIP,
-			  "KVM_SET_XCRS XCR0=%#llx: %s%s", (unsigned long long)x->subset, strerror(-r),
-			  x->hook.cpu.osxsave ? "" : " (host without XSAVE)");
+			  "KVM_SET_XCRS XCR0=%#llx: %s%s", (unsigned long long)x->subset,
+			  strerror(-r), x->hook.cpu.osxsave ? "" : " (host without XSAVE)");
 		if (!x->subset_how[0])
 			x->subset = 0;
 		return;
@@ -108,7 +110,8 @@ void xs_check_subset_host(void *arg)
 	r = xs_get_xcr0(x, &got);
 	xs_ev_xcr0(seen, got, "kvm_get_xcrs");
 	if (r || got != x->subset) {
-		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_host", CHECK_FAIL, want, r ? NULL : seen,
+		check_add_ev(x->rep, XS_SUITE, "xcr0_subset_host", CHECK_FAIL, want,
+			  r ? NULL : seen,
 			  "KVM_SET_XCRS XCR0=%#llx accepted, KVM_GET_XCRS %s %#llx",
 			  (unsigned long long)x->subset, r ? strerror(-r) : "returned",
 			  (unsigned long long)got);
@@ -183,7 +186,8 @@ static void xs_step_evidence(int step, const struct xs_step_seen *s, char *buf, 
 	*st = CHECK_PASS;
 	switch (step) {
 	case XS_STEP_PIO_USER:
-		snprintf(buf, len, "%llu userspace PIO exit(s) (run loop)", (unsigned long long)s->io);
+		snprintf(buf, len, "%llu userspace PIO exit(s) (run loop)",
+			 (unsigned long long)s->io);
 		key = "user_pio", n = s->io, need = 1;
 		break;
 	case XS_STEP_PIO_KERNEL:
@@ -192,7 +196,8 @@ static void xs_step_evidence(int step, const struct xs_step_seen *s, char *buf, 
 		key = "user_pio", n = s->io, need = 0;
 		break;
 	case XS_STEP_MMIO:
-		snprintf(buf, len, "%llu userspace MMIO exit(s) (run loop)", (unsigned long long)s->mmio);
+		snprintf(buf, len, "%llu userspace MMIO exit(s) (run loop)",
+			 (unsigned long long)s->mmio);
 		key = "user_mmio", n = s->mmio, need = 1;
 		break;
 	case XS_STEP_CPUID:
@@ -205,7 +210,8 @@ static void xs_step_evidence(int step, const struct xs_step_seen *s, char *buf, 
 		key = "timer_irqs", n = s->extra, need = 1;
 		break;
 	default:
-		snprintf(buf, len, "%llu KVM_RUN return(s) with EINTR after %u SIGUSR2 to the vCPU thread",
+		snprintf(buf, len,
+			 "%llu KVM_RUN return(s) with EINTR after %u SIGUSR2 to the vCPU thread",
 			 (unsigned long long)s->intr, s->kicks);
 		if (!s->intr)
 			*st = CHECK_SKIP;
@@ -353,16 +359,18 @@ void xs_check_set_xcrs(void *arg)
 		return;
 	}
 	if (!x->guest_xgetbv) {
-		check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view", got == want ? CHECK_SKIP : CHECK_FAIL,
-			  ev_want, ev_seen, "guest xgetbv not run (%s): the guest's view is unverified; "
-			  "KVM_GET_XCRS returns %#llx after KVM_SET_XCRS %#llx",
-			  x->no_xgetbv, (unsigned long long)got, (unsigned long long)want);
+		check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view",
+			  got == want ? CHECK_SKIP : CHECK_FAIL, ev_want, ev_seen,
+			  "guest xgetbv not run (%s): the guest's view is unverified; KVM_GET_XCRS "
+			  "returns %#llx after KVM_SET_XCRS %#llx", x->no_xgetbv,
+			  (unsigned long long)got, (unsigned long long)want);
 		return;
 	}
 	vcpu_call_run(x->v, xs_guest_xgetbv, 0, XS_BUDGET_MS, &res);
 	if (res.kind != GUEST_DONE || (res.args[0] & GUEST_NO_VALUE)) {
-		check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view", CHECK_FAIL, ev_want, "via=none",
-			  "KVM_SET_XCRS %#llx, then xgetbv in the guest: %s", (unsigned long long)want,
+		check_add_ev(x->rep, XS_SUITE, "set_xcrs_guest_view", CHECK_FAIL, ev_want,
+			  "via=none", "KVM_SET_XCRS %#llx, then xgetbv in the guest: %s",
+			  (unsigned long long)want,
 			  res.kind == GUEST_DONE ? vector_name(GUEST_FAULT_VECTOR(res.args[0]))
 						 : xs_outcome(&res, buf, sizeof(buf)));
 		return;
