@@ -7,6 +7,7 @@
 #ifndef EXITSCOPE_COMPARE_COMPARE_H
 #define EXITSCOPE_COMPARE_COMPARE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -128,7 +129,7 @@ const char *compare_speed_line(const struct compare_result *cr, char *buf, size_
  * cycles, each probe's estimator and runs), how the figures were put at speed,
  * every note on one line; the exit-path changes last (path_changes_print).
  */
-void compare_print(FILE *f, const struct compare_result *cr, int wide);
+void compare_print(FILE *f, const struct compare_result *cr, bool wide);
 
 void compare_free(struct compare_result *cr);
 

@@ -21,11 +21,11 @@
  * COMPARE_COLUMNS columns broken at spaces, the later ones indented by
  * indent (a word longer than a line stands alone); wide: on one line.
  */
-static void put_text(FILE *f, int wide, const char *lead, size_t indent, const char *text)
+static void put_text(FILE *f, bool wide, const char *lead, size_t indent, const char *text)
 {
 	size_t col = strlen(lead), n, len = strlen(text) * 4 + 1;
 	char *esc = malloc(len);
-	int first = 1;
+	bool first = true;
 
 	fputs(lead, f);
 	if (!esc) {	/* out of memory: the text still escaped, on one line */
@@ -48,7 +48,7 @@ static void put_text(FILE *f, int wide, const char *lead, size_t indent, const c
 		if (!first && col + 1 + text_cols(p, n) > COMPARE_COLUMNS) {
 			fprintf(f, "\n%*s", (int)indent, "");
 			col = indent;
-			first = 1;
+			first = true;
 		}
 		if (!first) {
 			fputc(' ', f);
@@ -56,7 +56,7 @@ static void put_text(FILE *f, int wide, const char *lead, size_t indent, const c
 		}
 		fwrite(p, 1, n, f);
 		col += text_cols(p, n);
-		first = 0;
+		first = false;
 	}
 	fputc('\n', f);
 	free(esc);
@@ -117,9 +117,9 @@ static const char *name_cell(const char *name, int w, int cut, char *buf, size_t
 }
 
 /* A warning or note of the comparison: "!!! WARNING: ..." or "note: ...". */
-static void put_warning(FILE *f, int wide, const char *w)
+static void put_warning(FILE *f, bool wide, const char *w)
 {
-	int loud = !strncmp(w, "WARNING", 7);
+	bool loud = !strncmp(w, "WARNING", 7);
 
 	put_text(f, wide, loud ? "!!! " : "", loud ? 4 : 2, w);
 }
@@ -133,7 +133,7 @@ static const char *status_text(const struct run_probe *p, char *buf, size_t len)
 	return buf;
 }
 
-static void print_host(FILE *f, const struct compare_result *cr, int wide)
+static void print_host(FILE *f, const struct compare_result *cr, bool wide)
 {
 	char line[1024];
 	size_t i;
@@ -198,9 +198,9 @@ static int compared(const struct compare_probe *p)
  * Default (no model column): each estimator with how many probes have it,
  * the probes named but for the most common one's, then the words.
  */
-static void print_models(FILE *f, const struct compare_result *cr, int wide)
+static void print_models(FILE *f, const struct compare_result *cr, bool wide)
 {
-	int used[COMPARE_METHOD_N] = { 0 }, floor = 0, mixed = 0;
+	bool used[COMPARE_METHOD_N] = { false }, floor = false, mixed = false;
 	char line[2048], seen[8][24], m[24], top[24] = "";
 	size_t n_seen = 0, cnt[8] = { 0 }, best = 0, i, k, len = 0;
 	const char *sep = "";
@@ -210,7 +210,7 @@ static void print_models(FILE *f, const struct compare_result *cr, int wide)
 
 		if (!compared(p))
 			continue;
-		used[p->method_a] = used[p->method_b] = 1;
+		used[p->method_a] = used[p->method_b] = true;
 		floor |= p->floor != NULL;
 		mixed |= p->method_a != p->method_b;
 		model_text(p, m, sizeof(m));
@@ -288,12 +288,12 @@ static void print_runs(FILE *f, const struct compare_result *cr)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line), " and %zu more",
 			 k - NAMES_MAX);
 	if (k)
-		put_text(f, 0, "", 2, line);
+		put_text(f, false, "", 2, line);
 }
 
 /* The verdict column; (b): compared by batches in a table of probes by rounds. */
 static const char *verdict_text(const struct compare_result *cr, const struct compare_probe *p,
-				int wide, char *buf, size_t len)
+				bool wide, char *buf, size_t len)
 {
 	const char *b = p->method == COMPARE_METHOD_BATCHES && cr->n_by_rounds ? " (b)" : "";
 
@@ -414,7 +414,7 @@ static const char *figures_text(const struct compare_result *cr, char *buf, size
 	return buf;
 }
 
-static void print_probes(FILE *f, const struct compare_result *cr, int wide)
+static void print_probes(FILE *f, const struct compare_result *cr, bool wide)
 {
 	char how[512], line[1024];
 
@@ -458,7 +458,7 @@ static void print_probes(FILE *f, const struct compare_result *cr, int wide)
 }
 
 /* Which floor went into the intervals: file, host, exitscope, when, K runs. */
-static void print_floor(FILE *f, const struct compare_result *cr, int wide)
+static void print_floor(FILE *f, const struct compare_result *cr, bool wide)
 {
 	const struct noise_floor *nf = cr->noise;
 	char line[2048], *e;
@@ -486,7 +486,7 @@ static void print_floor(FILE *f, const struct compare_result *cr, int wide)
 }
 
 /* A list of lines under a heading ("  " each, wrapped with 4). */
-static void print_counters(FILE *f, const struct compare_counter *c, size_t n, int wide)
+static void print_counters(FILE *f, const struct compare_counter *c, size_t n, bool wide)
 {
 	char line[512];
 
@@ -495,7 +495,7 @@ static void print_counters(FILE *f, const struct compare_counter *c, size_t n, i
 }
 
 /* A probe that was not compared: why, said once when both sides say the same. */
-static void print_not_run(FILE *f, const struct compare_probe *p, int wide)
+static void print_not_run(FILE *f, const struct compare_probe *p, bool wide)
 {
 	char sa[512], sb[512], line[1400];
 
@@ -510,7 +510,7 @@ static void print_not_run(FILE *f, const struct compare_probe *p, int wide)
 	put_text(f, wide, "  ", 4, line);
 }
 
-static void print_only(FILE *f, const char *side, const char *const *names, size_t n, int wide)
+static void print_only(FILE *f, const char *side, const char *const *names, size_t n, bool wide)
 {
 	char line[4096];
 	size_t len;
@@ -523,7 +523,7 @@ static void print_only(FILE *f, const char *side, const char *const *names, size
 	put_text(f, wide, "", 2, line);
 }
 
-void compare_print(FILE *f, const struct compare_result *cr, int wide)
+void compare_print(FILE *f, const struct compare_result *cr, bool wide)
 {
 	char line[1024];
 	size_t i;

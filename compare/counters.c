@@ -117,7 +117,7 @@ static double binom_logpmf(double x, double n, double p)
 double counters_poisson_p(double ka, double ops_a, double kb, double ops_b)
 {
 	double n = ka + kb, p = ops_b / (ops_a + ops_b), sum = 0, t;
-	int up = kb >= n * p;
+	bool up = kb >= n * p;
 
 	if (!(n > 0) || !(p > 0) || !(p < 1))
 		return 1;
@@ -176,7 +176,7 @@ static enum counters_call by_counts(const struct run_probe *const *a, size_t na,
 }
 
 static enum counters_call judge(const struct run_probe *const *a, size_t n_a,
-				const struct run_probe *const *b, size_t n_b, int i, int emulated,
+				const struct run_probe *const *b, size_t n_b, int i, bool emulated,
 				const double *xa, size_t na, const double *xb, size_t nb,
 				struct compare_counter *c)
 {
@@ -213,7 +213,7 @@ static enum counters_call judge(const struct run_probe *const *a, size_t n_a,
 }
 
 enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
-				  const struct run_probe *const *b, size_t nb, int i, int emulated,
+				  const struct run_probe *const *b, size_t nb, int i, bool emulated,
 				  struct compare_counter *c)
 {
 	size_t ka, kb;

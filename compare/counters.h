@@ -29,7 +29,7 @@ double counters_mean(const struct run_probe *const *r, size_t n, int i);
  * run to run beyond chance: a one-run side is not judged by them).
  */
 enum counters_call counters_judge(const struct run_probe *const *a, size_t na,
-				  const struct run_probe *const *b, size_t nb, int i, int emulated,
+				  const struct run_probe *const *b, size_t nb, int i, bool emulated,
 				  struct compare_counter *c);
 
 /*

@@ -32,7 +32,7 @@ int compare_runs_distinct(const struct result_file *const *a, size_t na,
 
 		for (size_t j = i + 1; j < n; j++) {
 			const struct result_file *y = j < na ? a[j] : b[j - na];
-			int across = i < na && j >= na;
+			bool across = i < na && j >= na;
 
 			if (!same_run(x, y))
 				continue;

@@ -118,7 +118,7 @@ static struct stats_run *side_runs(const struct run_probe *const *r, size_t n,
 /* How one side with rounds is estimated. */
 struct side_est {
 	enum compare_method m;
-	int floored;			/* within its runs + the floor */
+	bool floored;			/* within its runs + the floor */
 	struct stats_side s;
 	size_t runs, rounds;
 };
@@ -131,7 +131,7 @@ struct side_est {
  * statistics (a value not finite).
  */
 static int estimate_side(const struct run_probe *const *r, size_t n, const struct speed_adj *adj,
-			 int with_floor, struct side_est *e)
+			 bool with_floor, struct side_est *e)
 {
 	size_t min_rounds;
 	struct stats_run *sr = side_runs(r, n, adj, &e->rounds, &min_rounds);
@@ -140,10 +140,10 @@ static int estimate_side(const struct run_probe *const *r, size_t n, const struc
 	if (!sr)
 		return -ENOMEM;
 	e->runs = n;
-	e->floored = 0;
+	e->floored = false;
 	if (with_floor && min_rounds >= 2) {
 		e->m = COMPARE_METHOD_ROUNDS;
-		e->floored = 1;
+		e->floored = true;
 		rc = stats_side_within(sr, n, &e->s);
 	} else if (n >= 2) {
 		e->m = COMPARE_METHOD_RUNS;

@@ -230,14 +230,14 @@ int path_changes_build(const struct result_file *const *a, size_t na,
 		const char *name = a[0]->probes[i].name;
 		struct path_probe_change pc = { .probe = name };
 		size_t cap = 0;
-		int both = 1;
+		bool both = true;
 
 		for (int side = 0; side < 2; side++)
 			for (size_t j = 0; j < ns[side]; j++) {
 				const struct exit_path *e = probe_path(s[side][j], name);
 
 				if (!e) {
-					both = 0;
+					both = false;
 					continue;
 				}
 				fig_add(&pc.kernel[side], exit_path_per_op(e, e->kernel_insn));

@@ -141,7 +141,7 @@ static int pool_side(const struct side *s, const struct key_ref *first, struct p
  */
 static enum compare_verdict decide(const struct compare_probe *p, double threshold_pct)
 {
-	int significant = (p->d.lo > 0 || p->d.hi < 0) &&
+	bool significant = (p->d.lo > 0 || p->d.hi < 0) &&
 			  (!p->has_pct || fabs(p->pct) >= threshold_pct);
 
 	if (significant)
@@ -265,7 +265,7 @@ static int any_two_vcpus(const struct run_probe *const *r, size_t n)
  * one run a side there (docs/benchmark.md). *floor_emulated: the latter.
  */
 static int judgeable(const struct compare_result *cr, const struct compare_probe *p,
-		     int *floor_emulated)
+		     bool *floor_emulated)
 {
 	*floor_emulated = p->r2r == COMPARE_R2R_FLOOR && cr->emulated &&
 			  (p->runs_a == 1 || p->runs_b == 1);
@@ -275,7 +275,8 @@ static int judgeable(const struct compare_result *cr, const struct compare_probe
 static int compare_probe(struct compare_result *cr, struct compare_probe *p,
 			 const struct pooled *pa, const struct pooled *pb)
 {
-	int floor_emulated, rc;
+	bool floor_emulated;
+	int rc;
 
 	p->a = pa->rep;
 	p->b = pb->rep;

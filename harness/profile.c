@@ -13,22 +13,23 @@
  * kernel drops the bitmap, and the batches run as in an unprofiled run.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <sys/io.h>
 
 #include "harness/profile.h"
 #include "harness/profile_mark.h"
 
-static int port_access(int on)
+static int port_access(bool on)
 {
 	return ioperm(PROFILE_PORT, 4, on) ? -errno : 0;
 }
 
 int profile_marks_open(void)
 {
-	int r = port_access(1);
+	int r = port_access(true);
 
 	if (!r)
-		r = port_access(0);
+		r = port_access(false);
 	return r;
 }
 

@@ -331,7 +331,7 @@ static void release(struct trace_session *s)
 			write_str(s->dir, "buffer_size_kb", buf);
 		}
 	}
-	s->active = 0;
+	s->active = false;
 }
 
 void trace_abort(struct trace_session *s)
@@ -361,14 +361,14 @@ int trace_begin(struct trace_session *s)
 		return -ENAMETOOLONG;
 	s->saved_buffer_kb = 0;
 	if (mkdir(s->dir, 0700) == 0) {
-		s->instance = 1;
+		s->instance = true;
 	} else {
 		/* No instances: use (and afterwards tidy) the top-level buffer. */
-		s->instance = 0;
+		s->instance = false;
 		strcpy(s->dir, root);
 		s->saved_buffer_kb = read_long(s->dir, "buffer_size_kb");
 	}
-	s->active = 1;
+	s->active = true;
 
 	snprintf(buf, sizeof(buf), "%u",
 		 s->buffer_kb ? s->buffer_kb : TRACE_DEFAULT_BUFFER_KB);

@@ -48,6 +48,7 @@
 #ifndef EXITSCOPE_KVM_TRACE_H
 #define EXITSCOPE_KVM_TRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -78,8 +79,8 @@ struct trace_session {
 
 	/* Private to trace.c. */
 	char dir[TRACE_PATH_LEN];	/* instance (or tracefs root) */
-	int instance;			/* dir is our own instance */
-	int active;
+	bool instance;			/* dir is our own instance */
+	bool active;
 	long saved_buffer_kb;		/* top-level fallback only */
 };
 

@@ -176,7 +176,7 @@ static int insn_in(const char *insn, const char *const *names)
 	return 0;
 }
 
-const char *census_operand_name(const char *insn, int has_operand, uint64_t operand,
+const char *census_operand_name(const char *insn, bool has_operand, uint64_t operand,
 				char *buf, size_t len)
 {
 	static const char *const msr[] = { "wrmsr", "rdmsr", NULL };

@@ -8,6 +8,7 @@
 #ifndef EXITSCOPE_PROFILE_CENSUS_NAMES_H
 #define EXITSCOPE_PROFILE_CENSUS_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,7 +22,7 @@
  * An operand of a kind without a table (a kind added to the module later)
  * is its raw hex too.
  */
-const char *census_operand_name(const char *insn, int has_operand, uint64_t operand,
+const char *census_operand_name(const char *insn, bool has_operand, uint64_t operand,
 				char *buf, size_t len);
 
 /* KVM's name of a VMCS field encoding, or NULL. */

@@ -239,7 +239,7 @@ static int census_line(char *line, struct prof_census *c)
 	if (strcmp(w, "-")) {
 		if (key_num(w, 16, &c->operand))
 			return -EINVAL;
-		c->has_operand = 1;
+		c->has_operand = true;
 	}
 	r = count_num(strtok_r(NULL, " ", &save), &c->n);
 	if (r)
@@ -258,7 +258,8 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 	/* The current side's totals of insn, call, entry, exit, census counts. */
 	uint64_t totals[5] = { 0 };
 	size_t lineno = 0, len, dumps_cap = 0, probes_cap = 0;	/* f->dumps', cur.probes' */
-	int version, r = 0, in_dump = 0;
+	int version, r = 0;
+	bool in_dump = false;
 	unsigned sides_seen = 0;	/* of the current probe, by side_names' index */
 
 	memset(f, 0, sizeof(*f));
@@ -302,7 +303,7 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 			cur.label = rest_of(line, "dump");
 			if (!cur.label)
 				BAD("%s: line %zu: a dump without a label", path, lineno);
-			in_dump = 1;
+			in_dump = true;
 			side = NULL;
 			continue;
 		}
@@ -319,7 +320,7 @@ int prof_file_read(struct prof_file *f, const char *path, struct err *err)
 			f->dumps[f->n++] = cur;
 			memset(&cur, 0, sizeof(cur));
 			probes_cap = 0;
-			in_dump = 0;
+			in_dump = false;
 			continue;
 		}
 		if (!strncmp(line, "probe ", 6)) {

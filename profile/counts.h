@@ -7,6 +7,7 @@
 #ifndef EXITSCOPE_PROFILE_COUNTS_H
 #define EXITSCOPE_PROFILE_COUNTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,7 +32,7 @@ struct prof_census {
 	uint64_t rip;
 	char insn[16];			/* lower-case mnemonic as the module names it */
 	uint64_t operand;
-	int has_operand;
+	bool has_operand;
 	uint64_t n;
 };
 

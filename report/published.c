@@ -48,7 +48,7 @@ int report_published_any(const struct report_ctx *r)
 	return 0;
 }
 
-static void run_cell(FILE *f, const struct run_probe *p, int raw)
+static void run_cell(FILE *f, const struct run_probe *p, bool raw)
 {
 	double v;
 
@@ -113,8 +113,8 @@ int report_published(const struct report_ctx *r)
 			fputs("</td><td class=\"num\">", f);
 			html_num(f, p->cycles);
 			fputs("</td>", f);
-			run_cell(f, result_find_probe(rf, p->probe), 0);
-			run_cell(f, result_find_probe(rf, p->probe), 1);
+			run_cell(f, result_find_probe(rf, p->probe), false);
+			run_cell(f, result_find_probe(rf, p->probe), true);
 			fputs("<td>", f);
 			html_escape(f, p->cpu);
 			fputs(published_same_model(p, &rf->host) ? " <small>(same model)</small>" :

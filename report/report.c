@@ -210,7 +210,7 @@ static int write_host(const struct report_ctx *r)
 		fprintf(f, "<tr><th>%s</th>", host_field_names[hf]);
 		for (i = 0; i < r->n; i++) {
 			/* Highlight what differs from the first file (except bookkeeping rows). */
-			int differs = hf > HF_STARTED && v[i] && v[0] && strcmp(v[i], v[0]);
+			bool differs = hf > HF_STARTED && v[i] && v[0] && strcmp(v[i], v[0]);
 
 			fprintf(f, "<td%s>", differs ? " class=\"differs\"" : "");
 			html_escape(f, v[i]);

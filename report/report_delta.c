@@ -125,7 +125,7 @@ static void r2r_words(FILE *f, enum compare_r2r k)
 static void intervals_text(FILE *f, const struct compare_result *cr)
 {
 	size_t i, j, n;
-	int first = 1;
+	bool first = true;
 
 	for (i = 0; i < cr->n_probes; i++) {
 		const struct compare_probe *p = &cr->probes[i];
@@ -148,7 +148,7 @@ static void intervals_text(FILE *f, const struct compare_result *cr)
 		fputs(", ", f);
 		r2r_words(f, p->r2r);
 		fprintf(f, "</span> (%zu probe%s)", n, n == 1 ? "" : "s");
-		first = 0;
+		first = false;
 	}
 	if (first)
 		fputs("no probe has one", f);

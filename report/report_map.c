@@ -14,7 +14,7 @@
 struct col {
 	size_t file;
 	const struct result_map_cpuid_profile *prof;
-	int emulated;
+	bool emulated;
 };
 
 struct cell {

@@ -89,7 +89,7 @@ static void fn_census(FILE *f, const struct exit_path *e, const struct exit_path
 		size_t best = fn->n_census;
 
 		for (size_t i = 0; i < fn->n_census; i++) {
-			int taken = 0;
+			bool taken = false;
 
 			for (size_t k = 0; k < n; k++)
 				taken |= pick[k] == i;
@@ -133,7 +133,7 @@ static int fn_changed(const struct path_probe_change *c, const char *name)
 	return 0;
 }
 
-static void census_row(FILE *f, const char *insn, const char *operand, double per_op, int changed,
+static void census_row(FILE *f, const char *insn, const char *operand, double per_op, bool changed,
 		       const double *a_per_op)
 {
 	fputs(changed ? "<tr class=\"changed\"><td class=\"name\">" : "<tr><td class=\"name\">", f);
@@ -189,12 +189,12 @@ static void path_census(FILE *f, const struct exit_path *e, const struct exit_pa
 	}
 	for (size_t i = 0; a && chg && i < chg->n_census; i++) {
 		const struct path_census_change *c = &chg->census[i];
-		int listed = 0;
+		bool listed = false;
 
 		for (size_t j = 0; j < e->n_census; j++)
 			listed |= path_census_same(e->census[j].insn, e->census[j].operand, c->insn, c->operand);
 		if (!listed)
-			census_row(f, c->insn, c->operand, 0, 1, &c->per_op[0].mean);
+			census_row(f, c->insn, c->operand, 0, true, &c->per_op[0].mean);
 	}
 	if (e->n_census > n)
 		fprintf(f, "<tr><td colspan=\"%d\">%zu more rows in the JSON</td></tr>\n",
@@ -269,7 +269,7 @@ static const struct exit_path *a_path(const struct report_ctx *r, const char *na
 int report_exit_paths(const struct report_ctx *r)
 {
 	FILE *f = r->f;
-	int any = 0;
+	bool any = false;
 
 	for (size_t i = 0; i < r->n; i++)
 		any |= report_has_paths(r->files[i]);

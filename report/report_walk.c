@@ -80,7 +80,7 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 	const struct walk_file *w = s->w;
 	double lo = p->figs[0].cycles, hi = lo, pad, y;
 	size_t i, every = (ax->n + MAX_XLABELS - 1) / MAX_XLABELS, prev_pos = 0;
-	int open = 0;
+	bool open = false;
 
 	for (i = 1; i < p->n_figs; i++) {
 		lo = fmin(lo, p->figs[i].cycles);
@@ -136,16 +136,16 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 	/* The line, broken at every gap: no step is judged across one. */
 	for (i = 0; i < p->n_figs; i++) {
 		size_t pos = axis_pos(ax, p->figs[i].commit);
-		int broken = !i;
+		bool broken = !i;
 
 		for (size_t k = i ? prev_pos + 1 : pos; k < pos; k++)
 			if (is_gap(p, ax->commits[k]))
-				broken = 1;
+				broken = true;
 		if (broken && open)
 			fputs("\"/>\n", f);
 		if (broken) {
 			fputs("<polyline class=\"wline\" points=\"", f);
-			open = 1;
+			open = true;
 		}
 		fprintf(f, "%.1f,%.1f ", x_of(ax, pos), Y(p->figs[i].cycles));
 		prev_pos = pos;
@@ -216,7 +216,7 @@ static void step_functions(FILE *f, const struct walk_step *st)
 }
 
 static void step_row(FILE *f, const struct walk_steps *s, const struct walk_probe *p,
-		     const struct walk_step *st, int with_probe)
+		     const struct walk_step *st, bool with_probe)
 {
 	const struct walk_commit *c = &s->w->commits[st->commit];
 
@@ -238,7 +238,7 @@ static void step_row(FILE *f, const struct walk_steps *s, const struct walk_prob
 	fputs("</td></tr>\n", f);
 }
 
-static void steps_table_head(FILE *f, int with_probe)
+static void steps_table_head(FILE *f, bool with_probe)
 {
 	fprintf(f, "<div class=\"scroll\"><table class=\"steps\"><thead><tr><th>commit</th>"
 		"<th>subject</th>%s<th>lane cycles</th><th>change</th><th>vs</th>"
@@ -265,13 +265,13 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 		"commits, %zu measured, %zu skipped; %zu one-vCPU probes, %zu step%s.</p>\n", name,
 		name, ax.n, l->n_ok, l->n_skipped, l->n_probes, nsteps, nsteps == 1 ? "" : "s");
 	if (nsteps) {
-		steps_table_head(f, 1);
+		steps_table_head(f, true);
 		/* In commit order. */
 		for (i = 0; i < ax.n; i++)
 			for (j = 0; j < l->n_probes; j++)
 				for (k = 0; k < l->probes[j].n_steps; k++)
 					if (l->probes[j].steps[k].commit == ax.commits[i])
-						step_row(f, s, &l->probes[j], &l->probes[j].steps[k], 1);
+						step_row(f, s, &l->probes[j], &l->probes[j].steps[k], true);
 		fputs("</tbody></table></div>\n", f);
 	}
 	if (l->n_skipped) {
@@ -314,9 +314,9 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 				p->n_figs, ax.n);
 			chart(f, s, &ax, p);
 			if (p->n_steps) {
-				steps_table_head(f, 0);
+				steps_table_head(f, false);
 				for (k = 0; k < p->n_steps; k++)
-					step_row(f, s, p, &p->steps[k], 0);
+					step_row(f, s, p, &p->steps[k], false);
 				fputs("</tbody></table></div>\n", f);
 			}
 			fputs("</div>\n", f);
