@@ -131,35 +131,32 @@ int cmd_export(int argc, char **argv)
 	struct result_file *files[EXPORT_MAX_FILES] = { 0 };
 	struct export_run runs[EXPORT_MAX_FILES];
 	struct export_args a = { .n = 0 };
-	const char **paths = a.paths, *out;
-	size_t i, n;
 	struct cli_parser p;
+	size_t i;
 	int rc;
 
 	rc = cli_parse(&p, &export_spec, &a, argc, argv);
 	if (rc)
 		return rc == CLI_PARSE_HELP ? EXIT_OK : rc;
-	if (cli_operands_end("export", argc, argv, paths, &a.n, EXPORT_MAX_FILES))
+	if (cli_operands_end("export", argc, argv, a.paths, &a.n, EXPORT_MAX_FILES))
 		return EXIT_USAGE;
-	n = a.n;
-	out = a.out;
-	rc = cli_output_distinct("export", "-o", out, paths, n, "input");
+	rc = cli_output_distinct("export", "-o", a.out, a.paths, a.n, "input");
 	if (!rc)
-		rc = cli_output_check("export", out);
+		rc = cli_output_check("export", a.out);
 	if (rc)
 		return rc;
 	/* A stop ends it with one line and 128 + the signal (the file is whole or untouched). */
 	cli_install_sigint();
-	rc = cli_read_results("export", paths, n, files);
+	rc = cli_read_results("export", a.paths, a.n, files);
 	if (rc)
 		goto out;
-	for (i = 0; i < n; i++) {
-		export_run_label(paths[i], labels[i], sizeof(labels[i]));
+	for (i = 0; i < a.n; i++) {
+		export_run_label(a.paths[i], labels[i], sizeof(labels[i]));
 		runs[i] = (struct export_run){ files[i], labels[i] };
 	}
-	rc = export_write("export", out, runs, n, true);
+	rc = export_write("export", a.out, runs, a.n, true);
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < a.n; i++)
 		result_free(files[i]);
 	return rc;
 }

@@ -493,9 +493,7 @@ int cmd_run(int argc, char **argv)
 	if (!r)
 		r = cli_output_distinct("run", "--openmetrics", a.openmetrics, &a.json_path, 1, "--json");
 	if (!r && a.rep.n) {
-		a.rep.json_path = a.json_path;
-		a.rep.openmetrics = a.openmetrics;
-		r = run_repeat(&a.rep, argc, argv);
+		r = run_repeat(&a.rep, a.json_path, a.openmetrics, argc, argv);
 		goto out;
 	}
 	if (!r)
