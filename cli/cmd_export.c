@@ -3,7 +3,7 @@
  * cmd_export.c - `exitscope export --format openmetrics [-o FILE] RUN.json...`:
  * result files as OpenMetrics text that node_exporter's textfile collector
  * also reads (export/openmetrics.h), written atomically; and the same text from
- * the document `run --openmetrics FILE` has just made (export_root_write).
+ * the document `run --openmetrics FILE` has just made (export_doc_write).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -15,8 +15,8 @@
 #include "cli/opts.h"
 #include "export/openmetrics.h"
 #include "results/outfile.h"
+#include "results/result_doc.h"
 #include "results/result_read.h"
-#include "results/result_write.h"
 
 /* What export's command line gives. */
 struct export_args {
@@ -100,7 +100,8 @@ static int export_write(const char *cmd, const char *path, const struct export_r
 	return stoppable ? cli_stopped(cmd, "after the metrics were written") : EXIT_OK;
 }
 
-int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path)
+int export_doc_write(const char *cmd, const struct result_doc *doc, const char *json_path,
+		     const char *path)
 {
 	char label[EXPORT_RUN_LABEL_LEN];
 	struct err err;
@@ -110,7 +111,7 @@ int export_root_write(const char *cmd, json_t *root, const char *json_path, cons
 	int rc;
 
 	/* Serialized as the file is and read back, so the text says what the file says. */
-	text = json_dumps(root, RESULT_DUMP_FLAGS);
+	text = result_doc_text(doc);
 	if (!text)
 		return cli_error(cmd, EXIT_FAIL, "--openmetrics: out of memory");
 	rf = result_read_buffer(json_path && strcmp(json_path, "-") ? json_path : "run", text,
