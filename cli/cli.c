@@ -23,8 +23,8 @@
 #include "kvm/kvm.h"
 #include "results/check_model.h"
 #include "results/outfile.h"
+#include "results/result_doc.h"
 #include "results/result_read.h"
-#include "results/result_write.h"
 #include "host/hostinfo.h"
 
 /*
@@ -265,16 +265,16 @@ int cli_stopped(const char *cmd, const char *what)
 }
 
 /* The result could not go where it should: keep it and say where, in one line. */
-static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
+static int cli_keep(const char *cmd, const struct result_doc *doc, const char *why, int stop)
 {
 	char kept[PATH_MAX], sstop[64] = "";
 	struct err err;
 
 	if (stop)
 		snprintf(sstop, sizeof(sstop), " (stopped by %s)", cli_stop_name(stop));
-	if (!root)
+	if (!doc)
 		return cli_error(cmd, EXIT_FAIL, "%s%s", why, sstop);
-	if (result_write_unique(root, cmd, kept, sizeof(kept), &err))
+	if (result_doc_write_unique(doc, kept, sizeof(kept), &err))
 		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, sstop, err.msg);
 	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
@@ -284,19 +284,19 @@ static int cli_keep(const char *cmd, json_t *root, const char *why, int stop)
  * a reader, a pipe that does not drain: the write returned EINTR): keep the
  * result and end as stopped.
  */
-static int cli_keep_stopped(const char *cmd, json_t *root, const char *where, int sig)
+static int cli_keep_stopped(const char *cmd, const struct result_doc *doc, const char *where, int sig)
 {
 	char kept[PATH_MAX];
 	struct err err;
 
-	if (!root || result_write_unique(root, cmd, kept, sizeof(kept), &err))
+	if (!doc || result_doc_write_unique(doc, kept, sizeof(kept), &err))
 		return cli_error(cmd, EXIT_FAIL, "stopped by %s while writing %s: the result is lost%s%s",
-				 cli_stop_name(sig), where, root ? ": " : "", root ? err.msg : "");
+				 cli_stop_name(sig), where, doc ? ": " : "", doc ? err.msg : "");
 	return cli_error(cmd, cli_stop_code(sig), "stopped by %s while writing %s: the result is kept in %s",
 			 cli_stop_name(sig), where, kept);
 }
 
-int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc)
+int cli_finish(const char *cmd, struct result_doc *doc, const char *json_path, int stop, int rc)
 {
 	char why[PATH_MAX + 192];
 	struct err err;
@@ -308,8 +308,8 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 	if (e == EINTR && late) {
 		/* The table was cut by the stop; the file still gets the result. */
 		if (!json_path || !strcmp(json_path, "-") ||
-		    result_write_hooked(root, json_path, cli_stop_output, &err))
-			return cli_keep_stopped(cmd, root, json_path && strcmp(json_path, "-") ? json_path :
+		    result_doc_write(doc, json_path, cli_stop_output, &err))
+			return cli_keep_stopped(cmd, doc, json_path && strcmp(json_path, "-") ? json_path :
 						"stdout", late);
 		return cli_error(cmd, cli_stop_code(late), "stopped by %s while writing stdout: what was "
 				 "measured is in %s", cli_stop_name(late), json_path);
@@ -318,26 +318,26 @@ int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, i
 		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
 		/* The file still gets the result; keep it elsewhere only if it had none. */
 		if (!json_path || !strcmp(json_path, "-"))
-			return cli_keep(cmd, root, why, stop);
-		if (result_write_hooked(root, json_path, cli_stop_output, &err)) {
+			return cli_keep(cmd, doc, why, stop);
+		if (result_doc_write(doc, json_path, cli_stop_output, &err)) {
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err.msg);
-			return cli_keep(cmd, root, why, stop);
+			return cli_keep(cmd, doc, why, stop);
 		}
 		if (stop)
 			return cli_error(cmd, EXIT_FAIL, "%s (stopped by %s) (the result is in %s)", why,
 					 cli_stop_name(stop), json_path);
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
-	if (json_path && result_write_hooked(root, json_path, cli_stop_output, &err)) {
+	if (json_path && result_doc_write(doc, json_path, cli_stop_output, &err)) {
 		late = *cli_stop_flag();
 		/* A stop ends a blocked write: EINTR, or EAGAIN once cli_stop_output unblocked the FIFO. */
 		if ((err.code == -EINTR || err.code == -EAGAIN) && late)
-			return cli_keep_stopped(cmd, root, strcmp(json_path, "-") ? json_path : "stdout", late);
+			return cli_keep_stopped(cmd, doc, strcmp(json_path, "-") ? json_path : "stdout", late);
 		if (!strcmp(json_path, "-"))
 			snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(-err.code));
 		else
 			snprintf(why, sizeof(why), "cannot write %s", err.msg);
-		return cli_keep(cmd, root, why, stop);
+		return cli_keep(cmd, doc, why, stop);
 	}
 	if (stop) {
 		if (json_path && strcmp(json_path, "-"))

@@ -8,7 +8,6 @@
 #ifndef EXITSCOPE_CLI_CLI_H
 #define EXITSCOPE_CLI_CLI_H
 
-#include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,17 +80,18 @@ int cli_output_check(const char *cmd, const char *path);
  */
 int cli_output_distinct(const char *cmd, const char *opt, const char *out,
 			const char *const *paths, size_t n, const char *what);
+struct result_doc;
 /*
  * The end of a command that measured something: check that stdout (the
- * table) was written, write root to json_path (NULL: no file; root may be
- * NULL then). If either fails, print one line naming the file and the
+ * table) was written, write doc (results/result_doc.h) to json_path (NULL:
+ * no file; doc may be NULL then). If either fails, print one line naming the file and the
  * reason, keep the result in a unique file in $TMPDIR or /tmp named on that
  * line, and return EXIT_FAIL; but when a stop signal interrupted that write
  * (a FIFO without a reader), the line says so and the exit status is the
  * stop's. Else, when stopped, say so in one line and return the stop's
  * status (cli_stop_code); else rc.
  */
-int cli_finish(const char *cmd, json_t *root, const char *json_path, int stop, int rc);
+int cli_finish(const char *cmd, struct result_doc *doc, const char *json_path, int stop, int rc);
 /*
  * The end of a command stopped (stop: the signal) before it measured
  * anything: an existing json_path keeps its contents (no result is

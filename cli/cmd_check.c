@@ -17,7 +17,7 @@
 #include "cli/tap_out.h"
 #include "harness/suite_env.h"
 #include "cli/cmds.h"
-#include "results/result_write.h"
+#include "results/result_doc.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 #include "host/text_wrap.h"
@@ -168,16 +168,15 @@ static const struct check_suite *suite_find(const char *name)
 
 int cmd_check(int argc, char **argv)
 {
-	struct check_args a;
-	const char *json_path, *kvm_opt;
+	struct check_args a = { 0 };
 	const struct check_suite *sel[16];
 	struct check_report rep = { 0 };
 	struct suite_env env = { 0 };
 	struct check_progress cp;
+	struct hostinfo_record rec;
+	struct result_doc doc;
 	struct hostinfo hi;
 	size_t nsel = 0;
-	json_t *root;
-	bool tap;
 	int stopped;
 	struct cli_parser p;
 	int r;
@@ -185,9 +184,6 @@ int cmd_check(int argc, char **argv)
 	r = cli_parse(&p, &check_spec, &a, argc, argv);
 	if (r)
 		return r == CLI_PARSE_HELP ? EXIT_OK : r;
-	json_path = a.json_path;
-	kvm_opt = a.kvm_opt;
-	tap = a.tap;
 	env.verbose = a.verbose;
 	for (; optind < argc; optind++) {
 		const struct check_suite *s = suite_find(argv[optind]);
@@ -204,15 +200,15 @@ int cmd_check(int argc, char **argv)
 	if (!nsel)
 		for (size_t i = 0; i < nr_check_suites && nsel < ARRAY_SIZE(sel); i++)
 			sel[nsel++] = &check_suites[i];
-	if (tap && json_path && !strcmp(json_path, "-"))
+	if (a.tap && a.json_path && !strcmp(a.json_path, "-"))
 		return cli_usage_error("check", "--tap and --json - both want stdout");
-	r = cli_output_check("check", json_path);
+	r = cli_output_check("check", a.json_path);
 	if (r)
 		return r;
-	r = cli_host_init("check", kvm_opt, &hi, &env);
+	r = cli_host_init("check", a.kvm_opt, &hi, &env);
 	if (r) {
 		/* A TAP consumer gets a valid stream saying why nothing ran, and KSFT_SKIP. */
-		if (tap && r == EXIT_NOKVM) {
+		if (a.tap && r == EXIT_NOKVM) {
 			tap_out_skip_all(stdout, "KVM is not available (the reason is on stderr)");
 			return cli_stdout_check("check", EXIT_SKIP);
 		}
@@ -229,27 +225,28 @@ int cmd_check(int argc, char **argv)
 
 		cp.suite = (unsigned)i;
 		sel[i]->run(&env, &rep);
-		if (env.verbose) {
+		if (a.verbose) {
 			progress_clear(&cp.p);
 			check_verbose(&rep, from);
 		}
 	}
 	progress_done(&cp.p);
 	/* With --json - stdout carries the JSON alone: no table. */
-	if (tap)
+	if (a.tap)
 		check_tap(stdout, &rep);
-	else if (!json_path || strcmp(json_path, "-"))
+	else if (!a.json_path || strcmp(a.json_path, "-"))
 		check_table_print(stdout, &rep);
-	root = result_new("check", argc, argv);
-	json_object_set_new(root, "host", hostinfo_record_json(&hi));
-	json_object_set_new(root, "checks", check_report_json(&rep));
+	result_doc_init(&doc, "check", argc, argv);
+	hostinfo_record(&hi, &rec);
+	doc.host = &rec.rec;
+	doc.checks = &rep;
 	stopped = *env.stop;
 	r = stopped && check_count(&rep, CHECK_STOPPED) == rep.n ?
-	    cli_finish_unmeasured("check", json_path, stopped) : -1;
+	    cli_finish_unmeasured("check", a.json_path, stopped) : -1;
 	if (r < 0)
-		r = cli_finish("check", root, json_path, stopped,
+		r = cli_finish("check", &doc, a.json_path, stopped,
 			       check_count(&rep, CHECK_FAIL) ? EXIT_FAIL : EXIT_OK);
-	json_decref(root);
+	result_doc_release(&doc);
 	check_report_free(&rep);
 	return r;
 }

@@ -3,7 +3,7 @@
  * cmd_export.c - `exitscope export --format openmetrics [-o FILE] RUN.json...`:
  * result files as OpenMetrics text that node_exporter's textfile collector
  * also reads (export/openmetrics.h), written atomically; and the same text from
- * the document `run --openmetrics FILE` has just made (export_root_write).
+ * the document `run --openmetrics FILE` has just made (export_doc_write).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -15,8 +15,8 @@
 #include "cli/opts.h"
 #include "export/openmetrics.h"
 #include "results/outfile.h"
+#include "results/result_doc.h"
 #include "results/result_read.h"
-#include "results/result_write.h"
 
 /* What export's command line gives. */
 struct export_args {
@@ -100,7 +100,8 @@ static int export_write(const char *cmd, const char *path, const struct export_r
 	return stoppable ? cli_stopped(cmd, "after the metrics were written") : EXIT_OK;
 }
 
-int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path)
+int export_doc_write(const char *cmd, const struct result_doc *doc, const char *json_path,
+		     const char *path)
 {
 	char label[EXPORT_RUN_LABEL_LEN];
 	struct err err;
@@ -110,7 +111,7 @@ int export_root_write(const char *cmd, json_t *root, const char *json_path, cons
 	int rc;
 
 	/* Serialized as the file is and read back, so the text says what the file says. */
-	text = json_dumps(root, RESULT_DUMP_FLAGS);
+	text = result_doc_text(doc);
 	if (!text)
 		return cli_error(cmd, EXIT_FAIL, "--openmetrics: out of memory");
 	rf = result_read_buffer(json_path && strcmp(json_path, "-") ? json_path : "run", text,
@@ -131,35 +132,32 @@ int cmd_export(int argc, char **argv)
 	struct result_file *files[EXPORT_MAX_FILES] = { 0 };
 	struct export_run runs[EXPORT_MAX_FILES];
 	struct export_args a = { .n = 0 };
-	const char **paths = a.paths, *out;
-	size_t i, n;
 	struct cli_parser p;
+	size_t i;
 	int rc;
 
 	rc = cli_parse(&p, &export_spec, &a, argc, argv);
 	if (rc)
 		return rc == CLI_PARSE_HELP ? EXIT_OK : rc;
-	if (cli_operands_end("export", argc, argv, paths, &a.n, EXPORT_MAX_FILES))
+	if (cli_operands_end("export", argc, argv, a.paths, &a.n, EXPORT_MAX_FILES))
 		return EXIT_USAGE;
-	n = a.n;
-	out = a.out;
-	rc = cli_output_distinct("export", "-o", out, paths, n, "input");
+	rc = cli_output_distinct("export", "-o", a.out, a.paths, a.n, "input");
 	if (!rc)
-		rc = cli_output_check("export", out);
+		rc = cli_output_check("export", a.out);
 	if (rc)
 		return rc;
 	/* A stop ends it with one line and 128 + the signal (the file is whole or untouched). */
 	cli_install_sigint();
-	rc = cli_read_results("export", paths, n, files);
+	rc = cli_read_results("export", a.paths, a.n, files);
 	if (rc)
 		goto out;
-	for (i = 0; i < n; i++) {
-		export_run_label(paths[i], labels[i], sizeof(labels[i]));
+	for (i = 0; i < a.n; i++) {
+		export_run_label(a.paths[i], labels[i], sizeof(labels[i]));
 		runs[i] = (struct export_run){ files[i], labels[i] };
 	}
-	rc = export_write("export", out, runs, n, true);
+	rc = export_write("export", a.out, runs, a.n, true);
 out:
-	for (i = 0; i < n; i++)
+	for (i = 0; i < a.n; i++)
 		result_free(files[i]);
 	return rc;
 }

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
-#include "results/result_write.h"
+#include "results/result_doc.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 
@@ -52,9 +52,10 @@ const struct cli_cmd_spec info_spec = {
 int cmd_info(int argc, char **argv)
 {
 	struct info_args a = { 0 };
-	const char *json_path, *kvm_path;
+	struct hostinfo_record rec;
+	struct result_doc doc;
+	const char *kvm_path;
 	struct hostinfo hi;
-	json_t *root;
 	struct err err;
 	struct cli_parser p;
 	int r;
@@ -62,10 +63,9 @@ int cmd_info(int argc, char **argv)
 	r = cli_parse(&p, &info_spec, &a, argc, argv);
 	if (r)
 		return r == CLI_PARSE_HELP ? EXIT_OK : r;
-	json_path = a.json_path;
 	if (optind < argc)
 		return cli_usage_error("info", "unexpected argument '%s'", argv[optind]);
-	r = cli_output_check("info", json_path);
+	r = cli_output_check("info", a.json_path);
 	if (r)
 		return r;
 	r = cli_kvm_path("info", a.kvm_opt, &kvm_path);
@@ -81,11 +81,12 @@ int cmd_info(int argc, char **argv)
 	if (r)
 		return r;
 	/* With --json - stdout carries the JSON alone. */
-	if (!json_path || strcmp(json_path, "-"))
+	if (!a.json_path || strcmp(a.json_path, "-"))
 		hostinfo_print(stdout, &hi);
-	root = result_new("info", argc, argv);
-	json_object_set_new(root, "host", hostinfo_record_json(&hi));
-	r = cli_finish("info", root, json_path, false, EXIT_OK);
-	json_decref(root);
+	result_doc_init(&doc, "info", argc, argv);
+	hostinfo_record(&hi, &rec);
+	doc.host = &rec.rec;
+	r = cli_finish("info", &doc, a.json_path, false, EXIT_OK);
+	result_doc_release(&doc);
 	return r;
 }

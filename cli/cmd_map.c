@@ -19,7 +19,7 @@
 #include "harness/suite_env.h"
 #include "kvm/trace.h"
 #include "cli/cmds.h"
-#include "results/result_write.h"
+#include "results/result_doc.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 #include "host/text_wrap.h"
@@ -225,17 +225,17 @@ int cmd_map(int argc, char **argv)
 {
 	struct map_args a = { 0 };
 	static const char *const default_names[] = { "host", "minimal" };
-	const char *json_path, *kvm_opt, *expect_path, **profiles = a.profiles, **name_ptrs = a.name_ptrs;
+	/* The names map_expect_read's line reads (the rest reads a.*). */
+	const char *expect_path, **name_ptrs = a.name_ptrs;
 	struct map_expect x = { 0 };
 	struct map_progress mp = { 0 };
 	unsigned failed = 0;
-	bool tap;
-	struct map_opts mo;
 	struct suite_env env = { 0 };
+	struct hostinfo_record rec;
+	struct result_doc doc;
 	struct hostinfo hi;
 	size_t np;
 	struct result_map *map = NULL;
-	json_t *root;
 	struct err err;
 	char why[256];
 	struct cli_parser cp;
@@ -244,33 +244,29 @@ int cmd_map(int argc, char **argv)
 	r = cli_parse(&cp, &map_spec, &a, argc, argv);
 	if (r)
 		return r == CLI_PARSE_HELP ? EXIT_OK : r;
-	json_path = a.json_path;
-	kvm_opt = a.kvm_opt;
 	expect_path = a.expect_path;
-	tap = a.tap;
-	mo = a.mo;
 	np = a.np;
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
-	if (tap != !!expect_path)
+	if (a.tap != !!a.expect_path)
 		return cli_usage_error("map", "--tap and --expect FILE go together: the tests are the expectations");
-	if (tap && json_path && !strcmp(json_path, "-"))
+	if (a.tap && a.json_path && !strcmp(a.json_path, "-"))
 		return cli_usage_error("map", "--tap and --json - both want stdout");
-	r = cli_output_distinct("map", "--json", json_path, &expect_path, 1, "--expect");
+	r = cli_output_distinct("map", "--json", a.json_path, &a.expect_path, 1, "--expect");
 	if (r)
 		return r;
 	/* The expectations are checked before anything is measured. */
-	if (expect_path) {
+	if (a.expect_path) {
 		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, &err);
 		if (r)
 			return cli_usage_error("map", "%s", err.msg);
 	}
-	r = cli_output_check("map", json_path);
+	r = cli_output_check("map", a.json_path);
 	if (r)
 		goto out_expect;
-	r = cli_host_init("map", kvm_opt, &hi, &env);
+	r = cli_host_init("map", a.kvm_opt, &hi, &env);
 	if (r) {
-		if (tap && r == EXIT_NOKVM) {
+		if (a.tap && r == EXIT_NOKVM) {
 			tap_out_skip_all(stdout, "KVM is not available (the reason is on stderr)");
 			r = cli_stdout_check("map", EXIT_SKIP);
 		}
@@ -278,14 +274,14 @@ int cmd_map(int argc, char **argv)
 	}
 	if (hostinfo_emulation_warning(&hi))
 		text_wrap_print(stderr, "warning: ", 9, hostinfo_emulation_warning(&hi));
-	if (mo.trace && !trace_available(why, sizeof(why))) {
+	if (a.mo.trace && !trace_available(why, sizeof(why))) {
 		fprintf(stderr, "note: no exit attribution (--trace): %s\n", why);
-		mo.trace = false;
+		a.mo.trace = false;
 	}
-	progress_init(&mp.p, "map", (unsigned)(map_nr_entries() * (np ? np : 2)));
-	mo.progress = map_progress;
-	mo.progress_ctx = &mp;
-	r = map_collect_opts(&env, profiles, np, &mo, &map, &err);
+	progress_init(&mp.p, "map", (unsigned)(map_nr_entries() * (a.np ? a.np : 2)));
+	a.mo.progress = map_progress;
+	a.mo.progress_ctx = &mp;
+	r = map_collect_opts(&env, a.profiles, a.np, &a.mo, &map, &err);
 	progress_done(&mp.p);
 	if (r == -EINVAL) {
 		r = cli_usage_error("map", "%s", err.msg);
@@ -297,18 +293,19 @@ int cmd_map(int argc, char **argv)
 	}
 	/* Stopped by Ctrl-C: what was measured is still shown and written. */
 	/* With --json - stdout carries the JSON alone: no table. */
-	if (tap)
+	if (a.tap)
 		failed = map_expect_tap(stdout, &x, map);
-	else if (!json_path || strcmp(json_path, "-"))
+	else if (!a.json_path || strcmp(a.json_path, "-"))
 		map_print(stdout, map);
-	root = result_new("map", argc, argv);
-	json_object_set_new(root, "host", hostinfo_record_json(&hi));
-	json_object_set_new(root, "map", result_map_json(map));
+	result_doc_init(&doc, "map", argc, argv);
+	hostinfo_record(&hi, &rec);
+	doc.host = &rec.rec;
+	doc.map = map;
 	stop = *env.stop ? *env.stop : map->incomplete ? SIGINT : 0;
-	r = stop && !map_measured(map) ? cli_finish_unmeasured("map", json_path, stop) : -1;
+	r = stop && !map_measured(map) ? cli_finish_unmeasured("map", a.json_path, stop) : -1;
 	if (r < 0)
-		r = cli_finish("map", root, json_path, stop, failed ? EXIT_FAIL : EXIT_OK);
-	json_decref(root);
+		r = cli_finish("map", &doc, a.json_path, stop, failed ? EXIT_FAIL : EXIT_OK);
+	result_doc_release(&doc);
 	result_map_free(map);
 out_expect:
 	map_expect_free(&x);

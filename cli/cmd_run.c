@@ -27,7 +27,7 @@
 #include "probes/probe_table.h"
 #include "host/text_wrap.h"
 #include "probes/runner.h"
-#include "results/result_write.h"
+#include "results/result_doc.h"
 #include "host/hostinfo.h"
 #include "harness/profile.h"
 #include "host/host_record.h"
@@ -308,9 +308,10 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return select_probes(a);
 }
 
-static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
+/* A warning: on stderr (unless quiet), and in the result's warnings. */
+static void warn(bool quiet, struct result_doc *doc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
+static void warn(bool quiet, struct result_doc *doc, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -320,55 +321,54 @@ static void warn(bool quiet, json_t *warnings, const char *fmt, ...)
 	va_end(ap);
 	if (!quiet)
 		text_wrap_print(stderr, "warning: ", 9, buf);
-	json_array_append_new(warnings, json_string(buf));
+	result_doc_warn(doc, buf);
 }
 
-/* --all: the ownership map and the check suites, into root, and their tables (table NULL: none). */
+/*
+ * --all: the ownership map (*map, NULL when there is none) and the check
+ * suites (checks), into doc, and their tables (table NULL: none). The
+ * caller frees *map and checks after doc's last write.
+ */
 static void run_all(const struct run_args *a, const struct hostinfo *hi, const char *kvm_path,
-		    json_t *root, json_t *warnings, FILE *table)
+		    struct result_doc *doc, struct result_map **map, struct check_report *checks,
+		    FILE *table)
 {
 	struct suite_env env = { .kvm_path = kvm_path, .hi = hi, .stop = cli_stop_flag() };
-	struct check_report rep = { 0 };
-	struct result_map *map = NULL;
 	struct err err;
-	int r = map_collect(&env, NULL, 0, &map, &err);
+	int r = map_collect(&env, NULL, 0, map, &err);
 
-	if (map) {	/* also when stopped (-EINTR): it says which entries were not measured */
+	if (*map) {	/* also when stopped (-EINTR): it says which entries were not measured */
 		if (table) {
 			fprintf(table, "\n");
-			map_print(table, map);
+			map_print(table, *map);
 		}
-		json_object_set_new(root, "map", result_map_json(map));
-		result_map_free(map);
+		doc->map = *map;
 	}
 	if (r && r != -EINTR)
-		warn(a->quiet, warnings, "ownership map: %s", err.msg);
+		warn(a->quiet, doc, "ownership map: %s", err.msg);
 	for (size_t i = 0; i < nr_check_suites && !*env.stop; i++)
-		check_suites[i].run(&env, &rep);
+		check_suites[i].run(&env, checks);
 	if (table) {
 		fprintf(table, "\n");
-		check_table_print(table, &rep);
+		check_table_print(table, checks);
 	}
-	json_object_set_new(root, "checks", check_report_json(&rep));
-	check_report_free(&rep);
+	doc->checks = checks;
 }
 
-static json_t *settings_json(const struct run_args *a, int cpu, double overhead)
+/* How the run measured, into s. */
+static void run_settings_fill(const struct run_args *a, int cpu, double overhead, struct run_settings *s)
 {
-	struct run_settings s;
-
-	run_settings_init(&s);
-	method_settings(&a->m, overhead, &s);
-	s.cpu = cpu;
-	s.trace = a->trace;
+	run_settings_init(s);
+	method_settings(&a->m, overhead, s);
+	s->cpu = cpu;
+	s->trace = a->trace;
 	if (a->xcr0_opt)
-		s.guest_xcr0 = (long long)a->guest_xcr0;
+		s->guest_xcr0 = (long long)a->guest_xcr0;
 	if (cpu >= 0) {
-		s.cpus[s.n_cpus++] = cpu;
+		s->cpus[s->n_cpus++] = cpu;
 		if (a->cpu2 >= 0)
-			s.cpus[s.n_cpus++] = a->cpu2;
+			s->cpus[s->n_cpus++] = a->cpu2;
 	}
-	return run_settings_json(&s);
 }
 
 /* What the method reports through its hooks: the progress line and the warnings. */
@@ -377,7 +377,7 @@ struct run_report {
 	const char *what;		/* "run", or "run I/N:" in a run of --repeat */
 	struct progress pg;
 	bool begun;
-	json_t *warnings;
+	struct result_doc *doc;		/* where the warnings go */
 };
 
 /* The progress line on a terminal, none with --quiet (fd -1 is no terminal). */
@@ -400,17 +400,17 @@ static void run_on_warn(void *ctx, const char *msg)
 {
 	struct run_report *rp = ctx;
 
-	warn(rp->quiet, rp->warnings, "%s", msg);
+	warn(rp->quiet, rp->doc, "%s", msg);
 }
 
 /* A test hook set in the environment changes what probes do: say so, in the result too. */
-static void run_test_hooks(bool quiet, json_t *warnings)
+static void run_test_hooks(bool quiet, struct result_doc *doc)
 {
 	for (size_t i = 0; i < nr_probe_test_hooks; i++) {
 		const char *v = getenv(probe_test_hooks[i]);
 
 		if (v && *v)
-			warn(quiet, warnings, "test hook %s=%.64s is set: probes do not measure as they "
+			warn(quiet, doc, "test hook %s=%.64s is set: probes do not measure as they "
 			     "would (it is for exitscope's own tests)", probe_test_hooks[i], v);
 	}
 }
@@ -470,9 +470,13 @@ int cmd_run(int argc, char **argv)
 	struct run_args a = { 0 };
 	struct probe_runner pr = { .kvm_fd = -1 };
 	struct probe_outcome *out = NULL;
+	struct probe_records recs = { 0 };
+	struct hostinfo_record hrec;
+	struct result_doc doc = { 0 };
+	struct result_map *map = NULL;
+	struct check_report checks = { 0 };
 	const char *kvm_path;
 	char hang_name[64], what[32], msg[512];
-	json_t *root = NULL, *jprobes, *warnings = NULL;
 	struct hostinfo hi;
 	FILE *table;
 	struct suite_env henv = { 0 };
@@ -493,9 +497,7 @@ int cmd_run(int argc, char **argv)
 	if (!r)
 		r = cli_output_distinct("run", "--openmetrics", a.openmetrics, &a.json_path, 1, "--json");
 	if (!r && a.rep.n) {
-		a.rep.json_path = a.json_path;
-		a.rep.openmetrics = a.openmetrics;
-		r = run_repeat(&a.rep, argc, argv);
+		r = run_repeat(&a.rep, a.json_path, a.openmetrics, argc, argv);
 		goto out;
 	}
 	if (!r)
@@ -522,28 +524,27 @@ int cmd_run(int argc, char **argv)
 		r = cli_usage_error("run", "--cpu %d,%d: there is no CPU %d online", a.cpu, a.cpu2, a.cpu2);
 		goto out;
 	}
-	root = result_new("run", argc, argv);
-	warnings = json_array();
+	result_doc_init(&doc, "run", argc, argv);
 	rp.quiet = a.quiet;
-	rp.warnings = warnings;
+	rp.doc = &doc;
 	run_progress_what(what, sizeof(what));
 	rp.what = what;
 	if (r)
-		warn(a.quiet, warnings, "could not pin the vCPU thread: %s", strerror(-r));
+		warn(a.quiet, &doc, "could not pin the vCPU thread: %s", strerror(-r));
 	if (hostinfo_emulation_warning(&hi))
-		warn(a.quiet || run_later_in_series(), warnings, "%s", hostinfo_emulation_warning(&hi));
+		warn(a.quiet || run_later_in_series(), &doc, "%s", hostinfo_emulation_warning(&hi));
 	pr.kvm_path = kvm_path;
 	pr.stop = cli_stop_flag();
 	pr.hi = &hi;
 	pr.env.tsc_khz = hi.tsc_khz > 0 ? (uint64_t)hi.tsc_khz : 0;
 	pr.pin_cpu2 = a.cpu2 >= 0;
 	pr.cpu2 = a.cpu2;
-	run_test_hooks(a.quiet, warnings);
+	run_test_hooks(a.quiet, &doc);
 	pr.guest_xcr0 = a.guest_xcr0;
 	if (hi.lane.profile) {
 		r = profile_marks_open();
 		if (r)
-			warn(a.quiet, warnings, "no exit-path profile marks: the marks' I/O port: %s",
+			warn(a.quiet, &doc, "no exit-path profile marks: the marks' I/O port: %s",
 			     strerror(-r));
 		pr.env.profile = !r;
 	}
@@ -569,9 +570,9 @@ int cmd_run(int argc, char **argv)
 		out[i].probe = &probes[a.order[i]];
 	nout = a.nsel;
 	if (method_cpu2_warning(out, nout, cpu, a.cpu2, msg, sizeof(msg)))
-		warn(a.quiet, warnings, "%s", msg);
+		warn(a.quiet, &doc, "%s", msg);
 	if (a.samples_given && a.m.method != RUN_METHOD_V1)
-		warn(a.quiet, warnings, "--samples applies to --method v1; v2 measures %d pairs per round",
+		warn(a.quiet, &doc, "--samples applies to --method v1; v2 measures %d pairs per round",
 		     METHOD_PAIRS);
 	if (method_measure(&a.m, &pr, out, nout, &hooks, &overhead)) {
 		rc = cli_error("run", EXIT_FAIL, "out of memory");
@@ -583,7 +584,7 @@ int cmd_run(int argc, char **argv)
 	stopped = *pr.stop;
 	for (size_t i = 0; i < nout; i++)
 		if (out[i].res.migrated) {
-			warn(a.quiet, warnings, "the vCPU thread migrated between CPUs during %s",
+			warn(a.quiet, &doc, "the vCPU thread migrated between CPUs during %s",
 			     out[i].probe->name);
 			break;
 		}
@@ -594,11 +595,11 @@ int cmd_run(int argc, char **argv)
 			.emulated = hi.exec_mode == EXEC_EMULATED, .legend = !run_later_in_series(),
 			.wide = a.wide });
 	if (a.all && !stopped)
-		run_all(&a, &hi, kvm_path, root, warnings, table);
+		run_all(&a, &hi, kvm_path, &doc, &map, &checks, table);
 	stopped = *pr.stop;
 	/* In the file; the line on stderr comes from cli_finish, even with --quiet. */
 	if (stopped)
-		warn(true, warnings, "stopped by %s: probes not measured are listed as stopped",
+		warn(true, &doc, "stopped by %s: probes not measured are listed as stopped",
 		     cli_stop_name(stopped));
 	/* Nothing measured: a result already in the file stays (nor is --openmetrics replaced). */
 	if (stopped && !run_measured(out, nout)) {
@@ -608,20 +609,23 @@ int cmd_run(int argc, char **argv)
 		rc = EXIT_OK;
 	}
 
-	jprobes = json_array();
-	for (size_t i = 0; i < nout; i++)
-		json_array_append_new(jprobes, probe_outcome_json(&out[i]));
-	json_object_set_new(root, "host", hostinfo_record_json(&hi));
-	json_object_set_new(root, "settings", settings_json(&a, cpu, overhead));
-	json_object_set_new(root, "probes", jprobes);
-	json_object_set_new(root, "warnings", warnings);
-	warnings = NULL;
-	rc = cli_finish("run", root, a.json_path, stopped, rc);
-	if (a.openmetrics && export_root_write("run", root, a.json_path, a.openmetrics) && rc == EXIT_OK)
+	if (probe_outcome_records(out, nout, &recs)) {
+		rc = cli_error("run", EXIT_FAIL, "out of memory");
+		goto done;
+	}
+	doc.probes = recs.probes;
+	doc.n_probes = recs.n;
+	hostinfo_record(&hi, &hrec);
+	doc.host = &hrec.rec;
+	run_settings_fill(&a, cpu, overhead, &doc.settings);
+	rc = cli_finish("run", &doc, a.json_path, stopped, rc);
+	if (a.openmetrics && export_doc_write("run", &doc, a.json_path, a.openmetrics) && rc == EXIT_OK)
 		rc = EXIT_FAIL;
 done:
-	json_decref(warnings);
-	json_decref(root);
+	result_doc_release(&doc);
+	probe_records_free(&recs);
+	result_map_free(map);
+	check_report_free(&checks);
 	free(out);
 	probe_runner_free(&pr);
 	r = rc;

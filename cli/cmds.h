@@ -3,8 +3,6 @@
 #ifndef EXITSCOPE_CLI_CMDS_H
 #define EXITSCOPE_CLI_CMDS_H
 
-#include <jansson.h>
-
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
@@ -19,12 +17,14 @@ int cmd_walk(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_expect(int argc, char **argv);
 
+struct result_doc;
 /*
- * run --openmetrics: the result document root (as written to json_path, NULL
- * or "-": none) as Prometheus text in path (cli/cmd_export.c). EXIT_OK, or
- * EXIT_FAIL after one line.
+ * run --openmetrics: the result document (results/result_doc.h, as written
+ * to json_path, NULL or "-": none) as Prometheus text in path
+ * (cli/cmd_export.c). EXIT_OK, or EXIT_FAIL after one line.
  */
-int export_root_write(const char *cmd, json_t *root, const char *json_path, const char *path);
+int export_doc_write(const char *cmd, const struct result_doc *doc, const char *json_path,
+		     const char *path);
 
 /* Each command's option table and --help texts (cli/opts.h), beside its cmd_*() in cli/cmd_*.c. */
 struct cli_cmd_spec;

@@ -42,24 +42,25 @@ static void repeat_written(char *buf, size_t len, const struct repeat_run *runs,
 }
 
 /* The runs' files before anything starts: named, and each could be written. */
-static int repeat_check_outputs(const struct run_repeat *rep)
+static int repeat_check_outputs(const struct run_repeat *rep, const char *json_path,
+				const char *openmetrics)
 {
 	char path[PATH_MAX];
 
-	if (!rep->json_path)
+	if (!json_path)
 		return cli_usage_error("run", "--repeat writes a result file per run: it needs --json FILE");
-	if (!strcmp(rep->json_path, "-"))
+	if (!strcmp(json_path, "-"))
 		return cli_usage_error("run", "--repeat writes a result file per run: --json - (standard "
 				       "output) cannot hold them");
-	if (rep->openmetrics)
+	if (openmetrics)
 		return cli_usage_error("run", "--repeat: --openmetrics writes one run's textfile; export "
 				       "the result files instead ('exitscope export')");
 	for (unsigned int i = 1; i <= rep->n; i++) {
 		int rc;
 
-		if (repeat_path(path, sizeof(path), rep->json_path, i))
+		if (repeat_path(path, sizeof(path), json_path, i))
 			return cli_usage_error("run", "--json %s: run %u's file name is too long",
-					       rep->json_path, i);
+					       json_path, i);
 		rc = cli_output_check("run", path);
 		if (rc)
 			return rc;
@@ -68,15 +69,15 @@ static int repeat_check_outputs(const struct run_repeat *rep)
 }
 
 /* After a series that ended early: the planned files that are there but older. */
-static void repeat_note_stale(const struct run_repeat *rep, const struct repeat_run *runs,
-			      unsigned int started)
+static void repeat_note_stale(const struct run_repeat *rep, const char *json_path,
+			      const struct repeat_run *runs, unsigned int started)
 {
 	char path[PATH_MAX];
 
 	for (unsigned int i = 1; i <= rep->n; i++) {
 		if (i <= started && runs[i - 1].written)
 			continue;
-		if (!repeat_path(path, sizeof(path), rep->json_path, i) && !access(path, F_OK))
+		if (!repeat_path(path, sizeof(path), json_path, i) && !access(path, F_OK))
 			cli_error("run", 0, "note: %s is older, not from these runs", path);
 	}
 }
@@ -112,17 +113,18 @@ static int repeat_end(const struct run_repeat *rep, int end, const struct repeat
 	return EXIT_FAIL;
 }
 
-int run_repeat(const struct run_repeat *rep, int argc, char **argv)
+int run_repeat(const struct run_repeat *rep, const char *json_path, const char *openmetrics,
+	       int argc, char **argv)
 {
 	struct repeat_opts o = {
-		.path_prefix = rep->json_inline ? "--json=" : "", .path = rep->json_path, .n = rep->n,
+		.path_prefix = rep->json_inline ? "--json=" : "", .path = json_path, .n = rep->n,
 		.stop = cli_stop_flag(), .started = repeat_on_started,
 	};
 	struct repeat_run *runs = NULL;
 	char **cargv = NULL;
 	unsigned int started = 0;
 	size_t k = 0;
-	int rc = repeat_check_outputs(rep), end;
+	int rc = repeat_check_outputs(rep, json_path, openmetrics), end;
 
 	if (rc)
 		return rc;
@@ -155,7 +157,7 @@ int run_repeat(const struct run_repeat *rep, int argc, char **argv)
 	rc = cli_stdout_check("run", EXIT_OK);
 	if (end != REPEAT_DONE) {
 		rc = repeat_end(rep, end, runs, started, *o.stop);
-		repeat_note_stale(rep, runs, started);
+		repeat_note_stale(rep, json_path, runs, started);
 	}
 out:
 	free(cargv);

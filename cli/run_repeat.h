@@ -15,16 +15,17 @@ struct run_repeat {
 	bool *drop;			/* argc entries: argv[k] belongs to a --repeat option */
 	int json_arg;			/* argv index of the last --json's FILE (json_inline: of the option), -1 */
 	bool json_inline;		/* that option was --json=FILE */
-	const char *json_path, *openmetrics;	/* --json, --openmetrics (NULL: not given) */
 };
 
 /*
  * Run the command argv[0..argc-1] ("run" ...) rep->n times, each a process
- * of its own without --repeat and with --json FILE-I.json. The exit status:
- * 0, 2 (usage: no --json FILE, --json -, --openmetrics, an unwritable
- * FILE-I.json), 128 + the signal after a stop (Ctrl-C 130, SIGTERM 143,
- * SIGHUP 129), or the first failed run's.
+ * of its own without --repeat and with --json FILE-I.json (json_path: the
+ * command's --json FILE, openmetrics: its --openmetrics; NULL: not given).
+ * The exit status: 0, 2 (usage: no --json FILE, --json -, --openmetrics, an
+ * unwritable FILE-I.json), 128 + the signal after a stop (Ctrl-C 130,
+ * SIGTERM 143, SIGHUP 129), or the first failed run's.
  */
-int run_repeat(const struct run_repeat *rep, int argc, char **argv);
+int run_repeat(const struct run_repeat *rep, const char *json_path, const char *openmetrics,
+	       int argc, char **argv);
 
 #endif

@@ -2,7 +2,6 @@
 /* host_record.c - convert the collected host record (struct hostinfo) into the result model. */
 #include <limits.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "base/array_size.h"
 #include "host/host_record.h"
@@ -89,17 +88,4 @@ void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out)
 		h->lane.cycles = l->cycles[0] ? l->cycles : NULL;
 		h->lane.profile = l->profile;
 	}
-}
-
-json_t *hostinfo_record_json(const struct hostinfo *hi)
-{
-	struct hostinfo_record *r = malloc(sizeof(*r));
-	json_t *j;
-
-	if (!r)
-		return NULL;
-	hostinfo_record(hi, r);
-	j = host_record_json(&r->rec);
-	free(r);
-	return j;
 }

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * host_record.h - the host record model (results/host_record_model.h) of what
- * hostinfo_collect() found, and its JSON: the "host" object of every
- * result file.
+ * hostinfo_collect() found: the "host" of every result document
+ * (results/result_doc.h).
  */
 #ifndef EXITSCOPE_HOST_HOST_RECORD_H
 #define EXITSCOPE_HOST_HOST_RECORD_H
-
-#include <jansson.h>
 
 #include "host/hostinfo.h"
 #include "results/host_record_model.h"
@@ -28,8 +26,5 @@ struct hostinfo_record {
 
 /* Fill out->rec from hi; its strings point into hi, valid while hi is. */
 void hostinfo_record(const struct hostinfo *hi, struct hostinfo_record *out);
-
-/* The "host" object of hi (hostinfo_record + host_record_json). */
-json_t *hostinfo_record_json(const struct hostinfo *hi);
 
 #endif

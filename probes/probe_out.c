@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * probe_out.c - the notes of probe outcomes, their conversion into the
- * result model (results/run_model.h) that gives their JSON, and --list.
+ * result model (results/run_model.h), and --list.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,18 +178,30 @@ void probe_record_release(struct probe_record *r)
 	result_trace_free(&r->rec.trace);
 }
 
-json_t *probe_outcome_json(const struct probe_outcome *o)
+int probe_outcome_records(const struct probe_outcome *o, size_t n, struct probe_records *out)
 {
-	struct probe_record *rec = malloc(sizeof(*rec));
-	json_t *j;
+	out->n = 0;
+	out->probes = calloc(n ? n : 1, sizeof(*out->probes));
+	out->store = calloc(n ? n : 1, sizeof(*out->store));
+	if (!out->probes || !out->store) {
+		probe_records_free(out);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		probe_outcome_record(&o[i], &out->store[i]);
+		out->probes[i] = out->store[i].rec;	/* its arrays stay in store[i] */
+		out->n++;
+	}
+	return 0;
+}
 
-	if (!rec)
-		return NULL;
-	probe_outcome_record(o, rec);
-	j = run_probe_json(&rec->rec);
-	probe_record_release(rec);
-	free(rec);
-	return j;
+void probe_records_free(struct probe_records *r)
+{
+	for (size_t i = 0; r->store && i < r->n; i++)
+		probe_record_release(&r->store[i]);
+	free(r->store);
+	free(r->probes);
+	*r = (struct probe_records){ 0 };
 }
 
 /*

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * probe_out.h - probe results as notes and as the result model's probe
- * (results/run_model.h), which gives the JSON probe objects
- * (docs/results-schema.md, PROBE); the table is probes/probe_table.h.
+ * (results/run_model.h: the JSON probe objects of docs/results-schema.md,
+ * PROBE, are results/'s to write); the table is probes/probe_table.h.
  */
 #ifndef EXITSCOPE_PROBES_PROBE_OUT_H
 #define EXITSCOPE_PROBES_PROBE_OUT_H
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <jansson.h>
 
 #include "probes/probes.h"
 #include "harness/latency.h"
@@ -45,9 +44,15 @@ struct probe_record {
 void probe_outcome_record(const struct probe_outcome *o, struct probe_record *out);
 void probe_record_release(struct probe_record *r);
 
-/* The PROBE object of o (probe_outcome_record + run_probe_json); NULL when out of memory. */
-json_t *probe_outcome_json(const struct probe_outcome *o);
-
+/* Outcomes as the array of probes a result document takes (results/result_doc.h). */
+struct probe_records {
+	struct run_probe *probes;	/* n, each a copy of store[i].rec */
+	struct probe_record *store;	/* their arrays and trace */
+	size_t n;
+};
+/* Fill out from o[0..n-1]: 0, or -ENOMEM (out empty). probe_records_free() when done. */
+int probe_outcome_records(const struct probe_outcome *o, size_t n, struct probe_records *out);
+void probe_records_free(struct probe_records *r);
 
 /* --list: every probe with its group and requirement. */
 void probe_list_print(FILE *f);

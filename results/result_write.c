@@ -18,20 +18,27 @@ void result_timestamp(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-json_t *result_new(const char *kind, int argc, char **argv)
+json_t *result_envelope(const char *kind, int argc, char **argv, const char *started,
+			long long pid)
 {
 	json_t *cmd = json_array();
-	char ts[32];
 
 	/* Commands get argv from their own name on; record the whole line. */
 	json_array_append_new(cmd, json_string("exitscope"));
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(cmd, json_string(argv[i]));
-	result_timestamp(ts, sizeof(ts));
 	return json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:o, s:s, s:I}",
 			 "schema", RESULT_SCHEMA, "schema_version", RESULT_SCHEMA_VERSION,
 			 "tool", "name", "exitscope", "version", EXITSCOPE_VERSION,
-			 "kind", kind, "command", cmd, "started", ts, "pid", (json_int_t)getpid());
+			 "kind", kind, "command", cmd, "started", started, "pid", (json_int_t)pid);
+}
+
+json_t *result_new(const char *kind, int argc, char **argv)
+{
+	char ts[32];
+
+	result_timestamp(ts, sizeof(ts));
+	return result_envelope(kind, argc, argv, ts, getpid());
 }
 
 /* Dump root into an open outfile and finish it. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * result_write.h - the envelope of every result file (docs/results-schema.md):
- * schema and version, tool, kind, command line, timestamps, host record;
- * written through results/outfile.h (atomically for regular files, every
- * error checked) to a file, to stdout, or to a uniquely named file kept in
- * $TMPDIR when the real target failed.
+ * schema and version, tool, kind, command line, timestamps (a command's
+ * members follow them: results/result_doc.h); written through
+ * results/outfile.h (atomically for regular files, every error checked) to
+ * a file, to stdout, or to a uniquely named file kept in $TMPDIR when the
+ * real target failed.
  */
 #ifndef EXITSCOPE_RESULTS_RESULT_WRITE_H
 #define EXITSCOPE_RESULTS_RESULT_WRITE_H
@@ -18,7 +19,13 @@
 /* How result files are serialized (numbers with 10 significant digits). */
 #define RESULT_DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
-/* New root object with schema, tool, kind, command, "started" and "pid" (this process). */
+/*
+ * New root object with schema, tool, kind, command (argv from the command's
+ * name on, after "exitscope"), "started" and "pid"; NULL when out of memory.
+ */
+json_t *result_envelope(const char *kind, int argc, char **argv, const char *started,
+			long long pid);
+/* result_envelope started now, by this process. */
 json_t *result_new(const char *kind, int argc, char **argv);
 /*
  * Set "finished" and write root to path ("-" = stdout). 0, or -errno of the

@@ -17,7 +17,7 @@
 #include "results/jcheck.h"
 #include "results/map_model.h"
 #include "results/result_read.h"
-#include "results/result_write.h"
+#include "results/result_doc.h"
 #include "host/hostinfo.h"
 #include "host/host_record.h"
 #include "map/map.h"
@@ -196,17 +196,20 @@ static const struct result_map_entry *entry(const struct result_map *map, size_t
 static struct result_file *map_roundtrip(const struct result_map *map, const struct hostinfo *hi,
 					 struct err *err)
 {
-	char *argv[] = { "exitscope", "map", NULL };
-	json_t *root = result_new("map", 2, argv);
+	char *argv[] = { "map", NULL };
+	struct hostinfo_record rec;
+	struct result_doc doc;
 	char *dir = fixture_tmpdir(), path[512];
 	struct result_file *rf = NULL;
 
 	snprintf(path, sizeof(path), "%s/map.json", dir ? dir : "/nonexistent");
-	json_object_set_new(root, "host", hostinfo_record_json(hi));
-	json_object_set_new(root, "map", result_map_json(map));
-	if (!result_write(root, path, err))
+	result_doc_init(&doc, "map", 1, argv);
+	hostinfo_record(hi, &rec);
+	doc.host = &rec.rec;
+	doc.map = map;
+	if (!result_doc_write(&doc, path, NULL, err))
 		rf = result_read_file(path, err);
-	json_decref(root);
+	result_doc_release(&doc);
 	if (dir)
 		fixture_rmdir(dir);
 	return rf;
