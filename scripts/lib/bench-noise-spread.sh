@@ -1,43 +1,28 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck disable=SC2154 # from, exe, variant_list: set by scripts/bench-noise
 # bench-noise-spread.sh - sourced by scripts/bench-noise inside its summary:
-# the header, the per-probe SDs (within a run, between runs, expected and
-# floor; of net cycles and of net over the paired baseline), and the part
-# common to all probes (the host's speed) per variant and per run.
+# the header, the per-probe SDs (within a run, between runs, se(run) and
+# floor; as measured and at equal guest speed: `exitscope calibrate --from
+# --spread`), and the part common to all probes (the host's speed) per
+# variant and per run.
 
-	echo "bench-noise: $(wc -l < "$from/runs.tsv" | awk '{ print $1 - 1 }') runs in $from," \
+	echo "bench-noise: $(( $(wc -l < "$from/runs.tsv") - 1 )) runs in $from," \
 	     "$(head -n 2 "$from/runs.tsv" | tail -n 1 | cut -f4 | xargs -I{} date -d @{} '+%F %H:%M' 2>/dev/null)"
 	echo
-	echo "per probe (SDs in % of the probe's mean; expected = within / sqrt(rounds); floor = SD of the between-run component):"
-	for col in net ratio; do
-	[ $col = ratio ] && echo "the same of net / the paired baseline per round (the host's speed divided out):"
-	awk -F'\t' -v col=$col '
-	{ x = col == "net" ? $5 : ($6 > 0 ? $5 / $6 : 0)
-	  key = $1 SUBSEP $3 SUBSEP $2; n[key]++; s[key] += x; ss[key] += x * x
-	  if (!(($1 SUBSEP $3) in seenp)) { seenp[$1 SUBSEP $3] = 1; order[++no] = $1 SUBSEP $3 }
-	  runs[$1 SUBSEP $3 SUBSEP $2] = 1 }
-	END {
-		printf "  %-10s %-16s %4s %6s %10s %8s %8s %8s %6s %6s %7s\n", "variant", "probe", "runs", "rounds",
-		       "mean", "within", "between", "expected", "ratio", "ICC", "floor"
-		for (i = 1; i <= no; i++) {
-			split(order[i], vp, SUBSEP)
-			K = 0; sm = 0; smm = 0; sw = 0; dfw = 0; nr = 0
-			for (key in n) {
-				split(key, a, SUBSEP)
-				if (a[1] != vp[1] || a[2] != vp[2]) continue
-				m = s[key] / n[key]; K++; sm += m; smm += m * m; nr += n[key]
-				if (n[key] > 1) { sw += ss[key] - n[key] * m * m; dfw += n[key] - 1 }
-			}
-			if (K < 2 || dfw < 1) continue
-			G = sm / K; vb = (smm - K * G * G) / (K - 1); if (vb < 0) vb = 0
-			vw = sw / dfw; if (vw < 0) vw = 0; R = nr / K
-			e = sqrt(vw / R); sig2 = vb - vw / R; if (sig2 < 0) sig2 = 0
-			icc = (sig2 + vw) > 0 ? sig2 / (sig2 + vw) : 0
-			printf "  %-10s %-16s %4d %6.1f %10.4g %7.2f%% %7.2f%% %7.2f%% %6.2f %6.2f %6.2f%%\n", vp[1], vp[2], K, R,
-			       G, 100 * sqrt(vw) / G, 100 * sqrt(vb) / G, 100 * e / G, (e > 0 ? sqrt(vb) / e : 0), icc,
-			       100 * sqrt(sig2) / G
-		}
-	}' "$from/rounds.tsv"
+	echo "per probe, over all runs of the variant (exitscope calibrate --from --spread: as measured, then"
+	echo "at the runs' mean guest speed, the host's speed divided out as compare --normalize speed does):"
+	for v in $variant_list; do
+		vf=()
+		while IFS=$'\t' read -r vv _ f _; do
+			[ "$vv" = "$v" ] && vf+=("$from/$f")
+		done < <(tail -n +2 "$from/runs.tsv")
+		# A variant without a spread (too few runs, a file exitscope refuses) says why and has no rows.
+		"$exe" calibrate --from --spread "${vf[@]}" > "$from/spread-$v.txt" 2> "$from/spread-$v.err" ||
+			echo "bench-noise: no spread table of $v: $(head -n 1 "$from/spread-$v.err")" >&2
+		rm -f "$from/spread-$v.err"
+		echo "  $v:"
+		sed 's/^./    &/' "$from/spread-$v.txt"
 	done
 
 	echo
