@@ -100,10 +100,16 @@ static json_t *merged_probes(const struct input *in, size_t n, size_t base)
 			const char *s = json_string_value(json_object_get(p, "name"));
 
 			copy = json_deep_copy(p);
-			if (copy && i != base && s &&
-			    asprintf(&name, "%s%c%.*s", s, MERGE_BLOCK_SEP, (int)in[i].block_len, in[i].block) >= 0) {
-				json_object_set_new(copy, "name", json_string(name));
-				free(name);
+			if (copy && i != base && s) {
+				int r = asprintf(&name, "%s%c%.*s", s, MERGE_BLOCK_SEP, (int)in[i].block_len,
+						 in[i].block);
+
+				if (r < 0 || json_object_set_new(copy, "name", json_string(name))) {
+					json_decref(copy);
+					copy = NULL;
+				}
+				if (r >= 0)
+					free(name);
 			}
 			if (!copy || json_array_append_new(all, copy)) {
 				json_decref(all);
