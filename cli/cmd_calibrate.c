@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,8 @@ static const struct cli_row calibrate_rows[] = {
 		     "least " CLI_STR(NOISE_MIN_RUNS) ")"),
 	CLI_ROW_FLAG("spread", CLI_LONG('s'), struct calibrate_args, spread,
 		     "with --from: print per probe the spread of its rounds within\n"
-		     "and between the runs (2 or more) instead of writing a floor"),
+		     "and between the runs (2 or more), and each run's shift (the\n"
+		     "host's speed), instead of writing a floor"),
 	{ .name = "-- RUN-ARGUMENT ...",
 	  .help = "probes and options of each run, as 'exitscope run' takes them\n"
 		  "(default: the whole catalogue with run's defaults); calibrate\n"
@@ -421,7 +423,35 @@ static void calibrate_print_spread_row(FILE *f, const struct stats_spread *s)
 	}
 }
 
-/* --spread: the probes' spread as measured, then at equal guest speed. */
+/* --spread's third table: each run's shift and loop shift, then what they say together. */
+static void calibrate_print_shifts(FILE *f, const struct noise_spread *ns)
+{
+	char a[32], b[32];
+
+	fprintf(f, "\n%5s %8s %8s\n", "run", "shift", "loop");
+	for (size_t i = 0; i < ns->n_runs; i++) {
+		if (isfinite(ns->run_shift[i]))
+			snprintf(a, sizeof(a), "%+.2f%%", 100 * ns->run_shift[i]);
+		else
+			snprintf(a, sizeof(a), "-");
+		if (isfinite(ns->run_loop_shift[i]))
+			snprintf(b, sizeof(b), "%+.2f%%", 100 * ns->run_loop_shift[i]);
+		else
+			snprintf(b, sizeof(b), "-");
+		fprintf(f, "%5zu %8s %8s\n", i + 1, a, b);
+	}
+	if (ns->loop_shift_sd >= 0)
+		fprintf(f, "loop shift: SD %.2f%%", 100 * ns->loop_shift_sd);
+	else
+		fprintf(f, "loop shift: -");
+	if (isfinite(ns->shift_corr))
+		fprintf(f, ", correlation with the shift %.2f", ns->shift_corr);
+	if (ns->left_sd >= 0)
+		fprintf(f, "; left per probe: median SD %.2f%%", 100 * ns->left_sd);
+	fprintf(f, "\n");
+}
+
+/* --spread: the probes' spread as measured, then at equal guest speed, then per run. */
 static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 {
 	fprintf(f, "%-20s %5s %6s %10s %8s %8s %8s %8s\n", "probe", "runs", "rounds", "mean", "within",
@@ -449,13 +479,16 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 		calibrate_print_spread_row(f, s);
 		fprintf(f, " %8.2f\n", s->se > 0 ? s->run_sd / s->se : 0);
 	}
+	calibrate_print_shifts(f, ns);
 	fprintf(f, "\n");
 	text_wrap_print(f, "", 0, "within: SD of a run's round medians (pooled); se(run): within / "
 			"sqrt(rounds); between: SD of the run means; floor: the SD left beyond se(run); "
 			"shift: SD over runs of the median over probes of a run mean / its probe mean - 1; "
 			"the second table at the runs' mean guest speed (compare --normalize speed), share: "
 			"the probe's slope on its loop x mean loop / mean, loop: SD of the runs' mean loops, "
-			"ratio: between / se(run); in % of the probe's mean");
+			"ratio: between / se(run); in % of the probe's mean; the third per run in the order "
+			"given, its shift and the same of the probes' loops (the host's speed), left: per "
+			"probe the SD over runs of a run mean / its probe mean - 1 - the run's shift");
 }
 
 /* Read the k files at paths[]; with --spread print their spread, else write their floor to a->out. */

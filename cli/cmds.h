@@ -13,6 +13,7 @@ int cmd_run(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
 int cmd_query(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_walk(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 int cmd_expect(int argc, char **argv);
@@ -30,6 +31,6 @@ int export_doc_write(const char *cmd, const struct result_doc *doc, const char *
 struct cli_cmd_spec;
 extern const struct cli_cmd_spec info_spec, run_spec, map_spec, check_spec, calibrate_spec,
 	compare_spec, report_spec, export_spec, profile_spec, query_spec, walk_spec, kernels_spec,
-	expect_spec;
+	expect_spec, merge_spec;
 
 #endif

@@ -23,6 +23,7 @@ static const struct command {
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
 	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) to a run" },
+	{ "merge", cmd_merge, "result files as one: a lane's blocks, a probe renamed, rounds cut" },
 	{ "query", cmd_query, "figures from result, compare, noise and walk files, for scripts" },
 	{ "expect", cmd_expect, "a lane's results judged against an expectations file" },
 	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles stepped" },
@@ -35,7 +36,7 @@ static const struct command {
 static const struct cli_cmd_spec *const specs[] = {
 	&info_spec, &run_spec, &map_spec, &check_spec, &calibrate_spec,
 	&compare_spec, &report_spec, &export_spec, &profile_spec, &query_spec, &expect_spec,
-	&walk_spec, &kernels_spec,
+	&walk_spec, &kernels_spec, &merge_spec,
 };
 
 /* `exitscope help --options CMD`: CMD's options one spelling a line (cli_opts_list). */

@@ -96,7 +96,7 @@ _exitscope()
 		case $meta in
 		'') ;;
 		DIR) _exitscope_files -d; return 0 ;;
-		FILE|PATH) _exitscope_files; return 0 ;;
+		FILE|PATH|LIST) _exitscope_files; return 0 ;;
 		*) return 0 ;;
 		esac
 	fi
@@ -112,7 +112,7 @@ _exitscope()
 	check)
 		COMPREPLY=($(compgen -W "$("$prog" check --help 2>/dev/null |
 			_exitscope_section suites)" -- "$cur")) ;;
-	compare|report)
+	compare|report|walk|merge)
 		_exitscope_files '@(json)' ;;
 	esac
 	return 0

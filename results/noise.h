@@ -129,13 +129,22 @@ struct noise_spread_probe {
 /*
  * The probes (in order of first appearance), and the host's speed: per run
  * the median over the probes it measured of its run mean over the probe's
- * mean, less 1; shift_sd their SD over the shift_runs runs that measured
- * one (-1 with fewer than 2). Names are borrowed from the files.
+ * mean, less 1 (run_shift); shift_sd their SD over the shift_runs runs that
+ * measured one (-1 with fewer than 2). The same of the probes' loops
+ * (run_loop_shift, loop_shift_sd), the correlation of the two shifts over
+ * the runs (NAN when either is flat), and left_sd: per probe the SD over
+ * runs of its run mean over its mean, less 1 and less the run's shift, their
+ * median over the probes (-1 without one). run_shift and run_loop_shift
+ * have one value per run given, NAN for a run without such a probe. Names
+ * are borrowed from the files.
  */
 struct noise_spread {
 	struct noise_spread_probe *probes;
 	size_t n_probes, shift_runs;
 	double shift_sd;
+	double *run_shift, *run_loop_shift;
+	size_t n_runs;
+	double loop_shift_sd, shift_corr, left_sd;
 };
 
 /* 0, -EINVAL (k < 2) or -ENOMEM, with one line in err; noise_spread_release() it. */

@@ -103,49 +103,133 @@ static int spread_probe(const struct result_file *const *runs, size_t k, const c
 	return 0;
 }
 
+/* Probe sp's mean round median (loop: mean round loop) in run r, or NAN where it has no spread. */
+static double spread_run_mean(const struct result_file *r, const struct noise_spread_probe *sp, int loop)
+{
+	const struct run_probe *q = result_find_probe(r, sp->name);
+	double m = 0;
+
+	if (!q || q->status != PROBE_OK || !q->rounds || q->n_rounds < 2 || !(sp->cycles.mean > 0))
+		return NAN;
+	for (size_t t = 0; t < q->n_rounds; t++)
+		m += loop ? q->rounds[t].baseline_median : q->rounds[t].median;
+	return m / (double)q->n_rounds;
+}
+
+/* The SD of the finite x[0..n-1] (-1 with fewer than 2), their mean in *mean; how many in *c. */
+static double spread_sd(const double *x, size_t n, double *mean, size_t *c)
+{
+	double m = 0, ss = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i])) {
+			m += x[i];
+			k++;
+		}
+	m /= k ? (double)k : 1;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			ss += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*c = k;
+	return k > 1 ? sqrt(ss / (double)(k - 1)) : -1;
+}
+
+/* The median of the finite ones of x[0..n-1] (reordered into the front), NAN without one. */
+static double spread_median(double *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]))
+			x[k++] = x[i];
+	return k ? stats_median(x, k) : NAN;
+}
+
+/* Correlation of x and y over the i where both are finite; NAN when either is flat. */
+static double spread_corr(const double *x, const double *y, size_t n)
+{
+	double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i])) {
+			mx += x[i];
+			my += y[i];
+			k++;
+		}
+	if (k < 2)
+		return NAN;
+	mx /= (double)k;
+	my /= (double)k;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(x[i]) && isfinite(y[i])) {
+			sxy += (x[i] - mx) * (y[i] - my);
+			sxx += (x[i] - mx) * (x[i] - mx);
+			syy += (y[i] - my) * (y[i] - my);
+		}
+	return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
 /*
- * The host's speed: per run, the median over the probes with a spread of
- * its run mean over the probe's mean, less 1 (a probe of mean <= 0 left
- * out); their SD.
+ * The host's speed (noise.h, struct noise_spread): rel[i][j], run i's mean
+ * of probe j over the probe's mean, less 1, of the rounds (lrel: of the
+ * loops, over the loop's mean over the runs); each run's median of them.
  */
 static int spread_shift(const struct result_file *const *runs, size_t k, struct noise_spread *s)
 {
-	double *d = calloc(s->n_probes ? s->n_probes : 1, sizeof(*d));
-	double *sh = calloc(k, sizeof(*sh));
-	double mean = 0, ss = 0;
-	size_t c = 0;
+	size_t np = s->n_probes ? s->n_probes : 1, c;
+	double *rel = calloc(k * np, sizeof(*rel)), *lrel = calloc(k * np, sizeof(*lrel));
+	double *d = calloc(k > np ? k : np, sizeof(*d)), *lmean = calloc(np, sizeof(*lmean));
+	double mean;
 
-	if (!d || !sh) {
+	s->run_shift = calloc(k, sizeof(*s->run_shift));
+	s->run_loop_shift = calloc(k, sizeof(*s->run_loop_shift));
+	if (!rel || !lrel || !d || !lmean || !s->run_shift || !s->run_loop_shift) {
+		free(rel);
+		free(lrel);
 		free(d);
-		free(sh);
+		free(lmean);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < k; i++) {
-		size_t n = 0;
-
+	s->n_runs = k;
+	for (size_t i = 0; i < k; i++)
 		for (size_t j = 0; j < s->n_probes; j++) {
-			const struct noise_spread_probe *sp = &s->probes[j];
-			const struct run_probe *q = result_find_probe(runs[i], sp->name);
-			double m = 0;
-
-			if (!q || q->status != PROBE_OK || !q->rounds || q->n_rounds < 2 || !(sp->cycles.mean > 0))
-				continue;
-			for (size_t t = 0; t < q->n_rounds; t++)
-				m += q->rounds[t].median;
-			d[n++] = m / (double)q->n_rounds / sp->cycles.mean - 1;
+			rel[i * np + j] = spread_run_mean(runs[i], &s->probes[j], 0) / s->probes[j].cycles.mean - 1;
+			lrel[i * np + j] = spread_run_mean(runs[i], &s->probes[j], 1);
 		}
-		if (n)
-			sh[c++] = stats_median(d, n);
+	for (size_t j = 0; j < s->n_probes; j++) {
+		for (size_t i = 0; i < k; i++)
+			d[i] = lrel[i * np + j];
+		spread_sd(d, k, &lmean[j], &c);
+		for (size_t i = 0; i < k; i++)
+			lrel[i * np + j] = lmean[j] > 0 ? lrel[i * np + j] / lmean[j] - 1 : NAN;
 	}
-	for (size_t i = 0; i < c; i++)
-		mean += sh[i];
-	mean /= c ? (double)c : 1;
-	for (size_t i = 0; i < c; i++)
-		ss += (sh[i] - mean) * (sh[i] - mean);
-	s->shift_runs = c;
-	s->shift_sd = c > 1 ? sqrt(ss / (double)(c - 1)) : -1;
+	for (size_t i = 0; i < k; i++) {
+		memcpy(d, rel + i * np, s->n_probes * sizeof(*d));
+		s->run_shift[i] = spread_median(d, s->n_probes);
+		memcpy(d, lrel + i * np, s->n_probes * sizeof(*d));
+		s->run_loop_shift[i] = spread_median(d, s->n_probes);
+	}
+	s->shift_sd = spread_sd(s->run_shift, k, &mean, &s->shift_runs);
+	s->loop_shift_sd = spread_sd(s->run_loop_shift, k, &mean, &c);
+	s->shift_corr = spread_corr(s->run_shift, s->run_loop_shift, k);
+	/* What is left of each probe's run means once the run's shift is taken out. */
+	for (size_t j = 0; j < s->n_probes; j++) {
+		for (size_t i = 0; i < k; i++)
+			d[i] = rel[i * np + j] - s->run_shift[i];
+		lmean[j] = spread_sd(d, k, &mean, &c);
+		if (lmean[j] < 0)
+			lmean[j] = NAN;
+	}
+	s->left_sd = spread_median(lmean, s->n_probes);
+	if (!isfinite(s->left_sd))
+		s->left_sd = -1;
+	free(rel);
+	free(lrel);
 	free(d);
-	free(sh);
+	free(lmean);
 	return 0;
 }
 
@@ -193,6 +277,9 @@ int noise_spread(const struct result_file *const *runs, size_t k, struct noise_s
 void noise_spread_release(struct noise_spread *s)
 {
 	free(s->probes);
+	free(s->run_shift);
+	free(s->run_loop_shift);
 	s->probes = NULL;
-	s->n_probes = 0;
+	s->run_shift = s->run_loop_shift = NULL;
+	s->n_probes = s->n_runs = 0;
 }

@@ -452,9 +452,9 @@ json_t *walk_steps_json(const struct walk_steps *s)
 			 "spread_pct", s->spread_pct, "floor_cycles", s->floor_cycles, "lanes", lanes);
 }
 
-int walk_steps_write(const struct walk_steps *s, const char *path, struct err *err)
+/* doc (its reference taken) to path ("-": stdout) atomically. */
+static int doc_write(json_t *doc, const char *path, struct err *err)
 {
-	json_t *doc = walk_steps_json(s);
 	struct outfile o;
 	int r;
 
@@ -471,4 +471,14 @@ int walk_steps_write(const struct walk_steps *s, const char *path, struct err *e
 	}
 	json_decref(doc);
 	return r;
+}
+
+int walk_write(const struct walk_file *w, const char *path, struct err *err)
+{
+	return doc_write(walk_json(w), path, err);
+}
+
+int walk_steps_write(const struct walk_steps *s, const char *path, struct err *err)
+{
+	return doc_write(walk_steps_json(s), path, err);
 }

@@ -85,6 +85,8 @@ void walk_free(struct walk_file *w);
 
 /* The document (WALK_SCHEMA) of w; NULL when out of memory. For tests and tools. */
 json_t *walk_json(const struct walk_file *w);
+/* Write it to path ("-": stdout) atomically (results/outfile.h). 0, or -errno with "PATH: reason". */
+int walk_write(const struct walk_file *w, const char *path, struct err *err);
 
 /*
  * Is the file at path a walk file by its "schema" (for commands that take

@@ -145,6 +145,10 @@ static void test_from(const char *dir)
 	   "--from --spread: p's row and the shift, exit 0 (%d)", res.status);
 	if (res.status || !strstr(res.out, want))
 		diag("want %sgot: %s%s", want, res.out, res.err);
+	/* Run means 11, 15, 19 over 15, less 1; the loops all 1000; left 0 with one probe. */
+	ok(strstr(res.out, "\n  run    shift     loop\n    1  -26.67%   +0.00%\n    2   +0.00%   +0.00%\n"
+			   "    3  +26.67%   +0.00%\nloop shift: SD 0.00%; left per probe: median SD 0.00%\n"),
+	   "--from --spread: each run's shift and loop shift in the order given, the loops flat");
 	run_free(&res);
 
 	snprintf(noise, sizeof(noise), "%s/from-noise.json", dir);

@@ -11,8 +11,6 @@
 [ -z "$relabel" ] && relabel=$(awk -F'\t' '$1 == "relabel" { print $2 }' "$from/setup.tsv" 2>/dev/null)
 [ -z "$noise" ] && noise=$(awk -F'\t' '$1 == "noise" { print $2 }' "$from/setup.tsv" 2>/dev/null)
 rx=${relabel%%=*} ry=${relabel#*=}
-# The relabelled copies of side B's runs are made with jq.
-[ -z "$relabel" ] || command -v jq >/dev/null || die "jq is needed for --relabel"
 mkdir -p "$from/cmp"
 variant_list=$(tail -n +2 "$from/runs.tsv" | cut -f1 | awk '!seen[$0]++')
 floor_of() { if [ -n "$noise" ]; then echo "$noise"; elif [ -f "$from/noise-$1.json" ]; then echo "$from/noise-$1.json"; fi; }
@@ -42,8 +40,9 @@ for v in $variant_list; do
 			rb=()
 			for f in "${pb[@]}"; do
 				r=$from/cmp/relabel-$(basename "$f")
-				jq --arg x "$rx" --arg y "$ry" '.probes |= (map(select(.name != $y))
-					| map(if .name == $x then .name = $y else . end))' "$f" > "$r" || die "cannot relabel $f"
+				"$exe" merge --rename "$rx=$ry" -o "$r" "$f" 2> "$r.err" ||
+					die "cannot relabel $f: $(head -n 1 "$r.err")"
+				rm -f "$r.err"
 				rb+=("$r")
 			done
 		fi

@@ -34,8 +34,8 @@
 	for r in 3 5 8 16 32 all; do
 		[ "$r" = all ] || [ "$r" -le "$maxr" ] || continue
 		tail -n +2 "$from/runs.tsv" | while IFS=$'\t' read -r _ _ f _; do
-			jq --arg r "$r" '.probes |= map(if .rounds and $r != "all" then .rounds |= .[:($r | tonumber)]
-				else . end)' "$from/$f" > "$from/aa/${f%.json}-r$r.json" || die "cannot cut $f"
+			"$exe" merge --rounds "${r/all/0}" -o "$from/aa/${f%.json}-r$r.json" "$from/$f" ||
+				die "cannot cut $f"
 		done
 		while read -r label x y; do
 			cj=$from/aa/c-r$r-$x-$y.json

@@ -159,7 +159,6 @@ for p in "${pair_list[@]}"; do
 done
 [ -z "$expect" ] || [ -r "$expect" ] || die expectations "$expect: cannot read"
 [ -x "$host_exe" ] || die exitscope "host exitscope '$host_exe' missing (make)"
-command -v jq >/dev/null || die packages "'jq' not found (apt-get install jq)"
 thr_args=()
 [ -n "$threshold" ] && thr_args=(--threshold "$threshold")
 

@@ -3,7 +3,7 @@
 # lane-ab-compare.sh - sourced by scripts/lane-ab: `exitscope compare` of
 # every pair block by block (a block left out on purpose is said, not
 # failed), and `exitscope report` of all sides, each side's blocks merged
-# into one result file first.
+# into one result file first (`exitscope merge`).
 
 # absent_reason SIDE BLOCK -> why the block has no result on purpose, or nothing
 absent_reason() {
@@ -42,26 +42,19 @@ done
 # --- step: report -------------------------------------------------------------
 # One result file per side: the first run block with every probe of the other
 # run blocks as NAME@BLOCK, the first map and the first checks.
+# `exitscope merge` makes it (man exitscope-merge).
 report_files=()
 for s in "${sides[@]}"; do
-	docs=()
+	files=()
 	for blk in "${blocks[@]}"; do
 		f=$out/$s/results/$blk.json
-		is_result "$f" || continue
-		docs+=("$(jq -c --arg b "$blk" '{block: $b, doc: .}' "$f")")
+		is_result "$f" && files+=("$f")
 	done
-	if [ ${#docs[@]} -eq 0 ]; then soft "report" "side $s has no results in $out/$s/results"; continue; fi
-	printf '%s\n' "${docs[@]}" | jq -s '
-		(map(select(.doc.kind == "run")) + map(select(.doc.probes != null)) + .) as $order
-		| $order[0] as $first
-		| $first.doc
-		+ (if any(.[]; .doc.probes != null) then
-			{probes: [.[] | select(.doc.probes != null) | . as $d
-				| .doc.probes[] | if $d.block == $first.block then . else .name += "@" + $d.block end]}
-		   else {} end)
-		+ ([.[] | select(.doc.map != null) | {map: .doc.map}][0] // {})
-		+ ([.[] | select(.doc.checks != null) | {checks: .doc.checks}][0] // {})' > "$out/$s.json" ||
-		{ soft report "cannot merge the results of side $s into $out/$s.json"; continue; }
+	if [ ${#files[@]} -eq 0 ]; then soft "report" "side $s has no results in $out/$s/results"; continue; fi
+	if ! "$host_exe" merge -o "$out/$s.json" "${files[@]}" 2> "$out/merge.err"; then
+		soft report "cannot merge the results of side $s into $out/$s.json: $(head -n 1 "$out/merge.err")"
+		continue
+	fi
 	report_files+=("$s.json")
 done
 if [ ${#report_files[@]} -gt 0 ]; then
