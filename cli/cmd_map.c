@@ -226,7 +226,7 @@ int cmd_map(int argc, char **argv)
 	struct map_args a = { 0 };
 	static const char *const default_names[] = { "host", "minimal" };
 	const char *json_path, *kvm_opt, *expect_path, **profiles = a.profiles, **name_ptrs = a.name_ptrs;
-	struct map_expect x = { 0 };
+	struct expect_map x = { 0 };
 	struct map_progress mp = { 0 };
 	unsigned failed = 0;
 	bool tap;
@@ -311,6 +311,6 @@ int cmd_map(int argc, char **argv)
 	json_decref(root);
 	result_map_free(map);
 out_expect:
-	map_expect_free(&x);
+	expect_map_free(&x);
 	return r;
 }
