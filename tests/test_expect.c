@@ -250,6 +250,10 @@ static void test_parse_errors(void)
 	parse_error("probe cpuid exits about1\n", "1", "'about1' is not N, >=N, <=N, >N or <N",
 		    "a NUM that is not one");
 	parse_error("map cr4 PGE toggle owned =1\n", "1", "'=1' is not N, >=N", "a map NUM");
+	parse_error("map cr4 PGE toggle owned|own\n", "1", "unknown status 'owned|own' (owned, "
+		    "intercepted, rejected, emulated, skipped", "a map STATUS that is not one");
+	parse_error("map cr4 PGE toggle stopped\n", "1", "unknown status 'stopped'",
+		    "stopped is no map STATUS to expect");
 	parse_error("value run 'x = 1\n", "1", "unmatched single quote", "an unmatched quote");
 	parse_error("require ?\n", "1", "no expectation", "a line with nothing but its marks");
 
