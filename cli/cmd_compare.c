@@ -152,32 +152,12 @@ static int compare_operand(void *args, const char *arg, const struct cli_parser 
 /* The comparison as JSON, through a checked (atomic for regular files) outfile. */
 static int write_json(const char *path, const struct compare_result *cr)
 {
-	json_t *doc = compare_result_json(cr);
 	struct err err;
-	struct outfile o;
-	int r;
+	int r = cli_stopped("compare", "the --json file not written");
 
-	if (!doc)
-		return cli_error("compare", EXIT_FAIL, "out of memory");
-	r = cli_stopped("compare", "the --json file not written");
-	if (r) {
-		json_decref(doc);
+	if (r)
 		return r;
-	}
-	r = outfile_open(&o, path, &err);
-	if (!r)
-		cli_stop_output(&o);
-	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
-		   fputc('\n', o.f) == EOF)) {
-		int e = o.err ? o.err : ENOMEM;
-
-		outfile_abort(&o);
-		r = err_set(&err, -e, "%s: %s", path, strerror(e));
-	} else if (!r) {
-		r = outfile_commit(&o, &err);
-	}
-	cli_stop_output(NULL);
-	json_decref(doc);
+	r = compare_result_write(cr, path, cli_stop_output, &err);
 	if (r && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
 		return cli_stopped("compare", "the --json output cut short");
 	if (r)
@@ -197,13 +177,11 @@ int cmd_compare(int argc, char **argv)
 	struct result_file **a = NULL, **b = NULL;
 	struct compare_result *cr = NULL;
 	struct compare_cmd_args ca = { .split = -1 };
-	struct compare_opts copts;
-	const char *json_path = NULL, *noise_path = NULL, **files = NULL;
+	const char **files = NULL;
 	struct noise_floor *noise = NULL;
 	char **args = NULL;
 	int i, nargs = 0, split = -1, rc = EXIT_USAGE;
-	size_t nfiles = 0, na = 0, nb = 0;
-	bool fail_on_regression = false, wide = false;
+	size_t nb = 0;
 	struct err err;
 	struct cli_parser p;
 
@@ -240,67 +218,62 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	rc = EXIT_USAGE;
-	copts = ca.copts;
-	json_path = ca.json_path;
-	noise_path = ca.noise_path;
-	fail_on_regression = ca.fail_on_regression;
-	wide = ca.wide;
-	nfiles = ca.nfiles;
-	na = ca.na;
 	if (split < 0) {
-		if (nfiles != 2) {
-			rc = cli_usage_error("compare", nfiles < 2 ?
+		if (ca.nfiles != 2) {
+			rc = cli_usage_error("compare", ca.nfiles < 2 ?
 					     "need two result files: BASE.json NEW.json (or A1.json "
 					     "[A2.json ...] -- B1.json [B2.json ...])" :
 					     "%zu files without '--': separate the sides (A1.json "
-					     "[A2.json ...] -- B1.json [B2.json ...])", nfiles);
+					     "[A2.json ...] -- B1.json [B2.json ...])", ca.nfiles);
 			goto out;
 		}
-		na = 1;
+		ca.na = 1;
 	}
-	nb = nfiles - na;
-	if (!na || !nb) {
+	nb = ca.nfiles - ca.na;
+	if (!ca.na || !nb) {
 		rc = cli_usage_error("compare", "no %s files %s '--' (want A1.json [A2.json ...] -- "
-				     "B1.json [B2.json ...])", na ? "new" : "base", na ? "after" : "before");
+				     "B1.json [B2.json ...])", ca.na ? "new" : "base",
+				     ca.na ? "after" : "before");
 		goto out;
 	}
-	rc = cli_output_distinct("compare", "--json", json_path, files, nfiles, "input");
+	rc = cli_output_distinct("compare", "--json", ca.json_path, files, ca.nfiles, "input");
 	if (!rc)
-		rc = cli_output_distinct("compare", "--json", json_path, &noise_path, 1, "--noise");
+		rc = cli_output_distinct("compare", "--json", ca.json_path, &ca.noise_path, 1, "--noise");
 	if (!rc)
-		rc = cli_output_check("compare", json_path);
+		rc = cli_output_check("compare", ca.json_path);
 	if (rc)
 		goto out;
 	/* A stop ends it with one line and 128 + the signal (a file it writes is whole or untouched). */
 	cli_install_sigint();
 	rc = EXIT_USAGE;
-	a = calloc(na, sizeof(*a));
+	a = calloc(ca.na, sizeof(*a));
 	b = calloc(nb, sizeof(*b));
 	if (!a || !b) {
 		rc = cli_error("compare", EXIT_FAIL, "out of memory");
 		goto out;
 	}
-	if (cli_read_results("compare", files, na, a) || cli_read_results("compare", files + na, nb, b))
+	if (cli_read_results("compare", files, ca.na, a) ||
+	    cli_read_results("compare", files + ca.na, nb, b))
 		goto out;
-	if (compare_runs_distinct((const struct result_file *const *)a, na,
+	if (compare_runs_distinct((const struct result_file *const *)a, ca.na,
 				  (const struct result_file *const *)b, nb, &err)) {
 		rc = cli_error("compare", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	if (noise_path) {
-		noise = noise_read_file(noise_path, &err);
-		if (!noise || compare_noise_check(noise, (const struct result_file *const *)a, na,
+	if (ca.noise_path) {
+		noise = noise_read_file(ca.noise_path, &err);
+		if (!noise || compare_noise_check(noise, (const struct result_file *const *)a, ca.na,
 						  (const struct result_file *const *)b, nb, &err)) {
 			rc = cli_error("compare", EXIT_USAGE, "%s", err.msg);
 			goto out;
 		}
-		copts.noise = noise;
+		ca.copts.noise = noise;
 	}
 	rc = cli_stopped("compare", "nothing compared");
 	if (rc)
 		goto out;
-	cr = compare_results_multi((const struct result_file *const *)a, na,
-				   (const struct result_file *const *)b, nb, &copts, &err);
+	cr = compare_results_multi((const struct result_file *const *)a, ca.na,
+				   (const struct result_file *const *)b, nb, &ca.copts, &err);
 	if (!cr) {
 		rc = cli_error("compare", EXIT_FAIL, "%s", err.msg);
 		goto out;
@@ -309,21 +282,21 @@ int cmd_compare(int argc, char **argv)
 	if (rc)
 		goto out;
 	/* With --json - stdout carries the JSON alone. */
-	if (!json_path || strcmp(json_path, "-")) {
-		compare_print(stdout, cr, wide);
+	if (!ca.json_path || strcmp(ca.json_path, "-")) {
+		compare_print(stdout, cr, ca.wide);
 	}
-	rc = *cli_stop_flag() ? cli_stopped("compare", json_path ? "the --json file not written" : NULL)
+	rc = *cli_stop_flag() ? cli_stopped("compare", ca.json_path ? "the --json file not written" : NULL)
 			      : cli_stdout_check("compare", EXIT_OK);
-	if (!rc && json_path)
-		rc = write_json(json_path, cr);
-	if (!rc && json_path)
+	if (!rc && ca.json_path)
+		rc = write_json(ca.json_path, cr);
+	if (!rc && ca.json_path)
 		rc = cli_stopped("compare", "after the --json file was written");
-	if (!rc && fail_on_regression && compare_regressed(cr))
+	if (!rc && ca.fail_on_regression && compare_regressed(cr))
 		rc = EXIT_FAIL;
 out:
 	compare_free(cr);
 	noise_free(noise);
-	free_side(a, na);
+	free_side(a, ca.na);
 	free_side(b, nb);
 	free(args);
 	free(files);

@@ -91,7 +91,6 @@ int cmd_expect(int argc, char **argv)
 	struct expect_opts o = { .out = stdout, .errs = stderr, .who = "exitscope expect" };
 	struct expect_args a = { .tol = EXPECT_TOL_DEFAULT };
 	char *plist = NULL, *pv[64], *t;
-	const char *ab;
 	struct expect_file ef;
 	struct cli_parser cp;
 	size_t npairs = 0;
@@ -101,17 +100,16 @@ int cmd_expect(int argc, char **argv)
 	rc = cli_parse(&cp, &expect_spec, &a, argc, argv);
 	if (rc)
 		return rc == CLI_PARSE_HELP ? cli_stdout_check("expect", EXIT_OK) : rc;
-	ab = a.ab;
 	o.tol = a.tol;
-	if (ab && argc - optind != 1)
+	if (a.ab && argc - optind != 1)
 		return cli_usage_error("expect", argc - optind < 1 ? "--ab: need an EXPECT_FILE" :
 					"--ab: too many operands: EXPECT_FILE only");
-	if (!ab && argc - optind != 2)
+	if (!a.ab && argc - optind != 2)
 		return cli_usage_error("expect", argc - optind < 2 ?
 					"need an EXPECT_FILE and a RESULTS_DIR" :
 					"too many operands: EXPECT_FILE RESULTS_DIR");
-	o.ab = ab != NULL;
-	if (ab) {
+	o.ab = a.ab != NULL;
+	if (a.ab) {
 		plist = strdup(a.pairs);
 		if (!plist)
 			return cli_error("expect", EXIT_FAIL, "out of memory");
@@ -135,12 +133,13 @@ int cmd_expect(int argc, char **argv)
 		free(plist);
 		return cli_error("expect", rc == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
 	}
-	rc = ab ? 0 : expect_dir_check(argv[optind + 1]);
+	rc = a.ab ? 0 : expect_dir_check(argv[optind + 1]);
 	if (rc) {
 		expect_file_free(&ef);
 		return rc;
 	}
-	rc = ab ? expect_judge_ab(&ef, ab, pv, npairs, &o) : expect_judge(&ef, argv[optind + 1], &o);
+	rc = a.ab ? expect_judge_ab(&ef, a.ab, pv, npairs, &o)
+		  : expect_judge(&ef, argv[optind + 1], &o);
 	expect_file_free(&ef);
 	free(plist);
 	if (rc < 0)

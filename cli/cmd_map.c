@@ -225,16 +225,13 @@ int cmd_map(int argc, char **argv)
 {
 	struct map_args a = { 0 };
 	static const char *const default_names[] = { "host", "minimal" };
-	/* The names map_expect_read's line reads (the rest reads a.*). */
-	const char *expect_path, **name_ptrs = a.name_ptrs;
-	struct map_expect x = { 0 };
+	struct expect_map x = { 0 };
 	struct map_progress mp = { 0 };
 	unsigned failed = 0;
 	struct suite_env env = { 0 };
 	struct hostinfo_record rec;
 	struct result_doc doc;
 	struct hostinfo hi;
-	size_t np;
 	struct result_map *map = NULL;
 	struct err err;
 	char why[256];
@@ -244,8 +241,6 @@ int cmd_map(int argc, char **argv)
 	r = cli_parse(&cp, &map_spec, &a, argc, argv);
 	if (r)
 		return r == CLI_PARSE_HELP ? EXIT_OK : r;
-	expect_path = a.expect_path;
-	np = a.np;
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
 	if (a.tap != !!a.expect_path)
@@ -257,7 +252,8 @@ int cmd_map(int argc, char **argv)
 		return r;
 	/* The expectations are checked before anything is measured. */
 	if (a.expect_path) {
-		r = map_expect_read(expect_path, np ? name_ptrs : default_names, np ? np : 2, &x, &err);
+		r = map_expect_read(a.expect_path, a.np ? a.name_ptrs : default_names, a.np ? a.np : 2,
+				    &x, &err);
 		if (r)
 			return cli_usage_error("map", "%s", err.msg);
 	}
@@ -308,6 +304,6 @@ int cmd_map(int argc, char **argv)
 	result_doc_release(&doc);
 	result_map_free(map);
 out_expect:
-	map_expect_free(&x);
+	expect_map_free(&x);
 	return r;
 }

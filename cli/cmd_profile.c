@@ -20,8 +20,7 @@
 #include "profile/attribute.h"
 #include "profile/counts.h"
 #include "profile/symtab.h"
-#include "results/result_read.h"
-#include "results/result_write.h"
+#include "results/result_edit.h"
 
 struct profile_args {
 	const char *counts, *symbols, *label, *out;
@@ -81,31 +80,30 @@ static const struct prof_dump *dump_for(const struct prof_file *pf, const char *
 	return NULL;
 }
 
-/* Attach the profiles to rf's document: the number attached, or -1 with err set. */
+/* Attach the profiles to rf's probes: the number attached, or -1 with err set. */
 static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
 			  enum profile_vendor v, int version, const char *symbols, struct err *err)
 {
-	json_t *probes = json_object_get(rf->doc, "probes"), *o;
-	size_t i;
 	int n = 0;
 
-	json_array_foreach(probes, i, o) {
-		const char *name = json_string_value(json_object_get(o, "name"));
-		const char *status = json_string_value(json_object_get(o, "status"));
-		const struct prof_probe *p = name ? prof_dump_probe(d, name) : NULL;
+	for (size_t i = 0; i < rf->n_probes; i++) {
+		const struct run_probe *rp = &rf->probes[i];
+		const struct prof_probe *p = prof_dump_probe(d, rp->name);
 		struct exit_path e;
-		json_t *j;
+		int r;
 
-		json_object_del(o, "exit_path");
-		if (!p || !status || strcmp(status, "ok"))
+		if (!p || rp->status != PROBE_OK) {
+			if (result_set_exit_path(rf, rp->name, NULL, err))
+				return -1;
 			continue;
+		}
 		if (profile_exit_path(p, st, v, version, &e, err))
 			return -1;
 		e.symbols = symbols;
-		j = exit_path_json(&e);
+		r = result_set_exit_path(rf, rp->name, &e, err);
 		exit_path_free(&e);
-		if (!j || json_object_set_new(o, "exit_path", j))
-			return err_set(err, -ENOMEM, "out of memory");
+		if (r)
+			return -1;
 		n++;
 	}
 	return n;
@@ -114,7 +112,7 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 int cmd_profile(int argc, char **argv)
 {
 	struct profile_args a;
-	const char *counts, *symbols, *label, *out, *run;
+	const char *run;
 	char what[PATH_MAX + 64], name[PATH_MAX];
 	struct err err;
 	struct result_file *rf = NULL;
@@ -128,22 +126,18 @@ int cmd_profile(int argc, char **argv)
 	rc = cli_parse(&p, &profile_spec, &a, argc, argv);
 	if (rc)
 		return rc == CLI_PARSE_HELP ? EXIT_OK : rc;
-	counts = a.counts;
-	symbols = a.symbols;
-	label = a.label;
-	out = a.out;
-	if (!counts || !symbols)
+	if (!a.counts || !a.symbols)
 		return cli_usage_error("profile", "need --counts FILE and --symbols SYSTEM.MAP");
 	if (optind != argc - 1)
 		return cli_usage_error("profile", "need exactly one run file");
 	run = argv[optind];
 	/* -o RUN.json is the default: the profile is added to the run in place. */
-	out = out ? out : run;
-	rc = cli_output_distinct("profile", "-o", out, &counts, 1, "--counts");
+	a.out = a.out ? a.out : run;
+	rc = cli_output_distinct("profile", "-o", a.out, &a.counts, 1, "--counts");
 	if (!rc)
-		rc = cli_output_distinct("profile", "-o", out, &symbols, 1, "--symbols");
+		rc = cli_output_distinct("profile", "-o", a.out, &a.symbols, 1, "--symbols");
 	if (!rc)
-		rc = cli_output_check("profile", out);
+		rc = cli_output_check("profile", a.out);
 	if (rc)
 		return rc;
 	/* A stop ends it with one line and 128 + the signal (the run file is whole or untouched). */
@@ -156,11 +150,11 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 	v = rf->host.lane.name == HOST_LANE_SVM ? PROFILE_SVM : PROFILE_VMX;
-	if (prof_file_read(&pf, counts, &err)) {
+	if (prof_file_read(&pf, a.counts, &err)) {
 		rc = cli_error("profile", EXIT_USAGE, "%s", err.msg);
 		goto out;
 	}
-	r = symtab_load(&st, symbols, &err);
+	r = symtab_load(&st, a.symbols, &err);
 	if (r == -EIO) {	/* not a file to read (a FIFO, a directory...): bad input */
 		rc = cli_error("profile", EXIT_USAGE, "%s", err.msg);
 		goto out;
@@ -169,18 +163,18 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
 		goto out;
 	}
-	d = dump_for(&pf, label, run);
+	d = dump_for(&pf, a.label, run);
 	if (!d) {
 		rc = cli_error("profile", EXIT_FAIL, "no profile for %s: %s has no dump labelled %s",
-			       run, counts, label ? label : base_name(run));
+			       run, a.counts, a.label ? a.label : base_name(run));
 		goto out;
 	}
 	if (profile_check_symbols(d, &st, v, &err)) {
-		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", symbols, err.msg);
+		rc = cli_error("profile", EXIT_FAIL, "no profile: %s: %s", a.symbols, err.msg);
 		goto out;
 	}
 	/* Into the file as a JSON string: the file's name escaped (\xNN), so that it is UTF-8. */
-	text_esc(name, sizeof(name), base_name(symbols));
+	text_esc(name, sizeof(name), base_name(a.symbols));
 	snprintf(what, sizeof(what), "%s (%zu text symbols)",
 		 symtab_utf8(name, strlen(name)) ? name : "System.map", st.n);
 	n = profile_attach(rf, d, &st, v, pf.version, what, &err);
@@ -188,12 +182,11 @@ int cmd_profile(int argc, char **argv)
 		rc = cli_error("profile", EXIT_FAIL, "no profile: %s", err.msg);
 		goto out;
 	}
-	json_object_set_new(rf->doc, "schema_version", json_integer(RESULT_SCHEMA_VERSION));
 	rc = cli_stopped("profile", "nothing written");
 	if (rc)
 		goto out;
 	/* A FIFO written in place is made non-blocking by a stop: a write blocked on it ends. */
-	if (result_write_hooked(rf->doc, out, cli_stop_output, &err)) {
+	if (result_file_write(rf, a.out, cli_stop_output, &err)) {
 		/* a write blocked on a FIFO, ended by the stop: RUN.json is another file, untouched */
 		rc = *cli_stop_flag() ? cli_stopped("profile", "the output cut short, the run file untouched")
 				      : cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
@@ -203,8 +196,8 @@ int cmd_profile(int argc, char **argv)
 	if (rc)
 		goto out;
 	/* With -o - stdout carries the JSON alone. */
-	if (strcmp(out, "-"))
-		printf("%s: exit paths of %d of %zu probes (%s)\n", out, n, rf->n_probes, what);
+	if (strcmp(a.out, "-"))
+		printf("%s: exit paths of %d of %zu probes (%s)\n", a.out, n, rf->n_probes, what);
 	rc = cli_stdout_check("profile", EXIT_OK);
 out:
 	symtab_free(&st);

@@ -16,7 +16,7 @@
 #include "cli/opts.h"
 #include "compare/compare.h"
 #include "results/file_read.h"
-#include "results/query.h"
+#include "results/query_text.h"
 #include "results/schema.h"
 #include "results/walk_model.h"
 
@@ -111,33 +111,15 @@ static const char *file_shown(const char *file, char *buf, size_t size)
 /* Print what one path selects; 0 when it selected something (or counted), 1 when not, -1 no memory. */
 static int query_print(struct query_file *qf, struct query_path *p)
 {
-	json_t *vals = json_array();
-	size_t i;
-	long n;
+	struct err err;
+	char *out;
+	int r = query_text_path(qf, p, &out, &err);
 
-	if (!vals)
+	if (r < 0)
 		return -1;
-	n = query_select(qf->root, p, vals);
-	if (n < 0) {
-		json_decref(vals);
-		return -1;
-	}
-	if (query_path_counts(p)) {
-		printf("%ld\n", n);
-	} else {
-		for (i = 0; i < (size_t)n; i++) {
-			char *t = query_value_text(json_array_get(vals, i));
-
-			if (!t) {
-				json_decref(vals);
-				return -1;
-			}
-			printf("%s\n", t);
-			free(t);
-		}
-	}
-	json_decref(vals);
-	return n == 0 && !query_path_counts(p);
+	fputs(out, stdout);
+	free(out);
+	return r;
 }
 
 int cmd_query(int argc, char **argv)

@@ -321,7 +321,7 @@ static int report_seen(void *args, int key, const struct cli_parser *p)
 }
 
 /* The options and files; the '--' between the sides taken out first, as compare does. */
-static int parse_args(int argc, char **argv, struct report_in *in, const char **out)
+static int parse_args(int argc, char **argv, struct report_in *in)
 {
 	char **args = calloc((size_t)argc + 1, sizeof(*args));
 	int i, nargs = 0, split = -1, rc = -1;
@@ -347,7 +347,6 @@ static int parse_args(int argc, char **argv, struct report_in *in, const char **
 		rc = rc == CLI_PARSE_HELP ? EXIT_OK : rc;
 		goto out;
 	}
-	*out = in->out;
 	for (; optind < nargs && !rc; optind++) {
 		rc = cli_operand_add("report", in->paths, &in->n, REPORT_MAX_FILES, args[optind]);
 		if (split < 0 || optind < split)
@@ -375,21 +374,20 @@ int cmd_report(int argc, char **argv)
 	struct report_how how = { .cmp = &in.copts };
 	struct compare_doc *doc = NULL;
 	struct noise_floor *noise = NULL;
-	const char *out = DEFAULT_OUT;
 	char schema[64];
 	struct err err;
 	size_t i, nread = 0;
 	int rc;
 
 	compare_opts_init(&in.copts);
-	rc = parse_args(argc, argv, &in, &out);
+	rc = parse_args(argc, argv, &in);
 	if (rc >= 0)
 		return rc;
-	rc = cli_output_distinct("report", "-o", out, in.paths, in.n, "input");
+	rc = cli_output_distinct("report", "-o", in.out, in.paths, in.n, "input");
 	if (!rc && in.noise_path)
-		rc = cli_output_distinct("report", "-o", out, &in.noise_path, 1, "--noise");
+		rc = cli_output_distinct("report", "-o", in.out, &in.noise_path, 1, "--noise");
 	if (!rc)
-		rc = cli_output_check("report", out);
+		rc = cli_output_check("report", in.out);
 	if (rc)
 		return rc;
 	/* A stop ends it with one line and 128 + the signal (the report is whole or untouched). */
@@ -399,7 +397,7 @@ int cmd_report(int argc, char **argv)
 			if (in.n > 1)
 				return cli_usage_error("report", "%s: a walk file is reported alone",
 						       in.paths[i]);
-			return report_walk(in.paths[0], out);
+			return report_walk(in.paths[0], in.out);
 		}
 		if (compare_doc_schema(in.paths[i], schema, sizeof(schema)) ||
 		    strcmp(schema, COMPARE_SCHEMA))
@@ -418,9 +416,9 @@ int cmd_report(int argc, char **argv)
 		rc = doc_inputs(doc, &in);
 		/* -o is none of the files the document names either */
 		if (!rc)
-			rc = cli_output_distinct("report", "-o", out, in.paths, in.n, "input");
+			rc = cli_output_distinct("report", "-o", in.out, in.paths, in.n, "input");
 		if (!rc && in.noise_path)
-			rc = cli_output_distinct("report", "-o", out, &in.noise_path, 1, "--noise");
+			rc = cli_output_distinct("report", "-o", in.out, &in.noise_path, 1, "--noise");
 		if (rc)
 			goto out;
 		how.doc = doc->name;
@@ -458,11 +456,11 @@ int cmd_report(int argc, char **argv)
 		if (rc)
 			goto out;
 	}
-	rc = write_report(out, files, in.n, &how);
-	if (rc == EXIT_OK && strcmp(out, "-")) {
+	rc = write_report(in.out, files, in.n, &how);
+	if (rc == EXIT_OK && strcmp(in.out, "-")) {
 		char shown[PATH_MAX * 4];
 
-		printf("exitscope report: wrote %s\n", text_esc(shown, sizeof(shown), out));
+		printf("exitscope report: wrote %s\n", text_esc(shown, sizeof(shown), in.out));
 	}
 	rc = cli_stdout_check("report", rc);
 out:

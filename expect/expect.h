@@ -59,6 +59,9 @@ struct expect_opts {
 	bool ab;		/* an A/B file: the A/B kinds, map and check as A -> B */
 };
 
+/* x meets the NUM spec: "N" within tol, >=N, <=N (with tol), >N, <N. */
+bool expect_num_holds(const char *spec, double x, double tol);
+
 /* The name of a kind ("value"). */
 const char *expect_kind_name(enum expect_kind k);
 

@@ -13,6 +13,7 @@
 #include "base/array_size.h"
 #include "base/text.h"
 #include "expect/expect.h"
+#include "expect/expect_map.h"
 #include "results/file_read.h"
 #include "results/query.h"
 
@@ -300,6 +301,7 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 {
 	const struct kind_info *k = &kinds[l->kind];
 	const char *op = NULL, *num = NULL;
+	unsigned mask;
 	char why[160];
 
 	if (l->nw < k->min || l->nw > k->max) {
@@ -325,6 +327,11 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 		}
 		break;
 	case EXPECT_MAP:
+		if (expect_map_statuses(l->w[3], &mask)) {
+			parse_bad(p, l->file, l->lineno, "unknown status '%s' (owned, intercepted, "
+				  "rejected, emulated, skipped; '|' between alternatives)", l->w[3]);
+			return false;
+		}
 		num = l->nw > 4 && *l->w[4] ? l->w[4] : NULL;
 		break;
 	case EXPECT_MAPTRACE:

@@ -4,7 +4,9 @@
  * its enums, whether it regressed, and the compare --json document
  * (docs/compare-report.md; compare_doc.c reads it back).
  */
+#include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "results/compare_model.h"
 #include "results/schema.h"
@@ -285,4 +287,31 @@ json_t *compare_result_json(const struct compare_result *cr)
 			json_object_set_new(doc, "exit_paths", path_changes_json(&cr->paths));
 	}
 	return doc;
+}
+
+int compare_result_write(const struct compare_result *cr, const char *path,
+			 void (*opened)(const struct outfile *o), struct err *err)
+{
+	json_t *doc = compare_result_json(cr);
+	struct outfile o;
+	int r;
+
+	if (!doc)
+		return err_set(err, -ENOMEM, "%s: out of memory", path);
+	r = outfile_open(&o, path, err);
+	if (!r && opened)
+		opened(&o);
+	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
+		   fputc('\n', o.f) == EOF)) {
+		int e = o.err ? o.err : ENOMEM;
+
+		outfile_abort(&o);
+		r = err_set(err, -e, "%s: %s", path, strerror(e));
+	} else if (!r) {
+		r = outfile_commit(&o, err);
+	}
+	if (opened)
+		opened(NULL);
+	json_decref(doc);
+	return r;
 }

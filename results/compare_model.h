@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 #include "results/guest_speed.h"
+#include "base/err.h"
 #include "results/noise.h"
+#include "results/outfile.h"
 #include "results/result_read.h"
 #include "stats/stats.h"
 #include "stats/welch.h"
@@ -310,6 +312,15 @@ int compare_regressed(const struct compare_result *cr);
  * (path_changes_json) when cr->paths.compared. NULL when out of memory.
  */
 json_t *compare_result_json(const struct compare_result *cr);
+
+/*
+ * That document written to path ("-": stdout), atomically for a regular
+ * file (results/outfile.h), indented, reals with 10 significant digits;
+ * opened(o) once path is open, opened(NULL) once it is closed (may be
+ * NULL). 0 or -errno with err set ("PATH: why").
+ */
+int compare_result_write(const struct compare_result *cr, const char *path,
+			 void (*opened)(const struct outfile *o), struct err *err);
 
 /*
  * {"compared": N, "probes": [{probe, kernel_insn_per_op: [a, b], functions:

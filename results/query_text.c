@@ -27,19 +27,16 @@ struct query_file *query_load_path(const char *path, const struct query_envelope
 	return qf;
 }
 
-int query_text(struct query_file *qf, const char *text, char **out, struct err *err)
+int query_text_path(struct query_file *qf, const struct query_path *p, char **out,
+		    struct err *err)
 {
-	struct query_path *p = query_path_parse(text, err);
-	json_t *vals;
+	json_t *vals = json_array();
 	size_t i, len = 0;
 	FILE *m;
 	long n;
 	int rc = -ENOMEM;
 
 	*out = NULL;
-	if (!p)
-		return -EINVAL;
-	vals = json_array();
 	m = open_memstream(out, &len);
 	if (!vals || !m)
 		goto out;
@@ -70,6 +67,18 @@ out:
 		err_set(err, rc, "out of memory");
 	}
 	json_decref(vals);
+	return rc;
+}
+
+int query_text(struct query_file *qf, const char *text, char **out, struct err *err)
+{
+	struct query_path *p = query_path_parse(text, err);
+	int rc;
+
+	*out = NULL;
+	if (!p)
+		return -EINVAL;
+	rc = query_text_path(qf, p, out, err);
 	query_path_free(p);
 	return rc;
 }

@@ -29,5 +29,8 @@ struct query_file *query_load_path(const char *path, const struct query_envelope
  * path that does not parse, out of memory) and *out NULL.
  */
 int query_text(struct query_file *qf, const char *text, char **out, struct err *err);
+/* The same for a path already parsed (-ENOMEM the only error). */
+int query_text_path(struct query_file *qf, const struct query_path *p, char **out,
+		    struct err *err);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/array_size.h"
+#include "tests/expect_run.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -71,17 +72,8 @@ static int results_make(void)
 /* `exitscope expect [--tol tol] FILE RES` with text as FILE (dir/e.txt); r to run_free. */
 static void expect_text(struct run_result *r, const char *text, const char *tol)
 {
-	char file[4096];
-	const char *argv[] = { exe, "expect", "--tol", tol, file, res, NULL };
-
-	snprintf(file, sizeof(file), "%s/e.txt", dir);
-	if (!fixture_write_raw(dir, "e.txt", text, strlen(text))) {
-		r->status = -1;
-		r->out = strdup("");
-		r->err = strdup("cannot write e.txt");
-		return;
-	}
-	run_cmd(r, argv);
+	expect_run(r, dir, text, (const char *const[]){ exe, "expect", "--tol", tol,
+							EXPECT_RUN_FILE, res, NULL });
 }
 
 /* text exits status and prints a line starting with want (and, when given, the summary sum). */
@@ -89,13 +81,9 @@ static void is_expect(const char *text, int status, const char *want, const char
 		      const char *what)
 {
 	struct run_result r;
-	char *line;
 
 	expect_text(&r, text, "0.1");
-	line = strstr(r.out, want);
-	if (!ok(r.status == status && line && (line == r.out || line[-1] == '\n') &&
-		(!sum || strstr(r.out, sum)), "%s", what))
-		diag("exit %d, want '%s', out '%s', err '%s'", r.status, want, r.out, r.err);
+	ok(expect_run_shows(&r, status, want, sum), "%s", what);
 	run_free(&r);
 }
 
@@ -236,14 +224,9 @@ static void test_lines(void)
 static void parse_error(const char *text, const char *where, const char *why, const char *what)
 {
 	struct run_result r;
-	char want[4096];
 
 	expect_text(&r, text, "0.1");
-	snprintf(want, sizeof(want), "exitscope expect: %s/e.txt:%s: ", dir, where);
-	if (!ok(r.status == 2 && !*r.out && !strncmp(r.err, want, strlen(want)) &&
-		strstr(r.err, why) && strchr(r.err, '\n') < strstr(r.err, "does not parse") &&
-		!strchr(strchr(r.err, '\n') + 1, '\n')[1], "%s", what))
-		diag("exit %d, want '%s' ... '%s', out '%s', err '%s'", r.status, want, why, r.out, r.err);
+	ok(expect_run_refused(&r, dir, where, why), "%s", what);
 	run_free(&r);
 }
 
@@ -267,6 +250,10 @@ static void test_parse_errors(void)
 	parse_error("probe cpuid exits about1\n", "1", "'about1' is not N, >=N, <=N, >N or <N",
 		    "a NUM that is not one");
 	parse_error("map cr4 PGE toggle owned =1\n", "1", "'=1' is not N, >=N", "a map NUM");
+	parse_error("map cr4 PGE toggle owned|own\n", "1", "unknown status 'owned|own' (owned, "
+		    "intercepted, rejected, emulated, skipped", "a map STATUS that is not one");
+	parse_error("map cr4 PGE toggle stopped\n", "1", "unknown status 'stopped'",
+		    "stopped is no map STATUS to expect");
 	parse_error("value run 'x = 1\n", "1", "unmatched single quote", "an unmatched quote");
 	parse_error("require ?\n", "1", "no expectation", "a line with nothing but its marks");
 

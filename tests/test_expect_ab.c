@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "base/array_size.h"
+#include "tests/expect_run.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -171,34 +172,20 @@ static int ab_make(void)
 /* `exitscope expect --ab dir --pairs a:b e.txt` with text as e.txt; r to run_free. */
 static void expect_ab(struct run_result *r, const char *text)
 {
-	char file[4096];
-	const char *argv[] = { exe, "expect", "--ab", dir, "--pairs", "a:b", file, NULL };
-
-	snprintf(file, sizeof(file), "%s/e.txt", dir);
-	if (!fixture_write_raw(dir, "e.txt", text, strlen(text))) {
-		r->status = -1;
-		r->out = strdup("");
-		r->err = strdup("cannot write e.txt");
-		return;
-	}
-	run_cmd(r, argv);
+	expect_run(r, dir, text, (const char *const[]){ exe, "expect", "--ab", dir, "--pairs", "a:b",
+							EXPECT_RUN_FILE, NULL });
 }
 
 /* text exits status and prints a line starting with want (and, when given, the summary sum). */
 static void is_ab(const char *text, int status, const char *want, const char *sum, const char *what)
 {
 	struct run_result r;
-	char *line;
 
 	expect_ab(&r, text);
-	line = strstr(r.out, want);
-	if (!ok(r.status == status && line && (line == r.out || line[-1] == '\n') &&
-		(!sum || strstr(r.out, sum)), "%s", what))
-		diag("exit %d, want '%s', out '%s', err '%s'", r.status, want, r.out, r.err);
+	ok(expect_run_shows(&r, status, want, sum), "%s", what);
 	run_free(&r);
 }
 
-/* Each A/B kind holding, and failing with the measured figures. */
 static void test_kinds(void)
 {
 	static const struct {
@@ -298,14 +285,9 @@ static void test_lines(void)
 static void parse_error(const char *text, const char *where, const char *why, const char *what)
 {
 	struct run_result r;
-	char want[4096];
 
 	expect_ab(&r, text);
-	snprintf(want, sizeof(want), "exitscope expect: %s/e.txt:%s: ", dir, where);
-	if (!ok(r.status == 2 && !*r.out && !strncmp(r.err, want, strlen(want)) &&
-		strstr(r.err, why), "%s", what))
-		diag("exit %d, want '%s' ... '%s', out '%s', err '%s'", r.status, want, why, r.out,
-		     r.err);
+	ok(expect_run_refused(&r, dir, where, why), "%s", what);
 	run_free(&r);
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "compare/kernels_table.h"
 #include "compare/lane_spread.h"
 #include "tests/tap.h"
@@ -101,6 +102,51 @@ static bool has_line(const char *text, const char *line)
 	return false;
 }
 
+/* A line the table must have, and what it shows. */
+struct row {
+	const char *line, *what;
+};
+
+/* The table of one run per source. */
+static const struct row one_run[] = {
+	{ "| probe | a | b | b vs a | exits a | exits b | spread |", "header: no repeat column" },
+	{ "| `cpuid` | 1000 | 1050 | **+5%** | 1 | 1 | 0.16% |", "+5% of a one-vCPU probe: bold" },
+	{ "| `small` | 1000 | 1001 | +0.1% | 1 | 2 | 0.16% |",
+	  "+0.1% within the spread: not bold" },
+	{ "| `tiny` | 1 | 1.5 | +50% | 1 | 1 | 0.16% |",
+	  "+50% but 0.5 cycles, within the floor: not bold" },
+	{ "| `ipi_halt` | 20000 | 23000 | +15% | 1 | 1 | 18.6% |",
+	  "two vCPUs by its record: +15% within its 18.6% spread" },
+	{ "| `peer` | 20000 | 24000 | **+20%** | 1 | 1 | 18.6% |",
+	  "two vCPUs by peer_wait_ms: +20% beyond" },
+	{ "| `ple` | 1000 | 1100 | +10% | 1 | 1 | 18.6% |", "two vCPUs by the catalogue" },
+	{ "| `gone` | 500 | skipped | - | 1 | - | 0.16% |",
+	  "a skipped probe: its status, no change" },
+	{ "| cr4.PGE | toggle | owned | exit 1 |", "map row: owned, then one exit per op" },
+	{ "- vmx `cpuid`: a 1000, b 1050 (a → b **+5%**)", "changes: the bold one listed" },
+	{ "- vmx `small`: a 1000, b 1001 (a → b +0.1%, exits/op 1 → 2)",
+	  "changes: within the spread, listed for its exits/op" },
+	{ "- vmx `gone`: a 500, b skipped (a → b -, ok → skipped)", "changes: a status" },
+	{ "- vmx map cr4.PGE toggle: a owned, b exit 1", "changes: the map entry" },
+};
+
+/* With a repeat of each source. */
+static const struct row with_repeat[] = {
+	{ "| probe | a | b | b vs a | exits a | exits b | spread | repeat |",
+	  "with a repeat: its column" },
+	{ "| `cpuid` | 1000 | 1050 | +5% | 1 | 1 | 8% | 4% |",
+	  "a repeat 4% off widens cpuid's spread to 8%: +5% no longer bold" },
+	{ "| `small` | 1000 | 1001 | +0.1% | 1 | 2 | 0.16% | 0% |",
+	  "the other probes keep their spread" },
+};
+
+/* One test per row: text has its line. */
+static void rows_check(const char *text, const struct row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ok(has_line(text, rows[i].line), "%s", rows[i].what);
+}
+
 int main(void)
 {
 	static const char *const lanes[] = { "vmx" }, *const sources[] = { "a", "b" };
@@ -114,7 +160,7 @@ int main(void)
 	};
 	char *text;
 
-	tap_plan(19);
+	tap_plan(3 + ARRAY_SIZE(one_run) + ARRAY_SIZE(with_repeat));
 	run_make(&runs[0], probes[0], 0, 1000);
 	run_make(&runs[1], probes[1], 1, 1050);
 	run_make(&runs[2], probes[2], 0, 1040);		/* repeat of "a": cpuid +4% */
@@ -130,39 +176,16 @@ int main(void)
 	ok(has_line(text, "| vmx | a | - | - | 2026-01-01T00:00:00Z |") &&
 	   has_line(text, "| vmx | b | - | - | 2026-01-02T00:00:00Z (check-lanes run) |"),
 	   "runs: a missing info is '-', a reused run is marked");
-	ok(has_line(text, "| probe | a | b | b vs a | exits a | exits b | spread |"), "header: no repeat column");
-	ok(has_line(text, "| `cpuid` | 1000 | 1050 | **+5%** | 1 | 1 | 0.16% |"),
-	   "+5%% of a one-vCPU probe: bold");
-	ok(has_line(text, "| `small` | 1000 | 1001 | +0.1% | 1 | 2 | 0.16% |"),
-	   "+0.1%% within the spread: not bold");
-	ok(has_line(text, "| `tiny` | 1 | 1.5 | +50% | 1 | 1 | 0.16% |"),
-	   "+50%% but 0.5 cycles, within the floor: not bold");
-	ok(has_line(text, "| `ipi_halt` | 20000 | 23000 | +15% | 1 | 1 | 18.6% |"),
-	   "two vCPUs by its record: +15%% within its 18.6%% spread");
-	ok(has_line(text, "| `peer` | 20000 | 24000 | **+20%** | 1 | 1 | 18.6% |"),
-	   "two vCPUs by peer_wait_ms: +20%% beyond");
-	ok(has_line(text, "| `ple` | 1000 | 1100 | +10% | 1 | 1 | 18.6% |"), "two vCPUs by the catalogue");
-	ok(has_line(text, "| `gone` | 500 | skipped | - | 1 | - | 0.16% |"), "a skipped probe: its status, no change");
+	rows_check(text, one_run, ARRAY_SIZE(one_run));
 	ok(strstr(text, "with two: `ipi_halt`, `peer`, `ple`; docs/kernels.md") != NULL,
 	   "the two-vCPU probes named in the lane's paragraph");
-	ok(has_line(text, "| cr4.PGE | toggle | owned | exit 1 |"), "map row: owned, then one exit per op");
-	ok(has_line(text, "- vmx `cpuid`: a 1000, b 1050 (a → b **+5%**)"), "changes: the bold one listed");
-	ok(has_line(text, "- vmx `small`: a 1000, b 1001 (a → b +0.1%, exits/op 1 → 2)"),
-	   "changes: within the spread, listed for its exits/op");
-	ok(has_line(text, "- vmx `gone`: a 500, b skipped (a → b -, ok → skipped)"), "changes: a status");
 	ok(!strstr(text, "`tiny`:") && !strstr(text, "`ipi_halt`:") && !strstr(text, "`ple`:"),
 	   "changes: none within the spread or the floor");
-	ok(has_line(text, "- vmx map cr4.PGE toggle: a owned, b exit 1"), "changes: the map entry");
 	free(text);
 
 	t.n_dirs = 2;
 	text = table_text(&t);
-	ok(has_line(text, "| probe | a | b | b vs a | exits a | exits b | spread | repeat |"),
-	   "with a repeat: its column");
-	ok(has_line(text, "| `cpuid` | 1000 | 1050 | +5% | 1 | 1 | 8% | 4% |"),
-	   "a repeat 4%% off widens cpuid's spread to 8%%: +5%% no longer bold");
-	ok(has_line(text, "| `small` | 1000 | 1001 | +0.1% | 1 | 2 | 0.16% | 0% |"),
-	   "the other probes keep their spread");
+	rows_check(text, with_repeat, ARRAY_SIZE(with_repeat));
 	free(text);
 	result_map_free(maps[0].map);
 	result_map_free(maps[1].map);
