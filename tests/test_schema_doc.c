@@ -158,7 +158,7 @@ static int check_block(const char *md, const struct kind *k)
 			if (strncmp(v, "true", 4) && strncmp(v, "false", 5))
 				problem(&bad, k->d->name, "\"%s\": not shown as a boolean%s", f->key, "");
 			break;
-		case FIELD_T_N:
+		default:
 			break;
 		}
 		for (int j = 0; f->type == FIELD_T_ENUM && j < f->n_names; j++) {
@@ -296,7 +296,7 @@ static int check_json(json_t *schema, const struct kind *k)
 			if (!type || strcmp(type, "boolean"))
 				problem(&bad, k->d->name, "%s: not a boolean in the JSON Schema%s", f->key, "");
 			break;
-		case FIELD_T_N:
+		default:
 			break;
 		}
 	}
