@@ -319,64 +319,6 @@ const char *const run_setting_names[RUN_SETTING_N] = {
 	"run_limit_s", "samples", "guest_xcr0", "cpus",
 };
 
-static void int_text(char *buf, size_t len, long long v, const char *fmt)
-{
-	if (v < 0)
-		snprintf(buf, len, "(unset)");
-	else
-		snprintf(buf, len, fmt, v);
-}
-
-static void num_text(char *buf, size_t len, double v)
-{
-	if (v < 0)
-		snprintf(buf, len, "(unset)");
-	else
-		snprintf(buf, len, "%g", v);
-}
-
-const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len)
-{
-	switch (i) {
-	case RUN_SETTING_METHOD:
-		snprintf(buf, len, "%s", s->method < 0 ? "(unset)" : run_method_name(s->method));
-		break;
-	case RUN_SETTING_ROUNDS:
-		int_text(buf, len, s->rounds, "%lld");
-		break;
-	case RUN_SETTING_TIME_BUDGET:
-		num_text(buf, len, s->time_budget_s);
-		break;
-	case RUN_SETTING_PRECISION:
-		num_text(buf, len, s->precision_pct);
-		break;
-	case RUN_SETTING_PRECISION_FLOOR:
-		num_text(buf, len, s->precision_floor_cycles);
-		break;
-	case RUN_SETTING_RUN_LIMIT:
-		num_text(buf, len, s->run_limit_s);
-		break;
-	case RUN_SETTING_SAMPLES:
-		int_text(buf, len, s->samples, "%lld");
-		break;
-	case RUN_SETTING_GUEST_XCR0:
-		int_text(buf, len, s->guest_xcr0, "%#llx");
-		break;
-	case RUN_SETTING_CPUS:
-		if (s->n_cpus == 2)
-			snprintf(buf, len, "%lld,%lld", s->cpus[0], s->cpus[1]);
-		else if (s->n_cpus == 1)
-			snprintf(buf, len, "%lld", s->cpus[0]);
-		else
-			int_text(buf, len, s->cpu, "%lld");
-		break;
-	default:
-		snprintf(buf, len, "?");
-		break;
-	}
-	return buf;
-}
-
 /* The settings' "cpus": the --cpu A[,B] list, when the run pinned them. */
 static json_t *settings_cpus_write(const void *p, bool *omit)
 {
@@ -432,4 +374,49 @@ int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
 	TRY(fields_read(c, o, &run_settings_fields, s));
 	jcheck_pop(c, mark);
 	return 0;
+}
+
+/* A setting's text from its field in the settings table, whose key is the setting's name. */
+const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len)
+{
+	const char *name = i == RUN_SETTING_CPUS ? "cpu" : i < RUN_SETTING_N ? run_setting_names[i] : "";
+	const struct field *f = NULL;
+	const char *m = NULL;
+	long long v;
+	double d;
+
+	for (size_t k = 0; k < run_settings_fields.n; k++)
+		if (!strcmp(run_settings_fields.f[k].key, name))
+			f = &run_settings_fields.f[k];
+	if (i == RUN_SETTING_CPUS && s->n_cpus) {
+		if (s->n_cpus == 2)
+			snprintf(buf, len, "%lld,%lld", s->cpus[0], s->cpus[1]);
+		else
+			snprintf(buf, len, "%lld", s->cpus[0]);
+		return buf;
+	}
+	if (!f) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	m = (const char *)s + f->off;
+	switch (f->type) {
+	case FIELD_T_NUM:
+		if ((d = *(const double *)m) < 0)
+			break;
+		snprintf(buf, len, "%g", d);
+		return buf;
+	case FIELD_T_ENUM:
+		if ((v = *(const int *)m) < 0)
+			break;
+		snprintf(buf, len, "%s", v < f->n_names ? f->names[v] : "?");
+		return buf;
+	default:	/* FIELD_T_INT */
+		if ((v = *(const long long *)m) < 0)
+			break;
+		snprintf(buf, len, i == RUN_SETTING_GUEST_XCR0 ? "%#llx" : "%lld", v);
+		return buf;
+	}
+	snprintf(buf, len, "(unset)");
+	return buf;
 }

@@ -614,13 +614,13 @@ int main(void)
 	char *md = run_read_file(MD, NULL);
 	json_error_t je;
 	json_t *schema = json_load_file(SCHEMA, 0, &je);
-	size_t rows = 0;
+	size_t rows = 0, bad_settings = 0;
 
 	if (!md || !schema)
 		return tap_skip_all("run from the top of the tree: " MD " or " SCHEMA " unreadable"), 0;
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 		rows += !!kinds[i].row;
-	tap_plan((int)(2 * ARRAY_SIZE(kinds) + rows + 3 + 3 + 3 + 2));
+	tap_plan((int)(2 * ARRAY_SIZE(kinds) + rows + 1 + 3 + 3 + 3 + 2));
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		const struct kind *k = &kinds[i];
 		const char *name = k->d[0]->name;
@@ -631,6 +631,9 @@ int main(void)
 			   name, MD, k->row);
 		ok(!check_json(schema, k), "%s: %s $defs.%s agrees with the table", name, SCHEMA, name);
 	}
+	for (size_t i = 0; i < RUN_SETTING_N; i++)
+		bad_settings += !find(&run_settings_fields, run_setting_names[i]);
+	ok(!bad_settings, "every run setting (run_setting_names) is a field of the settings table");
 	for (size_t i = 0; i < ARRAY_SIZE(fakes); i++) {
 		struct kind k = { { &fakes[i] }, kinds[0].block, kinds[0].row };
 		int (*const check[])(const char *, const struct kind *) = { check_block, check_row };
