@@ -123,10 +123,10 @@ static int nums_read(struct jcheck *c, json_t *obj, const struct field *f, void 
 	return 0;
 }
 
-/* An enum whose names[0] means absent (FIELD_OMIT_ZERO) is never read as names[0]. */
+/* An enum whose names[0] is "" (none) is never read as names[0]. */
 static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int req, int *out)
 {
-	int skip = !!(f->flags & FIELD_OMIT_ZERO), i;
+	int skip = f->n_names && !f->names[0][0], i;
 	int rc = jcheck_enum(c, obj, f->key, req, f->names + skip, f->n_names - skip, &i);
 
 	if (!rc)

@@ -17,7 +17,8 @@
 
 enum field_type {
 	FIELD_T_STRING,	/* char *, malloc'd by the reader; NULL is written as "" */
-	FIELD_T_ENUM,	/* an enum (int-sized), written as names[value] */
+	FIELD_T_ENUM,	/* an enum (int-sized), written as names[value]; a names[0] of ""
+			 * is "none", never read from a file */
 	FIELD_T_INT,	/* long long in [min, max] */
 	FIELD_T_NUM,	/* double, finite and >= 0 */
 	FIELD_T_BOOL,	/* bool */
@@ -40,8 +41,7 @@ enum {
 	FIELD_REQUIRED	= 1 << 0,	/* the reader refuses a document without it */
 	FIELD_EMPTY_OK	= 1 << 1,	/* FIELD_T_STRING: "" is a valid value */
 	FIELD_OMIT_ZERO	= 1 << 2,	/* the writer leaves it out when "" (or NULL) / 0 / false;
-					 * an array when empty; an object when it has no member;
-					 * an enum's names[0] then means absent: never read */
+					 * an array when empty; an object when it has no member */
 	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
 	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, STRINGS, ARRAY, MAP) is not written when NULL */
 	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */

@@ -37,7 +37,7 @@ struct thing {
 	const char *kind;		/* one of kinds[] */
 	const char *note;		/* optional, NULL absent */
 	int flag;			/* -1 absent */
-	int stage;			/* 0 absent: stages[0] is never read */
+	int stage;			/* 0 absent: stages[0] is "", never read */
 	long long size;			/* flat in "box" */
 	struct inner in;		/* "range", when in.present */
 	struct part *parts;

@@ -230,7 +230,7 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 		const struct field *f = &d->f[i];
 		const char *l = block_line(b, len, f->key, &llen), *v;
 		bool req = req_parent && required(f);
-		int skip = f->type == FIELD_T_ENUM && (f->flags & FIELD_OMIT_ZERO);
+		int skip = f->type == FIELD_T_ENUM && f->n_names && !f->names[0][0];
 		char line[512];
 
 		if (!l) {
@@ -417,7 +417,7 @@ static void check_props(json_t *schema, const char *name, const struct field_des
 static void check_value(json_t *schema, const char *name, const struct field *f, json_t *p,
 			const char *ref, int *bad)
 {
-	int skip = f->type == FIELD_T_ENUM && (f->flags & FIELD_OMIT_ZERO);
+	int skip = f->type == FIELD_T_ENUM && f->n_names && !f->names[0][0];
 	bool signed_ = f->flags & FIELD_SIGNED;
 	json_t *en = json_object_get(p, "enum"), *items;
 	const char *iref;
