@@ -32,18 +32,18 @@ enum field_type {
 	FIELD_T_MAP,	/* an object of key -> value: structs of size elem, each a
 			 * const char *key first and sub's one field the value */
 	FIELD_T_STRINGS, /* const char ** at off, count at off2, at most max, borrowed */
-	FIELD_T_NUMS,	/* double * at off, count at off2: finite numbers, at least min, at most max */
+	FIELD_T_NUMS,	/* double * at off, count at off2: finite numbers, at most max */
 	FIELD_T_CUSTOM,	/* written and read by the hooks in custom */
 	FIELD_T_N
 };
 
 enum {
 	FIELD_REQUIRED	= 1 << 0,	/* the reader refuses a document without it */
-	FIELD_EMPTY_OK	= 1 << 1,	/* FIELD_T_STRING: "" is a valid value */
+	FIELD_EMPTY_OK	= 1 << 1,	/* STRING, CSTR: "" is a valid value */
 	FIELD_OMIT_ZERO	= 1 << 2,	/* the writer leaves it out when "" (or NULL) / 0 / false;
 					 * an array when empty; an object when it has no member */
 	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
-	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, STRINGS, ARRAY, MAP) is not written when NULL */
+	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, arrays, MAP) is not written when NULL */
 	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */
 	FIELD_PRESENT	= 1 << 6,	/* OBJECT: the int at off2 says whether it is there */
 };
@@ -63,8 +63,8 @@ struct field {
 	enum field_type type;
 	size_t off;			/* offsetof(struct, member) */
 	unsigned flags;			/* FIELD_* */
-	long long min, max;		/* FIELD_T_INT */
-	const char *const *names;	/* FIELD_T_ENUM: names[0..n_names-1] */
+	long long min, max;		/* FIELD_T_INT; max: arrays' and maps' most entries */
+	const char *const *names;	/* ENUM (and CSTR): names[0..n_names-1] */
 	int n_names;
 	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count; OBJECT: present */
 	const struct field_desc *sub;	/* OBJECT, ARRAY, MAP: the elements' table */
@@ -125,11 +125,12 @@ struct field_desc {
 
 /*
  * obj (an object at c's current path) into the struct at p, field by field
- * in table order, each through its jcheck getter. An absent optional field
- * leaves its member alone, except a string, which becomes "" (so every
- * string read is a real one). 0, or a negative errno with the message in
- * c ("out of memory" too); either way the strings read so far are p's
- * (fields_free).
+ * through jcheck's getters: the required fields first, then the others,
+ * each in table order, then the table's check. An absent optional field
+ * leaves its member alone, except a FIELD_T_STRING, which becomes "" (so
+ * every such string read is a real one). 0, or a negative errno with the
+ * message in c ("out of memory" too); either way what was read so far is
+ * p's (fields_free).
  */
 int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p);
 /* The struct at p as a new JSON object (NULL: out of memory). */
