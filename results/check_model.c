@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* check_model.c - the check model: collect and print check results, their JSON writer and reader side by side. */
+/* check_model.c - the check model: collect check results; their field table drives the JSON writer and reader. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -141,38 +141,23 @@ const struct check_result *check_find(const struct check_report *rep,
 
 json_t *check_report_json(const struct check_report *rep)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < rep->n; i++)
-		json_array_append_new(a, fields_write(&check_fields, &rep->r[i]));
-	return a;
+	return fields_write_array(&check_fields, rep->r, rep->n, sizeof(*rep->r));
 }
 
 int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
 {
-	json_t *arr, *v;
-	size_t i, mark;
-	int rc = jcheck_array(c, root, "checks", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
+	static const struct field checks[] = {
+		FIELD_ARRAY(struct check_report, r, n, "checks", 0, &check_fields,
+			    struct check_result, RESULT_MAX_ITEMS, NULL),
+	};
+	static const struct field_desc checks_desc = FIELD_DESC("checks", checks);
+	int rc;
 
-	if (rc)
-		return rc;
-	json_array_foreach(arr, i, v) {
-		struct check_result r = { 0 };
-
-		mark = jcheck_push_key(c, "checks");
-		jcheck_push_index(c, i);
-		if (!json_is_object(v))
-			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
-		rc = fields_read(c, v, &check_fields, &r);
-		if (!rc && check_append(rep, &r))
-			rc = jcheck_fail(c, "out of memory");
-		if (rc) {
-			fields_free(&check_fields, &r);
-			return rc;
-		}
-		jcheck_pop(c, mark);
-	}
-	return 0;
+	if (!json_object_get(root, "checks"))
+		return 1;
+	rc = fields_read(c, root, &checks_desc, rep);
+	rep->cap = rep->n;
+	return rc;
 }
 
 /* Whether s (within detail d) starts a clause: the whole detail, or after ": " or "; ". */

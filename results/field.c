@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* field.c - read and write a struct by its field table (results/field.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,10 +9,135 @@
 
 #define MEMBER(p, f, type) ((type *)((char *)(p) + (f)->off))
 #define CMEMBER(p, f, type) ((const type *)((const char *)(p) + (f)->off))
+#define COUNT(p, f) ((size_t *)((char *)(p) + (f)->off2))
+#define CCOUNT(p, f) (*(const size_t *)((const char *)(p) + (f)->off2))
+
+static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p);
+
+/* An array or map field's n elements of size f->elem, zeroed, at f's pointer. */
+static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_t n, size_t size)
+{
+	void *a = jcheck_calloc(n, size);
+
+	if (!a)
+		jcheck_fail(c, "out of memory");
+	*MEMBER(p, f, void *) = a;
+	return a;
+}
+
+static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	json_t *o;
+	size_t mark;
+	int rc = jcheck_object(c, obj, f->key, req, &o);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	JCHECK_TRY(fields_read(c, o, f->sub, (char *)p + f->off));
+	if (f->flags & FIELD_PRESENT)
+		*(int *)((char *)p + f->off2) = 1;
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	json_t *arr, *v;
+	size_t i, mark, m;
+	char *a;
+	int rc = jcheck_array(c, obj, f->key, req, f->max, &arr);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	if (!json_array_size(arr) && f->empty)
+		return jcheck_fail(c, "%s", f->empty);
+	if (!(a = elems_alloc(c, f, p, json_array_size(arr), f->elem)))
+		return -ENOMEM;
+	json_array_foreach(arr, i, v) {
+		m = jcheck_push_index(c, i);
+		*COUNT(p, f) = i + 1;
+		if (!json_is_object(v))
+			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
+		JCHECK_TRY(fields_read(c, v, f->sub, a + i * f->elem));
+		jcheck_pop(c, m);
+	}
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	json_t *o, *v;
+	const char *key;
+	size_t mark, i = 0;
+	char *a;
+	int rc = jcheck_object(c, obj, f->key, req, &o);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	if (json_object_size(o) > (size_t)f->max)
+		return jcheck_fail(c, "too many entries");
+	if (!(a = elems_alloc(c, f, p, json_object_size(o), f->elem)))
+		return -ENOMEM;
+	json_object_foreach(o, key, v) {
+		struct field vf = f->sub->f[0];
+
+		vf.key = key;
+		JCHECK_TRY(field_read(c, o, &vf, a + i * f->elem));
+		*(const char **)(a + i++ * f->elem) = key;
+		*COUNT(p, f) = i;
+	}
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+static int nums_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	bool any = f->flags & FIELD_SIGNED;
+	json_t *arr, *v;
+	size_t i, mark;
+	double *a, d;
+	int rc = jcheck_array(c, obj, f->key, req, f->max, &arr);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	if (!json_array_size(arr) && f->empty)
+		return jcheck_fail(c, "%s", f->empty);
+	if (!(a = elems_alloc(c, f, p, json_array_size(arr), sizeof(double))))
+		return -ENOMEM;
+	json_array_foreach(arr, i, v) {
+		d = json_is_number(v) ? json_number_value(v) : -1;
+		if (!json_is_number(v) || !isfinite(d) || (!any && !(d >= 0))) {
+			jcheck_push_index(c, i);
+			return jcheck_fail(c, any ? "not a finite number" :
+					   "not a finite non-negative number");
+		}
+		a[i] = d;
+	}
+	*COUNT(p, f) = json_array_size(arr);
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+/* An enum whose names[0] is "" (none) is never read as names[0]. */
+static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int req, int *out)
+{
+	int skip = f->n_names && !f->names[0][0], i;
+	int rc = jcheck_enum(c, obj, f->key, req, f->names + skip, f->n_names - skip, &i);
+
+	if (!rc)
+		*out = i + skip;
+	return rc;
+}
 
 static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p)
 {
 	int req = f->flags & FIELD_REQUIRED ? JCHECK_REQUIRED : JCHECK_OPTIONAL;
+	bool empty_ok = f->flags & FIELD_EMPTY_OK;
 	const char *s = NULL;
 	long long ll;
 	double d;
@@ -19,15 +145,25 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 
 	switch (f->type) {
 	case FIELD_T_STRING:
-		rc = jcheck_string(c, obj, f->key, req, !!(f->flags & FIELD_EMPTY_OK), &s);
+		rc = jcheck_string(c, obj, f->key, req, empty_ok, &s);
 		if (rc < 0)
 			return rc;
 		free(*MEMBER(p, f, char *));
 		if (!(*MEMBER(p, f, char *) = strdup(s ? s : "")))
 			return jcheck_fail(c, "out of memory");
 		return 0;
+	case FIELD_T_CSTR:
+		if (f->names) {
+			rc = jcheck_enum(c, obj, f->key, req, f->names, f->n_names, &i);
+			s = rc ? NULL : f->names[i];
+		} else {
+			rc = jcheck_string(c, obj, f->key, req, empty_ok, &s);
+		}
+		if (!rc)
+			*MEMBER(p, f, const char *) = s;
+		return rc < 0 ? rc : 0;
 	case FIELD_T_ENUM:
-		rc = jcheck_enum(c, obj, f->key, req, f->names, f->n_names, &i);
+		rc = enum_read(c, obj, f, req, &i);
 		if (!rc)
 			*MEMBER(p, f, int) = i;
 		return rc < 0 ? rc : 0;
@@ -37,14 +173,36 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, long long) = ll;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_NUM:
-		rc = jcheck_num(c, obj, f->key, req, &d);
+		rc = (f->flags & FIELD_SIGNED ? jcheck_real : jcheck_num)(c, obj, f->key, req, &d);
 		if (!rc)
 			*MEMBER(p, f, double) = d;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_BOOL:
+	case FIELD_T_FLAG:
 		rc = jcheck_bool(c, obj, f->key, req, &i);
-		if (!rc)
+		if (!rc && f->type == FIELD_T_BOOL)
 			*MEMBER(p, f, bool) = i;
+		else if (!rc)
+			*MEMBER(p, f, int) = i;
+		return rc < 0 ? rc : 0;
+	case FIELD_T_OBJECT:
+		rc = object_read(c, obj, f, p, req);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_ARRAY:
+		rc = array_read(c, obj, f, p, req);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_MAP:
+		rc = map_read(c, obj, f, p, req);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_STRINGS:
+		rc = jcheck_strings(c, obj, f->key, req, f->max, MEMBER(p, f, const char **),
+				    COUNT(p, f));
+		return rc < 0 ? rc : 0;
+	case FIELD_T_NUMS:
+		rc = nums_read(c, obj, f, p, req);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_CUSTOM:
+		rc = f->custom->read(c, obj, p);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_N:
 		break;
@@ -52,56 +210,97 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	return jcheck_fail(c, "%s: no such field type", f->key);
 }
 
+/* Required fields first, so a broken object names what is missing; then the rest. */
 int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p)
 {
-	for (size_t i = 0; i < d->n; i++)
-		JCHECK_TRY(field_read(c, obj, &d->f[i], p));
-	return 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < d->n; i++)
+			if ((int)!(d->f[i].flags & FIELD_REQUIRED) == pass)
+				JCHECK_TRY(field_read(c, obj, &d->f[i], p));
+	return d->check ? d->check(c, p) : 0;
 }
 
-/* The value of f in p, or NULL when FIELD_OMIT_ZERO leaves it out. */
-static json_t *field_value(const struct field *f, const void *p, bool *omit)
+/* Whether the writer leaves f out of p (its FIELD_OMIT_* say it is absent). */
+static bool field_absent(const struct field *f, const void *p)
 {
+	bool zero = f->flags & FIELD_OMIT_ZERO, neg = f->flags & FIELD_OMIT_NEG;
+	bool null = f->flags & FIELD_OMIT_NULL;
 	const char *s;
-	int e;
+	long long ll;
+	double d;
 
 	switch (f->type) {
 	case FIELD_T_STRING:
+	case FIELD_T_CSTR:
 		s = *CMEMBER(p, f, char *);
-		*omit = !s || !s[0];
-		return json_string(s ? s : "");
+		return (null && !s) || (zero && (!s || !s[0]));
 	case FIELD_T_ENUM:
-		e = *CMEMBER(p, f, int);
-		*omit = !e;
-		return json_string(e >= 0 && e < f->n_names ? f->names[e] : "?");
+	case FIELD_T_FLAG:
+		ll = *CMEMBER(p, f, int);
+		return (zero && !ll) || (neg && ll < 0);
 	case FIELD_T_INT:
-		*omit = !*CMEMBER(p, f, long long);
-		return json_integer(*CMEMBER(p, f, long long));
+		ll = *CMEMBER(p, f, long long);
+		return (zero && !ll) || (neg && ll < 0);
 	case FIELD_T_NUM:
-		*omit = !*CMEMBER(p, f, double);
-		return json_real(*CMEMBER(p, f, double));
+		d = *CMEMBER(p, f, double);
+		return (zero && !d) || (neg && !(d >= 0));
 	case FIELD_T_BOOL:
-		*omit = !*CMEMBER(p, f, bool);
-		return json_boolean(*CMEMBER(p, f, bool));
+		return zero && !*CMEMBER(p, f, bool);
+	case FIELD_T_OBJECT:
+		return (f->flags & FIELD_PRESENT) && !*(const int *)((const char *)p + f->off2);
+	case FIELD_T_ARRAY:
+	case FIELD_T_MAP:
+	case FIELD_T_STRINGS:
+	case FIELD_T_NUMS:
+		s = *CMEMBER(p, f, void *);
+		return (null && !s) || (zero && (!s || !CCOUNT(p, f)));
+	case FIELD_T_CUSTOM:
 	case FIELD_T_N:
 		break;
 	}
-	return NULL;
+	return false;
 }
 
-json_t *fields_write(const struct field_desc *d, const void *p)
+/* A JSON array of f's elements at p (NULL: out of memory). */
+static json_t *elems_write(const struct field *f, const void *p)
 {
+	const char *a = *CMEMBER(p, f, void *);
+	size_t n = a ? CCOUNT(p, f) : 0;
+	json_t *arr, *v;
+
+	if (f->type == FIELD_T_ARRAY)
+		return fields_write_array(f->sub, a, n, f->elem);
+	arr = json_array();
+	for (size_t i = 0; arr && i < n; i++) {
+		if (f->type == FIELD_T_STRINGS)
+			v = json_string(((const char *const *)a)[i] ? ((const char *const *)a)[i] : "");
+		else if (!(v = json_real(((const double *)a)[i])))
+			continue;	/* not finite: JSON has no such number */
+		if (json_array_append_new(arr, v)) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static json_t *field_value(const struct field *f, const void *p, bool *omit);
+
+/* A map's entries: an object of each element's key and value. */
+static json_t *map_write(const struct field *f, const void *p)
+{
+	const char *a = *CMEMBER(p, f, void *);
+	size_t n = a ? CCOUNT(p, f) : 0;
 	json_t *o = json_object();
 
-	for (size_t i = 0; o && i < d->n; i++) {
+	for (size_t i = 0; o && i < n; i++) {
+		const void *e = a + i * f->elem;
 		bool omit = false;
-		json_t *v = field_value(&d->f[i], p, &omit);
+		json_t *v = field_value(&f->sub->f[0], e, &omit);
 
-		if (v && omit && (d->f[i].flags & FIELD_OMIT_ZERO)) {
-			json_decref(v);
-			continue;
-		}
-		if (!v || json_object_set_new(o, d->f[i].key, v)) {
+		if (v && json_object_set_new(o, *(const char *const *)e, v))
+			v = NULL;
+		if (!v && !omit) {
 			json_decref(o);
 			return NULL;
 		}
@@ -109,13 +308,122 @@ json_t *fields_write(const struct field_desc *d, const void *p)
 	return o;
 }
 
+/* The value of f in p; NULL with *omit set when it is left out, else out of memory. */
+static json_t *field_value(const struct field *f, const void *p, bool *omit)
+{
+	const char *s;
+	json_t *v;
+	int e;
+
+	switch (f->type) {
+	case FIELD_T_STRING:
+	case FIELD_T_CSTR:
+		s = *CMEMBER(p, f, char *);
+		return json_string(s ? s : "");
+	case FIELD_T_ENUM:
+		e = *CMEMBER(p, f, int);
+		return json_string(e >= 0 && e < f->n_names ? f->names[e] : "?");
+	case FIELD_T_INT:
+		return json_integer(*CMEMBER(p, f, long long));
+	case FIELD_T_NUM:
+		v = json_real(*CMEMBER(p, f, double));
+		*omit = !v;	/* not finite: JSON has no such number */
+		return v;
+	case FIELD_T_BOOL:
+		return json_boolean(*CMEMBER(p, f, bool));
+	case FIELD_T_FLAG:
+		return json_boolean(*CMEMBER(p, f, int));
+	case FIELD_T_OBJECT:
+		v = fields_write(f->sub, (const char *)p + f->off);
+		if (v && (f->flags & FIELD_OMIT_ZERO) && !json_object_size(v)) {
+			json_decref(v);
+			*omit = true;
+			return NULL;
+		}
+		return v;
+	case FIELD_T_ARRAY:
+	case FIELD_T_STRINGS:
+	case FIELD_T_NUMS:
+		return elems_write(f, p);
+	case FIELD_T_MAP:
+		return map_write(f, p);
+	case FIELD_T_CUSTOM:
+		return f->custom->write(p, omit);
+	case FIELD_T_N:
+		break;
+	}
+	return NULL;
+}
+
+int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		bool omit = field_absent(&d->f[i], p);
+		json_t *v = omit ? NULL : field_value(&d->f[i], p, &omit);
+
+		if (!omit && (!v || json_object_set_new(o, d->f[i].key, v)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+json_t *fields_write(const struct field_desc *d, const void *p)
+{
+	json_t *o = json_object();
+
+	if (o && fields_write_to(o, d, p)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < n; i++)
+		if (json_array_append_new(arr, fields_write(d, (const char *)a + i * size))) {
+			json_decref(arr);
+			return NULL;
+		}
+	return arr;
+}
+
 void fields_free(const struct field_desc *d, void *p)
 {
-	for (size_t i = 0; i < d->n; i++)
-		if (d->f[i].type == FIELD_T_STRING) {
-			free(*MEMBER(p, &d->f[i], char *));
-			*MEMBER(p, &d->f[i], char *) = NULL;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct field *f = &d->f[i];
+		char *a;
+
+		switch (f->type) {
+		case FIELD_T_STRING:
+			free(*MEMBER(p, f, char *));
+			*MEMBER(p, f, char *) = NULL;
+			break;
+		case FIELD_T_OBJECT:
+			fields_free(f->sub, (char *)p + f->off);
+			break;
+		case FIELD_T_ARRAY:
+			a = *MEMBER(p, f, char *);
+			for (size_t j = 0; a && j < *COUNT(p, f); j++)
+				fields_free(f->sub, a + j * f->elem);
+			/* fall through */
+		case FIELD_T_MAP:
+		case FIELD_T_STRINGS:
+		case FIELD_T_NUMS:
+			free(*MEMBER(p, f, void *));
+			*MEMBER(p, f, void *) = NULL;
+			*COUNT(p, f) = 0;
+			break;
+		case FIELD_T_CUSTOM:
+			if (f->custom->free)
+				f->custom->free(p);
+			break;
+		default:
+			break;
 		}
+	}
 }
 
 const char *field_type_name(enum field_type t)
@@ -123,6 +431,9 @@ const char *field_type_name(enum field_type t)
 	static const char *const names[FIELD_T_N] = {
 		[FIELD_T_STRING] = "string", [FIELD_T_ENUM] = "enum", [FIELD_T_INT] = "integer",
 		[FIELD_T_NUM] = "number", [FIELD_T_BOOL] = "boolean",
+		[FIELD_T_CSTR] = "string", [FIELD_T_FLAG] = "boolean", [FIELD_T_OBJECT] = "object",
+		[FIELD_T_ARRAY] = "array", [FIELD_T_MAP] = "object", [FIELD_T_STRINGS] = "array",
+		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom",
 	};
 
 	return t < FIELD_T_N ? names[t] : "?";

@@ -17,17 +17,45 @@
 
 enum field_type {
 	FIELD_T_STRING,	/* char *, malloc'd by the reader; NULL is written as "" */
-	FIELD_T_ENUM,	/* an enum (int-sized), written as names[value] */
+	FIELD_T_ENUM,	/* an enum (int-sized), written as names[value]; a names[0] of ""
+			 * is "none", never read from a file */
 	FIELD_T_INT,	/* long long in [min, max] */
 	FIELD_T_NUM,	/* double, finite and >= 0 */
 	FIELD_T_BOOL,	/* bool */
+	/* Models that borrow from the document and nest (host, run). */
+	FIELD_T_CSTR,	/* const char *, borrowed: the reader points it into the document;
+			 * with names, one of names[] (the member points at that name) */
+	FIELD_T_FLAG,	/* int 0/1 as a boolean (a negative int: absent) */
+	FIELD_T_OBJECT,	/* a nested object: sub's fields at off (0: the same struct) */
+	FIELD_T_ARRAY,	/* sub structs of size elem at the pointer at off, the count
+			 * (size_t) at off2; at most max */
+	FIELD_T_MAP,	/* an object of key -> value: structs of size elem, each a
+			 * const char *key first and sub's one field the value */
+	FIELD_T_STRINGS, /* const char ** at off, count at off2, at most max, borrowed */
+	FIELD_T_NUMS,	/* double * at off, count at off2: finite numbers, at most max */
+	FIELD_T_CUSTOM,	/* written and read by the hooks in custom */
 	FIELD_T_N
 };
 
 enum {
 	FIELD_REQUIRED	= 1 << 0,	/* the reader refuses a document without it */
-	FIELD_EMPTY_OK	= 1 << 1,	/* FIELD_T_STRING: "" is a valid value */
-	FIELD_OMIT_ZERO	= 1 << 2,	/* the writer leaves it out when "" (or NULL) / 0 / false */
+	FIELD_EMPTY_OK	= 1 << 1,	/* STRING, CSTR: "" is a valid value */
+	FIELD_OMIT_ZERO	= 1 << 2,	/* the writer leaves it out when "" (or NULL) / 0 / false;
+					 * an array when empty; an object when it has no member */
+	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
+	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, arrays, MAP) is not written when NULL */
+	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */
+	FIELD_PRESENT	= 1 << 6,	/* OBJECT: the int at off2 says whether it is there */
+};
+
+struct field;
+struct field_desc;
+
+/* A field the table cannot spell: p is the struct the field is a member of. */
+struct field_custom {
+	json_t *(*write)(const void *p, bool *omit);	/* NULL + !*omit: out of memory */
+	int (*read)(struct jcheck *c, json_t *obj, void *p);	/* reads the key itself */
+	void (*free)(void *p);				/* may be NULL */
 };
 
 struct field {
@@ -35,9 +63,14 @@ struct field {
 	enum field_type type;
 	size_t off;			/* offsetof(struct, member) */
 	unsigned flags;			/* FIELD_* */
-	long long min, max;		/* FIELD_T_INT */
-	const char *const *names;	/* FIELD_T_ENUM: names[0..n_names-1] */
+	long long min, max;		/* FIELD_T_INT; max: arrays' and maps' most entries */
+	const char *const *names;	/* ENUM (and CSTR): names[0..n_names-1] */
 	int n_names;
+	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count; OBJECT: present */
+	const struct field_desc *sub;	/* OBJECT, ARRAY, MAP: the elements' table */
+	size_t elem;			/* ARRAY, MAP: sizeof an element */
+	const char *empty;		/* ARRAY, NUMS: refused empty with this message */
+	const struct field_custom *custom;
 };
 
 /* One kind: its name in the schema documents and its fields in writing order. */
@@ -45,33 +78,72 @@ struct field_desc {
 	const char *name;
 	const struct field *f;
 	size_t n;
+	/* Optional: a rule across fields, run once they are read (at the object's path). */
+	int (*check)(struct jcheck *c, const void *p);
 };
 
 /* offsetof(st, m), refused at compile time unless m has the size of T. */
 #define FIELD_OFF(st, m, T)								\
 	(offsetof(st, m) + 0 * sizeof(char[sizeof(((st *)0)->m) == sizeof(T) ? 1 : -1]))
 
-#define FIELD_DESC(name_, table) { (name_), (table), sizeof(table) / sizeof((table)[0]) }
-#define FIELD_STR(st, m, key, fl)	{ (key), FIELD_T_STRING, FIELD_OFF(st, m, char *), (fl), 0, 0, NULL, 0 }
+#define FIELD_DESC(name_, table)							\
+	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]) }
+#define FIELD_STR(st, m, key, fl)	{ (key), FIELD_T_STRING, FIELD_OFF(st, m, char *), (fl), .names = NULL }
 #define FIELD_ENUM(st, m, key, fl, names_, n_)						\
-	{ (key), FIELD_T_ENUM, FIELD_OFF(st, m, int), (fl), 0, 0, (names_), (n_) }
+	{ (key), FIELD_T_ENUM, FIELD_OFF(st, m, int), (fl), .names = (names_), .n_names = (n_) }
 #define FIELD_INT(st, m, key, fl, min_, max_)						\
-	{ (key), FIELD_T_INT, FIELD_OFF(st, m, long long), (fl), (min_), (max_), NULL, 0 }
-#define FIELD_NUM(st, m, key, fl)	{ (key), FIELD_T_NUM, FIELD_OFF(st, m, double), (fl), 0, 0, NULL, 0 }
-#define FIELD_BOOL(st, m, key, fl)	{ (key), FIELD_T_BOOL, FIELD_OFF(st, m, bool), (fl), 0, 0, NULL, 0 }
+	{ (key), FIELD_T_INT, FIELD_OFF(st, m, long long), (fl), .min = (min_), .max = (max_) }
+#define FIELD_NUM(st, m, key, fl)	{ (key), FIELD_T_NUM, FIELD_OFF(st, m, double), (fl), .names = NULL }
+#define FIELD_BOOL(st, m, key, fl)	{ (key), FIELD_T_BOOL, FIELD_OFF(st, m, bool), (fl), .names = NULL }
+#define FIELD_DESC_CHECK(name_, table, check_)						\
+	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]), .check = (check_) }
+#define FIELD_CSTR(st, m, key, fl)							\
+	{ (key), FIELD_T_CSTR, FIELD_OFF(st, m, char *), (fl), .names = NULL }
+#define FIELD_CSTR_OF(st, m, key, fl, names_, n_)					\
+	{ (key), FIELD_T_CSTR, FIELD_OFF(st, m, char *), (fl), .names = (names_), .n_names = (n_) }
+#define FIELD_FLAG(st, m, key, fl)	{ (key), FIELD_T_FLAG, FIELD_OFF(st, m, int), (fl), .names = NULL }
+#define FIELD_OBJ(st, m, key, fl, sub_)							\
+	{ (key), FIELD_T_OBJECT, offsetof(st, m), (fl), .sub = (sub_) }
+/* A nested object made of members of st itself (sub's offsets are st's). */
+#define FIELD_OBJ_FLAT(key, fl, sub_)	{ (key), FIELD_T_OBJECT, 0, (fl), .sub = (sub_) }
+#define FIELD_OBJ_P(st, m, present, key, fl, sub_)					\
+	{ (key), FIELD_T_OBJECT, offsetof(st, m), (fl) | FIELD_PRESENT,			\
+	  .off2 = FIELD_OFF(st, present, int), .sub = (sub_) }
+#define FIELD_ARRAY(st, m, n, key, fl, sub_, et, max_, empty_)				\
+	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
+	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et), .empty = (empty_) }
+#define FIELD_MAP(st, m, n, key, fl, sub_, et, max_)					\
+	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
+	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et) }
+#define FIELD_STRINGS(st, m, n, key, fl, max_)						\
+	{ (key), FIELD_T_STRINGS, FIELD_OFF(st, m, char **), (fl), .max = (max_),	\
+	  .off2 = FIELD_OFF(st, n, size_t) }
+#define FIELD_NUMS(st, m, n, key, fl, max_, empty_)					\
+	{ (key), FIELD_T_NUMS, FIELD_OFF(st, m, double *), (fl), .max = (max_),		\
+	  .off2 = FIELD_OFF(st, n, size_t), .empty = (empty_) }
+#define FIELD_CUSTOM(key, fl, custom_)	{ (key), FIELD_T_CUSTOM, 0, (fl), .custom = (custom_) }
 
 /*
  * obj (an object at c's current path) into the struct at p, field by field
- * in table order, each through its jcheck getter. An absent optional field
- * leaves its member alone, except a string, which becomes "" (so every
- * string read is a real one). 0, or a negative errno with the message in
- * c ("out of memory" too); either way the strings read so far are p's
- * (fields_free).
+ * through jcheck's getters: the required fields first, then the others,
+ * each in table order, then the table's check. An absent optional field
+ * leaves its member alone, except a FIELD_T_STRING, which becomes "" (so
+ * every such string read is a real one). 0, or a negative errno with the
+ * message in c ("out of memory" too); either way what was read so far is
+ * p's (fields_free).
  */
 int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p);
 /* The struct at p as a new JSON object (NULL: out of memory). */
 json_t *fields_write(const struct field_desc *d, const void *p);
-/* Free p's FIELD_T_STRING members (set to NULL). */
+/* The same members added to o: 0, or -ENOMEM (o then holds some of them). */
+int fields_write_to(json_t *o, const struct field_desc *d, const void *p);
+/* n structs of size size at a as a new JSON array, each by d (NULL: out of memory). */
+json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size);
+/*
+ * Free what fields_read allocated in p: FIELD_T_STRING members, arrays
+ * (with their elements' own), custom members; pointers become NULL and
+ * counts 0. Borrowed strings stay with the document.
+ */
 void fields_free(const struct field_desc *d, void *p);
 
 /* "string", "enum", ...: a type's name, for tests and messages. */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "results/field.h"
 #include "results/jcheck.h"
 #include "results/schema.h"
 
@@ -84,6 +85,9 @@ struct host_record {
 	const char *exec_detail;		/* optional */
 	struct host_lane lane;			/* optional (lane.present) */
 };
+
+/* The host record's fields and the lane's, in writing order (results/field.h). */
+extern const struct field_desc host_record_fields, host_lane_fields;
 
 /* Every optional field absent, every required one zero or NULL. */
 void host_record_init(struct host_record *h);

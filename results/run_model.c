@@ -1,31 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* run_model.c - the probe model of run files: its JSON writer and its reader, side by side. */
+/* run_model.c - the probe model of run files: its field tables, which drive its JSON writer and reader. */
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/array_size.h"
+#include "results/field.h"
 #include "results/run_model.h"
 
 #define TRY JCHECK_TRY
-
-/* The cycles block, in file order; the writer and the reader walk the same table. */
-static const char *const cycles_names[] = {
-	"min", "median", "p90", "p99", "mean", "stddev", "cv", "ci95_lo", "ci95_hi",
-};
-#define CYCLES_N ARRAY_SIZE(cycles_names)
-
-static double *cycles_field(struct result_cycles *c, size_t i)
-{
-	double *f[CYCLES_N] = {
-		&c->min, &c->median, &c->p90, &c->p99, &c->mean, &c->stddev, &c->cv,
-		&c->ci95_lo, &c->ci95_hi,
-	};
-
-	return f[i];
-}
+#define P struct run_probe
+#define OPT_NUM(st, m, key)	FIELD_NUM(st, m, key, FIELD_OMIT_NEG)
 
 void run_probe_init(struct run_probe *p)
 {
@@ -41,254 +26,15 @@ void run_probe_init(struct run_probe *p)
 		p->per_op[i] = -1;
 }
 
-/* ---- writer ---- */
+/* ---- what the tables cannot spell: the CPU lists, the trace and exit path models ---- */
 
-static void set_num(json_t *o, const char *key, double v)
-{
-	if (v >= 0)
-		json_object_set_new(o, key, json_real(v));
-}
-
-static json_t *per_op_json(const struct run_probe *p)
-{
-	json_t *o = json_object();
-
-	for (size_t i = 0; o && i < RESULT_PER_OP_N; i++) {
-		if (i < RESULT_OP_FIRST_USER)
-			json_object_set_new(o, result_per_op_names[i], json_real(p->per_op[i]));
-		else
-			set_num(o, result_per_op_names[i], p->per_op[i]);
-	}
-	if (o && p->per_op_source)
-		json_object_set_new(o, "source", json_string(p->per_op_source));
-	if (o && p->per_op_user_source)
-		json_object_set_new(o, "user_source", json_string(p->per_op_user_source));
-	return o;
-}
-
-static json_t *round_json(const struct run_round *r)
-{
-	json_t *o = json_object(), *a = json_array();
-
-	if (!o || !a) {
-		json_decref(o);
-		json_decref(a);
-		return NULL;
-	}
-	json_object_set_new(o, "batch", json_integer((json_int_t)r->batch));
-	for (size_t i = 0; i < r->n_samples; i++)
-		json_array_append_new(a, json_real(r->samples[i]));
-	json_object_set_new(o, "samples", a);
-	json_object_set_new(o, "median", json_real(r->median));
-	json_object_set_new(o, "baseline_median", json_real(r->baseline_median));
-	json_object_set_new(o, "raw_median", json_real(r->raw_median));
-	return o;
-}
-
-/* The method-v2 members: rounds, stop, ci_rel_pct, cpus (each when present). */
-static void v2_json(json_t *o, const struct run_probe *p)
-{
-	json_t *a;
-
-	if (p->rounds && p->n_rounds) {
-		a = json_array();
-		for (size_t i = 0; a && i < p->n_rounds; i++)
-			json_array_append_new(a, round_json(&p->rounds[i]));
-		json_object_set_new(o, "rounds", a);
-	}
-	if (p->stop != PROBE_STOP_NONE)
-		json_object_set_new(o, "stop", json_string(probe_stop_name(p->stop)));
-	set_num(o, "ci_rel_pct", p->ci_rel_pct);
-	if (p->cpus[0] >= 0 && p->cpus[1] >= 0) {
-		a = json_array();
-		for (size_t i = 0; a && i < 2; i++)
-			json_array_append_new(a, json_integer((json_int_t)p->cpus[i]));
-		json_object_set_new(o, "cpus", a);
-	}
-}
-
-/* The members any status may have: peer_wait_ms, delivery (each when present). */
-static void any_status_json(json_t *o, const struct run_probe *p)
-{
-	const struct run_delivery *d = &p->delivery;
-	json_t *a;
-
-	set_num(o, "peer_wait_ms", p->peer_wait_ms);
-	if (!d->present || !(a = json_object()))
-		return;
-	json_object_set_new(a, "ops", json_integer((json_int_t)d->ops));
-	json_object_set_new(a, "in_window", json_integer((json_int_t)d->in_window));
-	json_object_set_new(a, "late", json_integer((json_int_t)d->late));
-	json_object_set_new(a, "never", json_integer((json_int_t)d->never));
-	json_object_set_new(a, "late_limit_ms", json_real(d->late_limit_ms));
-	set_num(a, "late_wait_cycles", d->late_wait_cycles);
-	json_object_set_new(a, "late_in_cost", json_boolean(d->late_in_cost));
-	json_object_set_new(o, "delivery", a);
-}
-
-json_t *run_probe_json(const struct run_probe *p)
-{
-	json_t *o = json_object(), *a;
-	struct result_cycles cyc = p->cycles;
-
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "name", json_string(p->name ? p->name : ""));
-	json_object_set_new(o, "group", json_string(p->group ? p->group : ""));
-	if (p->description)
-		json_object_set_new(o, "description", json_string(p->description));
-	json_object_set_new(o, "status", json_string(probe_status_name(p->status)));
-	any_status_json(o, p);
-	if (p->status != PROBE_OK) {
-		json_object_set_new(o, "reason", json_string(p->reason ? p->reason : ""));
-		return o;
-	}
-	if (p->reason)
-		json_object_set_new(o, "reason", json_string(p->reason));
-	json_object_set_new(o, "batch", json_integer((json_int_t)p->batch));
-	a = json_array();
-	for (size_t i = 0; a && i < p->n_samples; i++)
-		json_array_append_new(a, json_real(p->samples[i]));
-	json_object_set_new(o, "samples", a);
-	a = json_object();
-	for (size_t i = 0; a && i < CYCLES_N; i++)
-		json_object_set_new(a, cycles_names[i], json_real(*cycles_field(&cyc, i)));
-	json_object_set_new(o, "cycles", a);
-	set_num(o, "ns_median", p->ns_median);
-	set_num(o, "overhead_cycles", p->overhead_cycles);
-	set_num(o, "raw_median_cycles", p->raw_median_cycles);
-	if (p->ops >= 0)
-		json_object_set_new(o, "ops", json_integer((json_int_t)p->ops));
-	json_object_set_new(o, "per_op", per_op_json(p));
-	if (p->trace.present)
-		json_object_set_new(o, "trace", result_trace_json(&p->trace));
-	if (p->exit_path.present)
-		json_object_set_new(o, "exit_path", exit_path_json(&p->exit_path));
-	if (p->cpu >= 0)
-		json_object_set_new(o, "cpu", json_integer((json_int_t)p->cpu));
-	v2_json(o, p);
-	if (p->notes && p->n_notes) {
-		a = json_array();
-		for (size_t i = 0; a && i < p->n_notes; i++)
-			json_array_append_new(a, json_string(p->notes[i]));
-		json_object_set_new(o, "notes", a);
-	}
-	return o;
-}
-
-json_t *run_probes_json(const struct run_probe *p, size_t n)
+static json_t *cpus_json(const long long *cpus, size_t n)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, run_probe_json(&p[i]));
+		json_array_append_new(a, json_integer((json_int_t)cpus[i]));
 	return a;
-}
-
-/* ---- reader ---- */
-
-static int read_samples(struct jcheck *c, json_t *obj, struct run_probe *p)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-	double d, *s;
-
-	TRY(jcheck_array(c, obj, "samples", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
-	mark = jcheck_push_key(c, "samples");
-	if (json_array_size(arr) == 0)
-		return jcheck_fail(c, "no samples (status is \"ok\")");
-	s = malloc(json_array_size(arr) * sizeof(*s));
-	if (!s)
-		return jcheck_fail(c, "out of memory");
-	p->samples = s;
-	json_array_foreach(arr, i, v) {
-		d = json_is_number(v) ? json_number_value(v) : -1;
-		if (!json_is_number(v) || !(d >= 0) || !isfinite(d)) {
-			jcheck_push_index(c, i);
-			return jcheck_fail(c, "not a finite non-negative number");
-		}
-		s[i] = d;
-	}
-	p->n_samples = json_array_size(arr);
-	jcheck_pop(c, mark);
-	return 0;
-}
-
-static int read_per_op(struct jcheck *c, json_t *obj, struct run_probe *p)
-{
-	json_t *per_op;
-	size_t mark;
-
-	TRY(jcheck_object(c, obj, "per_op", JCHECK_REQUIRED, &per_op));
-	mark = jcheck_push_key(c, "per_op");
-	for (size_t i = 0; i < RESULT_PER_OP_N; i++)
-		TRY(jcheck_num(c, per_op, result_per_op_names[i],
-			       i < RESULT_OP_FIRST_USER ? JCHECK_REQUIRED : JCHECK_OPTIONAL,
-			       &p->per_op[i]));
-	TRY(jcheck_string(c, per_op, "source", JCHECK_OPTIONAL, 1, &p->per_op_source));
-	TRY(jcheck_string(c, per_op, "user_source", JCHECK_OPTIONAL, 1, &p->per_op_user_source));
-	jcheck_pop(c, mark);
-	return 0;
-}
-
-static int read_round(struct jcheck *c, json_t *obj, struct run_round *r)
-{
-	json_t *arr, *v;
-	double *s;
-	size_t i, mark;
-
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(jcheck_int(c, obj, "batch", JCHECK_REQUIRED, 1, LLONG_MAX, &r->batch));
-	TRY(jcheck_array(c, obj, "samples", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
-	mark = jcheck_push_key(c, "samples");
-	if (json_array_size(arr) == 0)
-		return jcheck_fail(c, "a round has at least one sample");
-	s = malloc(json_array_size(arr) * sizeof(*s));
-	if (!s)
-		return jcheck_fail(c, "out of memory");
-	r->samples = s;
-	json_array_foreach(arr, i, v) {
-		if (!json_is_number(v) || !isfinite(json_number_value(v))) {
-			jcheck_push_index(c, i);
-			return jcheck_fail(c, "not a finite number");
-		}
-		s[i] = json_number_value(v);
-	}
-	r->n_samples = json_array_size(arr);
-	jcheck_pop(c, mark);
-	/* Net figures of near-zero ops may be < 0. */
-	TRY(jcheck_real(c, obj, "median", JCHECK_REQUIRED, &r->median));
-	TRY(jcheck_num(c, obj, "baseline_median", JCHECK_REQUIRED, &r->baseline_median));
-	TRY(jcheck_num(c, obj, "raw_median", JCHECK_REQUIRED, &r->raw_median));
-	return 0;
-}
-
-static int read_rounds(struct jcheck *c, json_t *obj, struct run_probe *p)
-{
-	struct run_round *r;
-	json_t *arr, *v;
-	size_t i, mark;
-	int rc = jcheck_array(c, obj, "rounds", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
-
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "rounds");
-	if (json_array_size(arr) == 0)
-		return jcheck_fail(c, "no rounds (leave the member out instead)");
-	r = jcheck_calloc(json_array_size(arr), sizeof(*r));
-	if (!r)
-		return jcheck_fail(c, "out of memory");
-	p->rounds = r;
-	json_array_foreach(arr, i, v) {
-		size_t m = jcheck_push_index(c, i);
-
-		p->n_rounds = i + 1;
-		TRY(read_round(c, v, &r[i]));
-		jcheck_pop(c, m);
-	}
-	jcheck_pop(c, mark);
-	return 0;
 }
 
 static int read_cpus(struct jcheck *c, json_t *obj, long long *cpus, size_t min, size_t max,
@@ -316,96 +62,200 @@ static int read_cpus(struct jcheck *c, json_t *obj, long long *cpus, size_t min,
 	return 0;
 }
 
-/* The method-v2 members, all optional. */
-static int read_v2(struct jcheck *c, json_t *obj, struct run_probe *p)
+/* A probe's "cpus": vCPU 0's and vCPU 1's, both or none. */
+static json_t *probe_cpus_write(const void *p, bool *omit)
 {
-	int idx, rc;
+	const long long *cpus = ((const P *)p)->cpus;
 
-	TRY(read_rounds(c, obj, p));
-	/* probe_stop_names[0] ("", absent) is not a value a file may hold. */
-	rc = jcheck_enum(c, obj, "stop", JCHECK_OPTIONAL, probe_stop_names + 1, PROBE_STOP_N - 1, &idx);
-	if (rc < 0)
-		return rc;
-	if (rc == 0)
-		p->stop = idx + 1;
-	TRY(jcheck_num(c, obj, "ci_rel_pct", JCHECK_OPTIONAL, &p->ci_rel_pct));
-	TRY(read_cpus(c, obj, p->cpus, 2, 2, NULL));
-	return 0;
+	*omit = cpus[0] < 0 || cpus[1] < 0;
+	return *omit ? NULL : cpus_json(cpus, 2);
 }
 
-static int read_measurement(struct jcheck *c, json_t *obj, struct run_probe *p)
+static int probe_cpus_read(struct jcheck *c, json_t *obj, void *p)
 {
-	json_t *cycles;
-	size_t i, mark;
-
-	TRY(jcheck_int(c, obj, "batch", JCHECK_REQUIRED, 1, LLONG_MAX, &p->batch));
-	TRY(read_samples(c, obj, p));
-	TRY(jcheck_object(c, obj, "cycles", JCHECK_REQUIRED, &cycles));
-	mark = jcheck_push_key(c, "cycles");
-	for (i = 0; i < CYCLES_N; i++)
-		TRY(jcheck_num(c, cycles, cycles_names[i], JCHECK_REQUIRED,
-			       cycles_field(&p->cycles, i)));
-	jcheck_pop(c, mark);
-	TRY(jcheck_num(c, obj, "ns_median", JCHECK_OPTIONAL, &p->ns_median));
-	TRY(jcheck_num(c, obj, "overhead_cycles", JCHECK_OPTIONAL, &p->overhead_cycles));
-	TRY(jcheck_num(c, obj, "raw_median_cycles", JCHECK_OPTIONAL, &p->raw_median_cycles));
-	TRY(jcheck_int(c, obj, "ops", JCHECK_OPTIONAL, 0, LLONG_MAX, &p->ops));
-	TRY(read_per_op(c, obj, p));
-	TRY(result_trace_read(c, obj, &p->trace));
-	TRY(exit_path_read(c, obj, &p->exit_path));
-	TRY(jcheck_int(c, obj, "cpu", JCHECK_OPTIONAL, 0, INT_MAX, &p->cpu));
-	return read_v2(c, obj, p);
+	return read_cpus(c, obj, ((P *)p)->cpus, 2, 2, NULL);
 }
 
-static int read_delivery(struct jcheck *c, json_t *obj, struct run_delivery *d)
+static json_t *probe_trace_write(const void *p, bool *omit)
 {
-	json_t *o;
-	size_t mark;
-	int rc = jcheck_object(c, obj, "delivery", JCHECK_OPTIONAL, &o);
+	*omit = !((const P *)p)->trace.present;
+	return *omit ? NULL : result_trace_json(&((const P *)p)->trace);
+}
 
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "delivery");
-	TRY(jcheck_int(c, o, "ops", JCHECK_REQUIRED, 0, LLONG_MAX, &d->ops));
-	TRY(jcheck_int(c, o, "in_window", JCHECK_REQUIRED, 0, LLONG_MAX, &d->in_window));
-	TRY(jcheck_int(c, o, "late", JCHECK_REQUIRED, 0, LLONG_MAX, &d->late));
-	TRY(jcheck_int(c, o, "never", JCHECK_REQUIRED, 0, LLONG_MAX, &d->never));
-	TRY(jcheck_num(c, o, "late_limit_ms", JCHECK_REQUIRED, &d->late_limit_ms));
-	TRY(jcheck_num(c, o, "late_wait_cycles", JCHECK_OPTIONAL, &d->late_wait_cycles));
-	TRY(jcheck_bool(c, o, "late_in_cost", JCHECK_OPTIONAL, &d->late_in_cost));
-	/* Each op is counted once: compared without a sum that could overflow. */
+static int probe_trace_read(struct jcheck *c, json_t *obj, void *p)
+{
+	return result_trace_read(c, obj, &((P *)p)->trace);
+}
+
+static void probe_trace_free(void *p)
+{
+	result_trace_free(&((P *)p)->trace);
+}
+
+static json_t *probe_exit_path_write(const void *p, bool *omit)
+{
+	*omit = !((const P *)p)->exit_path.present;
+	return *omit ? NULL : exit_path_json(&((const P *)p)->exit_path);
+}
+
+static int probe_exit_path_read(struct jcheck *c, json_t *obj, void *p)
+{
+	return exit_path_read(c, obj, &((P *)p)->exit_path);
+}
+
+static void probe_exit_path_free(void *p)
+{
+	exit_path_free(&((P *)p)->exit_path);
+}
+
+static const struct field_custom probe_cpus = { probe_cpus_write, probe_cpus_read, NULL };
+static const struct field_custom probe_trace = {
+	probe_trace_write, probe_trace_read, probe_trace_free
+};
+static const struct field_custom probe_exit_path = {
+	probe_exit_path_write, probe_exit_path_read, probe_exit_path_free
+};
+
+/* ---- the tables ---- */
+
+static const struct field cycles_field[] = {
+	FIELD_NUM(struct result_cycles, min, "min", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, median, "median", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, p90, "p90", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, p99, "p99", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, mean, "mean", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, stddev, "stddev", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, cv, "cv", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, ci95_lo, "ci95_lo", FIELD_REQUIRED),
+	FIELD_NUM(struct result_cycles, ci95_hi, "ci95_hi", FIELD_REQUIRED),
+};
+const struct field_desc result_cycles_fields = FIELD_DESC("cycles", cycles_field);
+
+/* The stats-fd counters are required, the run loop's optional (results/schema.h). */
+#define PER_OP_STATS(name, NAME)							\
+	FIELD_NUM(P, per_op[RESULT_OP_##NAME], #name, FIELD_REQUIRED),
+#define PER_OP_USER(name, NAME)	OPT_NUM(P, per_op[RESULT_OP_##NAME], #name),
+static const struct field per_op_field[] = {
+	RESULT_STATS_COUNTERS(PER_OP_STATS)
+	RESULT_USER_COUNTERS(PER_OP_USER)
+	FIELD_CSTR(P, per_op_source, "source", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_CSTR(P, per_op_user_source, "user_source", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+};
+const struct field_desc run_per_op_fields = FIELD_DESC("per_op", per_op_field);
+
+/* ROUND in docs/results-schema.md; net figures of near-zero ops may be < 0. */
+static const struct field round_field[] = {
+	FIELD_INT(struct run_round, batch, "batch", FIELD_REQUIRED, 1, LLONG_MAX),
+	FIELD_NUMS(struct run_round, samples, n_samples, "samples", FIELD_REQUIRED | FIELD_SIGNED,
+		   RESULT_MAX_ITEMS, "a round has at least one sample"),
+	FIELD_NUM(struct run_round, median, "median", FIELD_REQUIRED | FIELD_SIGNED),
+	FIELD_NUM(struct run_round, baseline_median, "baseline_median", FIELD_REQUIRED),
+	FIELD_NUM(struct run_round, raw_median, "raw_median", FIELD_REQUIRED),
+};
+const struct field_desc run_round_fields = FIELD_DESC("round", round_field);
+
+/* Each op is counted once: compared without a sum that could overflow. */
+static int delivery_check(struct jcheck *c, const void *p)
+{
+	const struct run_delivery *d = p;
+
 	if (d->in_window > d->ops || d->late > d->ops - d->in_window ||
 	    d->never != d->ops - d->in_window - d->late)
 		return jcheck_fail(c, "in_window %lld + late %lld + never %lld is not ops %lld",
 				   d->in_window, d->late, d->never, d->ops);
-	d->present = 1;
-	jcheck_pop(c, mark);
 	return 0;
 }
 
+#define D struct run_delivery
+static const struct field delivery_field[] = {
+	FIELD_INT(D, ops, "ops", FIELD_REQUIRED, 0, LLONG_MAX),
+	FIELD_INT(D, in_window, "in_window", FIELD_REQUIRED, 0, LLONG_MAX),
+	FIELD_INT(D, late, "late", FIELD_REQUIRED, 0, LLONG_MAX),
+	FIELD_INT(D, never, "never", FIELD_REQUIRED, 0, LLONG_MAX),
+	FIELD_NUM(D, late_limit_ms, "late_limit_ms", FIELD_REQUIRED),
+	OPT_NUM(D, late_wait_cycles, "late_wait_cycles"),
+	FIELD_FLAG(D, late_in_cost, "late_in_cost", 0),
+};
+const struct field_desc run_delivery_fields = FIELD_DESC_CHECK("delivery", delivery_field,
+							       delivery_check);
+
+/* PROBE in docs/results-schema.md: what any status has ... */
+static const struct field probe_field[] = {
+	FIELD_CSTR(P, name, "name", FIELD_REQUIRED),
+	FIELD_CSTR(P, group, "group", FIELD_REQUIRED),
+	FIELD_CSTR(P, description, "description", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_ENUM(P, status, "status", FIELD_REQUIRED, probe_status_names, PROBE_STATUS_N),
+	OPT_NUM(P, peer_wait_ms, "peer_wait_ms"),
+	FIELD_OBJ_P(P, delivery, delivery.present, "delivery", 0, &run_delivery_fields),
+};
+const struct field_desc run_probe_fields = FIELD_DESC("probe", probe_field);
+
+/* ... then the reason of a probe that was not measured ... */
+static const struct field unmeasured_field[] = {
+	FIELD_CSTR(P, reason, "reason", FIELD_REQUIRED | FIELD_EMPTY_OK),
+};
+static const struct field_desc unmeasured_desc = FIELD_DESC("unmeasured", unmeasured_field);
+
+/* ... or the measurement of one that was (status "ok"). */
+static const struct field measurement_field[] = {
+	FIELD_CSTR(P, reason, "reason", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_INT(P, batch, "batch", FIELD_REQUIRED, 1, LLONG_MAX),
+	FIELD_NUMS(P, samples, n_samples, "samples", FIELD_REQUIRED, RESULT_MAX_ITEMS,
+		   "no samples (status is \"ok\")"),
+	FIELD_OBJ(P, cycles, "cycles", FIELD_REQUIRED, &result_cycles_fields),
+	OPT_NUM(P, ns_median, "ns_median"),
+	OPT_NUM(P, overhead_cycles, "overhead_cycles"),
+	OPT_NUM(P, raw_median_cycles, "raw_median_cycles"),
+	FIELD_INT(P, ops, "ops", FIELD_OMIT_NEG, 0, LLONG_MAX),
+	FIELD_OBJ_FLAT("per_op", FIELD_REQUIRED, &run_per_op_fields),
+	FIELD_CUSTOM("trace", 0, &probe_trace),
+	FIELD_CUSTOM("exit_path", 0, &probe_exit_path),
+	FIELD_INT(P, cpu, "cpu", FIELD_OMIT_NEG, 0, INT_MAX),
+	FIELD_ARRAY(P, rounds, n_rounds, "rounds", FIELD_OMIT_ZERO, &run_round_fields,
+		    struct run_round, RESULT_MAX_ITEMS, "no rounds (leave the member out instead)"),
+	FIELD_ENUM(P, stop, "stop", FIELD_OMIT_ZERO, probe_stop_names, PROBE_STOP_N),
+	OPT_NUM(P, ci_rel_pct, "ci_rel_pct"),
+	FIELD_CUSTOM("cpus", 0, &probe_cpus),
+	FIELD_STRINGS(P, notes, n_notes, "notes", FIELD_OMIT_ZERO, RESULT_MAX_ITEMS),
+};
+const struct field_desc run_measurement_fields = FIELD_DESC("measurement", measurement_field);
+
+/* ---- writer ---- */
+
+json_t *run_probe_json(const struct run_probe *p)
+{
+	json_t *o = fields_write(&run_probe_fields, p);
+
+	if (o && fields_write_to(o, p->status == PROBE_OK ? &run_measurement_fields :
+				 &unmeasured_desc, p)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *run_probes_json(const struct run_probe *p, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, run_probe_json(&p[i]));
+	return a;
+}
+
+/* ---- reader ---- */
+
 static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
 {
-	int idx;
-
 	if (!json_is_object(obj))
 		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(jcheck_string(c, obj, "name", JCHECK_REQUIRED, 0, &p->name));
-	TRY(jcheck_string(c, obj, "group", JCHECK_REQUIRED, 0, &p->group));
-	TRY(jcheck_string(c, obj, "description", JCHECK_OPTIONAL, 1, &p->description));
-	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, probe_status_names, PROBE_STATUS_N, &idx));
-	p->status = idx;
-	TRY(jcheck_num(c, obj, "peer_wait_ms", JCHECK_OPTIONAL, &p->peer_wait_ms));
-	TRY(read_delivery(c, obj, &p->delivery));
-	if (p->status != PROBE_OK) {
-		if (!json_object_get(obj, "reason"))
-			return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
-					   probe_status_names[idx]);
-		TRY(jcheck_string(c, obj, "reason", JCHECK_REQUIRED, 1, &p->reason));
-		return 0;
-	}
-	TRY(jcheck_string(c, obj, "reason", JCHECK_OPTIONAL, 1, &p->reason));
-	TRY(jcheck_strings(c, obj, "notes", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &p->notes, &p->n_notes));
-	return read_measurement(c, obj, p);
+	TRY(fields_read(c, obj, &run_probe_fields, p));
+	if (p->status == PROBE_OK)
+		return fields_read(c, obj, &run_measurement_fields, p);
+	if (!json_object_get(obj, "reason"))
+		return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
+				   probe_status_name(p->status));
+	return fields_read(c, obj, &unmeasured_desc, p);
 }
 
 int run_probes_read(struct jcheck *c, json_t *root, int required,
@@ -448,15 +298,8 @@ int run_probes_read(struct jcheck *c, json_t *root, int required,
 
 void run_probes_free(struct run_probe *p, size_t n)
 {
-	for (size_t i = 0; p && i < n; i++) {
-		free((void *)p[i].samples);
-		for (size_t j = 0; p[i].rounds && j < p[i].n_rounds; j++)
-			free((void *)p[i].rounds[j].samples);
-		free((void *)p[i].rounds);
-		result_trace_free(&p[i].trace);
-		exit_path_free(&p[i].exit_path);
-		free(p[i].notes);
-	}
+	for (size_t i = 0; p && i < n; i++)
+		fields_free(&run_measurement_fields, &p[i]);
 	free(p);
 }
 
@@ -476,94 +319,45 @@ const char *const run_setting_names[RUN_SETTING_N] = {
 	"run_limit_s", "samples", "guest_xcr0", "cpus",
 };
 
-static void int_text(char *buf, size_t len, long long v, const char *fmt)
+/* The settings' "cpus": the --cpu A[,B] list, when the run pinned them. */
+static json_t *settings_cpus_write(const void *p, bool *omit)
 {
-	if (v < 0)
-		snprintf(buf, len, "(unset)");
-	else
-		snprintf(buf, len, fmt, v);
+	const struct run_settings *s = p;
+
+	*omit = !s->n_cpus;
+	return *omit ? NULL : cpus_json(s->cpus, s->n_cpus < RUN_SETTINGS_CPUS ? s->n_cpus :
+					RUN_SETTINGS_CPUS);
 }
 
-static void num_text(char *buf, size_t len, double v)
+static int settings_cpus_read(struct jcheck *c, json_t *obj, void *p)
 {
-	if (v < 0)
-		snprintf(buf, len, "(unset)");
-	else
-		snprintf(buf, len, "%g", v);
+	struct run_settings *s = p;
+
+	return read_cpus(c, obj, s->cpus, 1, RUN_SETTINGS_CPUS, &s->n_cpus);
 }
 
-const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len)
-{
-	switch (i) {
-	case RUN_SETTING_METHOD:
-		snprintf(buf, len, "%s", s->method < 0 ? "(unset)" : run_method_name(s->method));
-		break;
-	case RUN_SETTING_ROUNDS:
-		int_text(buf, len, s->rounds, "%lld");
-		break;
-	case RUN_SETTING_TIME_BUDGET:
-		num_text(buf, len, s->time_budget_s);
-		break;
-	case RUN_SETTING_PRECISION:
-		num_text(buf, len, s->precision_pct);
-		break;
-	case RUN_SETTING_PRECISION_FLOOR:
-		num_text(buf, len, s->precision_floor_cycles);
-		break;
-	case RUN_SETTING_RUN_LIMIT:
-		num_text(buf, len, s->run_limit_s);
-		break;
-	case RUN_SETTING_SAMPLES:
-		int_text(buf, len, s->samples, "%lld");
-		break;
-	case RUN_SETTING_GUEST_XCR0:
-		int_text(buf, len, s->guest_xcr0, "%#llx");
-		break;
-	case RUN_SETTING_CPUS:
-		if (s->n_cpus == 2)
-			snprintf(buf, len, "%lld,%lld", s->cpus[0], s->cpus[1]);
-		else if (s->n_cpus == 1)
-			snprintf(buf, len, "%lld", s->cpus[0]);
-		else
-			int_text(buf, len, s->cpu, "%lld");
-		break;
-	default:
-		snprintf(buf, len, "?");
-		break;
-	}
-	return buf;
-}
+static const struct field_custom settings_cpus = { settings_cpus_write, settings_cpus_read, NULL };
+
+#define S struct run_settings
+static const struct field settings_field[] = {
+	FIELD_INT(S, samples, "samples", FIELD_OMIT_NEG, 1, LLONG_MAX),
+	OPT_NUM(S, time_budget_s, "time_budget_s"),
+	FIELD_INT(S, cpu, "cpu", 0, -1, INT_MAX),
+	OPT_NUM(S, overhead_cycles, "overhead_cycles"),
+	FIELD_FLAG(S, trace, "trace", FIELD_OMIT_NEG),
+	FIELD_INT(S, guest_xcr0, "guest_xcr0", FIELD_OMIT_NEG, 1, LLONG_MAX),
+	FIELD_ENUM(S, method, "method", FIELD_OMIT_NEG, run_method_names, RUN_METHOD_N),
+	FIELD_INT(S, rounds, "rounds", FIELD_OMIT_NEG, 1, LLONG_MAX),
+	OPT_NUM(S, precision_pct, "precision_pct"),
+	OPT_NUM(S, precision_floor_cycles, "precision_floor_cycles"),
+	OPT_NUM(S, run_limit_s, "run_limit_s"),
+	FIELD_CUSTOM("cpus", 0, &settings_cpus),
+};
+const struct field_desc run_settings_fields = FIELD_DESC("settings", settings_field);
 
 json_t *run_settings_json(const struct run_settings *s)
 {
-	json_t *o = json_object();
-
-	if (!o)
-		return NULL;
-	if (s->samples >= 0)
-		json_object_set_new(o, "samples", json_integer((json_int_t)s->samples));
-	set_num(o, "time_budget_s", s->time_budget_s);
-	json_object_set_new(o, "cpu", json_integer((json_int_t)s->cpu));
-	set_num(o, "overhead_cycles", s->overhead_cycles);
-	if (s->trace >= 0)
-		json_object_set_new(o, "trace", json_boolean(s->trace));
-	if (s->guest_xcr0 >= 0)
-		json_object_set_new(o, "guest_xcr0", json_integer((json_int_t)s->guest_xcr0));
-	if (s->method >= 0)
-		json_object_set_new(o, "method", json_string(run_method_name(s->method)));
-	if (s->rounds >= 0)
-		json_object_set_new(o, "rounds", json_integer((json_int_t)s->rounds));
-	set_num(o, "precision_pct", s->precision_pct);
-	set_num(o, "precision_floor_cycles", s->precision_floor_cycles);
-	set_num(o, "run_limit_s", s->run_limit_s);
-	if (s->n_cpus) {
-		json_t *a = json_array();
-
-		for (size_t i = 0; a && i < s->n_cpus && i < RUN_SETTINGS_CPUS; i++)
-			json_array_append_new(a, json_integer((json_int_t)s->cpus[i]));
-		json_object_set_new(o, "cpus", a);
-	}
-	return o;
+	return fields_write(&run_settings_fields, s);
 }
 
 int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
@@ -577,18 +371,52 @@ int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
 		return rc;
 	s->present = 1;
 	mark = jcheck_push_key(c, "settings");
-	TRY(jcheck_int(c, o, "samples", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->samples));
-	TRY(jcheck_num(c, o, "time_budget_s", JCHECK_OPTIONAL, &s->time_budget_s));
-	TRY(jcheck_int(c, o, "cpu", JCHECK_OPTIONAL, -1, INT_MAX, &s->cpu));
-	TRY(jcheck_num(c, o, "overhead_cycles", JCHECK_OPTIONAL, &s->overhead_cycles));
-	TRY(jcheck_bool(c, o, "trace", JCHECK_OPTIONAL, &s->trace));
-	TRY(jcheck_int(c, o, "guest_xcr0", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->guest_xcr0));
-	TRY(jcheck_enum(c, o, "method", JCHECK_OPTIONAL, run_method_names, RUN_METHOD_N, &s->method));
-	TRY(jcheck_int(c, o, "rounds", JCHECK_OPTIONAL, 1, LLONG_MAX, &s->rounds));
-	TRY(jcheck_num(c, o, "precision_pct", JCHECK_OPTIONAL, &s->precision_pct));
-	TRY(jcheck_num(c, o, "precision_floor_cycles", JCHECK_OPTIONAL, &s->precision_floor_cycles));
-	TRY(jcheck_num(c, o, "run_limit_s", JCHECK_OPTIONAL, &s->run_limit_s));
-	TRY(read_cpus(c, o, s->cpus, 1, RUN_SETTINGS_CPUS, &s->n_cpus));
+	TRY(fields_read(c, o, &run_settings_fields, s));
 	jcheck_pop(c, mark);
 	return 0;
+}
+
+/* A setting's text from its field in the settings table, whose key is the setting's name. */
+const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len)
+{
+	const char *name = i == RUN_SETTING_CPUS ? "cpu" : i < RUN_SETTING_N ? run_setting_names[i] : "";
+	const struct field *f = NULL;
+	const char *m = NULL;
+	long long v;
+	double d;
+
+	for (size_t k = 0; k < run_settings_fields.n; k++)
+		if (!strcmp(run_settings_fields.f[k].key, name))
+			f = &run_settings_fields.f[k];
+	if (i == RUN_SETTING_CPUS && s->n_cpus) {
+		if (s->n_cpus == 2)
+			snprintf(buf, len, "%lld,%lld", s->cpus[0], s->cpus[1]);
+		else
+			snprintf(buf, len, "%lld", s->cpus[0]);
+		return buf;
+	}
+	if (!f) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	m = (const char *)s + f->off;
+	switch (f->type) {
+	case FIELD_T_NUM:
+		if ((d = *(const double *)m) < 0)
+			break;
+		snprintf(buf, len, "%g", d);
+		return buf;
+	case FIELD_T_ENUM:
+		if ((v = *(const int *)m) < 0)
+			break;
+		snprintf(buf, len, "%s", v < f->n_names ? f->names[v] : "?");
+		return buf;
+	default:	/* FIELD_T_INT */
+		if ((v = *(const long long *)m) < 0)
+			break;
+		snprintf(buf, len, i == RUN_SETTING_GUEST_XCR0 ? "%#llx" : "%lld", v);
+		return buf;
+	}
+	snprintf(buf, len, "(unset)");
+	return buf;
 }

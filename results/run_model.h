@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "results/field.h"
 #include "results/jcheck.h"
 #include "results/schema.h"
 #include "results/exit_path.h"
@@ -87,6 +88,14 @@ struct run_probe {
 	size_t n_notes;
 };
 
+/*
+ * The tables of the probe model (results/field.h), in writing order: what
+ * every probe has, then a measured one's (status "ok"; run_measurement_fields)
+ * with its cycles, per_op and rounds, and the delivery.
+ */
+extern const struct field_desc run_probe_fields, run_measurement_fields, result_cycles_fields;
+extern const struct field_desc run_per_op_fields, run_round_fields, run_delivery_fields;
+
 /* Every optional field absent, the rest zero or NULL. */
 void run_probe_init(struct run_probe *p);
 
@@ -145,6 +154,8 @@ extern const char *const run_setting_names[RUN_SETTING_N];
 
 /* Setting i of s as text ("v2", "8", "0.2", "0x3", "2,3"), "(unset)" when absent; returns buf. */
 const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len);
+/* The settings' fields, in writing order (results/field.h). */
+extern const struct field_desc run_settings_fields;
 json_t *run_settings_json(const struct run_settings *s);
 /* root's optional "settings" into s: 0, 1 when absent, or -1 with the message in c. */
 int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s);

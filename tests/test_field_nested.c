@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_field_nested.c - the field-table layer's (results/field.h) nested and
+ * borrowing types on a made-up struct: borrowed strings (free and from a
+ * list of names), int flags, nested objects (flat and at an offset, with a
+ * present member), arrays of structs, maps, string and number arrays, a
+ * custom field and a table's cross-field check. The writer's omissions, the
+ * reader giving back what was written, required fields read first, the
+ * error lines with their paths, and fields_free.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "results/field.h"
+#include "tests/tap.h"
+
+struct part {
+	long long n;
+	double *w;
+	size_t n_w;
+};
+
+struct tag {
+	const char *key;
+	int value;
+};
+
+struct inner {
+	int present;
+	long long lo, hi;
+};
+
+struct thing {
+	const char *name;		/* borrowed */
+	const char *kind;		/* one of kinds[] */
+	const char *note;		/* optional, NULL absent */
+	int flag;			/* -1 absent */
+	int stage;			/* 0 absent: stages[0] is "", never read */
+	long long size;			/* flat in "box" */
+	struct inner in;		/* "range", when in.present */
+	struct part *parts;
+	size_t n_parts;
+	struct tag *tags;
+	size_t n_tags;
+	const char **words;
+	size_t n_words;
+	double *deltas;			/* any sign */
+	size_t n_deltas;
+	long long magic;		/* custom: written as a string "#<n>" */
+};
+
+static const char *const kinds[] = { "round", "square" };
+static const char *const stages[] = { "", "early", "late" };
+
+static const struct field part_field[] = {
+	FIELD_INT(struct part, n, "n", FIELD_REQUIRED, 0, 9),
+	FIELD_NUMS(struct part, w, n_w, "w", FIELD_REQUIRED, 3, "a part has weights"),
+};
+static const struct field_desc part_desc = FIELD_DESC("part", part_field);
+
+static const struct field tag_value[] = {
+	FIELD_FLAG(struct tag, value, "value", FIELD_REQUIRED),
+};
+static const struct field_desc tag_desc = FIELD_DESC("tag", tag_value);
+
+static const struct field box_field[] = {
+	FIELD_INT(struct thing, size, "size", FIELD_REQUIRED, 0, 100),
+};
+static const struct field_desc box_desc = FIELD_DESC("box", box_field);
+
+static int inner_check(struct jcheck *c, const void *p)
+{
+	const struct inner *in = p;
+
+	return in->lo > in->hi ? jcheck_fail(c, "lo %lld > hi %lld", in->lo, in->hi) : 0;
+}
+
+static const struct field inner_field[] = {
+	FIELD_INT(struct inner, lo, "lo", FIELD_REQUIRED, 0, 100),
+	FIELD_INT(struct inner, hi, "hi", FIELD_REQUIRED, 0, 100),
+};
+static const struct field_desc inner_desc = FIELD_DESC_CHECK("range", inner_field, inner_check);
+
+static json_t *magic_write(const void *p, bool *omit)
+{
+	char buf[32];
+
+	*omit = ((const struct thing *)p)->magic < 0;
+	snprintf(buf, sizeof(buf), "#%lld", ((const struct thing *)p)->magic);
+	return *omit ? NULL : json_string(buf);
+}
+
+static int magic_read(struct jcheck *c, json_t *obj, void *p)
+{
+	const char *s;
+	int rc = jcheck_string(c, obj, "magic", JCHECK_OPTIONAL, 0, &s);
+
+	if (!rc && (s[0] != '#' || sscanf(s + 1, "%lld", &((struct thing *)p)->magic) != 1))
+		return jcheck_fail(c, "magic: not #<n>");
+	return rc;
+}
+
+static const struct field_custom magic = { magic_write, magic_read, NULL };
+
+#define T struct thing
+static const struct field thing_field[] = {
+	FIELD_CSTR(T, name, "name", FIELD_REQUIRED),
+	FIELD_CSTR_OF(T, kind, "kind", FIELD_REQUIRED, kinds, 2),
+	FIELD_CSTR(T, note, "note", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_FLAG(T, flag, "flag", FIELD_OMIT_NEG),
+	FIELD_ENUM(T, stage, "stage", FIELD_OMIT_ZERO, stages, 3),
+	FIELD_OBJ_FLAT("box", FIELD_REQUIRED, &box_desc),
+	FIELD_OBJ_P(T, in, in.present, "range", 0, &inner_desc),
+	FIELD_ARRAY(T, parts, n_parts, "parts", FIELD_OMIT_ZERO, &part_desc, struct part, 4,
+		    "no parts (leave it out)"),
+	FIELD_MAP(T, tags, n_tags, "tags", FIELD_OMIT_NULL, &tag_desc, struct tag, 2),
+	FIELD_STRINGS(T, words, n_words, "words", 0, 3),
+	FIELD_NUMS(T, deltas, n_deltas, "deltas", FIELD_SIGNED | FIELD_OMIT_NULL, 5, NULL),
+	FIELD_CUSTOM("magic", 0, &magic),
+};
+static const struct field_desc thing_fields = FIELD_DESC("thing", thing_field);
+
+static void thing_init(struct thing *t)
+{
+	*t = (struct thing){ .flag = -1, .magic = -1 };
+}
+
+static char *dump(const struct thing *t)
+{
+	json_t *o = fields_write(&thing_fields, t);
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+/* Read text into t (the document stays in *doc for the borrowed strings); the error line into msg. */
+static int read_text(const char *text, json_t **doc, struct thing *t, char *msg, size_t len)
+{
+	struct err e;
+	struct jcheck c = { .name = "t.json", .err = &e };
+	int rc;
+
+	err_init(&e);
+	*doc = json_loads(text, 0, NULL);
+	jcheck_push_key(&c, "things");
+	jcheck_push_index(&c, 1);
+	thing_init(t);
+	rc = fields_read(&c, *doc, &thing_fields, t);
+	snprintf(msg, len, "%s", e.msg);
+	return rc;
+}
+
+#define FULL "{\"name\":\"a\",\"kind\":\"square\",\"note\":\"\",\"flag\":false,\"stage\":\"late\","	\
+	"\"box\":{\"size\":7},\"range\":{\"lo\":1,\"hi\":2},"						\
+	"\"parts\":[{\"n\":1,\"w\":[0.5]},{\"n\":2,\"w\":[1.0,2.0]}],"					\
+	"\"tags\":{\"x\":true,\"y\":false},\"words\":[\"p\",\"q\"],\"deltas\":[-1.5,0.0],"		\
+	"\"magic\":\"#42\"}"
+
+static void test_write(void)
+{
+	struct thing t;
+	char *s;
+
+	thing_init(&t);
+	s = dump(&t);
+	tap_is_str(s, "{\"name\":\"\",\"kind\":\"\",\"box\":{\"size\":0},\"words\":[]}",
+		   "write: absent (NULL, -1, names[0], no present, no count) left out, required written");
+	free(s);
+}
+
+static void test_round_trip(void)
+{
+	struct thing t;
+	char msg[ERR_MSG_MAX], *s;
+	json_t *doc;
+	int rc = read_text(FULL, &doc, &t, msg, sizeof(msg));
+
+	ok(!rc, "read: a document with every type (%s)", msg);
+	ok(t.kind == kinds[1] && t.in.present && t.n_parts == 2 && t.parts[1].n_w == 2 &&
+	   t.n_tags == 2 && !strcmp(t.tags[1].key, "y") && t.n_words == 2 && t.deltas[0] == -1.5 &&
+	   t.magic == 42 && t.flag == 0 && t.stage == 2 && t.size == 7,
+	   "read: every member set (kind points at its name, range present)");
+	s = dump(&t);
+	tap_is_str(s, FULL, "write(read(doc)) is doc: same keys, order and values");
+	free(s);
+	fields_free(&thing_fields, &t);
+	ok(!t.parts && !t.n_parts && !t.tags && !t.words && !t.deltas && !t.n_deltas,
+	   "fields_free: arrays freed, pointers NULL, counts 0");
+	json_decref(doc);
+}
+
+static void test_errors(void)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"note\":5,\"kind\":\"round\",\"box\":{\"size\":1}}",
+		  "t.json: things[1]: missing required field \"name\"" },
+		{ "{\"name\":\"a\",\"kind\":\"oval\",\"box\":{\"size\":1}}",
+		  "t.json: things[1].kind: \"oval\" is not one of round, square" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":101}}", "t.json: things[1].box.size: " },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"stage\":\"\"}",
+		  "t.json: things[1].stage: \"\" is not one of early, late" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"range\":{\"lo\":3,\"hi\":2}}",
+		  "t.json: things[1].range: lo 3 > hi 2" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"parts\":[]}",
+		  "t.json: things[1].parts: no parts (leave it out)" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"parts\":[{\"n\":1,\"w\":[1]},3]}",
+		  "t.json: things[1].parts[1]: not an object (found an integer)" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"parts\":[{\"n\":1,\"w\":[]}]}",
+		  "t.json: things[1].parts[0].w: a part has weights" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"parts\":[{\"n\":1,\"w\":[-1]}]}",
+		  "t.json: things[1].parts[0].w[0]: not a finite non-negative number" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"deltas\":[1,\"x\"]}",
+		  "t.json: things[1].deltas[1]: not a finite number" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"tags\":{\"x\":1}}",
+		  "t.json: things[1].tags.x: " },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"tags\":{\"x\":true,\"y\":true,"
+		  "\"z\":true}}", "t.json: things[1].tags: too many entries" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"words\":[\"a\",2]}",
+		  "t.json: things[1].words[1]: not a string (found an integer)" },
+		{ "{\"name\":\"a\",\"kind\":\"round\",\"box\":{\"size\":1},\"magic\":\"42\"}",
+		  "t.json: things[1]: magic: not #<n>" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct thing t;
+		char msg[ERR_MSG_MAX];
+		json_t *doc;
+		int rc = read_text(bad[i].text, &doc, &t, msg, sizeof(msg));
+
+		ok(rc == -EINVAL && !strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
+		   "read %s: refused with '%s...'", bad[i].text, bad[i].msg);
+		if (rc != -EINVAL || strncmp(msg, bad[i].msg, strlen(bad[i].msg)))
+			diag("  rc %d, got '%s'", rc, msg);
+		fields_free(&thing_fields, &t);
+		json_decref(doc);
+	}
+}
+
+int main(void)
+{
+	tap_plan(19);
+	test_write();
+	test_round_trip();
+	test_errors();
+	return tap_done();
+}
