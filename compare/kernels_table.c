@@ -454,5 +454,5 @@ int kernels_table_print(FILE *f, const struct kernels_table *t)
 		lane_print(f, t, l);
 	map_print(f, t);
 	changes_print(f, t);
-	return fflush(f) || ferror(f) ? -1 : 0;
+	return fflush(f) || ferror(f) ? -EIO : 0;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* report.c - the self-contained HTML report: page, host records, comparisons and check results. */
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "base/array_size.h"
@@ -205,7 +206,7 @@ static int write_host(const struct report_ctx *r)
 		for (i = 0; i < r->n; i++) {
 			v[i] = host_value(r->files[i], hf);
 			if (!v[i])
-				rc = -1;
+				rc = -ENOMEM;
 		}
 		fprintf(f, "<tr><th>%s</th>", host_field_names[hf]);
 		for (i = 0; i < r->n; i++) {
@@ -388,14 +389,14 @@ int report_compare(struct report_ctx *r, const struct compare_opts *opts, struct
 		r->pooled = compare_results_multi(f, r->n_base, f + r->n_base, r->n - r->n_base, opts,
 						  err);
 		if (!r->pooled)
-			return -1;
+			return err && err->code ? err->code : -ENOMEM;
 	}
 	for (size_t i = 1; i < r->n; i++) {
 		if (r->n_base && !(paths && report_has_paths(f[i])))
 			continue;
 		r->vs_a[i] = compare_results(f[0], f[i], opts, err);
 		if (!r->vs_a[i])
-			return -1;
+			return err && err->code ? err->code : -ENOMEM;
 	}
 	return 0;
 }
@@ -492,7 +493,7 @@ static int write_checks(const struct report_ctx *r)
 	}
 	refs = malloc(total * sizeof(*refs));
 	if (!refs)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < r->n; i++) {
 		for (j = 0; j < r->files[i]->checks.n; j++) {
 			refs[n++] = (struct check_ref){ &r->files[i]->checks.r[j], i };
@@ -604,9 +605,11 @@ int report_write(FILE *f, struct result_file *const *files, size_t n, const stru
 	rc = write_host(&r);
 	if (!rc)
 		write_comparisons(&r, how->doc);
-	if (rc || report_published(&r) < 0 || report_probes(&r) || report_exit_paths(&r) ||
-	    report_map(&r) || write_checks(&r))
-		rc = err_set(err, -ENOMEM, "out of memory");
+	if (!rc && !(rc = report_published(&r) < 0 ? -ENOMEM : 0) && !(rc = report_probes(&r)) &&
+	    !(rc = report_exit_paths(&r)) && !(rc = report_map(&r)))
+		rc = write_checks(&r);
+	if (rc)
+		rc = err_set(err, rc, "%s", rc == -ENOMEM ? "out of memory" : strerror(-rc));
 	else
 		rc = report_page_end(f, err);
 	report_compare_free(&r);

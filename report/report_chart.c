@@ -2,6 +2,7 @@
 /* report_chart.c - the per-probe cost charts and numbers of the HTML report (inline SVG). */
 #include <math.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "report/html.h"
@@ -431,7 +432,7 @@ int report_probes(const struct report_ctx *r)
 	struct row *rows = collect_rows(r, &nrows);
 
 	if (!rows)
-		return -1;
+		return -ENOMEM;
 	fputs("<section id=\"probes\"><h2>Probe costs</h2>\n", f);
 	if (nrows == 0) {
 		fputs("<p class=\"empty\">No probe results in these files.</p></section>\n", f);

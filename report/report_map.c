@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* report_map.c - the ownership map of the HTML report: entries x (file, CPUID profile) grid. */
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "base/array_size.h"
@@ -168,7 +169,7 @@ int report_map(const struct report_ctx *r)
 	}
 	cells = malloc((ncells ? ncells : 1) * sizeof(*cells));
 	if (!cells)
-		return -1;
+		return -ENOMEM;
 	for (i = 0, ncells = 0; i < ncols; i++)
 		for (e = 0; e < cols[i].prof->n_entries; e++)
 			cells[ncells++] = (struct cell){ &cols[i].prof->entries[e], i };

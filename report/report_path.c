@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "compare/path.h"
@@ -290,7 +291,7 @@ int report_exit_paths(const struct report_ctx *r)
 		if (!report_has_paths(rf))
 			continue;
 		if (vs_a && !pc)
-			return -1;	/* report_compare makes it */
+			return -ENOMEM;	/* report_compare made it, unless out of memory */
 		fprintf(f, "<h3><span class=\"swatch\" style=\"background:%s\"></span>%c: ",
 			html_file_color(i), html_file_label(i));
 		html_escape(f, rf->name);
@@ -304,5 +305,5 @@ int report_exit_paths(const struct report_ctx *r)
 		}
 	}
 	fputs("</section>\n", f);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? -EIO : 0;
 }
