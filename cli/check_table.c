@@ -38,7 +38,8 @@ void check_table_print(FILE *f, const struct check_report *rep)
 		const char *tail = notes ? check_shared_tail(rep, i) : NULL;
 		char lead[160], *text = NULL;
 
-		snprintf(lead, sizeof(lead), "%-4s  %s.%s", check_status_name(c->status), c->suite, c->name);
+		snprintf(lead, sizeof(lead), "%-4s  %s.%s", check_status_name(c->status), c->suite,
+			 c->name);
 		if (tail && asprintf(&text, "%.*ssee note %zu", (int)(tail - c->detail), c->detail,
 				     note_mark(notes, &nn, tail)) < 0)
 			text = NULL;

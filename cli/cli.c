@@ -28,9 +28,10 @@
 #include "host/hostinfo.h"
 
 /*
- * "exitscope CMD: message" (cmd NULL: "exitscope: message") on stderr, as one line whatever the message
- * echoes: control characters and bytes that are no UTF-8 (a binary input
- * file's, a path's) are written as \xNN (base/text.h).
+ * "exitscope CMD: message" (cmd NULL: "exitscope: message") on stderr, as
+ * one line whatever the message echoes: control characters and bytes that
+ * are no UTF-8 (a binary input file's, a path's) are written as \xNN
+ * (base/text.h).
  */
 static void cli_vline(const char *cmd, const char *fmt, va_list ap)
 {
@@ -115,8 +116,9 @@ int cli_kvm_path(const char *cmd, const char *opt, const char **path)
 	*path = opt ? opt : env;
 	/* Set but empty is a mistake (an unset variable in a script), never /dev/kvm. */
 	if (*path && !**path)
-		return cli_error(cmd, EXIT_USAGE, "%s wants the path of KVM's device node (usually %s), "
-				 "not an empty string", opt ? "--kvm-dev" : "EXITSCOPE_KVM_DEV",
+		return cli_error(cmd, EXIT_USAGE,
+				 "%s wants the path of KVM's device node (usually %s), not an "
+				 "empty string", opt ? "--kvm-dev" : "EXITSCOPE_KVM_DEV",
 				 KVM_DEFAULT_DEV);
 	return EXIT_OK;
 }
@@ -131,7 +133,8 @@ int cli_kvm_error(const char *cmd, const char *kvm_path, int r, const char *deta
 		return cli_error(cmd, EXIT_NOKVM, "cannot open %s: %s; %s", f.path, strerror(-r),
 				 cli_kvm_hint(r, &f, hint, sizeof(hint)));
 	}
-	return cli_error(cmd, EXIT_NOKVM, "KVM unusable: %s", detail && *detail ? detail : strerror(-r));
+	return cli_error(cmd, EXIT_NOKVM, "KVM unusable: %s",
+			 detail && *detail ? detail : strerror(-r));
 }
 
 int cli_kvm_check(const char *cmd, const char *kvm_path)
@@ -145,11 +148,14 @@ int cli_kvm_check(const char *cmd, const char *kvm_path)
 	r = kvm_api_version(fd);
 	close(fd);
 	if (r < 0)
-		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM_GET_API_VERSION: %s); "
-				 "--kvm-dev wants KVM's device node, usually %s", path, strerror(-r), KVM_DEFAULT_DEV);
+		return cli_error(cmd, EXIT_NOKVM,
+				 "%s is not a KVM device (KVM_GET_API_VERSION: %s); "
+				 "--kvm-dev wants KVM's device node, usually %s", path,
+				 strerror(-r), KVM_DEFAULT_DEV);
 	if (r != KVM_API_VERSION)
-		return cli_error(cmd, EXIT_NOKVM, "%s is not a KVM device (KVM API version %d, want %d); "
-				 "--kvm-dev wants KVM's device node, usually %s", path, r, KVM_API_VERSION,
+		return cli_error(cmd, EXIT_NOKVM,
+				 "%s is not a KVM device (KVM API version %d, want %d); --kvm-dev "
+				 "wants KVM's device node, usually %s", path, r, KVM_API_VERSION,
 				 KVM_DEFAULT_DEV);
 	return EXIT_OK;
 }
@@ -204,9 +210,11 @@ int cli_output_distinct(const char *cmd, const char *opt, const char *out,
 		if (!paths[i] || !outfile_same(out, paths[i]))
 			continue;
 		if (!strcmp(out, "-"))
-			return cli_error(cmd, EXIT_USAGE, "%s - and %s - both want stdout", opt, what);
-		return cli_error(cmd, EXIT_USAGE, "%s %s is the same file as %s %s: refusing to overwrite it",
-				       opt, out, what, paths[i]);
+			return cli_error(cmd, EXIT_USAGE, "%s - and %s - both want stdout", opt,
+					 what);
+		return cli_error(cmd, EXIT_USAGE,
+				 "%s %s is the same file as %s %s: refusing to overwrite it",
+				 opt, out, what, paths[i]);
 	}
 	return EXIT_OK;
 }
@@ -275,7 +283,8 @@ static int cli_keep(const char *cmd, const struct result_doc *doc, const char *w
 	if (!doc)
 		return cli_error(cmd, EXIT_FAIL, "%s%s", why, sstop);
 	if (result_doc_write_unique(doc, kept, sizeof(kept), &err))
-		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why, sstop, err.msg);
+		return cli_error(cmd, EXIT_FAIL, "%s%s; keeping the result failed too: %s", why,
+				 sstop, err.msg);
 	return cli_error(cmd, EXIT_FAIL, "%s%s; the result is kept in %s", why, sstop, kept);
 }
 
@@ -290,9 +299,11 @@ static int cli_keep_stopped(const char *cmd, const struct result_doc *doc, const
 	struct err err;
 
 	if (!doc || result_doc_write_unique(doc, kept, sizeof(kept), &err))
-		return cli_error(cmd, EXIT_FAIL, "stopped by %s while writing %s: the result is lost%s%s",
+		return cli_error(cmd, EXIT_FAIL,
+				 "stopped by %s while writing %s: the result is lost%s%s",
 				 cli_stop_name(sig), where, doc ? ": " : "", doc ? err.msg : "");
-	return cli_error(cmd, cli_stop_code(sig), "stopped by %s while writing %s: the result is kept in %s",
+	return cli_error(cmd, cli_stop_code(sig),
+			 "stopped by %s while writing %s: the result is kept in %s",
 			 cli_stop_name(sig), where, kept);
 }
 
@@ -309,10 +320,12 @@ int cli_finish(const char *cmd, struct result_doc *doc, const char *json_path, i
 		/* The table was cut by the stop; the file still gets the result. */
 		if (!json_path || !strcmp(json_path, "-") ||
 		    result_doc_write(doc, json_path, cli_stop_output, &err))
-			return cli_keep_stopped(cmd, doc, json_path && strcmp(json_path, "-") ? json_path :
+			return cli_keep_stopped(cmd, doc,
+						json_path && strcmp(json_path, "-") ? json_path :
 						"stdout", late);
-		return cli_error(cmd, cli_stop_code(late), "stopped by %s while writing stdout: what was "
-				 "measured is in %s", cli_stop_name(late), json_path);
+		return cli_error(cmd, cli_stop_code(late),
+				 "stopped by %s while writing stdout: what was measured is in %s",
+				 cli_stop_name(late), json_path);
 	}
 	if (e) {
 		snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(e));
@@ -320,30 +333,36 @@ int cli_finish(const char *cmd, struct result_doc *doc, const char *json_path, i
 		if (!json_path || !strcmp(json_path, "-"))
 			return cli_keep(cmd, doc, why, stop);
 		if (result_doc_write(doc, json_path, cli_stop_output, &err)) {
-			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s", err.msg);
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; cannot write %s",
+				 err.msg);
 			return cli_keep(cmd, doc, why, stop);
 		}
 		if (stop)
-			return cli_error(cmd, EXIT_FAIL, "%s (stopped by %s) (the result is in %s)", why,
-					 cli_stop_name(stop), json_path);
+			return cli_error(cmd, EXIT_FAIL, "%s (stopped by %s) (the result is in %s)",
+					 why, cli_stop_name(stop), json_path);
 		return cli_error(cmd, EXIT_FAIL, "%s (the result is in %s)", why, json_path);
 	}
 	if (json_path && result_doc_write(doc, json_path, cli_stop_output, &err)) {
 		late = *cli_stop_flag();
 		/* A stop ends a blocked write: EINTR, or EAGAIN once cli_stop_output unblocked the FIFO. */
 		if ((err.code == -EINTR || err.code == -EAGAIN) && late)
-			return cli_keep_stopped(cmd, doc, strcmp(json_path, "-") ? json_path : "stdout", late);
+			return cli_keep_stopped(cmd, doc,
+						strcmp(json_path, "-") ? json_path : "stdout",
+						late);
 		if (!strcmp(json_path, "-"))
-			snprintf(why, sizeof(why), "cannot write to stdout: %s", strerror(-err.code));
+			snprintf(why, sizeof(why), "cannot write to stdout: %s",
+				 strerror(-err.code));
 		else
 			snprintf(why, sizeof(why), "cannot write %s", err.msg);
 		return cli_keep(cmd, doc, why, stop);
 	}
 	if (stop) {
 		if (json_path && strcmp(json_path, "-"))
-			return cli_error(cmd, cli_stop_code(stop), "stopped by %s: what was measured is in %s",
+			return cli_error(cmd, cli_stop_code(stop),
+					 "stopped by %s: what was measured is in %s",
 					 cli_stop_name(stop), json_path);
-		return cli_error(cmd, cli_stop_code(stop), "stopped by %s: what was measured is on stdout",
+		return cli_error(cmd, cli_stop_code(stop),
+				 "stopped by %s: what was measured is on stdout",
 				 cli_stop_name(stop));
 	}
 	return rc;
@@ -359,10 +378,13 @@ int cli_finish_unmeasured(const char *cmd, const char *json_path, int stop)
 	cli_stop_finishing();
 	e = stdout_error();
 	if (e)
-		return cli_error(cmd, EXIT_FAIL, "cannot write to stdout: %s (stopped by %s before anything "
-				 "was measured; %s is left as it was)", strerror(e), cli_stop_name(stop), json_path);
-	return cli_error(cmd, cli_stop_code(stop), "stopped by %s before anything was measured: %s is left "
-			 "as it was", cli_stop_name(stop), json_path);
+		return cli_error(cmd, EXIT_FAIL,
+				 "cannot write to stdout: %s (stopped by %s before anything "
+				 "was measured; %s is left as it was)", strerror(e),
+				 cli_stop_name(stop), json_path);
+	return cli_error(cmd, cli_stop_code(stop),
+			 "stopped by %s before anything was measured: %s is left as it was",
+			 cli_stop_name(stop), json_path);
 }
 
 int cli_read_results(const char *cmd, const char *const *paths, size_t n, struct result_file **files)

@@ -80,10 +80,12 @@ static void check_verbose(const struct check_report *rep, size_t from)
 
 		char lead[160], ev[1024];
 
-		snprintf(lead, sizeof(lead), "%-4s  %s.%s  ", check_status_name(c->status), c->suite, c->name);
+		snprintf(lead, sizeof(lead), "%-4s  %s.%s  ", check_status_name(c->status),
+			 c->suite, c->name);
 		text_wrap_print(stderr, lead, 6, c->detail);
 		if (c->expected[0] || c->observed[0]) {
-			snprintf(ev, sizeof(ev), "expected %s, observed %s", c->expected[0] ? c->expected : "-",
+			snprintf(ev, sizeof(ev), "expected %s, observed %s",
+				 c->expected[0] ? c->expected : "-",
 				 c->observed[0] ? c->observed : "-");
 			text_wrap_print(stderr, "      ", 6, ev);
 		}
@@ -133,8 +135,8 @@ static void check_tap(FILE *f, const struct check_report *rep)
 				notes[nn++] = tail;
 				tap_out_comment(&t, "note %zu: %s", mark + 1, tail);
 			}
-			snprintf(why, sizeof(why), "%.*ssee note %zu", (int)(tail - c->detail), c->detail,
-				 mark + 1);
+			snprintf(why, sizeof(why), "%.*ssee note %zu", (int)(tail - c->detail),
+				 c->detail, mark + 1);
 		} else {
 			snprintf(why, sizeof(why), "%s", c->detail);
 		}

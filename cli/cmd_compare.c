@@ -29,7 +29,8 @@ static int compare_operand(void *args, const char *arg, const struct cli_parser 
 
 static const struct cli_row compare_rows[] = {
 	CLI_ROW_CALL("threshold", CLI_LONG('t'), "PCT", compare_threshold,
-		     "smallest relative change that counts (default " CLI_STR(COMPARE_THRESHOLD_PCT) "%)"),
+		     "smallest relative change that counts "
+		     "(default " CLI_STR(COMPARE_THRESHOLD_PCT) "%)"),
 	CLI_ROW_ENUM("normalize", CLI_LONG('N'), "MODE", struct compare_cmd_args, copts.normalize,
 		     compare_normalize_names, COMPARE_NORMALIZE_AUTO,
 		     "what is compared: 'speed': each round's net cycles put\n"
@@ -39,8 +40,8 @@ static const struct cli_row compare_rows[] = {
 		     "'none': the net cycles as measured; 'auto': speed when\n"
 		     "every run's guest code was emulated (host record), none\n"
 		     "otherwise"),
-	CLI_ROW_FLAG("fail-on-regression", CLI_LONG('f'), struct compare_cmd_args, fail_on_regression,
-		     "exit 1 if any probe is significantly slower\n"
+	CLI_ROW_FLAG("fail-on-regression", CLI_LONG('f'), struct compare_cmd_args,
+		     fail_on_regression, "exit 1 if any probe is significantly slower\n"
 		     "('too noisy' and 'not judged' are not\n"
 		     "regressions)"),
 	CLI_ROW_FLAG("wide", CLI_LONG('w'), struct compare_cmd_args, wide,
@@ -52,7 +53,8 @@ static const struct cli_row compare_rows[] = {
 		    "also write the comparison as JSON to FILE ('-': stdout,\n"
 		    "instead of the text)"),
 	CLI_ROW_CALL("seed", CLI_LONG('s'), "N", compare_seed,
-		     "seed of the samples' bootstrap (default " CLI_STR(COMPARE_SEED) "; same seed,\n"
+		     "seed of the samples' bootstrap "
+		     "(default " CLI_STR(COMPARE_SEED) "; same seed,\n"
 		     "same intervals)"),
 	CLI_ROW_STR("noise", CLI_LONG('n'), "FILE", struct compare_cmd_args, noise_path, NULL,
 		    "the host's noise floor (exitscope-noise JSON, from K\n"
@@ -122,8 +124,8 @@ static int compare_threshold(void *args, const char *arg, const struct cli_parse
 	struct compare_cmd_args *a = args;
 
 	if (cli_parse_pct(arg, 0, COMPARE_THRESHOLD_MAX_PCT, &a->copts.threshold_pct))
-		return cli_usage_error("compare", "--threshold: '%s' is not a percentage in 0..%g", arg,
-				       COMPARE_THRESHOLD_MAX_PCT);
+		return cli_usage_error("compare", "--threshold: '%s' is not a percentage in 0..%g",
+				       arg, COMPARE_THRESHOLD_MAX_PCT);
 	return 0;
 }
 
@@ -199,8 +201,8 @@ int cmd_compare(int argc, char **argv)
 	for (i = 0; i < argc; i++) {
 		if (i > 0 && strcmp(argv[i], "--") == 0) {
 			if (split >= 0) {
-				rc = cli_usage_error("compare", "more than one '--' (want A1.json [A2.json ...] "
-						     "-- B1.json [B2.json ...])");
+				rc = cli_usage_error("compare", "more than one '--' (want A1.json "
+						     "[A2.json ...] -- B1.json [B2.json ...])");
 				goto out;
 			}
 			split = nargs;
@@ -221,8 +223,8 @@ int cmd_compare(int argc, char **argv)
 	if (split < 0) {
 		if (ca.nfiles != 2) {
 			rc = cli_usage_error("compare", ca.nfiles < 2 ?
-					     "need two result files: BASE.json NEW.json (or A1.json "
-					     "[A2.json ...] -- B1.json [B2.json ...])" :
+					     "need two result files: BASE.json NEW.json (or "
+					     "A1.json [A2.json ...] -- B1.json [B2.json ...])" :
 					     "%zu files without '--': separate the sides (A1.json "
 					     "[A2.json ...] -- B1.json [B2.json ...])", ca.nfiles);
 			goto out;
@@ -231,14 +233,16 @@ int cmd_compare(int argc, char **argv)
 	}
 	nb = ca.nfiles - ca.na;
 	if (!ca.na || !nb) {
-		rc = cli_usage_error("compare", "no %s files %s '--' (want A1.json [A2.json ...] -- "
-				     "B1.json [B2.json ...])", ca.na ? "new" : "base",
+		rc = cli_usage_error("compare",
+				     "no %s files %s '--' (want A1.json [A2.json ...] -- B1.json "
+				     "[B2.json ...])", ca.na ? "new" : "base",
 				     ca.na ? "after" : "before");
 		goto out;
 	}
 	rc = cli_output_distinct("compare", "--json", ca.json_path, files, ca.nfiles, "input");
 	if (!rc)
-		rc = cli_output_distinct("compare", "--json", ca.json_path, &ca.noise_path, 1, "--noise");
+		rc = cli_output_distinct("compare", "--json", ca.json_path, &ca.noise_path, 1,
+					 "--noise");
 	if (!rc)
 		rc = cli_output_check("compare", ca.json_path);
 	if (rc)
@@ -285,8 +289,9 @@ int cmd_compare(int argc, char **argv)
 	if (!ca.json_path || strcmp(ca.json_path, "-")) {
 		compare_print(stdout, cr, ca.wide);
 	}
-	rc = *cli_stop_flag() ? cli_stopped("compare", ca.json_path ? "the --json file not written" : NULL)
-			      : cli_stdout_check("compare", EXIT_OK);
+	rc = *cli_stop_flag() ?
+	     cli_stopped("compare", ca.json_path ? "the --json file not written" : NULL) :
+	     cli_stdout_check("compare", EXIT_OK);
 	if (!rc && ca.json_path)
 		rc = write_json(ca.json_path, cr);
 	if (!rc && ca.json_path)

@@ -20,7 +20,8 @@ static int info_json(void *args, const char *arg, const struct cli_parser *p)
 	struct info_args *a = args;
 
 	a->json_path = arg ? arg : "-";
-	if (!arg && optind < p->argc && (p->argv[optind][0] != '-' || !strcmp(p->argv[optind], "-")))
+	if (!arg && optind < p->argc &&
+	    (p->argv[optind][0] != '-' || !strcmp(p->argv[optind], "-")))
 		a->json_path = p->argv[optind++];
 	return 0;
 }

@@ -35,9 +35,11 @@ static const struct cli_row kernels_rows[] = {
 
 static void kernels_about(FILE *f)
 {
-	fprintf(f, "Print the Markdown tables of docs/kernels.md from scripts/lane-kernels' results:\n"
+	fprintf(f, "Print the Markdown tables of docs/kernels.md from "
+		   "scripts/lane-kernels' results:\n"
 		   "DIR/<lane>-<source>/results/{info,map,run}.json for each lane and source (a\n"
-		   "missing or empty file is a \"-\" cell). The runs; per lane each probe's median\n"
+		   "missing or empty file is a \"-\" cell). "
+		   "The runs; per lane each probe's median\n"
 		   "lane cycles and exits/op per kernel with the change from the kernel before,\n"
 		   "bold when larger than the probe's spread (%.2f%% with one vCPU, %.1f%% with\n"
 		   "two) and than %.0f cycles; the CR0/CR4 map per bit; the list of changes.\n"
@@ -68,7 +70,8 @@ static int words_split(const char *opt, const char *list, char **buf, const char
 		return cli_error("kernels", EXIT_FAIL, "out of memory");
 	for (s = strtok_r(*buf, " \t\n", &save); s; s = strtok_r(NULL, " \t\n", &save)) {
 		if (*n == KERNELS_WORDS_MAX)
-			return cli_usage_error("kernels", "--%s: at most %d", opt, KERNELS_WORDS_MAX);
+			return cli_usage_error("kernels", "--%s: at most %d", opt,
+					       KERNELS_WORDS_MAX);
 		w[(*n)++] = s;
 	}
 	if (!*n)

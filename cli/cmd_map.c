@@ -55,10 +55,10 @@ static const struct cli_row map_rows[] = {
 		    "also write a \"kind\":\"map\" result file ('-': to stdout,\n"
 		    "instead of the table)"),
 	CLI_ROW_KVM_DEV(struct map_args, kvm_opt),
-	CLI_ROW_UINT("ops", CLI_LONG('n'), "N", struct map_args, mo.ops, 1, 1000000, MAP_DEFAULT_OPS, "a count",
-		     "CR writes or reads per round, made even"),
-	CLI_ROW_UINT("rounds", CLI_LONG('r'), "N", struct map_args, mo.rounds, 1, 100, MAP_DEFAULT_ROUNDS,
-		     "a count", "rounds per entry"),
+	CLI_ROW_UINT("ops", CLI_LONG('n'), "N", struct map_args, mo.ops, 1, 1000000,
+		     MAP_DEFAULT_OPS, "a count", "CR writes or reads per round, made even"),
+	CLI_ROW_UINT("rounds", CLI_LONG('r'), "N", struct map_args, mo.rounds, 1, 100,
+		     MAP_DEFAULT_ROUNDS, "a count", "rounds per entry"),
 	CLI_ROW_FLAG("tap", CLI_LONG('T'), struct map_args, tap,
 		     "print TAP version 13 instead of the table: one test per\n"
 		     "CPUID profile and entry that --expect FILE names (needs it)"),
@@ -158,7 +158,10 @@ static int profile_edit_of(const struct cpuid_profile *p, enum x86_feat f)
 	return v;
 }
 
-/* Whether two profiles are the same guest CPUID: one base, the same edits' outcome ("-shstk", "host,-shstk"). */
+/*
+ * Whether two profiles are the same guest CPUID: one base, the same edits' outcome
+ * ("-shstk", "host,-shstk").
+ */
 static bool profile_same(const struct cpuid_profile *a, const struct cpuid_profile *b)
 {
 	if (a->base != b->base)
@@ -187,7 +190,8 @@ static int map_profile_opt(void *args, const char *arg, const struct cli_parser 
 	for (size_t k = 0; k < a->np; k++)
 		if (!strcmp(a->names[k], p.name) || profile_same(&a->parsed[k], &p))
 			return cli_usage_error("map", "--cpuid-profile %s: the same profile as "
-					       "--cpuid-profile %s: each is measured once", arg, a->profiles[k]);
+					       "--cpuid-profile %s: each is measured once", arg,
+					       a->profiles[k]);
 	a->parsed[a->np] = p;
 	snprintf(a->names[a->np], sizeof(a->names[a->np]), "%s", p.name);
 	a->name_ptrs[a->np] = a->names[a->np];
@@ -244,7 +248,8 @@ int cmd_map(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("map", "unexpected argument '%s'", argv[optind]);
 	if (a.tap != !!a.expect_path)
-		return cli_usage_error("map", "--tap and --expect FILE go together: the tests are the expectations");
+		return cli_usage_error("map", "--tap and --expect FILE go together: the tests are "
+					      "the expectations");
 	if (a.tap && a.json_path && !strcmp(a.json_path, "-"))
 		return cli_usage_error("map", "--tap and --json - both want stdout");
 	r = cli_output_distinct("map", "--json", a.json_path, &a.expect_path, 1, "--expect");

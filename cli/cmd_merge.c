@@ -26,8 +26,8 @@ static const struct cli_row merge_rows[] = {
 	CLI_ROW_STR("rename", CLI_LONG('r'), "OLD=NEW", struct merge_args, rename, NULL,
 		    "probe OLD is called NEW, the probe NEW there was is\n"
 		    "dropped (a known difference made: OLD compared as NEW)"),
-	CLI_ROW_UINT("rounds", CLI_LONG('n'), "N", struct merge_args, rounds, 0, 1000000, 0, "a count",
-		     "each probe keeps its first N rounds (0: all)"),
+	CLI_ROW_UINT("rounds", CLI_LONG('n'), "N", struct merge_args, rounds, 0, 1000000, 0,
+		     "a count", "each probe keeps its first N rounds (0: all)"),
 	CLI_ROW_HELP,
 	{ 0 },
 };
@@ -93,7 +93,8 @@ int cmd_merge(int argc, char **argv)
 	r = result_merge_read((const char *const *)argv + optind, (size_t)(argc - optind), &m, &err);
 	free(from);
 	if (!r)
-		return cli_error("merge", err.code == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
+		return cli_error("merge", err.code == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s",
+				 err.msg);
 	rc = EXIT_OK;
 	if (result_merged_write(r, a.out, &err))
 		rc = cli_error("merge", EXIT_FAIL, "cannot write %s", err.msg);

@@ -165,8 +165,9 @@ int cmd_profile(int argc, char **argv)
 	}
 	d = dump_for(&pf, a.label, run);
 	if (!d) {
-		rc = cli_error("profile", EXIT_FAIL, "no profile for %s: %s has no dump labelled %s",
-			       run, a.counts, a.label ? a.label : base_name(run));
+		rc = cli_error("profile", EXIT_FAIL,
+			       "no profile for %s: %s has no dump labelled %s", run, a.counts,
+			       a.label ? a.label : base_name(run));
 		goto out;
 	}
 	if (profile_check_symbols(d, &st, v, &err)) {
@@ -188,8 +189,9 @@ int cmd_profile(int argc, char **argv)
 	/* A FIFO written in place is made non-blocking by a stop: a write blocked on it ends. */
 	if (result_file_write(rf, a.out, cli_stop_output, &err)) {
 		/* a write blocked on a FIFO, ended by the stop: RUN.json is another file, untouched */
-		rc = *cli_stop_flag() ? cli_stopped("profile", "the output cut short, the run file untouched")
-				      : cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
+		rc = *cli_stop_flag() ?
+		     cli_stopped("profile", "the output cut short, the run file untouched") :
+		     cli_error("profile", EXIT_FAIL, "cannot write %s", err.msg);
 		goto out;
 	}
 	rc = cli_stopped("profile", "after the run was written");

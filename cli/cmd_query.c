@@ -72,7 +72,8 @@ static int read_stdin(char **buf, size_t *len, struct err *err)
 		n += got;
 		if (n > RESULT_MAX_FILE_BYTES) {
 			free(b);
-			return err_set(err, -EFBIG, "-: file too large (limit %u bytes)", RESULT_MAX_FILE_BYTES);
+			return err_set(err, -EFBIG, "-: file too large (limit %u bytes)",
+				       RESULT_MAX_FILE_BYTES);
 		}
 		if (n == cap) {
 			cap *= 2;

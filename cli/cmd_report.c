@@ -41,7 +41,8 @@ static const struct cli_row report_rows[] = {
 	CLI_ROW_STR("output", 'o', "FILE", struct report_in, out, DEFAULT_OUT,
 		    "where to write the report, '-': stdout"),
 	CLI_ROW_CALL("threshold", CLI_LONG('t'), "PCT", report_threshold,
-		     "smallest relative change that counts (default " CLI_STR(COMPARE_THRESHOLD_PCT) "%)"),
+		     "smallest relative change that counts "
+		     "(default " CLI_STR(COMPARE_THRESHOLD_PCT) "%)"),
 	CLI_ROW_CALL("seed", CLI_LONG('s'), "N", report_seed,
 		     "bootstrap seed for the comparisons (default " CLI_STR(COMPARE_SEED) ")"),
 	CLI_ROW_ENUM("normalize", CLI_LONG('N'), "MODE", struct report_in, copts.normalize,
@@ -169,7 +170,8 @@ static int write_report(const char *path, struct result_file **files, size_t n,
 		if (e && *cli_stop_flag())	/* a write blocked on a FIFO, ended by the stop */
 			return cli_stopped("report", "the report cut short");
 		if (e)	/* the write failed: that is the reason, not what report saw */
-			return cli_error("report", EXIT_FAIL, "cannot write %s: %s", path, strerror(e));
+			return cli_error("report", EXIT_FAIL, "cannot write %s: %s", path,
+					 strerror(e));
 		return cli_error("report", EXIT_FAIL, "%s: %s", path, err.msg);
 	}
 	r = outfile_commit(&of, &err);
@@ -214,25 +216,25 @@ static int doc_check(const struct compare_doc *d, struct result_file **files, si
 			if (!strcmp(cr->probes[j].name, dp->name))
 				p = &cr->probes[j];
 		if (!p)
-			rc = cli_error("report", EXIT_USAGE, "%s: probe %s is not on both sides of its "
-				       "files now: a file changed since the comparison", d->name,
-				       dp->name);
+			rc = cli_error("report", EXIT_USAGE,
+				       "%s: probe %s is not on both sides of its files now: a file "
+				       "changed since the comparison", d->name, dp->name);
 		else if ((unsigned)p->verdict >= COMPARE_VERDICT_N ||
 			 strcmp(compare_verdict_names[p->verdict], dp->verdict) ||
 			 (dp->has_figures && (!same_figure(p->d.median_a, dp->base_median) ||
 					      !same_figure(p->d.median_b, dp->new_median))))
 			rc = cli_error("report", EXIT_USAGE, "%s: probe %s: %.1f -> %.1f (%s) now, "
-				       "%.1f -> %.1f (%s) in the document: a file changed since the "
-				       "comparison", d->name, dp->name, p->d.median_a, p->d.median_b,
-				       (unsigned)p->verdict < COMPARE_VERDICT_N ?
+				       "%.1f -> %.1f (%s) in the document: a file changed "
+				       "since the comparison", d->name, dp->name, p->d.median_a,
+				       p->d.median_b, (unsigned)p->verdict < COMPARE_VERDICT_N ?
 				       compare_verdict_names[p->verdict] : "?",
 				       dp->has_figures ? dp->base_median : NAN,
 				       dp->has_figures ? dp->new_median : NAN, dp->verdict);
 	}
 	if (!rc && cr->n_probes != d->n_probes)
 		rc = cli_error("report", EXIT_USAGE, "%s: %zu probes on both sides now, %zu in the "
-			       "document: a file changed since the comparison", d->name, cr->n_probes,
-			       d->n_probes);
+			       "document: a file changed since the comparison", d->name,
+			       cr->n_probes, d->n_probes);
 	compare_free(cr);
 	return rc;
 }
@@ -249,10 +251,12 @@ static int doc_inputs(const struct compare_doc *d, struct report_in *in)
 		return cli_usage_error("report", "%s: a compare document brings its own options "
 				       "(--threshold, --seed, --normalize, --noise)", d->name);
 	if (n > REPORT_MAX_FILES)
-		return cli_error("report", EXIT_USAGE, "%s: %zu files, more than the %d a report labels",
-				       d->name, n, REPORT_MAX_FILES);
+		return cli_error("report", EXIT_USAGE,
+				 "%s: %zu files, more than the %d a report labels", d->name, n,
+				 REPORT_MAX_FILES);
 	if (d->noise_used && !d->noise_file)
-		return cli_error("report", EXIT_USAGE, "%s: its noise floor names no file", d->name);
+		return cli_error("report", EXIT_USAGE, "%s: its noise floor names no file",
+				 d->name);
 	for (i = 0; i < n; i++) {
 		const char *f = i < d->n_base ? d->base_files[i] : d->new_files[i - d->n_base];
 
@@ -262,8 +266,8 @@ static int doc_inputs(const struct compare_doc *d, struct report_in *in)
 		in->paths[i] = f;
 	}
 	if (d->noise_file && access(d->noise_file, R_OK))
-		return cli_error("report", EXIT_USAGE, "%s: its noise floor %s: %s", d->name, d->noise_file,
-				       strerror(errno));
+		return cli_error("report", EXIT_USAGE, "%s: its noise floor %s: %s", d->name,
+				 d->noise_file, strerror(errno));
 	in->n = n;
 	in->n_base = d->n_base;
 	in->noise_path = d->noise_file;
@@ -271,8 +275,9 @@ static int doc_inputs(const struct compare_doc *d, struct report_in *in)
 	in->copts.seed = (uint64_t)d->seed;
 	/* Before the document said what it asked, compare compared the cycles as measured. */
 	if (compare_normalize_parse(d->normalize ? d->normalize : "none", &in->copts.normalize))
-		return cli_error("report", EXIT_USAGE, "%s: normalize.asked: '%s' is not auto, speed or none",
-				       d->name, d->normalize);
+		return cli_error("report", EXIT_USAGE,
+				 "%s: normalize.asked: '%s' is not auto, speed or none",
+				 d->name, d->normalize);
 	return EXIT_OK;
 }
 
@@ -282,8 +287,8 @@ static int report_threshold(void *args, const char *arg, const struct cli_parser
 	struct report_in *in = args;
 
 	if (cli_parse_pct(arg, 0, COMPARE_THRESHOLD_MAX_PCT, &in->copts.threshold_pct))
-		return cli_usage_error("report", "--threshold: '%s' is not a percentage in 0..%g", arg,
-				       COMPARE_THRESHOLD_MAX_PCT);
+		return cli_usage_error("report", "--threshold: '%s' is not a percentage in 0..%g",
+				       arg, COMPARE_THRESHOLD_MAX_PCT);
 	return 0;
 }
 
@@ -395,7 +400,8 @@ int cmd_report(int argc, char **argv)
 	for (i = 0; i < in.n; i++) {
 		if (walk_file_is_walk(in.paths[i])) {
 			if (in.n > 1)
-				return cli_usage_error("report", "%s: a walk file is reported alone",
+				return cli_usage_error("report",
+						       "%s: a walk file is reported alone",
 						       in.paths[i]);
 			return report_walk(in.paths[0], in.out);
 		}
@@ -409,8 +415,9 @@ int cmd_report(int argc, char **argv)
 		if (!doc)
 			return cli_error("report", EXIT_USAGE, "%s", err.msg);
 		if (doc->version > COMPARE_SCHEMA_VERSION) {
-			rc = cli_error("report", EXIT_USAGE, "%s: schema_version %lld (this exitscope reads "
-					     "2 to %d)", doc->name, doc->version, COMPARE_SCHEMA_VERSION);
+			rc = cli_error("report", EXIT_USAGE,
+				       "%s: schema_version %lld (this exitscope reads 2 to %d)",
+				       doc->name, doc->version, COMPARE_SCHEMA_VERSION);
 			goto out;
 		}
 		rc = doc_inputs(doc, &in);
@@ -418,7 +425,8 @@ int cmd_report(int argc, char **argv)
 		if (!rc)
 			rc = cli_output_distinct("report", "-o", in.out, in.paths, in.n, "input");
 		if (!rc && in.noise_path)
-			rc = cli_output_distinct("report", "-o", in.out, &in.noise_path, 1, "--noise");
+			rc = cli_output_distinct("report", "-o", in.out, &in.noise_path, 1,
+						 "--noise");
 		if (rc)
 			goto out;
 		how.doc = doc->name;

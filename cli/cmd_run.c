@@ -73,11 +73,12 @@ static const struct cli_row run_rows[] = {
 		    METHOD_DEFAULT_PRECISION_PCT, "a percentage",
 		    "v2: stop a probe when its CI half-width is within PCT % of\n"
 		    "its median"),
-	CLI_ROW_DBL("precision-floor", CLI_LONG('f'), "CYCLES", struct run_args, m.floor_cycles, 0, 1e9,
-		    METHOD_DEFAULT_FLOOR_CYCLES, "cycles",
+	CLI_ROW_DBL("precision-floor", CLI_LONG('f'), "CYCLES", struct run_args, m.floor_cycles,
+		    0, 1e9, METHOD_DEFAULT_FLOOR_CYCLES, "cycles",
 		    "v2: ... or within CYCLES cycles, for near-zero costs"),
 	{ .name = "time-budget", .key = CLI_LONG('t'), .arg = "S", .type = CLI_T_DBL,
-	  .off = CLI_FIELD(struct run_args, m.budget_s, double), .min = 0.01, .max = 600, .what = "seconds",
+	  .off = CLI_FIELD(struct run_args, m.budget_s, double),
+	  .min = 0.01, .max = 600, .what = "seconds",
 	  .def.d = METHOD_DEFAULT_BUDGET_V2_S, .no_default = true,	/* v1's differs: parse_args */
 	  .help = "seconds per probe, an upper bound (default " RUN_STR(METHOD_DEFAULT_BUDGET_V2_S)
 		  " in v2, " RUN_STR(METHOD_DEFAULT_BUDGET_V1_S) " in v1);\n"
@@ -91,8 +92,9 @@ static const struct cli_row run_rows[] = {
 	  .what = "seconds", .def.d = 0, .no_default = true,
 	  .help = "v2: seconds for the whole measurement; probes not done then\n"
 		  "stop (default: no limit)" },
-	CLI_ROW_UINT("samples", CLI_LONG('s'), "N", struct run_args, m.samples, 1, LATENCY_MAX_SAMPLES,
-		     METHOD_DEFAULT_SAMPLES, "an integer", "v1: samples per probe"),
+	CLI_ROW_UINT("samples", CLI_LONG('s'), "N", struct run_args, m.samples, 1,
+		     LATENCY_MAX_SAMPLES, METHOD_DEFAULT_SAMPLES, "an integer",
+		     "v1: samples per probe"),
 	CLI_ROW_CALL("cpu", CLI_LONG('c'), "A[,B]", run_cpus,
 		     "pin vCPU 0's thread to CPU A (default: the current CPU) and\n"
 		     "a second vCPU's to B (default: any CPU but A); run warns when\n"
@@ -199,7 +201,8 @@ static int select_probes(struct run_args *a)
 			a->sel[k] = true;
 		}
 		if (!any)
-			return cli_usage_error("run", "no probe matches '%s' (see 'exitscope run --list')",
+			return cli_usage_error("run",
+					       "no probe matches '%s' (see 'exitscope run --list')",
 					       a->names[i]);
 	}
 	if (!a->nsel) {
@@ -240,8 +243,8 @@ static int parse_cpus(struct run_args *a, const char *s)
 static int run_cpus(void *args, const char *arg, const struct cli_parser *p)
 {
 	if (parse_cpus(args, arg))
-		return cli_usage_error("run", "--cpu wants a CPU number or two different ones (A,B), not '%s'",
-				       arg);
+		return cli_usage_error("run", "--cpu wants a CPU number or two different ones "
+				       "(A,B), not '%s'", arg);
 	return 0;
 }
 
@@ -251,7 +254,8 @@ static int run_xcr0(void *args, const char *arg, const struct cli_parser *p)
 	struct run_args *a = args;
 
 	if (cli_parse_u64(arg, true, UINT64_MAX, &a->guest_xcr0))
-		return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, not '%s'", arg);
+		return cli_usage_error("run", "--guest-xcr0 wants an XCR0 mask like 0x3, not '%s'",
+				       arg);
 	a->xcr0_opt = arg;
 	return 0;
 }
@@ -429,7 +433,8 @@ static int run_hang_hook(struct probe_runner *pr, char *name, size_t len)
 		return EXIT_OK;
 	at = strchr(hang, '@');
 	if (at && cli_parse_u64(at + 1, false, UINT32_MAX, &ms))
-		return cli_error("run", EXIT_USAGE, "%s wants PROBE[@MS] (MS: milliseconds), not '%.64s'",
+		return cli_error("run", EXIT_USAGE,
+				 "%s wants PROBE[@MS] (MS: milliseconds), not '%.64s'",
 				 PROBE_HANG_ENV, hang);
 	snprintf(name, len, "%.*s", at ? (int)(at - hang) : (int)strlen(hang), hang);
 	pr->hang_probe = name;
@@ -495,7 +500,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (!r)
-		r = cli_output_distinct("run", "--openmetrics", a.openmetrics, &a.json_path, 1, "--json");
+		r = cli_output_distinct("run", "--openmetrics", a.openmetrics, &a.json_path, 1,
+					"--json");
 	if (!r && a.rep.n) {
 		r = run_repeat(&a.rep, a.json_path, a.openmetrics, argc, argv);
 		goto out;
@@ -521,7 +527,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	if (a.cpu2 >= 0 && a.cpu2 >= sysconf(_SC_NPROCESSORS_ONLN)) {
-		r = cli_usage_error("run", "--cpu %d,%d: there is no CPU %d online", a.cpu, a.cpu2, a.cpu2);
+		r = cli_usage_error("run", "--cpu %d,%d: there is no CPU %d online", a.cpu, a.cpu2,
+				    a.cpu2);
 		goto out;
 	}
 	result_doc_init(&doc, "run", argc, argv);
@@ -572,7 +579,8 @@ int cmd_run(int argc, char **argv)
 	if (method_cpu2_warning(out, nout, cpu, a.cpu2, msg, sizeof(msg)))
 		warn(a.quiet, &doc, "%s", msg);
 	if (a.samples_given && a.m.method != RUN_METHOD_V1)
-		warn(a.quiet, &doc, "--samples applies to --method v1; v2 measures %d pairs per round",
+		warn(a.quiet, &doc,
+		     "--samples applies to --method v1; v2 measures %d pairs per round",
 		     METHOD_PAIRS);
 	if (method_measure(&a.m, &pr, out, nout, &hooks, &overhead)) {
 		rc = cli_error("run", EXIT_FAIL, "out of memory");
@@ -619,7 +627,8 @@ int cmd_run(int argc, char **argv)
 	doc.host = &hrec.rec;
 	run_settings_fill(&a, cpu, overhead, &doc.settings);
 	rc = cli_finish("run", &doc, a.json_path, stopped, rc);
-	if (a.openmetrics && export_doc_write("run", &doc, a.json_path, a.openmetrics) && rc == EXIT_OK)
+	if (a.openmetrics && export_doc_write("run", &doc, a.json_path, a.openmetrics) &&
+	    rc == EXIT_OK)
 		rc = EXIT_FAIL;
 done:
 	result_doc_release(&doc);

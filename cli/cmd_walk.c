@@ -38,10 +38,12 @@ static const struct cli_row walk_rows[] = {
 static void walk_about(FILE *f)
 {
 	fprintf(f, "Print the steps of a walk: the lanes measured commit by commit on a kernel\n"
-		   "tree (scripts/lane-walk writes WALK.json and each commit's run.json). Per lane\n"
+		   "tree (scripts/lane-walk writes WALK.json and each commit's run.json). "
+		   "Per lane\n"
 		   "and per one-vCPU probe, a step is a commit whose median lane cycles differ\n"
 		   "from those of the lane's previous measured commit by more than %.2f%% (what\n"
-		   "boots of one kernel differ by) and %.0f cycles; each step gives the commit, the\n"
+		   "boots of one kernel differ by) and %.0f cycles; "
+		   "each step gives the commit, the\n"
 		   "probe, before -> after and, when both runs have exit paths, the kernel\n"
 		   "functions and census rows that changed. Skipped commits are listed; a probe\n"
 		   "that did not run at a commit breaks its chain (no step judged across); the\n"
@@ -73,11 +75,13 @@ static int walk_from_list(const struct walk_args *a, int nargs)
 	int rc;
 
 	if (!a->write)
-		return cli_usage_error("walk", "--from LIST writes a walk file: give --write WALK.json");
+		return cli_usage_error("walk",
+				       "--from LIST writes a walk file: give --write WALK.json");
 	if (a->json_path)
 		return cli_usage_error("walk", "--from LIST writes no steps: no --json");
 	if (nargs)
-		return cli_usage_error("walk", "--from LIST takes no WALK.json operand (got %d)", nargs);
+		return cli_usage_error("walk", "--from LIST takes no WALK.json operand (got %d)",
+				       nargs);
 	rc = cli_output_distinct("walk", "--write", a->write, &a->from, 1, "input");
 	if (!rc)
 		rc = cli_output_check("walk", a->write);

@@ -17,17 +17,22 @@ static const struct command {
 	{ "info", cmd_info, "describe the host's KVM and how guest code executes" },
 	{ "run", cmd_run, "VM-exit latency catalogue: cycles and exits per operation" },
 	{ "map", cmd_map, "CR0/CR4 ownership map: which bits a guest flips without an exit" },
-	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore, interrupts" },
+	{ "check", cmd_check, "conformance checks: XSAVE state isolation, CET, save/restore, "
+			      "interrupts" },
 	{ "calibrate", cmd_calibrate, "this host's run-to-run noise floor, for compare --noise" },
-	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence intervals" },
+	{ "compare", cmd_compare, "A/B verdicts between two result files, with confidence "
+				  "intervals" },
 	{ "report", cmd_report, "one self-contained HTML report from result files" },
 	{ "export", cmd_export, "result files as Prometheus metrics for node_exporter" },
-	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) to a run" },
+	{ "profile", cmd_profile, "add a profiling lane's exit paths (functions per exit) "
+				  "to a run" },
 	{ "merge", cmd_merge, "result files as one: a lane's blocks, a probe renamed, rounds cut" },
 	{ "query", cmd_query, "figures from result, compare, noise and walk files, for scripts" },
 	{ "expect", cmd_expect, "a lane's results judged against an expectations file" },
-	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles stepped" },
-	{ "kernels", cmd_kernels, "docs/kernels.md's tables: lane cycles and the CR map across kernels" },
+	{ "walk", cmd_walk, "a kernel tree's commits measured in the lanes: where the cycles "
+			    "stepped" },
+	{ "kernels", cmd_kernels, "docs/kernels.md's tables: lane cycles and the CR map across "
+				  "kernels" },
 };
 
 #define NR_COMMANDS ARRAY_SIZE(commands)
@@ -48,7 +53,8 @@ static int list_options(const char *name)
 		if (strcmp(specs[i]->name, name))
 			continue;
 		if (cli_spec_check(specs[i], &err))
-			return cli_error("help", EXIT_FAIL, "option table of %s: %s", name, err.msg);
+			return cli_error("help", EXIT_FAIL, "option table of %s: %s", name,
+					 err.msg);
 		cli_opts_list(stdout, specs[i]);
 		return cli_stdout_check("help", EXIT_OK);
 	}
@@ -96,7 +102,8 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	name = argv[1];
-	if (!strcmp(name, "-h") || !strcmp(name, "--help") || (!strcmp(name, "help") && argc == 2)) {
+	if (!strcmp(name, "-h") || !strcmp(name, "--help") ||
+	    (!strcmp(name, "help") && argc == 2)) {
 		main_usage(stdout);
 		return cli_stdout_check("--help", EXIT_OK);
 	}
@@ -104,19 +111,22 @@ int main(int argc, char **argv)
 		printf("exitscope %s\n", EXITSCOPE_VERSION);
 		return cli_stdout_check("--version", EXIT_OK);
 	}
-	if (!strcmp(name, "help") && argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+	if (!strcmp(name, "help") && argc == 3 &&
+	    (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 		help_usage();
 		return cli_stdout_check("help", EXIT_OK);
 	}
 	if (!strcmp(name, "help") && argc == 3 && !strcmp(argv[2], "--options")) {
-		cli_error("help", EXIT_USAGE, "--options needs a command: 'exitscope help --options COMMAND'");
+		cli_error("help", EXIT_USAGE,
+			  "--options needs a command: 'exitscope help --options COMMAND'");
 		fprintf(stderr, "Try 'exitscope help --help'.\n");
 		return EXIT_USAGE;
 	}
 	if (!strcmp(name, "help") && argc == 4 && !strcmp(argv[2], "--options"))
 		return list_options(argv[3]);
 	if (!strcmp(name, "help") && argc > 3) {
-		cli_error("help", EXIT_USAGE, "unexpected argument '%s' (help takes one command)", argv[3]);
+		cli_error("help", EXIT_USAGE, "unexpected argument '%s' (help takes one command)",
+			  argv[3]);
 		fprintf(stderr, "Try 'exitscope --help'.\n");
 		return EXIT_USAGE;
 	}

@@ -32,7 +32,8 @@ static int row_check(const struct cli_row *r, struct err *err)
 	bool takes = r->type >= CLI_T_STR;
 
 	if (!r->key != (r->type == CLI_T_NONE))
-		return err_set(err, -EINVAL, "--%s: help-only rows, and only they, have no key", r->name);
+		return err_set(err, -EINVAL, "--%s: help-only rows, and only they, have no key",
+			       r->name);
 	if (takes != (r->arg != NULL))
 		return err_set(err, -EINVAL, "--%s: %s", r->name, takes ? "needs an argument form" :
 				 "takes no argument");
@@ -42,7 +43,8 @@ static int row_check(const struct cli_row *r, struct err *err)
 			       (r->type == CLI_T_DBL && (r->def.d < r->min || r->def.d > r->max))))
 		return err_set(err, -EINVAL, "--%s: its default is out of its bounds", r->name);
 	if (r->type == CLI_T_ENUM && (!r->names || !r->nnames || r->def.e < 0 || (size_t)r->def.e >= r->nnames))
-		return err_set(err, -EINVAL, "--%s: no names, or a default not among them", r->name);
+		return err_set(err, -EINVAL, "--%s: no names, or a default not among them",
+			       r->name);
 	if (r->type == CLI_T_CALL && !r->fn)
 		return err_set(err, -EINVAL, "--%s: no callback", r->name);
 	return 0;
@@ -67,20 +69,24 @@ int cli_spec_check(const struct cli_cmd_spec *s, struct err *err)
 		if (row_check(r, err))
 			return err->code;
 		if (!r->name[0] || !r->help || !r->help[0])
-			return err_set(err, -EINVAL, "row %zu ('%s') has no name or no help", n, r->name);
+			return err_set(err, -EINVAL, "row %zu ('%s') has no name or no help", n,
+				       r->name);
 		if (r->key && ((r->key & ~0x1ff) || !isalnum(key_char(r->key))))
-			return err_set(err, -EINVAL, "--%s: key %#x is no letter or digit, nor CLI_LONG of one",
-				 r->name, (unsigned)r->key);
+			return err_set(err, -EINVAL,
+				       "--%s: key %#x is no letter or digit, nor CLI_LONG of one",
+				       r->name, (unsigned)r->key);
 		if (r->arg && (!al || (arg_optional(r->arg) && (al < 3 || r->arg[al - 1] != ']'))))
-			return err_set(err, -EINVAL, "--%s: argument '%s' is neither X nor [X]", r->name, r->arg);
+			return err_set(err, -EINVAL, "--%s: argument '%s' is neither X nor [X]",
+				       r->name, r->arg);
 		for (size_t k = 0; k < n; k++) {
 			if (!strcmp(o[k].name, r->name) || (r->key && o[k].key == r->key))
-				return err_set(err, -EINVAL, "rows %zu and %zu have the same %s", k, n,
-					 strcmp(o[k].name, r->name) ? "key" : "name");
+				return err_set(err, -EINVAL, "rows %zu and %zu have the same %s", k,
+					       n, strcmp(o[k].name, r->name) ? "key" : "name");
 		}
 		help |= r->key == 'h' && !strcmp(r->name, "help");
 		if ((r->type == CLI_T_HELP) != (r->key == 'h'))
-			return err_set(err, -EINVAL, "--%s: -h is the help row's, and it is -h", r->name);
+			return err_set(err, -EINVAL, "--%s: -h is the help row's, and it is -h",
+				       r->name);
 	}
 	if (!help)
 		return err_set(err, -EINVAL, "no -h, --help row");
@@ -162,7 +168,8 @@ static size_t label(char *buf, size_t len, const struct cli_row *o)
 	} else {
 		if (key_short(o->key))
 			snprintf(sh, sizeof(sh), "-%c, ", o->key);
-		n = snprintf(buf, len, "  %s--%s%s%s", sh, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		n = snprintf(buf, len, "  %s--%s%s%s", sh, o->name, o->arg ? " " : "",
+			     o->arg ? o->arg : "");
 	}
 	return n < 0 ? 0 : strlen(buf);
 }
@@ -172,8 +179,8 @@ static void row_default_text(char *buf, size_t len, const struct cli_row *r)
 {
 	buf[0] = 0;
 	if (r->type == CLI_T_UINT)
-		snprintf(buf, len, r->no_default ? " (%.15g-%.15g)" : " (%.15g-%.15g, default %u)", r->min, r->max,
-			 r->def.u);
+		snprintf(buf, len, r->no_default ? " (%.15g-%.15g)" : " (%.15g-%.15g, default %u)",
+			 r->min, r->max, r->def.u);
 	if (r->no_default)
 		return;
 	switch (r->type) {
@@ -290,7 +297,8 @@ static void enum_names(char *buf, size_t len, const struct cli_row *r)
 
 	buf[0] = 0;
 	for (size_t i = 0; i < r->nnames && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i == 0 ? "" : i + 1 < r->nnames ? ", " :
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					i == 0 ? "" : i + 1 < r->nnames ? ", " :
 					" or ", r->names[i]);
 }
 
@@ -308,14 +316,14 @@ static int row_set(const struct cli_parser *p, const struct cli_row *r, char *v,
 	case CLI_T_STR: *(const char **)v = arg; return 0;
 	case CLI_T_UINT:
 		if (cli_parse_u64(arg, false, (uint64_t)r->max, &u) || u < (uint64_t)r->min)
-			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name, r->what,
-					       r->min, r->max, arg);
+			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name,
+					       r->what, r->min, r->max, arg);
 		*(unsigned int *)v = (unsigned int)u;
 		return 0;
 	case CLI_T_DBL:
 		if (cli_parse_num(arg, r->min, r->max, &d))
-			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name, r->what,
-					       r->min, r->max, arg);
+			return cli_usage_error(cmd, "--%s wants %s %.15g-%.15g, not '%s'", r->name,
+					       r->what, r->min, r->max, arg);
 		*(double *)v = d;
 		return 0;
 	case CLI_T_ENUM:

@@ -57,7 +57,8 @@ typedef int cli_opt_fn(void *args, const char *arg, const struct cli_parser *p);
 struct cli_row {
 	const char *name;	/* the long name without "--"; key 0: the text shown as it is */
 	int key;		/* what getopt returns: a short letter (-x), CLI_LONG(c), or 0 */
-	const char *arg;	/* NULL: takes none; "FILE": a required one; "[FILE]": an optional one */
+	const char *arg;	/* NULL: takes none; "FILE": a required one; "[FILE]": an
+				   optional one */
 	const char *help;	/* plain text ('\n' starts a line); the default is added after it */
 	enum cli_type type;
 	size_t off;		/* the variable: its offset in the args struct */
@@ -121,7 +122,8 @@ struct cli_cmd_spec {
 	char order;		/* 0: options and operands mixed (getopt permutes), '+': options end at the
 				   first operand, '-': operands in order among the options, as key 1 */
 	const char *tail;	/* after the options: "Exit status: ...", '\n'-terminated */
-	const char *bad_hint;	/* added to the unknown-option error: " (run options go after '--')" */
+	const char *bad_hint;	/* added to the unknown-option error, as " (run options go
+				   after '--')" */
 };
 
 /*

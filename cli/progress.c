@@ -56,8 +56,8 @@ void progress_compose(char *buf, size_t len, const char *what, unsigned done, un
 		n = w < 0 ? 0 : (size_t)w;
 	}
 	if (total && n < len) {
-		w = snprintf(buf + n, len - n, "%s%u/%u", n ? " " : "", done < total ? done + 1 : total,
-			     total);
+		w = snprintf(buf + n, len - n, "%s%u/%u", n ? " " : "",
+			     done < total ? done + 1 : total, total);
 		n += w < 0 ? 0 : (size_t)w;
 	}
 	if (label && *label && n < len) {

@@ -38,7 +38,8 @@ static void repeat_written(char *buf, size_t len, const struct repeat_run *runs,
 	else if (count == 1)
 		snprintf(buf, len, "%s was written", first->path);
 	else
-		snprintf(buf, len, "%u result files were written, %s to %s", count, first->path, last->path);
+		snprintf(buf, len, "%u result files were written, %s to %s", count, first->path,
+			 last->path);
 }
 
 /* The runs' files before anything starts: named, and each could be written. */
@@ -48,12 +49,15 @@ static int repeat_check_outputs(const struct run_repeat *rep, const char *json_p
 	char path[PATH_MAX];
 
 	if (!json_path)
-		return cli_usage_error("run", "--repeat writes a result file per run: it needs --json FILE");
+		return cli_usage_error("run", "--repeat writes a result file per run: it needs "
+					      "--json FILE");
 	if (!strcmp(json_path, "-"))
-		return cli_usage_error("run", "--repeat writes a result file per run: --json - (standard "
+		return cli_usage_error("run",
+				       "--repeat writes a result file per run: --json - (standard "
 				       "output) cannot hold them");
 	if (openmetrics)
-		return cli_usage_error("run", "--repeat: --openmetrics writes one run's textfile; export "
+		return cli_usage_error("run",
+				       "--repeat: --openmetrics writes one run's textfile; export "
 				       "the result files instead ('exitscope export')");
 	for (unsigned int i = 1; i <= rep->n; i++) {
 		int rc;
@@ -95,18 +99,22 @@ static int repeat_end(const struct run_repeat *rep, int end, const struct repeat
 	repeat_written(written, sizeof(written), runs, started);
 	if (end == REPEAT_STOPPED) {
 		if (r)
-			return cli_error("run", cli_stop_code(stop ? stop : SIGINT), "stopped by %s in run "
-					 "%u/%u: %s", cli_stop_name(stop), r->i, rep->n, written);
-		return cli_error("run", cli_stop_code(stop ? stop : SIGINT), "stopped by %s before run 1/%u: %s",
-				 cli_stop_name(stop), rep->n, written);
+			return cli_error("run", cli_stop_code(stop ? stop : SIGINT),
+					 "stopped by %s in run %u/%u: %s", cli_stop_name(stop),
+					 r->i, rep->n, written);
+		return cli_error("run", cli_stop_code(stop ? stop : SIGINT),
+				 "stopped by %s before run 1/%u: %s", cli_stop_name(stop), rep->n,
+				 written);
 	}
 	if (!r || r->pid < 0)
 		snprintf(how, sizeof(how), "could not be started");
 	else if (r->signal)
-		snprintf(how, sizeof(how), "was ended by signal %d (%s)", r->signal, strsignal(r->signal));
+		snprintf(how, sizeof(how), "was ended by signal %d (%s)", r->signal,
+			 strsignal(r->signal));
 	else
 		snprintf(how, sizeof(how), "failed (exit status %d)", r->status);
-	cli_error("run", EXIT_FAIL, "run %u/%u %s, so no more runs: %s", r ? r->i : 1, rep->n, how, written);
+	cli_error("run", EXIT_FAIL, "run %u/%u %s, so no more runs: %s", r ? r->i : 1, rep->n, how,
+		  written);
 	if (r && r->pid > 0 && !r->signal && (r->status == EXIT_USAGE || r->status == EXIT_NOKVM ||
 					       r->status == EXIT_STOPPED))
 		return r->status;

@@ -48,10 +48,10 @@ static void on_sigint(int sig, siginfo_t *info, void *uctx)
 			 info->si_pid == repeat_parent;
 
 	if (stop_requested && !forwarded && !finishing) {
-		static const char int_msg[] = "exitscope: stopped at once by a second Ctrl-C: nothing "
-					      "written, output files left as they were\n";
-		static const char term_msg[] = "exitscope: stopped at once by a second signal: nothing "
-					       "written, output files left as they were\n";
+		static const char int_msg[] = "exitscope: stopped at once by a second Ctrl-C: "
+					      "nothing written, output files left as they were\n";
+		static const char term_msg[] = "exitscope: stopped at once by a second signal: "
+					       "nothing written, output files left as they were\n";
 		ssize_t w = sig == SIGINT ? write(STDERR_FILENO, int_msg, sizeof(int_msg) - 1)
 					  : write(STDERR_FILENO, term_msg, sizeof(term_msg) - 1);
 

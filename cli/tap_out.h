@@ -29,7 +29,10 @@ void tap_out_skip_all(FILE *f, const char *why);
 void tap_out_test(struct tap_out *t, bool ok, const char *desc);
 /* A skipped test: "ok N - desc # SKIP why" (an empty why says "no reason given"). */
 void tap_out_skip(struct tap_out *t, const char *desc, const char *why);
-/* "  key: value" in the YAML block of the last test (opened on first use); empty values are left out. */
+/*
+ * "  key: value" in the YAML block of the last test (opened on first use); empty
+ * values are left out.
+ */
 void tap_out_yaml(struct tap_out *t, const char *key, const char *value);
 /*
  * Close the YAML block, if one is open, and print a cut line's full text

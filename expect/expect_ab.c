@@ -327,8 +327,8 @@ static void judge_perop(struct ab *a, char **w, const char *cnt, char **ab)
 	if (ej_num_holds(j, va, ab[0]) && ej_num_holds(j, vb, ab[2]))
 		ej_ok(j, "%s@%s: %s -> %s %s/op", a->probe, a->blk, fa2, fb2, cnt);
 	else
-		ej_bad(j, "%s@%s: expected %s -> %s %s/op, measured %s -> %s (%s)", a->probe, a->blk,
-		       ab[0], ab[2], cnt, fa2, fb2, figures(a));
+		ej_bad(j, "%s@%s: expected %s -> %s %s/op, measured %s -> %s (%s)", a->probe,
+		       a->blk, ab[0], ab[2], cnt, fa2, fb2, figures(a));
 }
 
 /* The PCT of "PCT%". */
@@ -418,8 +418,8 @@ static void judge_map(struct ab *a, char **w, size_t nw)
 		ej_bad(j, "map %s.%s %s: expected exits/op %s -> %s, measured %s -> %s (%s -> %s, "
 		       "cycles/op %s -> %s)", w[0], w[1], w[2], w[6], w[8], ea, eb, sa, sb, ca, cb);
 	else
-		ej_ok(j, "map %s.%s %s: %s -> %s, exits/op %s -> %s, cycles/op %s -> %s", w[0], w[1],
-		      w[2], sa, sb, ea, eb, ca, cb);
+		ej_ok(j, "map %s.%s %s: %s -> %s, exits/op %s -> %s, cycles/op %s -> %s", w[0],
+		      w[1], w[2], sa, sb, ea, eb, ca, cb);
 }
 
 /* The i-th line of s, "" past its end. */
@@ -457,13 +457,15 @@ static void judge_mapchanges(struct ab *a, char **w)
 		if (!*nth(j, col[0], i))
 			continue;
 		lst = ej_fmt(j, "%s%s%s.%s %s %s -> %s", lst, k++ ? ", " : "", nth(j, col[0], i),
-			     nth(j, col[1], i), nth(j, col[2], i), strcmp(b, "null") ? b : "(absent)",
+			     nth(j, col[1], i), nth(j, col[2], i),
+			     strcmp(b, "null") ? b : "(absent)",
 			     strcmp(nw, "null") ? nw : "(absent)");
 	}
 	if (ej_num_holds(j, n, w[0]))
 		ej_ok(j, "%s map changes%s%s", n, *lst ? ": " : "", lst);
 	else
-		ej_bad(j, "expected %s map changes, measured %s%s%s", w[0], n, *lst ? ": " : "", lst);
+		ej_bad(j, "expected %s map changes, measured %s%s%s", w[0], n, *lst ? ": " : "",
+		       lst);
 }
 
 /* check SUITE NAME A -> B */
@@ -497,8 +499,8 @@ static void judge_check(struct ab *a, char **w)
 	if (ej_one_of(j, sa, w[2]) && ej_one_of(j, sb, w[4]))
 		ej_ok(j, "check %s/%s: %s -> %s", w[0], w[1], sa, sb);
 	else
-		ej_bad(j, "check %s/%s: expected %s -> %s, measured %s -> %s", w[0], w[1], w[2], w[4],
-		       sa, sb);
+		ej_bad(j, "check %s/%s: expected %s -> %s, measured %s -> %s", w[0], w[1], w[2],
+		       w[4], sa, sb);
 }
 
 /* path lines: a function's figures on both sides */
@@ -573,8 +575,10 @@ static void path_row(struct ab *a, const char *fnc, const char *unit, struct pat
 			continue;
 		s = fv(j, f, ej_fmt(j, "probes[%s].status", a->probe));
 		s = strcmp(s, "-") ? s : "null";
-		s = strcmp(s, "ok") ? ej_fmt(j, "probe status %s", s) : "not profiled: LANE_PROFILE=1";
-		why = ej_fmt(j, "%s%s%s (%s)", why, *why ? " and " : "", side ? j->new : j->base, s);
+		s = strcmp(s, "ok") ? ej_fmt(j, "probe status %s", s)
+				    : "not profiled: LANE_PROFILE=1";
+		why = ej_fmt(j, "%s%s%s (%s)", why, *why ? " and " : "",
+			     side ? j->new : j->base, s);
 	}
 	if (*why) {
 		r->none = ej_fmt(j, "no exit path on %s", why);
@@ -753,14 +757,16 @@ static void judge_census(struct ab *a, char **w)
 	}
 	if (*why) {
 		if (j->l->optional)
-			ej_skip(j, "%s (%s@%s: no census on %s)", j->l->text, a->probe, a->blk, why);
+			ej_skip(j, "%s (%s@%s: no census on %s)", j->l->text, a->probe, a->blk,
+				why);
 		else
-			ej_bad(j, "%s: %s@%s: no census on %s (LANE_PROFILE=1 with a census-counting "
-			       "Bochs)", j->l->text, a->probe, a->blk, why);
+			ej_bad(j, "%s: %s@%s: no census on %s (LANE_PROFILE=1 with a "
+			       "census-counting Bochs)", j->l->text, a->probe, a->blk, why);
 		return;
 	}
 	if (ej_num_holds(j, vals[0], w[3]) && ej_num_holds(j, vals[1], w[5]))
-		ej_ok(j, "%s@%s census %s: %s -> %s per op", a->probe, a->blk, id, vals[0], vals[1]);
+		ej_ok(j, "%s@%s census %s: %s -> %s per op", a->probe, a->blk, id, vals[0],
+		      vals[1]);
 	else
 		ej_bad(j, "%s@%s census %s: expected %s -> %s per op, measured %s -> %s", a->probe,
 		       a->blk, id, w[3], w[5], vals[0], vals[1]);
@@ -899,8 +905,8 @@ static void judge_about(struct ab *a, char **w, size_t nw)
 	d = fabs(ej_awk_num(lv) - ej_awk_num(rv));
 	r = fabs(ej_awk_num(rv));
 	if (d <= ej_awk_num(pc) / 100 * r)
-		ej_ok(j, "about: %.2f vs %.2f within %s%% (%s = %s)", ej_awk_num(lv), ej_awk_num(rv),
-		      pc, ls, rs);
+		ej_ok(j, "about: %.2f vs %.2f within %s%% (%s = %s)", ej_awk_num(lv),
+		      ej_awk_num(rv), pc, ls, rs);
 	else
 		ej_bad(j, "expected %s to be within %s%% of %s, measured %.2f vs %.2f", ls, pc, rs,
 		       ej_awk_num(lv), ej_awk_num(rv));

@@ -387,7 +387,8 @@ char *ej_q(struct judge *j, const char *block, const char *path, int *rc, const 
 		*qerr = "";
 	if (!b || !b->qf) {
 		if (qerr)
-			*qerr = ej_fmt(j, "exitscope query: %s/%s.json: not a valid block", j->dir, block);
+			*qerr = ej_fmt(j, "exitscope query: %s/%s.json: not a valid block", j->dir,
+				       block);
 		return "";
 	}
 	err_init(&err);
@@ -594,7 +595,8 @@ static void judge_count(struct judge *j, char **w, size_t nw)
 
 	if (*path && path[strlen(path) - 1] == '#')
 		path[strlen(path) - 1] = 0;
-	what = ej_fmt(j, "%s: %s", b, nw > 4 && *w[4] ? w[4] : ej_fmt(j, "%s# %s %s", path, op, want));
+	what = ej_fmt(j, "%s: %s", b,
+		      nw > 4 && *w[4] ? w[4] : ej_fmt(j, "%s# %s %s", path, op, want));
 	if (!have(j, b))
 		return missing(j, ej_fmt(j, "no block '%s'", b));
 	v = values(j, b, ej_fmt(j, "%s#", path), &nv, &rc, &qerr);
@@ -611,7 +613,8 @@ static void judge_count(struct judge *j, char **w, size_t nw)
 	if (exact(n, op, want))
 		ej_ok(j, "%s (%s: %s)", what, path, n);
 	else
-		ej_bad(j, "%s does not hold (%s selects %s, expected %s %s)", what, path, n, op, want);
+		ej_bad(j, "%s does not hold (%s selects %s, expected %s %s)", what, path, n, op,
+		       want);
 }
 
 /* The sum of what the '+'-separated paths select (%.17g); NULL when one selects nothing. */
@@ -662,8 +665,8 @@ static void judge_sum(struct judge *j, char **w, size_t nw)
 	if (exact(got, op, want))
 		ej_ok(j, "%s (%s: %s; %s: %s)", what, paths, got, w[3], want);
 	else
-		ej_bad(j, "%s does not hold (%s: %s, expected %s %s: %s)", what, paths, got, op, w[3],
-		    want);
+		ej_bad(j, "%s does not hold (%s: %s, expected %s %s: %s)", what, paths, got, op,
+		    w[3], want);
 }
 
 static void judge_field(struct judge *j, char **w)
@@ -703,7 +706,8 @@ static void judge_mode(struct judge *j, char **w)
 		return missing(j, "no block 'info'");
 	m = ej_qv(j, "info", "host.execution.mode");
 	got = ej_fmt(j, "%s (loop_insns %s, exits %s, insn_emulation %s)", m,
-		  ej_qv(j, "info", "host.execution.loop_insns"), ej_qv(j, "info", "host.execution.exits"),
+		  ej_qv(j, "info", "host.execution.loop_insns"),
+		  ej_qv(j, "info", "host.execution.exits"),
 		  ej_qv(j, "info", "host.execution.insn_emulation"));
 	if (!strcmp(m, w[0]))
 		ej_ok(j, "execution mode %s", got);
@@ -784,8 +788,8 @@ static void judge_map_in(struct judge *j, char **w, size_t nw, const char *prof,
 		char *ex = ej_qv(j, "map", ej_fmt(j, "%s.exits_per_op", e));
 		char *cy = ej_qv(j, "map", ej_fmt(j, "%s.cycles_per_op", e));
 		char *det = ej_qs(j, "map", ej_fmt(j, "%s.detail", e));
-		char *what = ej_fmt(j, "map %s%s.%s %s: status %s, %s exits/op, %s cycles/op", in, reg,
-				 v[i], op, st, ex, cy);
+		char *what = ej_fmt(j, "map %s%s.%s %s: status %s, %s exits/op, %s cycles/op", in,
+				 reg, v[i], op, st, ex, cy);
 		int sti = schema_enum_find(map_status_names, MAP_STATUS_N, st);
 		double x = ej_is_number(ex) ? ej_awk_num(ex) : -1;
 
@@ -815,13 +819,15 @@ static void judge_maptrace_in(struct judge *j, char **w, const char *prof, const
 	e = ej_fmt(j, "%s.entries[%s/%s/%s]", prof, reg, *n ? n : name, op);
 	tr = ej_first_line(j, ej_qs(j, "map", ej_fmt(j, "%s.trace", e)));
 	if (!*tr)
-		return missing(j, ej_fmt(j, "no trace for map entry %s%s %s %s", in, reg, name, op));
+		return missing(j,
+			       ej_fmt(j, "no trace for map entry %s%s %s %s", in, reg, name, op));
 	v = trace_sum(j, "map", ej_fmt(j, "%s.trace", e), reasons);
 	if (ej_num_holds(j, v, num))
-		ej_ok(j, "map %s%s.%s %s: %s %s exits/op (trace %s)", in, reg, name, op, v, reasons, tr);
+		ej_ok(j, "map %s%s.%s %s: %s %s exits/op (trace %s)", in, reg, name, op, v, reasons,
+		      tr);
 	else
-		ej_bad(j, "map %s%s.%s %s: %s %s exits/op, expected %s (trace %s)", in, reg, name, op, v,
-		    reasons, num, tr);
+		ej_bad(j, "map %s%s.%s %s: %s %s exits/op, expected %s (trace %s)", in, reg, name,
+		    op, v, reasons, num, tr);
 }
 
 /* A map or maptrace line: in the profile chosen, or in each of them after "profile *". */
@@ -888,8 +894,8 @@ static void judge_trace(struct judge *j, char **w)
 	if (ej_num_holds(j, v, num))
 		ej_ok(j, "probe %s: %s %s exits/op (trace %s)", pname, v, reasons, tr);
 	else
-		ej_bad(j, "probe %s: %s %s exits/op, expected %s (trace %s)", pname, v, reasons, num,
-		    tr);
+		ej_bad(j, "probe %s: %s %s exits/op, expected %s (trace %s)", pname, v, reasons,
+		    num, tr);
 }
 
 /* NAME matches the check pattern: "*", "!A,B" (all but those) or the name itself. */
@@ -920,8 +926,10 @@ static void judge_check(struct judge *j, char **w, size_t nw)
 		return missing(j, ej_fmt(j, "no %s check %s", suite, name));
 	v = ej_lines_of(j, names, &n);
 	for (i = 0; i < n; i++) {
-		char *st = ej_first_line(j, ej_qs(j, "check", ej_fmt(j, "checks[%s/%s].status", suite, v[i])));
-		char *det = ej_first_line(j, ej_qs(j, "check", ej_fmt(j, "checks[%s/%s].detail", suite, v[i])));
+		char *st = ej_first_line(j, ej_qs(j, "check",
+						  ej_fmt(j, "checks[%s/%s].status", suite, v[i])));
+		char *det = ej_first_line(j, ej_qs(j, "check",
+						   ej_fmt(j, "checks[%s/%s].detail", suite, v[i])));
 		char *what = ej_fmt(j, "check %s/%s: %s (%s)", suite, v[i], st, det);
 
 		if (!ej_one_of(j, st, want))
@@ -1047,8 +1055,8 @@ static int blocks_load(struct judge *j)
 		}
 		if (!b->qf) {
 			ej_bad(j, "block %s is not valid (rc %s): %s: %s", b->name,
-			    ej_chomp(side_file(j, ej_fmt(j, "%s.rc", b->name))), *why ? why : "empty",
-			    ej_chomp(file_head(j, path, MEASURED_MAX)));
+			    ej_chomp(side_file(j, ej_fmt(j, "%s.rc", b->name))),
+			    *why ? why : "empty", ej_chomp(file_head(j, path, MEASURED_MAX)));
 			err = side_file(j, ej_fmt(j, "%s.stderr", b->name));
 			if (*err)
 			{

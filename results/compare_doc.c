@@ -78,7 +78,8 @@ static int read_fields(struct jcheck *c, json_t *root, struct compare_doc *d)
 			return jcheck_fail(c, "not an object with a file");
 		jcheck_pop(c, mark);
 	}
-	JCHECK_TRY(jcheck_array(c, root, "probes", JCHECK_REQUIRED, COMPARE_DOC_MAX_PROBES, &probes));
+	JCHECK_TRY(jcheck_array(c, root, "probes", JCHECK_REQUIRED, COMPARE_DOC_MAX_PROBES,
+				&probes));
 	d->n_probes = json_array_size(probes);
 	d->probes = jcheck_calloc(d->n_probes, sizeof(*d->probes));
 	if (!d->probes)

@@ -49,9 +49,10 @@ json_t *path_changes_json(const struct path_changes *c)
 		json_object_set_new(po, "probe", json_string(p->probe));
 		json_object_set_new(po, "kernel_insn_per_op", pair(p->kernel));
 		for (size_t j = 0; j < p->n_fns; j++)
-			json_array_append_new(fns, json_pack("{s:s, s:o, s:o}", "name", p->fns[j].name,
-							     "insn_per_op", pair(p->fns[j].insn),
-							     "calls_per_op", pair(p->fns[j].calls)));
+			json_array_append_new(fns,
+				json_pack("{s:s, s:o, s:o}", "name", p->fns[j].name,
+					  "insn_per_op", pair(p->fns[j].insn),
+					  "calls_per_op", pair(p->fns[j].calls)));
 		json_object_set_new(po, "functions", fns);
 		if (p->has_census) {
 			json_t *cs = json_array();
@@ -59,7 +60,8 @@ json_t *path_changes_json(const struct path_changes *c)
 			for (size_t j = 0; j < p->n_census; j++) {
 				const struct path_census_change *r = &p->census[j];
 
-				json_array_append_new(cs, json_pack("{s:s, s:s?, s:o}", "insn", r->insn,
+				json_array_append_new(cs, json_pack("{s:s, s:s?, s:o}",
+								    "insn", r->insn,
 								    "operand", r->operand,
 								    "per_op", pair(r->per_op)));
 			}
@@ -110,7 +112,8 @@ static json_t *probe_json(const struct compare_probe *p)
 	if (!o)
 		return NULL;
 	if (p->verdict == COMPARE_NOT_RUN) {
-		json_object_set_new(o, "base_status", json_string(probe_status_names[p->a->status]));
+		json_object_set_new(o, "base_status",
+				    json_string(probe_status_names[p->a->status]));
 		json_object_set_new(o, "new_status", json_string(probe_status_names[p->b->status]));
 		json_object_set_new(o, "reason", p->why ? json_string(p->why) : json_null());
 		return o;
@@ -142,9 +145,11 @@ static json_t *probe_json(const struct compare_probe *p)
 	json_object_set_new(o, "floor_df", p->floor ? json_real(p->floor->df) : json_null());
 	json_object_set_new(o, "lane_spread_pct", p->r2r == COMPARE_R2R_LANE ?
 						  json_real(p->lane_spread_pct) : json_null());
-	json_object_set_new(o, "min_detectable_pct", p->has_pct ? json_real(p->mde_pct) : json_null());
+	json_object_set_new(o, "min_detectable_pct",
+			    p->has_pct ? json_real(p->mde_pct) : json_null());
 	json_object_set_new(o, "normalized", json_boolean(p->normalized));
-	json_object_set_new(o, "speed_slope", p->normalized ? json_real(p->speed.beta) : json_null());
+	json_object_set_new(o, "speed_slope",
+			    p->normalized ? json_real(p->speed.beta) : json_null());
 	json_object_set_new(o, "base_loop_cycles", opt_real(p->loop_a));
 	json_object_set_new(o, "new_loop_cycles", opt_real(p->loop_b));
 	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
@@ -243,7 +248,8 @@ json_t *compare_result_json(const struct compare_result *cr)
 		const struct compare_check_change *c = &cr->checks[i];
 
 		json_array_append_new(checks, json_pack("{s:s, s:s, s:s?, s:s?}", "suite", c->suite,
-							"name", c->name, "base", c->a, "new", c->b));
+							"name", c->name, "base", c->a,
+							"new", c->b));
 	}
 	for (i = 0; i < cr->n_only_a; i++)
 		json_array_append_new(oa, json_string(cr->only_a[i]));
@@ -264,8 +270,9 @@ json_t *compare_result_json(const struct compare_result *cr)
 			"counter_changes", counters, "map_compared", cr->map_compared,
 			"map_changes", map, "checks_compared", cr->checks_compared,
 			"check_changes", checks, "only_in_base", oa, "only_in_new", ob,
-			"summary", "faster", (json_int_t)cr->n_faster, "slower", (json_int_t)cr->n_slower,
-			"same", (json_int_t)cr->n_same, "too_noisy", (json_int_t)cr->n_too_noisy,
+			"summary", "faster", (json_int_t)cr->n_faster,
+			"slower", (json_int_t)cr->n_slower, "same", (json_int_t)cr->n_same,
+			"too_noisy", (json_int_t)cr->n_too_noisy,
 			"not_compared", (json_int_t)cr->n_not_run,
 			"regression", compare_regressed(cr), "base_files", fa, "new_files", fb,
 			"method_note", cr->method_note);
@@ -273,8 +280,8 @@ json_t *compare_result_json(const struct compare_result *cr)
 		json_object_set_new(doc, "noise", noise_json_ref(cr));
 		json_object_set_new(json_object_get(doc, "summary"), "not_judged",
 				    json_integer((json_int_t)cr->n_not_judged));
-		json_object_set_new(doc, "run_to_run_note", cr->r2r_note ? json_string(cr->r2r_note) :
-							      json_null());
+		json_object_set_new(doc, "run_to_run_note",
+				    cr->r2r_note ? json_string(cr->r2r_note) : json_null());
 		json_object_set_new(doc, "normalize", json_pack("{s:s, s:s, s:s}",
 			"asked", compare_normalize_names[cr->opts.normalize],
 			"used", cr->normalized ? "speed" : "none", "why", cr->normalize_why));

@@ -57,7 +57,8 @@ int file_read_all(const char *path, size_t max, char **buf, size_t *len, struct 
 	}
 	if ((unsigned long long)st.st_size > max) {
 		close(fd);
-		return err_set(err, -EFBIG, "file too large (%lld bytes, limit %zu)", (long long)st.st_size, max);
+		return err_set(err, -EFBIG, "file too large (%lld bytes, limit %zu)",
+			       (long long)st.st_size, max);
 	}
 	/* The file may grow while read: at most max + 1 bytes, so growth past max is seen. */
 	cap = (size_t)st.st_size + 1;

@@ -266,7 +266,8 @@ int jcheck_enum(struct jcheck *c, json_t *obj, const char *key, int req,
 			return 0;
 		}
 	}
-	o = (size_t)snprintf(msg, sizeof(msg), "\"%s\" is not one of", jcheck_quote(s, q, sizeof(q)));
+	o = (size_t)snprintf(msg, sizeof(msg), "\"%s\" is not one of",
+			     jcheck_quote(s, q, sizeof(q)));
 	for (i = 0; i < n && o < sizeof(msg); i++)
 		o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s %s", i ? "," : "", names[i]);
 	return bad(c, key, msg, NULL);

@@ -75,8 +75,8 @@ static int create_tmp(const char *path, mode_t mode, char *buf, size_t len)
 		while (blen && ((unsigned char)base[blen] & 0xc0) == 0x80)
 			blen--;
 	}
-	if (snprintf(prefix, sizeof(prefix), "%.*s%.*s.tmp.%d.", (int)(base - path), path, (int)blen,
-		     base, (int)getpid()) >= (int)sizeof(prefix))
+	if (snprintf(prefix, sizeof(prefix), "%.*s%.*s.tmp.%d.", (int)(base - path), path,
+		     (int)blen, base, (int)getpid()) >= (int)sizeof(prefix))
 		return -ENAMETOOLONG;
 	return create_unique(buf, len, prefix, "", mode);
 }
@@ -109,7 +109,8 @@ static int resolve_links(const char *path, char *buf, size_t len)
 		if (link[0] == '/' || !slash)
 			n = snprintf(next, sizeof(next), "%s", link);
 		else
-			n = snprintf(next, sizeof(next), "%.*s%s", (int)(slash + 1 - buf), buf, link);
+			n = snprintf(next, sizeof(next), "%.*s%s", (int)(slash + 1 - buf), buf,
+				     link);
 		if (n >= (ssize_t)sizeof(next) || snprintf(buf, len, "%s", next) >= (int)len)
 			return -ENAMETOOLONG;
 	}

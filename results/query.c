@@ -130,7 +130,8 @@ struct query_file *query_load_buffer(const char *name, const void *buf, size_t l
 		qf->root = qf->own = root;
 		return qf;
 	}
-	err_set(err, -EINVAL, "%s: schema \"%.64s\" is not a file exitscope query reads", name, schema);
+	err_set(err, -EINVAL, "%s: schema \"%.64s\" is not a file exitscope query reads", name,
+		schema);
 	json_decref(root);
 fail:
 	free(qf);
@@ -207,8 +208,8 @@ static int path_fail(struct err *err, int code, const char *text, const char *fm
 	va_end(ap);
 	if (n > QUERY_ECHO_MAX)
 		snprintf(cut, sizeof(cut), "...' (path cut: %zu bytes)", n);
-	return err_set(err, code, "%s in '%.*s%s", why, (int)(n > QUERY_ECHO_MAX ? QUERY_ECHO_MAX : n),
-		       text, *cut ? cut : "'");
+	return err_set(err, code, "%s in '%.*s%s", why,
+		       (int)(n > QUERY_ECHO_MAX ? QUERY_ECHO_MAX : n), text, *cut ? cut : "'");
 }
 
 /* The index of the ']' that ends the bracket expression opening at re[i] (n when none). */
@@ -258,7 +259,8 @@ static int re_check(const char *re, size_t n, char *why, size_t size)
 
 		if (c == '\\') {
 			if (i + 1 < n && is_digit(re[i + 1])) {
-				snprintf(why, size, "a back-reference \\%c in a regex (not supported)", re[i + 1]);
+				snprintf(why, size, "a back-reference \\%c in a regex (not "
+						    "supported)", re[i + 1]);
 				return -EINVAL;
 			}
 			i++;
@@ -282,14 +284,13 @@ static int re_check(const char *re, size_t n, char *why, size_t size)
 				for (j++; j < n && is_digit(re[j]); j++)
 					hi = hi > QUERY_RE_DUP_MAX ? hi : hi * 10 + (unsigned long)(re[j] - '0');
 			if (lo > QUERY_RE_DUP_MAX || hi > QUERY_RE_DUP_MAX) {
-				snprintf(why, size, "a counted repeat {%.*s} above %d in a regex", (int)(j - i - 1),
-					 re + i + 1, QUERY_RE_DUP_MAX);
+				snprintf(why, size, "a counted repeat {%.*s} above %d in a regex",
+					 (int)(j - i - 1), re + i + 1, QUERY_RE_DUP_MAX);
 				return -EINVAL;
 			}
 			if (last) {
-				snprintf(why, size, "nested counted repeats ({%.*s} on a counted repeat) in a regex",
-					 (int)(j - i - 1),
-					 re + i + 1);
+				snprintf(why, size, "nested counted repeats ({%.*s} on a counted "
+					 "repeat) in a regex", (int)(j - i - 1), re + i + 1);
 				return -EINVAL;
 			}
 			counted[depth] = true;
@@ -349,7 +350,8 @@ static int parse_sel(struct query_sel *s, const char *text, size_t at, size_t n,
 	if (is_space(t[0]) || (!re && is_space(t[n - 1])) || (i < n && i > 0 && is_space(t[i - 1])) ||
 	    (!re && i + 1 < n && is_space(t[i + 1 + (t[i] == '!' && t[i + 1] == '=')])))
 		return path_fail(err, -EINVAL, text,
-				 "a space around FIELD or VALUE (none allowed), selector at offset %zu", at);
+				 "a space around FIELD or VALUE (none allowed), selector at "
+				 "offset %zu", at);
 	/* No FIELD (i == 0): the element itself, as in an array of strings. */
 	if (i < n && (i == 0 || is_field(t, i)) && (t[i] != '!' || (i + 1 < n && t[i + 1] == '='))) {
 		size_t vo = i + (t[i] == '!' ? 2 : 1);
@@ -365,12 +367,14 @@ static int parse_sel(struct query_sel *s, const char *text, size_t at, size_t n,
 			int rc = re_check(s->value, n - vo, why, sizeof(why));
 
 			if (rc)
-				return path_fail(err, rc, text, "%s, selector at offset %zu", why, at);
+				return path_fail(err, rc, text, "%s, selector at offset %zu", why,
+						 at);
 			rc = regcomp(&s->re, s->value, REG_EXTENDED | REG_NOSUB);
 			if (rc) {
 				regerror(rc, &s->re, why, sizeof(why));
 				return path_fail(err, -EINVAL, text,
-						 "not a regular expression (%s), selector at offset %zu", why, at);
+						 "not a regular expression (%s), selector at "
+						 "offset %zu", why, at);
 			}
 			s->has_re = true;
 		}
@@ -410,14 +414,16 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 		const char *k = s;
 
 		if (p->n_steps == QUERY_MAX_STEPS) {
-			path_fail(err, -EINVAL, text, "more than %d steps (a path's limit)", QUERY_MAX_STEPS);
+			path_fail(err, -EINVAL, text, "more than %d steps (a path's limit)",
+				  QUERY_MAX_STEPS);
 			goto fail;
 		}
 		st = &p->steps[p->n_steps++];
 		while (s < end && is_key_char(*s))
 			s++;
 		if (s == k) {
-			path_fail(err, -EINVAL, text, "a key expected at offset %zu", (size_t)(k - text));
+			path_fail(err, -EINVAL, text, "a key expected at offset %zu",
+				  (size_t)(k - text));
 			goto fail;
 		}
 		st->key = strndup(k, s - k);
@@ -441,7 +447,8 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 				else if (*close == ']' && !--depth)
 					break;
 			if (close == end) {
-				path_fail(err, -EINVAL, text, "'[' at offset %zu has no closing ']'",
+				path_fail(err, -EINVAL, text,
+					  "'[' at offset %zu has no closing ']'",
 					  (size_t)(s - text));
 				goto fail;
 			}
@@ -451,7 +458,8 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 				goto fail;
 			}
 			if (st->n_sels == QUERY_MAX_SELS) {
-				path_fail(err, -EINVAL, text, "more than %d selectors in a step (a path's limit)",
+				path_fail(err, -EINVAL, text,
+					  "more than %d selectors in a step (a path's limit)",
 					  QUERY_MAX_SELS);
 				goto fail;
 			}
@@ -462,7 +470,8 @@ struct query_path *query_path_parse(const char *text, struct err *err)
 		if (s == end)
 			return p;
 		if (*s != '.') {
-			path_fail(err, -EINVAL, text, "unexpected '%c' at offset %zu", *s, (size_t)(s - text));
+			path_fail(err, -EINVAL, text, "unexpected '%c' at offset %zu", *s,
+				  (size_t)(s - text));
 			goto fail;
 		}
 		s++;

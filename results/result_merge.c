@@ -101,8 +101,8 @@ static json_t *merged_probes(const struct input *in, size_t n, size_t base)
 
 			copy = json_deep_copy(p);
 			if (copy && i != base && s) {
-				int r = asprintf(&name, "%s%c%.*s", s, MERGE_BLOCK_SEP, (int)in[i].block_len,
-						 in[i].block);
+				int r = asprintf(&name, "%s%c%.*s", s, MERGE_BLOCK_SEP,
+						 (int)in[i].block_len, in[i].block);
 
 				if (r < 0 || json_object_set_new(copy, "name", json_string(name))) {
 					json_decref(copy);
@@ -133,10 +133,12 @@ static int merge_inputs(struct input *in, size_t n, json_t **out, struct err *er
 		if (!probes || json_object_set_new(doc, "probes", probes))
 			goto nomem;
 	}
-	if (map >= 0 && json_object_set_new(doc, "map", json_deep_copy(json_object_get(in[map].doc, "map"))))
+	if (map >= 0 &&
+	    json_object_set_new(doc, "map", json_deep_copy(json_object_get(in[map].doc, "map"))))
 		goto nomem;
 	if (checks >= 0 &&
-	    json_object_set_new(doc, "checks", json_deep_copy(json_object_get(in[checks].doc, "checks"))))
+	    json_object_set_new(doc, "checks",
+				json_deep_copy(json_object_get(in[checks].doc, "checks"))))
 		goto nomem;
 	*out = doc;
 	return 0;
@@ -152,7 +154,8 @@ static int merge_rename(json_t *doc, const struct result_merge *m, const char *w
 	size_t i, found = 0;
 
 	for (i = json_array_size(probes); i-- > 0;) {
-		const char *s = json_string_value(json_object_get(json_array_get(probes, i), "name"));
+		const char *s =
+			json_string_value(json_object_get(json_array_get(probes, i), "name"));
 
 		if (s && !strcmp(s, m->rename_to))
 			json_array_remove(probes, i);
@@ -166,7 +169,8 @@ static int merge_rename(json_t *doc, const struct result_merge *m, const char *w
 		}
 	}
 	if (!found)
-		return err_set(err, -EINVAL, "--rename: no probe \"%.64s\" in %s", m->rename_from, what);
+		return err_set(err, -EINVAL, "--rename: no probe \"%.64s\" in %s", m->rename_from,
+			       what);
 	return 0;
 }
 
@@ -206,8 +210,9 @@ static int merge_blocks_distinct(const struct input *in, size_t n, struct err *e
 		for (size_t j = 0; j < i; j++)
 			if (in[i].block_len == in[j].block_len &&
 			    !memcmp(in[i].block, in[j].block, in[i].block_len))
-				return err_set(err, -EINVAL, "%s and %s: two blocks named %.*s", in[j].path,
-					       in[i].path, (int)in[i].block_len, in[i].block);
+				return err_set(err, -EINVAL, "%s and %s: two blocks named %.*s",
+					       in[j].path, in[i].path, (int)in[i].block_len,
+					       in[i].block);
 	return 0;
 }
 

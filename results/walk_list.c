@@ -71,9 +71,11 @@ static int parse_lanes(struct list *l, char *s, struct err *err, size_t ln)
 		int idx = schema_enum_find(host_lane_names, HOST_LANE_N, t);
 
 		if (idx < 0)
-			return err_set(err, -EINVAL, "%s:%zu: lane \"%.40s\" is not vmx or svm", l->path, ln, t);
+			return err_set(err, -EINVAL, "%s:%zu: lane \"%.40s\" is not vmx or svm",
+				       l->path, ln, t);
 		if (l->w.n_lanes == HOST_LANE_N)
-			return err_set(err, -EINVAL, "%s:%zu: more lanes than vmx, svm", l->path, ln);
+			return err_set(err, -EINVAL, "%s:%zu: more lanes than vmx, svm", l->path,
+				       ln);
 		l->w.lanes[l->w.n_lanes++] = idx;
 	}
 	return 0;
@@ -86,9 +88,11 @@ static int parse_commit(struct list *l, char **f, struct err *err, size_t ln)
 	int st = schema_enum_find(walk_status_names, WALK_STATUS_N, f[2]);
 
 	if (lane < 0)
-		return err_set(err, -EINVAL, "%s:%zu: lane \"%.40s\" is not vmx or svm", l->path, ln, f[1]);
+		return err_set(err, -EINVAL, "%s:%zu: lane \"%.40s\" is not vmx or svm", l->path,
+			       ln, f[1]);
 	if (st < 0)
-		return err_set(err, -EINVAL, "%s:%zu: status \"%.40s\" is not ok or skip", l->path, ln, f[2]);
+		return err_set(err, -EINVAL, "%s:%zu: status \"%.40s\" is not ok or skip", l->path,
+			       ln, f[2]);
 	*c = (struct walk_commit){ .rev = f[0], .subject = "", .lane = lane, .status = st };
 	/* ok: its run (no reason); skip: its reason (no run), as the reader keeps them. */
 	if (st == WALK_OK)
@@ -111,15 +115,15 @@ static int parse_line(struct list *l, char *line, struct err *err, size_t ln)
 		*tab = '\0';
 	k = schema_enum_find(key_names, K_N, key);
 	if (k < 0)
-		return err_set(err, -EINVAL, "%s:%zu: \"%.40s\" is no walk list line (%s, ...)", l->path, ln,
-			       key, key_names[0]);
+		return err_set(err, -EINVAL, "%s:%zu: \"%.40s\" is no walk list line (%s, ...)",
+			       l->path, ln, key, key_names[0]);
 	n = tab ? split(tab + 1, f, key_fields[k] + (k == K_COMMIT)) : 0;
 	if (n < key_fields[k])
-		return err_set(err, -EINVAL, "%s:%zu: %s wants %u field%s after it, got %zu", l->path, ln,
-			       key, key_fields[k], key_fields[k] > 1 ? "s" : "", n);
+		return err_set(err, -EINVAL, "%s:%zu: %s wants %u field%s after it, got %zu",
+			       l->path, ln, key, key_fields[k], key_fields[k] > 1 ? "s" : "", n);
 	if (!key_rest[k] && strchr(f[n - 1], '\t'))
-		return err_set(err, -EINVAL, "%s:%zu: %s wants %u field%s after it, got more", l->path, ln,
-			       key, key_fields[k], key_fields[k] > 1 ? "s" : "");
+		return err_set(err, -EINVAL, "%s:%zu: %s wants %u field%s after it, got more",
+			       l->path, ln, key, key_fields[k], key_fields[k] > 1 ? "s" : "");
 	if (k < K_SUBJECT) {
 		if (l->seen & (1u << k))
 			return err_set(err, -EINVAL, "%s:%zu: a second %s line", l->path, ln, key);
@@ -135,13 +139,14 @@ static int parse_line(struct list *l, char *line, struct err *err, size_t ln)
 	case K_FIRST_PARENT:
 	case K_PROFILE:
 		if (parse_bool(f[0], k == K_PROFILE ? &l->w.profile : &l->w.first_parent))
-			return err_set(err, -EINVAL, "%s:%zu: %s \"%.40s\" is not true or false", l->path, ln,
-				       key, f[0]);
+			return err_set(err, -EINVAL, "%s:%zu: %s \"%.40s\" is not true or false",
+				       l->path, ln, key, f[0]);
 		return 0;
 	case K_EVERY:
 		if (num_parse_digits(f[0], 10, INT64_MAX, &every) || !every)
-			return err_set(err, -EINVAL, "%s:%zu: every \"%.40s\" is not a positive number",
-				       l->path, ln, f[0]);
+			return err_set(err, -EINVAL,
+				       "%s:%zu: every \"%.40s\" is not a positive number", l->path,
+				       ln, f[0]);
 		l->w.every = (long long)every;
 		return 0;
 	case K_LANES:
@@ -156,7 +161,8 @@ static int parse_line(struct list *l, char *line, struct err *err, size_t ln)
 	case K_SUBJECT:
 		for (size_t i = 0; i < l->n_subjects; i++)
 			if (!strcasecmp(l->subjects[i].rev, f[0]))
-				return err_set(err, -EINVAL, "%s:%zu: a second subject of %.40s", l->path, ln, f[0]);
+				return err_set(err, -EINVAL, "%s:%zu: a second subject of %.40s",
+					       l->path, ln, f[0]);
 		l->subjects[l->n_subjects++] = (struct subject){ f[0], f[1] };
 		return 0;
 	default:
@@ -182,7 +188,8 @@ static int parse_lines(struct list *l, char *buf, struct err *err)
 			return rc;
 	}
 	if (!l->w.n_lanes)
-		return err_set(err, -EINVAL, "%s: no lanes line (lanes<TAB>vmx, svm or vmx,svm)", l->path);
+		return err_set(err, -EINVAL, "%s: no lanes line (lanes<TAB>vmx, svm or vmx,svm)",
+			       l->path);
 	for (size_t i = 0; i < l->w.n_commits; i++)
 		for (size_t j = 0; j < l->n_subjects; j++)
 			if (!strcasecmp(l->w.commits[i].rev, l->subjects[j].rev))
@@ -220,8 +227,8 @@ struct walk_file *walk_list_read(const char *path, struct err *err)
 		return NULL;
 	}
 	if (strlen(buf) != len) {
-		err_set(err, -EINVAL, "%s: contains a NUL byte at offset %zu (not a walk list)", path,
-			strlen(buf));
+		err_set(err, -EINVAL, "%s: contains a NUL byte at offset %zu (not a walk list)",
+			path, strlen(buf));
 		goto out;
 	}
 	for (size_t i = 0; i < len; i++)

@@ -48,12 +48,14 @@ static int read_header(struct jcheck *c, json_t *root)
 	char q[80];
 
 	if (!schema)
-		return jcheck_fail(c, "missing required field \"schema\" (not an exitscope walk file?)");
+		return jcheck_fail(c, "missing required field \"schema\" "
+				      "(not an exitscope walk file?)");
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), WALK_SCHEMA)) {
 		jcheck_push_key(c, "schema");
 		if (!json_is_string(schema))
 			return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
-		return jcheck_fail(c, "\"%s\" is not \"" WALK_SCHEMA "\" (not an exitscope walk file?)",
+		return jcheck_fail(c, "\"%s\" is not \"" WALK_SCHEMA "\" "
+				   "(not an exitscope walk file?)",
 				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
 	}
 	version = json_object_get(root, "schema_version");
@@ -126,7 +128,8 @@ static int read_commit(struct jcheck *c, json_t *obj, struct walk_file *w, size_
 	wc->lane = idx;
 	if (!lane_listed(w, wc->lane)) {
 		jcheck_push_key(c, "lane");
-		return jcheck_fail(c, "\"%s\" is not one of the walk's \"lanes\"", host_lane_names[idx]);
+		return jcheck_fail(c, "\"%s\" is not one of the walk's \"lanes\"",
+				   host_lane_names[idx]);
 	}
 	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, walk_status_names, WALK_STATUS_N, &idx));
 	wc->status = idx;
@@ -281,14 +284,15 @@ int walk_read_runs(struct walk_file *w, struct err *err)
 		c->rf = result_read_file(path, err);
 		if (!c->rf) {
 			rc = err && err->code ? err->code : -EINVAL;
-			err_prefix(err, "%s: commits[%zu] (%.*s %s)", w->name, i, WALK_SHORT_REV, c->rev,
-				   host_lane_names[c->lane]);
+			err_prefix(err, "%s: commits[%zu] (%.*s %s)", w->name, i, WALK_SHORT_REV,
+				   c->rev, host_lane_names[c->lane]);
 			return rc;
 		}
 		if (c->rf->kind != RESULT_KIND_RUN)
-			return err_set(err, -EINVAL, "%s: commits[%zu] (%.*s %s): %s: a %s result, not a run",
-				       w->name, i, WALK_SHORT_REV, c->rev, host_lane_names[c->lane], path,
-				       result_kind_names[c->rf->kind]);
+			return err_set(err, -EINVAL,
+				       "%s: commits[%zu] (%.*s %s): %s: a %s result, not a run",
+				       w->name, i, WALK_SHORT_REV, c->rev, host_lane_names[c->lane],
+				       path, result_kind_names[c->rf->kind]);
 	}
 	return 0;
 }
@@ -362,11 +366,13 @@ json_t *walk_json(const struct walk_file *w)
 	for (size_t i = 0; i < w->n_commits; i++) {
 		const struct walk_commit *c = &w->commits[i];
 
-		json_array_append_new(commits, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}", "rev", c->rev,
+		json_array_append_new(commits, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}",
+							 "rev", c->rev,
 							 "subject", c->subject ? c->subject : "",
 							 "lane", host_lane_names[c->lane],
 							 "status", walk_status_names[c->status],
-							 "reason", nullable(c->reason), "run", nullable(c->run)));
+							 "reason", nullable(c->reason),
+							 "run", nullable(c->run)));
 	}
 	json_object_set_new(o, "commits", commits);
 	return o;
@@ -387,7 +393,8 @@ static json_t *step_json(const struct walk_steps *s, const struct walk_step *st)
 	if (!o)
 		return NULL;
 	/* From 0 cycles there is no percentage: null. */
-	json_object_set_new(o, "change_pct", isfinite(st->change_pct) ? json_real(st->change_pct) : json_null());
+	json_object_set_new(o, "change_pct",
+			    isfinite(st->change_pct) ? json_real(st->change_pct) : json_null());
 	if (!st->has_path)
 		return o;
 	json_object_set_new(o, "kernel_insn_per_op", pair(st->kernel_insn));
@@ -413,14 +420,15 @@ static json_t *probe_json(const struct walk_steps *s, const struct walk_probe *p
 	json_t *figs = json_array(), *steps = json_array(), *gaps = json_array();
 
 	for (size_t i = 0; figs && i < p->n_figs; i++)
-		json_array_append_new(figs, json_pack("{s:s, s:f}", "rev", s->w->commits[p->figs[i].commit].rev,
+		json_array_append_new(figs, json_pack("{s:s, s:f}",
+						      "rev", s->w->commits[p->figs[i].commit].rev,
 						      "cycles", p->figs[i].cycles));
 	for (size_t i = 0; gaps && i < p->n_gaps; i++)
 		json_array_append_new(gaps, json_string(s->w->commits[p->gaps[i]].rev));
 	for (size_t i = 0; steps && i < p->n_steps; i++)
 		json_array_append_new(steps, step_json(s, &p->steps[i]));
-	return json_pack("{s:s, s:o, s:o, s:o}", "name", p->name, "figures", figs, "not_measured", gaps,
-			 "steps", steps);
+	return json_pack("{s:s, s:o, s:o, s:o}", "name", p->name, "figures", figs,
+			 "not_measured", gaps, "steps", steps);
 }
 
 static json_t *lane_json(const struct walk_steps *s, const struct walk_lane *l)
@@ -434,11 +442,12 @@ static json_t *lane_json(const struct walk_steps *s, const struct walk_lane *l)
 	for (size_t i = 0; skipped && i < l->n_skipped; i++) {
 		const struct walk_commit *c = &s->w->commits[l->skipped[i]];
 
-		json_array_append_new(skipped, json_pack("{s:s, s:s}", "rev", c->rev, "reason", c->reason));
+		json_array_append_new(skipped,
+				      json_pack("{s:s, s:s}", "rev", c->rev, "reason", c->reason));
 	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "lane", host_lane_names[l->lane], "ok_commits",
-			 (json_int_t)l->n_ok, "probes", probes, "not_judged_two_vcpus", two,
-			 "skipped", skipped);
+	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "lane", host_lane_names[l->lane],
+			 "ok_commits", (json_int_t)l->n_ok, "probes", probes,
+			 "not_judged_two_vcpus", two, "skipped", skipped);
 }
 
 json_t *walk_steps_json(const struct walk_steps *s)
@@ -447,9 +456,10 @@ json_t *walk_steps_json(const struct walk_steps *s)
 
 	for (size_t i = 0; lanes && i < s->n_lanes; i++)
 		json_array_append_new(lanes, lane_json(s, &s->lanes[i]));
-	return json_pack("{s:s, s:i, s:s, s:f, s:f, s:o}", "schema", WALK_STEPS_SCHEMA, "schema_version",
-			 WALK_STEPS_SCHEMA_VERSION, "walk", s->w->name ? s->w->name : "",
-			 "spread_pct", s->spread_pct, "floor_cycles", s->floor_cycles, "lanes", lanes);
+	return json_pack("{s:s, s:i, s:s, s:f, s:f, s:o}", "schema", WALK_STEPS_SCHEMA,
+			 "schema_version", WALK_STEPS_SCHEMA_VERSION,
+			 "walk", s->w->name ? s->w->name : "", "spread_pct", s->spread_pct,
+			 "floor_cycles", s->floor_cycles, "lanes", lanes);
 }
 
 /* doc (its reference taken) to path ("-": stdout) atomically. */
