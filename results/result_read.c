@@ -43,12 +43,14 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 
 	schema = json_object_get(root, "schema");
 	if (!schema)
-		return jcheck_fail(c, "missing required field \"schema\" (not an exitscope result file?)");
+		return jcheck_fail(c, "missing required field \"schema\" "
+				   "(not an exitscope result file?)");
 	if (!json_is_string(schema) || strcmp(json_string_value(schema), RESULT_SCHEMA) != 0) {
 		jcheck_push_key(c, "schema");
 		if (!json_is_string(schema))
 			return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
-		return jcheck_fail(c, "\"%s\" is not \"" RESULT_SCHEMA "\" (not an exitscope result file?)",
+		return jcheck_fail(c, "\"%s\" is not \"" RESULT_SCHEMA "\" "
+				   "(not an exitscope result file?)",
 				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
 	}
 	version = json_object_get(root, "schema_version");

@@ -85,7 +85,10 @@ void walk_free(struct walk_file *w);
 
 /* The document (WALK_SCHEMA) of w; NULL when out of memory. For tests and tools. */
 json_t *walk_json(const struct walk_file *w);
-/* Write it to path ("-": stdout) atomically (results/outfile.h). 0, or -errno with "PATH: reason". */
+/*
+ * Write it to path ("-": stdout) atomically (results/outfile.h). 0, or -errno
+ * with "PATH: reason".
+ */
 int walk_write(const struct walk_file *w, const char *path, struct err *err);
 
 /*
@@ -158,7 +161,10 @@ struct walk_steps {
 
 /* The steps document; NULL when out of memory. */
 json_t *walk_steps_json(const struct walk_steps *s);
-/* Write it to path ("-": stdout) atomically (results/outfile.h). 0, or -errno with "PATH: reason". */
+/*
+ * Write it to path ("-": stdout) atomically (results/outfile.h). 0, or -errno
+ * with "PATH: reason".
+ */
 int walk_steps_write(const struct walk_steps *s, const char *path, struct err *err);
 
 #endif
