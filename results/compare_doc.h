@@ -8,13 +8,14 @@
 #ifndef EXITSCOPE_RESULTS_COMPARE_DOC_H
 #define EXITSCOPE_RESULTS_COMPARE_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/err.h"
 
 struct compare_doc_probe {
 	const char *name, *verdict;
-	int has_figures;		/* base_median, new_median present (a compared probe) */
+	bool has_figures;		/* base_median, new_median present (a compared probe) */
 	double base_median, new_median;
 };
 

@@ -9,6 +9,7 @@
 #ifndef EXITSCOPE_RESULTS_COMPARE_MODEL_H
 #define EXITSCOPE_RESULTS_COMPARE_MODEL_H
 
+#include <stdbool.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -69,7 +70,7 @@ struct path_probe_change {
 	 * so it was compared; census: its changed rows, largest |per-op
 	 * change| first, then by insn and operand.
 	 */
-	int has_census;
+	bool has_census;
 	struct path_census_change *census;
 	size_t n_census;
 };
@@ -173,7 +174,7 @@ struct compare_probe {
 	const struct noise_est *floor;	/* the floor's estimate, when it went into the interval */
 	double se;			/* the interval's standard error (cycles); 0 for batches */
 	double floor_sd_rel;		/* the floor's relative between-run SD used; -1: cycles or none */
-	int has_pct;			/* base median > 0 */
+	bool has_pct;			/* base median > 0 */
 	double pct, pct_lo, pct_hi;	/* diff and CI in % of the base median */
 	/*
 	 * Half the CI's width in % of the base median (-1 without a
@@ -257,10 +258,10 @@ struct compare_result {
 	 * The guest's own speed between the sides: the harness loop of every
 	 * probe compared by rounds, each probe's relative to its base side's
 	 * mean (so the figures are 1.0-based ratios and pct the change of the
-	 * loop's cycles), by the same models as a probe; has_speed 0 when no
+	 * loop's cycles), by the same models as a probe; has_speed false when no
 	 * probe had rounds with baselines on both sides. speed_probes: how many.
 	 */
-	int has_speed;
+	bool has_speed;
 	struct compare_probe speed;
 	size_t speed_probes;
 	const char **files_a, **files_b; size_t n_files_a, n_files_b;

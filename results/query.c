@@ -549,7 +549,8 @@ static int put_json(FILE *f, const json_t *v)
 	char buf[64];
 	json_t *m;
 	size_t i;
-	int first = 1, rc;
+	bool first = true;
+	int rc;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
@@ -557,7 +558,7 @@ static int put_json(FILE *f, const json_t *v)
 		json_object_foreach((json_t *)v, k, m) {
 			if (!first)
 				fputc(',', f);
-			first = 0;
+			first = false;
 			rc = put_json_string(f, k, strlen(k));
 			if (!rc && fputc(':', f) == EOF)
 				rc = -EIO;

@@ -9,6 +9,7 @@
 #ifndef EXITSCOPE_RESULTS_WALK_MODEL_H
 #define EXITSCOPE_RESULTS_WALK_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -122,11 +123,11 @@ struct walk_census_change {
 struct walk_step {
 	size_t commit, from;			/* the commit, and the ok commit before it */
 	double before, after, change_pct;	/* lane cycles, after vs before in % */
-	int has_path;				/* both runs have the probe's exit path */
+	bool has_path;				/* both runs have the probe's exit path */
 	double kernel_insn[2];			/* L1 kernel instructions per op (has_path) */
 	struct walk_fn_change *fns;		/* changed functions, largest first (has_path) */
 	size_t n_fns;
-	int has_census;				/* both exit paths have a census */
+	bool has_census;			/* both exit paths have a census */
 	struct walk_census_change *census;	/* its changed rows (has_census) */
 	size_t n_census;
 };
