@@ -71,8 +71,8 @@ static int across_make(void)
 		const char *l = lanes[i];
 
 		if (!result_write(l, "6.12", "run", fixture_result(fixture_host("6.12.0", "Xeon",
-			"native"), json_pack("[o, o, o]", probe("invd", 1000), probe("wbinvd", 1005),
-					     probe("hlt", 3000)))) ||
+			"native"), json_pack("[o, o, o]", probe("invd", 1000),
+					     probe("wbinvd", 1005), probe("hlt", 3000)))) ||
 		    !result_write(l, "7.2", "run", fixture_result(fixture_host("7.2.0", "Xeon",
 			"native"), json_pack("[o, o, o]", probe("invd", 900), probe("wbinvd", 1004),
 					     fixture_probe_status("hlt", "basic", "skipped",
@@ -147,7 +147,8 @@ static void test_kinds(void)
 	for (i = 0; i < ARRAY_SIZE(k); i++) {
 		char what[256];
 
-		snprintf(what, sizeof(what), "%.*s holds", (int)strcspn(k[i].held, "\n"), k[i].held);
+		snprintf(what, sizeof(what), "%.*s holds", (int)strcspn(k[i].held, "\n"),
+			 k[i].held);
 		is_across(k[i].held, NULL, 0, k[i].out_held,
 			  "lane-kernels: across: 1 passed, 0 failed, 0 skipped", what);
 		snprintf(what, sizeof(what), "%.*s fails", (int)strcspn(k[i].failed, "\n"),
@@ -190,8 +191,8 @@ static void test_lines(void)
 		  "a source listed whose run is missing: FAIL");
 	is_across("same-ownership vmx\n", later, 1, "  FAIL  same-ownership vmx (6.12 7.2 8.0): ",
 		  "/vmx-8.0/results/map.json: no map profile in it;cr4.PGE toggle: owned owned;"
-		  "cr4.CET toggle: rejected rejected\n", "a map missing on a source: FAIL, named, and "
-		  "every entry it lacks");
+		  "cr4.CET toggle: rejected rejected\n",
+		  "a map missing on a source: FAIL, named, and every entry it lacks");
 	is_across("same-ownership vmx\n", three, 1, "  FAIL  same-ownership vmx (6.1 6.12 7.2): ",
 		  "/vmx-6.1/results/map.json: no map profile in it\n",
 		  "the first source's map missing: nothing to compare with, FAIL");
@@ -232,8 +233,10 @@ static void test_parse_errors(void)
 		    "unknown across line kind 'slower'", "an unknown kind");
 	parse_error("rc run 0\n", "1", "unknown across line kind 'rc'", "a lane kind");
 	parse_error("faster vmx invd 7.2 6.12\n", "1",
-		    "too few words after 'faster' (faster LANE PROBE NEW OLD PCT)", "too few words");
-	parse_error("near vmx 6.12 invd wbinvd lots\n", "1", "'lots' is not PCT", "PCT not a number");
+		    "too few words after 'faster' (faster LANE PROBE NEW OLD PCT)",
+		    "too few words");
+	parse_error("near vmx 6.12 invd wbinvd lots\n", "1", "'lots' is not PCT",
+		    "PCT not a number");
 	parse_error("same-ownership vmx svm\n", "1", "too many words after 'same-ownership'",
 		    "too many words");
 
