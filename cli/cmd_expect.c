@@ -22,6 +22,7 @@
 struct expect_args {
 	double tol;
 	const char *ab, *pairs;
+	const char *across, *lanes, *sources;
 };
 
 static int expect_tol(void *args, const char *arg, const struct cli_parser *p);
@@ -36,6 +37,15 @@ static const struct cli_row expect_rows[] = {
 	CLI_ROW_STR("pairs", CLI_LONG('p'), "LIST", struct expect_args, pairs, "a:b",
 		    "with --ab: the pairs compared, \"BASE:NEW ...\", the first\n"
 		    "the one lines are about until a pair line"),
+	CLI_ROW_STR("across", CLI_LONG('x'), "DIR", struct expect_args, across, NULL,
+		    "a file of facts between kernels judged on DIR's runs,\n"
+		    "LANE-SOURCE/results/ (scripts/lane-kernels); no RESULTS_DIR"),
+	CLI_ROW_STR("lanes", CLI_LONG('l'), "LIST", struct expect_args, lanes, NULL,
+		    "with --across: the lanes run, \"LANE ...\" (default: those\n"
+		    "of DIR's LANE-SOURCE directories)"),
+	CLI_ROW_STR("sources", CLI_LONG('s'), "LIST", struct expect_args, sources, NULL,
+		    "with --across: the kernel sources run, \"SOURCE ...\"\n"
+		    "(default: those of DIR's LANE-SOURCE directories)"),
 	CLI_ROW_HELP,
 	{ 0 },
 };
@@ -43,7 +53,8 @@ static const struct cli_row expect_rows[] = {
 const struct cli_cmd_spec expect_spec = {
 	.name = "expect",
 	.usage = "[options] EXPECT_FILE RESULTS_DIR\n"
-		 "[--tol T] --ab DIR [--pairs LIST] EXPECT_FILE",
+		 "[--tol T] --ab DIR [--pairs LIST] EXPECT_FILE\n"
+		 "--across DIR [--lanes LIST] [--sources LIST] EXPECT_FILE",
 	.about = "Judge the results a lane brought back (RESULTS_DIR: NAME.json and NAME.rc\n"
 		 "for each block) against an expectations file: one line per expectation,\n"
 		 "\"  ok    ...\", \"  FAIL  ...\" or \"  skip  ...\" with the measured figures,\n"
@@ -51,17 +62,21 @@ const struct cli_cmd_spec expect_spec = {
 		 "as `exitscope query` reads it. The language: man exitscope-expect.\n"
 		 "With --ab, the A/B kinds on DIR's compare-BASE-NEW-BLOCK.json and the sides'\n"
 		 "SIDE/results/, the lines \"  ok    BASE->NEW: ...\", then \"lane-ab:\n"
-		 "expectations: N passed, M failed, K skipped\".\n",
+		 "expectations: N passed, M failed, K skipped\".\n"
+		 "With --across, the kinds between kernels on DIR's LANE-SOURCE/results/, then\n"
+		 "\"lane-kernels: across: N passed, M failed, K skipped\".\n",
 	.rows = expect_rows,
 	.col = 15,
 	.order = '+',
 	.tail = "  exitscope expect lanes/expect-vmx.txt build-lanes/vmx/results\n"
 		"  exitscope expect --ab build-lanes/ab-aa-vmx lanes/ab/aa.expect\n"
+		"  exitscope expect --across build-lanes/kernels lanes/kernels/expect-across.txt\n"
 		"\n"
 		"Exit status: 0 every expectation held (and at least one passed), 1 one\n"
 		"failed or none passed, or the output could not be written, 2 usage error,\n"
 		"an expectations file that cannot be read or does not parse (each bad line\n"
-		"named FILE:LINE on stderr), or a RESULTS_DIR that is no directory.\n",
+		"named FILE:LINE on stderr), or a RESULTS_DIR (--across: DIR) that is no\n"
+		"directory.\n",
 };
 
 /* --tol T: a number >= 0. */
@@ -86,6 +101,44 @@ static int expect_dir_check(const char *dir)
 	return 0;
 }
 
+/* --across DIR [--lanes LIST] [--sources LIST] EXPECT_FILE */
+static int expect_across(const struct expect_args *a, struct expect_opts *o, int argc,
+			 char **argv)
+{
+	struct expect_file ef;
+	struct stat st;
+	struct err err;
+	int rc;
+
+	if (!a->across)
+		return cli_usage_error("expect", "--lanes and --sources go with --across");
+	if (a->ab)
+		return cli_usage_error("expect", "--across and --ab: one or the other");
+	if (argc - optind != 1)
+		return cli_usage_error("expect", argc - optind < 1 ?
+					"--across: need an EXPECT_FILE" :
+					"--across: too many operands: EXPECT_FILE only");
+	o->tol = a->tol;
+	o->across = true;
+	err_init(&err);
+	rc = expect_parse(argv[optind], &ef, o, &err);
+	if (rc) {
+		expect_file_free(&ef);
+		return cli_error("expect", rc == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
+	}
+	rc = stat(a->across, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+	if (rc) {
+		expect_file_free(&ef);
+		return cli_error("expect", EXIT_USAGE, "--across DIR %s: %s", a->across,
+				 strerror(rc));
+	}
+	rc = expect_judge_across(&ef, a->across, a->lanes, a->sources, o);
+	expect_file_free(&ef);
+	if (rc < 0)
+		return cli_error("expect", EXIT_FAIL, "out of memory");
+	return cli_stdout_check("expect", rc ? EXIT_FAIL : EXIT_OK);
+}
+
 int cmd_expect(int argc, char **argv)
 {
 	struct expect_opts o = { .out = stdout, .errs = stderr, .who = "exitscope expect" };
@@ -100,6 +153,8 @@ int cmd_expect(int argc, char **argv)
 	rc = cli_parse(&cp, &expect_spec, &a, argc, argv);
 	if (rc)
 		return rc == CLI_PARSE_HELP ? cli_stdout_check("expect", EXIT_OK) : rc;
+	if (a.across || a.lanes || a.sources)
+		return expect_across(&a, &o, argc, argv);
 	o.tol = a.tol;
 	if (a.ab && argc - optind != 1)
 		return cli_usage_error("expect", argc - optind < 1 ? "--ab: need an EXPECT_FILE" :

@@ -5,7 +5,9 @@
  * results directory, every figure read through the query engine
  * (results/query_text.h). One parser and one judge: `exitscope expect`
  * and scripts/lane-assert use it. An A/B file (expect --ab) holds the A/B
- * kinds, judged on the comparisons of an A/B output directory.
+ * kinds, judged on the comparisons of an A/B output directory; a file of
+ * facts between kernels (expect --across) the across kinds, judged on the
+ * lanes' runs of each kernel.
  */
 #ifndef EXITSCOPE_EXPECT_EXPECT_H
 #define EXITSCOPE_EXPECT_EXPECT_H
@@ -24,6 +26,8 @@ enum expect_kind {
 	EXPECT_PAIR, EXPECT_VERDICT, EXPECT_EXITS, EXPECT_PEROP, EXPECT_WITHIN, EXPECT_PCT,
 	EXPECT_AB_MAP, EXPECT_MAPCHANGES, EXPECT_AB_CHECK, EXPECT_PATH, EXPECT_CENSUS,
 	EXPECT_ABOUT,
+	/* the kinds between kernels (struct expect_opts's across) */
+	EXPECT_FASTER, EXPECT_NEAR, EXPECT_BELOW, EXPECT_SAME_OWNERSHIP,
 };
 
 #define EXPECT_INCLUDE_DEPTH	8		/* includes nested at most this deep */
@@ -57,6 +61,7 @@ struct expect_opts {
 				 * NULL: the first one in err instead, "FILE:LINE: why" */
 	const char *who;	/* the name in front of a parse error */
 	bool ab;		/* an A/B file: the A/B kinds, map and check as A -> B */
+	bool across;		/* a file of facts between kernels: the across kinds */
 };
 
 /* x meets the NUM spec: "N" within tol, >=N, <=N (with tol), >N, <N. */
@@ -96,5 +101,19 @@ int expect_judge(const struct expect_file *ef, const char *dir, const struct exp
  */
 int expect_judge_ab(const struct expect_file *ef, const char *dir, char *const *pairs,
 		    size_t npairs, const struct expect_opts *o);
+
+/*
+ * Judge a file of facts between kernels ef (parsed with o->across) on
+ * dir, the output of scripts/lane-kernels: LANE-SOURCE/results/run.json
+ * and map.json for each lane and kernel source run. lanes and sources:
+ * the lanes and sources run, blank-separated; NULL: those of dir's
+ * LANE-SOURCE directories. A line about a lane or source not run is
+ * skipped. Prints "  ok    ..." (FAIL, skip) lines and the summary
+ * "lane-kernels: across: N passed, M failed, K skipped" to o->out.
+ * Returns 0 when nothing failed and something passed, 1 otherwise, or
+ * -ENOMEM.
+ */
+int expect_judge_across(const struct expect_file *ef, const char *dir, const char *lanes,
+			const char *sources, const struct expect_opts *o);
 
 #endif

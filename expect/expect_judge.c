@@ -342,7 +342,7 @@ struct block *ej_block(struct judge *j, const char *name)
 	struct stat st;
 	struct err e;
 
-	if (b || !j->ab)
+	if (b || !(j->ab || j->files))
 		return b;
 	b = block_add(j, name);
 	if (!b) {

@@ -17,41 +17,48 @@
 #include "results/file_read.h"
 #include "results/query.h"
 
+/* The files a kind is of: a lane's, an A/B (expect --ab), between kernels (--across). */
+enum family { F_LANE, F_AB, F_ACROSS };
+
 struct kind_info {
 	const char *name;
 	unsigned min, max;	/* words after the kind */
 	const char *usage;
-	bool ab;		/* a kind of A/B files (expect --ab) */
+	enum family family;
 };
 
 static const struct kind_info kinds[] = {
-	[EXPECT_RC] = { "rc", 2, 2, "BLOCK N", false },
-	[EXPECT_VALUE] = { "value", 4, 5, "BLOCK PATH OP VALUE [TEXT]", false },
-	[EXPECT_COUNT] = { "count", 4, 5, "BLOCK PATH OP N [TEXT]", false },
-	[EXPECT_SUM] = { "sum", 4, 5, "BLOCK PATH+PATH.. OP VALUE [TEXT]", false },
-	[EXPECT_FIELD] = { "field", 3, 3, "BLOCK 'PATH..' VALUE[|..]", false },
-	[EXPECT_MODE] = { "mode", 1, 1, "MODE", false },
-	[EXPECT_MAP] = { "map", 4, 5, "REG NAME|* OP STATUS[|..] [NUM]", false },
-	[EXPECT_MAPTRACE] = { "maptrace", 5, 5, "REG NAME OP REASON[|..] NUM", false },
-	[EXPECT_PROBE] = { "probe", 3, 3, "NAME FIELD NUM", false },
-	[EXPECT_TRACE] = { "trace", 3, 3, "NAME REASON[|..] NUM", false },
+	[EXPECT_RC] = { "rc", 2, 2, "BLOCK N", F_LANE },
+	[EXPECT_VALUE] = { "value", 4, 5, "BLOCK PATH OP VALUE [TEXT]", F_LANE },
+	[EXPECT_COUNT] = { "count", 4, 5, "BLOCK PATH OP N [TEXT]", F_LANE },
+	[EXPECT_SUM] = { "sum", 4, 5, "BLOCK PATH+PATH.. OP VALUE [TEXT]", F_LANE },
+	[EXPECT_FIELD] = { "field", 3, 3, "BLOCK 'PATH..' VALUE[|..]", F_LANE },
+	[EXPECT_MODE] = { "mode", 1, 1, "MODE", F_LANE },
+	[EXPECT_MAP] = { "map", 4, 5, "REG NAME|* OP STATUS[|..] [NUM]", F_LANE },
+	[EXPECT_MAPTRACE] = { "maptrace", 5, 5, "REG NAME OP REASON[|..] NUM", F_LANE },
+	[EXPECT_PROBE] = { "probe", 3, 3, "NAME FIELD NUM", F_LANE },
+	[EXPECT_TRACE] = { "trace", 3, 3, "NAME REASON[|..] NUM", F_LANE },
 	[EXPECT_CHECK] = { "check", 3, 4, "SUITE NAME|*|!NAME,.. STATUS[|..] [DETAIL-SUBSTRING]",
-			   false },
-	[EXPECT_SOMEOF] = { "someof", 2, 3, "SUITE STATUS [TEXT]", false },
-	[EXPECT_PROFILE] = { "profile", 1, 1, "NAME|*", false },
-	[EXPECT_PAIR] = { "pair", 2, 2, "BASE NEW", true },
-	[EXPECT_VERDICT] = { "verdict", 2, 2, "PROBE[@BLOCK] VERDICT[|..]", true },
-	[EXPECT_EXITS] = { "exits", 4, 4, "PROBE[@BLOCK] A -> B", true },
-	[EXPECT_PEROP] = { "perop", 5, 5, "PROBE[@BLOCK] COUNTER A -> B", true },
-	[EXPECT_WITHIN] = { "within", 2, 2, "PROBE[@BLOCK] PCT%", true },
-	[EXPECT_PCT] = { "pct", 2, 2, "PROBE[@BLOCK] NUM", true },
-	[EXPECT_AB_MAP] = { "map", 6, 9, "REG NAME OP A -> B [EXITS_A -> EXITS_B]", true },
-	[EXPECT_MAPCHANGES] = { "mapchanges", 1, 1, "NUM", true },
-	[EXPECT_AB_CHECK] = { "check", 5, 5, "SUITE NAME A -> B", true },
-	[EXPECT_PATH] = { "path", 6, 6, "PROBE[@BLOCK] FUNCTION calls|insn A -> B", true },
-	[EXPECT_CENSUS] = { "census", 6, 6, "PROBE[@BLOCK] INSN OPERAND|- A -> B", true },
+			   F_LANE },
+	[EXPECT_SOMEOF] = { "someof", 2, 3, "SUITE STATUS [TEXT]", F_LANE },
+	[EXPECT_PROFILE] = { "profile", 1, 1, "NAME|*", F_LANE },
+	[EXPECT_PAIR] = { "pair", 2, 2, "BASE NEW", F_AB },
+	[EXPECT_VERDICT] = { "verdict", 2, 2, "PROBE[@BLOCK] VERDICT[|..]", F_AB },
+	[EXPECT_EXITS] = { "exits", 4, 4, "PROBE[@BLOCK] A -> B", F_AB },
+	[EXPECT_PEROP] = { "perop", 5, 5, "PROBE[@BLOCK] COUNTER A -> B", F_AB },
+	[EXPECT_WITHIN] = { "within", 2, 2, "PROBE[@BLOCK] PCT%", F_AB },
+	[EXPECT_PCT] = { "pct", 2, 2, "PROBE[@BLOCK] NUM", F_AB },
+	[EXPECT_AB_MAP] = { "map", 6, 9, "REG NAME OP A -> B [EXITS_A -> EXITS_B]", F_AB },
+	[EXPECT_MAPCHANGES] = { "mapchanges", 1, 1, "NUM", F_AB },
+	[EXPECT_AB_CHECK] = { "check", 5, 5, "SUITE NAME A -> B", F_AB },
+	[EXPECT_PATH] = { "path", 6, 6, "PROBE[@BLOCK] FUNCTION calls|insn A -> B", F_AB },
+	[EXPECT_CENSUS] = { "census", 6, 6, "PROBE[@BLOCK] INSN OPERAND|- A -> B", F_AB },
 	[EXPECT_ABOUT] = { "about", 3, 1000,
-			   "TERM [+|- TERM].. = TERM [+|- TERM].. within PCT%", true },
+			   "TERM [+|- TERM].. = TERM [+|- TERM].. within PCT%", F_AB },
+	[EXPECT_FASTER] = { "faster", 5, 5, "LANE PROBE NEW OLD PCT", F_ACROSS },
+	[EXPECT_NEAR] = { "near", 5, 5, "LANE SOURCE PROBE OTHER PCT", F_ACROSS },
+	[EXPECT_BELOW] = { "below", 5, 5, "LANE SOURCE PROBE OTHER PCT", F_ACROSS },
+	[EXPECT_SAME_OWNERSHIP] = { "same-ownership", 1, 1, "LANE", F_ACROSS },
 };
 
 const char *expect_kind_name(enum expect_kind k)
@@ -297,6 +304,15 @@ pct:
 	return false;
 }
 
+/* The across kinds' words: PCT, a decimal number (with or without '%'). */
+static bool across_check(struct parser *p, const struct expect_line *l)
+{
+	if (l->kind == EXPECT_SAME_OWNERSHIP || is_pct(l->w[4]))
+		return true;
+	parse_bad(p, l->file, l->lineno, "'%s' is not PCT (a decimal number)", l->w[4]);
+	return false;
+}
+
 static bool line_check(struct parser *p, const struct expect_line *l)
 {
 	const struct kind_info *k = &kinds[l->kind];
@@ -309,8 +325,10 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 			  l->nw < k->min ? "too few" : "too many", k->name, k->name, k->usage);
 		return false;
 	}
-	if (k->ab)
+	if (k->family == F_AB)
 		return ab_check(p, l);
+	if (k->family == F_ACROSS)
+		return across_check(p, l);
 	switch (l->kind) {
 	case EXPECT_VALUE:
 	case EXPECT_COUNT:
@@ -356,6 +374,7 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 {
 	struct expect_file *ef = p->ef;
 	struct expect_line l = { .file = file, .lineno = lineno };
+	enum family family = p->o->across ? F_ACROSS : p->o->ab ? F_AB : F_LANE;
 	const char *why;
 	char **w, *e;
 	size_t n, i;
@@ -375,8 +394,8 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 	if (*s && s[strlen(s) - 1] == '?') {
 		l.optional = true;
 		s[strlen(s) - 1] = 0;
-		/* an A/B line's text without the blank before its "?" */
-		if (p->o->ab && *s && s[strlen(s) - 1] == ' ')
+		/* an A/B (or across) line's text without the blank before its "?" */
+		if ((p->o->ab || p->o->across) && *s && s[strlen(s) - 1] == ' ')
 			s[strlen(s) - 1] = 0;
 	}
 	w = split_words(s, &n, &why);
@@ -391,11 +410,11 @@ static int add_line(struct parser *p, const char *file, unsigned lineno, char *s
 		goto drop;
 	}
 	for (i = 0; i < ARRAY_SIZE(kinds); i++)
-		if (!strcmp(w[0], kinds[i].name) && kinds[i].ab == p->o->ab)
+		if (!strcmp(w[0], kinds[i].name) && kinds[i].family == family)
 			break;
 	if (i == ARRAY_SIZE(kinds)) {
 		parse_bad(p, file, lineno, "unknown %s kind '%s' (the kinds: man exitscope-expect)",
-			  p->o->ab ? "A/B line" : "line", w[0]);
+			  p->o->across ? "across line" : p->o->ab ? "A/B line" : "line", w[0]);
 		goto drop;
 	}
 	l.kind = i;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * judge.h - inside expect/: the state of a judge and the helpers the lane
- * judge (expect_judge.c) and the A/B judge (expect_ab.c) share: strings
+ * judge (expect_judge.c), the A/B judge (expect_ab.c) and the judge
+ * between kernels (expect_across.c) share: strings
  * that live for one line, the ok/FAIL/skip lines, numbers as awk reads
  * them, and figures read through the query engine.
  */
@@ -33,6 +34,7 @@ struct judge {
 	const char *profile;	/* a profile line's NAME or "*"; NULL: host, else the first */
 	bool ab;		/* an A/B: the lines start with "BASE->NEW: " */
 	const char *base, *new;	/* the pair an A/B line is about */
+	bool files;		/* across kernels: blocks are files by path, as in an A/B */
 };
 
 /* s kept until the line is judged (NULL: out of memory, "" returned). */

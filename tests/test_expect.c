@@ -308,8 +308,8 @@ static bool has_map_line(const char *path)
  * Every lane expectations file parses (against a directory with no blocks:
  * exit 1, every line failed or skipped, never 2), and map --tap --expect
  * takes it (exit 4: read, then no KVM) when it has a map line, else says
- * it has none (exit 2). expect-across.txt is lane-kernels' own comparison
- * lines, not this language.
+ * it has none (exit 2). expect-across.txt is the family between kernels
+ * (expect --across), which tests/test_expect_across.c parses.
  */
 static void test_lane_files(void)
 {
