@@ -29,6 +29,7 @@
 #include "method/repeat.h"
 #include "results/noise.h"
 #include "results/result_read.h"
+#include "results/verdict_tally.h"
 
 #define CALIBRATE_DEFAULT_RUNS	10	/* the floor's df grows with the runs: 3 give almost none */
 #define CALIBRATE_DEFAULT_OUT	"exitscope-noise.json"
@@ -38,6 +39,7 @@ struct calibrate_args {
 	unsigned int runs;
 	const char *out, *keep;
 	bool from, spread, runs_set, out_set;
+	bool verdicts;
 	char **run_argv;	/* after "--"; with --from the run files */
 	int run_argc;
 };
@@ -61,6 +63,10 @@ static const struct cli_row calibrate_rows[] = {
 		     "with --from: print per probe the spread of its rounds within\n"
 		     "and between the runs (2 or more), and each run's shift (the\n"
 		     "host's speed), instead of writing a floor"),
+	CLI_ROW_FLAG("verdicts", CLI_LONG('v'), struct calibrate_args, verdicts,
+		     "no runs: count the verdicts of the compare --json\n"
+		     "documents given (FILE ...; an A/A series, where every\n"
+		     "faster or slower is false), in all, per file, per probe"),
 	{ .name = "-- RUN-ARGUMENT ...",
 	  .help = "probes and options of each run, as 'exitscope run' takes them\n"
 		  "(default: the whole catalogue with run's defaults); calibrate\n"
@@ -73,7 +79,8 @@ static const struct cli_row calibrate_rows[] = {
 const struct cli_cmd_spec calibrate_spec = {
 	.name = "calibrate",
 	.usage = "[options] [-- RUN-ARGUMENT ...]\n"
-		 "--from [--spread] [-o FILE] FILE ...",
+		 "--from [--spread] [-o FILE] FILE ...\n"
+		 "--verdicts COMPARE.json ...",
 	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
 		 "each run a process of its own (what differs from one run to the next, such as\n"
 		 "memory and CPU placement or the host's speed, is drawn once per process), and\n"
@@ -165,6 +172,24 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 	return 0;
 }
 
+/* With --verdicts: the arguments left are compare documents; nothing is run. */
+static int calibrate_parse_verdicts(struct calibrate_args *a, int argc, char **argv)
+{
+	if (a->from || a->spread || a->runs_set || a->keep || a->out_set)
+		return cli_usage_error("calibrate", "--verdicts reads compare documents: no --%s",
+				       a->from ? "from" : a->spread ? "spread" : a->runs_set ? "runs" :
+				       a->keep ? "keep" : "output");
+	if (argc < 1)
+		return cli_usage_error("calibrate", "--verdicts wants at least 1 compare document");
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("calibrate", "options go before the compare documents: '%s'",
+					       argv[i]);
+	a->run_argv = argv;
+	a->run_argc = argc;
+	return 0;
+}
+
 static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 {
 	struct calibrate_refusal c;
@@ -176,6 +201,8 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 		return rc == CLI_PARSE_HELP ? -1 : rc;
 	a->runs_set = cli_given(&p, CLI_LONG('r'));
 	a->out_set = cli_given(&p, 'o');
+	if (a->verdicts)
+		return calibrate_parse_verdicts(a, argc - optind, argv + optind);
 	if (a->spread && !a->from)
 		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
 	if (a->from)
@@ -451,6 +478,21 @@ static void calibrate_print_shifts(FILE *f, const struct noise_spread *ns)
 	fprintf(f, "\n");
 }
 
+/* --spread: the host's speed inside a run, per round (its SD over a run's rounds, its lag-1 correlation). */
+static void calibrate_print_round_speed(FILE *f, const struct noise_spread *ns)
+{
+	if (ns->round_sd < 0) {
+		fprintf(f, "round speed: - (no run of 3 rounds or more)\n");
+		return;
+	}
+	fprintf(f, "round speed: SD over a run's rounds %.2f%% (mean over %zu runs), lag-1 autocorrelation ",
+		100 * ns->round_sd, ns->round_runs);
+	if (isfinite(ns->round_ac))
+		fprintf(f, "%+.2f\n", ns->round_ac);
+	else
+		fprintf(f, "-\n");
+}
+
 /* --spread: the probes' spread as measured, then at equal guest speed, then per run. */
 static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 {
@@ -480,6 +522,7 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 		fprintf(f, " %8.2f\n", s->se > 0 ? s->run_sd / s->se : 0);
 	}
 	calibrate_print_shifts(f, ns);
+	calibrate_print_round_speed(f, ns);
 	fprintf(f, "\n");
 	text_wrap_print(f, "", 0, "within: SD of a run's round medians (pooled); se(run): within / "
 			"sqrt(rounds); between: SD of the run means; floor: the SD left beyond se(run); "
@@ -488,7 +531,74 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 			"the probe's slope on its loop x mean loop / mean, loop: SD of the runs' mean loops, "
 			"ratio: between / se(run); in % of the probe's mean; the third per run in the order "
 			"given, its shift and the same of the probes' loops (the host's speed), left: per "
-			"probe the SD over runs of a run mean / its probe mean - 1 - the run's shift");
+			"probe the SD over runs of a run mean / its probe mean - 1 - the run's shift; round speed: "
+			"per round the median over probes of its loop / the probe's mean loop in the run - 1");
+}
+
+/* n of all in %, as a tally's cells show it ("0.0%" of none). */
+static double tally_pct(size_t n, size_t all)
+{
+	return all ? 100.0 * (double)n / (double)all : 0;
+}
+
+/* A median of a tally in %: "-" without one, ">1000%" past it (no interval). */
+static const char *tally_med(double v, const char *fmt, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v >= 1000)
+		snprintf(buf, len, ">1000%%");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+/* One verdict count as a row: n, then each verdict's count and share, then the medians. */
+static void calibrate_print_count(FILE *f, const struct verdict_count *c)
+{
+	char m[32], d[32], h[32];
+
+	fprintf(f, " %4zu %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %7s %7s %6s\n", c->n,
+		c->faster, tally_pct(c->faster, c->n), c->slower, tally_pct(c->slower, c->n), c->noisy,
+		tally_pct(c->noisy, c->n), c->same, tally_pct(c->same, c->n), c->unjudged,
+		tally_pct(c->unjudged, c->n), tally_med(c->mdc, "%.1f%%", m, sizeof(m)),
+		tally_med(c->diff, "%+.2f%%", d, sizeof(d)), tally_med(c->half, "%.2f%%", h, sizeof(h)));
+}
+
+/* --verdicts: the tally of the compare documents at paths[0..k-1]. */
+static int calibrate_verdicts(const char *const *paths, unsigned int k)
+{
+	static const char head[] = " %4s %10s %10s %10s %10s %10s %7s %7s %6s\n";
+	struct verdict_tally t;
+	struct err err;
+
+	if (verdict_tally(paths, k, &t, &err))
+		return cli_error("calibrate", EXIT_FAIL, "no tally of these comparisons: %s", err.msg);
+	printf("%-17s", "");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	printf("%-17s", "all");
+	calibrate_print_count(stdout, &t.all);
+	printf("faster or slower: %zu (%.1f%%) in %zu of %zu files; baseline warning in %zu of %zu\n",
+	       t.all.faster + t.all.slower, tally_pct(t.all.faster + t.all.slower, t.all.n), t.moved,
+	       t.n_files, t.warned, t.n_files);
+	printf("\n%-17s", "file");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	for (size_t i = 0; i < t.n_files; i++) {
+		printf("%-17zu", i + 1);
+		calibrate_print_count(stdout, &t.files[i].c);
+	}
+	printf("\n%-17s", "probe");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	for (size_t i = 0; i < t.n_probes; i++) {
+		printf("%-17s", t.probes[i].name);
+		calibrate_print_count(stdout, &t.probes[i].c);
+	}
+	printf("\n");
+	text_wrap_print(stdout, "", 0, "n: the probes compared; each verdict's count and share of them; "
+			"mdc, diff, half: the medians of the smallest detectable change, the difference and "
+			"the interval's half width, in % (mdc >1000%: none); files in the order given");
+	verdict_tally_release(&t);
+	return cli_stdout_check("calibrate", EXIT_OK);
 }
 
 /* Read the k files at paths[]; with --spread print their spread, else write their floor to a->out. */
@@ -583,6 +693,8 @@ int cmd_calibrate(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if (a.verdicts)
+		return calibrate_verdicts((const char *const *)a.run_argv, (unsigned int)a.run_argc);
 	if (a.from) {
 		rc = a.spread ? EXIT_OK : cli_output_distinct("calibrate", "-o", a.out,
 							      (const char **)a.run_argv,

@@ -135,8 +135,14 @@ struct noise_spread_probe {
  * the runs (NAN when either is flat), and left_sd: per probe the SD over
  * runs of its run mean over its mean, less 1 and less the run's shift, their
  * median over the probes (-1 without one). run_shift and run_loop_shift
- * have one value per run given, NAN for a run without such a probe. Names
- * are borrowed from the files.
+ * have one value per run given, NAN for a run without such a probe. The
+ * host's speed inside a run: per round the median over the probes of the
+ * round's loop over the probe's mean loop in the run, less 1; round_sd the
+ * mean over the round_runs runs of 3 such rounds or more of their SD,
+ * round_ac the mean of their lag-1 autocorrelation (sum of (y_t - m)
+ * (y_t-1 - m) over sum of (y_t - m)^2, over the runs where the rounds
+ * differ; NAN without one), round_sd -1 without a run. Names are borrowed
+ * from the files.
  */
 struct noise_spread {
 	struct noise_spread_probe *probes;
@@ -145,6 +151,8 @@ struct noise_spread {
 	double *run_shift, *run_loop_shift;
 	size_t n_runs;
 	double loop_shift_sd, shift_corr, left_sd;
+	size_t round_runs;
+	double round_sd, round_ac;
 };
 
 /* 0, -EINVAL (k < 2) or -ENOMEM, with one line in err; noise_spread_release() it. */

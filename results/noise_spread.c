@@ -233,6 +233,80 @@ static int spread_shift(const struct result_file *const *runs, size_t k, struct 
 	return 0;
 }
 
+/*
+ * Run r's host speed per round (noise.h, round_sd and round_ac): per round
+ * t the median over the probes of the round's loop over the probe's mean
+ * loop in the run, less 1, into y; how many rounds have one.
+ */
+static size_t spread_round_speed(const struct result_file *r, const struct noise_spread *s, double *y,
+				 double *x, size_t max)
+{
+	size_t m = 0;
+
+	for (size_t t = 0; t < max; t++) {
+		size_t c = 0;
+
+		for (size_t j = 0; j < s->n_probes; j++) {
+			double mean = spread_run_mean(r, &s->probes[j], 1);
+			const struct run_probe *q = result_find_probe(r, s->probes[j].name);
+
+			if (mean > 0 && t < q->n_rounds)
+				x[c++] = q->rounds[t].baseline_median / mean - 1;
+		}
+		if (c)
+			y[m++] = stats_median(x, c);
+	}
+	return m;
+}
+
+/* The host's speed per round of each run of 3 or more: the mean over runs of its SD and lag-1 autocorrelation. */
+static int spread_rounds_speed(const struct result_file *const *runs, size_t k, struct noise_spread *s)
+{
+	size_t max = 0, ac_runs = 0;
+	double *y, *x, sd = 0, ac = 0;
+
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < s->n_probes; j++) {
+			const struct run_probe *q = result_find_probe(runs[i], s->probes[j].name);
+
+			if (q && q->n_rounds > max)
+				max = q->n_rounds;
+		}
+	y = calloc(max ? max : 1, sizeof(*y));
+	x = calloc(s->n_probes ? s->n_probes : 1, sizeof(*x));
+	if (!y || !x) {
+		free(y);
+		free(x);
+		return -ENOMEM;
+	}
+	s->round_runs = 0;
+	for (size_t i = 0; i < k; i++) {
+		size_t m = spread_round_speed(runs[i], s, y, x, max);
+		double my = 0, q = 0, q1 = 0;
+
+		if (m < 3)
+			continue;
+		for (size_t t = 0; t < m; t++)
+			my += y[t] / (double)m;
+		for (size_t t = 0; t < m; t++) {
+			q += (y[t] - my) * (y[t] - my);
+			if (t)
+				q1 += (y[t] - my) * (y[t - 1] - my);
+		}
+		sd += sqrt(q / (double)(m - 1));
+		s->round_runs++;
+		if (q > 0) {
+			ac += q1 / q;
+			ac_runs++;
+		}
+	}
+	s->round_sd = s->round_runs ? sd / (double)s->round_runs : -1;
+	s->round_ac = ac_runs ? ac / (double)ac_runs : NAN;
+	free(y);
+	free(x);
+	return 0;
+}
+
 int noise_spread(const struct result_file *const *runs, size_t k, struct noise_spread *s,
 		 struct err *err)
 {
@@ -264,6 +338,8 @@ int noise_spread(const struct result_file *const *runs, size_t k, struct noise_s
 		}
 	if (!rc)
 		rc = spread_shift(runs, k, s);
+	if (!rc)
+		rc = spread_rounds_speed(runs, k, s);
 	free(w.p);
 	free(w.r);
 	free(w.v);
