@@ -1,37 +1,17 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
 # bench-noise-host.sh - sourced by scripts/bench-noise inside its summary:
-# the host's speed inside a run (per round, from the baselines) and, with two
+# the host's speed inside a run (per round, from the baselines: the spread
+# tables' round speed line, bench-noise-spread.sh) and, with two
 # variants, the matched runs' differences against what the within-run SDs
 # predict.
 
 	echo
-	echo "the host's speed inside a run (per round: median over probes of the baseline / its run mean - 1):"
-	awk -F'\t' '
-	'"$bench_awk_med"'
-	{ key = $1 SUBSEP $2 SUBSEP $3; nb[key]++; sb[key] += $6; b[key, $4] = $6
-	  if (!(($1 SUBSEP $2) in seenk)) { seenk[$1 SUBSEP $2] = 1; kl[++nk] = $1 SUBSEP $2 }
-	  if (!(($1 SUBSEP $2 SUBSEP $3) in seenp)) { seenp[$1 SUBSEP $2 SUBSEP $3] = 1; np[$1 SUBSEP $2]++; pn[$1 SUBSEP $2, np[$1 SUBSEP $2]] = $3 }
-	  if ($4 + 1 > nr[$1 SUBSEP $2]) nr[$1 SUBSEP $2] = $4 + 1
-	  if (!($1 in seenv)) { seenv[$1] = 1; vl[++nv] = $1 } }
-	END {
-		for (i = 1; i <= nk; i++) {
-			split(kl[i], a, SUBSEP); v = a[1]; vk = kl[i]; m = 0
-			for (r = 0; r < nr[vk]; r++) {
-				c = 0
-				for (j = 1; j <= np[vk]; j++) { key = vk SUBSEP pn[vk, j]; if (((key, r) in b) && sb[key] > 0) x[++c] = b[key, r] / (sb[key] / nb[key]) - 1 }
-				if (c) y[++m] = med(x, c)
-			}
-			if (m < 3) continue
-			my = 0; for (r = 1; r <= m; r++) my += y[r]; my /= m
-			q = 0; q1 = 0; for (r = 1; r <= m; r++) { q += (y[r] - my) ^ 2; if (r > 1) q1 += (y[r] - my) * (y[r - 1] - my) }
-			sdw[v] += sqrt(q / (m - 1)); if (q > 0) { ac[v] += q1 / q; nac[v]++ }; nrun[v]++
-		}
-		for (i = 1; i <= nv; i++) { v = vl[i]
-			if (!nrun[v]) { printf "  %-10s no run with 3 rounds or more\n", v; continue }
-			printf "  %-10s SD over a run'"'"'s rounds %5.2f%% (mean over runs), lag-1 autocorrelation %s\n", v, 100 * sdw[v] / nrun[v],
-			       nac[v] ? sprintf("%+.2f", ac[v] / nac[v]) : "-" }
-	}' "$from/rounds.tsv"
+	echo "the host's speed inside a run (per round: median over probes of the baseline / its run mean - 1;"
+	echo "exitscope calibrate --from --spread, its round speed line):"
+	for v in $variant_list; do
+		printf '  %-10s %s\n' "$v" "$(sed -n 's/^round speed: //p' "$from/spread-$v.txt")"
+	done
 
 	if [ "$nvar" = 2 ]; then
 		echo
