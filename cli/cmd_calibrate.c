@@ -39,7 +39,7 @@ struct calibrate_args {
 	unsigned int runs;
 	const char *out, *keep;
 	bool from, spread, runs_set, out_set;
-	bool verdicts;
+	bool verdicts, matched;
 	char **run_argv;	/* after "--"; with --from the run files */
 	int run_argc;
 };
@@ -63,6 +63,11 @@ static const struct cli_row calibrate_rows[] = {
 		     "with --from: print per probe the spread of its rounds within\n"
 		     "and between the runs (2 or more), and each run's shift (the\n"
 		     "host's speed), instead of writing a floor"),
+	CLI_ROW_FLAG("matched", CLI_LONG('m'), struct calibrate_args, matched,
+		     "with --from: the files are two series of K runs, first\n"
+		     "the one then the other; print per probe the SD of the\n"
+		     "difference of run i of each against what their rounds\n"
+		     "predict, and how far their shifts agree"),
 	CLI_ROW_FLAG("verdicts", CLI_LONG('v'), struct calibrate_args, verdicts,
 		     "no runs: count the verdicts of the compare --json\n"
 		     "documents given (FILE ...; an A/A series, where every\n"
@@ -79,7 +84,7 @@ static const struct cli_row calibrate_rows[] = {
 const struct cli_cmd_spec calibrate_spec = {
 	.name = "calibrate",
 	.usage = "[options] [-- RUN-ARGUMENT ...]\n"
-		 "--from [--spread] [-o FILE] FILE ...\n"
+		 "--from [--spread | --matched] [-o FILE] FILE ...\n"
 		 "--verdicts COMPARE.json ...",
 	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
 		 "each run a process of its own (what differs from one run to the next, such as\n"
@@ -160,6 +165,12 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 				       a->keep ? "keep" : "runs");
 	if (a->spread && a->out_set)
 		return cli_usage_error("calibrate", "--spread prints a table and writes no floor: no -o");
+	if (a->matched && (a->spread || a->out_set))
+		return cli_usage_error("calibrate", "--matched prints a table and writes no floor: no %s",
+				       a->spread ? "--spread" : "-o");
+	if (a->matched && (argc < 4 || argc % 2))
+		return cli_usage_error("calibrate", "--from --matched wants two series of at least 2 run "
+				       "files each (an even number), got %d", argc);
 	if (argc < (a->spread ? 2 : NOISE_MIN_RUNS))
 		return cli_usage_error("calibrate", "--from%s wants at least %d run files, got %d",
 				       a->spread ? " --spread" : "", a->spread ? 2 : NOISE_MIN_RUNS, argc);
@@ -205,6 +216,8 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 		return calibrate_parse_verdicts(a, argc - optind, argv + optind);
 	if (a->spread && !a->from)
 		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
+	if (a->matched && !a->from)
+		return cli_usage_error("calibrate", "--matched reads run files: give --from FILE ...");
 	if (a->from)
 		return calibrate_parse_from(a, argc - optind, argv + optind);
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
@@ -601,6 +614,42 @@ static int calibrate_verdicts(const char *const *paths, unsigned int k)
 	return cli_stdout_check("calibrate", EXIT_OK);
 }
 
+/* --matched: the first k runs against the last k, run by run. 0, or -1 with err set. */
+static int calibrate_print_matched(FILE *f, const struct result_file *const *files, unsigned int k,
+				   struct err *err)
+{
+	struct noise_matched m;
+
+	if (noise_matched(files, files + k / 2, k / 2, &m, err))
+		return -1;
+	fprintf(f, "%-20s %5s %8s %9s %8s %8s\n", "probe", "pairs", "diff SD", "expected", "ratio", "floor");
+	for (size_t i = 0; i < m.n_probes; i++) {
+		const struct noise_matched_probe *p = &m.probes[i];
+
+		fprintf(f, "%-20s %5zu %7.2f%% %8.2f%% %8.2f %7.2f%%\n", p->name, p->pairs, 100 * p->diff_sd,
+			100 * p->expected, p->expected > 0 ? p->diff_sd / p->expected : 0, 100 * p->floor);
+	}
+	if (m.shift_runs)
+		fprintf(f, "common shift over %zu runs: SD %.2f%% (first), %.2f%% (second), difference "
+			"%.2f%%; correlation ", m.shift_runs, 100 * m.shift_sd_a, 100 * m.shift_sd_b,
+			100 * m.shift_diff_sd);
+	else
+		fprintf(f, "common shift: - (fewer than 3 runs with a shift in both)");
+	if (m.shift_runs && isfinite(m.shift_corr))
+		fprintf(f, "%.2f\n", m.shift_corr);
+	else
+		fprintf(f, m.shift_runs ? "-\n" : "\n");
+	fprintf(f, "\n");
+	text_wrap_print(f, "", 0, "per probe over the pairs of run i of the first series and run i of the "
+			"second: diff SD: the SD of the difference of their run means; expected: what their "
+			"rounds predict of it (the root of the sum of both runs' squared standard errors); "
+			"ratio: the one over the other; floor: the SD of a per-run component the rounds do "
+			"not explain; in % of the probe's mean; common shift: each series' shift per run "
+			"(as --spread's) compared");
+	noise_matched_release(&m);
+	return 0;
+}
+
 /* Read the k files at paths[]; with --spread print their spread, else write their floor to a->out. */
 static int calibrate_floor(const struct calibrate_args *a, const char **paths, unsigned int k)
 {
@@ -618,6 +667,13 @@ static int calibrate_floor(const struct calibrate_args *a, const char **paths, u
 	/* A run given twice would count as two runs that agree: a floor of nothing. */
 	if (compare_runs_distinct((const struct result_file *const *)files, k, NULL, 0, &err)) {
 		rc = cli_error("calibrate", EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
+	if (a->matched) {
+		if (calibrate_print_matched(stdout, (const struct result_file *const *)files, k, &err))
+			rc = cli_error("calibrate", EXIT_FAIL, "no matched table from these runs: %s", err.msg);
+		else
+			rc = cli_stdout_check("calibrate", EXIT_OK);
 		goto out;
 	}
 	if (a->spread) {
@@ -696,10 +752,10 @@ int cmd_calibrate(int argc, char **argv)
 	if (a.verdicts)
 		return calibrate_verdicts((const char *const *)a.run_argv, (unsigned int)a.run_argc);
 	if (a.from) {
-		rc = a.spread ? EXIT_OK : cli_output_distinct("calibrate", "-o", a.out,
+		rc = a.spread || a.matched ? EXIT_OK : cli_output_distinct("calibrate", "-o", a.out,
 							      (const char **)a.run_argv,
 							      (size_t)a.run_argc, "a run file");
-		if (!rc && !a.spread)
+		if (!rc && !a.spread && !a.matched)
 			rc = cli_output_check("calibrate", a.out);
 		return rc ? rc : calibrate_floor(&a, (const char **)a.run_argv, (unsigned int)a.run_argc);
 	}

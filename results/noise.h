@@ -160,6 +160,36 @@ int noise_spread(const struct result_file *const *runs, size_t k, struct noise_s
 		 struct err *err);
 void noise_spread_release(struct noise_spread *s);
 
+/*
+ * Two series of k runs matched run by run (run i of a with run i of b,
+ * results/noise_spread.c): per probe of a (ok with 2 rounds or more in
+ * both runs of at least 2 pairs), over those pairs, diff_sd the SD of the
+ * difference of the run means (a run's: the mean of its round medians),
+ * expected the root of the mean of both runs' squared standard errors
+ * (round SD^2 / rounds, summed), floor the SD of a per-run component they
+ * do not explain, sqrt(max(0, diff_sd^2 - expected^2) / 2), each over the
+ * pairs' mean of both run means; then each series' shift per run
+ * (noise_spread's run_shift) and, over the runs where both have one (at
+ * least 3, else shift_runs 0), their SDs, the SD of their difference and
+ * their correlation (NAN when either is flat).
+ */
+struct noise_matched_probe {
+	const char *name;
+	size_t pairs;
+	double diff_sd, expected, floor;
+};
+
+struct noise_matched {
+	struct noise_matched_probe *probes;
+	size_t n_probes, shift_runs;
+	double shift_sd_a, shift_sd_b, shift_diff_sd, shift_corr;
+};
+
+/* 0, -EINVAL (k < 2) or -ENOMEM, with one line in err; noise_matched_release() it. */
+int noise_matched(const struct result_file *const *a, const struct result_file *const *b, size_t k,
+		  struct noise_matched *m, struct err *err);
+void noise_matched_release(struct noise_matched *m);
+
 /* Free the arrays noise_estimate() allocated (nothing else). */
 void noise_release(struct noise_floor *nf);
 

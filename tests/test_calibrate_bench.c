@@ -3,7 +3,8 @@
  * test_calibrate_bench.c - the figures scripts/bench-noise and
  * scripts/bench-method take from `exitscope calibrate` instead of
  * computing them: --spread's host speed per round inside a run (its SD
- * over a run's rounds and lag-1 autocorrelation, a median over probes) and
+ * over a run's rounds and lag-1 autocorrelation, a median over probes),
+ * --matched's table of two series of runs matched run by run, and
  * --verdicts' tally of compare documents (counts, shares and medians), on
  * files written here whose figures are worked out by hand.
  */
@@ -83,6 +84,78 @@ static void test_round_speed(const char *dir)
 	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "--spread", p1, p2, NULL });
 	ok(res.status == 0 && strstr(res.out, "round speed: - (no run of 3 rounds or more)\n"),
 	   "--spread on runs of 2 rounds: no round speed (%d)", res.status);
+	run_free(&res);
+}
+
+/* The sample SD of x[0..n-1]. */
+static double sd_of(const double *x, size_t n)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return sqrt(ss / (double)(n - 1));
+}
+
+/*
+ * --matched: series a's runs have round medians {10.5, 11.5}, {14.5,
+ * 15.5}, {20.5, 21.5} (run means 11, 15, 21, squared standard errors 0.5 /
+ * 2), b's {10, 10}, {14, 14}, {19, 19}. Differences 1, 1, 2: SD sqrt(1/3);
+ * expected sqrt(0.25); floor sqrt((1/3 - 1/4) / 2); over the pairs' mean
+ * 15. Shifts: a's 33/47 - 1, 45/47 - 1, 63/47 - 1, b's 30/43 - 1, 42/43 -
+ * 1, 57/43 - 1.
+ */
+static void test_matched(const char *dir)
+{
+	static const double ma[3][2] = { { 10.5, 11.5 }, { 14.5, 15.5 }, { 20.5, 21.5 } };
+	static const double mb[3][2] = { { 10, 10 }, { 14, 14 }, { 19, 19 } };
+	static const double flat[3][5] = { { 1000, 1000 }, { 1000, 1000 }, { 1000, 1000 } };
+	double sa[3], sb[3], sd[3], mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+	char path[6][600], want[300];
+	struct run_result res;
+
+	for (size_t i = 0; i < 6; i++) {
+		char name[32];
+		const char *p;
+
+		snprintf(name, sizeof(name), "matched-%zu.json", i + 1);
+		p = bench_run(dir, name, i < 3 ? ma[i] : mb[i - 3], flat, 2);
+		snprintf(path[i], sizeof(path[i]), "%s", p ? p : "?");
+	}
+	for (size_t i = 0; i < 3; i++) {
+		sa[i] = (ma[i][0] + ma[i][1]) / 2 / (47.0 / 3) - 1;
+		sb[i] = mb[i][0] / (43.0 / 3) - 1;
+		sd[i] = sa[i] - sb[i];
+		mx += sa[i] / 3;
+		my += sb[i] / 3;
+	}
+	for (size_t i = 0; i < 3; i++) {
+		sxy += (sa[i] - mx) * (sb[i] - my);
+		sxx += (sa[i] - mx) * (sa[i] - mx);
+		syy += (sb[i] - my) * (sb[i] - my);
+	}
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "--matched", path[0], path[1], path[2],
+			path[3], path[4], path[5], NULL });
+	snprintf(want, sizeof(want), "\n%-20s %5d %7.2f%% %8.2f%% %8.2f %7.2f%%\n", "q", 3, 100 * sqrt(1.0 / 3) / 15,
+		 100 * 0.5 / 15, sqrt(1.0 / 3) / 0.5, 100 * sqrt((1.0 / 3 - 0.25) / 2) / 15);
+	ok(res.status == 0 && strstr(res.out, want) && strstr(want, "3.85%") && strstr(want, "1.36%"),
+	   "--matched: q's diff SD 3.85%%, expected 3.33%%, floor 1.36%% (%d)", res.status);
+	if (res.status || !strstr(res.out, want))
+		diag("want %sgot: %s%s", want, res.out, res.err);
+	snprintf(want, sizeof(want), "common shift over 3 runs: SD %.2f%% (first), %.2f%% (second), difference "
+		 "%.2f%%; correlation %.2f\n", 100 * sd_of(sa, 3), 100 * sd_of(sb, 3), 100 * sd_of(sd, 3),
+		 sxy / sqrt(sxx * syy));
+	ok(strstr(res.out, want) != NULL, "--matched: both series' shifts, their difference and correlation");
+	if (!strstr(res.out, want))
+		diag("want %sgot: %s", want, res.out);
+	run_free(&res);
+
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "--matched", path[0], path[1], path[3],
+			NULL });
+	ok(res.status == 2 && strstr(res.err, "an even number"), "--matched with an odd count: exit 2 (%d)",
+	   res.status);
 	run_free(&res);
 }
 
@@ -168,6 +241,7 @@ int main(void)
 		return tap_skip_all("EXITSCOPE is not set (run through make check)");
 	dir = fixture_tmpdir();
 	test_round_speed(dir);
+	test_matched(dir);
 	test_verdicts(dir);
 	fixture_rmdir(dir);
 	return done_testing();
