@@ -39,7 +39,7 @@ struct calibrate_args {
 	unsigned int runs;
 	const char *out, *keep;
 	bool from, spread, runs_set, out_set;
-	bool verdicts, matched;
+	bool verdicts, matched, show;
 	char **run_argv;	/* after "--"; with --from the run files */
 	int run_argc;
 };
@@ -68,6 +68,9 @@ static const struct cli_row calibrate_rows[] = {
 		     "the one then the other; print per probe the SD of the\n"
 		     "difference of run i of each against what their rounds\n"
 		     "predict, and how far their shifts agree"),
+	CLI_ROW_FLAG("show", CLI_LONG('w'), struct calibrate_args, show,
+		     "no runs: print the floor of the noise file given (FILE)\n"
+		     "and the range of its figures over the probes"),
 	CLI_ROW_FLAG("verdicts", CLI_LONG('v'), struct calibrate_args, verdicts,
 		     "no runs: count the verdicts of the compare --json\n"
 		     "documents given (FILE ...; an A/A series, where every\n"
@@ -85,7 +88,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.name = "calibrate",
 	.usage = "[options] [-- RUN-ARGUMENT ...]\n"
 		 "--from [--spread | --matched] [-o FILE] FILE ...\n"
-		 "--verdicts COMPARE.json ...",
+		 "--verdicts COMPARE.json ...\n"
+		 "--show NOISE.json",
 	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
 		 "each run a process of its own (what differs from one run to the next, such as\n"
 		 "memory and CPU placement or the host's speed, is drawn once per process), and\n"
@@ -183,13 +187,19 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* With --verdicts: the arguments left are compare documents; nothing is run. */
+/* With --verdicts: the arguments left are compare documents (--show: one noise file); nothing is run. */
 static int calibrate_parse_verdicts(struct calibrate_args *a, int argc, char **argv)
 {
-	if (a->from || a->spread || a->runs_set || a->keep || a->out_set)
-		return cli_usage_error("calibrate", "--verdicts reads compare documents: no --%s",
+	const char *what = a->show ? "--show reads a noise file" : "--verdicts reads compare documents";
+
+	if (a->from || a->spread || a->runs_set || a->keep || a->out_set || a->matched ||
+	    (a->show && a->verdicts))
+		return cli_usage_error("calibrate", "%s: no --%s", what,
 				       a->from ? "from" : a->spread ? "spread" : a->runs_set ? "runs" :
-				       a->keep ? "keep" : "output");
+				       a->keep ? "keep" : a->out_set ? "output" : a->matched ? "matched" :
+				       "verdicts");
+	if (a->show && argc != 1)
+		return cli_usage_error("calibrate", "--show wants one noise file, got %d", argc);
 	if (argc < 1)
 		return cli_usage_error("calibrate", "--verdicts wants at least 1 compare document");
 	for (int i = 0; i < argc; i++)
@@ -212,7 +222,7 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 		return rc == CLI_PARSE_HELP ? -1 : rc;
 	a->runs_set = cli_given(&p, CLI_LONG('r'));
 	a->out_set = cli_given(&p, 'o');
-	if (a->verdicts)
+	if (a->verdicts || a->show)
 		return calibrate_parse_verdicts(a, argc - optind, argv + optind);
 	if (a->spread && !a->from)
 		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
@@ -650,6 +660,46 @@ static int calibrate_print_matched(FILE *f, const struct result_file *const *fil
 	return 0;
 }
 
+/* One figure's range over the floor's probes: in % (pct) or as it is, "-" without one. */
+static void calibrate_print_range(FILE *f, const char *label, const struct noise_range *r, int pct)
+{
+	const double k = pct ? 100 : 1;
+	const char *u = pct ? "%" : "";
+
+	if (!r->n) {
+		fprintf(f, "%s: -\n", label);
+		return;
+	}
+	fprintf(f, "%s: min %.*f%s, median %.*f%s, max %.*f%s over %zu probes\n", label, pct ? 2 : 1, k * r->min,
+		u, pct ? 2 : 1, k * r->median, u, pct ? 2 : 1, k * r->max, u, r->n);
+}
+
+/* --show: the noise file's floor as calibrate prints it, then its figures' ranges over the probes. */
+static int calibrate_show(const char *path)
+{
+	struct noise_ranges r;
+	struct noise_floor *nf;
+	struct err err;
+
+	nf = noise_read_file(path, &err);
+	if (!nf)
+		return cli_error("calibrate", EXIT_FAIL, "%s", err.msg);
+	if (noise_ranges(nf, &r)) {
+		noise_free(nf);
+		return cli_error("calibrate", EXIT_FAIL, "out of memory");
+	}
+	printf("%s: %lld runs, %s to %s\n\n", path, nf->runs, nf->first_started ? nf->first_started : "-",
+	       nf->last_finished ? nf->last_finished : "-");
+	calibrate_print(stdout, nf);
+	printf("\n");
+	calibrate_print_range(stdout, "range of between %", &r.rel, 1);
+	calibrate_print_range(stdout, "range of df", &r.df, 0);
+	calibrate_print_range(stdout, "range of at speed %", &r.speed_rel, 1);
+	calibrate_print_range(stdout, "range of at speed df", &r.speed_df, 0);
+	noise_free(nf);
+	return cli_stdout_check("calibrate", EXIT_OK);
+}
+
 /* Read the k files at paths[]; with --spread print their spread, else write their floor to a->out. */
 static int calibrate_floor(const struct calibrate_args *a, const char **paths, unsigned int k)
 {
@@ -749,6 +799,8 @@ int cmd_calibrate(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if (a.show)
+		return calibrate_show(a.run_argv[0]);
 	if (a.verdicts)
 		return calibrate_verdicts((const char *const *)a.run_argv, (unsigned int)a.run_argc);
 	if (a.from) {

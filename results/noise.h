@@ -190,6 +190,24 @@ int noise_matched(const struct result_file *const *a, const struct result_file *
 		  struct noise_matched *m, struct err *err);
 void noise_matched_release(struct noise_matched *m);
 
+/*
+ * A floor's figures over its probes (results/noise_estimate.c): the
+ * smallest, the median (stats_median) and the largest between_sd_rel and
+ * df, as measured and at guest speed, over the probes that have them (n
+ * 0: none).
+ */
+struct noise_range {
+	size_t n;
+	double min, median, max;
+};
+
+struct noise_ranges {
+	struct noise_range rel, df, speed_rel, speed_df;
+};
+
+/* 0, or -ENOMEM. */
+int noise_ranges(const struct noise_floor *nf, struct noise_ranges *r);
+
 /* Free the arrays noise_estimate() allocated (nothing else). */
 void noise_release(struct noise_floor *nf);
 

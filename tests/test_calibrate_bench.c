@@ -4,7 +4,8 @@
  * scripts/bench-method take from `exitscope calibrate` instead of
  * computing them: --spread's host speed per round inside a run (its SD
  * over a run's rounds and lag-1 autocorrelation, a median over probes),
- * --matched's table of two series of runs matched run by run, and
+ * --matched's table of two series of runs matched run by run, --show's
+ * ranges of a floor's figures over its probes, and
  * --verdicts' tally of compare documents (counts, shares and medians), on
  * files written here whose figures are worked out by hand.
  */
@@ -14,13 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results/noise.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
 
 static const char *exe;
 
-/* A method-v2 run file of probes p, q, r with round medians med[] and loops base[p|q|r][0..n-1]. */
+/* A method-v2 run file of probes p, q, r with round medians med[] (q's 100 more, r's 200) and loops base[][]. */
 static const char *bench_run(const char *dir, const char *name, const double *med,
 			     const double (*base)[5], size_t n)
 {
@@ -30,10 +32,12 @@ static const char *bench_run(const char *dir, const char *name, const double *me
 	for (size_t k = 0; k < 3; k++) {
 		json_t *rounds = json_array(), *probe = fixture_probe(names[k], "insn", med, n, 1);
 
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			double m = med[i] + 100.0 * (double)k;
+
 			json_array_append_new(rounds, json_pack("{s:i, s:[f], s:f, s:f, s:f}", "batch", 64,
-				"samples", med[i], "median", med[i], "baseline_median", base[k][i],
-				"raw_median", base[k][i] + med[i]));
+				"samples", m, "median", m, "baseline_median", base[k][i], "raw_median", base[k][i] + m));
+		}
 		json_object_set_new(probe, "rounds", rounds);
 		json_array_append_new(probes, probe);
 	}
@@ -104,8 +108,9 @@ static double sd_of(const double *x, size_t n)
  * 15.5}, {20.5, 21.5} (run means 11, 15, 21, squared standard errors 0.5 /
  * 2), b's {10, 10}, {14, 14}, {19, 19}. Differences 1, 1, 2: SD sqrt(1/3);
  * expected sqrt(0.25); floor sqrt((1/3 - 1/4) / 2); over the pairs' mean
- * 15. Shifts: a's 33/47 - 1, 45/47 - 1, 63/47 - 1, b's 30/43 - 1, 42/43 -
- * 1, 57/43 - 1.
+ * 15 (p's row). Shifts: the median over p, q, r of the run mean over the
+ * probe's mean, less 1, q's (p's moves most, r's least): a's 111, 115, 121
+ * over 347/3, b's 110, 114, 119 over 343/3, less 1.
  */
 static void test_matched(const char *dir)
 {
@@ -125,8 +130,8 @@ static void test_matched(const char *dir)
 		snprintf(path[i], sizeof(path[i]), "%s", p ? p : "?");
 	}
 	for (size_t i = 0; i < 3; i++) {
-		sa[i] = (ma[i][0] + ma[i][1]) / 2 / (47.0 / 3) - 1;
-		sb[i] = mb[i][0] / (43.0 / 3) - 1;
+		sa[i] = ((ma[i][0] + ma[i][1]) / 2 + 100) / (347.0 / 3) - 1;
+		sb[i] = (mb[i][0] + 100) / (343.0 / 3) - 1;
 		sd[i] = sa[i] - sb[i];
 		mx += sa[i] / 3;
 		my += sb[i] / 3;
@@ -138,10 +143,10 @@ static void test_matched(const char *dir)
 	}
 	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "--matched", path[0], path[1], path[2],
 			path[3], path[4], path[5], NULL });
-	snprintf(want, sizeof(want), "\n%-20s %5d %7.2f%% %8.2f%% %8.2f %7.2f%%\n", "q", 3, 100 * sqrt(1.0 / 3) / 15,
+	snprintf(want, sizeof(want), "\n%-20s %5d %7.2f%% %8.2f%% %8.2f %7.2f%%\n", "p", 3, 100 * sqrt(1.0 / 3) / 15,
 		 100 * 0.5 / 15, sqrt(1.0 / 3) / 0.5, 100 * sqrt((1.0 / 3 - 0.25) / 2) / 15);
 	ok(res.status == 0 && strstr(res.out, want) && strstr(want, "3.85%") && strstr(want, "1.36%"),
-	   "--matched: q's diff SD 3.85%%, expected 3.33%%, floor 1.36%% (%d)", res.status);
+	   "--matched: p's diff SD 3.85%%, expected 3.33%%, floor 1.36%% (%d)", res.status);
 	if (res.status || !strstr(res.out, want))
 		diag("want %sgot: %s%s", want, res.out, res.err);
 	snprintf(want, sizeof(want), "common shift over 3 runs: SD %.2f%% (first), %.2f%% (second), difference "
@@ -156,6 +161,60 @@ static void test_matched(const char *dir)
 			NULL });
 	ok(res.status == 2 && strstr(res.err, "an even number"), "--matched with an odd count: exit 2 (%d)",
 	   res.status);
+	run_free(&res);
+}
+
+/*
+ * --show: a floor of three probes (test_matched's first series) printed
+ * back with each figure's range over the probes: the smallest, the middle
+ * one of the three and the largest, as the noise file has them.
+ */
+static void test_show(const char *dir)
+{
+	char noise[600], path[3][600], want[300];
+	double rel[3], t;
+	struct run_result res;
+	struct noise_floor *nf;
+	struct err err;
+
+	for (size_t i = 0; i < 3; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "matched-%zu.json", i + 1);
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, name);
+	}
+	snprintf(noise, sizeof(noise), "%s/show-noise.json", dir);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--from", "-o", noise, path[0], path[1], path[2],
+			NULL });
+	run_free(&res);
+	nf = noise_read_file(noise, &err);
+	if (!nf || nf->n_probes != 3) {
+		ok(0, "--show: a floor of 3 probes to show");
+		noise_free(nf);
+		return;
+	}
+	for (size_t i = 0; i < 3; i++)
+		rel[i] = 100 * nf->probes[i].cycles.between_sd_rel;
+	noise_free(nf);
+	/* Sorted by hand: three values, three swaps at most. */
+	for (size_t i = 0; i < 2; i++)
+		for (size_t j = 0; j < 2 - i; j++)
+			if (rel[j] > rel[j + 1]) {
+				t = rel[j];
+				rel[j] = rel[j + 1];
+				rel[j + 1] = t;
+			}
+	snprintf(want, sizeof(want), "range of between %%: min %.2f%%, median %.2f%%, max %.2f%% over 3 probes\n",
+		 rel[0], rel[1], rel[2]);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--show", noise, NULL });
+	ok(res.status == 0 && strstr(res.out, want) && rel[0] < rel[1] && rel[1] < rel[2],
+	   "--show: the floor's between %% over its 3 probes, min < median < max (%d)", res.status);
+	if (res.status || !strstr(res.out, want))
+		diag("want %sgot: %s%s", want, res.out, res.err);
+	run_free(&res);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--show", noise, noise, NULL });
+	ok(res.status == 2 && strstr(res.err, "--show wants one noise file, got 2"),
+	   "--show with two files: exit 2 (%d)", res.status);
 	run_free(&res);
 }
 
@@ -242,6 +301,7 @@ int main(void)
 	dir = fixture_tmpdir();
 	test_round_speed(dir);
 	test_matched(dir);
+	test_show(dir);
 	test_verdicts(dir);
 	fixture_rmdir(dir);
 	return done_testing();

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bench-method-verdicts.sh - sourced by scripts/bench-method inside its
 # summary: the runs table (wall and CPU time, rounds, stop reasons, the
-# host's CPU time beside), each noise floor's spread, and the A/A verdict
+# host's CPU time beside), each noise floor's spread (`exitscope calibrate
+# --show`, floor-V.txt), and the A/A verdict
 # tables (per variant and model, per comparison k, per probe: `exitscope
 # calibrate --verdicts` of the comparisons, cmp/tally-V-M-aa.txt).
 
@@ -54,25 +55,17 @@
 			       mw, mx, mc, lo, hi, mr, np[v] ? 100 * full / np[v] : 0, mx_r, mb, mn, mi, ms, stops_s }
 	}' "$from/runs.tsv"
 
-	# spread_line LABEL UNIT PATH R: min, median (the upper one) and max of the
-	# floor's values at PATH (x 100 for a %), each rounded to 1/R; nothing
-	# when it has none.
-	spread_line() {
-		q "$floor" "$3" 2>/dev/null | sort -g | awk -v l="$1" -v u="$2" -v r="$4" '
-		function rd(x) { if (u == "%") x *= 100; x *= r; return (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / r }
-		{ x[NR] = $1 }
-		END { if (NR) printf "%s min %s%s, median %s%s, max %s%s\n", l, rd(x[1]), u, rd(x[int(NR / 2) + 1]), u,
-		      rd(x[NR]), u }'
-	}
+	# Each floor's figures' ranges over its probes: `exitscope calibrate --show`.
 	for v in $variant_list; do
 		floor=$(floor_of "$v")
 		[ -n "$floor" ] || continue
 		echo
 		echo "noise floor of $v ($floor): $(qv "$floor" runs) runs, $(qv "$floor" first_started) to $(qv "$floor" last_finished), $(qn "$floor" 'probes[*]') probes"
-		spread_line "  between-run SD per probe:" % 'probes[*].between_sd_rel' 100
-		spread_line "  its df per probe:" "" 'probes[*].df' 10
-		spread_line "  at guest speed:" % 'probes[*].at_guest_speed.between_sd_rel' 100
-		spread_line "  its df at guest speed:" "" 'probes[*].at_guest_speed.df' 10
+		"$exe" calibrate --show "$floor" > "$from/floor-$v.txt" 2>&1 ||
+			echo "bench-method: no ranges of $floor: $(head -n 1 "$from/floor-$v.txt")" >&2
+		sed -n 's/^range of between %: /  between-run SD per probe: /p; s/^range of df: /  its df per probe: /p
+			s/^range of at speed %: /  at guest speed: /p; s/^range of at speed df: /  its df at guest speed: /p' \
+			"$from/floor-$v.txt"
 		[ -f "$from/calibrate.tsv" ] && awk -F'\t' -v v="$v" '$1 == v { printf "  calibrate ran at %s for %s s, load %s to %s\n", $3, $4, $5, $6 }' "$from/calibrate.tsv"
 	done
 
