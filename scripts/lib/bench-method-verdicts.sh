@@ -110,7 +110,7 @@
 		sed -n '/^file /,/^$/{/^file /d; /^$/d; p}' "$t" |
 		while read -r _ _ f _ s _ _ _ _ _ _ _ _ d _; do
 			printf ' %s%s%s' "${d%\%}" "$(printf '%*s' "$f" '' | tr ' ' '*')" "$(printf '%*s' "$s" '' | tr ' ' '*')"
-		done | fold -s -w 100 | sed "1s/^/  $(printf '%-10s %-6s' "$v" "$m")/; 2,\$s/^/                   /"
+		done | fold -s -w 80 | sed "1s/^/  $(printf '%-10s %-6s' "$v" "$m")/; 2,\$s/^/                   /"
 		echo
 	done < "$from/cmp/aa-models.tsv"
 	echo
