@@ -7,7 +7,10 @@
  * what each run's own rounds show (results/noise.h, noise_estimate), written
  * as a noise file for `compare --noise FILE`. With --from the same from
  * run files made before, and --spread prints what each probe's figure
- * varies by within and between them (results/noise.h, noise_spread).
+ * varies by within and between them (results/noise.h, noise_spread),
+ * --matched two series of them matched run by run (noise_matched);
+ * --verdicts counts the verdicts of compare documents
+ * (results/verdict_tally.h), --show prints a noise file's floor.
  */
 #include <errno.h>
 #include <limits.h>
@@ -101,7 +104,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.rows = calibrate_rows,
 	.col = 17,
 	.order = '+',	/* the run's arguments after "--" are left alone */
-	.tail = "Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
+	.tail = "Exit status: 0 the floor was written (--spread, --matched, --verdicts, --show:\n"
+		"the table printed), 1 a run failed or the floor (or table) could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
 		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the runs' files so\n"
 		"far are kept and named; no floor).\n",
