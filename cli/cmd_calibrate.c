@@ -7,7 +7,10 @@
  * what each run's own rounds show (results/noise.h, noise_estimate), written
  * as a noise file for `compare --noise FILE`. With --from the same from
  * run files made before, and --spread prints what each probe's figure
- * varies by within and between them (results/noise.h, noise_spread).
+ * varies by within and between them (results/noise.h, noise_spread),
+ * --matched two series of them matched run by run (noise_matched);
+ * --verdicts counts the verdicts of compare documents
+ * (results/verdict_tally.h), --show prints a noise file's floor.
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +32,7 @@
 #include "method/repeat.h"
 #include "results/noise.h"
 #include "results/result_read.h"
+#include "results/verdict_tally.h"
 
 #define CALIBRATE_DEFAULT_RUNS	10	/* the floor's df grows with the runs: 3 give almost none */
 #define CALIBRATE_DEFAULT_OUT	"exitscope-noise.json"
@@ -38,6 +42,7 @@ struct calibrate_args {
 	unsigned int runs;
 	const char *out, *keep;
 	bool from, spread, runs_set, out_set;
+	bool verdicts, matched, show;
 	char **run_argv;	/* after "--"; with --from the run files */
 	int run_argc;
 };
@@ -61,6 +66,18 @@ static const struct cli_row calibrate_rows[] = {
 		     "with --from: print per probe the spread of its rounds within\n"
 		     "and between the runs (2 or more), and each run's shift (the\n"
 		     "host's speed), instead of writing a floor"),
+	CLI_ROW_FLAG("matched", CLI_LONG('m'), struct calibrate_args, matched,
+		     "with --from: the files are two series of K runs, first\n"
+		     "the one then the other; print per probe the SD of the\n"
+		     "difference of run i of each against what their rounds\n"
+		     "predict, and how far their shifts agree"),
+	CLI_ROW_FLAG("show", CLI_LONG('w'), struct calibrate_args, show,
+		     "no runs: print the floor of the noise file given (FILE)\n"
+		     "and the range of its figures over the probes"),
+	CLI_ROW_FLAG("verdicts", CLI_LONG('v'), struct calibrate_args, verdicts,
+		     "no runs: count the verdicts of the compare --json\n"
+		     "documents given (FILE ...; an A/A series, where every\n"
+		     "faster or slower is false), in all, per file, per probe"),
 	{ .name = "-- RUN-ARGUMENT ...",
 	  .help = "probes and options of each run, as 'exitscope run' takes them\n"
 		  "(default: the whole catalogue with run's defaults); calibrate\n"
@@ -73,7 +90,9 @@ static const struct cli_row calibrate_rows[] = {
 const struct cli_cmd_spec calibrate_spec = {
 	.name = "calibrate",
 	.usage = "[options] [-- RUN-ARGUMENT ...]\n"
-		 "--from [--spread] [-o FILE] FILE ...",
+		 "--from [--spread | --matched] [-o FILE] FILE ...\n"
+		 "--verdicts COMPARE.json ...\n"
+		 "--show NOISE.json",
 	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
 		 "each run a process of its own (what differs from one run to the next, such as\n"
 		 "memory and CPU placement or the host's speed, is drawn once per process), and\n"
@@ -85,7 +104,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.rows = calibrate_rows,
 	.col = 17,
 	.order = '+',	/* the run's arguments after "--" are left alone */
-	.tail = "Exit status: 0 the floor was written, 1 a run failed or the floor could not be\n"
+	.tail = "Exit status: 0 the floor was written (--spread, --matched, --verdicts, --show:\n"
+		"the table printed), 1 a run failed or the floor (or table) could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
 		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the runs' files so\n"
 		"far are kept and named; no floor).\n",
@@ -153,12 +173,42 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 				       a->keep ? "keep" : "runs");
 	if (a->spread && a->out_set)
 		return cli_usage_error("calibrate", "--spread prints a table and writes no floor: no -o");
+	if (a->matched && (a->spread || a->out_set))
+		return cli_usage_error("calibrate", "--matched prints a table and writes no floor: no %s",
+				       a->spread ? "--spread" : "-o");
+	if (a->matched && (argc < 4 || argc % 2))
+		return cli_usage_error("calibrate", "--from --matched wants two series of at least 2 run "
+				       "files each (an even number), got %d", argc);
 	if (argc < (a->spread ? 2 : NOISE_MIN_RUNS))
 		return cli_usage_error("calibrate", "--from%s wants at least %d run files, got %d",
 				       a->spread ? " --spread" : "", a->spread ? 2 : NOISE_MIN_RUNS, argc);
 	for (int i = 0; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1])
 			return cli_usage_error("calibrate", "options go before the run files: '%s'",
+					       argv[i]);
+	a->run_argv = argv;
+	a->run_argc = argc;
+	return 0;
+}
+
+/* With --verdicts: the arguments left are compare documents (--show: one noise file); nothing is run. */
+static int calibrate_parse_verdicts(struct calibrate_args *a, int argc, char **argv)
+{
+	const char *what = a->show ? "--show reads a noise file" : "--verdicts reads compare documents";
+
+	if (a->from || a->spread || a->runs_set || a->keep || a->out_set || a->matched ||
+	    (a->show && a->verdicts))
+		return cli_usage_error("calibrate", "%s: no --%s", what,
+				       a->from ? "from" : a->spread ? "spread" : a->runs_set ? "runs" :
+				       a->keep ? "keep" : a->out_set ? "output" : a->matched ? "matched" :
+				       "verdicts");
+	if (a->show && argc != 1)
+		return cli_usage_error("calibrate", "--show wants one noise file, got %d", argc);
+	if (argc < 1)
+		return cli_usage_error("calibrate", "--verdicts wants at least 1 compare document");
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return cli_usage_error("calibrate", "options go before the compare documents: '%s'",
 					       argv[i]);
 	a->run_argv = argv;
 	a->run_argc = argc;
@@ -176,8 +226,12 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 		return rc == CLI_PARSE_HELP ? -1 : rc;
 	a->runs_set = cli_given(&p, CLI_LONG('r'));
 	a->out_set = cli_given(&p, 'o');
+	if (a->verdicts || a->show)
+		return calibrate_parse_verdicts(a, argc - optind, argv + optind);
 	if (a->spread && !a->from)
 		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
+	if (a->matched && !a->from)
+		return cli_usage_error("calibrate", "--matched reads run files: give --from FILE ...");
 	if (a->from)
 		return calibrate_parse_from(a, argc - optind, argv + optind);
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
@@ -451,6 +505,21 @@ static void calibrate_print_shifts(FILE *f, const struct noise_spread *ns)
 	fprintf(f, "\n");
 }
 
+/* --spread: the host's speed inside a run, per round (its SD over a run's rounds, its lag-1 correlation). */
+static void calibrate_print_round_speed(FILE *f, const struct noise_spread *ns)
+{
+	if (ns->round_sd < 0) {
+		fprintf(f, "round speed: - (no run of 3 rounds or more)\n");
+		return;
+	}
+	fprintf(f, "round speed: SD over a run's rounds %.2f%% (mean over %zu runs), lag-1 autocorrelation ",
+		100 * ns->round_sd, ns->round_runs);
+	if (isfinite(ns->round_ac))
+		fprintf(f, "%+.2f\n", ns->round_ac);
+	else
+		fprintf(f, "-\n");
+}
+
 /* --spread: the probes' spread as measured, then at equal guest speed, then per run. */
 static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 {
@@ -480,6 +549,7 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 		fprintf(f, " %8.2f\n", s->se > 0 ? s->run_sd / s->se : 0);
 	}
 	calibrate_print_shifts(f, ns);
+	calibrate_print_round_speed(f, ns);
 	fprintf(f, "\n");
 	text_wrap_print(f, "", 0, "within: SD of a run's round medians (pooled); se(run): within / "
 			"sqrt(rounds); between: SD of the run means; floor: the SD left beyond se(run); "
@@ -488,7 +558,150 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 			"the probe's slope on its loop x mean loop / mean, loop: SD of the runs' mean loops, "
 			"ratio: between / se(run); in % of the probe's mean; the third per run in the order "
 			"given, its shift and the same of the probes' loops (the host's speed), left: per "
-			"probe the SD over runs of a run mean / its probe mean - 1 - the run's shift");
+			"probe the SD over runs of a run mean / its probe mean - 1 - the run's shift; round speed: "
+			"per round the median over probes of its loop / the probe's mean loop in the run - 1");
+}
+
+/* n of all in %, as a tally's cells show it ("0.0%" of none). */
+static double tally_pct(size_t n, size_t all)
+{
+	return all ? 100.0 * (double)n / (double)all : 0;
+}
+
+/* A median of a tally in %: "-" without one, ">1000%" past it (no interval). */
+static const char *tally_med(double v, const char *fmt, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v >= 1000)
+		snprintf(buf, len, ">1000%%");
+	else
+		snprintf(buf, len, fmt, v);
+	return buf;
+}
+
+/* One verdict count as a row: n, then each verdict's count and share, then the medians. */
+static void calibrate_print_count(FILE *f, const struct verdict_count *c)
+{
+	char m[32], d[32], h[32];
+
+	fprintf(f, " %4zu %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %7s %7s %6s\n", c->n,
+		c->faster, tally_pct(c->faster, c->n), c->slower, tally_pct(c->slower, c->n), c->noisy,
+		tally_pct(c->noisy, c->n), c->same, tally_pct(c->same, c->n), c->unjudged,
+		tally_pct(c->unjudged, c->n), tally_med(c->mdc, "%.1f%%", m, sizeof(m)),
+		tally_med(c->diff, "%+.2f%%", d, sizeof(d)), tally_med(c->half, "%.2f%%", h, sizeof(h)));
+}
+
+/* --verdicts: the tally of the compare documents at paths[0..k-1]. */
+static int calibrate_verdicts(const char *const *paths, unsigned int k)
+{
+	static const char head[] = " %4s %10s %10s %10s %10s %10s %7s %7s %6s\n";
+	struct verdict_tally t;
+	struct err err;
+
+	if (verdict_tally(paths, k, &t, &err))
+		return cli_error("calibrate", EXIT_FAIL, "no tally of these comparisons: %s", err.msg);
+	printf("%-17s", "");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	printf("%-17s", "all");
+	calibrate_print_count(stdout, &t.all);
+	printf("faster or slower: %zu (%.1f%%) in %zu of %zu files; baseline warning in %zu of %zu\n",
+	       t.all.faster + t.all.slower, tally_pct(t.all.faster + t.all.slower, t.all.n), t.moved,
+	       t.n_files, t.warned, t.n_files);
+	printf("\n%-17s", "file");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	for (size_t i = 0; i < t.n_files; i++) {
+		printf("%-17zu", i + 1);
+		calibrate_print_count(stdout, &t.files[i].c);
+	}
+	printf("\n%-17s", "probe");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	for (size_t i = 0; i < t.n_probes; i++) {
+		printf("%-17s", t.probes[i].name);
+		calibrate_print_count(stdout, &t.probes[i].c);
+	}
+	printf("\n");
+	text_wrap_print(stdout, "", 0, "n: the probes compared; each verdict's count and share of them; "
+			"mdc, diff, half: the medians of the smallest detectable change, the difference and "
+			"the interval's half width, in % (mdc >1000%: none); files in the order given");
+	verdict_tally_release(&t);
+	return cli_stdout_check("calibrate", EXIT_OK);
+}
+
+/* --matched: the first k runs against the last k, run by run. 0, or -1 with err set. */
+static int calibrate_print_matched(FILE *f, const struct result_file *const *files, unsigned int k,
+				   struct err *err)
+{
+	struct noise_matched m;
+
+	if (noise_matched(files, files + k / 2, k / 2, &m, err))
+		return -1;
+	fprintf(f, "%-20s %5s %8s %9s %8s %8s\n", "probe", "pairs", "diff SD", "expected", "ratio", "floor");
+	for (size_t i = 0; i < m.n_probes; i++) {
+		const struct noise_matched_probe *p = &m.probes[i];
+
+		fprintf(f, "%-20s %5zu %7.2f%% %8.2f%% %8.2f %7.2f%%\n", p->name, p->pairs, 100 * p->diff_sd,
+			100 * p->expected, p->expected > 0 ? p->diff_sd / p->expected : 0, 100 * p->floor);
+	}
+	if (m.shift_runs)
+		fprintf(f, "common shift over %zu runs: SD %.2f%% (first), %.2f%% (second), difference "
+			"%.2f%%; correlation ", m.shift_runs, 100 * m.shift_sd_a, 100 * m.shift_sd_b,
+			100 * m.shift_diff_sd);
+	else
+		fprintf(f, "common shift: - (fewer than 3 runs with a shift in both)");
+	if (m.shift_runs && isfinite(m.shift_corr))
+		fprintf(f, "%.2f\n", m.shift_corr);
+	else
+		fprintf(f, m.shift_runs ? "-\n" : "\n");
+	fprintf(f, "\n");
+	text_wrap_print(f, "", 0, "per probe over the pairs of run i of the first series and run i of the "
+			"second: diff SD: the SD of the difference of their run means; expected: what their "
+			"rounds predict of it (the root of the sum of both runs' squared standard errors); "
+			"ratio: the one over the other; floor: the SD of a per-run component the rounds do "
+			"not explain; in % of the probe's mean; common shift: each series' shift per run "
+			"(as --spread's) compared");
+	noise_matched_release(&m);
+	return 0;
+}
+
+/* One figure's range over the floor's probes: in % (pct) or as it is, "-" without one. */
+static void calibrate_print_range(FILE *f, const char *label, const struct noise_range *r, int pct)
+{
+	const double k = pct ? 100 : 1;
+	const char *u = pct ? "%" : "";
+
+	if (!r->n) {
+		fprintf(f, "%s: -\n", label);
+		return;
+	}
+	fprintf(f, "%s: min %.*f%s, median %.*f%s, max %.*f%s over %zu probes\n", label, pct ? 2 : 1, k * r->min,
+		u, pct ? 2 : 1, k * r->median, u, pct ? 2 : 1, k * r->max, u, r->n);
+}
+
+/* --show: the noise file's floor as calibrate prints it, then its figures' ranges over the probes. */
+static int calibrate_show(const char *path)
+{
+	struct noise_ranges r;
+	struct noise_floor *nf;
+	struct err err;
+
+	nf = noise_read_file(path, &err);
+	if (!nf)
+		return cli_error("calibrate", EXIT_FAIL, "%s", err.msg);
+	if (noise_ranges(nf, &r)) {
+		noise_free(nf);
+		return cli_error("calibrate", EXIT_FAIL, "out of memory");
+	}
+	printf("%s: %lld runs, %s to %s\n\n", path, nf->runs, nf->first_started ? nf->first_started : "-",
+	       nf->last_finished ? nf->last_finished : "-");
+	calibrate_print(stdout, nf);
+	printf("\n");
+	calibrate_print_range(stdout, "range of between %", &r.rel, 1);
+	calibrate_print_range(stdout, "range of df", &r.df, 0);
+	calibrate_print_range(stdout, "range of at speed %", &r.speed_rel, 1);
+	calibrate_print_range(stdout, "range of at speed df", &r.speed_df, 0);
+	noise_free(nf);
+	return cli_stdout_check("calibrate", EXIT_OK);
 }
 
 /* Read the k files at paths[]; with --spread print their spread, else write their floor to a->out. */
@@ -508,6 +721,13 @@ static int calibrate_floor(const struct calibrate_args *a, const char **paths, u
 	/* A run given twice would count as two runs that agree: a floor of nothing. */
 	if (compare_runs_distinct((const struct result_file *const *)files, k, NULL, 0, &err)) {
 		rc = cli_error("calibrate", EXIT_USAGE, "%s", err.msg);
+		goto out;
+	}
+	if (a->matched) {
+		if (calibrate_print_matched(stdout, (const struct result_file *const *)files, k, &err))
+			rc = cli_error("calibrate", EXIT_FAIL, "no matched table from these runs: %s", err.msg);
+		else
+			rc = cli_stdout_check("calibrate", EXIT_OK);
 		goto out;
 	}
 	if (a->spread) {
@@ -583,11 +803,15 @@ int cmd_calibrate(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? EXIT_OK : rc;
+	if (a.show)
+		return calibrate_show(a.run_argv[0]);
+	if (a.verdicts)
+		return calibrate_verdicts((const char *const *)a.run_argv, (unsigned int)a.run_argc);
 	if (a.from) {
-		rc = a.spread ? EXIT_OK : cli_output_distinct("calibrate", "-o", a.out,
+		rc = a.spread || a.matched ? EXIT_OK : cli_output_distinct("calibrate", "-o", a.out,
 							      (const char **)a.run_argv,
 							      (size_t)a.run_argc, "a run file");
-		if (!rc && !a.spread)
+		if (!rc && !a.spread && !a.matched)
 			rc = cli_output_check("calibrate", a.out);
 		return rc ? rc : calibrate_floor(&a, (const char **)a.run_argv, (unsigned int)a.run_argc);
 	}

@@ -135,8 +135,14 @@ struct noise_spread_probe {
  * the runs (NAN when either is flat), and left_sd: per probe the SD over
  * runs of its run mean over its mean, less 1 and less the run's shift, their
  * median over the probes (-1 without one). run_shift and run_loop_shift
- * have one value per run given, NAN for a run without such a probe. Names
- * are borrowed from the files.
+ * have one value per run given, NAN for a run without such a probe. The
+ * host's speed inside a run: per round the median over the probes of the
+ * round's loop over the probe's mean loop in the run, less 1; round_sd the
+ * mean over the round_runs runs of 3 such rounds or more of their SD,
+ * round_ac the mean of their lag-1 autocorrelation (sum of (y_t - m)
+ * (y_t-1 - m) over sum of (y_t - m)^2, over the runs where the rounds
+ * differ; NAN without one), round_sd -1 without a run. Names are borrowed
+ * from the files.
  */
 struct noise_spread {
 	struct noise_spread_probe *probes;
@@ -145,12 +151,62 @@ struct noise_spread {
 	double *run_shift, *run_loop_shift;
 	size_t n_runs;
 	double loop_shift_sd, shift_corr, left_sd;
+	size_t round_runs;
+	double round_sd, round_ac;
 };
 
 /* 0, -EINVAL (k < 2) or -ENOMEM, with one line in err; noise_spread_release() it. */
 int noise_spread(const struct result_file *const *runs, size_t k, struct noise_spread *s,
 		 struct err *err);
 void noise_spread_release(struct noise_spread *s);
+
+/*
+ * Two series of k runs matched run by run (run i of a with run i of b,
+ * results/noise_spread.c): per probe of a (ok with 2 rounds or more in
+ * both runs of at least 2 pairs), over those pairs, diff_sd the SD of the
+ * difference of the run means (a run's: the mean of its round medians),
+ * expected the root of the mean of both runs' squared standard errors
+ * (round SD^2 / rounds, summed), floor the SD of a per-run component they
+ * do not explain, sqrt(max(0, diff_sd^2 - expected^2) / 2), each over the
+ * pairs' mean of both run means; then each series' shift per run
+ * (noise_spread's run_shift) and, over the runs where both have one (at
+ * least 3, else shift_runs 0), their SDs, the SD of their difference and
+ * their correlation (NAN when either is flat).
+ */
+struct noise_matched_probe {
+	const char *name;
+	size_t pairs;
+	double diff_sd, expected, floor;
+};
+
+struct noise_matched {
+	struct noise_matched_probe *probes;
+	size_t n_probes, shift_runs;
+	double shift_sd_a, shift_sd_b, shift_diff_sd, shift_corr;
+};
+
+/* 0, -EINVAL (k < 2) or -ENOMEM, with one line in err; noise_matched_release() it. */
+int noise_matched(const struct result_file *const *a, const struct result_file *const *b, size_t k,
+		  struct noise_matched *m, struct err *err);
+void noise_matched_release(struct noise_matched *m);
+
+/*
+ * A floor's figures over its probes (results/noise_estimate.c): the
+ * smallest, the median (stats_median) and the largest between_sd_rel and
+ * df, as measured and at guest speed, over the probes that have them (n
+ * 0: none).
+ */
+struct noise_range {
+	size_t n;
+	double min, median, max;
+};
+
+struct noise_ranges {
+	struct noise_range rel, df, speed_rel, speed_df;
+};
+
+/* 0, or -ENOMEM. */
+int noise_ranges(const struct noise_floor *nf, struct noise_ranges *r);
 
 /* Free the arrays noise_estimate() allocated (nothing else). */
 void noise_release(struct noise_floor *nf);

@@ -4,7 +4,7 @@
  * one setup: per probe the between-run variance of its run means
  * (stats_between_runs), of its rounds as measured and at the runs' mean
  * guest speed (results/guest_speed.h), with the checks that the runs belong
- * together.
+ * together; and a floor's figures' ranges over its probes (noise_ranges).
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +15,7 @@
 
 #include "results/noise.h"
 #include "results/guest_speed.h"
+#include "stats/stats.h"
 #include "stats/welch.h"
 
 static int fail(struct err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -249,4 +250,40 @@ void noise_release(struct noise_floor *nf)
 	nf->omitted = NULL;
 	nf->sources = NULL;
 	nf->n_probes = nf->n_omitted = nf->n_sources = 0;
+}
+
+/* The range of x[0..n-1] into r (n 0: none). */
+static void range_of(const double *x, size_t n, struct noise_range *r)
+{
+	*r = (struct noise_range){ n, NAN, NAN, NAN };
+	if (!n)
+		return;
+	r->min = r->max = x[0];
+	for (size_t i = 1; i < n; i++) {
+		r->min = fmin(r->min, x[i]);
+		r->max = fmax(r->max, x[i]);
+	}
+	r->median = stats_median(x, n);
+}
+
+int noise_ranges(const struct noise_floor *nf, struct noise_ranges *r)
+{
+	double *x = calloc(nf->n_probes ? nf->n_probes : 1, sizeof(*x));
+	size_t n;
+
+	if (!x)
+		return -ENOMEM;
+	for (int speed = 0; speed < 2; speed++)
+		for (int df = 0; df < 2; df++) {
+			n = 0;
+			for (size_t i = 0; i < nf->n_probes; i++) {
+				const struct noise_est *e = noise_probe_est(&nf->probes[i], speed);
+
+				if (e && (df || e->between_sd_rel >= 0))
+					x[n++] = df ? e->df : e->between_sd_rel;
+			}
+			range_of(x, n, speed ? (df ? &r->speed_df : &r->speed_rel) : (df ? &r->df : &r->rel));
+		}
+	free(x);
+	return 0;
 }

@@ -3,7 +3,9 @@
  * noise_spread.c - what a probe's figure varies by within and between k
  * runs (results/noise.h, noise_spread): the spread of its round medians
  * as measured and at the runs' mean guest speed (stats_runs_spread,
- * results/guest_speed.h), and the host's speed from run to run.
+ * results/guest_speed.h), and the host's speed from run to run and from
+ * round to round; and two series of runs matched run by run
+ * (noise_matched).
  */
 #include <errno.h>
 #include <math.h>
@@ -233,6 +235,80 @@ static int spread_shift(const struct result_file *const *runs, size_t k, struct 
 	return 0;
 }
 
+/*
+ * Run r's host speed per round (noise.h, round_sd and round_ac): per round
+ * t the median over the probes of the round's loop over the probe's mean
+ * loop in the run, less 1, into y; how many rounds have one.
+ */
+static size_t spread_round_speed(const struct result_file *r, const struct noise_spread *s, double *y,
+				 double *x, size_t max)
+{
+	size_t m = 0;
+
+	for (size_t t = 0; t < max; t++) {
+		size_t c = 0;
+
+		for (size_t j = 0; j < s->n_probes; j++) {
+			double mean = spread_run_mean(r, &s->probes[j], 1);
+			const struct run_probe *q = result_find_probe(r, s->probes[j].name);
+
+			if (mean > 0 && t < q->n_rounds)
+				x[c++] = q->rounds[t].baseline_median / mean - 1;
+		}
+		if (c)
+			y[m++] = stats_median(x, c);
+	}
+	return m;
+}
+
+/* The host's speed per round of each run of 3 or more: the mean over runs of its SD and lag-1 autocorrelation. */
+static int spread_rounds_speed(const struct result_file *const *runs, size_t k, struct noise_spread *s)
+{
+	size_t max = 0, ac_runs = 0;
+	double *y, *x, sd = 0, ac = 0;
+
+	for (size_t i = 0; i < k; i++)
+		for (size_t j = 0; j < s->n_probes; j++) {
+			const struct run_probe *q = result_find_probe(runs[i], s->probes[j].name);
+
+			if (q && q->n_rounds > max)
+				max = q->n_rounds;
+		}
+	y = calloc(max ? max : 1, sizeof(*y));
+	x = calloc(s->n_probes ? s->n_probes : 1, sizeof(*x));
+	if (!y || !x) {
+		free(y);
+		free(x);
+		return -ENOMEM;
+	}
+	s->round_runs = 0;
+	for (size_t i = 0; i < k; i++) {
+		size_t m = spread_round_speed(runs[i], s, y, x, max);
+		double my = 0, q = 0, q1 = 0;
+
+		if (m < 3)
+			continue;
+		for (size_t t = 0; t < m; t++)
+			my += y[t] / (double)m;
+		for (size_t t = 0; t < m; t++) {
+			q += (y[t] - my) * (y[t] - my);
+			if (t)
+				q1 += (y[t] - my) * (y[t - 1] - my);
+		}
+		sd += sqrt(q / (double)(m - 1));
+		s->round_runs++;
+		if (q > 0) {
+			ac += q1 / q;
+			ac_runs++;
+		}
+	}
+	s->round_sd = s->round_runs ? sd / (double)s->round_runs : -1;
+	s->round_ac = ac_runs ? ac / (double)ac_runs : NAN;
+	free(y);
+	free(x);
+	return 0;
+}
+
 int noise_spread(const struct result_file *const *runs, size_t k, struct noise_spread *s,
 		 struct err *err)
 {
@@ -264,6 +340,8 @@ int noise_spread(const struct result_file *const *runs, size_t k, struct noise_s
 		}
 	if (!rc)
 		rc = spread_shift(runs, k, s);
+	if (!rc)
+		rc = spread_rounds_speed(runs, k, s);
 	free(w.p);
 	free(w.r);
 	free(w.v);
@@ -282,4 +360,109 @@ void noise_spread_release(struct noise_spread *s)
 	s->probes = NULL;
 	s->run_shift = s->run_loop_shift = NULL;
 	s->n_probes = s->n_runs = 0;
+}
+
+/* Probe q's run mean and squared standard error (round SD^2 / rounds) in *m and *se2; 0, or -1 unusable. */
+static int matched_run(const struct run_probe *q, double *m, double *se2)
+{
+	double mean = 0, ss = 0;
+
+	if (!q || q->status != PROBE_OK || !q->rounds || q->n_rounds < 2)
+		return -1;
+	for (size_t t = 0; t < q->n_rounds; t++)
+		mean += q->rounds[t].median / (double)q->n_rounds;
+	for (size_t t = 0; t < q->n_rounds; t++)
+		ss += (q->rounds[t].median - mean) * (q->rounds[t].median - mean);
+	*m = mean;
+	*se2 = ss / (double)(q->n_rounds - 1) / (double)q->n_rounds;
+	return 0;
+}
+
+/* Probe name's matched figures over the k pairs into p (p->pairs 0: fewer than 2 usable). */
+static void matched_probe(const struct result_file *const *a, const struct result_file *const *b, size_t k,
+			  const char *name, double *d, struct noise_matched_probe *p)
+{
+	double g = 0, e2 = 0, mean, vd;
+	size_t c = 0, n;
+
+	for (size_t i = 0; i < k; i++) {
+		double ma, mb, sa, sb;
+
+		d[i] = NAN;
+		if (matched_run(result_find_probe(a[i], name), &ma, &sa) ||
+		    matched_run(result_find_probe(b[i], name), &mb, &sb))
+			continue;
+		d[i] = ma - mb;
+		g += (ma + mb) / 2;
+		e2 += sa + sb;
+		c++;
+	}
+	p->name = name;
+	p->pairs = c;
+	if (c < 2 || g == 0)
+		return;
+	g /= (double)c;
+	e2 /= (double)c;
+	vd = spread_sd(d, k, &mean, &n);
+	vd *= vd;
+	p->diff_sd = sqrt(vd) / fabs(g);
+	p->expected = sqrt(e2) / fabs(g);
+	p->floor = vd > e2 ? sqrt((vd - e2) / 2) / fabs(g) : 0;
+}
+
+int noise_matched(const struct result_file *const *a, const struct result_file *const *b, size_t k,
+		  struct noise_matched *m, struct err *err)
+{
+	struct noise_spread sa, sb;
+	double *d, mean;
+	size_t c;
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	if (k < 2)
+		return err_set(err, -EINVAL, "matched runs need at least 2 pairs, got %zu", k);
+	if (noise_spread(a, k, &sa, err))
+		return -1;
+	if (noise_spread(b, k, &sb, err)) {
+		noise_spread_release(&sa);
+		return -1;
+	}
+	d = calloc(k, sizeof(*d));
+	m->probes = calloc(a[0]->n_probes + 1, sizeof(*m->probes));
+	rc = d && m->probes ? 0 : -ENOMEM;
+	/* The probes of a's first run, in its order: matched runs measure the same probes. */
+	for (size_t j = 0; !rc && j < a[0]->n_probes; j++) {
+		matched_probe(a, b, k, a[0]->probes[j].name, d, &m->probes[m->n_probes]);
+		if (m->probes[m->n_probes].pairs >= 2)
+			m->n_probes++;
+	}
+	if (!rc) {
+		for (size_t i = 0; i < k; i++)
+			d[i] = isfinite(sb.run_shift[i]) ? sa.run_shift[i] - sb.run_shift[i] : NAN;
+		m->shift_diff_sd = spread_sd(d, k, &mean, &c);
+		m->shift_runs = c >= 3 ? c : 0;
+		/* Each side's SD over the same runs: those where both have a shift. */
+		for (size_t i = 0; i < k; i++)
+			d[i] = isfinite(sb.run_shift[i]) ? sa.run_shift[i] : NAN;
+		m->shift_sd_a = spread_sd(d, k, &mean, &c);
+		for (size_t i = 0; i < k; i++)
+			d[i] = isfinite(sa.run_shift[i]) ? sb.run_shift[i] : NAN;
+		m->shift_sd_b = spread_sd(d, k, &mean, &c);
+		m->shift_corr = spread_corr(sa.run_shift, sb.run_shift, k);
+	}
+	free(d);
+	noise_spread_release(&sa);
+	noise_spread_release(&sb);
+	if (rc) {
+		noise_matched_release(m);
+		return err_set(err, rc, "out of memory");
+	}
+	return 0;
+}
+
+void noise_matched_release(struct noise_matched *m)
+{
+	free(m->probes);
+	m->probes = NULL;
+	m->n_probes = 0;
 }

@@ -4,7 +4,8 @@
 # summary: what the verdicts see per probe (within-run, between-run and
 # floor SDs, the host's speed shift), the same at equal guest speed (both
 # from `exitscope calibrate --from --spread`, spread-V.txt), and with
-# --relabel the known-difference table.
+# --relabel the known-difference table (`exitscope compare` of the pooled
+# runs for the true difference, `exitscope calibrate --verdicts` for the rest).
 
 	echo "what the verdicts see, per probe (over all runs of the variant; in % of the probe's mean):"
 	echo "within: SD of a run's round medians (pooled); se(run): within / sqrt(rounds), the part of a run"
@@ -35,36 +36,37 @@
 	if [ -n "$relabel" ]; then
 		echo
 		echo "known difference: side B's $rx relabelled as $ry (found: called in the direction of the"
-		echo "difference; true: the mean over all runs of the variant of $rx / $ry - 1, from the mean of"
-		echo "each run's round medians):"
+		echo "difference; true: $rx over $ry - 1 of all the variant's runs, side B's $rx against side A's"
+		echo "$ry, each the mean of the run means (a run's: the mean of its round medians), as"
+		echo "exitscope compare --normalize none puts them; median d, half width: calibrate --verdicts):"
+		printf '  %-10s %-6s %7s %11s %13s %11s %11s %11s %11s %9s %11s\n' variant model true comparisons \
+		       found "other way" "no change" "too noisy" "not judged" "median d" "half width"
 		for v in $variant_list; do
-			tail -n +2 "$from/runs.tsv" | awk -F'\t' -v v="$v" '$1 == v { print $5 }' |
-			while read -r f; do
-				# Both probes' round counts, then their round medians.
-				q "$from/$f" "probes[$rx][status=ok].rounds[*]#" "probes[$ry][status=ok].rounds[*]#" \
-					"probes[$rx][status=ok].rounds[*].median" "probes[$ry][status=ok].rounds[*].median" |
-				awk 'NR == 1 { nx = $1 } NR == 2 { ny = $1 } NR > 2 && NR <= 2 + nx { sx += $1 }
-					NR > 2 + nx { sy += $1 }
-					END { if (nx && ny) printf "%.17g %.17g\n", sx / nx, sy / ny }'
-			done | awk -v v="$v" '{ sx += $1; sy += $2; n++ } END { if (n) printf "%s\t%.2f\n", v, 100 * (sx / sy - 1) }'
-		done > "$from/relabel-true.tsv"
-		awk -F'\t' -v truef="$from/relabel-true.tsv" -v y="$ry" '
-		BEGIN { while ((getline l < truef) > 0) { split(l, a, "\t"); tr[a[1]] = a[2] } }
-		NR > 1 && $4 == "relabel" && $5 == y {
-			key = $1 SUBSEP $3; if (!(key in n)) kl[++nk] = key; n[key]++
-			dir = tr[$1] >= 0 ? "slower" : "faster"
-			if ($6 == dir) fd[key]++; else if ($6 == "faster" || $6 == "slower") wr[key]++
-			else if ($6 == "too noisy") t[key]++; else if ($6 == "not judged") u[key]++; else s[key]++
-			d[key, n[key]] = $7; h[key, n[key]] = ($9 - $8) / 2 }
-		'"$bench_awk_med"'
-		END {
-			printf "  %-10s %-6s %7s %11s %13s %11s %11s %11s %11s %9s %11s\n", "variant", "model", "true",
-			       "comparisons", "found", "other way", "no change", "too noisy", "not judged", "median d",
-			       "half width"
-			for (i = 1; i <= nk; i++) { key = kl[i]; split(key, a, SUBSEP)
-				for (j = 1; j <= n[key]; j++) { dd[j] = d[key, j]; hh[j] = h[key, j] }
-				printf "  %-10s %-6s %+6.2f%% %11d %5d %5.1f%% %11d %11d %11d %11d %+8.2f%% %10.2f%%\n", a[1], a[2],
-				       tr[a[1]], n[key], fd[key], 100 * fd[key] / n[key], wr[key], s[key], t[key], u[key],
-				       med(dd, n[key]), med(hh, n[key]) }
-		}' "$from/verdicts.tsv"
+			# true: all side A runs against all relabelled side B runs, pooled (cmp/true-V.json)
+			mapfile -t fa < <(awk -F'\t' -v v="$v" '$1 == v && $3 == "a" { print $5 }' "$from/runs.tsv")
+			mapfile -t fb < <(awk -F'\t' -v v="$v" '$1 == v && $3 == "b" { print "cmp/relabel-" $5 }' "$from/runs.tsv")
+			tj=$from/cmp/true-$v.json
+			"$exe" compare "${fa[@]/#/$from/}" -- "${fb[@]/#/$from/}" --normalize none --json "$tj" \
+				> "${tj%.json}.txt" 2>&1 || { echo "bench-method: no true difference of $v: $(head -n 1 "${tj%.json}.txt")" >&2; continue; }
+			tr=$(q "$tj" "probes[$ry].diff_pct" 2>/dev/null)
+			case $tr in -*) dir=faster ;; *) dir=slower ;; esac
+			for m in $(awk -F'\t' -v v="$v" 'NR > 1 && $4 == "relabel" && $1 == v && !seen[$3]++ { print $3 }' \
+					"$from/verdicts.tsv"); do
+				mapfile -t ks < <(awk -F'\t' -v v="$v" -v m="$m" 'NR > 1 && $4 == "relabel" && $1 == v &&
+					$3 == m && !seen[$2]++ { print $2 }' "$from/verdicts.tsv")
+				files=()
+				for k in "${ks[@]}"; do files+=("$from/cmp/$v-$k-$m-relabel.json"); done
+				t=$from/cmp/tally-$v-$m-relabel.txt
+				"$exe" calibrate --verdicts "${files[@]}" > "$t" 2> "$t.err" ||
+					{ echo "bench-method: no tally of $v $m relabelled: $(head -n 1 "$t.err")" >&2; continue; }
+				rm -f "$t.err"
+				# $ry's row: n, count and share of faster, slower, too noisy, no change, not judged; medians
+				read -r _ n f fp s sp tn _ sn _ un _ _ d h < <(sed -n '/^probe /,/^$/p' "$t" |
+					awk -v y="$ry" '$1 == y')
+				[ -n "${n:-}" ] || continue
+				if [ $dir = faster ]; then fd=$f fdp=$fp wr=$s; else fd=$s fdp=$sp wr=$f; fi
+				printf '  %-10s %-6s %7s %11s %5s %7s %11s %11s %11s %11s %9s %11s\n' "$v" "$m" \
+				       "$([ -n "$tr" ] && printf '%+.2f%%' "$tr" || echo -)" "$n" "$fd" "$fdp" "$wr" "$sn" "$tn" "$un" "$d" "$h"
+			done
+		done
 	fi

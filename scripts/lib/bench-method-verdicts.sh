@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bench-method-verdicts.sh - sourced by scripts/bench-method inside its
 # summary: the runs table (wall and CPU time, rounds, stop reasons, the
-# host's CPU time beside), each noise floor's spread, and the A/A verdict
-# tables (per variant and model, per comparison k, per probe).
+# host's CPU time beside), each noise floor's spread (`exitscope calibrate
+# --show`, floor-V.txt), and the A/A verdict
+# tables (per variant and model, per comparison k, per probe: `exitscope
+# calibrate --verdicts` of the comparisons, cmp/tally-V-M-aa.txt).
 
 	echo "bench-method: $(tail -n +2 "$from/runs.tsv" | wc -l) runs in $from," \
 	     "$(date -d "@$(sed -n 2p "$from/runs.tsv" | cut -f6)" +%F) $(sed -n 2p "$from/runs.tsv" | cut -f7)" \
@@ -53,25 +55,17 @@
 			       mw, mx, mc, lo, hi, mr, np[v] ? 100 * full / np[v] : 0, mx_r, mb, mn, mi, ms, stops_s }
 	}' "$from/runs.tsv"
 
-	# spread_line LABEL UNIT PATH R: min, median (the upper one) and max of the
-	# floor's values at PATH (x 100 for a %), each rounded to 1/R; nothing
-	# when it has none.
-	spread_line() {
-		q "$floor" "$3" 2>/dev/null | sort -g | awk -v l="$1" -v u="$2" -v r="$4" '
-		function rd(x) { if (u == "%") x *= 100; x *= r; return (x < 0 ? -int(-x + 0.5) : int(x + 0.5)) / r }
-		{ x[NR] = $1 }
-		END { if (NR) printf "%s min %s%s, median %s%s, max %s%s\n", l, rd(x[1]), u, rd(x[int(NR / 2) + 1]), u,
-		      rd(x[NR]), u }'
-	}
+	# Each floor's figures' ranges over its probes: `exitscope calibrate --show`.
 	for v in $variant_list; do
 		floor=$(floor_of "$v")
 		[ -n "$floor" ] || continue
 		echo
 		echo "noise floor of $v ($floor): $(qv "$floor" runs) runs, $(qv "$floor" first_started) to $(qv "$floor" last_finished), $(qn "$floor" 'probes[*]') probes"
-		spread_line "  between-run SD per probe:" % 'probes[*].between_sd_rel' 100
-		spread_line "  its df per probe:" "" 'probes[*].df' 10
-		spread_line "  at guest speed:" % 'probes[*].at_guest_speed.between_sd_rel' 100
-		spread_line "  its df at guest speed:" "" 'probes[*].at_guest_speed.df' 10
+		"$exe" calibrate --show "$floor" > "$from/floor-$v.txt" 2>&1 ||
+			echo "bench-method: no ranges of $floor: $(head -n 1 "$from/floor-$v.txt")" >&2
+		sed -n 's/^range of between %: /  between-run SD per probe: /p; s/^range of df: /  its df per probe: /p
+			s/^range of at speed %: /  at guest speed: /p; s/^range of at speed df: /  its df at guest speed: /p' \
+			"$from/floor-$v.txt"
 		[ -f "$from/calibrate.tsv" ] && awk -F'\t' -v v="$v" '$1 == v { printf "  calibrate ran at %s for %s s, load %s to %s\n", $3, $4, $5, $6 }' "$from/calibrate.tsv"
 	done
 
@@ -82,54 +76,54 @@
 	echo "false verdict; not judged: compare's verdict where the interval lacks the run-to-run"
 	echo "variation; mdc: the median smallest detectable change; warning: comparisons where"
 	echo "compare warned the baseline moved:"
-	awk -F'\t' 'NR > 1 && $4 == "aa" {
-		key = $1 SUBSEP $3; if (!(key in n)) kl[++nk] = key; n[key]++
-		if ($6 == "faster" || $6 == "slower") { f[key]++; fk[key, $2] = 1 }
-		if ($6 == "too noisy") t[key]++
-		if ($6 == "no significant change") s[key]++
-		if ($6 == "not judged") u[key]++
-		ks[key, $2] = 1; if ($13 == 1) wk[key, $2] = 1; mdc[key, n[key]] = ($10 == "-" ? 1e9 : $10); meth[key] = $11 }
-	'"$bench_awk_med"'
-	END {
-		printf "  %-10s %-6s %-13s %11s %16s %9s %16s %16s %16s %8s %8s\n", "variant", "model", "interval",
-		       "comparisons", "false", "any false", "too noisy", "no change", "not judged", "mdc", "warning"
-		for (i = 1; i <= nk; i++) { key = kl[i]; split(key, a, SUBSEP); K = 0; FK = 0; W = 0
-			for (kk in ks) { split(kk, b, SUBSEP); if (b[1] SUBSEP b[2] != key) continue; K++
-				if ((key, b[3]) in fk) FK++; if ((key, b[3]) in wk) W++ }
-			for (j = 1; j <= n[key]; j++) m[j] = mdc[key, j]
-			md = med(m, n[key])
-			printf "  %-10s %-6s %-13s %11d %6d %7.1f%% %4d/%-4d %6d %7.1f%% %6d %7.1f%% %6d %7.1f%% %8s %4d/%d\n",
-			       a[1], a[2], meth[key], n[key], f[key], 100 * f[key] / n[key], FK, K, t[key],
-			       100 * t[key] / n[key], s[key], 100 * s[key] / n[key], u[key], 100 * u[key] / n[key],
-			       (md >= 1000 ? ">1000%" : sprintf("%.1f%%", md)), W, K }
-	}' "$from/verdicts.tsv"
+	# Per variant and model (in verdicts.tsv's order) the tally of its K A/A comparisons:
+	# `exitscope calibrate --verdicts`, cmp/tally-V-M-aa.txt.
+	tally_of() {	# V M: the tally into cmp/tally-V-M-aa.txt; 1 (said why) without one
+		local t=$from/cmp/tally-$1-$2-aa.txt ks=() files=() k
+		mapfile -t ks < <(awk -F'\t' -v v="$1" -v m="$2" 'NR > 1 && $4 == "aa" && $1 == v && $3 == m &&
+			!seen[$2]++ { print $2 }' "$from/verdicts.tsv")
+		for k in "${ks[@]}"; do files+=("$from/cmp/$1-$k-$2-aa.json"); done
+		"$exe" calibrate --verdicts "${files[@]}" > "$t" 2> "$t.err" || {
+			echo "bench-method: no tally of $1 $2: $(head -n 1 "$t.err")" >&2; rm -f "$t" "$t.err"; return 1; }
+		rm -f "$t.err"
+	}
+	awk -F'\t' 'NR > 1 && $4 == "aa" && !seen[$1 "\t" $3]++ { print $1 "\t" $3 }' "$from/verdicts.tsv" \
+		> "$from/cmp/aa-models.tsv"
+	printf '  %-10s %-6s %-13s %11s %16s %9s %16s %16s %16s %8s %8s\n' variant model interval \
+	       comparisons false "any false" "too noisy" "no change" "not judged" mdc warning
+	while IFS=$'\t' read -r v m; do
+		tally_of "$v" "$m" || continue
+		t=$from/cmp/tally-$v-$m-aa.txt
+		meth=$(awk -F'\t' -v v="$v" -v m="$m" '$4 == "aa" && $1 == v && $3 == m { x = $11 } END { print x }' \
+			"$from/verdicts.tsv")
+		read -r _ n _ _ _ _ tn tp sn sp un up mdc _ < <(grep '^all ' "$t")
+		read -r fn fp moved files warned < <(sed -n 's/^faster or slower: \([0-9]*\) (\([^)]*\)) in \([0-9]*\) of \([0-9]*\) files; baseline warning in \([0-9]*\) .*/\1 \2 \3 \4 \5/p' "$t")
+		printf '  %-10s %-6s %-13s %11s %6s %8s %4s/%-4s %6s %8s %6s %8s %6s %8s %8s %4s/%s\n' "$v" "$m" "$meth" \
+		       "$n" "$fn" "$fp" "$moved" "$files" "$tn" "$tp" "$sn" "$sp" "$un" "$up" "$mdc" "$warned" "$files"
+	done < "$from/cmp/aa-models.tsv"
 	echo
 	echo "  per comparison k (in time order): the median over probes of its difference, a * per false verdict:"
-	awk -F'\t' 'NR > 1 && $4 == "aa" {
-		key = $1 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; kl[++nk] = key }
-		if (!(($1, $3, $2) in n)) { nc[key]++; kk[key, nc[key]] = $2 }
-		n[$1, $3, $2]++; d[$1, $3, $2, n[$1, $3, $2]] = $7; if ($6 == "faster" || $6 == "slower") f[$1, $3, $2]++ }
-	'"$bench_awk_med"'
-	END { for (i = 1; i <= nk; i++) { split(kl[i], a, SUBSEP); line = ""
-		for (j = 1; j <= nc[kl[i]]; j++) { k = kk[kl[i], j]; m = n[a[1], a[2], k]
-			for (x = 1; x <= m; x++) dd[x] = d[a[1], a[2], k, x]
-			stars = ""; for (x = 0; x < f[a[1], a[2], k]; x++) stars = stars "*"
-			if (j > 1 && (j - 1) % 10 == 0) line = line "\n                   "
-			line = line sprintf(" %+.1f%s", med(dd, m), stars) }
-		printf "  %-10s %-6s%s\n", a[1], a[2], line } }' "$from/verdicts.tsv"
+	while IFS=$'\t' read -r v m; do
+		t=$from/cmp/tally-$v-$m-aa.txt
+		[ -f "$t" ] || continue
+		# the tally's file rows: k, n, then count and share per verdict (faster, slower first), mdc, diff, half
+		sed -n '/^file /,/^$/{/^file /d; /^$/d; p}' "$t" |
+		while read -r _ _ f _ s _ _ _ _ _ _ _ _ d _; do
+			printf ' %s%s%s' "${d%\%}" "$(printf '%*s' "$f" '' | tr ' ' '*')" "$(printf '%*s' "$s" '' | tr ' ' '*')"
+		done | fold -s -w 80 | sed "1s/^/  $(printf '%-10s %-6s' "$v" "$m")/; 2,\$s/^/                   /"
+		echo
+	done < "$from/cmp/aa-models.tsv"
 	echo
-	echo "  per probe (false / too noisy, of the comparisons; and the median smallest detectable change):"
-	awk -F'\t' 'NR > 1 && $4 == "aa" {
-		key = $1 SUBSEP $3; if (!(key in seen)) { seen[key] = 1; kl[++nk] = key }
-		if (!(($1, $3, $5) in n)) { np[key]++; pl[key, np[key]] = $5 }
-		n[$1, $3, $5]++; if ($6 == "faster" || $6 == "slower") f[$1, $3, $5]++; if ($6 == "too noisy") t[$1, $3, $5]++
-		m[$1, $3, $5, n[$1, $3, $5]] = ($10 == "-" ? 1e9 : $10) }
-	'"$bench_awk_med"'
-	END { for (i = 1; i <= nk; i++) { split(kl[i], a, SUBSEP); line = ""
-		for (j = 1; j <= np[kl[i]]; j++) { p = pl[kl[i], j]; for (x = 1; x <= n[a[1], a[2], p]; x++) mm[x] = m[a[1], a[2], p, x]
-			md = med(mm, n[a[1], a[2], p])
-			line = line sprintf("\n    %-20s %3d/%-3d %3d/%-3d mdc %7s", p, f[a[1], a[2], p], n[a[1], a[2], p],
-				t[a[1], a[2], p], n[a[1], a[2], p], md >= 1000 ? ">1000%" : sprintf("%.1f%%", md)) }
-		printf "  %s %s:%s\n", a[1], a[2], line } }' "$from/verdicts.tsv"
+	echo "  per probe (faster, slower and too noisy verdicts of the comparisons; the median smallest"
+	echo "  detectable change):"
+	while IFS=$'\t' read -r v m; do
+		t=$from/cmp/tally-$v-$m-aa.txt
+		[ -f "$t" ] || continue
+		echo "  $v $m:"
+		sed -n '/^probe /,/^$/{/^probe /d; /^$/d; p}' "$t" |
+		while read -r p n f _ s _ tn _ _ _ _ _ mdc _; do
+			printf '    %-20s faster %3s slower %3s too noisy %3s of %-3s mdc %7s\n' "$p" "$f" "$s" "$tn" "$n" "$mdc"
+		done
+	done < "$from/cmp/aa-models.tsv"
 
 	echo

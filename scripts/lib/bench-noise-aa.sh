@@ -3,7 +3,7 @@
 # bench-noise-aa.sh - sourced by scripts/bench-noise inside its summary: A/A
 # comparisons, one run a side, of the runs cut to their first r rounds
 # (aa/), paired as --pairs says; per variant and r how many verdicts were
-# false and how many too noisy.
+# false and how many too noisy (`exitscope calibrate --verdicts`, aa/tally-*).
 
 	echo
 	echo "A/A, one run per side (exitscope compare; each run cut to its first r rounds; pairs: $pairs):"
@@ -37,14 +37,21 @@
 			"$exe" merge --rounds "${r/all/0}" -o "$from/aa/${f%.json}-r$r.json" "$from/$f" ||
 				die "cannot cut $f"
 		done
+		# the comparisons, then per label their tally: exitscope calibrate --verdicts
 		while read -r label x y; do
 			cj=$from/aa/c-r$r-$x-$y.json
 			"$exe" compare "$from/aa/$x-r$r.json" "$from/aa/$y-r$r.json" --json "$cj" > /dev/null 2>&1 ||
 				die "compare $x $y (r $r) failed"
-			echo "$label $(qn "$cj" 'probes[verdict!=not compared]') $(qn "$cj" 'probes[verdict~^(faster|slower)$]')" \
-				"$(qn "$cj" 'probes[verdict=too noisy]')"
-		done < "$from/aa/pairs.txt" | awk -v r="$r" '{ if (!($1 in c)) o[++n] = $1; c[$1] += $2; f[$1] += $3; t[$1] += $4 }
-			END { for (i = 1; i <= n; i++) { v = o[i]
-				printf "  %-10s %6s %8d %10d %5.1f%% %10d %5.1f%%\n", v, r, c[v], f[v], c[v] ? 100 * f[v] / c[v] : 0,
-				       t[v], c[v] ? 100 * t[v] / c[v] : 0 } }'
+			echo "$label $cj"
+		done < "$from/aa/pairs.txt" > "$from/aa/cmp-r$r.txt"
+		for label in $(cut -d' ' -f1 "$from/aa/cmp-r$r.txt" | awk '!seen[$0]++'); do
+			mapfile -t cf < <(awk -v l="$label" '$1 == l { print $2 }' "$from/aa/cmp-r$r.txt")
+			"$exe" calibrate --verdicts "${cf[@]}" > "$from/aa/tally-r$r-$label.txt" ||
+				die "no tally of $label's comparisons (r $r)"
+			# all: n, then count and share per verdict (too noisy: the 3rd); faster or slower: one line
+			read -r _ n _ _ _ _ tn tp _ < <(grep '^all ' "$from/aa/tally-r$r-$label.txt")
+			read -r fn fp < <(sed -n 's/^faster or slower: \([0-9]*\) (\([^)]*\)).*/\1 \2/p' \
+				"$from/aa/tally-r$r-$label.txt")
+			printf '  %-10s %6s %8s %10s %6s %10s %6s\n' "$label" "$r" "$n" "$fn" "$fp" "$tn" "$tp"
+		done
 	done | sort -s -k1,1
