@@ -48,8 +48,8 @@ struct calibrate_args {
 };
 
 static const struct cli_row calibrate_rows[] = {
-	CLI_ROW_UINT("runs", CLI_LONG('r'), "K", struct calibrate_args, runs, NOISE_MIN_RUNS, REPEAT_MAX,
-		     CALIBRATE_DEFAULT_RUNS, "a number of runs",
+	CLI_ROW_UINT("runs", CLI_LONG('r'), "K", struct calibrate_args, runs, NOISE_MIN_RUNS,
+		     REPEAT_MAX, CALIBRATE_DEFAULT_RUNS, "a number of runs",
 		     "independent runs; a floor of few runs has few degrees\n"
 		     "of freedom and widens intervals"),
 	CLI_ROW_STR("output", 'o', "FILE", struct calibrate_args, out, CALIBRATE_DEFAULT_OUT,
@@ -122,7 +122,8 @@ struct calibrate_refusal {
 static int calibrate_refuse(void *ctx, const struct cli_row *r, const char *arg, int at)
 {
 	static const struct { int key; const char *why; } refused[] = {
-		{ CLI_LONG('j'), "calibrate writes the runs' result files itself (--keep DIR keeps them)" },
+		{ CLI_LONG('j'),
+		  "calibrate writes the runs' result files itself (--keep DIR keeps them)" },
 		{ CLI_LONG('R'), "calibrate makes the runs itself (--runs K)" },
 		{ CLI_LONG('O'), "a floor is not a run: export the kept runs instead" },
 		{ CLI_LONG('l'), "nothing would be measured" },
@@ -134,7 +135,8 @@ static int calibrate_refuse(void *ctx, const struct cli_row *r, const char *arg,
 	c->at = at - 1;	/* argv[0] is "run" */
 	c->opt = r ? r->name : NULL;
 	if (!r)
-		c->why = "no option of 'exitscope run' (unknown, ambiguous, or without its argument)";
+		c->why = "no option of 'exitscope run' (unknown, ambiguous, or without its "
+			 "argument)";
 	for (size_t k = 0; r && k < ARRAY_SIZE(refused); k++)
 		if (r->key == refused[k].key)
 			c->why = refused[k].why;
@@ -172,16 +174,20 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 		return cli_usage_error("calibrate", "--from reads run files made before: no --%s",
 				       a->keep ? "keep" : "runs");
 	if (a->spread && a->out_set)
-		return cli_usage_error("calibrate", "--spread prints a table and writes no floor: no -o");
+		return cli_usage_error("calibrate",
+				       "--spread prints a table and writes no floor: no -o");
 	if (a->matched && (a->spread || a->out_set))
-		return cli_usage_error("calibrate", "--matched prints a table and writes no floor: no %s",
+		return cli_usage_error("calibrate",
+				       "--matched prints a table and writes no floor: no %s",
 				       a->spread ? "--spread" : "-o");
 	if (a->matched && (argc < 4 || argc % 2))
-		return cli_usage_error("calibrate", "--from --matched wants two series of at least 2 run "
-				       "files each (an even number), got %d", argc);
+		return cli_usage_error("calibrate",
+				       "--from --matched wants two series of at least 2 run files "
+				       "each (an even number), got %d", argc);
 	if (argc < (a->spread ? 2 : NOISE_MIN_RUNS))
 		return cli_usage_error("calibrate", "--from%s wants at least %d run files, got %d",
-				       a->spread ? " --spread" : "", a->spread ? 2 : NOISE_MIN_RUNS, argc);
+				       a->spread ? " --spread" : "", a->spread ? 2 : NOISE_MIN_RUNS,
+				       argc);
 	for (int i = 0; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1])
 			return cli_usage_error("calibrate", "options go before the run files: '%s'",
@@ -194,13 +200,15 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 /* With --verdicts: the arguments left are compare documents (--show: one noise file); nothing is run. */
 static int calibrate_parse_verdicts(struct calibrate_args *a, int argc, char **argv)
 {
-	const char *what = a->show ? "--show reads a noise file" : "--verdicts reads compare documents";
+	const char *what = a->show ? "--show reads a noise file"
+				   : "--verdicts reads compare documents";
 
 	if (a->from || a->spread || a->runs_set || a->keep || a->out_set || a->matched ||
 	    (a->show && a->verdicts))
 		return cli_usage_error("calibrate", "%s: no --%s", what,
-				       a->from ? "from" : a->spread ? "spread" : a->runs_set ? "runs" :
-				       a->keep ? "keep" : a->out_set ? "output" : a->matched ? "matched" :
+				       a->from ? "from" : a->spread ? "spread" :
+				       a->runs_set ? "runs" : a->keep ? "keep" :
+				       a->out_set ? "output" : a->matched ? "matched" :
 				       "verdicts");
 	if (a->show && argc != 1)
 		return cli_usage_error("calibrate", "--show wants one noise file, got %d", argc);
@@ -208,7 +216,8 @@ static int calibrate_parse_verdicts(struct calibrate_args *a, int argc, char **a
 		return cli_usage_error("calibrate", "--verdicts wants at least 1 compare document");
 	for (int i = 0; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage_error("calibrate", "options go before the compare documents: '%s'",
+			return cli_usage_error("calibrate",
+					       "options go before the compare documents: '%s'",
 					       argv[i]);
 	a->run_argv = argv;
 	a->run_argc = argc;
@@ -229,9 +238,11 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	if (a->verdicts || a->show)
 		return calibrate_parse_verdicts(a, argc - optind, argv + optind);
 	if (a->spread && !a->from)
-		return cli_usage_error("calibrate", "--spread reads run files: give --from FILE ...");
+		return cli_usage_error("calibrate",
+				       "--spread reads run files: give --from FILE ...");
 	if (a->matched && !a->from)
-		return cli_usage_error("calibrate", "--matched reads run files: give --from FILE ...");
+		return cli_usage_error("calibrate",
+				       "--matched reads run files: give --from FILE ...");
 	if (a->from)
 		return calibrate_parse_from(a, argc - optind, argv + optind);
 	if (optind < argc && strcmp(argv[optind - 1], "--"))
@@ -240,7 +251,8 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	a->run_argv = argv + optind;
 	a->run_argc = argc - optind;
 	if (a->run_argc > CALIBRATE_MAX_ARGS)
-		return cli_usage_error("calibrate", "more than %d run arguments", CALIBRATE_MAX_ARGS);
+		return cli_usage_error("calibrate", "more than %d run arguments",
+				       CALIBRATE_MAX_ARGS);
 	calibrate_refused(a->run_argv, a->run_argc, &c);
 	if (!c.why)
 		return 0;
@@ -248,7 +260,8 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 	/* An abbreviation or a short option: say which option it is. */
 	if (c.opt && (strncmp(arg, "--", 2) || strncmp(arg + 2, c.opt, strcspn(arg + 2, "=")) ||
 		      strcspn(arg + 2, "=") != strlen(c.opt)))
-		return cli_usage_error("calibrate", "run argument '%s' (--%s): %s", arg, c.opt, c.why);
+		return cli_usage_error("calibrate", "run argument '%s' (--%s): %s", arg, c.opt,
+				       c.why);
 	return cli_usage_error("calibrate", "run argument '%s': %s", arg, c.why);
 }
 
@@ -277,7 +290,8 @@ static int calibrate_out_distinct(const struct calibrate_args *a)
 		int rc;
 
 		if (calibrate_run_path(path, sizeof(path), a->keep, i))
-			return cli_usage_error("calibrate", "--keep %s: run %u's file name is too long",
+			return cli_usage_error("calibrate",
+					       "--keep %s: run %u's file name is too long",
 					       a->keep, i);
 		rc = cli_output_distinct("calibrate", "-o", a->out, &p, 1, "the kept run");
 		if (rc)
@@ -296,27 +310,32 @@ static int calibrate_dir(const struct calibrate_args *a, char *dir, size_t len)
 		struct stat st;
 
 		if (!*a->keep)
-			return cli_usage_error("calibrate", "--keep wants a directory, not an empty string");
+			return cli_usage_error("calibrate",
+					       "--keep wants a directory, not an empty string");
 		if (mkdir(a->keep, 0755) && errno != EEXIST)
-			return cli_usage_error("calibrate", "--keep %s: %s", a->keep, strerror(errno));
+			return cli_usage_error("calibrate", "--keep %s: %s", a->keep,
+					       strerror(errno));
 		if (stat(a->keep, &st) || !S_ISDIR(st.st_mode))
 			return cli_usage_error("calibrate", "--keep %s: %s", a->keep,
 					       strerror(S_ISDIR(st.st_mode) ? errno : ENOTDIR));
 		/* A result already there is never overwritten: refuse before any run. */
 		for (unsigned int i = 1; i <= a->runs; i++) {
 			if (calibrate_run_path(path, sizeof(path), a->keep, i))
-				return cli_usage_error("calibrate", "--keep %s: run %u's file name is too "
-						       "long", a->keep, i);
+				return cli_usage_error("calibrate",
+						       "--keep %s: run %u's file name is too long",
+						       a->keep, i);
 			if (!lstat(path, &st))
-				return cli_error("calibrate", EXIT_USAGE, "--keep %s: %s exists: refusing to "
-						 "overwrite it (give a new or empty directory)", a->keep, path);
+				return cli_error("calibrate", EXIT_USAGE,
+						 "--keep %s: %s exists: refusing to overwrite it "
+						 "(give a new or empty directory)", a->keep, path);
 		}
 		snprintf(dir, len, "%s", a->keep);
 		return 0;
 	}
 	snprintf(dir, len, "%s/exitscope-calibrate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
-		return cli_error("calibrate", EXIT_FAIL, "cannot make a directory for the runs: %s: %s", dir,
+		return cli_error("calibrate", EXIT_FAIL,
+				 "cannot make a directory for the runs: %s: %s", dir,
 				 strerror(errno));
 	return 0;
 }
@@ -348,20 +367,25 @@ static int calibrate_incomplete(int end, const struct repeat_run *runs, unsigned
 		snprintf(kept, sizeof(kept), "no result file was written");
 	if (end == REPEAT_STOPPED) {
 		if (r)
-			return cli_error("calibrate", cli_stop_code(stop), "stopped by %s in run %u/%u: no floor "
-					 "written; %s", cli_stop_name(stop), r->i, n, kept);
-		return cli_error("calibrate", cli_stop_code(stop), "stopped by %s before run 1/%u: no floor "
-				 "written; %s", cli_stop_name(stop), n, kept);
+			return cli_error("calibrate", cli_stop_code(stop),
+					 "stopped by %s in run %u/%u: no floor written; %s",
+					 cli_stop_name(stop), r->i, n, kept);
+		return cli_error("calibrate", cli_stop_code(stop),
+				 "stopped by %s before run 1/%u: no floor written; %s",
+				 cli_stop_name(stop), n, kept);
 	}
 	if (!r || r->pid < 0)
-		cli_error("calibrate", EXIT_FAIL, "run %u/%u could not be started: no floor written; %s",
+		cli_error("calibrate", EXIT_FAIL,
+			  "run %u/%u could not be started: no floor written; %s",
 			  r ? r->i : 1, n, kept);
 	else if (r->signal)
-		cli_error("calibrate", EXIT_FAIL, "run %u/%u was ended by signal %d (%s): no floor written; %s",
+		cli_error("calibrate", EXIT_FAIL,
+			  "run %u/%u was ended by signal %d (%s): no floor written; %s",
 			  r->i, n, r->signal, strsignal(r->signal), kept);
 	else
-		cli_error("calibrate", EXIT_FAIL, "run %u/%u failed (exit status %d, its message above): no "
-			  "floor written; %s", r->i, n, r->status, kept);
+		cli_error("calibrate", EXIT_FAIL,
+			  "run %u/%u failed (exit status %d, its message above): no floor "
+			  "written; %s", r->i, n, r->status, kept);
 	if (r && r->pid > 0 && !r->signal &&
 	    (r->status == EXIT_USAGE || r->status == EXIT_NOKVM || r->status == EXIT_STOPPED))
 		return r->status;
@@ -419,7 +443,8 @@ static void calibrate_print_omitted(FILE *f, const struct noise_floor *nf)
 
 	if (!nf->n_omitted)
 		return;
-	o = (size_t)snprintf(text, sizeof(text), "measured (ok, 2 rounds or more) in fewer than %d runs:",
+	o = (size_t)snprintf(text, sizeof(text),
+			     "measured (ok, 2 rounds or more) in fewer than %d runs:",
 			     NOISE_MIN_RUNS);
 	for (long long runs = 0, groups = 0; runs < NOISE_MIN_RUNS; runs++) {
 		bool any = false;
@@ -428,11 +453,13 @@ static void calibrate_print_omitted(FILE *f, const struct noise_floor *nf)
 			if (nf->omitted[i].runs != runs)
 				continue;
 			if (!any)
-				o += (size_t)snprintf(text + o, sizeof(text) - o, "%s in %lld run%s: %s",
-						      groups++ ? ";" : "", runs, runs == 1 ? "" : "s",
+				o += (size_t)snprintf(text + o, sizeof(text) - o,
+						      "%s in %lld run%s: %s", groups++ ? ";" : "",
+						      runs, runs == 1 ? "" : "s",
 						      nf->omitted[i].name);
 			else
-				o += (size_t)snprintf(text + o, sizeof(text) - o, ", %s", nf->omitted[i].name);
+				o += (size_t)snprintf(text + o, sizeof(text) - o, ", %s",
+						      nf->omitted[i].name);
 			any = true;
 		}
 	}
@@ -457,10 +484,12 @@ static void calibrate_print(FILE *f, const struct noise_floor *nf)
 			rel_text(s, srel, sizeof(srel)), sdf);
 	}
 	calibrate_print_omitted(f, nf);
-	text_wrap_print(f, "between %: ", 11, "what a run's figure varies by from one run to the next beyond "
-			"its rounds, in % of the mean");
-	text_wrap_print(f, "at speed %: ", 12, "the same with every round put at the runs' mean guest speed "
-			"(compare --normalize speed, docs/method.md)");
+	text_wrap_print(f, "between %: ", 11,
+			"what a run's figure varies by from one run to the next beyond its rounds, "
+			"in % of the mean");
+	text_wrap_print(f, "at speed %: ", 12,
+			"the same with every round put at the runs' mean guest speed (compare "
+			"--normalize speed, docs/method.md)");
 }
 
 /* The spread table's columns: run count, then per figure its width and header. */
@@ -471,7 +500,8 @@ static void calibrate_print_spread_row(FILE *f, const struct stats_spread *s)
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
 		if (s->mean > 0)
-			fprintf(f, " %7s%%", cell_text(100 * v[i] / s->mean, 2, 7, buf, sizeof(buf)));
+			fprintf(f, " %7s%%",
+				cell_text(100 * v[i] / s->mean, 2, 7, buf, sizeof(buf)));
 		else
 			fprintf(f, " %8s", "-");
 	}
@@ -512,8 +542,8 @@ static void calibrate_print_round_speed(FILE *f, const struct noise_spread *ns)
 		fprintf(f, "round speed: - (no run of 3 rounds or more)\n");
 		return;
 	}
-	fprintf(f, "round speed: SD over a run's rounds %.2f%% (mean over %zu runs), lag-1 autocorrelation ",
-		100 * ns->round_sd, ns->round_runs);
+	fprintf(f, "round speed: SD over a run's rounds %.2f%% (mean over %zu runs), lag-1 "
+		"autocorrelation ", 100 * ns->round_sd, ns->round_runs);
 	if (isfinite(ns->round_ac))
 		fprintf(f, "%+.2f\n", ns->round_ac);
 	else
@@ -523,8 +553,8 @@ static void calibrate_print_round_speed(FILE *f, const struct noise_spread *ns)
 /* --spread: the probes' spread as measured, then at equal guest speed, then per run. */
 static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 {
-	fprintf(f, "%-20s %5s %6s %10s %8s %8s %8s %8s\n", "probe", "runs", "rounds", "mean", "within",
-		"se(run)", "between", "floor");
+	fprintf(f, "%-20s %5s %6s %10s %8s %8s %8s %8s\n", "probe", "runs", "rounds", "mean",
+		"within", "se(run)", "between", "floor");
 	for (size_t i = 0; i < ns->n_probes; i++) {
 		const struct noise_spread_probe *p = &ns->probes[i];
 		char mean[32];
@@ -536,15 +566,16 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 	}
 	if (ns->shift_sd >= 0)
 		fprintf(f, "shift: SD %.2f%% over %zu runs\n", 100 * ns->shift_sd, ns->shift_runs);
-	fprintf(f, "\n%-20s %5s %8s %7s %8s %8s %8s %8s %8s\n", "probe", "runs", "share", "loop", "within",
-		"se(run)", "between", "floor", "ratio");
+	fprintf(f, "\n%-20s %5s %8s %7s %8s %8s %8s %8s %8s\n", "probe", "runs", "share", "loop",
+		"within", "se(run)", "between", "floor", "ratio");
 	for (size_t i = 0; i < ns->n_probes; i++) {
 		const struct noise_spread_probe *p = &ns->probes[i];
 		const struct stats_spread *s = &p->at_speed;
 
 		if (!p->has_at_speed)
 			continue;
-		fprintf(f, "%-20s %5zu %8.2f %6.2f%%", p->name, s->runs, p->share, 100 * p->loop_rel);
+		fprintf(f, "%-20s %5zu %8.2f %6.2f%%", p->name, s->runs, p->share,
+			100 * p->loop_rel);
 		calibrate_print_spread_row(f, s);
 		fprintf(f, " %8.2f\n", s->se > 0 ? s->run_sd / s->se : 0);
 	}
@@ -552,14 +583,16 @@ static void calibrate_print_spread(FILE *f, const struct noise_spread *ns)
 	calibrate_print_round_speed(f, ns);
 	fprintf(f, "\n");
 	text_wrap_print(f, "", 0, "within: SD of a run's round medians (pooled); se(run): within / "
-			"sqrt(rounds); between: SD of the run means; floor: the SD left beyond se(run); "
-			"shift: SD over runs of the median over probes of a run mean / its probe mean - 1; "
-			"the second table at the runs' mean guest speed (compare --normalize speed), share: "
-			"the probe's slope on its loop x mean loop / mean, loop: SD of the runs' mean loops, "
-			"ratio: between / se(run); in % of the probe's mean; the third per run in the order "
-			"given, its shift and the same of the probes' loops (the host's speed), left: per "
-			"probe the SD over runs of a run mean / its probe mean - 1 - the run's shift; round speed: "
-			"per round the median over probes of its loop / the probe's mean loop in the run - 1");
+			"sqrt(rounds); between: SD of the run means; floor: the SD left beyond "
+			"se(run); shift: SD over runs of the median over probes of a run mean / "
+			"its probe mean - 1; the second table at the runs' mean guest speed "
+			"(compare --normalize speed), share: the probe's slope on its loop x mean "
+			"loop / mean, loop: SD of the runs' mean loops, ratio: between / se(run); "
+			"in % of the probe's mean; the third per run in the order given, its shift "
+			"and the same of the probes' loops (the host's speed), left: per "
+			"probe the SD over runs of a run mean / its probe mean - 1 - the run's "
+			"shift; round speed: per round the median over probes of its loop / the "
+			"probe's mean loop in the run - 1");
 }
 
 /* n of all in %, as a tally's cells show it ("0.0%" of none). */
@@ -585,11 +618,13 @@ static void calibrate_print_count(FILE *f, const struct verdict_count *c)
 {
 	char m[32], d[32], h[32];
 
-	fprintf(f, " %4zu %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %7s %7s %6s\n", c->n,
-		c->faster, tally_pct(c->faster, c->n), c->slower, tally_pct(c->slower, c->n), c->noisy,
-		tally_pct(c->noisy, c->n), c->same, tally_pct(c->same, c->n), c->unjudged,
-		tally_pct(c->unjudged, c->n), tally_med(c->mdc, "%.1f%%", m, sizeof(m)),
-		tally_med(c->diff, "%+.2f%%", d, sizeof(d)), tally_med(c->half, "%.2f%%", h, sizeof(h)));
+	fprintf(f, " %4zu %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %3zu %5.1f%% %7s "
+		"%7s %6s\n", c->n, c->faster, tally_pct(c->faster, c->n), c->slower,
+		tally_pct(c->slower, c->n), c->noisy, tally_pct(c->noisy, c->n), c->same,
+		tally_pct(c->same, c->n), c->unjudged, tally_pct(c->unjudged, c->n),
+		tally_med(c->mdc, "%.1f%%", m, sizeof(m)),
+		tally_med(c->diff, "%+.2f%%", d, sizeof(d)),
+		tally_med(c->half, "%.2f%%", h, sizeof(h)));
 }
 
 /* --verdicts: the tally of the compare documents at paths[0..k-1]. */
@@ -600,30 +635,37 @@ static int calibrate_verdicts(const char *const *paths, unsigned int k)
 	struct err err;
 
 	if (verdict_tally(paths, k, &t, &err))
-		return cli_error("calibrate", EXIT_FAIL, "no tally of these comparisons: %s", err.msg);
+		return cli_error("calibrate", EXIT_FAIL, "no tally of these comparisons: %s",
+				 err.msg);
 	printf("%-17s", "");
-	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff",
+	       "half");
 	printf("%-17s", "all");
 	calibrate_print_count(stdout, &t.all);
-	printf("faster or slower: %zu (%.1f%%) in %zu of %zu files; baseline warning in %zu of %zu\n",
-	       t.all.faster + t.all.slower, tally_pct(t.all.faster + t.all.slower, t.all.n), t.moved,
-	       t.n_files, t.warned, t.n_files);
+	printf("faster or slower: %zu (%.1f%%) in %zu of %zu files; baseline warning in %zu "
+	       "of %zu\n", t.all.faster + t.all.slower,
+	       tally_pct(t.all.faster + t.all.slower, t.all.n), t.moved, t.n_files, t.warned,
+	       t.n_files);
 	printf("\n%-17s", "file");
-	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff",
+	       "half");
 	for (size_t i = 0; i < t.n_files; i++) {
 		printf("%-17zu", i + 1);
 		calibrate_print_count(stdout, &t.files[i].c);
 	}
 	printf("\n%-17s", "probe");
-	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff", "half");
+	printf(head, "n", "faster", "slower", "too noisy", "no change", "not judged", "mdc", "diff",
+	       "half");
 	for (size_t i = 0; i < t.n_probes; i++) {
 		printf("%-17s", t.probes[i].name);
 		calibrate_print_count(stdout, &t.probes[i].c);
 	}
 	printf("\n");
-	text_wrap_print(stdout, "", 0, "n: the probes compared; each verdict's count and share of them; "
-			"mdc, diff, half: the medians of the smallest detectable change, the difference and "
-			"the interval's half width, in % (mdc >1000%: none); files in the order given");
+	text_wrap_print(stdout, "", 0,
+			"n: the probes compared; each verdict's count and share of them; "
+			"mdc, diff, half: the medians of the smallest detectable change, the "
+			"difference and the interval's half width, in % (mdc >1000%: none); files "
+			"in the order given");
 	verdict_tally_release(&t);
 	return cli_stdout_check("calibrate", EXIT_OK);
 }
@@ -636,17 +678,19 @@ static int calibrate_print_matched(FILE *f, const struct result_file *const *fil
 
 	if (noise_matched(files, files + k / 2, k / 2, &m, err))
 		return -1;
-	fprintf(f, "%-20s %5s %8s %9s %8s %8s\n", "probe", "pairs", "diff SD", "expected", "ratio", "floor");
+	fprintf(f, "%-20s %5s %8s %9s %8s %8s\n", "probe", "pairs", "diff SD", "expected", "ratio",
+		"floor");
 	for (size_t i = 0; i < m.n_probes; i++) {
 		const struct noise_matched_probe *p = &m.probes[i];
 
-		fprintf(f, "%-20s %5zu %7.2f%% %8.2f%% %8.2f %7.2f%%\n", p->name, p->pairs, 100 * p->diff_sd,
-			100 * p->expected, p->expected > 0 ? p->diff_sd / p->expected : 0, 100 * p->floor);
+		fprintf(f, "%-20s %5zu %7.2f%% %8.2f%% %8.2f %7.2f%%\n", p->name, p->pairs,
+			100 * p->diff_sd, 100 * p->expected,
+			p->expected > 0 ? p->diff_sd / p->expected : 0, 100 * p->floor);
 	}
 	if (m.shift_runs)
-		fprintf(f, "common shift over %zu runs: SD %.2f%% (first), %.2f%% (second), difference "
-			"%.2f%%; correlation ", m.shift_runs, 100 * m.shift_sd_a, 100 * m.shift_sd_b,
-			100 * m.shift_diff_sd);
+		fprintf(f, "common shift over %zu runs: SD %.2f%% (first), %.2f%% (second), "
+			"difference %.2f%%; correlation ", m.shift_runs, 100 * m.shift_sd_a,
+			100 * m.shift_sd_b, 100 * m.shift_diff_sd);
 	else
 		fprintf(f, "common shift: - (fewer than 3 runs with a shift in both)");
 	if (m.shift_runs && isfinite(m.shift_corr))
@@ -654,12 +698,13 @@ static int calibrate_print_matched(FILE *f, const struct result_file *const *fil
 	else
 		fprintf(f, m.shift_runs ? "-\n" : "\n");
 	fprintf(f, "\n");
-	text_wrap_print(f, "", 0, "per probe over the pairs of run i of the first series and run i of the "
-			"second: diff SD: the SD of the difference of their run means; expected: what their "
-			"rounds predict of it (the root of the sum of both runs' squared standard errors); "
-			"ratio: the one over the other; floor: the SD of a per-run component the rounds do "
-			"not explain; in % of the probe's mean; common shift: each series' shift per run "
-			"(as --spread's) compared");
+	text_wrap_print(f, "", 0,
+			"per probe over the pairs of run i of the first series and run i of the "
+			"second: diff SD: the SD of the difference of their run means; expected: "
+			"what their rounds predict of it (the root of the sum of both runs' "
+			"squared standard errors); ratio: the one over the other; floor: the SD of "
+			"a per-run component the rounds do not explain; in % of the probe's mean; "
+			"common shift: each series' shift per run (as --spread's) compared");
 	noise_matched_release(&m);
 	return 0;
 }
@@ -674,8 +719,9 @@ static void calibrate_print_range(FILE *f, const char *label, const struct noise
 		fprintf(f, "%s: -\n", label);
 		return;
 	}
-	fprintf(f, "%s: min %.*f%s, median %.*f%s, max %.*f%s over %zu probes\n", label, pct ? 2 : 1, k * r->min,
-		u, pct ? 2 : 1, k * r->median, u, pct ? 2 : 1, k * r->max, u, r->n);
+	fprintf(f, "%s: min %.*f%s, median %.*f%s, max %.*f%s over %zu probes\n", label,
+		pct ? 2 : 1, k * r->min, u, pct ? 2 : 1, k * r->median, u, pct ? 2 : 1, k * r->max,
+		u, r->n);
 }
 
 /* --show: the noise file's floor as calibrate prints it, then its figures' ranges over the probes. */
@@ -692,7 +738,8 @@ static int calibrate_show(const char *path)
 		noise_free(nf);
 		return cli_error("calibrate", EXIT_FAIL, "out of memory");
 	}
-	printf("%s: %lld runs, %s to %s\n\n", path, nf->runs, nf->first_started ? nf->first_started : "-",
+	printf("%s: %lld runs, %s to %s\n\n", path, nf->runs,
+	       nf->first_started ? nf->first_started : "-",
 	       nf->last_finished ? nf->last_finished : "-");
 	calibrate_print(stdout, nf);
 	printf("\n");
@@ -725,14 +772,16 @@ static int calibrate_floor(const struct calibrate_args *a, const char **paths, u
 	}
 	if (a->matched) {
 		if (calibrate_print_matched(stdout, (const struct result_file *const *)files, k, &err))
-			rc = cli_error("calibrate", EXIT_FAIL, "no matched table from these runs: %s", err.msg);
+			rc = cli_error("calibrate", EXIT_FAIL,
+				       "no matched table from these runs: %s", err.msg);
 		else
 			rc = cli_stdout_check("calibrate", EXIT_OK);
 		goto out;
 	}
 	if (a->spread) {
 		if (noise_spread((const struct result_file *const *)files, k, &ns, &err)) {
-			rc = cli_error("calibrate", EXIT_FAIL, "no spread from these runs: %s", err.msg);
+			rc = cli_error("calibrate", EXIT_FAIL, "no spread from these runs: %s",
+				       err.msg);
 			goto out;
 		}
 		calibrate_print_spread(stdout, &ns);

@@ -97,7 +97,8 @@ static int expect_dir_check(const char *dir)
 	if (stat(dir, &st))
 		return cli_error("expect", EXIT_USAGE, "RESULTS_DIR %s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return cli_error("expect", EXIT_USAGE, "RESULTS_DIR %s: %s", dir, strerror(ENOTDIR));
+		return cli_error("expect", EXIT_USAGE, "RESULTS_DIR %s: %s", dir,
+				 strerror(ENOTDIR));
 	return 0;
 }
 
@@ -171,8 +172,8 @@ int cmd_expect(int argc, char **argv)
 		for (t = strtok(plist, " \t"); t; t = strtok(NULL, " \t")) {
 			if (!strchr(t, ':') || npairs == ARRAY_SIZE(pv)) {
 				free(plist);
-				return cli_usage_error("expect", "--pairs: '%s' is not BASE:NEW (at most "
-							"64 pairs)", t);
+				return cli_usage_error("expect", "--pairs: '%s' is not "
+						       "BASE:NEW (at most 64 pairs)", t);
 			}
 			pv[npairs++] = t;
 		}
