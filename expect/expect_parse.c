@@ -150,7 +150,8 @@ static char **split_words(const char *s, size_t *n, const char **why)
 	for (;; s++) {
 		if (q) {
 			if (!*s) {
-				*why = q == '\'' ? "unmatched single quote" : "unmatched double quote";
+				*why = q == '\'' ? "unmatched single quote"
+						  : "unmatched double quote";
 				goto fail;
 			}
 			if (*s == q)
@@ -347,7 +348,8 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 	case EXPECT_MAP:
 		if (expect_map_statuses(l->w[3], &mask)) {
 			parse_bad(p, l->file, l->lineno, "unknown status '%s' (owned, intercepted, "
-				  "rejected, emulated, skipped; '|' between alternatives)", l->w[3]);
+				  "rejected, emulated, skipped; '|' between alternatives)",
+				  l->w[3]);
 			return false;
 		}
 		num = l->nw > 4 && *l->w[4] ? l->w[4] : NULL;
@@ -363,8 +365,8 @@ static bool line_check(struct parser *p, const struct expect_line *l)
 		break;
 	}
 	if (num && !is_num_spec(num)) {
-		parse_bad(p, l->file, l->lineno, "'%s' is not N, >=N, <=N, >N or <N (N a decimal number)",
-			  num);
+		parse_bad(p, l->file, l->lineno,
+			  "'%s' is not N, >=N, <=N, >N or <N (N a decimal number)", num);
 		return false;
 	}
 	return true;
@@ -484,8 +486,8 @@ static int parse_file(struct parser *p, const char *path, unsigned depth, struct
 	s = memchr(buf, 0, len);
 	if (s) {
 		rc = err_set(err, -EINVAL,
-			     "expectations file %s: contains a NUL byte at offset %zu (not a text file)",
-			     path, (size_t)(s - buf));
+			     "expectations file %s: contains a NUL byte at offset %zu (not a "
+			     "text file)", path, (size_t)(s - buf));
 		free(buf);
 		return rc;
 	}

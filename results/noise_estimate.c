@@ -38,7 +38,8 @@ static int check_run(const struct result_file *f0, const struct result_file *f, 
 	char what[512], s0[64], s1[64];
 
 	if (f->kind != RESULT_KIND_RUN)
-		return fail(err, "%s: not a run file (kind %s)", f->name, result_kind_names[f->kind]);
+		return fail(err, "%s: not a run file (kind %s)", f->name,
+			    result_kind_names[f->kind]);
 	if (!f->settings.present)
 		return fail(err, "%s: no settings (written before exitscope recorded them): "
 			    "a floor needs runs of known settings", f->name);
@@ -69,7 +70,8 @@ static int check_run(const struct result_file *f0, const struct result_file *f, 
 		run_setting_text(&f->settings, i, s1, sizeof(s1));
 		if (strcmp(s0, s1))
 			return fail(err, "%s: measured with %s %s, %s with %s: a floor needs "
-				    "runs of one setup", f->name, run_setting_names[i], s1, f0->name, s0);
+				    "runs of one setup", f->name, run_setting_names[i], s1,
+				    f0->name, s0);
 	}
 	return 0;
 }

@@ -89,7 +89,8 @@ static int tally_warned(json_t *root)
 	size_t i;
 
 	json_array_foreach(w, i, s)
-		if (json_is_string(s) && !strncmp(json_string_value(s), "WARNING: the harness baseline", 29))
+		if (json_is_string(s) &&
+		    !strncmp(json_string_value(s), "WARNING: the harness baseline", 29))
 			return 1;
 	return 0;
 }
@@ -122,9 +123,11 @@ static int tally_probes(struct compare_doc **d, size_t k, size_t total, struct v
 			for (size_t a = i; a < k; a++)
 				for (size_t b = 0; b < d[a]->n_probes; b++) {
 					const struct compare_doc_probe *q = &d[a]->probes[b];
-					json_t *o = json_array_get(json_object_get(d[a]->doc, "probes"), b);
+					json_t *all = json_object_get(d[a]->doc, "probes");
+					json_t *o = json_array_get(all, b);
 
-					if (strcmp(q->name, name) || !strcmp(q->verdict, "not compared"))
+					if (strcmp(q->name, name) ||
+					    !strcmp(q->verdict, "not compared"))
 						continue;
 					tally_add(&t->probes[p].c, &v, q->verdict, o);
 					break;	/* a probe once per document */
