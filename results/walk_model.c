@@ -31,6 +31,24 @@ static int nullable_string(struct jcheck *c, json_t *obj, const char *key, const
 	return jcheck_string(c, obj, key, JCHECK_REQUIRED, 1, out);
 }
 
+/*
+ * A member that is a string or null (absent: NULL): its custom hooks. The
+ * writer writes NULL as null, or leaves it out (omit_null).
+ */
+#define WALK_NULLABLE(name, st, m, omit_null)						\
+static json_t *name##_write(const void *p, bool *omit)					\
+{											\
+	const char *s = ((const st *)p)->m;						\
+											\
+	*omit = !s && (omit_null);							\
+	return s ? json_string(s) : *omit ? NULL : json_null();				\
+}											\
+static int name##_read(struct jcheck *c, json_t *obj, void *p)				\
+{											\
+	return nullable_string(c, obj, #name, &((st *)p)->m);				\
+}											\
+static const struct field_custom name##_custom = { name##_write, name##_read, NULL }
+
 static int is_rev(const char *s)
 {
 	size_t i;
@@ -71,8 +89,9 @@ static int read_header(struct jcheck *c, json_t *root)
 	return 0;
 }
 
-static int read_lanes(struct jcheck *c, json_t *root, struct walk_file *w)
+static int read_lanes(struct jcheck *c, json_t *root, void *p)
 {
+	struct walk_file *w = p;
 	char q[80];
 	json_t *arr, *v;
 	size_t i, j, mark;
@@ -109,40 +128,21 @@ static int lane_listed(const struct walk_file *w, enum host_lane_name l)
 	return 0;
 }
 
-static int read_commit(struct jcheck *c, json_t *obj, struct walk_file *w, size_t i)
+/* A commit's rules across its fields: a full rev, and what its status needs. */
+static int commit_check(struct jcheck *c, const void *p)
 {
-	struct walk_commit *wc = &w->commits[i];
+	const struct walk_commit *wc = p;
 	char q[80];
-	int idx;
 
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(jcheck_string(c, obj, "rev", JCHECK_REQUIRED, 0, &wc->rev));
 	if (!is_rev(wc->rev)) {
 		jcheck_push_key(c, "rev");
 		return jcheck_fail(c, "\"%s\" is not %d hexadecimal digits",
 				   jcheck_quote(wc->rev, q, sizeof(q)), WALK_REV_LEN);
 	}
-	TRY(jcheck_string(c, obj, "subject", JCHECK_REQUIRED, 1, &wc->subject));
-	TRY(jcheck_enum(c, obj, "lane", JCHECK_REQUIRED, host_lane_names, HOST_LANE_N, &idx));
-	wc->lane = idx;
-	if (!lane_listed(w, wc->lane)) {
-		jcheck_push_key(c, "lane");
-		return jcheck_fail(c, "\"%s\" is not one of the walk's \"lanes\"",
-				   host_lane_names[idx]);
-	}
-	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, walk_status_names, WALK_STATUS_N, &idx));
-	wc->status = idx;
-	TRY(nullable_string(c, obj, "reason", &wc->reason));
-	TRY(nullable_string(c, obj, "run", &wc->run));
 	if (wc->status == WALK_SKIP && (!wc->reason || !*wc->reason))
 		return jcheck_fail(c, "status \"skip\" needs a \"reason\"");
 	if (wc->status == WALK_OK && (!wc->run || !*wc->run))
 		return jcheck_fail(c, "status \"ok\" needs a \"run\" (the commit's run.json)");
-	if (wc->status == WALK_OK)
-		wc->reason = NULL;
-	else
-		wc->run = NULL;
 	return 0;
 }
 
@@ -182,49 +182,111 @@ static int check_unique(struct jcheck *c, const struct walk_file *w)
 			   w->commits[again].rev, host_lane_names[w->commits[again].lane], first);
 }
 
-static int read_commits(struct jcheck *c, json_t *root, struct walk_file *w)
+/* The walk's rules across its commits: each in one of its lanes, each (rev, lane) once. */
+static int walk_check(struct jcheck *c, const void *p)
 {
-	json_t *arr, *v;
-	size_t i, mark;
+	const struct walk_file *w = p;
 
-	TRY(jcheck_array(c, root, "commits", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
-	w->commits = jcheck_calloc(json_array_size(arr), sizeof(*w->commits));
-	if (!w->commits)
-		return jcheck_fail(c, "out of memory");
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "commits");
+	for (size_t i = 0; i < w->n_commits; i++) {
+		if (lane_listed(w, w->commits[i].lane))
+			continue;
+		jcheck_push_key(c, "commits");
 		jcheck_push_index(c, i);
-		TRY(read_commit(c, v, w, i));
-		w->n_commits++;
-		jcheck_pop(c, mark);
+		jcheck_push_key(c, "lane");
+		return jcheck_fail(c, "\"%s\" is not one of the walk's \"lanes\"",
+				   host_lane_names[w->commits[i].lane]);
 	}
 	return check_unique(c, w);
 }
 
+WALK_NULLABLE(reason, struct walk_commit, reason, false);
+WALK_NULLABLE(run, struct walk_commit, run, false);
+WALK_NULLABLE(commands, struct walk_file, commands, true);
+
+static json_t *schema_write(const void *p, bool *omit)
+{
+	return json_string(WALK_SCHEMA);
+}
+
+static int schema_read(struct jcheck *c, json_t *obj, void *p)
+{
+	return read_header(c, obj);
+}
+
+static json_t *version_write(const void *p, bool *omit)
+{
+	return json_integer(WALK_SCHEMA_VERSION);
+}
+
+/* read_header read it with "schema". */
+static int version_read(struct jcheck *c, json_t *obj, void *p)
+{
+	return 0;
+}
+
+static json_t *lanes_write(const void *p, bool *omit)
+{
+	const struct walk_file *w = p;
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < w->n_lanes; i++)
+		if (json_array_append_new(a, json_string(host_lane_names[w->lanes[i]]))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
+}
+
+static const struct field_custom schema_custom = { schema_write, schema_read, NULL };
+static const struct field_custom version_custom = { version_write, version_read, NULL };
+static const struct field_custom lanes_custom = { lanes_write, read_lanes, NULL };
+
+static const struct field commit_table[] = {
+	FIELD_CSTR(struct walk_commit, rev, "rev", FIELD_REQUIRED),
+	FIELD_CSTR(struct walk_commit, subject, "subject", FIELD_REQUIRED | FIELD_EMPTY_OK),
+	FIELD_ENUM(struct walk_commit, lane, "lane", FIELD_REQUIRED, host_lane_names, HOST_LANE_N),
+	FIELD_ENUM(struct walk_commit, status, "status", FIELD_REQUIRED, walk_status_names,
+		   WALK_STATUS_N),
+	FIELD_CUSTOM("reason", 0, &reason_custom),
+	FIELD_CUSTOM("run", 0, &run_custom),
+};
+const struct field_desc walk_commit_fields = FIELD_DESC_CHECK("walk_commit", commit_table,
+							      commit_check);
+
+static const struct field tool_table[] = {
+	FIELD_CSTR(struct walk_file, tool_name, "name", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_CSTR(struct walk_file, tool_version, "version", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+};
+const struct field_desc walk_tool_fields = FIELD_DESC("walk_tool", tool_table);
+
+static const struct field walk_table[] = {
+	FIELD_CUSTOM("schema", FIELD_REQUIRED, &schema_custom),
+	FIELD_CUSTOM("schema_version", FIELD_REQUIRED, &version_custom),
+	FIELD_OBJ_FLAT("tool", FIELD_OMIT_ZERO, &walk_tool_fields),
+	FIELD_CSTR(struct walk_file, repository, "repository", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_CSTR(struct walk_file, range, "range", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_FLAG(struct walk_file, first_parent, "first_parent", FIELD_OMIT_NEG),
+	FIELD_INT(struct walk_file, every, "every", FIELD_OMIT_ZERO | FIELD_OMIT_NEG, 1, LLONG_MAX),
+	FIELD_CUSTOM("lanes", FIELD_REQUIRED, &lanes_custom),
+	FIELD_FLAG(struct walk_file, profile, "profile", FIELD_OMIT_NEG),
+	FIELD_CUSTOM("commands", 0, &commands_custom),
+	FIELD_ARRAY(struct walk_file, commits, n_commits, "commits", FIELD_REQUIRED,
+		    &walk_commit_fields, struct walk_commit, RESULT_MAX_ITEMS, NULL),
+};
+const struct field_desc walk_fields = FIELD_DESC_CHECK("walk", walk_table, walk_check);
+
 static int read_document(struct jcheck *c, json_t *root, void *p)
 {
 	struct walk_file *w = p;
-	json_t *tool;
-	int rc;
 
-	TRY(read_header(c, root));
-	rc = jcheck_object(c, root, "tool", JCHECK_OPTIONAL, &tool);
-	if (rc < 0)
-		return rc;
-	if (rc == 0) {
-		jcheck_push_key(c, "tool");
-		TRY(jcheck_string(c, tool, "name", JCHECK_OPTIONAL, 1, &w->tool_name));
-		TRY(jcheck_string(c, tool, "version", JCHECK_OPTIONAL, 1, &w->tool_version));
-		jcheck_pop(c, 0);
+	TRY(fields_read(c, root, &walk_fields, w));
+	/* A commit has a run or a reason, never both. */
+	for (size_t i = 0; i < w->n_commits; i++) {
+		if (w->commits[i].status == WALK_OK)
+			w->commits[i].reason = NULL;
+		else
+			w->commits[i].run = NULL;
 	}
-	TRY(jcheck_string(c, root, "repository", JCHECK_OPTIONAL, 1, &w->repository));
-	TRY(jcheck_string(c, root, "range", JCHECK_OPTIONAL, 1, &w->range));
-	TRY(jcheck_bool(c, root, "first_parent", JCHECK_OPTIONAL, &w->first_parent));
-	TRY(jcheck_int(c, root, "every", JCHECK_OPTIONAL, 1, LLONG_MAX, &w->every));
-	TRY(jcheck_bool(c, root, "profile", JCHECK_OPTIONAL, &w->profile));
-	TRY(nullable_string(c, root, "commands", &w->commands));
-	TRY(read_lanes(c, root, w));
-	TRY(read_commits(c, root, w));
 	return 0;
 }
 
@@ -329,53 +391,7 @@ static json_t *nullable(const char *s)
 
 json_t *walk_json(const struct walk_file *w)
 {
-	json_t *o = json_object(), *lanes = json_array(), *commits = json_array();
-
-	if (!o || !lanes || !commits) {
-		json_decref(o);
-		json_decref(lanes);
-		json_decref(commits);
-		return NULL;
-	}
-	json_object_set_new(o, "schema", json_string(WALK_SCHEMA));
-	json_object_set_new(o, "schema_version", json_integer(WALK_SCHEMA_VERSION));
-	if (w->tool_name || w->tool_version) {
-		json_t *t = json_object();
-
-		if (t && w->tool_name)
-			json_object_set_new(t, "name", json_string(w->tool_name));
-		if (t && w->tool_version)
-			json_object_set_new(t, "version", json_string(w->tool_version));
-		json_object_set_new(o, "tool", t);
-	}
-	if (w->repository)
-		json_object_set_new(o, "repository", json_string(w->repository));
-	if (w->range)
-		json_object_set_new(o, "range", json_string(w->range));
-	if (w->first_parent >= 0)
-		json_object_set_new(o, "first_parent", json_boolean(w->first_parent));
-	if (w->every >= 1)
-		json_object_set_new(o, "every", json_integer((json_int_t)w->every));
-	for (size_t i = 0; i < w->n_lanes; i++)
-		json_array_append_new(lanes, json_string(host_lane_names[w->lanes[i]]));
-	json_object_set_new(o, "lanes", lanes);
-	if (w->profile >= 0)
-		json_object_set_new(o, "profile", json_boolean(w->profile));
-	if (w->commands)
-		json_object_set_new(o, "commands", json_string(w->commands));
-	for (size_t i = 0; i < w->n_commits; i++) {
-		const struct walk_commit *c = &w->commits[i];
-
-		json_array_append_new(commits, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o}",
-							 "rev", c->rev,
-							 "subject", c->subject ? c->subject : "",
-							 "lane", host_lane_names[c->lane],
-							 "status", walk_status_names[c->status],
-							 "reason", nullable(c->reason),
-							 "run", nullable(c->run)));
-	}
-	json_object_set_new(o, "commits", commits);
-	return o;
+	return fields_write(&walk_fields, w);
 }
 
 static json_t *pair(const double v[2])

@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "base/err.h"
+#include "results/field.h"
 #include "results/host_record_model.h"
 #include "results/result_read.h"
 
@@ -83,6 +84,12 @@ const char *walk_run_path(const struct walk_file *w, const struct walk_commit *c
 
 /* Free what the reader allocated, the runs too. */
 void walk_free(struct walk_file *w);
+
+/*
+ * The walk file's fields (results/field.h), held against docs/walk-schema.json
+ * by tests/test_walk_schema.c: the document, its "tool" and a commit.
+ */
+extern const struct field_desc walk_fields, walk_tool_fields, walk_commit_fields;
 
 /* The document (WALK_SCHEMA) of w; NULL when out of memory. For tests and tools. */
 json_t *walk_json(const struct walk_file *w);
