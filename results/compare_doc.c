@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* compare_doc.c - the fields of a compare --json document that report re-reads. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <jansson.h>
 
 #include "results/compare_doc.h"
+#include "results/field.h"
 #include "results/jcheck.h"
 #include "results/json_load.h"
 
@@ -29,56 +31,52 @@ int compare_doc_schema(const char *path, char *buf, size_t len)
 	return rc;
 }
 
-static int read_probe(struct jcheck *c, json_t *o, struct compare_doc_probe *p)
+static const struct field probe_table[] = {
+	FIELD_CSTR(struct compare_doc_probe, name, "name", FIELD_REQUIRED),
+	FIELD_CSTR(struct compare_doc_probe, verdict, "verdict", FIELD_REQUIRED),
+	FIELD_NUM(struct compare_doc_probe, base_median, "base_median", FIELD_SIGNED),
+	FIELD_NUM(struct compare_doc_probe, new_median, "new_median", FIELD_SIGNED),
+};
+static const struct field_desc probe_fields = FIELD_DESC("compare_doc_probe", probe_table);
+
+/* An older document has no files: said before what it lacks. */
+static int version_read(struct jcheck *c, json_t *obj, void *p)
 {
-	int a, b;
+	struct compare_doc *d = p;
 
-	JCHECK_TRY(jcheck_string(c, o, "name", JCHECK_REQUIRED, 0, &p->name));
-	JCHECK_TRY(jcheck_string(c, o, "verdict", JCHECK_REQUIRED, 0, &p->verdict));
-	a = jcheck_real(c, o, "base_median", JCHECK_OPTIONAL, &p->base_median);
-	b = jcheck_real(c, o, "new_median", JCHECK_OPTIONAL, &p->new_median);
-	if (a < 0 || b < 0)
-		return -1;
-	p->has_figures = a == 0 && b == 0;
-	return 0;
-}
-
-static int read_fields(struct jcheck *c, json_t *root, struct compare_doc *d)
-{
-	json_t *probes, *norm = NULL, *noise;
-	size_t i, mark;
-
-	JCHECK_TRY(jcheck_string(c, root, "schema", JCHECK_REQUIRED, 0, &d->schema));
-	JCHECK_TRY(jcheck_int(c, root, "schema_version", JCHECK_REQUIRED, 1, 1000000, &d->version));
+	JCHECK_TRY(jcheck_int(c, obj, "schema_version", JCHECK_REQUIRED, 1, 1000000, &d->version));
 	if (d->version < 2)
 		return jcheck_fail(c, "schema_version %lld names no files (base_files came with "
 				   "version 2)", d->version);
-	JCHECK_TRY(jcheck_strings(c, root, "base_files", JCHECK_REQUIRED, COMPARE_DOC_MAX_FILES,
-				  &d->base_files, &d->n_base));
-	JCHECK_TRY(jcheck_strings(c, root, "new_files", JCHECK_REQUIRED, COMPARE_DOC_MAX_FILES,
-				  &d->new_files, &d->n_new));
-	if (!d->n_base || !d->n_new)
-		return jcheck_fail(c, "%s: empty", d->n_base ? "new_files" : "base_files");
-	JCHECK_TRY(jcheck_num(c, root, "threshold_pct", JCHECK_REQUIRED, &d->threshold_pct));
-	JCHECK_TRY(jcheck_int(c, root, "seed", JCHECK_REQUIRED, 0, INT64_MAX, &d->seed));
-	if (jcheck_object(c, root, "normalize", JCHECK_OPTIONAL, &norm) < 0)
-		return -1;
-	if (norm) {
-		mark = jcheck_push_key(c, "normalize");
-		if (jcheck_string(c, norm, "asked", JCHECK_REQUIRED, 0, &d->normalize) < 0)
-			return -1;
-		jcheck_pop(c, mark);
-	}
-	noise = json_object_get(root, "noise");
-	if (noise && !json_is_null(noise)) {
-		d->noise_used = 1;
-		mark = jcheck_push_key(c, "noise");
-		if (!json_is_object(noise) ||
-		    jcheck_string(c, noise, "file", JCHECK_OPTIONAL, 0, &d->noise_file) < 0)
-			return jcheck_fail(c, "not an object with a file");
-		jcheck_pop(c, mark);
-	}
-	JCHECK_TRY(jcheck_array(c, root, "probes", JCHECK_REQUIRED, COMPARE_DOC_MAX_PROBES,
+	return 0;
+}
+
+/* null or absent: no floor was used; else an object, maybe with its file. */
+static int noise_read(struct jcheck *c, json_t *obj, void *p)
+{
+	struct compare_doc *d = p;
+	json_t *noise = json_object_get(obj, "noise");
+	size_t mark;
+
+	if (!noise || json_is_null(noise))
+		return 0;
+	d->noise_used = 1;
+	mark = jcheck_push_key(c, "noise");
+	if (!json_is_object(noise) ||
+	    jcheck_string(c, noise, "file", JCHECK_OPTIONAL, 0, &d->noise_file) < 0)
+		return jcheck_fail(c, "not an object with a file");
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+/* Each probe by probe_fields; has_figures when both medians are there. */
+static int probes_read(struct jcheck *c, json_t *obj, void *p)
+{
+	struct compare_doc *d = p;
+	json_t *probes;
+	size_t i, mark;
+
+	JCHECK_TRY(jcheck_array(c, obj, "probes", JCHECK_REQUIRED, COMPARE_DOC_MAX_PROBES,
 				&probes));
 	d->n_probes = json_array_size(probes);
 	d->probes = jcheck_calloc(d->n_probes, sizeof(*d->probes));
@@ -86,18 +84,54 @@ static int read_fields(struct jcheck *c, json_t *root, struct compare_doc *d)
 		return jcheck_fail(c, "out of memory");
 	mark = jcheck_push_key(c, "probes");
 	for (i = 0; i < d->n_probes; i++) {
+		struct compare_doc_probe *cp = &d->probes[i];
 		json_t *o = json_array_get(probes, i);
 		size_t m = jcheck_push_index(c, i);
 
 		if (!json_is_object(o))
 			return jcheck_fail(c, "not an object");
-		if (read_probe(c, o, &d->probes[i]) < 0)
-			return -1;
+		cp->base_median = cp->new_median = NAN;
+		JCHECK_TRY(fields_read(c, o, &probe_fields, cp));
+		cp->has_figures = !isnan(cp->base_median) && !isnan(cp->new_median);
 		jcheck_pop(c, m);
 	}
 	jcheck_pop(c, mark);
 	return 0;
 }
+
+static int files_check(struct jcheck *c, const void *p)
+{
+	const struct compare_doc *d = p;
+
+	if (!d->n_base || !d->n_new)
+		return jcheck_fail(c, "%s: empty", d->n_base ? "new_files" : "base_files");
+	return 0;
+}
+
+/* The document is only read here (compare_model.c writes it): no writers. */
+static const struct field_custom version_custom = { NULL, version_read, NULL };
+static const struct field_custom noise_custom = { NULL, noise_read, NULL };
+static const struct field_custom probes_custom = { NULL, probes_read, NULL };
+
+static const struct field normalize_table[] = {
+	FIELD_CSTR(struct compare_doc, normalize, "asked", FIELD_REQUIRED),
+};
+static const struct field_desc normalize_fields = FIELD_DESC("normalize", normalize_table);
+
+static const struct field doc_table[] = {
+	FIELD_CSTR(struct compare_doc, schema, "schema", FIELD_REQUIRED),
+	FIELD_CUSTOM("schema_version", FIELD_REQUIRED, &version_custom),
+	FIELD_STRINGS(struct compare_doc, base_files, n_base, "base_files", FIELD_REQUIRED,
+		      COMPARE_DOC_MAX_FILES),
+	FIELD_STRINGS(struct compare_doc, new_files, n_new, "new_files", FIELD_REQUIRED,
+		      COMPARE_DOC_MAX_FILES),
+	FIELD_NUM(struct compare_doc, threshold_pct, "threshold_pct", FIELD_REQUIRED),
+	FIELD_INT(struct compare_doc, seed, "seed", FIELD_REQUIRED, 0, INT64_MAX),
+	FIELD_CUSTOM("probes", FIELD_REQUIRED, &probes_custom),
+	FIELD_OBJ_FLAT("normalize", 0, &normalize_fields),
+	FIELD_CUSTOM("noise", 0, &noise_custom),
+};
+static const struct field_desc doc_fields = FIELD_DESC_CHECK("compare_doc", doc_table, files_check);
 
 struct compare_doc *compare_doc_read(const char *path, struct err *err)
 {
@@ -121,7 +155,7 @@ struct compare_doc *compare_doc_read(const char *path, struct err *err)
 		compare_doc_free(d);
 		return NULL;
 	}
-	if (read_fields(&c, root, d) < 0) {
+	if (fields_read(&c, root, &doc_fields, d) < 0) {
 		compare_doc_free(d);
 		return NULL;
 	}
