@@ -29,8 +29,11 @@ static int object_read(struct jcheck *c, json_t *obj, const struct field *f, voi
 {
 	json_t *o;
 	size_t mark;
-	int rc = jcheck_object(c, obj, f->key, req, &o);
+	int rc;
 
+	if (f->flags & FIELD_INLINE)
+		return fields_read(c, obj, f->sub, (char *)p + f->off);
+	rc = jcheck_object(c, obj, f->key, req, &o);
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
@@ -60,6 +63,8 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		*COUNT(p, f) = i + 1;
 		if (!json_is_object(v))
 			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
+		if (f->sub->init)
+			f->sub->init(a + i * f->elem);
 		JCHECK_TRY(fields_read(c, v, f->sub, a + i * f->elem));
 		jcheck_pop(c, m);
 	}
@@ -123,6 +128,33 @@ static int nums_read(struct jcheck *c, json_t *obj, const struct field *f, void 
 	return 0;
 }
 
+/* A string into the buffer at f (f->elem long): too long is refused, or cut when FIELD_CUT. */
+static int chars_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	char *buf = MEMBER(p, f, char);
+	const char *s;
+	size_t n, mark;
+	int rc = jcheck_string(c, obj, f->key, req, !!(f->flags & FIELD_EMPTY_OK), &s);
+
+	if (rc)
+		return rc;
+	n = strlen(s);
+	if (n >= f->elem) {
+		if (!(f->flags & FIELD_CUT)) {
+			mark = jcheck_push_key(c, f->key);
+			rc = jcheck_fail(c, "longer than %zu characters", f->elem - 1);
+			jcheck_pop(c, mark);
+			return rc;
+		}
+		n = f->elem - 1;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;	/* not inside a UTF-8 sequence */
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 0;
+}
+
 /* An enum whose names[0] is "" (none) is never read as names[0]. */
 static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int req, int *out)
 {
@@ -169,8 +201,13 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		return rc < 0 ? rc : 0;
 	case FIELD_T_INT:
 		rc = jcheck_int(c, obj, f->key, req, f->min, f->max, &ll);
-		if (!rc)
+		if (!rc && f->elem == sizeof(int))
+			*MEMBER(p, f, int) = (int)ll;
+		else if (!rc)
 			*MEMBER(p, f, long long) = ll;
+		return rc < 0 ? rc : 0;
+	case FIELD_T_CHARS:
+		rc = chars_read(c, obj, f, p, req);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_NUM:
 		rc = (f->flags & FIELD_SIGNED ? jcheck_real : jcheck_num)(c, obj, f->key, req, &d);
@@ -202,7 +239,7 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		rc = nums_read(c, obj, f, p, req);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_CUSTOM:
-		rc = f->custom->read(c, obj, p);
+		rc = f->custom->read ? f->custom->read(c, obj, p) : 0;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_N:
 		break;
@@ -218,6 +255,12 @@ int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void 
 			if ((int)!(d->f[i].flags & FIELD_REQUIRED) == pass)
 				JCHECK_TRY(field_read(c, obj, &d->f[i], p));
 	return d->check ? d->check(c, p) : 0;
+}
+
+/* A FIELD_T_INT member: a long long, or an int. */
+static long long int_value(const struct field *f, const void *p)
+{
+	return f->elem == sizeof(int) ? *CMEMBER(p, f, int) : *CMEMBER(p, f, long long);
 }
 
 /* Whether the writer leaves f out of p (its FIELD_OMIT_* say it is absent). */
@@ -239,8 +282,10 @@ static bool field_absent(const struct field *f, const void *p)
 		ll = *CMEMBER(p, f, int);
 		return (zero && !ll) || (neg && ll < 0);
 	case FIELD_T_INT:
-		ll = *CMEMBER(p, f, long long);
+		ll = int_value(f, p);
 		return (zero && !ll) || (neg && ll < 0);
+	case FIELD_T_CHARS:
+		return zero && !*CMEMBER(p, f, char);
 	case FIELD_T_NUM:
 		d = *CMEMBER(p, f, double);
 		return (zero && !d) || (neg && !(d >= 0));
@@ -324,7 +369,9 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 		e = *CMEMBER(p, f, int);
 		return json_string(e >= 0 && e < f->n_names ? f->names[e] : "?");
 	case FIELD_T_INT:
-		return json_integer(*CMEMBER(p, f, long long));
+		return json_integer(int_value(f, p));
+	case FIELD_T_CHARS:
+		return json_string(CMEMBER(p, f, char));
 	case FIELD_T_NUM:
 		v = json_real(*CMEMBER(p, f, double));
 		*omit = !v;	/* not finite: JSON has no such number */
@@ -358,9 +405,16 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		bool omit = field_absent(&d->f[i], p);
-		json_t *v = omit ? NULL : field_value(&d->f[i], p, &omit);
+		const struct field *f = &d->f[i];
+		bool omit = field_absent(f, p);
+		json_t *v;
 
+		if (f->type == FIELD_T_OBJECT && (f->flags & FIELD_INLINE)) {
+			if (fields_write_to(o, f->sub, (const char *)p + f->off))
+				return -ENOMEM;
+			continue;
+		}
+		v = omit ? NULL : field_value(f, p, &omit);
 		if (!omit && (!v || json_object_set_new(o, d->f[i].key, v)))
 			return -ENOMEM;
 	}
@@ -433,7 +487,7 @@ const char *field_type_name(enum field_type t)
 		[FIELD_T_NUM] = "number", [FIELD_T_BOOL] = "boolean",
 		[FIELD_T_CSTR] = "string", [FIELD_T_FLAG] = "boolean", [FIELD_T_OBJECT] = "object",
 		[FIELD_T_ARRAY] = "array", [FIELD_T_MAP] = "object", [FIELD_T_STRINGS] = "array",
-		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom",
+		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom", [FIELD_T_CHARS] = "string",
 	};
 
 	return t < FIELD_T_N ? names[t] : "?";

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "results/jcheck.h"
+#include "results/field.h"
 #include "results/trace_model.h"
 
 int result_trace_alloc(struct result_trace *t, size_t n)
@@ -63,3 +64,25 @@ int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t)
 	jcheck_pop(c, mark);
 	return 0;
 }
+
+/* ---- the table: the one field "trace" of the struct holding a result_trace ---- */
+
+static json_t *trace_write(const void *p, bool *omit)
+{
+	*omit = !((const struct result_trace *)p)->present;
+	return *omit ? NULL : result_trace_json(p);
+}
+
+static int trace_read(struct jcheck *c, json_t *obj, void *p)
+{
+	return result_trace_read(c, obj, p);
+}
+
+static void trace_free(void *p)
+{
+	result_trace_free(p);
+}
+
+static const struct field_custom trace_custom = { trace_write, trace_read, trace_free };
+static const struct field trace_field[] = { FIELD_CUSTOM("trace", 0, &trace_custom) };
+const struct field_desc result_trace_fields = FIELD_DESC("trace", trace_field);

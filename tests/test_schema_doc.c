@@ -22,6 +22,7 @@
 #include "results/check_model.h"
 #include "results/field.h"
 #include "results/host_record_model.h"
+#include "results/map_model.h"
 #include "results/run_model.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -30,11 +31,11 @@
 #define SCHEMA	"docs/results-schema.json"
 #define MAX_KEYS 160
 #define KEY_LEN	64
-#define NDESC	2
+#define NDESC	3
 
 /*
  * A kind: its tables (a probe is two: what every probe has and a measured
- * one's), the line its block follows, its row in the readers' table (NULL:
+ * one's; a map three: the map, its CPUID profiles, their entries), the line its block follows, its row in the readers' table (NULL:
  * none) and its $defs entries (the tables' names).
  */
 struct kind {
@@ -50,6 +51,8 @@ static const struct kind kinds[] = {
 	{ { &run_probe_fields, &run_measurement_fields }, "PROBE:", "| probe |" },
 	{ { &run_round_fields }, "ROUND (", NULL },
 	{ { &run_settings_fields }, "SETTINGS (", NULL },
+	{ { &result_map_fields, &result_map_profile_fields, &result_map_entry_fields }, "MAP:",
+	  "| map |" },
 };
 
 /* Whether d is a kind's table (documented in its own block), not an inline object. */
@@ -65,6 +68,27 @@ static bool is_kind(const struct field_desc *d)
 static bool inline_obj(const struct field *f)
 {
 	return f->type == FIELD_T_OBJECT && !is_kind(f->sub);
+}
+
+/* An object whose fields are its parent's own (FIELD_INLINE): it has no key of its own. */
+static bool flat_obj(const struct field *f)
+{
+	return f->type == FIELD_T_OBJECT && (f->flags & FIELD_INLINE);
+}
+
+/* A field the readers never read (computed on reading): written only, in no readers' row. */
+static bool written_only(const struct field *f)
+{
+	return f->type == FIELD_T_CUSTOM && !f->custom->read;
+}
+
+/* An array of another of k's tables: the readers' row spells it as "key[]." prefixes. */
+static bool kind_array(const struct kind *k, const struct field *f)
+{
+	for (size_t j = 0; f->type == FIELD_T_ARRAY && j < NDESC; j++)
+		if (k->d[j] == f->sub)
+			return true;
+	return false;
 }
 
 /* The field key of d or of an inline object under it. */
@@ -193,6 +217,7 @@ static bool shown_as(const struct field *f, const char *v)
 	switch (f->type) {
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
+	case FIELD_T_CHARS:
 	case FIELD_T_ENUM:
 		return *v == '"';
 	case FIELD_T_INT:
@@ -233,6 +258,10 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 		int skip = f->type == FIELD_T_ENUM && f->n_names && !f->names[0][0];
 		char line[512];
 
+		if (flat_obj(f)) {
+			check_fields_in(b, len, name, f->sub, req_parent, bad);
+			continue;
+		}
 		if (!l) {
 			problem(bad, name, "\"%s\" is not in its block%s", f->key, "");
 			continue;
@@ -242,7 +271,7 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 		while (*v == ' ')
 			v++;
 		/* In an optional object, the object's line says so. */
-		if (req_parent && !!strstr(line, "optional") == req)
+		if (req_parent && !written_only(f) && !!strstr(line, "optional") == req)
 			problem(bad, name, "\"%s\": the block says %s", f->key,
 				req ? "optional" : "required");
 		if (!shown_as(f, v))
@@ -278,6 +307,23 @@ static int check_block(const char *md, const struct kind *k)
 }
 
 /*
+ * A cell's name as the tables have it: an array's elements' table is a table
+ * of the kind ("profiles[].entries[].reg" is "reg"), and what follows a space
+ * is a bound ("bit 0..63").
+ */
+static void key_tidy(char *k)
+{
+	char *el = NULL, *sp = strchr(k, ' ');
+
+	if (sp)
+		*sp = '\0';
+	for (char *x = k; (x = strstr(x, "[].")); x += 3)
+		el = x + 3;
+	if (el)
+		memmove(k, el, strlen(el) + 1);
+}
+
+/*
  * The backquoted names of a table cell outside parentheses, into keys[];
  * "cpu.{vendor,name}" is "cpu.vendor" and "cpu.name".
  */
@@ -303,6 +349,8 @@ static size_t cell_keys(const char *s, const char *e, char keys[][KEY_LEN])
 					 (int)(c - t), t);
 			else if (!br && q - s - 1 < KEY_LEN)
 				snprintf(keys[n++], KEY_LEN, "%.*s", (int)(q - s - 1), s + 1);
+			if (n)
+				key_tidy(keys[n - 1]);
 			t = br ? c : q;
 		}
 		s = q;
@@ -311,17 +359,23 @@ static size_t cell_keys(const char *s, const char *e, char keys[][KEY_LEN])
 }
 
 /* d's fields as the readers' table names them ("cpu.vendor"), with their required-ness. */
-static size_t row_fields(const struct field_desc *d, const char *prefix, bool req_parent,
-			 char keys[][KEY_LEN], bool *req, size_t n)
+static size_t row_fields(const struct kind *k, const struct field_desc *d, const char *prefix,
+			 bool req_parent, char keys[][KEY_LEN], bool *req, size_t n)
 {
 	for (size_t i = 0; d && i < d->n && n < MAX_KEYS; i++) {
 		const struct field *f = &d->f[i];
 		char path[KEY_LEN];
 
+		if (written_only(f) || kind_array(k, f))
+			continue;
+		if (flat_obj(f)) {
+			n = row_fields(k, f->sub, prefix, req_parent, keys, req, n);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s%s", prefix, f->key);
 		if (inline_obj(f)) {
 			strncat(path, ".", sizeof(path) - strlen(path) - 1);
-			n = row_fields(f->sub, path, req_parent && required(f), keys, req, n);
+			n = row_fields(k, f->sub, path, req_parent && required(f), keys, req, n);
 			continue;
 		}
 		snprintf(keys[n], KEY_LEN, "%s", path);
@@ -343,7 +397,7 @@ static int check_row(const char *md, const struct kind *k)
 	    !(end = strchr(row, '\n')) || c2 > end)
 		return problem(&bad, k->d[0]->name, "no row %s%s", k->row, ""), 1;
 	for (size_t j = 0; j < NDESC; j++)
-		nf = row_fields(k->d[j], "", true, fields, req, nf);
+		nf = row_fields(k, k->d[j], "", true, fields, req, nf);
 	for (int cell = 0; cell < 2; cell++) {
 		const char *s = cell ? c1 + 1 : row + strlen(k->row), *e = cell ? c2 : c1;
 		size_t n = cell_keys(s, e, keys), want = 0;
@@ -432,6 +486,11 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		return;
 	}
 	switch (f->type) {
+	case FIELD_T_CHARS:	/* as long as the buffer holds, unless cut to fit */
+		if (bound(p, "maxLength", -1) != (f->flags & FIELD_CUT ? -1 : (long long)f->elem - 1))
+			problem(bad, name, "%s: not a string of at most %s in the JSON Schema", f->key,
+				"the buffer's length");
+		/* fall through */
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
 		if (!is_type(p, "string") || !(f->flags & FIELD_EMPTY_OK) != !!bound(p, "minLength", 0))
@@ -499,6 +558,17 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 	}
 }
 
+/* d's fields with those of its FIELD_INLINE objects in place, into out[] (at most MAX_KEYS). */
+static size_t flat_fields(const struct field_desc *d, const struct field **out, size_t n)
+{
+	for (size_t i = 0; i < d->n && n < MAX_KEYS; i++)
+		if (flat_obj(&d->f[i]))
+			n = flat_fields(d->f[i].sub, out, n);
+		else
+			out[n++] = &d->f[i];
+	return n;
+}
+
 /*
  * The properties (and required lists) of up to NDESC $defs entries against
  * the tables d[]: same fields, same required-ness, same types.
@@ -506,15 +576,18 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 static void check_props(json_t *schema, const char *name, const struct field_desc *const *d,
 			json_t *const *props, json_t *const *req, int *bad)
 {
-	size_t nd = 0;
+	const struct field *ff[NDESC][MAX_KEYS];
+	size_t nd = 0, nf[NDESC];
 	const char *key;
 	json_t *p;
 
 	while (nd < NDESC && d[nd] && props[nd])
 		nd++;
+	for (size_t j = 0; j < nd; j++)
+		nf[j] = flat_fields(d[j], ff[j], 0);
 	for (size_t j = 0; j < nd; j++) {
-		for (size_t i = 0; i < d[j]->n; i++) {
-			const struct field *f = &d[j]->f[i];
+		for (size_t i = 0; i < nf[j]; i++) {
+			const struct field *f = ff[j][i];
 			const char *ref = "";
 			size_t w = j;
 
@@ -535,8 +608,8 @@ static void check_props(json_t *schema, const char *name, const struct field_des
 			bool in = false;
 
 			for (size_t x = 0; x < nd && !in; x++)
-				for (size_t i = 0; i < d[x]->n && !in; i++)
-					in = !strcmp(d[x]->f[i].key, key);
+				for (size_t i = 0; i < nf[x] && !in; i++)
+					in = !strcmp(ff[x][i]->key, key);
 			if (!in)
 				problem(bad, name, "%s is in the JSON Schema but not in the table%s", key, "");
 		}
