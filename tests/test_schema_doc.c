@@ -23,6 +23,7 @@
 #include "results/field.h"
 #include "results/host_record_model.h"
 #include "results/map_model.h"
+#include "results/noise.h"
 #include "results/run_model.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -42,18 +43,32 @@ struct kind {
 	const struct field_desc *d[NDESC];
 	const char *block;	/* "CHECK:" */
 	const char *row;	/* "| checks |" */
+	const char *const *extra;	/* keys the documents have beyond the tables (NULL-ended) */
 };
 
+/* The noise floor's envelope, read before its table. */
+static const char *const noise_envelope[] = { "schema", "schema_version", "tool", "version", NULL };
+
 static const struct kind kinds[] = {
-	{ { &check_fields }, "CHECK:", "| checks |" },
-	{ { &host_record_fields }, "HOST (", "| host |" },
-	{ { &host_lane_fields }, "LANE (", NULL },
-	{ { &run_probe_fields, &run_measurement_fields }, "PROBE:", "| probe |" },
-	{ { &run_round_fields }, "ROUND (", NULL },
-	{ { &run_settings_fields }, "SETTINGS (", NULL },
+	{ { &check_fields }, "CHECK:", "| checks |", NULL },
+	{ { &host_record_fields }, "HOST (", "| host |", NULL },
+	{ { &host_lane_fields }, "LANE (", NULL, NULL },
+	{ { &run_probe_fields, &run_measurement_fields }, "PROBE:", "| probe |", NULL },
+	{ { &run_round_fields }, "ROUND (", NULL, NULL },
+	{ { &run_settings_fields }, "SETTINGS (", NULL, NULL },
 	{ { &result_map_fields, &result_map_profile_fields, &result_map_entry_fields }, "MAP:",
-	  "| map |" },
+	  "| map |", NULL },
+	{ { &noise_fields, &noise_probe_fields, &noise_omitted_fields }, "## The noise floor file",
+	  NULL, noise_envelope },
 };
+
+static bool str_listed(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
 
 /* Whether d is a kind's table (documented in its own block), not an inline object. */
 static bool is_kind(const struct field_desc *d)
@@ -300,7 +315,7 @@ static int check_block(const char *md, const struct kind *k)
 		check_fields_in(b, len, k->d[0]->name, k->d[j], true, &bad);
 	nk = block_keys(k, b, len, keys);
 	for (size_t i = 0; i < nk; i++)
-		if (!kind_find(k, keys[i]))
+		if (!kind_find(k, keys[i]) && !str_listed(k->extra, keys[i]))
 			problem(&bad, k->d[0]->name, "\"%s\" is documented but not in the table%s",
 				keys[i], "");
 	return bad;
@@ -465,7 +480,7 @@ static long long bound(json_t *p, const char *key, long long dflt)
 }
 
 static void check_props(json_t *schema, const char *name, const struct field_desc *const *d,
-			json_t *const *props, json_t *const *req, int *bad);
+			json_t *const *props, json_t *const *req, const char *const *extra, int *bad);
 
 /* The JSON Schema of one value p (resolved) says what f is. */
 static void check_value(json_t *schema, const char *name, const struct field *f, json_t *p,
@@ -521,7 +536,7 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		} else if (!is_kind(f->sub)) {
 			json_t *pp = json_object_get(p, "properties"), *rq = json_object_get(p, "required");
 
-			check_props(schema, name, &f->sub, &pp, &rq, bad);
+			check_props(schema, name, &f->sub, &pp, &rq, NULL, bad);
 		}
 		break;
 	case FIELD_T_MAP:
@@ -574,7 +589,7 @@ static size_t flat_fields(const struct field_desc *d, const struct field **out, 
  * the tables d[]: same fields, same required-ness, same types.
  */
 static void check_props(json_t *schema, const char *name, const struct field_desc *const *d,
-			json_t *const *props, json_t *const *req, int *bad)
+			json_t *const *props, json_t *const *req, const char *const *extra, int *bad)
 {
 	const struct field *ff[NDESC][MAX_KEYS];
 	size_t nd = 0, nf[NDESC];
@@ -610,7 +625,7 @@ static void check_props(json_t *schema, const char *name, const struct field_des
 			for (size_t x = 0; x < nd && !in; x++)
 				for (size_t i = 0; i < nf[x] && !in; i++)
 					in = !strcmp(ff[x][i]->key, key);
-			if (!in)
+			if (!in && !str_listed(extra, key))
 				problem(bad, name, "%s is in the JSON Schema but not in the table%s", key, "");
 		}
 	}
@@ -631,7 +646,7 @@ static int check_json(json_t *schema, const struct kind *k)
 			return problem(&bad, k->d[j]->name, "no $defs.%s.properties%s", k->d[j]->name,
 				       ""), 1;
 	}
-	check_props(schema, k->d[0]->name, k->d, props, req, &bad);
+	check_props(schema, k->d[0]->name, k->d, props, req, k->extra, &bad);
 	return bad;
 }
 
@@ -708,7 +723,7 @@ int main(void)
 		bad_settings += !find(&run_settings_fields, run_setting_names[i]);
 	ok(!bad_settings, "every run setting (run_setting_names) is a field of the settings table");
 	for (size_t i = 0; i < ARRAY_SIZE(fakes); i++) {
-		struct kind k = { { &fakes[i] }, kinds[0].block, kinds[0].row };
+		struct kind k = { { &fakes[i] }, kinds[0].block, kinds[0].row, NULL };
 		int (*const check[])(const char *, const struct kind *) = { check_block, check_row };
 
 		diag("made-up table with %s (problems expected):", fake_why[i]);
