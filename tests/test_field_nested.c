@@ -6,7 +6,11 @@
  * present member), arrays of structs, maps, string and number arrays, a
  * custom field and a table's cross-field check. The writer's omissions, the
  * reader giving back what was written, required fields read first, the
- * error lines with their paths, and fields_free.
+ * error lines with their paths, and fields_free. Then the fixed-size
+ * members on a second struct: char buffers (refused too long, or cut to fit
+ * on a UTF-8 boundary), int integers, a table inline in its parent's
+ * object, array elements set up by their table's init, a written-only
+ * custom field.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -239,11 +243,130 @@ static void test_errors(void)
 	}
 }
 
+struct est {
+	double mean, rel;		/* rel: -1 absent */
+};
+
+struct row {
+	char id[8];
+	struct est e;			/* inline: its fields are the row's */
+};
+
+struct fixed {
+	char id[8];			/* "" absent */
+	char text[6];			/* free text, cut to fit */
+	int code;			/* 0 absent */
+	struct row *rows;
+	size_t n_rows;
+};
+
+static const struct field est_field[] = {
+	FIELD_NUM(struct est, mean, "mean", FIELD_REQUIRED | FIELD_SIGNED),
+	FIELD_NUM(struct est, rel, "rel", FIELD_OMIT_NEG),
+};
+static const struct field_desc est_desc = FIELD_DESC("est", est_field);
+
+static void row_init(void *p)
+{
+	((struct row *)p)->e.rel = -1;
+}
+
+static const struct field row_field[] = {
+	FIELD_CHARS(struct row, id, "id", FIELD_REQUIRED),
+	FIELD_INLINE_OBJ(struct row, e, &est_desc),
+};
+static const struct field_desc row_desc = FIELD_DESC_INIT("row", row_field, NULL, row_init);
+
+static json_t *count_write(const void *p, bool *omit)
+{
+	*omit = false;
+	return json_integer((json_int_t)((const struct fixed *)p)->n_rows);
+}
+
+static const struct field_custom count_custom = { .write = count_write };
+
+#define F struct fixed
+static const struct field fixed_field[] = {
+	FIELD_CHARS(F, id, "id", FIELD_REQUIRED),
+	FIELD_CHARS(F, text, "text", FIELD_EMPTY_OK | FIELD_OMIT_ZERO | FIELD_CUT),
+	FIELD_INT32(F, code, "code", FIELD_OMIT_ZERO, 1, 99),
+	FIELD_ARRAY(F, rows, n_rows, "rows", 0, &row_desc, struct row, 3, NULL),
+	FIELD_CUSTOM("count", 0, &count_custom),
+};
+#undef F
+static const struct field_desc fixed_fields = FIELD_DESC("fixed", fixed_field);
+
+static int fixed_read(const char *text, struct fixed *f, char *msg, size_t len)
+{
+	struct err e;
+	struct jcheck c = { .name = "f.json", .err = &e };
+	json_t *doc = json_loads(text, 0, NULL);
+	int rc;
+
+	err_init(&e);
+	memset(f, 0, sizeof(*f));
+	rc = fields_read(&c, doc, &fixed_fields, f);
+	snprintf(msg, len, "%s", e.msg);
+	json_decref(doc);	/* nothing borrowed: the buffers are the struct's */
+	return rc;
+}
+
+static char *fixed_dump(const struct fixed *f)
+{
+	json_t *o = fields_write(&fixed_fields, f);
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+static void test_fixed(void)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"id\":\"12345678\"}", "f.json: id: longer than 7 characters" },
+		{ "{\"id\":\"a\",\"code\":100}", "f.json: code: must be in 1..99 (got 100)" },
+		{ "{\"id\":\"a\",\"rows\":[{\"id\":\"r\"}]}",
+		  "f.json: rows[0]: missing required field \"mean\"" },
+		{ "{\"id\":\"a\",\"rows\":[{\"id\":\"r\",\"mean\":1,\"rel\":-2}]}",
+		  "f.json: rows[0].rel: " },
+	};
+	struct fixed f = { .id = "" };
+	char msg[ERR_MSG_MAX], *s;
+	int rc;
+
+	s = fixed_dump(&f);
+	tap_is_str(s, "{\"id\":\"\",\"rows\":[],\"count\":0}",
+		   "fixed write: required buffer written empty, \"\" and 0 left out");
+	free(s);
+	rc = fixed_read("{\"id\":\"abc\",\"text\":\"ab\u00e9\u00e9\",\"code\":7,\"count\":9,"
+			"\"rows\":[{\"id\":\"r\",\"mean\":-1.5},{\"id\":\"s\",\"mean\":2.0,\"rel\":0.5}]}",
+			&f, msg, sizeof(msg));
+	ok(!rc && !strcmp(f.id, "abc") && !strcmp(f.text, "ab\xc3\xa9") && f.code == 7 &&
+	   f.n_rows == 2 && f.rows[0].e.mean == -1.5 && f.rows[0].e.rel == -1 &&
+	   f.rows[1].e.rel == 0.5, "fixed read: buffers, int, inline fields, init's -1 kept (%s)",
+	   msg);
+	s = fixed_dump(&f);
+	tap_is_str(s, "{\"id\":\"abc\",\"text\":\"ab\u00e9\",\"code\":7,\"rows\":[{\"id\":\"r\","
+		   "\"mean\":-1.5},{\"id\":\"s\",\"mean\":2.0,\"rel\":0.5}],\"count\":2}",
+		   "fixed write: cut text whole, inline fields in the row, count written, not read");
+	free(s);
+	fields_free(&fixed_fields, &f);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = fixed_read(bad[i].text, &f, msg, sizeof(msg));
+		ok(rc == -EINVAL && !strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
+		   "fixed read %s: refused with '%s...'", bad[i].text, bad[i].msg);
+		if (rc != -EINVAL || strncmp(msg, bad[i].msg, strlen(bad[i].msg)))
+			diag("  rc %d, got '%s'", rc, msg);
+		fields_free(&fixed_fields, &f);
+	}
+}
+
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(19 + 7);
 	test_write();
 	test_round_trip();
 	test_errors();
+	test_fixed();
 	return tap_done();
 }
