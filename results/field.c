@@ -39,7 +39,7 @@ static int object_read(struct jcheck *c, json_t *obj, const struct field *f, voi
 	mark = jcheck_push_key(c, f->key);
 	JCHECK_TRY(fields_read(c, o, f->sub, (char *)p + f->off));
 	if (f->flags & FIELD_PRESENT)
-		*(int *)((char *)p + f->off2) = 1;
+		*(int *)((char *)p + f->off_present) = 1;
 	jcheck_pop(c, mark);
 	return 0;
 }
@@ -74,26 +74,38 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 
 static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
 {
+	const struct field_desc *sub = f->sub;
+	const struct field *kf = sub->n == 2 ? &sub->f[0] : NULL;
 	json_t *o, *v;
 	const char *key;
-	size_t mark, i = 0;
+	size_t mark, i = 0, n;
 	char *a;
 	int rc = jcheck_object(c, obj, f->key, req, &o);
 
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
-	if (json_object_size(o) > (size_t)f->max)
-		return jcheck_fail(c, "too many entries");
-	if (!(a = elems_alloc(c, f, p, json_object_size(o), f->elem)))
+	n = json_object_size(o);
+	if (n > (size_t)f->max)
+		return kf ? jcheck_fail(c, "too many %ss (%zu, limit %lld)", sub->name, n, f->max) :
+			    jcheck_fail(c, "too many entries");
+	if (!(a = elems_alloc(c, f, p, n, f->elem)))
 		return -ENOMEM;
+	if (f->flags & FIELD_PRESENT)
+		*(int *)((char *)p + f->off_present) = 1;
 	json_object_foreach(o, key, v) {
-		struct field vf = f->sub->f[0];
+		struct field vf = sub->f[!!kf];
+		char *e = a + i * f->elem;
 
+		if (kf && strlen(key) >= kf->elem)
+			return jcheck_fail(c, "%s longer than %zu characters", sub->name, kf->elem - 1);
+		if (kf)
+			strcpy(e + kf->off, key);
 		vf.key = key;
-		JCHECK_TRY(field_read(c, o, &vf, a + i * f->elem));
-		*(const char **)(a + i++ * f->elem) = key;
-		*COUNT(p, f) = i;
+		JCHECK_TRY(field_read(c, o, &vf, e));
+		if (!kf)
+			*(const char **)e = key;
+		*COUNT(p, f) = ++i;
 	}
 	jcheck_pop(c, mark);
 	return 0;
@@ -272,6 +284,8 @@ static bool field_absent(const struct field *f, const void *p)
 	long long ll;
 	double d;
 
+	if ((f->flags & FIELD_PRESENT) && !*(const int *)((const char *)p + f->off_present))
+		return true;
 	switch (f->type) {
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
@@ -292,7 +306,6 @@ static bool field_absent(const struct field *f, const void *p)
 	case FIELD_T_BOOL:
 		return zero && !*CMEMBER(p, f, bool);
 	case FIELD_T_OBJECT:
-		return (f->flags & FIELD_PRESENT) && !*(const int *)((const char *)p + f->off2);
 	case FIELD_T_ARRAY:
 	case FIELD_T_MAP:
 	case FIELD_T_STRINGS:
@@ -334,16 +347,17 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit);
 /* A map's entries: an object of each element's key and value. */
 static json_t *map_write(const struct field *f, const void *p)
 {
+	const struct field *kf = f->sub->n == 2 ? &f->sub->f[0] : NULL;
 	const char *a = *CMEMBER(p, f, void *);
 	size_t n = a ? CCOUNT(p, f) : 0;
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < n; i++) {
-		const void *e = a + i * f->elem;
+		const char *e = a + i * f->elem;
 		bool omit = false;
-		json_t *v = field_value(&f->sub->f[0], e, &omit);
+		json_t *v = field_value(&f->sub->f[!!kf], e, &omit);
 
-		if (v && json_object_set_new(o, *(const char *const *)e, v))
+		if (v && json_object_set_new(o, kf ? e + kf->off : *(const char *const *)e, v))
 			v = NULL;
 		if (!v && !omit) {
 			json_decref(o);
@@ -469,6 +483,8 @@ void fields_free(const struct field_desc *d, void *p)
 			free(*MEMBER(p, f, void *));
 			*MEMBER(p, f, void *) = NULL;
 			*COUNT(p, f) = 0;
+			if (f->flags & FIELD_PRESENT)
+				*(int *)((char *)p + f->off_present) = 0;
 			break;
 		case FIELD_T_CUSTOM:
 			if (f->custom->free)

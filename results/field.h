@@ -30,7 +30,9 @@ enum field_type {
 	FIELD_T_ARRAY,	/* sub structs of size elem at the pointer at off, the count
 			 * (size_t) at off2; at most max */
 	FIELD_T_MAP,	/* an object of key -> value: structs of size elem, each a
-			 * const char *key first and sub's one field the value */
+			 * const char *key first and sub's one field the value; or,
+			 * when sub has two, its first (CHARS) the key, copied (longer
+			 * refused), its second the value; sub's name what a key is */
 	FIELD_T_STRINGS, /* const char ** at off, count at off2, at most max, borrowed */
 	FIELD_T_NUMS,	/* double * at off, count at off2: finite numbers, at most max */
 	FIELD_T_CUSTOM,	/* written and read by the hooks in custom */
@@ -46,7 +48,8 @@ enum {
 	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
 	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, arrays, MAP) is not written when NULL */
 	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */
-	FIELD_PRESENT	= 1 << 6,	/* OBJECT: the int at off2 says whether it is there */
+	FIELD_PRESENT	= 1 << 6,	/* OBJECT, MAP: the int at off_present says whether it
+					 * is there (the reader sets it; not written without) */
 	FIELD_INLINE	= 1 << 7,	/* OBJECT: sub's fields are this object's own (no key) */
 	FIELD_CUT	= 1 << 8,	/* CHARS: free text, cut (UTF-8 whole) to fit */
 };
@@ -70,7 +73,8 @@ struct field {
 	long long min, max;		/* FIELD_T_INT; max: arrays' and maps' most entries */
 	const char *const *names;	/* ENUM (and CSTR): names[0..n_names-1] */
 	int n_names;
-	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count; OBJECT: present */
+	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count */
+	size_t off_present;		/* FIELD_PRESENT: the int saying it is there */
 	const struct field_desc *sub;	/* OBJECT, ARRAY, MAP: the elements' table */
 	size_t elem;			/* ARRAY, MAP: sizeof an element; CHARS: the
 					 * buffer's; INT: sizeof(int) for an int member */
@@ -127,13 +131,17 @@ struct field_desc {
 	{ "", FIELD_T_OBJECT, offsetof(st, m), FIELD_INLINE, .sub = (sub_) }
 #define FIELD_OBJ_P(st, m, present, key, fl, sub_)					\
 	{ (key), FIELD_T_OBJECT, offsetof(st, m), (fl) | FIELD_PRESENT,			\
-	  .off2 = FIELD_OFF(st, present, int), .sub = (sub_) }
+	  .off_present = FIELD_OFF(st, present, int), .sub = (sub_) }
 #define FIELD_ARRAY(st, m, n, key, fl, sub_, et, max_, empty_)				\
 	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et), .empty = (empty_) }
 #define FIELD_MAP(st, m, n, key, fl, sub_, et, max_)					\
 	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et) }
+#define FIELD_MAP_P(st, m, n, present, key, fl, sub_, et, max_)				\
+	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
+	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
+	  .sub = (sub_), .elem = sizeof(et) }
 #define FIELD_STRINGS(st, m, n, key, fl, max_)						\
 	{ (key), FIELD_T_STRINGS, FIELD_OFF(st, m, char **), (fl), .max = (max_),	\
 	  .off2 = FIELD_OFF(st, n, size_t) }

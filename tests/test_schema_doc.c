@@ -9,8 +9,12 @@
  * required-ness, and nothing is documented that the tables lack. A nested
  * object whose table is not a kind of its own is held in its parent's
  * block, row ("cpu.{vendor,family}") and $defs entry; the keys of a map
- * ({"ept": "Y"}) are examples, not fields. Each check also runs on a
- * made-up table that must fail it. Run from the top of the tree.
+ * ({"ept": "Y"}) are examples, not fields. A kind may be several tables
+ * (MAP: the map, its CPUID profiles, their entries; the readers' row spells
+ * the arrays between them as "profiles[].entries[].reg"); an inline table
+ * (FIELD_INLINE: the trace in a map entry) is its parent's own fields; a
+ * char buffer's length is the string's maxLength. Each check also runs on
+ * a made-up table that must fail it. Run from the top of the tree.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -544,8 +548,13 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		if (!is_type(p, "object") || bound(p, "maxProperties", -1) != f->max || !items)
 			problem(bad, name, "%s: not a map of at most %s in the JSON Schema", f->key,
 				"the table's entries");
+		else if (f->sub->n == 2 &&	/* a copied key: its buffer bounds the names */
+			 bound(json_object_get(p, "propertyNames"), "maxLength", -1) !=
+			 (long long)f->sub->f[0].elem - 1)
+			problem(bad, name, "%s: names not bounded by %s in the JSON Schema", f->key,
+				"the key's buffer");
 		else
-			check_value(schema, name, &f->sub->f[0], items, iref, bad);
+			check_value(schema, name, &f->sub->f[f->sub->n == 2], items, iref, bad);
 		break;
 	case FIELD_T_ARRAY:
 	case FIELD_T_STRINGS:
