@@ -12,7 +12,10 @@
 #define COUNT(p, f) ((size_t *)((char *)(p) + (f)->off2))
 #define CCOUNT(p, f) (*(const size_t *)((const char *)(p) + (f)->off2))
 
-static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p);
+static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p,
+		      const void *root);
+static int table_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p,
+		      const void *root);
 
 /* An array or map field's n elements of size f->elem, zeroed, at f's pointer. */
 static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_t n, size_t size)
@@ -25,26 +28,28 @@ static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_
 	return a;
 }
 
-static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
+		       const void *root)
 {
 	json_t *o;
 	size_t mark;
 	int rc;
 
 	if (f->flags & FIELD_INLINE)
-		return fields_read(c, obj, f->sub, (char *)p + f->off);
+		return table_read(c, obj, f->sub, (char *)p + f->off, root);
 	rc = jcheck_object(c, obj, f->key, req, &o);
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
-	JCHECK_TRY(fields_read(c, o, f->sub, (char *)p + f->off));
+	JCHECK_TRY(table_read(c, o, f->sub, (char *)p + f->off, root));
 	if (f->flags & FIELD_PRESENT)
 		*(int *)((char *)p + f->off_present) = 1;
 	jcheck_pop(c, mark);
 	return 0;
 }
 
-static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
+		      const void *root)
 {
 	json_t *arr, *v;
 	size_t i, mark, m;
@@ -58,21 +63,26 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		return jcheck_fail(c, "%s", f->empty);
 	if (!(a = elems_alloc(c, f, p, json_array_size(arr), f->elem)))
 		return -ENOMEM;
+	if (f->flags & FIELD_PRESENT)
+		*(int *)((char *)p + f->off_present) = 1;
 	json_array_foreach(arr, i, v) {
 		m = jcheck_push_index(c, i);
 		*COUNT(p, f) = i + 1;
+		if (!json_is_object(v) && (f->flags & FIELD_BARE))
+			return jcheck_fail(c, "not an object");
 		if (!json_is_object(v))
 			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
 		if (f->sub->init)
 			f->sub->init(a + i * f->elem);
-		JCHECK_TRY(fields_read(c, v, f->sub, a + i * f->elem));
+		JCHECK_TRY(table_read(c, v, f->sub, a + i * f->elem, root));
 		jcheck_pop(c, m);
 	}
 	jcheck_pop(c, mark);
 	return 0;
 }
 
-static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
+		    const void *root)
 {
 	const struct field_desc *sub = f->sub;
 	const struct field *kf = sub->n == 2 ? &sub->f[0] : NULL;
@@ -98,11 +108,12 @@ static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *
 		char *e = a + i * f->elem;
 
 		if (kf && strlen(key) >= kf->elem)
-			return jcheck_fail(c, "%s longer than %zu characters", sub->name, kf->elem - 1);
+			return jcheck_fail(c, "%s longer than %zu characters", sub->name,
+					   kf->elem - 1);
 		if (kf)
 			strcpy(e + kf->off, key);
 		vf.key = key;
-		JCHECK_TRY(field_read(c, o, &vf, e));
+		JCHECK_TRY(field_read(c, o, &vf, e, root));
 		if (!kf)
 			*(const char **)e = key;
 		*COUNT(p, f) = ++i;
@@ -167,6 +178,45 @@ static int chars_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	return 0;
 }
 
+/* The per-op figure beside a count (FIELD_PER_OP): count / the outermost struct's ops. */
+static double per_op(const struct field *f, long long n, const void *root)
+{
+	long long ops = *(const long long *)((const char *)root + f->off2);
+
+	return ops > 0 ? (double)n / (double)ops : 0;
+}
+
+static int per_op_read(struct jcheck *c, json_t *obj, const struct field *f, long long n,
+		       const void *root)
+{
+	double got, want = per_op(f, n, root);
+	size_t mark;
+	int rc;
+
+	JCHECK_TRY(jcheck_real(c, obj, f->key2, JCHECK_REQUIRED, &got));
+	if (fabs(got - want) <= 1e-9 * fmax(1, fabs(want)))
+		return 0;
+	mark = jcheck_push_key(c, f->key2);
+	rc = jcheck_fail(c, "%g is not %s / ops (%g)", got, f->key, want);
+	jcheck_pop(c, mark);
+	return rc;
+}
+
+/* A borrowed string, or with FIELD_NULL a JSON null (NULL). */
+static int cstr_null_read(struct jcheck *c, json_t *obj, const struct field *f, void *p)
+{
+	json_t *v = json_object_get(obj, f->key);
+	int rc;
+
+	if (!v)
+		return jcheck_fail(c, "no \"%s\" (a name, or null for none)", f->key);
+	*MEMBER(p, f, const char *) = NULL;
+	if (json_is_null(v))
+		return 0;
+	rc = jcheck_string(c, obj, f->key, JCHECK_REQUIRED, 0, MEMBER(p, f, const char *));
+	return rc < 0 ? rc : 0;
+}
+
 /* An enum whose names[0] is "" (none) is never read as names[0]. */
 static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int req, int *out)
 {
@@ -178,7 +228,8 @@ static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int r
 	return rc;
 }
 
-static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p)
+static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p,
+		      const void *root)
 {
 	int req = f->flags & FIELD_REQUIRED ? JCHECK_REQUIRED : JCHECK_OPTIONAL;
 	bool empty_ok = f->flags & FIELD_EMPTY_OK;
@@ -197,6 +248,8 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			return jcheck_fail(c, "out of memory");
 		return 0;
 	case FIELD_T_CSTR:
+		if (f->flags & FIELD_NULL)
+			return cstr_null_read(c, obj, f, p);
 		if (f->names) {
 			rc = jcheck_enum(c, obj, f->key, req, f->names, f->n_names, &i);
 			s = rc ? NULL : f->names[i];
@@ -217,6 +270,8 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, int) = (int)ll;
 		else if (!rc)
 			*MEMBER(p, f, long long) = ll;
+		if (!rc && (f->flags & FIELD_PER_OP))
+			return per_op_read(c, obj, f, ll, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_CHARS:
 		rc = chars_read(c, obj, f, p, req);
@@ -235,13 +290,13 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, int) = i;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_OBJECT:
-		rc = object_read(c, obj, f, p, req);
+		rc = object_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_ARRAY:
-		rc = array_read(c, obj, f, p, req);
+		rc = array_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_MAP:
-		rc = map_read(c, obj, f, p, req);
+		rc = map_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_STRINGS:
 		rc = jcheck_strings(c, obj, f->key, req, f->max, MEMBER(p, f, const char **),
@@ -260,13 +315,19 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 }
 
 /* Required fields first, so a broken object names what is missing; then the rest. */
-int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p)
+static int table_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p,
+		      const void *root)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < d->n; i++)
 			if ((int)!(d->f[i].flags & FIELD_REQUIRED) == pass)
-				JCHECK_TRY(field_read(c, obj, &d->f[i], p));
+				JCHECK_TRY(field_read(c, obj, &d->f[i], p, root));
 	return d->check ? d->check(c, p) : 0;
+}
+
+int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p)
+{
+	return table_read(c, obj, d, p, p);
 }
 
 /* A FIELD_T_INT member: a long long, or an int. */
@@ -320,14 +381,18 @@ static bool field_absent(const struct field *f, const void *p)
 }
 
 /* A JSON array of f's elements at p (NULL: out of memory). */
-static json_t *elems_write(const struct field *f, const void *p)
+static json_t *table_write(const struct field_desc *d, const void *p, const void *root);
+static json_t *array_write(const struct field_desc *d, const void *a, size_t n, size_t size,
+			   const void *root);
+
+static json_t *elems_write(const struct field *f, const void *p, const void *root)
 {
 	const char *a = *CMEMBER(p, f, void *);
 	size_t n = a ? CCOUNT(p, f) : 0;
 	json_t *arr, *v;
 
 	if (f->type == FIELD_T_ARRAY)
-		return fields_write_array(f->sub, a, n, f->elem);
+		return array_write(f->sub, a, n, f->elem, root);
 	arr = json_array();
 	for (size_t i = 0; arr && i < n; i++) {
 		if (f->type == FIELD_T_STRINGS)
@@ -342,10 +407,10 @@ static json_t *elems_write(const struct field *f, const void *p)
 	return arr;
 }
 
-static json_t *field_value(const struct field *f, const void *p, bool *omit);
+static json_t *field_value(const struct field *f, const void *p, bool *omit, const void *root);
 
 /* A map's entries: an object of each element's key and value. */
-static json_t *map_write(const struct field *f, const void *p)
+static json_t *map_write(const struct field *f, const void *p, const void *root)
 {
 	const struct field *kf = f->sub->n == 2 ? &f->sub->f[0] : NULL;
 	const char *a = *CMEMBER(p, f, void *);
@@ -355,7 +420,7 @@ static json_t *map_write(const struct field *f, const void *p)
 	for (size_t i = 0; o && i < n; i++) {
 		const char *e = a + i * f->elem;
 		bool omit = false;
-		json_t *v = field_value(&f->sub->f[!!kf], e, &omit);
+		json_t *v = field_value(&f->sub->f[!!kf], e, &omit, root);
 
 		if (v && json_object_set_new(o, kf ? e + kf->off : *(const char *const *)e, v))
 			v = NULL;
@@ -368,7 +433,7 @@ static json_t *map_write(const struct field *f, const void *p)
 }
 
 /* The value of f in p; NULL with *omit set when it is left out, else out of memory. */
-static json_t *field_value(const struct field *f, const void *p, bool *omit)
+static json_t *field_value(const struct field *f, const void *p, bool *omit, const void *root)
 {
 	const char *s;
 	json_t *v;
@@ -378,6 +443,8 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
 		s = *CMEMBER(p, f, char *);
+		if (!s && (f->flags & FIELD_NULL))
+			return json_null();
 		return json_string(s ? s : "");
 	case FIELD_T_ENUM:
 		e = *CMEMBER(p, f, int);
@@ -395,7 +462,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	case FIELD_T_FLAG:
 		return json_boolean(*CMEMBER(p, f, int));
 	case FIELD_T_OBJECT:
-		v = fields_write(f->sub, (const char *)p + f->off);
+		v = table_write(f->sub, (const char *)p + f->off, root);
 		if (v && (f->flags & FIELD_OMIT_ZERO) && !json_object_size(v)) {
 			json_decref(v);
 			*omit = true;
@@ -405,9 +472,9 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	case FIELD_T_ARRAY:
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
-		return elems_write(f, p);
+		return elems_write(f, p, root);
 	case FIELD_T_MAP:
-		return map_write(f, p);
+		return map_write(f, p, root);
 	case FIELD_T_CUSTOM:
 		return f->custom->write(p, omit);
 	case FIELD_T_N:
@@ -416,7 +483,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	return NULL;
 }
 
-int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
+static int table_write_to(json_t *o, const struct field_desc *d, const void *p, const void *root)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct field *f = &d->f[i];
@@ -424,38 +491,61 @@ int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
 		json_t *v;
 
 		if (f->type == FIELD_T_OBJECT && (f->flags & FIELD_INLINE)) {
-			if (fields_write_to(o, f->sub, (const char *)p + f->off))
+			if (table_write_to(o, f->sub, (const char *)p + f->off, root))
 				return -ENOMEM;
 			continue;
 		}
-		v = omit ? NULL : field_value(f, p, &omit);
+		v = omit ? NULL : field_value(f, p, &omit, root);
 		if (!omit && (!v || json_object_set_new(o, d->f[i].key, v)))
+			return -ENOMEM;
+		if (!omit && (f->flags & FIELD_PER_OP) &&
+		    json_object_set_new(o, f->key2, json_real(per_op(f, int_value(f, p), root))))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-json_t *fields_write(const struct field_desc *d, const void *p)
+int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
+{
+	return table_write_to(o, d, p, p);
+}
+
+static json_t *table_write(const struct field_desc *d, const void *p, const void *root)
 {
 	json_t *o = json_object();
 
-	if (o && fields_write_to(o, d, p)) {
+	if (o && table_write_to(o, d, p, root)) {
 		json_decref(o);
 		return NULL;
 	}
 	return o;
 }
 
-json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size)
+json_t *fields_write(const struct field_desc *d, const void *p)
+{
+	return table_write(d, p, p);
+}
+
+/* root NULL: each element is its own. */
+static json_t *array_write(const struct field_desc *d, const void *a, size_t n, size_t size,
+			   const void *root)
 {
 	json_t *arr = json_array();
 
-	for (size_t i = 0; arr && i < n; i++)
-		if (json_array_append_new(arr, fields_write(d, (const char *)a + i * size))) {
+	for (size_t i = 0; arr && i < n; i++) {
+		const char *e = (const char *)a + i * size;
+
+		if (json_array_append_new(arr, table_write(d, e, root ? root : e))) {
 			json_decref(arr);
 			return NULL;
 		}
+	}
 	return arr;
+}
+
+json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size)
+{
+	return array_write(d, a, n, size, NULL);
 }
 
 void fields_free(const struct field_desc *d, void *p)

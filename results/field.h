@@ -48,10 +48,14 @@ enum {
 	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
 	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, arrays, MAP) is not written when NULL */
 	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */
-	FIELD_PRESENT	= 1 << 6,	/* OBJECT, MAP: the int at off_present says whether it
+	FIELD_PRESENT	= 1 << 6,	/* OBJECT, ARRAY, MAP: the int at off_present says whether it
 					 * is there (the reader sets it; not written without) */
 	FIELD_INLINE	= 1 << 7,	/* OBJECT: sub's fields are this object's own (no key) */
 	FIELD_CUT	= 1 << 8,	/* CHARS: free text, cut (UTF-8 whole) to fit */
+	FIELD_PER_OP	= 1 << 9,	/* INT: key2 beside it is it / the long long at off2 of the
+					 * outermost struct (its ops), written so and read checked */
+	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so); the key must be there */
+	FIELD_BARE	= 1 << 11,	/* ARRAY: an element not an object is "not an object" */
 };
 
 struct field;
@@ -80,6 +84,7 @@ struct field {
 					 * buffer's; INT: sizeof(int) for an int member */
 	const char *empty;		/* ARRAY, NUMS: refused empty with this message */
 	const struct field_custom *custom;
+	const char *key2;		/* FIELD_PER_OP */
 };
 
 /* One kind: its name in the schema documents and its fields in writing order. */
@@ -107,6 +112,10 @@ struct field_desc {
 #define FIELD_INT32(st, m, key, fl, min_, max_)						\
 	{ (key), FIELD_T_INT, FIELD_OFF(st, m, int), (fl), .min = (min_), .max = (max_),	\
 	  .elem = sizeof(int) }
+/* A count and its per-op figure key2 (count / root's ops). */
+#define FIELD_PER_OP(st, m, key, key2_, min_, max_, root, ops)				\
+	{ (key), FIELD_T_INT, FIELD_OFF(st, m, long long), FIELD_REQUIRED | FIELD_PER_OP,	\
+	  .min = (min_), .max = (max_), .off2 = FIELD_OFF(root, ops, long long), .key2 = (key2_) }
 #define FIELD_CHARS(st, m, key, fl)							\
 	{ (key), FIELD_T_CHARS, FIELD_OFF(st, m, char[sizeof(((st *)0)->m)]), (fl),		\
 	  .elem = sizeof(((st *)0)->m) }
@@ -138,6 +147,10 @@ struct field_desc {
 #define FIELD_MAP(st, m, n, key, fl, sub_, et, max_)					\
 	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et) }
+#define FIELD_ARRAY_P(st, m, n, present, key, fl, sub_, et, max_)			\
+	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
+	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
+	  .sub = (sub_), .elem = sizeof(et) }
 #define FIELD_MAP_P(st, m, n, present, key, fl, sub_, et, max_)				\
 	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
 	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
