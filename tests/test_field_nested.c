@@ -10,7 +10,8 @@
  * members on a second struct: char buffers (refused too long, or cut to fit
  * on a UTF-8 boundary), int integers, a table inline in its parent's
  * object, array elements set up by their table's init, a written-only
- * custom field.
+ * custom field; counts with their per-op figure against the outermost
+ * struct's ops, strings or null, arrays with a present flag.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -361,12 +362,92 @@ static void test_fixed(void)
 	}
 }
 
+struct cnt {
+	const char *name;		/* NULL: null */
+	long long n;
+};
+
+struct tally {
+	long long ops;
+	struct cnt *rows;
+	size_t n_rows;
+	int has_rows;
+};
+
+static const struct field cnt_field[] = {
+	FIELD_CSTR(struct cnt, name, "name", FIELD_REQUIRED | FIELD_NULL),
+	FIELD_PER_OP(struct cnt, n, "n", "n_per_op", 0, 100, struct tally, ops),
+};
+static const struct field_desc cnt_desc = FIELD_DESC("cnt", cnt_field);
+
+static const struct field tally_field[] = {
+	FIELD_INT(struct tally, ops, "ops", FIELD_REQUIRED, 1, 100),
+	FIELD_ARRAY_P(struct tally, rows, n_rows, has_rows, "rows", FIELD_BARE, &cnt_desc,
+		      struct cnt, 4),
+};
+static const struct field_desc tally_fields = FIELD_DESC("tally", tally_field);
+
+static void test_tally(void)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"ops\":4,\"rows\":[{\"name\":null,\"n\":2,\"n_per_op\":0.3}]}",
+		  "t.json: rows[0].n_per_op: 0.3 is not n / ops (0.5)" },
+		{ "{\"ops\":4,\"rows\":[{\"n\":2,\"n_per_op\":0.5}]}",
+		  "t.json: rows[0]: no \"name\" (a name, or null for none)" },
+		{ "{\"ops\":4,\"rows\":[3]}", "t.json: rows[0]: not an object" },
+	};
+	struct cnt row = { NULL, 2 };
+	struct tally t = { .ops = 4, .rows = &row, .n_rows = 1 };
+	json_t *o = fields_write(&tally_fields, &t);
+	char *s = json_dumps(o, JSON_COMPACT);
+
+	tap_is_str(s, "{\"ops\":4}", "tally write: an array without its present flag left out");
+	free(s);
+	json_decref(o);
+	t.has_rows = 1;
+	o = fields_write(&tally_fields, &t);
+	s = json_dumps(o, JSON_COMPACT);
+	tap_is_str(s, "{\"ops\":4,\"rows\":[{\"name\":null,\"n\":2,\"n_per_op\":0.5}]}",
+		   "tally write: null for NULL, the per-op figure against the outer ops");
+	free(s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct err e;
+		struct jcheck c = { .name = "t.json", .err = &e };
+		json_t *doc = json_loads(bad[i].text, 0, NULL);
+		struct tally u = { 0 };
+		int rc;
+
+		err_init(&e);
+		rc = fields_read(&c, doc, &tally_fields, &u);
+		ok(rc == -EINVAL && !strcmp(e.msg, bad[i].msg), "tally read %s: refused with '%s'",
+		   bad[i].text, bad[i].msg);
+		if (rc != -EINVAL || strcmp(e.msg, bad[i].msg))
+			diag("  rc %d, got '%s'", rc, e.msg);
+		fields_free(&tally_fields, &u);
+		json_decref(doc);
+	}
+	{
+		struct err e;
+		struct jcheck c = { .name = "t.json", .err = &e };
+		struct tally u = { 0 };
+		int rc;
+
+		err_init(&e);
+		rc = fields_read(&c, o, &tally_fields, &u);
+		ok(!rc && u.has_rows && u.n_rows == 1 && !u.rows[0].name && u.rows[0].n == 2,
+		   "tally read: what was written, present flag set (%s)", e.msg);
+		fields_free(&tally_fields, &u);
+	}
+	json_decref(o);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7);
+	tap_plan(19 + 7 + 6);
 	test_write();
 	test_round_trip();
 	test_errors();
 	test_fixed();
+	test_tally();
 	return tap_done();
 }
