@@ -65,7 +65,8 @@ static int header_read(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	char q[80];
 
 	if (!schema)
-		return jcheck_fail(c, "missing required field \"schema\" (not an exitscope noise floor?)");
+		return jcheck_fail(c, "missing required field \"schema\" "
+				   "(not an exitscope noise floor?)");
 	jcheck_push_key(c, "schema");
 	if (!json_is_string(schema))
 		return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
@@ -73,7 +74,8 @@ static int header_read(struct jcheck *c, json_t *root, struct noise_floor *nf)
 		return jcheck_fail(c, "\"" RESULT_SCHEMA "\": a result file, not a noise floor "
 				   "(\"" NOISE_SCHEMA "\")");
 	if (strcmp(json_string_value(schema), NOISE_SCHEMA) != 0)
-		return jcheck_fail(c, "\"%s\" is not \"" NOISE_SCHEMA "\" (not an exitscope noise floor?)",
+		return jcheck_fail(c, "\"%s\" is not \"" NOISE_SCHEMA "\" "
+				   "(not an exitscope noise floor?)",
 				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
 	jcheck_pop(c, 0);
 	version = json_object_get(root, "schema_version");
@@ -159,7 +161,8 @@ static int noise_check(struct jcheck *c, const void *p)
 		}
 		if (np->rounds < 2 * np->runs) {
 			jcheck_push_key(c, "rounds");
-			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs, np->rounds);
+			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs,
+					   np->rounds);
 		}
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(nf->probes[j].name, np->name) == 0) {
