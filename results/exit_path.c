@@ -65,7 +65,7 @@ static const struct field census_field[] = {
 	COUNT(C, count, "count", "per_op"),
 };
 #undef C
-const struct field_desc exit_path_census_fields = FIELD_DESC("exit_path_census", census_field);
+const struct field_desc exit_path_census_fields = FIELD_DESC("exit_path_census_row", census_field);
 
 #define F struct exit_path_fn
 static const struct field fn_field[] = {

@@ -24,6 +24,7 @@
 
 #include "base/array_size.h"
 #include "results/check_model.h"
+#include "results/exit_path.h"
 #include "results/field.h"
 #include "results/host_record_model.h"
 #include "results/map_model.h"
@@ -64,7 +65,26 @@ static const struct kind kinds[] = {
 	  "| map |", NULL },
 	{ { &noise_fields, &noise_probe_fields, &noise_omitted_fields }, "## The noise floor file",
 	  NULL, noise_envelope },
+	{ { &exit_path_fields, &exit_path_fn_fields, &exit_path_exit_fields }, "EXIT_PATH (", NULL,
+	  NULL },
+	{ { &exit_path_census_fields }, "CENSUS (", NULL, NULL },
 };
+
+/* The per-op figure beside a FIELD_PER_OP count: a required number of any sign. */
+static const struct field *per_op_field(const struct field *f)
+{
+	static struct field pool[32];
+	static size_t n;
+
+	for (size_t i = 0; i < n; i++)
+		if (pool[i].key == f->key2)
+			return &pool[i];
+	if (n == ARRAY_SIZE(pool))
+		return f;
+	pool[n] = (struct field){ .key = f->key2, .type = FIELD_T_NUM,
+				  .flags = FIELD_REQUIRED | FIELD_SIGNED };
+	return &pool[n++];
+}
 
 static bool str_listed(const char *const *list, const char *s)
 {
@@ -118,6 +138,8 @@ static const struct field *find(const struct field_desc *d, const char *key)
 
 		if (!strcmp(f->key, key))
 			return f;
+		if ((f->flags & FIELD_PER_OP) && !strcmp(f->key2, key))
+			return per_op_field(f);
 		if (inline_obj(f) && (g = find(f->sub, key)))
 			return g;
 	}
@@ -249,7 +271,8 @@ static bool shown_as(const struct field *f, const char *v)
 		return *v == '{' || isupper((unsigned char)*v);
 	case FIELD_T_MAP:
 		return *v == '{';
-	case FIELD_T_ARRAY:
+	case FIELD_T_ARRAY:	/* or the name of its elements' block */
+		return *v == '[' || (is_kind(f->sub) && isupper((unsigned char)*v));
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
 		return *v == '[';
@@ -267,12 +290,12 @@ static bool shown_as(const struct field *f, const char *v)
 static void check_fields_in(const char *b, size_t len, const char *name,
 			    const struct field_desc *d, bool req_parent, int *bad)
 {
-	char word[KEY_LEN + 4];
+	char word[KEY_LEN + 4], pat[KEY_LEN + 4];
 	size_t llen;
 
 	for (size_t i = 0; d && i < d->n; i++) {
 		const struct field *f = &d->f[i];
-		const char *l = block_line(b, len, f->key, &llen), *v;
+		const char *l = block_line(b, len, f->key, &llen), *v, *at;
 		bool req = req_parent && required(f);
 		int skip = f->type == FIELD_T_ENUM && f->n_names && !f->names[0][0];
 		char line[512];
@@ -285,8 +308,21 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 			problem(bad, name, "\"%s\" is not in its block%s", f->key, "");
 			continue;
 		}
+		/* A key two tables share ("exits"): the first place it is shown as this one's type. */
+		snprintf(pat, sizeof(pat), "\"%s\":", f->key);
+		at = strstr(l, pat);
+		for (const char *x = at; x && x < b + len; x = strstr(x + 1, pat)) {
+			for (v = x + strlen(pat); *v == ' '; v++)
+				;
+			if (!shown_as(f, v))
+				continue;
+			for (l = at = x; l > b && l[-1] != '\n'; l--)
+				;
+			llen = strcspn(l, "\n");
+			break;
+		}
 		snprintf(line, sizeof(line), "%.*s", (int)llen, l);
-		v = strstr(line, f->key) + strlen(f->key) + 2;
+		v = (size_t)(at - l) + strlen(pat) < strlen(line) ? line + (at - l) + strlen(pat) : "";
 		while (*v == ' ')
 			v++;
 		/* In an optional object, the object's line says so. */
@@ -302,6 +338,11 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 		}
 		if (inline_obj(f))
 			check_fields_in(b, len, name, f->sub, req, bad);
+		if (f->flags & FIELD_PER_OP) {
+			const struct field_desc po = { name, per_op_field(f), 1, NULL, NULL };
+
+			check_fields_in(b, len, name, &po, req_parent, bad);
+		}
 	}
 }
 
@@ -504,6 +545,15 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 					f->names[j]);
 		return;
 	}
+	if (f->flags & FIELD_NULL) {	/* a string or null */
+		json_t *alt = json_object_get(p, "oneOf");
+
+		if (json_array_size(alt) != 2 || !is_type(json_array_get(alt, 1), "null")) {
+			problem(bad, name, "%s: not a string or null in the JSON Schema%s", f->key, "");
+			return;
+		}
+		p = json_array_get(alt, 0);
+	}
 	switch (f->type) {
 	case FIELD_T_CHARS:	/* as long as the buffer holds, unless cut to fit */
 		if (bound(p, "maxLength", -1) != (f->flags & FIELD_CUT ? -1 : (long long)f->elem - 1))
@@ -588,8 +638,8 @@ static size_t flat_fields(const struct field_desc *d, const struct field **out, 
 	for (size_t i = 0; i < d->n && n < MAX_KEYS; i++)
 		if (flat_obj(&d->f[i]))
 			n = flat_fields(d->f[i].sub, out, n);
-		else
-			out[n++] = &d->f[i];
+		else if ((out[n++] = &d->f[i])->flags & FIELD_PER_OP && n < MAX_KEYS)
+			out[n++] = per_op_field(&d->f[i]);
 	return n;
 }
 
