@@ -11,7 +11,8 @@
  * on a UTF-8 boundary), int integers, a table inline in its parent's
  * object, array elements set up by their table's init, a written-only
  * custom field; counts with their per-op figure against the outermost
- * struct's ops, strings or null, arrays with a present flag.
+ * struct's ops, strings or null, arrays with a present flag, a map whose
+ * keys are copied into char buffers.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -441,13 +442,75 @@ static void test_tally(void)
 	json_decref(o);
 }
 
+struct kv {
+	char name[4];
+	double v;
+};
+
+struct dict {
+	int present;
+	size_t n;
+	struct kv *kv;
+};
+
+static const struct field kv_field[] = {
+	FIELD_CHARS(struct kv, name, "", 0),
+	FIELD_NUM(struct kv, v, "", FIELD_REQUIRED),
+};
+static const struct field_desc kv_desc = FIELD_DESC("key", kv_field);
+static const struct field dict_field[] = {
+	FIELD_MAP_P(struct dict, kv, n, present, "d", 0, &kv_desc, struct kv, 2),
+};
+static const struct field_desc dict_fields = FIELD_DESC("dict", dict_field);
+
+static void test_dict(void)
+{
+	static const struct { const char *text, *msg; } cases[] = {
+		{ "{\"d\":{\"ab\":1.5,\"c\":0.0}}", "" },
+		{ "{\"d\":{\"abcd\":1}}", "t.json: d: key longer than 3 characters" },
+		{ "{\"d\":{\"a\":1,\"b\":1,\"c\":1}}", "t.json: d: too many keys (3, limit 2)" },
+		{ "{\"d\":{\"a\":-1}}", "t.json: d.a: " },
+	};
+	struct dict d = { 0 };
+	json_t *o = fields_write(&dict_fields, &d);
+
+	ok(o && !json_object_size(o), "dict write: not present, not written");
+	json_decref(o);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct err e;
+		struct jcheck c = { .name = "t.json", .err = &e };
+		json_t *doc = json_loads(cases[i].text, 0, NULL);
+		char *s = NULL;
+		int rc;
+
+		err_init(&e);
+		rc = fields_read(&c, doc, &dict_fields, &d);
+		if (!rc) {
+			o = fields_write(&dict_fields, &d);
+			s = json_dumps(o, JSON_COMPACT);
+			json_decref(o);
+		}
+		ok(cases[i].msg[0] ? rc == -EINVAL && !strncmp(e.msg, cases[i].msg,
+							      strlen(cases[i].msg)) :
+		   !rc && d.present && d.n == 2 && !strcmp(d.kv[0].name, "ab") && s &&
+		   !strcmp(s, cases[i].text), "dict read %s: %s", cases[i].text,
+		   cases[i].msg[0] ? cases[i].msg : "keys copied, written back alike");
+		if (rc && strncmp(e.msg, cases[i].msg, strlen(cases[i].msg)))
+			diag("  rc %d, got '%s'", rc, e.msg);
+		free(s);
+		fields_free(&dict_fields, &d);
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6);
+	tap_plan(19 + 7 + 6 + 5);
 	test_write();
 	test_round_trip();
 	test_errors();
 	test_fixed();
 	test_tally();
+	test_dict();
 	return tap_done();
 }
