@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "results/field.h"
 #include "results/jcheck.h"
 
 #define EXIT_PATH_MAX_FUNCTIONS	4096
@@ -104,5 +105,9 @@ void exit_path_census_sort(struct exit_path_census *c, size_t n);
 int exit_path_census_cmp(const struct exit_path_census *a, const struct exit_path_census *b);
 /* The function called name, or NULL. */
 const struct exit_path_fn *exit_path_find(const struct exit_path *e, const char *name);
+
+/* The field tables behind the writer and reader (EXIT_PATH, its functions, exits, CENSUS rows). */
+extern const struct field_desc exit_path_fields, exit_path_fn_fields, exit_path_exit_fields,
+	exit_path_census_fields;
 
 #endif

@@ -12,7 +12,10 @@
 #define COUNT(p, f) ((size_t *)((char *)(p) + (f)->off2))
 #define CCOUNT(p, f) (*(const size_t *)((const char *)(p) + (f)->off2))
 
-static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p);
+static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p,
+		      const void *root);
+static int table_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p,
+		      const void *root);
 
 /* An array or map field's n elements of size f->elem, zeroed, at f's pointer. */
 static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_t n, size_t size)
@@ -25,23 +28,28 @@ static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_
 	return a;
 }
 
-static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
+		       const void *root)
 {
 	json_t *o;
 	size_t mark;
-	int rc = jcheck_object(c, obj, f->key, req, &o);
+	int rc;
 
+	if (f->flags & FIELD_INLINE)
+		return table_read(c, obj, f->sub, (char *)p + f->off, root);
+	rc = jcheck_object(c, obj, f->key, req, &o);
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
-	JCHECK_TRY(fields_read(c, o, f->sub, (char *)p + f->off));
+	JCHECK_TRY(table_read(c, o, f->sub, (char *)p + f->off, root));
 	if (f->flags & FIELD_PRESENT)
-		*(int *)((char *)p + f->off2) = 1;
+		*(int *)((char *)p + f->off_present) = 1;
 	jcheck_pop(c, mark);
 	return 0;
 }
 
-static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
+		      const void *root)
 {
 	json_t *arr, *v;
 	size_t i, mark, m;
@@ -55,40 +63,60 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		return jcheck_fail(c, "%s", f->empty);
 	if (!(a = elems_alloc(c, f, p, json_array_size(arr), f->elem)))
 		return -ENOMEM;
+	if (f->flags & FIELD_PRESENT)
+		*(int *)((char *)p + f->off_present) = 1;
 	json_array_foreach(arr, i, v) {
 		m = jcheck_push_index(c, i);
 		*COUNT(p, f) = i + 1;
+		if (!json_is_object(v) && (f->flags & FIELD_BARE))
+			return jcheck_fail(c, "not an object");
 		if (!json_is_object(v))
 			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
-		JCHECK_TRY(fields_read(c, v, f->sub, a + i * f->elem));
+		if (f->sub->init)
+			f->sub->init(a + i * f->elem);
+		JCHECK_TRY(table_read(c, v, f->sub, a + i * f->elem, root));
 		jcheck_pop(c, m);
 	}
 	jcheck_pop(c, mark);
 	return 0;
 }
 
-static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
+		    const void *root)
 {
+	const struct field_desc *sub = f->sub;
+	const struct field *kf = sub->n == 2 ? &sub->f[0] : NULL;
 	json_t *o, *v;
 	const char *key;
-	size_t mark, i = 0;
+	size_t mark, i = 0, n;
 	char *a;
 	int rc = jcheck_object(c, obj, f->key, req, &o);
 
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
-	if (json_object_size(o) > (size_t)f->max)
-		return jcheck_fail(c, "too many entries");
-	if (!(a = elems_alloc(c, f, p, json_object_size(o), f->elem)))
+	n = json_object_size(o);
+	if (n > (size_t)f->max)
+		return kf ? jcheck_fail(c, "too many %ss (%zu, limit %lld)", sub->name, n, f->max) :
+			    jcheck_fail(c, "too many entries");
+	if (!(a = elems_alloc(c, f, p, n, f->elem)))
 		return -ENOMEM;
+	if (f->flags & FIELD_PRESENT)
+		*(int *)((char *)p + f->off_present) = 1;
 	json_object_foreach(o, key, v) {
-		struct field vf = f->sub->f[0];
+		struct field vf = sub->f[!!kf];
+		char *e = a + i * f->elem;
 
+		if (kf && strlen(key) >= kf->elem)
+			return jcheck_fail(c, "%s longer than %zu characters", sub->name,
+					   kf->elem - 1);
+		if (kf)
+			strcpy(e + kf->off, key);
 		vf.key = key;
-		JCHECK_TRY(field_read(c, o, &vf, a + i * f->elem));
-		*(const char **)(a + i++ * f->elem) = key;
-		*COUNT(p, f) = i;
+		JCHECK_TRY(field_read(c, o, &vf, e, root));
+		if (!kf)
+			*(const char **)e = key;
+		*COUNT(p, f) = ++i;
 	}
 	jcheck_pop(c, mark);
 	return 0;
@@ -123,6 +151,72 @@ static int nums_read(struct jcheck *c, json_t *obj, const struct field *f, void 
 	return 0;
 }
 
+/* A string into the buffer at f (f->elem long): too long is refused, or cut when FIELD_CUT. */
+static int chars_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	char *buf = MEMBER(p, f, char);
+	const char *s;
+	size_t n, mark;
+	int rc = jcheck_string(c, obj, f->key, req, !!(f->flags & FIELD_EMPTY_OK), &s);
+
+	if (rc)
+		return rc;
+	n = strlen(s);
+	if (n >= f->elem) {
+		if (!(f->flags & FIELD_CUT)) {
+			mark = jcheck_push_key(c, f->key);
+			rc = jcheck_fail(c, "longer than %zu characters", f->elem - 1);
+			jcheck_pop(c, mark);
+			return rc;
+		}
+		n = f->elem - 1;
+		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;	/* not inside a UTF-8 sequence */
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+/* The per-op figure beside a count (FIELD_PER_OP): count / the outermost struct's ops. */
+static double per_op(const struct field *f, long long n, const void *root)
+{
+	long long ops = *(const long long *)((const char *)root + f->off2);
+
+	return ops > 0 ? (double)n / (double)ops : 0;
+}
+
+static int per_op_read(struct jcheck *c, json_t *obj, const struct field *f, long long n,
+		       const void *root)
+{
+	double got, want = per_op(f, n, root);
+	size_t mark;
+	int rc;
+
+	JCHECK_TRY(jcheck_real(c, obj, f->key2, JCHECK_REQUIRED, &got));
+	if (fabs(got - want) <= 1e-9 * fmax(1, fabs(want)))
+		return 0;
+	mark = jcheck_push_key(c, f->key2);
+	rc = jcheck_fail(c, "%g is not %s / ops (%g)", got, f->key, want);
+	jcheck_pop(c, mark);
+	return rc;
+}
+
+/* A borrowed string, or with FIELD_NULL a JSON null (NULL). */
+static int cstr_null_read(struct jcheck *c, json_t *obj, const struct field *f, void *p)
+{
+	json_t *v = json_object_get(obj, f->key);
+	int rc;
+
+	if (!v)
+		return jcheck_fail(c, "no \"%s\" (a name, or null for none)", f->key);
+	*MEMBER(p, f, const char *) = NULL;
+	if (json_is_null(v))
+		return 0;
+	rc = jcheck_string(c, obj, f->key, JCHECK_REQUIRED, 0, MEMBER(p, f, const char *));
+	return rc < 0 ? rc : 0;
+}
+
 /* An enum whose names[0] is "" (none) is never read as names[0]. */
 static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int req, int *out)
 {
@@ -134,7 +228,8 @@ static int enum_read(struct jcheck *c, json_t *obj, const struct field *f, int r
 	return rc;
 }
 
-static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p)
+static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p,
+		      const void *root)
 {
 	int req = f->flags & FIELD_REQUIRED ? JCHECK_REQUIRED : JCHECK_OPTIONAL;
 	bool empty_ok = f->flags & FIELD_EMPTY_OK;
@@ -153,6 +248,8 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			return jcheck_fail(c, "out of memory");
 		return 0;
 	case FIELD_T_CSTR:
+		if (f->flags & FIELD_NULL)
+			return cstr_null_read(c, obj, f, p);
 		if (f->names) {
 			rc = jcheck_enum(c, obj, f->key, req, f->names, f->n_names, &i);
 			s = rc ? NULL : f->names[i];
@@ -169,8 +266,15 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		return rc < 0 ? rc : 0;
 	case FIELD_T_INT:
 		rc = jcheck_int(c, obj, f->key, req, f->min, f->max, &ll);
-		if (!rc)
+		if (!rc && f->elem == sizeof(int))
+			*MEMBER(p, f, int) = (int)ll;
+		else if (!rc)
 			*MEMBER(p, f, long long) = ll;
+		if (!rc && (f->flags & FIELD_PER_OP))
+			return per_op_read(c, obj, f, ll, root);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_CHARS:
+		rc = chars_read(c, obj, f, p, req);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_NUM:
 		rc = (f->flags & FIELD_SIGNED ? jcheck_real : jcheck_num)(c, obj, f->key, req, &d);
@@ -186,13 +290,13 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, int) = i;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_OBJECT:
-		rc = object_read(c, obj, f, p, req);
+		rc = object_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_ARRAY:
-		rc = array_read(c, obj, f, p, req);
+		rc = array_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_MAP:
-		rc = map_read(c, obj, f, p, req);
+		rc = map_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_STRINGS:
 		rc = jcheck_strings(c, obj, f->key, req, f->max, MEMBER(p, f, const char **),
@@ -202,7 +306,7 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		rc = nums_read(c, obj, f, p, req);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_CUSTOM:
-		rc = f->custom->read(c, obj, p);
+		rc = f->custom->read ? f->custom->read(c, obj, p) : 0;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_N:
 		break;
@@ -211,13 +315,25 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 }
 
 /* Required fields first, so a broken object names what is missing; then the rest. */
-int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p)
+static int table_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p,
+		      const void *root)
 {
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < d->n; i++)
 			if ((int)!(d->f[i].flags & FIELD_REQUIRED) == pass)
-				JCHECK_TRY(field_read(c, obj, &d->f[i], p));
+				JCHECK_TRY(field_read(c, obj, &d->f[i], p, root));
 	return d->check ? d->check(c, p) : 0;
+}
+
+int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p)
+{
+	return table_read(c, obj, d, p, p);
+}
+
+/* A FIELD_T_INT member: a long long, or an int. */
+static long long int_value(const struct field *f, const void *p)
+{
+	return f->elem == sizeof(int) ? *CMEMBER(p, f, int) : *CMEMBER(p, f, long long);
 }
 
 /* Whether the writer leaves f out of p (its FIELD_OMIT_* say it is absent). */
@@ -229,6 +345,8 @@ static bool field_absent(const struct field *f, const void *p)
 	long long ll;
 	double d;
 
+	if ((f->flags & FIELD_PRESENT) && !*(const int *)((const char *)p + f->off_present))
+		return true;
 	switch (f->type) {
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
@@ -239,15 +357,16 @@ static bool field_absent(const struct field *f, const void *p)
 		ll = *CMEMBER(p, f, int);
 		return (zero && !ll) || (neg && ll < 0);
 	case FIELD_T_INT:
-		ll = *CMEMBER(p, f, long long);
+		ll = int_value(f, p);
 		return (zero && !ll) || (neg && ll < 0);
+	case FIELD_T_CHARS:
+		return zero && !*CMEMBER(p, f, char);
 	case FIELD_T_NUM:
 		d = *CMEMBER(p, f, double);
 		return (zero && !d) || (neg && !(d >= 0));
 	case FIELD_T_BOOL:
 		return zero && !*CMEMBER(p, f, bool);
 	case FIELD_T_OBJECT:
-		return (f->flags & FIELD_PRESENT) && !*(const int *)((const char *)p + f->off2);
 	case FIELD_T_ARRAY:
 	case FIELD_T_MAP:
 	case FIELD_T_STRINGS:
@@ -262,14 +381,18 @@ static bool field_absent(const struct field *f, const void *p)
 }
 
 /* A JSON array of f's elements at p (NULL: out of memory). */
-static json_t *elems_write(const struct field *f, const void *p)
+static json_t *table_write(const struct field_desc *d, const void *p, const void *root);
+static json_t *array_write(const struct field_desc *d, const void *a, size_t n, size_t size,
+			   const void *root);
+
+static json_t *elems_write(const struct field *f, const void *p, const void *root)
 {
 	const char *a = *CMEMBER(p, f, void *);
 	size_t n = a ? CCOUNT(p, f) : 0;
 	json_t *arr, *v;
 
 	if (f->type == FIELD_T_ARRAY)
-		return fields_write_array(f->sub, a, n, f->elem);
+		return array_write(f->sub, a, n, f->elem, root);
 	arr = json_array();
 	for (size_t i = 0; arr && i < n; i++) {
 		if (f->type == FIELD_T_STRINGS)
@@ -284,21 +407,22 @@ static json_t *elems_write(const struct field *f, const void *p)
 	return arr;
 }
 
-static json_t *field_value(const struct field *f, const void *p, bool *omit);
+static json_t *field_value(const struct field *f, const void *p, bool *omit, const void *root);
 
 /* A map's entries: an object of each element's key and value. */
-static json_t *map_write(const struct field *f, const void *p)
+static json_t *map_write(const struct field *f, const void *p, const void *root)
 {
+	const struct field *kf = f->sub->n == 2 ? &f->sub->f[0] : NULL;
 	const char *a = *CMEMBER(p, f, void *);
 	size_t n = a ? CCOUNT(p, f) : 0;
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < n; i++) {
-		const void *e = a + i * f->elem;
+		const char *e = a + i * f->elem;
 		bool omit = false;
-		json_t *v = field_value(&f->sub->f[0], e, &omit);
+		json_t *v = field_value(&f->sub->f[!!kf], e, &omit, root);
 
-		if (v && json_object_set_new(o, *(const char *const *)e, v))
+		if (v && json_object_set_new(o, kf ? e + kf->off : *(const char *const *)e, v))
 			v = NULL;
 		if (!v && !omit) {
 			json_decref(o);
@@ -309,7 +433,7 @@ static json_t *map_write(const struct field *f, const void *p)
 }
 
 /* The value of f in p; NULL with *omit set when it is left out, else out of memory. */
-static json_t *field_value(const struct field *f, const void *p, bool *omit)
+static json_t *field_value(const struct field *f, const void *p, bool *omit, const void *root)
 {
 	const char *s;
 	json_t *v;
@@ -319,12 +443,16 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
 		s = *CMEMBER(p, f, char *);
+		if (!s && (f->flags & FIELD_NULL))
+			return json_null();
 		return json_string(s ? s : "");
 	case FIELD_T_ENUM:
 		e = *CMEMBER(p, f, int);
 		return json_string(e >= 0 && e < f->n_names ? f->names[e] : "?");
 	case FIELD_T_INT:
-		return json_integer(*CMEMBER(p, f, long long));
+		return json_integer(int_value(f, p));
+	case FIELD_T_CHARS:
+		return json_string(CMEMBER(p, f, char));
 	case FIELD_T_NUM:
 		v = json_real(*CMEMBER(p, f, double));
 		*omit = !v;	/* not finite: JSON has no such number */
@@ -334,7 +462,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	case FIELD_T_FLAG:
 		return json_boolean(*CMEMBER(p, f, int));
 	case FIELD_T_OBJECT:
-		v = fields_write(f->sub, (const char *)p + f->off);
+		v = table_write(f->sub, (const char *)p + f->off, root);
 		if (v && (f->flags & FIELD_OMIT_ZERO) && !json_object_size(v)) {
 			json_decref(v);
 			*omit = true;
@@ -344,9 +472,9 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	case FIELD_T_ARRAY:
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
-		return elems_write(f, p);
+		return elems_write(f, p, root);
 	case FIELD_T_MAP:
-		return map_write(f, p);
+		return map_write(f, p, root);
 	case FIELD_T_CUSTOM:
 		return f->custom->write(p, omit);
 	case FIELD_T_N:
@@ -355,39 +483,69 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit)
 	return NULL;
 }
 
-int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
+static int table_write_to(json_t *o, const struct field_desc *d, const void *p, const void *root)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		bool omit = field_absent(&d->f[i], p);
-		json_t *v = omit ? NULL : field_value(&d->f[i], p, &omit);
+		const struct field *f = &d->f[i];
+		bool omit = field_absent(f, p);
+		json_t *v;
 
+		if (f->type == FIELD_T_OBJECT && (f->flags & FIELD_INLINE)) {
+			if (table_write_to(o, f->sub, (const char *)p + f->off, root))
+				return -ENOMEM;
+			continue;
+		}
+		v = omit ? NULL : field_value(f, p, &omit, root);
 		if (!omit && (!v || json_object_set_new(o, d->f[i].key, v)))
+			return -ENOMEM;
+		if (!omit && (f->flags & FIELD_PER_OP) &&
+		    json_object_set_new(o, f->key2, json_real(per_op(f, int_value(f, p), root))))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-json_t *fields_write(const struct field_desc *d, const void *p)
+int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
+{
+	return table_write_to(o, d, p, p);
+}
+
+static json_t *table_write(const struct field_desc *d, const void *p, const void *root)
 {
 	json_t *o = json_object();
 
-	if (o && fields_write_to(o, d, p)) {
+	if (o && table_write_to(o, d, p, root)) {
 		json_decref(o);
 		return NULL;
 	}
 	return o;
 }
 
-json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size)
+json_t *fields_write(const struct field_desc *d, const void *p)
+{
+	return table_write(d, p, p);
+}
+
+/* root NULL: each element is its own. */
+static json_t *array_write(const struct field_desc *d, const void *a, size_t n, size_t size,
+			   const void *root)
 {
 	json_t *arr = json_array();
 
-	for (size_t i = 0; arr && i < n; i++)
-		if (json_array_append_new(arr, fields_write(d, (const char *)a + i * size))) {
+	for (size_t i = 0; arr && i < n; i++) {
+		const char *e = (const char *)a + i * size;
+
+		if (json_array_append_new(arr, table_write(d, e, root ? root : e))) {
 			json_decref(arr);
 			return NULL;
 		}
+	}
 	return arr;
+}
+
+json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size)
+{
+	return array_write(d, a, n, size, NULL);
 }
 
 void fields_free(const struct field_desc *d, void *p)
@@ -415,6 +573,8 @@ void fields_free(const struct field_desc *d, void *p)
 			free(*MEMBER(p, f, void *));
 			*MEMBER(p, f, void *) = NULL;
 			*COUNT(p, f) = 0;
+			if (f->flags & FIELD_PRESENT)
+				*(int *)((char *)p + f->off_present) = 0;
 			break;
 		case FIELD_T_CUSTOM:
 			if (f->custom->free)
@@ -433,7 +593,7 @@ const char *field_type_name(enum field_type t)
 		[FIELD_T_NUM] = "number", [FIELD_T_BOOL] = "boolean",
 		[FIELD_T_CSTR] = "string", [FIELD_T_FLAG] = "boolean", [FIELD_T_OBJECT] = "object",
 		[FIELD_T_ARRAY] = "array", [FIELD_T_MAP] = "object", [FIELD_T_STRINGS] = "array",
-		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom",
+		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom", [FIELD_T_CHARS] = "string",
 	};
 
 	return t < FIELD_T_N ? names[t] : "?";

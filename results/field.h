@@ -19,7 +19,7 @@ enum field_type {
 	FIELD_T_STRING,	/* char *, malloc'd by the reader; NULL is written as "" */
 	FIELD_T_ENUM,	/* an enum (int-sized), written as names[value]; a names[0] of ""
 			 * is "none", never read from a file */
-	FIELD_T_INT,	/* long long in [min, max] */
+	FIELD_T_INT,	/* long long in [min, max] (FIELD_INT32: an int) */
 	FIELD_T_NUM,	/* double, finite and >= 0 */
 	FIELD_T_BOOL,	/* bool */
 	/* Models that borrow from the document and nest (host, run). */
@@ -30,10 +30,13 @@ enum field_type {
 	FIELD_T_ARRAY,	/* sub structs of size elem at the pointer at off, the count
 			 * (size_t) at off2; at most max */
 	FIELD_T_MAP,	/* an object of key -> value: structs of size elem, each a
-			 * const char *key first and sub's one field the value */
+			 * const char *key first and sub's one field the value; or,
+			 * when sub has two, its first (CHARS) the key, copied (longer
+			 * refused), its second the value; sub's name what a key is */
 	FIELD_T_STRINGS, /* const char ** at off, count at off2, at most max, borrowed */
 	FIELD_T_NUMS,	/* double * at off, count at off2: finite numbers, at most max */
 	FIELD_T_CUSTOM,	/* written and read by the hooks in custom */
+	FIELD_T_CHARS,	/* char[elem], "" when absent; too long is refused (FIELD_CUT: cut) */
 	FIELD_T_N
 };
 
@@ -45,7 +48,14 @@ enum {
 	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
 	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, arrays, MAP) is not written when NULL */
 	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */
-	FIELD_PRESENT	= 1 << 6,	/* OBJECT: the int at off2 says whether it is there */
+	FIELD_PRESENT	= 1 << 6,	/* OBJECT, ARRAY, MAP: the int at off_present says whether it
+					 * is there (the reader sets it; not written without) */
+	FIELD_INLINE	= 1 << 7,	/* OBJECT: sub's fields are this object's own (no key) */
+	FIELD_CUT	= 1 << 8,	/* CHARS: free text, cut (UTF-8 whole) to fit */
+	FIELD_PER_OP	= 1 << 9,	/* INT: key2 beside it is it / the long long at off2 of the
+					 * outermost struct (its ops), written so and read checked */
+	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so); the key must be there */
+	FIELD_BARE	= 1 << 11,	/* ARRAY: an element not an object is "not an object" */
 };
 
 struct field;
@@ -54,7 +64,8 @@ struct field_desc;
 /* A field the table cannot spell: p is the struct the field is a member of. */
 struct field_custom {
 	json_t *(*write)(const void *p, bool *omit);	/* NULL + !*omit: out of memory */
-	int (*read)(struct jcheck *c, json_t *obj, void *p);	/* reads the key itself */
+	int (*read)(struct jcheck *c, json_t *obj, void *p);	/* reads the key itself; NULL:
+								 * written only */
 	void (*free)(void *p);				/* may be NULL */
 };
 
@@ -66,11 +77,14 @@ struct field {
 	long long min, max;		/* FIELD_T_INT; max: arrays' and maps' most entries */
 	const char *const *names;	/* ENUM (and CSTR): names[0..n_names-1] */
 	int n_names;
-	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count; OBJECT: present */
+	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count */
+	size_t off_present;		/* FIELD_PRESENT: the int saying it is there */
 	const struct field_desc *sub;	/* OBJECT, ARRAY, MAP: the elements' table */
-	size_t elem;			/* ARRAY, MAP: sizeof an element */
+	size_t elem;			/* ARRAY, MAP: sizeof an element; CHARS: the
+					 * buffer's; INT: sizeof(int) for an int member */
 	const char *empty;		/* ARRAY, NUMS: refused empty with this message */
 	const struct field_custom *custom;
+	const char *key2;		/* FIELD_PER_OP */
 };
 
 /* One kind: its name in the schema documents and its fields in writing order. */
@@ -80,6 +94,8 @@ struct field_desc {
 	size_t n;
 	/* Optional: a rule across fields, run once they are read (at the object's path). */
 	int (*check)(struct jcheck *c, const void *p);
+	/* Optional: an ARRAY's element is zeroed, then given to init, before it is read. */
+	void (*init)(void *p);
 };
 
 /* offsetof(st, m), refused at compile time unless m has the size of T. */
@@ -93,10 +109,23 @@ struct field_desc {
 	{ (key), FIELD_T_ENUM, FIELD_OFF(st, m, int), (fl), .names = (names_), .n_names = (n_) }
 #define FIELD_INT(st, m, key, fl, min_, max_)						\
 	{ (key), FIELD_T_INT, FIELD_OFF(st, m, long long), (fl), .min = (min_), .max = (max_) }
+#define FIELD_INT32(st, m, key, fl, min_, max_)						\
+	{ (key), FIELD_T_INT, FIELD_OFF(st, m, int), (fl), .min = (min_), .max = (max_),	\
+	  .elem = sizeof(int) }
+/* A count and its per-op figure key2 (count / root's ops). */
+#define FIELD_PER_OP(st, m, key, key2_, min_, max_, root, ops)				\
+	{ (key), FIELD_T_INT, FIELD_OFF(st, m, long long), FIELD_REQUIRED | FIELD_PER_OP,	\
+	  .min = (min_), .max = (max_), .off2 = FIELD_OFF(root, ops, long long), .key2 = (key2_) }
+#define FIELD_CHARS(st, m, key, fl)							\
+	{ (key), FIELD_T_CHARS, FIELD_OFF(st, m, char[sizeof(((st *)0)->m)]), (fl),		\
+	  .elem = sizeof(((st *)0)->m) }
 #define FIELD_NUM(st, m, key, fl)	{ (key), FIELD_T_NUM, FIELD_OFF(st, m, double), (fl), .names = NULL }
 #define FIELD_BOOL(st, m, key, fl)	{ (key), FIELD_T_BOOL, FIELD_OFF(st, m, bool), (fl), .names = NULL }
 #define FIELD_DESC_CHECK(name_, table, check_)						\
 	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]), .check = (check_) }
+#define FIELD_DESC_INIT(name_, table, check_, init_)					\
+	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]), .check = (check_), \
+	  .init = (init_) }
 #define FIELD_CSTR(st, m, key, fl)							\
 	{ (key), FIELD_T_CSTR, FIELD_OFF(st, m, char *), (fl), .names = NULL }
 #define FIELD_CSTR_OF(st, m, key, fl, names_, n_)					\
@@ -106,15 +135,26 @@ struct field_desc {
 	{ (key), FIELD_T_OBJECT, offsetof(st, m), (fl), .sub = (sub_) }
 /* A nested object made of members of st itself (sub's offsets are st's). */
 #define FIELD_OBJ_FLAT(key, fl, sub_)	{ (key), FIELD_T_OBJECT, 0, (fl), .sub = (sub_) }
+/* sub's fields, members of the struct at st's m, written into this object itself. */
+#define FIELD_INLINE_OBJ(st, m, sub_)							\
+	{ "", FIELD_T_OBJECT, offsetof(st, m), FIELD_INLINE, .sub = (sub_) }
 #define FIELD_OBJ_P(st, m, present, key, fl, sub_)					\
 	{ (key), FIELD_T_OBJECT, offsetof(st, m), (fl) | FIELD_PRESENT,			\
-	  .off2 = FIELD_OFF(st, present, int), .sub = (sub_) }
+	  .off_present = FIELD_OFF(st, present, int), .sub = (sub_) }
 #define FIELD_ARRAY(st, m, n, key, fl, sub_, et, max_, empty_)				\
 	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et), .empty = (empty_) }
 #define FIELD_MAP(st, m, n, key, fl, sub_, et, max_)					\
 	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et) }
+#define FIELD_ARRAY_P(st, m, n, present, key, fl, sub_, et, max_)			\
+	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
+	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
+	  .sub = (sub_), .elem = sizeof(et) }
+#define FIELD_MAP_P(st, m, n, present, key, fl, sub_, et, max_)				\
+	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
+	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
+	  .sub = (sub_), .elem = sizeof(et) }
 #define FIELD_STRINGS(st, m, n, key, fl, max_)						\
 	{ (key), FIELD_T_STRINGS, FIELD_OFF(st, m, char **), (fl), .max = (max_),	\
 	  .off2 = FIELD_OFF(st, n, size_t) }

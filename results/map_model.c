@@ -13,7 +13,8 @@
 
 #define MAP_MAX_ITEMS	100000	/* CPUID profiles, entries per one (as RESULT_MAX_ITEMS) */
 
-static const char *const sregs_names[] = { "accepted", "rejected" };
+/* MAP_SREGS_NONE (0) is not written. */
+static const char *const sregs_names[] = { "", "accepted", "rejected" };
 
 struct result_map *result_map_new(void)
 {
@@ -50,10 +51,13 @@ static bool copy_str(char *buf, size_t len, const char *s)
 	return true;
 }
 
-/* Make room for one more element of size sz in *arr (n used, *cap allocated). */
+/*
+ * Make room for one more element of size sz in *arr (n used, *cap allocated;
+ * 0 after the reader, which allocates n exactly).
+ */
 static void *grow(void *arr, size_t n, size_t *cap, size_t sz)
 {
-	size_t c = *cap ? *cap * 2 : 8;
+	size_t c = n < 4 ? 8 : n * 2;
 	void *p;
 
 	if (n < *cap)
@@ -148,66 +152,56 @@ size_t result_map_count(const struct result_map *m, enum map_status st)
 	return n;
 }
 
-/* ---- writer ---- */
+/* ---- the JSON: MAP, map_profile and map_entry in docs/results-schema.md ---- */
 
-static void set_num(json_t *o, const char *key, double v)
+#define E struct result_map_entry
+static const struct field entry_field[] = {
+	FIELD_CHARS(E, reg, "reg", FIELD_REQUIRED),
+	FIELD_INT(E, bit, "bit", FIELD_REQUIRED, 0, 63),
+	FIELD_CHARS(E, name, "name", FIELD_REQUIRED | FIELD_EMPTY_OK),
+	FIELD_CHARS(E, op, "op", FIELD_REQUIRED),
+	FIELD_CHARS(E, feature, "feature", FIELD_EMPTY_OK | FIELD_OMIT_ZERO),
+	FIELD_FLAG(E, cpuid, "cpuid", FIELD_OMIT_NEG),
+	FIELD_ENUM(E, sregs, "sregs", FIELD_OMIT_ZERO | FIELD_OMIT_NEG, sregs_names, 3),
+	FIELD_INT32(E, sregs_errno, "sregs_errno", FIELD_OMIT_ZERO | FIELD_OMIT_NEG, 1, 4095),
+	FIELD_INLINE_OBJ(E, trace, &result_trace_fields),
+	FIELD_ENUM(E, status, "status", FIELD_REQUIRED, map_status_names, MAP_STATUS_N),
+	FIELD_INT(E, vector, "vector", FIELD_OMIT_NEG, 0, 255),
+	FIELD_NUM(E, exits_per_op, "exits_per_op", FIELD_OMIT_NEG),
+	FIELD_NUM(E, cycles_per_op, "cycles_per_op", FIELD_OMIT_NEG),
+	FIELD_NUM(E, user_exits_per_op, "user_exits_per_op", FIELD_OMIT_NEG),
+	FIELD_NUM(E, insn_emulation_per_op, "insn_emulation_per_op", FIELD_OMIT_NEG),
+	FIELD_CHARS(E, detail, "detail", FIELD_EMPTY_OK | FIELD_OMIT_ZERO | FIELD_CUT),
+};
+#undef E
+
+static void entry_init(void *e)
 {
-	if (v >= 0)
-		json_object_set_new(o, key, json_real(v));
+	result_map_entry_reset(e);
 }
 
-static json_t *entry_json(const struct result_map_entry *e)
+const struct field_desc result_map_entry_fields =
+	FIELD_DESC_INIT("map_entry", entry_field, NULL, entry_init);
+
+#define P struct result_map_cpuid_profile
+static const struct field profile_field[] = {
+	FIELD_CHARS(P, name, "name", FIELD_REQUIRED),
+	FIELD_CHARS(P, spec, "spec", FIELD_EMPTY_OK | FIELD_OMIT_ZERO),
+	FIELD_ARRAY(P, entries, n_entries, "entries", FIELD_REQUIRED, &result_map_entry_fields,
+		    struct result_map_entry, MAP_MAX_ITEMS, NULL),
+	FIELD_CHARS(P, note, "note", FIELD_EMPTY_OK | FIELD_OMIT_ZERO | FIELD_CUT),
+};
+#undef P
+const struct field_desc result_map_profile_fields = FIELD_DESC("map_profile", profile_field);
+
+/* "changes": the entries of CPUID profile 0 whose status differs in another one. */
+static json_t *changes_write(const void *p, bool *omit)
 {
-	json_t *o = json_pack("{s:s, s:I, s:s, s:s}", "reg", e->reg, "bit", (json_int_t)e->bit,
-			      "name", e->name, "op", e->op);
-
-	if (!o)
-		return NULL;
-	if (e->feature[0]) {
-		json_object_set_new(o, "feature", json_string(e->feature));
-		json_object_set_new(o, "cpuid", json_boolean(e->cpuid > 0));
-	}
-	if (e->sregs != MAP_SREGS_NONE) {
-		json_object_set_new(o, "sregs", json_string(sregs_names[e->sregs == MAP_SREGS_REJECTED]));
-		if (e->sregs_errno > 0)
-			json_object_set_new(o, "sregs_errno", json_integer(e->sregs_errno));
-	}
-	if (e->trace.present)
-		json_object_set_new(o, "trace", result_trace_json(&e->trace));
-	json_object_set_new(o, "status", json_string(map_status_name(e->status)));
-	if (e->vector >= 0)
-		json_object_set_new(o, "vector", json_integer(e->vector));
-	set_num(o, "exits_per_op", e->exits_per_op);
-	set_num(o, "cycles_per_op", e->cycles_per_op);
-	set_num(o, "user_exits_per_op", e->user_exits_per_op);
-	set_num(o, "insn_emulation_per_op", e->insn_emulation_per_op);
-	if (e->detail[0])
-		json_object_set_new(o, "detail", json_string(e->detail));
-	return o;
-}
-
-static json_t *cpuid_profile_json(const struct result_map_cpuid_profile *p)
-{
-	json_t *entries = json_array(), *o;
-
-	for (size_t i = 0; i < p->n_entries; i++)
-		json_array_append_new(entries, entry_json(&p->entries[i]));
-	o = json_pack("{s:s}", "name", p->name);
-	if (p->spec[0])
-		json_object_set_new(o, "spec", json_string(p->spec));
-	json_object_set_new(o, "entries", entries);
-	if (p->note[0])
-		json_object_set_new(o, "note", json_string(p->note));
-	return o;
-}
-
-static json_t *changes_json(const struct result_map *m)
-{
+	const struct result_map *m = p;
 	json_t *changes = json_array();
 
-	if (!m->n_profiles)
-		return changes;
-	for (size_t i = 0; i < m->profiles[0].n_entries; i++) {
+	*omit = false;
+	for (size_t i = 0; changes && m->n_profiles && i < m->profiles[0].n_entries; i++) {
 		const struct result_map_entry *e = &m->profiles[0].entries[i];
 		json_t *st;
 
@@ -228,141 +222,25 @@ static json_t *changes_json(const struct result_map *m)
 	return changes;
 }
 
+/* Derived from the profiles: written, never read. */
+static const struct field_custom changes_custom = { .write = changes_write };
+
+#define M struct result_map
+static const struct field map_field[] = {
+	FIELD_FLAG(M, emulated, "emulated", FIELD_REQUIRED),
+	FIELD_INT(M, ops, "ops", FIELD_OMIT_NEG, 0, LLONG_MAX),
+	FIELD_INT(M, rounds, "rounds", FIELD_OMIT_NEG, 0, LLONG_MAX),
+	FIELD_ARRAY(M, profiles, n_profiles, "profiles", FIELD_REQUIRED, &result_map_profile_fields,
+		    struct result_map_cpuid_profile, MAP_MAX_ITEMS, NULL),
+	FIELD_CUSTOM("changes", 0, &changes_custom),
+	FIELD_FLAG(M, incomplete, "incomplete", FIELD_OMIT_ZERO),
+};
+#undef M
+const struct field_desc result_map_fields = FIELD_DESC("map", map_field);
+
 json_t *result_map_json(const struct result_map *m)
 {
-	json_t *o = json_pack("{s:b}", "emulated", m->emulated != 0), *profs = json_array();
-
-	if (!o || !profs) {
-		json_decref(o);
-		json_decref(profs);
-		return NULL;
-	}
-	if (m->ops >= 0)
-		json_object_set_new(o, "ops", json_integer(m->ops));
-	if (m->rounds >= 0)
-		json_object_set_new(o, "rounds", json_integer(m->rounds));
-	for (size_t i = 0; i < m->n_profiles; i++)
-		json_array_append_new(profs, cpuid_profile_json(&m->profiles[i]));
-	json_object_set_new(o, "profiles", profs);
-	json_object_set_new(o, "changes", changes_json(m));
-	if (m->incomplete)
-		json_object_set_new(o, "incomplete", json_true());
-	return o;
-}
-
-/* ---- reader ---- */
-
-#define TRY JCHECK_TRY
-
-/*
- * A string into buf: identifiers (cut false) that do not fit are an error,
- * free text (cut true) is cut. Absent optionals leave buf as it is.
- */
-static int read_str(struct jcheck *c, json_t *obj, const char *key, int req, int allow_empty,
-		    char *buf, size_t len, bool cut)
-{
-	const char *s;
-	size_t mark, n;
-	int rc = jcheck_string(c, obj, key, req, allow_empty, &s);
-
-	if (rc)
-		return rc;
-	n = strlen(s);
-	if (n >= len) {
-		if (!cut) {
-			mark = jcheck_push_key(c, key);
-			rc = jcheck_fail(c, "longer than %zu characters", len - 1);
-			jcheck_pop(c, mark);
-			return rc;
-		}
-		n = len - 1;
-		while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;	/* not inside a UTF-8 sequence */
-	}
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	return 0;
-}
-
-static int read_entry(struct jcheck *c, json_t *obj, struct result_map_entry *e)
-{
-	long long ll;
-	int idx, b, rc;
-
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(read_str(c, obj, "reg", JCHECK_REQUIRED, 0, e->reg, sizeof(e->reg), false));
-	TRY(jcheck_int(c, obj, "bit", JCHECK_REQUIRED, 0, 63, &e->bit));
-	TRY(read_str(c, obj, "name", JCHECK_REQUIRED, 1, e->name, sizeof(e->name), false));
-	TRY(read_str(c, obj, "op", JCHECK_REQUIRED, 0, e->op, sizeof(e->op), false));
-	TRY(jcheck_enum(c, obj, "status", JCHECK_REQUIRED, map_status_names, MAP_STATUS_N, &idx));
-	e->status = idx;
-	TRY(jcheck_int(c, obj, "vector", JCHECK_OPTIONAL, 0, 255, &e->vector));
-	TRY(jcheck_num(c, obj, "exits_per_op", JCHECK_OPTIONAL, &e->exits_per_op));
-	TRY(jcheck_num(c, obj, "cycles_per_op", JCHECK_OPTIONAL, &e->cycles_per_op));
-	TRY(jcheck_num(c, obj, "user_exits_per_op", JCHECK_OPTIONAL, &e->user_exits_per_op));
-	TRY(jcheck_num(c, obj, "insn_emulation_per_op", JCHECK_OPTIONAL, &e->insn_emulation_per_op));
-	TRY(read_str(c, obj, "detail", JCHECK_OPTIONAL, 1, e->detail, sizeof(e->detail), true));
-	TRY(read_str(c, obj, "feature", JCHECK_OPTIONAL, 1, e->feature, sizeof(e->feature), false));
-	rc = jcheck_bool(c, obj, "cpuid", JCHECK_OPTIONAL, &b);
-	if (rc < 0)
-		return rc;
-	if (rc == 0)
-		e->cpuid = b;
-	idx = -1;
-	TRY(jcheck_enum(c, obj, "sregs", JCHECK_OPTIONAL, sregs_names, 2, &idx));
-	e->sregs = idx < 0 ? MAP_SREGS_NONE : idx ? MAP_SREGS_REJECTED : MAP_SREGS_ACCEPTED;
-	ll = 0;
-	TRY(jcheck_int(c, obj, "sregs_errno", JCHECK_OPTIONAL, 1, 4095, &ll));
-	e->sregs_errno = (int)ll;
-	return result_trace_read(c, obj, &e->trace);
-}
-
-static int read_cpuid_profile(struct jcheck *c, json_t *obj, struct result_map *m)
-{
-	struct result_map_cpuid_profile *p;
-	json_t *arr, *v;
-	size_t i, mark;
-
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	p = result_map_cpuid_profile_add(m, NULL, NULL);
-	if (!p)
-		return jcheck_fail(c, "out of memory");
-	TRY(read_str(c, obj, "name", JCHECK_REQUIRED, 0, p->name, sizeof(p->name), false));
-	TRY(read_str(c, obj, "spec", JCHECK_OPTIONAL, 1, p->spec, sizeof(p->spec), false));
-	TRY(read_str(c, obj, "note", JCHECK_OPTIONAL, 1, p->note, sizeof(p->note), true));
-	TRY(jcheck_array(c, obj, "entries", JCHECK_REQUIRED, MAP_MAX_ITEMS, &arr));
-	json_array_foreach(arr, i, v) {
-		struct result_map_entry *e = result_map_entry_add(p);
-
-		mark = jcheck_push_key(c, "entries");
-		jcheck_push_index(c, i);
-		if (!e)
-			return jcheck_fail(c, "out of memory");
-		TRY(read_entry(c, v, e));
-		jcheck_pop(c, mark);
-	}
-	return 0;
-}
-
-static int read_map(struct jcheck *c, json_t *obj, struct result_map *m)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-
-	TRY(jcheck_bool(c, obj, "emulated", JCHECK_REQUIRED, &m->emulated));
-	TRY(jcheck_int(c, obj, "ops", JCHECK_OPTIONAL, 0, LLONG_MAX, &m->ops));
-	TRY(jcheck_int(c, obj, "rounds", JCHECK_OPTIONAL, 0, LLONG_MAX, &m->rounds));
-	TRY(jcheck_bool(c, obj, "incomplete", JCHECK_OPTIONAL, &m->incomplete));
-	TRY(jcheck_array(c, obj, "profiles", JCHECK_REQUIRED, MAP_MAX_ITEMS, &arr));
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "profiles");
-		jcheck_push_index(c, i);
-		TRY(read_cpuid_profile(c, v, m));
-		jcheck_pop(c, mark);
-	}
-	return 0;
+	return fields_write(&result_map_fields, m);
 }
 
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out)
@@ -375,7 +253,7 @@ int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out)
 	m = result_map_new();
 	if (!m)
 		return jcheck_fail(c, "out of memory");
-	rc = read_map(c, obj, m);
+	rc = fields_read(c, obj, &result_map_fields, m);
 	if (rc < 0) {
 		result_map_free(m);
 		return rc;

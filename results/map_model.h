@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "results/field.h"
 #include "results/jcheck.h"
 #include "results/schema.h"
 #include "results/trace_model.h"
@@ -98,5 +99,9 @@ json_t *result_map_json(const struct result_map *m);
  * the caller); nothing to free on failure.
  */
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out);
+
+/* The field tables behind them (MAP, its profiles, their entries). */
+extern const struct field_desc result_map_fields, result_map_profile_fields,
+	result_map_entry_fields;
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/field.h"
 #include "results/json_load.h"
 #include "results/noise.h"
 #include "results/outfile.h"
@@ -55,73 +56,199 @@ const struct noise_probe *noise_find_probe(const struct noise_floor *nf, const c
 	return NULL;
 }
 
-/* ---- writer ---- */
+/* ---- the JSON: NOISE in docs/results-schema.md ---- */
 
-/* One estimate's members into o (the names of the file's probe entries). */
-static void est_json(json_t *o, const struct noise_est *e)
+/* The envelope: "schema", "schema_version" and "tool", before the table's fields. */
+static int header_read(struct jcheck *c, json_t *root, struct noise_floor *nf)
 {
-	json_object_set_new(o, "mean_cycles", json_real(e->mean_cycles));
-	json_object_set_new(o, "run_sd_cycles", json_real(e->run_sd_cycles));
-	json_object_set_new(o, "within_se_cycles", json_real(e->within_se_cycles));
-	json_object_set_new(o, "between_sd_cycles", json_real(e->between_sd_cycles));
-	if (e->between_sd_rel >= 0)
-		json_object_set_new(o, "between_sd_rel", json_real(e->between_sd_rel));
-	json_object_set_new(o, "df", json_real(e->df));
+	json_t *schema = json_object_get(root, "schema"), *version, *tool;
+	char q[80];
+
+	if (!schema)
+		return jcheck_fail(c, "missing required field \"schema\" "
+				   "(not an exitscope noise floor?)");
+	jcheck_push_key(c, "schema");
+	if (!json_is_string(schema))
+		return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
+	if (strcmp(json_string_value(schema), RESULT_SCHEMA) == 0)
+		return jcheck_fail(c, "\"" RESULT_SCHEMA "\": a result file, not a noise floor "
+				   "(\"" NOISE_SCHEMA "\")");
+	if (strcmp(json_string_value(schema), NOISE_SCHEMA) != 0)
+		return jcheck_fail(c, "\"%s\" is not \"" NOISE_SCHEMA "\" "
+				   "(not an exitscope noise floor?)",
+				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
+	jcheck_pop(c, 0);
+	version = json_object_get(root, "schema_version");
+	if (!version)
+		return jcheck_fail(c, "missing required field \"schema_version\"");
+	jcheck_push_key(c, "schema_version");
+	if (!json_is_integer(version))
+		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(version));
+	if (json_integer_value(version) < NOISE_SCHEMA_VERSION_MIN ||
+	    json_integer_value(version) > NOISE_SCHEMA_VERSION)
+		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d to %d)",
+				   (long long)json_integer_value(version), NOISE_SCHEMA_VERSION_MIN,
+				   NOISE_SCHEMA_VERSION);
+	jcheck_pop(c, 0);
+	TRY(jcheck_object(c, root, "tool", JCHECK_REQUIRED, &tool));
+	jcheck_push_key(c, "tool");
+	TRY(jcheck_string(c, tool, "version", JCHECK_REQUIRED, 0, &nf->tool_version));
+	jcheck_pop(c, 0);
+	return 0;
 }
 
-static json_t *probe_json(const struct noise_probe *p)
+static int host_read(struct jcheck *c, json_t *root, void *p)
 {
-	json_t *o = json_pack("{s:s, s:I, s:I}", "name", p->name, "runs", (json_int_t)p->runs,
-			      "rounds", (json_int_t)p->rounds), *s;
+	return host_record_read(c, root, &((struct noise_floor *)p)->host);
+}
 
-	if (!o)
-		return NULL;
-	est_json(o, &p->cycles);
-	if (p->has_at_speed) {
-		s = json_object();
-		if (s)
-			est_json(s, &p->at_speed);
-		json_object_set_new(o, "at_guest_speed", s);
+static json_t *host_write(const void *p, bool *omit)
+{
+	*omit = false;
+	return host_record_json(&((const struct noise_floor *)p)->host);
+}
+
+static int settings_read(struct jcheck *c, json_t *root, void *p)
+{
+	int rc = run_settings_read(c, root, &((struct noise_floor *)p)->settings);
+
+	if (rc > 0)
+		return jcheck_fail(c, "missing required field \"settings\" "
+				   "(how the runs measured)");
+	return rc;
+}
+
+static json_t *settings_write(const void *p, bool *omit)
+{
+	*omit = false;
+	return run_settings_json(&((const struct noise_floor *)p)->settings);
+}
+
+/* between^2 = run_sd^2 - within^2 (10 significant digits in the file). */
+static int est_check(struct jcheck *c, const void *p)
+{
+	const struct noise_est *e = p;
+
+	if (e->between_sd_cycles > e->run_sd_cycles * (1 + 1e-9)) {
+		jcheck_push_key(c, "between_sd_cycles");
+		return jcheck_fail(c, "larger than run_sd_cycles, of which it is a part");
 	}
-	return o;
+	if (e->between_sd_cycles > 0 && !(e->df > 0)) {
+		jcheck_push_key(c, "df");
+		return jcheck_fail(c, "0 while between_sd_cycles is not (no degrees of freedom)");
+	}
+	return 0;
 }
+
+/*
+ * Each probe's runs at most the floor's, its rounds at least 2 a run, its
+ * name not that of an earlier one.
+ */
+static int noise_check(struct jcheck *c, const void *p)
+{
+	const struct noise_floor *nf = p;
+	char q[80];
+
+	for (size_t i = 0; i < nf->n_probes; i++) {
+		const struct noise_probe *np = &nf->probes[i];
+		size_t mark = jcheck_push_key(c, "probes");
+
+		jcheck_push_index(c, i);
+		if (np->runs > nf->runs) {
+			jcheck_push_key(c, "runs");
+			return jcheck_fail(c, "must be in %d..%lld (got %lld)", NOISE_MIN_RUNS,
+					   nf->runs, np->runs);
+		}
+		if (np->rounds < 2 * np->runs) {
+			jcheck_push_key(c, "rounds");
+			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs,
+					   np->rounds);
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(nf->probes[j].name, np->name) == 0) {
+				jcheck_push_key(c, "name");
+				return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
+						   jcheck_quote(np->name, q, sizeof(q)), j);
+			}
+		jcheck_pop(c, mark);
+	}
+	return 0;
+}
+
+static void probe_init(void *p)
+{
+	struct noise_probe *np = p;
+
+	np->cycles.between_sd_rel = np->at_speed.between_sd_rel = -1;
+}
+
+static const struct field est_field[] = {
+	FIELD_NUM(struct noise_est, mean_cycles, "mean_cycles", FIELD_REQUIRED | FIELD_SIGNED),
+	FIELD_NUM(struct noise_est, run_sd_cycles, "run_sd_cycles", FIELD_REQUIRED),
+	FIELD_NUM(struct noise_est, within_se_cycles, "within_se_cycles", FIELD_REQUIRED),
+	FIELD_NUM(struct noise_est, between_sd_cycles, "between_sd_cycles", FIELD_REQUIRED),
+	FIELD_NUM(struct noise_est, between_sd_rel, "between_sd_rel", FIELD_OMIT_NEG),
+	FIELD_NUM(struct noise_est, df, "df", FIELD_REQUIRED),
+};
+const struct field_desc noise_est_fields = FIELD_DESC_CHECK("noise_est", est_field, est_check);
+
+#define P struct noise_probe
+static const struct field probe_field[] = {
+	FIELD_CSTR(P, name, "name", FIELD_REQUIRED | FIELD_OMIT_NULL),
+	FIELD_INT(P, runs, "runs", FIELD_REQUIRED, NOISE_MIN_RUNS, LLONG_MAX),
+	FIELD_INT(P, rounds, "rounds", FIELD_REQUIRED, 2 * NOISE_MIN_RUNS, LLONG_MAX),
+	FIELD_INLINE_OBJ(P, cycles, &noise_est_fields),
+	FIELD_OBJ_P(P, at_speed, has_at_speed, "at_guest_speed", 0, &noise_est_fields),
+};
+#undef P
+const struct field_desc noise_probe_fields =
+	FIELD_DESC_INIT("noise_probe", probe_field, NULL, probe_init);
+
+static const struct field omitted_field[] = {
+	FIELD_CSTR(struct noise_omitted, name, "name", FIELD_REQUIRED | FIELD_OMIT_NULL),
+	FIELD_INT(struct noise_omitted, runs, "runs", FIELD_REQUIRED, 0, NOISE_MIN_RUNS - 1),
+};
+const struct field_desc noise_omitted_fields = FIELD_DESC("noise_omitted", omitted_field);
+
+static const struct field_custom host_custom = { host_write, host_read, NULL };
+static const struct field_custom settings_custom = { settings_write, settings_read, NULL };
+
+#define N struct noise_floor
+static const struct field noise_field[] = {
+	FIELD_CSTR(N, created, "created", FIELD_REQUIRED | FIELD_OMIT_NULL),
+	FIELD_INT(N, runs, "runs", FIELD_REQUIRED, NOISE_MIN_RUNS, RESULT_MAX_ITEMS),
+	FIELD_CSTR(N, first_started, "first_started", FIELD_OMIT_NULL),
+	FIELD_CSTR(N, last_finished, "last_finished", FIELD_OMIT_NULL),
+	FIELD_STRINGS(N, sources, n_sources, "sources", FIELD_OMIT_NULL, RESULT_MAX_ITEMS),
+	FIELD_CUSTOM("host", FIELD_REQUIRED, &host_custom),
+	FIELD_CUSTOM("settings", FIELD_REQUIRED, &settings_custom),
+	FIELD_ARRAY(N, probes, n_probes, "probes", FIELD_REQUIRED, &noise_probe_fields,
+		    struct noise_probe, RESULT_MAX_ITEMS, NULL),
+	FIELD_ARRAY(N, omitted, n_omitted, "omitted", 0, &noise_omitted_fields,
+		    struct noise_omitted, RESULT_MAX_ITEMS, NULL),
+};
+#undef N
+const struct field_desc noise_fields = FIELD_DESC_CHECK("noise", noise_field, noise_check);
 
 json_t *noise_json(const struct noise_floor *nf)
 {
-	json_t *doc, *probes = json_array(), *omitted = json_array(), *a;
+	struct noise_floor w = *nf;
+	json_t *doc, *rest;
 	char now[32];
 
-	if (!nf->created)
+	if (!w.created) {
 		result_timestamp(now, sizeof(now));
-	doc = json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:I}", "schema", NOISE_SCHEMA,
+		w.created = now;
+	}
+	doc = json_pack("{s:s, s:i, s:{s:s, s:s}}", "schema", NOISE_SCHEMA,
 			"schema_version", NOISE_SCHEMA_VERSION, "tool", "name", "exitscope",
-			"version", nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION,
-			"created", nf->created ? nf->created : now, "runs", (json_int_t)nf->runs);
-	if (!doc || !probes || !omitted) {
+			"version", nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION);
+	rest = fields_write(&noise_fields, &w);
+	if (!doc || !rest || json_object_update(doc, rest)) {
 		json_decref(doc);
-		json_decref(probes);
-		json_decref(omitted);
-		return NULL;
+		doc = NULL;
 	}
-	if (nf->first_started)
-		json_object_set_new(doc, "first_started", json_string(nf->first_started));
-	if (nf->last_finished)
-		json_object_set_new(doc, "last_finished", json_string(nf->last_finished));
-	if (nf->sources) {
-		a = json_array();
-		for (size_t i = 0; a && i < nf->n_sources; i++)
-			json_array_append_new(a, json_string(nf->sources[i]));
-		json_object_set_new(doc, "sources", a);
-	}
-	json_object_set_new(doc, "host", host_record_json(&nf->host));
-	json_object_set_new(doc, "settings", run_settings_json(&nf->settings));
-	for (size_t i = 0; i < nf->n_probes; i++)
-		json_array_append_new(probes, probe_json(&nf->probes[i]));
-	json_object_set_new(doc, "probes", probes);
-	for (size_t i = 0; i < nf->n_omitted; i++)
-		json_array_append_new(omitted, json_pack("{s:s, s:I}", "name", nf->omitted[i].name,
-							 "runs", (json_int_t)nf->omitted[i].runs));
-	json_object_set_new(doc, "omitted", omitted);
+	json_decref(rest);
 	return doc;
 }
 
@@ -150,160 +277,10 @@ int noise_write(const struct noise_floor *nf, const char *path, struct err *err)
 
 /* ---- reader ---- */
 
-static int read_header(struct jcheck *c, json_t *root, struct noise_floor *nf)
-{
-	json_t *schema = json_object_get(root, "schema"), *version, *tool;
-	char q[80];
-
-	if (!schema)
-		return jcheck_fail(c, "missing required field \"schema\" (not an exitscope noise floor?)");
-	jcheck_push_key(c, "schema");
-	if (!json_is_string(schema))
-		return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
-	if (strcmp(json_string_value(schema), RESULT_SCHEMA) == 0)
-		return jcheck_fail(c, "\"" RESULT_SCHEMA "\": a result file, not a noise floor "
-				   "(\"" NOISE_SCHEMA "\")");
-	if (strcmp(json_string_value(schema), NOISE_SCHEMA) != 0)
-		return jcheck_fail(c, "\"%s\" is not \"" NOISE_SCHEMA "\" (not an exitscope noise floor?)",
-				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
-	jcheck_pop(c, 0);
-	version = json_object_get(root, "schema_version");
-	if (!version)
-		return jcheck_fail(c, "missing required field \"schema_version\"");
-	jcheck_push_key(c, "schema_version");
-	if (!json_is_integer(version))
-		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(version));
-	if (json_integer_value(version) < NOISE_SCHEMA_VERSION_MIN ||
-	    json_integer_value(version) > NOISE_SCHEMA_VERSION)
-		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d to %d)",
-				   (long long)json_integer_value(version), NOISE_SCHEMA_VERSION_MIN,
-				   NOISE_SCHEMA_VERSION);
-	jcheck_pop(c, 0);
-	TRY(jcheck_object(c, root, "tool", JCHECK_REQUIRED, &tool));
-	jcheck_push_key(c, "tool");
-	TRY(jcheck_string(c, tool, "version", JCHECK_REQUIRED, 0, &nf->tool_version));
-	jcheck_pop(c, 0);
-	TRY(jcheck_string(c, root, "created", JCHECK_REQUIRED, 0, &nf->created));
-	TRY(jcheck_int(c, root, "runs", JCHECK_REQUIRED, NOISE_MIN_RUNS, RESULT_MAX_ITEMS, &nf->runs));
-	TRY(jcheck_string(c, root, "first_started", JCHECK_OPTIONAL, 0, &nf->first_started));
-	TRY(jcheck_string(c, root, "last_finished", JCHECK_OPTIONAL, 0, &nf->last_finished));
-	TRY(jcheck_strings(c, root, "sources", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &nf->sources,
-			   &nf->n_sources));
-	return 0;
-}
-
-/* One estimate from o (a probe entry, or its "at_guest_speed"). */
-static int read_est(struct jcheck *c, json_t *o, struct noise_est *e)
-{
-	TRY(jcheck_real(c, o, "mean_cycles", JCHECK_REQUIRED, &e->mean_cycles));
-	TRY(jcheck_num(c, o, "run_sd_cycles", JCHECK_REQUIRED, &e->run_sd_cycles));
-	TRY(jcheck_num(c, o, "within_se_cycles", JCHECK_REQUIRED, &e->within_se_cycles));
-	TRY(jcheck_num(c, o, "between_sd_cycles", JCHECK_REQUIRED, &e->between_sd_cycles));
-	e->between_sd_rel = -1;
-	TRY(jcheck_num(c, o, "between_sd_rel", JCHECK_OPTIONAL, &e->between_sd_rel));
-	TRY(jcheck_num(c, o, "df", JCHECK_REQUIRED, &e->df));
-	/* between^2 = run_sd^2 - within^2 (10 significant digits in the file). */
-	if (e->between_sd_cycles > e->run_sd_cycles * (1 + 1e-9)) {
-		jcheck_push_key(c, "between_sd_cycles");
-		return jcheck_fail(c, "larger than run_sd_cycles, of which it is a part");
-	}
-	if (e->between_sd_cycles > 0 && !(e->df > 0)) {
-		jcheck_push_key(c, "df");
-		return jcheck_fail(c, "0 while between_sd_cycles is not (no degrees of freedom)");
-	}
-	return 0;
-}
-
-static int read_probe(struct jcheck *c, json_t *o, long long runs, struct noise_probe *p)
-{
-	json_t *s;
-	int rc;
-
-	if (!json_is_object(o))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(o));
-	TRY(jcheck_string(c, o, "name", JCHECK_REQUIRED, 0, &p->name));
-	TRY(jcheck_int(c, o, "runs", JCHECK_REQUIRED, NOISE_MIN_RUNS, runs, &p->runs));
-	TRY(jcheck_int(c, o, "rounds", JCHECK_REQUIRED, 2 * p->runs, LLONG_MAX, &p->rounds));
-	TRY(read_est(c, o, &p->cycles));
-	rc = jcheck_object(c, o, "at_guest_speed", JCHECK_OPTIONAL, &s);
-	if (rc < 0)
-		return rc;
-	if (rc == 0) {
-		size_t mark = jcheck_push_key(c, "at_guest_speed");
-
-		TRY(read_est(c, s, &p->at_speed));
-		p->has_at_speed = 1;
-		jcheck_pop(c, mark);
-	}
-	return 0;
-}
-
-static int read_probes(struct jcheck *c, json_t *root, struct noise_floor *nf)
-{
-	json_t *arr, *v;
-	size_t i, j, mark;
-	char q[80];
-
-	TRY(jcheck_array(c, root, "probes", JCHECK_REQUIRED, RESULT_MAX_ITEMS, &arr));
-	nf->probes = jcheck_calloc(json_array_size(arr), sizeof(*nf->probes));
-	if (!nf->probes)
-		return jcheck_fail(c, "out of memory");
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "probes");
-		jcheck_push_index(c, i);
-		nf->n_probes = i + 1;
-		TRY(read_probe(c, v, nf->runs, &nf->probes[i]));
-		for (j = 0; j < i; j++) {
-			if (strcmp(nf->probes[j].name, nf->probes[i].name) == 0) {
-				jcheck_push_key(c, "name");
-				return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-						   jcheck_quote(nf->probes[i].name, q, sizeof(q)), j);
-			}
-		}
-		jcheck_pop(c, mark);
-	}
-	return 0;
-}
-
-static int read_omitted(struct jcheck *c, json_t *root, struct noise_floor *nf)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-	int rc = jcheck_array(c, root, "omitted", JCHECK_OPTIONAL, RESULT_MAX_ITEMS, &arr);
-
-	if (rc)
-		return rc < 0 ? rc : 0;
-	nf->omitted = jcheck_calloc(json_array_size(arr), sizeof(*nf->omitted));
-	if (!nf->omitted)
-		return jcheck_fail(c, "out of memory");
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "omitted");
-		jcheck_push_index(c, i);
-		nf->n_omitted = i + 1;
-		if (!json_is_object(v))
-			return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(v));
-		TRY(jcheck_string(c, v, "name", JCHECK_REQUIRED, 0, &nf->omitted[i].name));
-		TRY(jcheck_int(c, v, "runs", JCHECK_REQUIRED, 0, NOISE_MIN_RUNS - 1,
-			       &nf->omitted[i].runs));
-		jcheck_pop(c, mark);
-	}
-	return 0;
-}
-
 static int read_document(struct jcheck *c, json_t *root, void *p)
 {
-	struct noise_floor *nf = p;
-	int rc;
-
-	TRY(read_header(c, root, nf));
-	TRY(host_record_read(c, root, &nf->host));
-	rc = run_settings_read(c, root, &nf->settings);
-	if (rc < 0)
-		return rc;
-	if (rc > 0)
-		return jcheck_fail(c, "missing required field \"settings\" (how the runs measured)");
-	TRY(read_probes(c, root, nf));
-	return read_omitted(c, root, nf);
+	TRY(header_read(c, root, p));
+	return fields_read(c, root, &noise_fields, p);
 }
 
 static void doc_init(void *p)

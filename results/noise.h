@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "base/err.h"
+#include "results/field.h"
 #include "results/host_record_model.h"
 #include "results/result_read.h"
 #include "results/run_model.h"
@@ -231,5 +232,9 @@ struct noise_floor *noise_read_file(const char *path, struct err *err);
 struct noise_floor *noise_read_buffer(const char *name, const void *buf, size_t len,
 				      struct err *err);
 void noise_free(struct noise_floor *nf);
+
+/* The field tables behind the writer and reader (NOISE, its probes, their estimates, omitted). */
+extern const struct field_desc noise_fields, noise_probe_fields, noise_est_fields,
+	noise_omitted_fields;
 
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* trace_model.c - the "trace" object (exits/op by exit reason): writer and reader side by side. */
+/* trace_model.c - the "trace" object (exits/op by exit reason), by its field table. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/field.h"
 #include "results/jcheck.h"
 #include "results/trace_model.h"
 
@@ -26,40 +27,29 @@ void result_trace_free(struct result_trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* A reason's name, copied (the key), and its exits/op (the value). */
+static const struct field reason_field[] = {
+	FIELD_CHARS(struct result_trace_reason, name, "", 0),
+	FIELD_NUM(struct result_trace_reason, per_op, "", FIELD_REQUIRED),
+};
+static const struct field_desc reason_desc = FIELD_DESC("exit reason", reason_field);
+
+static const struct field trace_field[] = {
+	FIELD_MAP_P(struct result_trace, reason, n, present, "trace", 0, &reason_desc,
+		    struct result_trace_reason, RESULT_TRACE_MAX),
+};
+const struct field_desc result_trace_fields = FIELD_DESC("trace", trace_field);
+
 json_t *result_trace_json(const struct result_trace *t)
 {
-	json_t *o;
+	json_t *o = fields_write(&result_trace_fields, t);
+	json_t *v = json_incref(json_object_get(o, "trace"));
 
-	if (!t->present || !(o = json_object()))
-		return NULL;
-	for (size_t i = 0; i < t->n; i++)
-		json_object_set_new(o, t->reason[i].name, json_real(t->reason[i].per_op));
-	return o;
+	json_decref(o);
+	return v;
 }
 
 int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t)
 {
-	json_t *o, *v;
-	const char *key;
-	size_t i = 0, mark;
-	int rc = jcheck_object(c, obj, "trace", JCHECK_OPTIONAL, &o);
-
-	if (rc)
-		return rc < 0 ? rc : 0;
-	mark = jcheck_push_key(c, "trace");
-	if (json_object_size(o) > RESULT_TRACE_MAX)
-		return jcheck_fail(c, "too many exit reasons (%zu, limit %d)", json_object_size(o),
-				   RESULT_TRACE_MAX);
-	if (result_trace_alloc(t, json_object_size(o)))
-		return jcheck_fail(c, "out of memory");
-	json_object_foreach(o, key, v) {
-		if (strlen(key) >= RESULT_TRACE_NAME_LEN)
-			return jcheck_fail(c, "exit reason longer than %d characters",
-					   RESULT_TRACE_NAME_LEN - 1);
-		strcpy(t->reason[i].name, key);
-		JCHECK_TRY(jcheck_num(c, o, key, JCHECK_REQUIRED, &t->reason[i].per_op));
-		i++;
-	}
-	jcheck_pop(c, mark);
-	return 0;
+	return fields_read(c, obj, &result_trace_fields, t);
 }

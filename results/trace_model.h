@@ -14,6 +14,7 @@
 #define RESULT_TRACE_NAME_LEN	48	/* an exit reason as the kernel prints it */
 #define RESULT_TRACE_MAX	64	/* reasons per trace */
 
+struct field_desc;
 struct jcheck;
 
 struct result_trace_reason {
@@ -22,7 +23,7 @@ struct result_trace_reason {
 };
 
 struct result_trace {
-	bool present;			/* the region was traced (it may have no reasons) */
+	int present;			/* the region was traced (it may have no reasons) */
 	size_t n;
 	struct result_trace_reason *reason;	/* malloc'd, n of them */
 };
@@ -34,5 +35,8 @@ void result_trace_free(struct result_trace *t);
 json_t *result_trace_json(const struct result_trace *t);
 /* The optional "trace" member of obj into t: 0, or -1 with the jcheck error set. */
 int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t);
+
+/* The table behind them: the one field "trace" of the struct holding it (results/field.h). */
+extern const struct field_desc result_trace_fields;
 
 #endif

@@ -6,7 +6,13 @@
  * present member), arrays of structs, maps, string and number arrays, a
  * custom field and a table's cross-field check. The writer's omissions, the
  * reader giving back what was written, required fields read first, the
- * error lines with their paths, and fields_free.
+ * error lines with their paths, and fields_free. Then the fixed-size
+ * members on a second struct: char buffers (refused too long, or cut to fit
+ * on a UTF-8 boundary), int integers, a table inline in its parent's
+ * object, array elements set up by their table's init, a written-only
+ * custom field; counts with their per-op figure against the outermost
+ * struct's ops, strings or null, arrays with a present flag, a map whose
+ * keys are copied into char buffers.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -239,11 +245,272 @@ static void test_errors(void)
 	}
 }
 
+struct est {
+	double mean, rel;		/* rel: -1 absent */
+};
+
+struct row {
+	char id[8];
+	struct est e;			/* inline: its fields are the row's */
+};
+
+struct fixed {
+	char id[8];			/* "" absent */
+	char text[6];			/* free text, cut to fit */
+	int code;			/* 0 absent */
+	struct row *rows;
+	size_t n_rows;
+};
+
+static const struct field est_field[] = {
+	FIELD_NUM(struct est, mean, "mean", FIELD_REQUIRED | FIELD_SIGNED),
+	FIELD_NUM(struct est, rel, "rel", FIELD_OMIT_NEG),
+};
+static const struct field_desc est_desc = FIELD_DESC("est", est_field);
+
+static void row_init(void *p)
+{
+	((struct row *)p)->e.rel = -1;
+}
+
+static const struct field row_field[] = {
+	FIELD_CHARS(struct row, id, "id", FIELD_REQUIRED),
+	FIELD_INLINE_OBJ(struct row, e, &est_desc),
+};
+static const struct field_desc row_desc = FIELD_DESC_INIT("row", row_field, NULL, row_init);
+
+static json_t *count_write(const void *p, bool *omit)
+{
+	*omit = false;
+	return json_integer((json_int_t)((const struct fixed *)p)->n_rows);
+}
+
+static const struct field_custom count_custom = { .write = count_write };
+
+#define F struct fixed
+static const struct field fixed_field[] = {
+	FIELD_CHARS(F, id, "id", FIELD_REQUIRED),
+	FIELD_CHARS(F, text, "text", FIELD_EMPTY_OK | FIELD_OMIT_ZERO | FIELD_CUT),
+	FIELD_INT32(F, code, "code", FIELD_OMIT_ZERO, 1, 99),
+	FIELD_ARRAY(F, rows, n_rows, "rows", 0, &row_desc, struct row, 3, NULL),
+	FIELD_CUSTOM("count", 0, &count_custom),
+};
+#undef F
+static const struct field_desc fixed_fields = FIELD_DESC("fixed", fixed_field);
+
+static int fixed_read(const char *text, struct fixed *f, char *msg, size_t len)
+{
+	struct err e;
+	struct jcheck c = { .name = "f.json", .err = &e };
+	json_t *doc = json_loads(text, 0, NULL);
+	int rc;
+
+	err_init(&e);
+	memset(f, 0, sizeof(*f));
+	rc = fields_read(&c, doc, &fixed_fields, f);
+	snprintf(msg, len, "%s", e.msg);
+	json_decref(doc);	/* nothing borrowed: the buffers are the struct's */
+	return rc;
+}
+
+static char *fixed_dump(const struct fixed *f)
+{
+	json_t *o = fields_write(&fixed_fields, f);
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+static void test_fixed(void)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"id\":\"12345678\"}", "f.json: id: longer than 7 characters" },
+		{ "{\"id\":\"a\",\"code\":100}", "f.json: code: must be in 1..99 (got 100)" },
+		{ "{\"id\":\"a\",\"rows\":[{\"id\":\"r\"}]}",
+		  "f.json: rows[0]: missing required field \"mean\"" },
+		{ "{\"id\":\"a\",\"rows\":[{\"id\":\"r\",\"mean\":1,\"rel\":-2}]}",
+		  "f.json: rows[0].rel: " },
+	};
+	struct fixed f = { .id = "" };
+	char msg[ERR_MSG_MAX], *s;
+	int rc;
+
+	s = fixed_dump(&f);
+	tap_is_str(s, "{\"id\":\"\",\"rows\":[],\"count\":0}",
+		   "fixed write: required buffer written empty, \"\" and 0 left out");
+	free(s);
+	rc = fixed_read("{\"id\":\"abc\",\"text\":\"ab\u00e9\u00e9\",\"code\":7,\"count\":9,"
+			"\"rows\":[{\"id\":\"r\",\"mean\":-1.5},{\"id\":\"s\",\"mean\":2.0,\"rel\":0.5}]}",
+			&f, msg, sizeof(msg));
+	ok(!rc && !strcmp(f.id, "abc") && !strcmp(f.text, "ab\xc3\xa9") && f.code == 7 &&
+	   f.n_rows == 2 && f.rows[0].e.mean == -1.5 && f.rows[0].e.rel == -1 &&
+	   f.rows[1].e.rel == 0.5, "fixed read: buffers, int, inline fields, init's -1 kept (%s)",
+	   msg);
+	s = fixed_dump(&f);
+	tap_is_str(s, "{\"id\":\"abc\",\"text\":\"ab\u00e9\",\"code\":7,\"rows\":[{\"id\":\"r\","
+		   "\"mean\":-1.5},{\"id\":\"s\",\"mean\":2.0,\"rel\":0.5}],\"count\":2}",
+		   "fixed write: cut text whole, inline fields in the row, count written, not read");
+	free(s);
+	fields_free(&fixed_fields, &f);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		rc = fixed_read(bad[i].text, &f, msg, sizeof(msg));
+		ok(rc == -EINVAL && !strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
+		   "fixed read %s: refused with '%s...'", bad[i].text, bad[i].msg);
+		if (rc != -EINVAL || strncmp(msg, bad[i].msg, strlen(bad[i].msg)))
+			diag("  rc %d, got '%s'", rc, msg);
+		fields_free(&fixed_fields, &f);
+	}
+}
+
+struct cnt {
+	const char *name;		/* NULL: null */
+	long long n;
+};
+
+struct tally {
+	long long ops;
+	struct cnt *rows;
+	size_t n_rows;
+	int has_rows;
+};
+
+static const struct field cnt_field[] = {
+	FIELD_CSTR(struct cnt, name, "name", FIELD_REQUIRED | FIELD_NULL),
+	FIELD_PER_OP(struct cnt, n, "n", "n_per_op", 0, 100, struct tally, ops),
+};
+static const struct field_desc cnt_desc = FIELD_DESC("cnt", cnt_field);
+
+static const struct field tally_field[] = {
+	FIELD_INT(struct tally, ops, "ops", FIELD_REQUIRED, 1, 100),
+	FIELD_ARRAY_P(struct tally, rows, n_rows, has_rows, "rows", FIELD_BARE, &cnt_desc,
+		      struct cnt, 4),
+};
+static const struct field_desc tally_fields = FIELD_DESC("tally", tally_field);
+
+static void test_tally(void)
+{
+	static const struct { const char *text, *msg; } bad[] = {
+		{ "{\"ops\":4,\"rows\":[{\"name\":null,\"n\":2,\"n_per_op\":0.3}]}",
+		  "t.json: rows[0].n_per_op: 0.3 is not n / ops (0.5)" },
+		{ "{\"ops\":4,\"rows\":[{\"n\":2,\"n_per_op\":0.5}]}",
+		  "t.json: rows[0]: no \"name\" (a name, or null for none)" },
+		{ "{\"ops\":4,\"rows\":[3]}", "t.json: rows[0]: not an object" },
+	};
+	struct cnt row = { NULL, 2 };
+	struct tally t = { .ops = 4, .rows = &row, .n_rows = 1 };
+	json_t *o = fields_write(&tally_fields, &t);
+	char *s = json_dumps(o, JSON_COMPACT);
+
+	tap_is_str(s, "{\"ops\":4}", "tally write: an array without its present flag left out");
+	free(s);
+	json_decref(o);
+	t.has_rows = 1;
+	o = fields_write(&tally_fields, &t);
+	s = json_dumps(o, JSON_COMPACT);
+	tap_is_str(s, "{\"ops\":4,\"rows\":[{\"name\":null,\"n\":2,\"n_per_op\":0.5}]}",
+		   "tally write: null for NULL, the per-op figure against the outer ops");
+	free(s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct err e;
+		struct jcheck c = { .name = "t.json", .err = &e };
+		json_t *doc = json_loads(bad[i].text, 0, NULL);
+		struct tally u = { 0 };
+		int rc;
+
+		err_init(&e);
+		rc = fields_read(&c, doc, &tally_fields, &u);
+		ok(rc == -EINVAL && !strcmp(e.msg, bad[i].msg), "tally read %s: refused with '%s'",
+		   bad[i].text, bad[i].msg);
+		if (rc != -EINVAL || strcmp(e.msg, bad[i].msg))
+			diag("  rc %d, got '%s'", rc, e.msg);
+		fields_free(&tally_fields, &u);
+		json_decref(doc);
+	}
+	{
+		struct err e;
+		struct jcheck c = { .name = "t.json", .err = &e };
+		struct tally u = { 0 };
+		int rc;
+
+		err_init(&e);
+		rc = fields_read(&c, o, &tally_fields, &u);
+		ok(!rc && u.has_rows && u.n_rows == 1 && !u.rows[0].name && u.rows[0].n == 2,
+		   "tally read: what was written, present flag set (%s)", e.msg);
+		fields_free(&tally_fields, &u);
+	}
+	json_decref(o);
+}
+
+struct kv {
+	char name[4];
+	double v;
+};
+
+struct dict {
+	int present;
+	size_t n;
+	struct kv *kv;
+};
+
+static const struct field kv_field[] = {
+	FIELD_CHARS(struct kv, name, "", 0),
+	FIELD_NUM(struct kv, v, "", FIELD_REQUIRED),
+};
+static const struct field_desc kv_desc = FIELD_DESC("key", kv_field);
+static const struct field dict_field[] = {
+	FIELD_MAP_P(struct dict, kv, n, present, "d", 0, &kv_desc, struct kv, 2),
+};
+static const struct field_desc dict_fields = FIELD_DESC("dict", dict_field);
+
+static void test_dict(void)
+{
+	static const struct { const char *text, *msg; } cases[] = {
+		{ "{\"d\":{\"ab\":1.5,\"c\":0.0}}", "" },
+		{ "{\"d\":{\"abcd\":1}}", "t.json: d: key longer than 3 characters" },
+		{ "{\"d\":{\"a\":1,\"b\":1,\"c\":1}}", "t.json: d: too many keys (3, limit 2)" },
+		{ "{\"d\":{\"a\":-1}}", "t.json: d.a: " },
+	};
+	struct dict d = { 0 };
+	json_t *o = fields_write(&dict_fields, &d);
+
+	ok(o && !json_object_size(o), "dict write: not present, not written");
+	json_decref(o);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct err e;
+		struct jcheck c = { .name = "t.json", .err = &e };
+		json_t *doc = json_loads(cases[i].text, 0, NULL);
+		char *s = NULL;
+		int rc;
+
+		err_init(&e);
+		rc = fields_read(&c, doc, &dict_fields, &d);
+		if (!rc) {
+			o = fields_write(&dict_fields, &d);
+			s = json_dumps(o, JSON_COMPACT);
+			json_decref(o);
+		}
+		ok(cases[i].msg[0] ? rc == -EINVAL && !strncmp(e.msg, cases[i].msg,
+							      strlen(cases[i].msg)) :
+		   !rc && d.present && d.n == 2 && !strcmp(d.kv[0].name, "ab") && s &&
+		   !strcmp(s, cases[i].text), "dict read %s: %s", cases[i].text,
+		   cases[i].msg[0] ? cases[i].msg : "keys copied, written back alike");
+		if (rc && strncmp(e.msg, cases[i].msg, strlen(cases[i].msg)))
+			diag("  rc %d, got '%s'", rc, e.msg);
+		free(s);
+		fields_free(&dict_fields, &d);
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
-	tap_plan(19);
+	tap_plan(19 + 7 + 6 + 5);
 	test_write();
 	test_round_trip();
 	test_errors();
+	test_fixed();
+	test_tally();
+	test_dict();
 	return tap_done();
 }

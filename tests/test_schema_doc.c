@@ -9,8 +9,12 @@
  * required-ness, and nothing is documented that the tables lack. A nested
  * object whose table is not a kind of its own is held in its parent's
  * block, row ("cpu.{vendor,family}") and $defs entry; the keys of a map
- * ({"ept": "Y"}) are examples, not fields. Each check also runs on a
- * made-up table that must fail it. Run from the top of the tree.
+ * ({"ept": "Y"}) are examples, not fields. A kind may be several tables
+ * (MAP: the map, its CPUID profiles, their entries; the readers' row spells
+ * the arrays between them as "profiles[].entries[].reg"); an inline table
+ * (FIELD_INLINE: the trace in a map entry) is its parent's own fields; a
+ * char buffer's length is the string's maxLength. Each check also runs on
+ * a made-up table that must fail it. Run from the top of the tree.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -20,8 +24,11 @@
 
 #include "base/array_size.h"
 #include "results/check_model.h"
+#include "results/exit_path.h"
 #include "results/field.h"
 #include "results/host_record_model.h"
+#include "results/map_model.h"
+#include "results/noise.h"
 #include "results/run_model.h"
 #include "tests/run_cmd.h"
 #include "tests/tap.h"
@@ -30,27 +37,62 @@
 #define SCHEMA	"docs/results-schema.json"
 #define MAX_KEYS 160
 #define KEY_LEN	64
-#define NDESC	2
+#define NDESC	3
 
 /*
  * A kind: its tables (a probe is two: what every probe has and a measured
- * one's), the line its block follows, its row in the readers' table (NULL:
+ * one's; a map three: the map, its CPUID profiles, their entries), the line its block follows, its row in the readers' table (NULL:
  * none) and its $defs entries (the tables' names).
  */
 struct kind {
 	const struct field_desc *d[NDESC];
 	const char *block;	/* "CHECK:" */
 	const char *row;	/* "| checks |" */
+	const char *const *extra;	/* keys the documents have beyond the tables (NULL-ended) */
 };
 
+/* The noise floor's envelope, read before its table. */
+static const char *const noise_envelope[] = { "schema", "schema_version", "tool", "version", NULL };
+
 static const struct kind kinds[] = {
-	{ { &check_fields }, "CHECK:", "| checks |" },
-	{ { &host_record_fields }, "HOST (", "| host |" },
-	{ { &host_lane_fields }, "LANE (", NULL },
-	{ { &run_probe_fields, &run_measurement_fields }, "PROBE:", "| probe |" },
-	{ { &run_round_fields }, "ROUND (", NULL },
-	{ { &run_settings_fields }, "SETTINGS (", NULL },
+	{ { &check_fields }, "CHECK:", "| checks |", NULL },
+	{ { &host_record_fields }, "HOST (", "| host |", NULL },
+	{ { &host_lane_fields }, "LANE (", NULL, NULL },
+	{ { &run_probe_fields, &run_measurement_fields }, "PROBE:", "| probe |", NULL },
+	{ { &run_round_fields }, "ROUND (", NULL, NULL },
+	{ { &run_settings_fields }, "SETTINGS (", NULL, NULL },
+	{ { &result_map_fields, &result_map_profile_fields, &result_map_entry_fields }, "MAP:",
+	  "| map |", NULL },
+	{ { &noise_fields, &noise_probe_fields, &noise_omitted_fields }, "## The noise floor file",
+	  NULL, noise_envelope },
+	{ { &exit_path_fields, &exit_path_fn_fields, &exit_path_exit_fields }, "EXIT_PATH (", NULL,
+	  NULL },
+	{ { &exit_path_census_fields }, "CENSUS (", NULL, NULL },
 };
+
+/* The per-op figure beside a FIELD_PER_OP count: a required number of any sign. */
+static const struct field *per_op_field(const struct field *f)
+{
+	static struct field pool[32];
+	static size_t n;
+
+	for (size_t i = 0; i < n; i++)
+		if (pool[i].key == f->key2)
+			return &pool[i];
+	if (n == ARRAY_SIZE(pool))
+		return f;
+	pool[n] = (struct field){ .key = f->key2, .type = FIELD_T_NUM,
+				  .flags = FIELD_REQUIRED | FIELD_SIGNED };
+	return &pool[n++];
+}
+
+static bool str_listed(const char *const *list, const char *s)
+{
+	for (; list && *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
 
 /* Whether d is a kind's table (documented in its own block), not an inline object. */
 static bool is_kind(const struct field_desc *d)
@@ -67,6 +109,27 @@ static bool inline_obj(const struct field *f)
 	return f->type == FIELD_T_OBJECT && !is_kind(f->sub);
 }
 
+/* An object whose fields are its parent's own (FIELD_INLINE): it has no key of its own. */
+static bool flat_obj(const struct field *f)
+{
+	return f->type == FIELD_T_OBJECT && (f->flags & FIELD_INLINE);
+}
+
+/* A field the readers never read (computed on reading): written only, in no readers' row. */
+static bool written_only(const struct field *f)
+{
+	return f->type == FIELD_T_CUSTOM && !f->custom->read;
+}
+
+/* An array of another of k's tables: the readers' row spells it as "key[]." prefixes. */
+static bool kind_array(const struct kind *k, const struct field *f)
+{
+	for (size_t j = 0; f->type == FIELD_T_ARRAY && j < NDESC; j++)
+		if (k->d[j] == f->sub)
+			return true;
+	return false;
+}
+
 /* The field key of d or of an inline object under it. */
 static const struct field *find(const struct field_desc *d, const char *key)
 {
@@ -75,6 +138,8 @@ static const struct field *find(const struct field_desc *d, const char *key)
 
 		if (!strcmp(f->key, key))
 			return f;
+		if ((f->flags & FIELD_PER_OP) && !strcmp(f->key2, key))
+			return per_op_field(f);
 		if (inline_obj(f) && (g = find(f->sub, key)))
 			return g;
 	}
@@ -193,6 +258,7 @@ static bool shown_as(const struct field *f, const char *v)
 	switch (f->type) {
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
+	case FIELD_T_CHARS:
 	case FIELD_T_ENUM:
 		return *v == '"';
 	case FIELD_T_INT:
@@ -205,7 +271,8 @@ static bool shown_as(const struct field *f, const char *v)
 		return *v == '{' || isupper((unsigned char)*v);
 	case FIELD_T_MAP:
 		return *v == '{';
-	case FIELD_T_ARRAY:
+	case FIELD_T_ARRAY:	/* or the name of its elements' block */
+		return *v == '[' || (is_kind(f->sub) && isupper((unsigned char)*v));
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
 		return *v == '[';
@@ -223,26 +290,43 @@ static bool shown_as(const struct field *f, const char *v)
 static void check_fields_in(const char *b, size_t len, const char *name,
 			    const struct field_desc *d, bool req_parent, int *bad)
 {
-	char word[KEY_LEN + 4];
+	char word[KEY_LEN + 4], pat[KEY_LEN + 4];
 	size_t llen;
 
 	for (size_t i = 0; d && i < d->n; i++) {
 		const struct field *f = &d->f[i];
-		const char *l = block_line(b, len, f->key, &llen), *v;
+		const char *l = block_line(b, len, f->key, &llen), *v, *at;
 		bool req = req_parent && required(f);
 		int skip = f->type == FIELD_T_ENUM && f->n_names && !f->names[0][0];
 		char line[512];
 
+		if (flat_obj(f)) {
+			check_fields_in(b, len, name, f->sub, req_parent, bad);
+			continue;
+		}
 		if (!l) {
 			problem(bad, name, "\"%s\" is not in its block%s", f->key, "");
 			continue;
 		}
+		/* A key two tables share ("exits"): the first place it is shown as this one's type. */
+		snprintf(pat, sizeof(pat), "\"%s\":", f->key);
+		at = strstr(l, pat);
+		for (const char *x = at; x && x < b + len; x = strstr(x + 1, pat)) {
+			for (v = x + strlen(pat); *v == ' '; v++)
+				;
+			if (!shown_as(f, v))
+				continue;
+			for (l = at = x; l > b && l[-1] != '\n'; l--)
+				;
+			llen = strcspn(l, "\n");
+			break;
+		}
 		snprintf(line, sizeof(line), "%.*s", (int)llen, l);
-		v = strstr(line, f->key) + strlen(f->key) + 2;
+		v = (size_t)(at - l) + strlen(pat) < strlen(line) ? line + (at - l) + strlen(pat) : "";
 		while (*v == ' ')
 			v++;
 		/* In an optional object, the object's line says so. */
-		if (req_parent && !!strstr(line, "optional") == req)
+		if (req_parent && !written_only(f) && !!strstr(line, "optional") == req)
 			problem(bad, name, "\"%s\": the block says %s", f->key,
 				req ? "optional" : "required");
 		if (!shown_as(f, v))
@@ -254,6 +338,11 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 		}
 		if (inline_obj(f))
 			check_fields_in(b, len, name, f->sub, req, bad);
+		if (f->flags & FIELD_PER_OP) {
+			const struct field_desc po = { name, per_op_field(f), 1, NULL, NULL };
+
+			check_fields_in(b, len, name, &po, req_parent, bad);
+		}
 	}
 }
 
@@ -271,10 +360,27 @@ static int check_block(const char *md, const struct kind *k)
 		check_fields_in(b, len, k->d[0]->name, k->d[j], true, &bad);
 	nk = block_keys(k, b, len, keys);
 	for (size_t i = 0; i < nk; i++)
-		if (!kind_find(k, keys[i]))
+		if (!kind_find(k, keys[i]) && !str_listed(k->extra, keys[i]))
 			problem(&bad, k->d[0]->name, "\"%s\" is documented but not in the table%s",
 				keys[i], "");
 	return bad;
+}
+
+/*
+ * A cell's name as the tables have it: an array's elements' table is a table
+ * of the kind ("profiles[].entries[].reg" is "reg"), and what follows a space
+ * is a bound ("bit 0..63").
+ */
+static void key_tidy(char *k)
+{
+	char *el = NULL, *sp = strchr(k, ' ');
+
+	if (sp)
+		*sp = '\0';
+	for (char *x = k; (x = strstr(x, "[].")); x += 3)
+		el = x + 3;
+	if (el)
+		memmove(k, el, strlen(el) + 1);
 }
 
 /*
@@ -303,6 +409,8 @@ static size_t cell_keys(const char *s, const char *e, char keys[][KEY_LEN])
 					 (int)(c - t), t);
 			else if (!br && q - s - 1 < KEY_LEN)
 				snprintf(keys[n++], KEY_LEN, "%.*s", (int)(q - s - 1), s + 1);
+			if (n)
+				key_tidy(keys[n - 1]);
 			t = br ? c : q;
 		}
 		s = q;
@@ -311,17 +419,23 @@ static size_t cell_keys(const char *s, const char *e, char keys[][KEY_LEN])
 }
 
 /* d's fields as the readers' table names them ("cpu.vendor"), with their required-ness. */
-static size_t row_fields(const struct field_desc *d, const char *prefix, bool req_parent,
-			 char keys[][KEY_LEN], bool *req, size_t n)
+static size_t row_fields(const struct kind *k, const struct field_desc *d, const char *prefix,
+			 bool req_parent, char keys[][KEY_LEN], bool *req, size_t n)
 {
 	for (size_t i = 0; d && i < d->n && n < MAX_KEYS; i++) {
 		const struct field *f = &d->f[i];
 		char path[KEY_LEN];
 
+		if (written_only(f) || kind_array(k, f))
+			continue;
+		if (flat_obj(f)) {
+			n = row_fields(k, f->sub, prefix, req_parent, keys, req, n);
+			continue;
+		}
 		snprintf(path, sizeof(path), "%s%s", prefix, f->key);
 		if (inline_obj(f)) {
 			strncat(path, ".", sizeof(path) - strlen(path) - 1);
-			n = row_fields(f->sub, path, req_parent && required(f), keys, req, n);
+			n = row_fields(k, f->sub, path, req_parent && required(f), keys, req, n);
 			continue;
 		}
 		snprintf(keys[n], KEY_LEN, "%s", path);
@@ -343,7 +457,7 @@ static int check_row(const char *md, const struct kind *k)
 	    !(end = strchr(row, '\n')) || c2 > end)
 		return problem(&bad, k->d[0]->name, "no row %s%s", k->row, ""), 1;
 	for (size_t j = 0; j < NDESC; j++)
-		nf = row_fields(k->d[j], "", true, fields, req, nf);
+		nf = row_fields(k, k->d[j], "", true, fields, req, nf);
 	for (int cell = 0; cell < 2; cell++) {
 		const char *s = cell ? c1 + 1 : row + strlen(k->row), *e = cell ? c2 : c1;
 		size_t n = cell_keys(s, e, keys), want = 0;
@@ -411,7 +525,7 @@ static long long bound(json_t *p, const char *key, long long dflt)
 }
 
 static void check_props(json_t *schema, const char *name, const struct field_desc *const *d,
-			json_t *const *props, json_t *const *req, int *bad);
+			json_t *const *props, json_t *const *req, const char *const *extra, int *bad);
 
 /* The JSON Schema of one value p (resolved) says what f is. */
 static void check_value(json_t *schema, const char *name, const struct field *f, json_t *p,
@@ -431,7 +545,21 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 					f->names[j]);
 		return;
 	}
+	if (f->flags & FIELD_NULL) {	/* a string or null */
+		json_t *alt = json_object_get(p, "oneOf");
+
+		if (json_array_size(alt) != 2 || !is_type(json_array_get(alt, 1), "null")) {
+			problem(bad, name, "%s: not a string or null in the JSON Schema%s", f->key, "");
+			return;
+		}
+		p = json_array_get(alt, 0);
+	}
 	switch (f->type) {
+	case FIELD_T_CHARS:	/* as long as the buffer holds, unless cut to fit */
+		if (bound(p, "maxLength", -1) != (f->flags & FIELD_CUT ? -1 : (long long)f->elem - 1))
+			problem(bad, name, "%s: not a string of at most %s in the JSON Schema", f->key,
+				"the buffer's length");
+		/* fall through */
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
 		if (!is_type(p, "string") || !(f->flags & FIELD_EMPTY_OK) != !!bound(p, "minLength", 0))
@@ -462,7 +590,7 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		} else if (!is_kind(f->sub)) {
 			json_t *pp = json_object_get(p, "properties"), *rq = json_object_get(p, "required");
 
-			check_props(schema, name, &f->sub, &pp, &rq, bad);
+			check_props(schema, name, &f->sub, &pp, &rq, NULL, bad);
 		}
 		break;
 	case FIELD_T_MAP:
@@ -470,8 +598,13 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		if (!is_type(p, "object") || bound(p, "maxProperties", -1) != f->max || !items)
 			problem(bad, name, "%s: not a map of at most %s in the JSON Schema", f->key,
 				"the table's entries");
+		else if (f->sub->n == 2 &&	/* a copied key: its buffer bounds the names */
+			 bound(json_object_get(p, "propertyNames"), "maxLength", -1) !=
+			 (long long)f->sub->f[0].elem - 1)
+			problem(bad, name, "%s: names not bounded by %s in the JSON Schema", f->key,
+				"the key's buffer");
 		else
-			check_value(schema, name, &f->sub->f[0], items, iref, bad);
+			check_value(schema, name, &f->sub->f[f->sub->n == 2], items, iref, bad);
 		break;
 	case FIELD_T_ARRAY:
 	case FIELD_T_STRINGS:
@@ -499,22 +632,36 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 	}
 }
 
+/* d's fields with those of its FIELD_INLINE objects in place, into out[] (at most MAX_KEYS). */
+static size_t flat_fields(const struct field_desc *d, const struct field **out, size_t n)
+{
+	for (size_t i = 0; i < d->n && n < MAX_KEYS; i++)
+		if (flat_obj(&d->f[i]))
+			n = flat_fields(d->f[i].sub, out, n);
+		else if ((out[n++] = &d->f[i])->flags & FIELD_PER_OP && n < MAX_KEYS)
+			out[n++] = per_op_field(&d->f[i]);
+	return n;
+}
+
 /*
  * The properties (and required lists) of up to NDESC $defs entries against
  * the tables d[]: same fields, same required-ness, same types.
  */
 static void check_props(json_t *schema, const char *name, const struct field_desc *const *d,
-			json_t *const *props, json_t *const *req, int *bad)
+			json_t *const *props, json_t *const *req, const char *const *extra, int *bad)
 {
-	size_t nd = 0;
+	const struct field *ff[NDESC][MAX_KEYS];
+	size_t nd = 0, nf[NDESC];
 	const char *key;
 	json_t *p;
 
 	while (nd < NDESC && d[nd] && props[nd])
 		nd++;
+	for (size_t j = 0; j < nd; j++)
+		nf[j] = flat_fields(d[j], ff[j], 0);
 	for (size_t j = 0; j < nd; j++) {
-		for (size_t i = 0; i < d[j]->n; i++) {
-			const struct field *f = &d[j]->f[i];
+		for (size_t i = 0; i < nf[j]; i++) {
+			const struct field *f = ff[j][i];
 			const char *ref = "";
 			size_t w = j;
 
@@ -535,9 +682,9 @@ static void check_props(json_t *schema, const char *name, const struct field_des
 			bool in = false;
 
 			for (size_t x = 0; x < nd && !in; x++)
-				for (size_t i = 0; i < d[x]->n && !in; i++)
-					in = !strcmp(d[x]->f[i].key, key);
-			if (!in)
+				for (size_t i = 0; i < nf[x] && !in; i++)
+					in = !strcmp(ff[x][i]->key, key);
+			if (!in && !str_listed(extra, key))
 				problem(bad, name, "%s is in the JSON Schema but not in the table%s", key, "");
 		}
 	}
@@ -558,7 +705,7 @@ static int check_json(json_t *schema, const struct kind *k)
 			return problem(&bad, k->d[j]->name, "no $defs.%s.properties%s", k->d[j]->name,
 				       ""), 1;
 	}
-	check_props(schema, k->d[0]->name, k->d, props, req, &bad);
+	check_props(schema, k->d[0]->name, k->d, props, req, k->extra, &bad);
 	return bad;
 }
 
@@ -635,7 +782,7 @@ int main(void)
 		bad_settings += !find(&run_settings_fields, run_setting_names[i]);
 	ok(!bad_settings, "every run setting (run_setting_names) is a field of the settings table");
 	for (size_t i = 0; i < ARRAY_SIZE(fakes); i++) {
-		struct kind k = { { &fakes[i] }, kinds[0].block, kinds[0].row };
+		struct kind k = { { &fakes[i] }, kinds[0].block, kinds[0].row, NULL };
 		int (*const check[])(const char *, const struct kind *) = { check_block, check_row };
 
 		diag("made-up table with %s (problems expected):", fake_why[i]);
