@@ -367,6 +367,8 @@ static bool field_absent(const struct field *f, const void *p)
 	case FIELD_T_BOOL:
 		return zero && !*CMEMBER(p, f, bool);
 	case FIELD_T_OBJECT:
+		/* A struct in place, no pointer: FIELD_OMIT_ZERO is an empty object (field_value). */
+		return false;
 	case FIELD_T_ARRAY:
 	case FIELD_T_MAP:
 	case FIELD_T_STRINGS:

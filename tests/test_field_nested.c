@@ -503,14 +503,48 @@ static void test_dict(void)
 	}
 }
 
+/* A flat object left out only when empty, in a struct whose first member is a NULL pointer. */
+struct flatty {
+	const char *first;		/* NULL: no pointer of an object's */
+	long long size;
+};
+static const struct field flatty_box_field[] = {
+	FIELD_INT(struct flatty, size, "size", FIELD_OMIT_ZERO, 0, 100),
+};
+static const struct field_desc flatty_box_desc = FIELD_DESC("flatty_box", flatty_box_field);
+static const struct field flatty_field[] = {
+	FIELD_CSTR(struct flatty, first, "first", FIELD_OMIT_NULL),
+	FIELD_OBJ_FLAT("box", FIELD_OMIT_ZERO, &flatty_box_desc),
+};
+static const struct field_desc flatty_desc = FIELD_DESC("flatty", flatty_field);
+
+static void test_flat_omit(void)
+{
+	struct flatty f = { NULL, 7 };
+	json_t *o = fields_write(&flatty_desc, &f);
+	char *s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+
+	tap_is_str(s, "{\"box\":{\"size\":7}}",
+		   "write: a flat object with a member is written, whatever the struct's first pointer");
+	free(s);
+	json_decref(o);
+	f.size = 0;
+	o = fields_write(&flatty_desc, &f);
+	s = o ? json_dumps(o, JSON_COMPACT) : NULL;
+	tap_is_str(s, "{}", "write: a flat object that would be empty is left out (FIELD_OMIT_ZERO)");
+	free(s);
+	json_decref(o);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5);
+	tap_plan(19 + 7 + 6 + 5 + 2);
 	test_write();
 	test_round_trip();
 	test_errors();
 	test_fixed();
 	test_tally();
 	test_dict();
+	test_flat_omit();
 	return tap_done();
 }
