@@ -344,7 +344,8 @@ static void print_step(FILE *f, const struct walk_steps *s, const struct walk_pr
 	else
 		snprintf(pct, sizeof(pct), "from 0");
 	snprintf(fig, sizeof(fig), "%.0f -> %.0f", st->before, st->after);
-	fprintf(f, "    %-27s %23s lane cycles %9s", walk_subject_cut(p->name, 27, name, sizeof(name)),
+	fprintf(f, "    %-27s %23s lane cycles %9s",
+		walk_subject_cut(p->name, 27, name, sizeof(name)),
 		fig, pct);
 	/* The lane's commit before it is not the one compared with (a gap, a skip): say which. */
 	if (st->from != prev)
@@ -394,7 +395,8 @@ static void print_lane(FILE *f, const struct walk_steps *s, const struct walk_la
 
 	for (j = 0; j < l->n_probes; j++)
 		steps += l->probes[j].n_steps;
-	fprintf(f, "%s: %zu commit%s, %zu measured, %zu skipped; %zu one-vCPU probe%s, %zu step%s\n",
+	fprintf(f, "%s: %zu commit%s, %zu measured, %zu skipped; "
+		"%zu one-vCPU probe%s, %zu step%s\n",
 		host_lane_names[l->lane], total, total == 1 ? "" : "s", l->n_ok, l->n_skipped,
 		l->n_probes, l->n_probes == 1 ? "" : "s", steps, steps == 1 ? "" : "s");
 	for (i = 0; i < w->n_commits; i++) {
@@ -454,7 +456,8 @@ void walk_steps_print(FILE *f, const struct walk_steps *s)
 	fprintf(f, "walk%s%s: %zu commit%s in %zu lane%s\n", w->range ? " " : "",
 		w->range ? walk_subject_cut(w->range, 60, range, sizeof(range)) : "", n,
 		n == 1 ? "" : "s", w->n_lanes, w->n_lanes == 1 ? "" : "s");
-	fprintf(f, "a step: a one-vCPU probe's lane cycles moved by more than %.2f%% and %.0f cycles\n",
+	fprintf(f, "a step: a one-vCPU probe's lane cycles moved by more than "
+		"%.2f%% and %.0f cycles\n",
 		s->spread_pct, s->floor_cycles);
 	for (size_t i = 0; i < s->n_lanes; i++)
 		print_lane(f, s, &s->lanes[i]);

@@ -59,9 +59,11 @@ size_t probe_notes_as(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN
 		snprintf(notes[n++], PROBE_NOTE_LEN, "%s", r->trace_note);
 	/* The table's columns give the CI and the rounds: its notes leave them out. */
 	if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0 && table)
-		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the precision was reached");
+		snprintf(notes[n++], PROBE_NOTE_LEN,
+			 "budget spent before the precision was reached");
 	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && r->ci_rel_pct >= 0)
-		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the precision was reached "
+		snprintf(notes[n++], PROBE_NOTE_LEN,
+			 "budget spent before the precision was reached "
 			 "(CI +-%.1f%% after %zu rounds)", r->ci_rel_pct, r->n_rounds);
 	else if (n < max && r->stop == PROBE_STOP_BUDGET && r->n_rounds && table)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "budget spent before the rounds gave a CI");
@@ -76,9 +78,11 @@ size_t probe_notes_as(const struct probe_outcome *o, char notes[][PROBE_NOTE_LEN
 	if (n < max && r->stop == PROBE_STOP_STOPPED && table)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it");
 	else if (n < max && r->stop == PROBE_STOP_STOPPED)
-		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it after %zu rounds", r->n_rounds);
+		snprintf(notes[n++], PROBE_NOTE_LEN, "Ctrl-C ended it after %zu rounds",
+			 r->n_rounds);
 	if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0 && r->has_peer_wait)
-		snprintf(notes[n++], PROBE_NOTE_LEN, "vCPU 0 on CPU %d, vCPU 1 on CPU %d (ready after %.2g ms)",
+		snprintf(notes[n++], PROBE_NOTE_LEN,
+			 "vCPU 0 on CPU %d, vCPU 1 on CPU %d (ready after %.2g ms)",
 			 r->cpus[0], r->cpus[1], r->peer_wait_ms);
 	else if (n < max && r->cpus[0] >= 0 && r->cpus[1] >= 0)
 		snprintf(notes[n++], PROBE_NOTE_LEN, "vCPU 0 on CPU %d, vCPU 1 on CPU %d",

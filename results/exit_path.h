@@ -33,7 +33,8 @@
  */
 struct exit_path_census {
 	const char *insn;		/* lower-case mnemonic: "wrmsr", "vmread", "xsetbv", ... */
-	const char *operand;		/* a name ("IA32_XSS"), the raw index ("0x4b564d02"), or NULL */
+	/* a name ("IA32_XSS"), the raw index ("0x4b564d02"), or NULL */
+	const char *operand;
 	long long count;		/* op minus baseline */
 };
 

@@ -397,8 +397,10 @@ static json_t *elems_write(const struct field *f, const void *p, const void *roo
 		return array_write(f->sub, a, n, f->elem, root);
 	arr = json_array();
 	for (size_t i = 0; arr && i < n; i++) {
+		const char *s = f->type == FIELD_T_STRINGS ? ((const char *const *)a)[i] : NULL;
+
 		if (f->type == FIELD_T_STRINGS)
-			v = json_string(((const char *const *)a)[i] ? ((const char *const *)a)[i] : "");
+			v = json_string(s ? s : "");
 		else if (!(v = json_real(((const double *)a)[i])))
 			continue;	/* not finite: JSON has no such number */
 		if (json_array_append_new(arr, v)) {

@@ -37,7 +37,8 @@ static const struct field_desc cap_desc = FIELD_DESC("cap", cap_value);
 static const struct field_desc flag_desc = FIELD_DESC("flag", flag_value);
 
 static const struct field backend_field[] = {
-	FIELD_CSTR_OF(H, backend_module, "module", FIELD_REQUIRED, host_backend_names, HOST_BACKEND_N),
+	FIELD_CSTR_OF(H, backend_module, "module", FIELD_REQUIRED, host_backend_names,
+		      HOST_BACKEND_N),
 	FIELD_MAP(H, backend_params, n_backend_params, "params", FIELD_OMIT_NULL, &kv_desc,
 		  struct result_kv, RESULT_MAX_ITEMS),
 };
@@ -61,7 +62,8 @@ static const struct field execution_field[] = {
 	FIELD_CSTR(H, exec_detail, "detail", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
 };
 static const struct field lane_kernel_field[] = {
-	FIELD_ENUM(L, kernel_kind, "kind", FIELD_REQUIRED, host_lane_kernel_names, HOST_LANE_KERNEL_N),
+	FIELD_ENUM(L, kernel_kind, "kind", FIELD_REQUIRED, host_lane_kernel_names,
+		   HOST_LANE_KERNEL_N),
 	FIELD_CSTR(L, kernel_config_sha256, "config_sha256", FIELD_OMIT_NULL),
 	FIELD_CSTR(L, kernel_source, "source", FIELD_OMIT_NULL),
 	FIELD_CSTR(L, kernel_source_sha256, "source_sha256", FIELD_OMIT_NULL),
@@ -110,7 +112,9 @@ json_t *host_record_json(const struct host_record *h)
 
 int host_record_read(struct jcheck *c, json_t *root, struct host_record *h)
 {
-	static const struct field top[] = { FIELD_OBJ_FLAT("host", FIELD_REQUIRED, &host_record_fields) };
+	static const struct field top[] = {
+		FIELD_OBJ_FLAT("host", FIELD_REQUIRED, &host_record_fields),
+	};
 	static const struct field_desc top_desc = FIELD_DESC("root", top);
 
 	host_record_init(h);

@@ -37,7 +37,8 @@ enum host_lane_name { HOST_LANE_VMX, HOST_LANE_SVM, HOST_LANE_N };
 enum host_lane_kernel { HOST_LANE_KERNEL_STOCK, HOST_LANE_KERNEL_TINY, HOST_LANE_KERNEL_PATH,
 			HOST_LANE_KERNEL_N };
 extern const char *const host_lane_names[HOST_LANE_N];		/* "vmx", "svm" */
-extern const char *const host_lane_kernel_names[HOST_LANE_KERNEL_N];	/* "stock", "tiny", "path" */
+/* "stock", "tiny", "path" */
+extern const char *const host_lane_kernel_names[HOST_LANE_KERNEL_N];
 
 struct host_lane {
 	int present;				/* 0: no "lane" object */

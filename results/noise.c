@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* noise.c - the noise floor model: what "the same host" is for it, its JSON writer and its reader, side by side. */
+/*
+ * noise.c - the noise floor model: what "the same host" is for it, its JSON
+ * writer and its reader, side by side.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

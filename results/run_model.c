@@ -379,7 +379,8 @@ int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
 /* A setting's text from its field in the settings table, whose key is the setting's name. */
 const char *run_setting_text(const struct run_settings *s, enum run_setting i, char *buf, size_t len)
 {
-	const char *name = i == RUN_SETTING_CPUS ? "cpu" : i < RUN_SETTING_N ? run_setting_names[i] : "";
+	const char *name = i == RUN_SETTING_CPUS ? "cpu" :
+			   i < RUN_SETTING_N ? run_setting_names[i] : "";
 	const struct field *f = NULL;
 	const char *m = NULL;
 	long long v;
