@@ -30,6 +30,7 @@
 #include "compare/compare.h"
 #include "host/text_wrap.h"
 #include "method/repeat.h"
+#include "results/bench_runs.h"
 #include "results/noise.h"
 #include "results/result_read.h"
 #include "results/verdict_tally.h"
@@ -42,7 +43,7 @@ struct calibrate_args {
 	unsigned int runs;
 	const char *out, *keep;
 	bool from, spread, runs_set, out_set;
-	bool verdicts, matched, show;
+	bool verdicts, matched, show, bench;
 	char **run_argv;	/* after "--"; with --from the run files */
 	int run_argc;
 };
@@ -78,6 +79,9 @@ static const struct cli_row calibrate_rows[] = {
 		     "no runs: count the verdicts of the compare --json\n"
 		     "documents given (FILE ...; an A/A series, where every\n"
 		     "faster or slower is false), in all, per file, per probe"),
+	CLI_ROW_FLAG("bench", CLI_LONG('b'), struct calibrate_args, bench,
+		     "no runs: print the runs table of a scripts/bench-method\n"
+		     "directory (DIR: its runs.tsv and stops.tsv)"),
 	{ .name = "-- RUN-ARGUMENT ...",
 	  .help = "probes and options of each run, as 'exitscope run' takes them\n"
 		  "(default: the whole catalogue with run's defaults); calibrate\n"
@@ -92,7 +96,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.usage = "[options] [-- RUN-ARGUMENT ...]\n"
 		 "--from [--spread | --matched] [-o FILE] FILE ...\n"
 		 "--verdicts COMPARE.json ...\n"
-		 "--show NOISE.json",
+		 "--show NOISE.json\n"
+		 "--bench DIR",
 	.about = "Measure this host's noise floor: run 'exitscope run RUN-ARGUMENT ...' K times,\n"
 		 "each run a process of its own (what differs from one run to the next, such as\n"
 		 "memory and CPU placement or the host's speed, is drawn once per process), and\n"
@@ -104,8 +109,8 @@ const struct cli_cmd_spec calibrate_spec = {
 	.rows = calibrate_rows,
 	.col = 17,
 	.order = '+',	/* the run's arguments after "--" are left alone */
-	.tail = "Exit status: 0 the floor was written (--spread, --matched, --verdicts, --show:\n"
-		"the table printed), 1 a run failed or the floor (or table) could not be\n"
+	.tail = "Exit status: 0 the floor was written (--spread, --matched, --verdicts, --show,\n"
+		"--bench: the table printed), 1 a run failed or the floor (or table) could not be\n"
 		"made or written, 2 usage error (a run's usage error too), 3 KVM not available,\n"
 		"130 stopped by Ctrl-C, 143 by SIGTERM, 129 by SIGHUP (the runs' files so\n"
 		"far are kept and named; no floor).\n",
@@ -201,15 +206,18 @@ static int calibrate_parse_from(struct calibrate_args *a, int argc, char **argv)
 static int calibrate_parse_verdicts(struct calibrate_args *a, int argc, char **argv)
 {
 	const char *what = a->show ? "--show reads a noise file"
-				   : "--verdicts reads compare documents";
+			   : a->bench ? "--bench reads a bench directory"
+				      : "--verdicts reads compare documents";
 
 	if (a->from || a->spread || a->runs_set || a->keep || a->out_set || a->matched ||
-	    (a->show && a->verdicts))
+	    a->show + a->verdicts + a->bench > 1)
 		return cli_usage_error("calibrate", "%s: no --%s", what,
 				       a->from ? "from" : a->spread ? "spread" :
 				       a->runs_set ? "runs" : a->keep ? "keep" :
 				       a->out_set ? "output" : a->matched ? "matched" :
-				       "verdicts");
+				       a->bench ? "verdicts" : "bench");
+	if (a->bench && argc != 1)
+		return cli_usage_error("calibrate", "--bench wants one directory, got %d", argc);
 	if (a->show && argc != 1)
 		return cli_usage_error("calibrate", "--show wants one noise file, got %d", argc);
 	if (argc < 1)
@@ -235,7 +243,7 @@ static int calibrate_parse(struct calibrate_args *a, int argc, char **argv)
 		return rc == CLI_PARSE_HELP ? -1 : rc;
 	a->runs_set = cli_given(&p, CLI_LONG('r'));
 	a->out_set = cli_given(&p, 'o');
-	if (a->verdicts || a->show)
+	if (a->verdicts || a->show || a->bench)
 		return calibrate_parse_verdicts(a, argc - optind, argv + optind);
 	if (a->spread && !a->from)
 		return cli_usage_error("calibrate",
@@ -670,6 +678,33 @@ static int calibrate_verdicts(const char *const *paths, unsigned int k)
 	return cli_stdout_check("calibrate", EXIT_OK);
 }
 
+/* --bench: the runs table of the bench-method directory dir. */
+static int calibrate_bench(const char *dir)
+{
+	struct bench_runs b;
+	struct err err;
+
+	if (bench_runs_read(dir, &b, &err))
+		return cli_error("calibrate", EXIT_FAIL, "no runs table: %s", err.msg);
+	printf("  %-10s %5s %7s %7s %7s %11s %7s %12s %6s %6s %6s %6s  %s\n", "variant", "runs",
+	       "wall s", "max s", "cpu s", "load1", "rounds", "all rounds", "busy", "nice", "idle",
+	       "steal", "stops");
+	for (size_t i = 0; i < b.n; i++) {
+		const struct bench_runs_row *r = &b.rows[i];
+
+		printf("  %-10s %5zu %7.2f %7.2f %7.2f %5.2f-%-5.2f %7.1f %5.1f%% of %-2.0f "
+		       "%5.0f%% %5.0f%% %5.0f%% %5.1f%% ", r->variant, r->runs, r->wall,
+		       r->wall_max, r->cpu, r->load_lo, r->load_hi, r->rounds, tally_pct(r->full, r->probe_runs),
+		       r->rounds_max, r->busy, r->nice, r->idle, r->steal);
+		for (size_t j = 0; j < b.n_stops; j++)
+			if (r->stops[j])
+				printf(" %s %zu", b.stop_names[j], r->stops[j]);
+		printf("\n");
+	}
+	bench_runs_release(&b);
+	return cli_stdout_check("calibrate", EXIT_OK);
+}
+
 /* --matched: the first k runs against the last k, run by run. 0, or -1 with err set. */
 static int calibrate_print_matched(FILE *f, const struct result_file *const *files, unsigned int k,
 				   struct err *err)
@@ -854,6 +889,8 @@ int cmd_calibrate(int argc, char **argv)
 		return rc < 0 ? EXIT_OK : rc;
 	if (a.show)
 		return calibrate_show(a.run_argv[0]);
+	if (a.bench)
+		return calibrate_bench(a.run_argv[0]);
 	if (a.verdicts)
 		return calibrate_verdicts((const char *const *)a.run_argv, (unsigned int)a.run_argc);
 	if (a.from) {

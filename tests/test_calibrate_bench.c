@@ -6,7 +6,9 @@
  * over a run's rounds and lag-1 autocorrelation, a median over probes),
  * --matched's table of two series of runs matched run by run, --show's
  * ranges of a floor's figures over its probes, and
- * --verdicts' tally of compare documents (counts, shares and medians), on
+ * --verdicts' tally of compare documents (counts, shares and medians),
+ * --bench's runs table of a bench-method directory (medians, a range, a
+ * share, stop counts), on
  * files written here whose figures are worked out by hand.
  */
 #include <math.h>
@@ -291,6 +293,65 @@ static void test_verdicts(const char *dir)
 	run_free(&res);
 }
 
+/* A bench-method directory's runs.tsv (header, then one line per run) and stops.tsv in dir. */
+static void bench_tables(const char *dir, const char *runs, const char *stops)
+{
+	static const char head[] = "variant\tk\tsetup\tseed\tfile\tstarted\ttime\twall\tcpu\tload1\t"
+				   "busy\tnice\tidle\tsteal\n";
+	char buf[2000];
+
+	snprintf(buf, sizeof(buf), "%s%s", head, runs);
+	fixture_write_raw(dir, "runs.tsv", buf, strlen(buf));
+	fixture_write_raw(dir, "stops.tsv", stops, strlen(stops));
+}
+
+/*
+ * --bench's runs table. v1: wall 10 30 12 s, median 12 (the mean would be
+ * 17.33), the most 30; CPU median 6; load 0.50-1.50; busy, nice, idle,
+ * steal medians 25, 1, 75, 0.0; probe-runs of 8 8 5 8 rounds: median 8,
+ * 3 of 4 (75%) reach the most, 8; stops: 3 none, 1 precision. v2: wall
+ * (4 + 6) / 2; rounds 3 and 4: median 3.5, 1 of 2 reach 4. v9 has no runs.
+ */
+static void test_bench(const char *dir)
+{
+	char want[300];
+	struct run_result res;
+
+	bench_tables(dir, "v1\t1\ta\t1\tr1.json\t0\t10:00\t10\t5\t1.5\t20\t1\t79\t0\n"
+			  "v1\t2\ta\t1\tr2.json\t0\t10:01\t30\t7\t0.5\t30\t2\t68\t0.5\n"
+			  "v2\t1\ta\t1\tr3.json\t0\t10:02\t4\t2\t2\t50\t0\t50\t1\n"
+			  "v1\t3\ta\t1\tr4.json\t0\t10:03\t12\t6\t0.9\t25\t0\t75\t0\n"
+			  "v2\t2\ta\t1\tr5.json\t0\t10:04\t6\t3\t3\t60\t0\t40\t2\n",
+		     "v1\t8\t-\nv1\t8\t-\nv1\t5\tprecision\nv2\t3\tbudget\nv1\t8\t-\n"
+		     "v2\t4\tbudget\nv9\t2\tbudget\n");
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--bench", dir, NULL });
+	snprintf(want, sizeof(want), "\n  %-10s %5d %7.2f %7.2f %7.2f %5.2f-%-5.2f %7.1f %5.1f%% of %-2d "
+		 "%5.0f%% %5.0f%% %5.0f%% %5.1f%%  - 3 precision 1\n", "v1", 3, 12.0, 30.0, 6.0, 0.5, 1.5,
+		 8.0, 75.0, 8, 25.0, 1.0, 75.0, 0.0);
+	ok(res.status == 0 && strstr(res.out, want), "--bench: v1's medians, range, share and stops (%d)",
+	   res.status);
+	if (res.status || !strstr(res.out, want))
+		diag("want %sgot: %s%s", want, res.out, res.err);
+	snprintf(want, sizeof(want), "\n  %-10s %5d %7.2f %7.2f %7.2f %5.2f-%-5.2f %7.1f %5.1f%% of %-2d "
+		 "%5.0f%% %5.0f%% %5.0f%% %5.1f%%  budget 2\n", "v2", 2, 5.0, 6.0, 2.5, 2.0, 3.0,
+		 3.5, 50.0, 4, 55.0, 0.0, 45.0, 1.5);
+	ok(strstr(res.out, want) && !strstr(res.out, "v9"),
+	   "--bench: v2's medians of an even count, its share; v9 without runs has no row");
+	if (!strstr(res.out, want))
+		diag("want %sgot: %s%s", want, res.out, res.err);
+	run_free(&res);
+
+	bench_tables(dir, "v1\t1\ta\t1\tr1.json\t0\t10:00\t10\tfast\t1.5\t20\t1\t79\t0\n", "");
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--bench", dir, NULL });
+	ok(res.status == 1 && strstr(res.err, "runs.tsv:2: column 9 is not a number: 'fast'"),
+	   "--bench: a run's CPU time not a number: exit 1, the line and column (%d)", res.status);
+	run_free(&res);
+	run_cmd(&res, (const char *const[]){ exe, "calibrate", "--bench", dir, dir, NULL });
+	ok(res.status == 2 && strstr(res.err, "--bench wants one directory, got 2"),
+	   "--bench of two directories: usage error, exit 2 (%d)", res.status);
+	run_free(&res);
+}
+
 int main(void)
 {
 	char *dir;
@@ -303,6 +364,7 @@ int main(void)
 	test_matched(dir);
 	test_show(dir);
 	test_verdicts(dir);
+	test_bench(dir);
 	fixture_rmdir(dir);
 	return done_testing();
 }

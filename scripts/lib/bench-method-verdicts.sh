@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # bench-method-verdicts.sh - sourced by scripts/bench-method inside its
 # summary: the runs table (wall and CPU time, rounds, stop reasons, the
-# host's CPU time beside), each noise floor's spread (`exitscope calibrate
+# host's CPU time beside: `exitscope calibrate --bench` of runs.tsv and
+# stops.tsv), each noise floor's spread (`exitscope calibrate
 # --show`, floor-V.txt), and the A/A verdict
 # tables (per variant and model, per comparison k, per probe: `exitscope
 # calibrate --verdicts` of the comparisons, cmp/tally-V-M-aa.txt).
@@ -29,31 +30,8 @@
 			printf '%s\t%s\t%s\n' "$v" "${counts[2 * i]}" "$stop"
 		done
 	done > "$from/stops.tsv"
-	awk -F'\t' -v stops="$from/stops.tsv" '
-	'"$bench_awk_med"'
-	BEGIN { while ((getline l < stops) > 0) { split(l, s, "\t"); np[s[1]]++; r[s[1], np[s[1]]] = s[2]; st[s[1], s[3]]++
-		if (!(s[3] in seens)) { seens[s[3]] = 1; sl[++ns] = s[3] } } }
-	NR > 1 { v = $1; if (!(v in n)) vl[++nv] = v; n[v]++; w[v, n[v]] = $8; c[v, n[v]] = $9; ld[v, n[v]] = $10
-		bu[v, n[v]] = $11; ni[v, n[v]] = $12; id[v, n[v]] = $13; stl[v, n[v]] = $14 }
-	END {
-		printf "  %-10s %5s %7s %7s %7s %11s %7s %12s %6s %6s %6s %6s  %s\n", "variant", "runs", "wall s", "max s", "cpu s",
-		       "load1", "rounds", "all rounds", "busy", "nice", "idle", "steal", "stops"
-		for (i = 1; i <= nv; i++) { v = vl[i]; lo = 1e9; hi = -1; full = 0; mx = 0
-			for (j = 1; j <= n[v]; j++) { a[j] = w[v, j]; if (w[v, j] > mx) mx = w[v, j]
-				if (ld[v, j] < lo) lo = ld[v, j]; if (ld[v, j] > hi) hi = ld[v, j] }
-			mw = med(a, n[v])
-			for (j = 1; j <= n[v]; j++) a[j] = c[v, j]; mc = med(a, n[v])
-			for (j = 1; j <= n[v]; j++) a[j] = bu[v, j]; mb = med(a, n[v])
-			for (j = 1; j <= n[v]; j++) a[j] = ni[v, j]; mn = med(a, n[v])
-			for (j = 1; j <= n[v]; j++) a[j] = id[v, j]; mi = med(a, n[v])
-			for (j = 1; j <= n[v]; j++) a[j] = stl[v, j]; ms = med(a, n[v])
-			mx_r = 0; for (j = 1; j <= np[v]; j++) { a[j] = r[v, j]; if (r[v, j] > mx_r) mx_r = r[v, j] }
-			for (j = 1; j <= np[v]; j++) if (r[v, j] == mx_r) full++
-			mr = np[v] ? med(a, np[v]) : 0; stops_s = ""
-			for (j = 1; j <= ns; j++) if ((v, sl[j]) in st) stops_s = stops_s sprintf(" %s %d", sl[j], st[v, sl[j]])
-			printf "  %-10s %5d %7.2f %7.2f %7.2f %5.2f-%-5.2f %7.1f %5.1f%% of %-2d %5.0f%% %5.0f%% %5.0f%% %5.1f%% %s\n", v, n[v],
-			       mw, mx, mc, lo, hi, mr, np[v] ? 100 * full / np[v] : 0, mx_r, mb, mn, mi, ms, stops_s }
-	}' "$from/runs.tsv"
+	# The table's medians, shares and counts: `exitscope calibrate --bench`.
+	"$exe" calibrate --bench "$from" || :	# exitscope said why
 
 	# Each floor's figures' ranges over its probes: `exitscope calibrate --show`.
 	for v in $variant_list; do
