@@ -945,14 +945,17 @@ static void judge_line(struct ab *a, const struct expect_line *l)
 	}
 }
 
+static void ab_line(void *ctx, const struct expect_line *l)
+{
+	judge_line(ctx, l);
+}
+
 int expect_judge_ab(const struct expect_file *ef, const char *dir, char *const *pairs,
 		    size_t npairs, const struct expect_opts *o)
 {
 	struct judge j = { .o = o, .dir = dir, .ab = true };
 	struct ab a = { .j = &j, .dir = dir, .pairs = pairs, .npairs = npairs };
-	const char *name = strrchr(ef->path, '/') ? strrchr(ef->path, '/') + 1 : ef->path;
 	char *first = npairs ? strdup(pairs[0]) : strdup("a:b"), *colon;
-	size_t i;
 	int rc;
 
 	if (!first)
@@ -960,32 +963,8 @@ int expect_judge_ab(const struct expect_file *ef, const char *dir, char *const *
 	colon = strchr(first, ':');
 	j.base = first;
 	j.new = colon ? (*colon = 0, colon + 1) : "";
-	for (i = 0; i < ef->n && !j.oom; i++) {
-		unsigned before = j.fail;
-
-		judge_line(&a, &ef->lines[i]);
-		ej_tmp_free(&j);
-		if (ef->lines[i].require && j.fail > before) {
-			fprintf(o->out, "lane-ab: a required expectation failed: "
-					"the rest of %s is not checked\n", name);
-			break;
-		}
-	}
-	if (j.oom) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	fprintf(o->out, "lane-ab: expectations: %u passed, %u failed, %u skipped\n", j.pass,
-		j.fail, j.skip);
-	rc = j.fail == 0 && j.pass > 0 ? 0 : 1;
-out:
-	ej_tmp_free(&j);
-	free(j.tmp);
-	for (i = 0; i < j.nblocks; i++) {
-		query_file_free(j.blocks[i].qf);
-		free(j.blocks[i].name);
-	}
-	free(j.blocks);
+	rc = ej_run(&j, ef, "lane-ab", "expectations", ab_line, &a);
+	ej_release(&j);
 	free(first);
 	return rc;
 }

@@ -358,13 +358,16 @@ static void judge_line(struct across *a, const struct expect_line *l)
 	}
 }
 
+static void across_line(void *ctx, const struct expect_line *l)
+{
+	judge_line(ctx, l);
+}
+
 int expect_judge_across(const struct expect_file *ef, const char *dir, const char *lanes,
 			const char *sources, const struct expect_opts *o)
 {
 	struct judge j = { .o = o, .dir = dir, .files = true };
 	struct across a = { .j = &j, .dir = dir };
-	const char *name = strrchr(ef->path, '/') ? strrchr(ef->path, '/') + 1 : ef->path;
-	size_t i;
 	int rc;
 
 	rc = lanes ? words_split(&a.lanes, lanes) : 0;
@@ -374,32 +377,9 @@ int expect_judge_across(const struct expect_file *ef, const char *dir, const cha
 		rc = discover(&a, !lanes, !sources);
 	if (rc)
 		goto out;
-	for (i = 0; i < ef->n && !j.oom; i++) {
-		unsigned before = j.fail;
-
-		judge_line(&a, &ef->lines[i]);
-		ej_tmp_free(&j);
-		if (ef->lines[i].require && j.fail > before) {
-			fprintf(o->out, "lane-kernels: a required expectation failed: "
-					"the rest of %s is not checked\n", name);
-			break;
-		}
-	}
-	if (j.oom) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	fprintf(o->out, "lane-kernels: across: %u passed, %u failed, %u skipped\n", j.pass, j.fail,
-		j.skip);
-	rc = j.fail == 0 && j.pass > 0 ? 0 : 1;
+	rc = ej_run(&j, ef, "lane-kernels", "across", across_line, &a);
 out:
-	ej_tmp_free(&j);
-	free(j.tmp);
-	for (i = 0; i < j.nblocks; i++) {
-		query_file_free(j.blocks[i].qf);
-		free(j.blocks[i].name);
-	}
-	free(j.blocks);
+	ej_release(&j);
 	words_free(&a.lanes);
 	words_free(&a.sources);
 	return rc;

@@ -1086,11 +1086,49 @@ static char *absent_read(struct judge *j)
 	return buf;
 }
 
+void ej_release(struct judge *j)
+{
+	ej_tmp_free(j);
+	free(j->absent);
+	free(j->tmp);
+	for (size_t i = 0; i < j->nblocks; i++) {
+		query_file_free(j->blocks[i].qf);
+		free(j->blocks[i].name);
+	}
+	free(j->blocks);
+}
+
+static void lane_line(void *ctx, const struct expect_line *l)
+{
+	judge_line(ctx, l);
+}
+
+int ej_run(struct judge *j, const struct expect_file *ef, const char *who, const char *what,
+	   void (*line)(void *ctx, const struct expect_line *l), void *ctx)
+{
+	const char *name = strrchr(ef->path, '/') ? strrchr(ef->path, '/') + 1 : ef->path;
+
+	for (size_t i = 0; i < ef->n && !j->oom; i++) {
+		unsigned before = j->fail;
+
+		line(ctx, &ef->lines[i]);
+		ej_tmp_free(j);
+		if (ef->lines[i].require && j->fail > before) {
+			fprintf(j->o->out, "%s: a required expectation failed: "
+				"the rest of %s is not checked\n", who, name);
+			break;
+		}
+	}
+	if (j->oom)
+		return -ENOMEM;
+	fprintf(j->o->out, "%s: %s%s%u passed, %u failed, %u skipped\n", who, what ?: "",
+		what ? ": " : "", j->pass, j->fail, j->skip);
+	return j->fail == 0 && j->pass > 0 ? 0 : 1;
+}
+
 int expect_judge(const struct expect_file *ef, const char *dir, const struct expect_opts *o)
 {
 	struct judge j = { .o = o, .dir = dir };
-	const char *base = strrchr(ef->path, '/') ? strrchr(ef->path, '/') + 1 : ef->path;
-	size_t i;
 	int rc;
 
 	rc = blocks_load(&j);
@@ -1101,31 +1139,8 @@ int expect_judge(const struct expect_file *ef, const char *dir, const struct exp
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < ef->n && !j.oom; i++) {
-		unsigned before = j.fail;
-
-		judge_line(&j, &ef->lines[i]);
-		ej_tmp_free(&j);
-		if (ef->lines[i].require && j.fail > before) {
-			fprintf(o->out, "lane-assert: a required expectation failed: "
-					"the rest of %s is not checked\n", base);
-			break;
-		}
-	}
-	if (j.oom) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	fprintf(o->out, "lane-assert: %u passed, %u failed, %u skipped\n", j.pass, j.fail, j.skip);
-	rc = j.fail == 0 && j.pass > 0 ? 0 : 1;
+	rc = ej_run(&j, ef, "lane-assert", NULL, lane_line, &j);
 out:
-	ej_tmp_free(&j);
-	free(j.absent);
-	free(j.tmp);
-	for (i = 0; i < j.nblocks; i++) {
-		query_file_free(j.blocks[i].qf);
-		free(j.blocks[i].name);
-	}
-	free(j.blocks);
+	ej_release(&j);
 	return rc;
 }

@@ -65,6 +65,16 @@ char *ej_q(struct judge *j, const char *block, const char *path, int *rc, const 
 char *ej_qs(struct judge *j, const char *block, const char *path);
 char *ej_qv(struct judge *j, const char *block, const char *path);
 
+/* Free what the judge holds: its line's strings, its blocks, absent. */
+void ej_release(struct judge *j);
+/*
+ * Judge ef's lines in order, each by line(ctx, l) (a required one that
+ * fails ends it), then print "WHO: [WHAT: ]N passed, N failed, N skipped".
+ * 0 when nothing failed and something passed, 1 when not, -ENOMEM.
+ */
+int ej_run(struct judge *j, const struct expect_file *ef, const char *who, const char *what,
+	   void (*line)(void *ctx, const struct expect_line *l), void *ctx);
+
 /* The compare and walk steps documents: their envelope is what is checked, as query does. */
 extern const struct query_envelope ej_envelopes[];
 extern const size_t ej_nenvelopes;
