@@ -4,23 +4,10 @@
  * twice (or a copy of it) would count as two runs of a side, or compare a
  * run with itself (docs/compare-report.md, "Bad input").
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "compare/compare.h"
-
-/*
- * The same run: both record the same start, end and process (every run
- * file does), or, without that record, their documents are equal.
- */
-static int same_run(const struct result_file *x, const struct result_file *y)
-{
-	if (x->started && y->started && x->finished && y->finished && x->pid > 0 && y->pid > 0)
-		return !strcmp(x->started, y->started) && !strcmp(x->finished, y->finished) &&
-		       x->pid == y->pid;
-	return x->doc && y->doc && json_equal(x->doc, y->doc);
-}
 
 int compare_runs_distinct(const struct result_file *const *a, size_t na,
 			  const struct result_file *const *b, size_t nb, struct err *err)
@@ -34,7 +21,7 @@ int compare_runs_distinct(const struct result_file *const *a, size_t na,
 			const struct result_file *y = j < na ? a[j] : b[j - na];
 			bool across = i < na && j >= na;
 
-			if (!same_run(x, y))
+			if (!result_same_run(x, y))
 				continue;
 			return err_set(err, -EINVAL, "%s and %s are the same run%s: %s",
 				       x->name, y->name,

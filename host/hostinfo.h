@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <jansson.h>
 #include <linux/kvm.h>
 
 #include "base/err.h"

@@ -146,3 +146,11 @@ void result_free(struct result_file *rf)
 	free((char *)rf->name);
 	free(rf);
 }
+
+bool result_same_run(const struct result_file *x, const struct result_file *y)
+{
+	if (x->started && y->started && x->finished && y->finished && x->pid > 0 && y->pid > 0)
+		return !strcmp(x->started, y->started) && !strcmp(x->finished, y->finished) &&
+		       x->pid == y->pid;
+	return x->doc && y->doc && json_equal(x->doc, y->doc);
+}

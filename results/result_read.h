@@ -7,6 +7,7 @@
 #ifndef EXITSCOPE_RESULTS_RESULT_READ_H
 #define EXITSCOPE_RESULTS_RESULT_READ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/err.h"
@@ -60,5 +61,10 @@ struct result_file *result_read_buffer(const char *name, const void *buf, size_t
 const struct run_probe *result_find_probe(const struct result_file *rf, const char *name);
 
 void result_free(struct result_file *rf);
+/*
+ * The same run: both record the same start, end and process (every run
+ * file does), or, without that record, their documents are equal.
+ */
+bool result_same_run(const struct result_file *x, const struct result_file *y);
 
 #endif
