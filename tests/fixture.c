@@ -92,6 +92,12 @@ json_t *fixture_check(const char *suite, const char *name, const char *status, c
 			 "status", status, "detail", detail);
 }
 
+json_t *fixture_settings(const char *method, long long rounds)
+{
+	return json_pack("{s:f, s:i, s:s, s:I, s:f}", "time_budget_s", 0.2, "cpu", -1,
+			 "method", method, "rounds", (json_int_t)rounds, "precision_pct", 0.5);
+}
+
 json_t *fixture_result(json_t *host, json_t *probes)
 {
 	return json_pack("{s:s, s:i, s:{s:s, s:s}, s:s, s:[s, s], s:s, s:s, s:o, s:o, s:[]}",

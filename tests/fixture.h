@@ -32,6 +32,9 @@ json_t *fixture_map(int emulated, const char *profile, json_t *entries);
 /* A check result. */
 json_t *fixture_check(const char *suite, const char *name, const char *status, const char *detail);
 
+/* A run's "settings": a 0.2 s budget, any CPU, method, rounds, a 0.5 % precision. */
+json_t *fixture_settings(const char *method, long long rounds);
+
 /* A "run" result; steals host and probes (an array). */
 json_t *fixture_result(json_t *host, json_t *probes);
 

@@ -376,6 +376,17 @@ int run_cmd(struct run_result *r, const char *const argv[])
 	return run_cmd_opts(r, argv, NULL);
 }
 
+int run_cmd_trim(struct run_result *r, const char *const argv[])
+{
+	size_t n;
+
+	run_cmd(r, argv);
+	n = strlen(r->err);
+	if (n && r->err[n - 1] == '\n')
+		r->err[n - 1] = '\0';
+	return r->status;
+}
+
 bool run_works(const char *const argv[])
 {
 	struct run_result r;

@@ -46,6 +46,8 @@ struct run_proc {
 
 /* Run argv (argv[0] looked up in PATH), stdin from /dev/null; returns r->status. */
 int run_cmd(struct run_result *r, const char *const argv[]);
+/* run_cmd, then stderr's one final newline cut (a one-line error compares whole). */
+int run_cmd_trim(struct run_result *r, const char *const argv[]);
 /* run_cmd with options (o may be NULL). */
 int run_cmd_opts(struct run_result *r, const char *const argv[], const struct run_opts *o);
 void run_free(struct run_result *r);

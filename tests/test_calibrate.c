@@ -107,8 +107,7 @@ static const char *from_run(const char *dir, const char *name, const double *med
 			med[i], "median", med[i], "baseline_median", 1000.0, "raw_median", 1000.0 + med[i]));
 	json_object_set_new(probe, "rounds", rounds);
 	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), json_pack("[o]", probe));
-	json_object_set_new(doc, "settings", json_pack("{s:f, s:i, s:s, s:i, s:f}", "time_budget_s", 0.2,
-		"cpu", -1, "method", "v2", "rounds", 8, "precision_pct", 0.5));
+	json_object_set_new(doc, "settings", fixture_settings("v2", 8));
 	name = fixture_write(dir, name, doc);
 	json_decref(doc);
 	return name;

@@ -44,8 +44,7 @@ static const char *bench_run(const char *dir, const char *name, const double *me
 		json_array_append_new(probes, probe);
 	}
 	doc = fixture_result(fixture_host("6.1.0", "Xeon", "native"), probes);
-	json_object_set_new(doc, "settings", json_pack("{s:f, s:i, s:s, s:i, s:f}", "time_budget_s", 0.2,
-		"cpu", -1, "method", "v2", "rounds", 8, "precision_pct", 0.5));
+	json_object_set_new(doc, "settings", fixture_settings("v2", 8));
 	name = fixture_write(dir, name, doc);
 	json_decref(doc);
 	return name;

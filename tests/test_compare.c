@@ -284,9 +284,7 @@ static json_t *settings_file(uint64_t seed, int v2, long long rounds)
 	json_t *doc = rounds_file(rounds_probe("drifty", 1000, 0.03, 0.02, seed, v2));
 
 	if (v2)
-		json_object_set_new(doc, "settings", json_pack("{s:f, s:i, s:s, s:I, s:f}",
-			"time_budget_s", 0.2, "cpu", -1, "method", "v2", "rounds", (json_int_t)rounds,
-			"precision_pct", 0.5));
+		json_object_set_new(doc, "settings", fixture_settings("v2", rounds));
 	else
 		json_object_set_new(doc, "settings", json_pack("{s:i, s:f, s:i, s:s}", "samples", 300,
 			"time_budget_s", 0.2, "cpu", -1, "method", "v1"));

@@ -33,16 +33,11 @@ static json_t *load(const char *path)
 }
 
 /* run_cmd, the last newline of stderr cut (the messages quote it). */
+/* The merge into out, made afresh. */
 static int run(struct run_result *r, const char *const argv[])
 {
-	size_t n;
-
 	remove(out);
-	run_cmd(r, argv);
-	n = strlen(r->err);
-	if (n && r->err[n - 1] == '\n')
-		r->err[n - 1] = '\0';
-	return r->status;
+	return run_cmd_trim(r, argv);
 }
 
 static json_t *probe_named(json_t *doc, const char *name)

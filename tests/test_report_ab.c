@@ -59,9 +59,7 @@ static json_t *run_file(double center, uint64_t seed, int with_rounds)
 		json_pack("[o, o]", rounds_probe("cpuid", center, seed, with_rounds),
 			  rounds_probe("vmcall", center / 2, seed + 7, with_rounds)));
 
-	json_object_set_new(doc, "settings", json_pack("{s:f, s:i, s:s, s:I, s:f}",
-		"time_budget_s", 0.2, "cpu", -1, "method", with_rounds ? "v2" : "v1",
-		"rounds", (json_int_t)ROUNDS, "precision_pct", 0.5));
+	json_object_set_new(doc, "settings", fixture_settings(with_rounds ? "v2" : "v1", ROUNDS));
 	return doc;
 }
 

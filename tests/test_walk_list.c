@@ -39,18 +39,6 @@ static const char full[] =
 	"commit\t" RB "\tvmx\tskip\t\tbuild: make failed\tat line 3\n"
 	"commit\t" RB "\tsvm\tskip\t\tboot: no run block\n";
 
-/* run_cmd, and the last newline of its stderr cut (the messages quote it). */
-static int run_cmd_trim(struct run_result *r, const char *const argv[])
-{
-	size_t n;
-
-	run_cmd(r, argv);
-	n = strlen(r->err);
-	if (n && r->err[n - 1] == '\n')
-		r->err[n - 1] = '\0';
-	return r->status;
-}
-
 /* Write text as tmp/name and run walk --from on it into tmp/out.json; the exit status. */
 static int from_list(struct run_result *r, const char *name, const char *text)
 {
