@@ -9,6 +9,7 @@
 #ifndef EXITSCOPE_RESULTS_EXIT_PATH_H
 #define EXITSCOPE_RESULTS_EXIT_PATH_H
 
+#include <stdbool.h>
 #include <jansson.h>
 #include <stddef.h>
 
@@ -52,7 +53,7 @@ struct exit_path_exit {
 };
 
 struct exit_path {
-	int present;
+	bool present;
 	long long ops;			/* operations of the op batches (= the baseline's) */
 	/*
 	 * Pairs of batches left out because the L1 kernel took an interrupt
@@ -73,7 +74,7 @@ struct exit_path {
 	 * summed), by insn then operand; has_census is 0 for a profile made
 	 * without one (an older instrumentation module), where it is absent.
 	 */
-	int has_census;
+	bool has_census;
 	struct exit_path_census *census;
 	size_t n_census;
 	const char *symbols;		/* optional: what the names were resolved with */

@@ -11,6 +11,8 @@
 #define CMEMBER(p, f, type) ((const type *)((const char *)(p) + (f)->off))
 #define COUNT(p, f) ((size_t *)((char *)(p) + (f)->off2))
 #define CCOUNT(p, f) (*(const size_t *)((const char *)(p) + (f)->off2))
+#define PRESENT(p, f) ((bool *)((char *)(p) + (f)->off_present))
+#define CPRESENT(p, f) (*(const bool *)((const char *)(p) + (f)->off_present))
 
 static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void *p,
 		      const void *root);
@@ -43,7 +45,7 @@ static int object_read(struct jcheck *c, json_t *obj, const struct field *f, voi
 	mark = jcheck_push_key(c, f->key);
 	JCHECK_TRY(table_read(c, o, f->sub, (char *)p + f->off, root));
 	if (f->flags & FIELD_PRESENT)
-		*(int *)((char *)p + f->off_present) = 1;
+		*PRESENT(p, f) = true;
 	jcheck_pop(c, mark);
 	return 0;
 }
@@ -64,7 +66,7 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	if (!(a = elems_alloc(c, f, p, json_array_size(arr), f->elem)))
 		return -ENOMEM;
 	if (f->flags & FIELD_PRESENT)
-		*(int *)((char *)p + f->off_present) = 1;
+		*PRESENT(p, f) = true;
 	json_array_foreach(arr, i, v) {
 		m = jcheck_push_index(c, i);
 		*COUNT(p, f) = i + 1;
@@ -102,7 +104,7 @@ static int map_read(struct jcheck *c, json_t *obj, const struct field *f, void *
 	if (!(a = elems_alloc(c, f, p, n, f->elem)))
 		return -ENOMEM;
 	if (f->flags & FIELD_PRESENT)
-		*(int *)((char *)p + f->off_present) = 1;
+		*PRESENT(p, f) = true;
 	json_object_foreach(o, key, v) {
 		struct field vf = sub->f[!!kf];
 		char *e = a + i * f->elem;
@@ -202,19 +204,38 @@ static int per_op_read(struct jcheck *c, json_t *obj, const struct field *f, lon
 	return rc;
 }
 
-/* A borrowed string, or with FIELD_NULL a JSON null (NULL). */
+/* A borrowed string, or with FIELD_NULL a JSON null (NULL); absent: NULL unless required. */
 static int cstr_null_read(struct jcheck *c, json_t *obj, const struct field *f, void *p)
 {
 	json_t *v = json_object_get(obj, f->key);
 	int rc;
 
-	if (!v)
+	if (!v && (f->flags & FIELD_REQUIRED))
 		return jcheck_fail(c, "no \"%s\" (a name, or null for none)", f->key);
 	*MEMBER(p, f, const char *) = NULL;
-	if (json_is_null(v))
+	if (!v || json_is_null(v))
 		return 0;
 	rc = jcheck_string(c, obj, f->key, JCHECK_REQUIRED, 0, MEMBER(p, f, const char *));
 	return rc < 0 ? rc : 0;
+}
+
+/* A constant: the string names[0] or the integer min, nothing else. */
+static int const_read(struct jcheck *c, json_t *obj, const struct field *f, int req)
+{
+	const char *s;
+	long long ll;
+	size_t mark;
+	int rc;
+
+	if (!f->names)
+		return jcheck_int(c, obj, f->key, req, f->min, f->max, &ll);
+	rc = jcheck_string(c, obj, f->key, req, 0, &s);
+	if (rc || !strcmp(s, f->names[0]))
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	rc = jcheck_fail(c, "\"%s\", not \"%s\"", s, f->names[0]);
+	jcheck_pop(c, mark);
+	return rc;
 }
 
 /* An enum whose names[0] is "" (none) is never read as names[0]. */
@@ -290,6 +311,8 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, int) = i;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_OBJECT:
+		if (f->flags & FIELD_DEREF)
+			return 0;	/* written only */
 		rc = object_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_ARRAY:
@@ -308,6 +331,11 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	case FIELD_T_CUSTOM:
 		rc = f->custom->read ? f->custom->read(c, obj, p) : 0;
 		return rc < 0 ? rc : 0;
+	case FIELD_T_CONST:
+		rc = const_read(c, obj, f, req);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_SET:
+		return 0;	/* written only */
 	case FIELD_T_N:
 		break;
 	}
@@ -345,8 +373,8 @@ static bool field_absent(const struct field *f, const void *p)
 	long long ll;
 	double d;
 
-	if ((f->flags & FIELD_PRESENT) && !*(const int *)((const char *)p + f->off_present))
-		return true;
+	if ((f->flags & FIELD_PRESENT) && !CPRESENT(p, f))
+		return !(f->flags & FIELD_NULL);
 	switch (f->type) {
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
@@ -367,14 +395,20 @@ static bool field_absent(const struct field *f, const void *p)
 	case FIELD_T_BOOL:
 		return zero && !*CMEMBER(p, f, bool);
 	case FIELD_T_OBJECT:
-		/* A struct in place, no pointer: FIELD_OMIT_ZERO is an empty object (field_value). */
-		return false;
+		/* In place: FIELD_OMIT_ZERO is an empty object (field_value). */
+		return (f->flags & FIELD_DEREF) && !(f->flags & FIELD_NULL) &&
+		       !*CMEMBER(p, f, void *);
+	case FIELD_T_SET:
+		return zero && !*CMEMBER(p, f, void *);
 	case FIELD_T_ARRAY:
 	case FIELD_T_MAP:
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
+		if (f->flags & FIELD_FIXED)
+			return false;
 		s = *CMEMBER(p, f, void *);
 		return (null && !s) || (zero && (!s || !CCOUNT(p, f)));
+	case FIELD_T_CONST:
 	case FIELD_T_CUSTOM:
 	case FIELD_T_N:
 		break;
@@ -389,8 +423,10 @@ static json_t *array_write(const struct field_desc *d, const void *a, size_t n, 
 
 static json_t *elems_write(const struct field *f, const void *p, const void *root)
 {
-	const char *a = *CMEMBER(p, f, void *);
-	size_t n = a ? CCOUNT(p, f) : 0;
+	bool fixed = f->flags & FIELD_FIXED;
+	const char *a = fixed ? CMEMBER(p, f, char) : *CMEMBER(p, f, void *);
+	size_t n = fixed ? (size_t)f->max : a ? CCOUNT(p, f) : 0;
+	size_t stride = fixed ? f->elem : sizeof(double);
 	json_t *arr, *v;
 
 	if (f->type == FIELD_T_ARRAY)
@@ -401,7 +437,7 @@ static json_t *elems_write(const struct field *f, const void *p, const void *roo
 
 		if (f->type == FIELD_T_STRINGS)
 			v = json_string(s ? s : "");
-		else if (!(v = json_real(((const double *)a)[i])))
+		else if (!(v = json_real(*(const double *)(a + i * stride))))
 			continue;	/* not finite: JSON has no such number */
 		if (json_array_append_new(arr, v)) {
 			json_decref(arr);
@@ -439,9 +475,15 @@ static json_t *map_write(const struct field *f, const void *p, const void *root)
 /* The value of f in p; NULL with *omit set when it is left out, else out of memory. */
 static json_t *field_value(const struct field *f, const void *p, bool *omit, const void *root)
 {
+	bool null = f->flags & FIELD_NULL;
+	const void *sp;
 	const char *s;
 	json_t *v;
+	double d;
 	int e;
+
+	if (null && (f->flags & FIELD_PRESENT) && !CPRESENT(p, f))
+		return json_null();
 
 	switch (f->type) {
 	case FIELD_T_STRING:
@@ -458,7 +500,10 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 	case FIELD_T_CHARS:
 		return json_string(CMEMBER(p, f, char));
 	case FIELD_T_NUM:
-		v = json_real(*CMEMBER(p, f, double));
+		d = *CMEMBER(p, f, double);
+		if (null && (!isfinite(d) || (!(f->flags & FIELD_SIGNED) && d < 0)))
+			return json_null();
+		v = json_real(d);
 		*omit = !v;	/* not finite: JSON has no such number */
 		return v;
 	case FIELD_T_BOOL:
@@ -466,7 +511,10 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 	case FIELD_T_FLAG:
 		return json_boolean(*CMEMBER(p, f, int));
 	case FIELD_T_OBJECT:
-		v = table_write(f->sub, (const char *)p + f->off, root);
+		sp = f->flags & FIELD_DEREF ? *CMEMBER(p, f, void *) : CMEMBER(p, f, char);
+		if (!sp)
+			return json_null();
+		v = table_write(f->sub, sp, root);
 		if (v && (f->flags & FIELD_OMIT_ZERO) && !json_object_size(v)) {
 			json_decref(v);
 			*omit = true;
@@ -481,6 +529,11 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 		return map_write(f, p, root);
 	case FIELD_T_CUSTOM:
 		return f->custom->write(p, omit);
+	case FIELD_T_CONST:
+		return f->names ? json_string(f->names[0]) : json_integer(f->min);
+	case FIELD_T_SET:
+		e = !!*CMEMBER(p, f, void *);
+		return f->names ? json_string(f->names[e]) : json_boolean(e);
 	case FIELD_T_N:
 		break;
 	}
@@ -489,13 +542,18 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 
 static int table_write_to(json_t *o, const struct field_desc *d, const void *p, const void *root)
 {
+	if (d->pick)
+		d = d->pick(p);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct field *f = &d->f[i];
 		bool omit = field_absent(f, p);
 		json_t *v;
 
 		if (f->type == FIELD_T_OBJECT && (f->flags & FIELD_INLINE)) {
-			if (table_write_to(o, f->sub, (const char *)p + f->off, root))
+			const void *sp = f->flags & FIELD_DEREF ? *CMEMBER(p, f, void *) :
+					 CMEMBER(p, f, char);
+
+			if (sp && table_write_to(o, f->sub, sp, root))
 				return -ENOMEM;
 			continue;
 		}
@@ -564,7 +622,8 @@ void fields_free(const struct field_desc *d, void *p)
 			*MEMBER(p, f, char *) = NULL;
 			break;
 		case FIELD_T_OBJECT:
-			fields_free(f->sub, (char *)p + f->off);
+			if (!(f->flags & FIELD_DEREF))
+				fields_free(f->sub, (char *)p + f->off);
 			break;
 		case FIELD_T_ARRAY:
 			a = *MEMBER(p, f, char *);
@@ -578,7 +637,7 @@ void fields_free(const struct field_desc *d, void *p)
 			*MEMBER(p, f, void *) = NULL;
 			*COUNT(p, f) = 0;
 			if (f->flags & FIELD_PRESENT)
-				*(int *)((char *)p + f->off_present) = 0;
+				*PRESENT(p, f) = false;
 			break;
 		case FIELD_T_CUSTOM:
 			if (f->custom->free)
@@ -598,6 +657,7 @@ const char *field_type_name(enum field_type t)
 		[FIELD_T_CSTR] = "string", [FIELD_T_FLAG] = "boolean", [FIELD_T_OBJECT] = "object",
 		[FIELD_T_ARRAY] = "array", [FIELD_T_MAP] = "object", [FIELD_T_STRINGS] = "array",
 		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom", [FIELD_T_CHARS] = "string",
+		[FIELD_T_CONST] = "constant", [FIELD_T_SET] = "boolean",
 	};
 
 	return t < FIELD_T_N ? names[t] : "?";

@@ -37,6 +37,9 @@ enum field_type {
 	FIELD_T_NUMS,	/* double * at off, count at off2: finite numbers, at most max */
 	FIELD_T_CUSTOM,	/* written and read by the hooks in custom */
 	FIELD_T_CHARS,	/* char[elem], "" when absent; too long is refused (FIELD_CUT: cut) */
+	FIELD_T_CONST,	/* no member: names[0] (a string) or min (an integer) is written,
+			 * and the reader refuses another value */
+	FIELD_T_SET,	/* a pointer, written as whether it is set (names: names[set]) */
 	FIELD_T_N
 };
 
@@ -48,14 +51,22 @@ enum {
 	FIELD_OMIT_NEG	= 1 << 3,	/* INT, NUM, ENUM, FLAG: a negative value is absent, not written */
 	FIELD_OMIT_NULL	= 1 << 4,	/* a pointer (CSTR, arrays, MAP) is not written when NULL */
 	FIELD_SIGNED	= 1 << 5,	/* NUM, NUMS: any finite number, not only >= 0 */
-	FIELD_PRESENT	= 1 << 6,	/* OBJECT, ARRAY, MAP: the int at off_present says whether it
-					 * is there (the reader sets it; not written without) */
+	FIELD_PRESENT	= 1 << 6,	/* the bool at off_present says whether it is there (OBJECT,
+					 * ARRAY, MAP: the reader sets it); not written without,
+					 * or null with FIELD_NULL */
 	FIELD_INLINE	= 1 << 7,	/* OBJECT: sub's fields are this object's own (no key) */
 	FIELD_CUT	= 1 << 8,	/* CHARS: free text, cut (UTF-8 whole) to fit */
 	FIELD_PER_OP	= 1 << 9,	/* INT: key2 beside it is it / the long long at off2 of the
 					 * outermost struct (its ops), written so and read checked */
-	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so); the key must be there */
+	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so; the reader wants the
+					 * key there); written only: NUM null when not finite or
+					 * negative (FIELD_SIGNED: not finite), OBJECT null when
+					 * FIELD_DEREF's pointer is NULL */
 	FIELD_BARE	= 1 << 11,	/* ARRAY: an element not an object is "not an object" */
+	FIELD_DEREF	= 1 << 12,	/* OBJECT: sub's struct is at the pointer at off (NULL:
+					 * not written, or null with FIELD_NULL); written only */
+	FIELD_FIXED	= 1 << 13,	/* NUMS: max doubles, the first at off, each elem bytes after
+					 * the one before (no pointer, no count); written only */
 };
 
 struct field;
@@ -96,6 +107,8 @@ struct field_desc {
 	int (*check)(struct jcheck *c, const void *p);
 	/* Optional: an ARRAY's element is zeroed, then given to init, before it is read. */
 	void (*init)(void *p);
+	/* Optional, written only: the table p is written by instead (e.g. by a member's value). */
+	const struct field_desc *(*pick)(const void *p);
 };
 
 /* offsetof(st, m), refused at compile time unless m has the size of T. */
@@ -121,6 +134,24 @@ struct field_desc {
 	  .elem = sizeof(((st *)0)->m) }
 #define FIELD_NUM(st, m, key, fl)	{ (key), FIELD_T_NUM, FIELD_OFF(st, m, double), (fl), .names = NULL }
 #define FIELD_BOOL(st, m, key, fl)	{ (key), FIELD_T_BOOL, FIELD_OFF(st, m, bool), (fl), .names = NULL }
+/* A size_t count, written as an integer (read as one in [0, max_]). */
+#define FIELD_SIZE(st, m, key, fl, max_)						\
+	{ (key), FIELD_T_INT, FIELD_OFF(st, m, size_t), (fl), .min = 0, .max = (max_) }
+/* A number written null when the bool present says it is not there (FIELD_NULL). */
+#define FIELD_NUM_IF(st, m, present, key, fl)						\
+	{ (key), FIELD_T_NUM, FIELD_OFF(st, m, double), (fl) | FIELD_NULL | FIELD_PRESENT,	\
+	  .off_present = FIELD_OFF(st, present, bool) }
+/* n doubles from st's m, each stride bytes after the one before, as an array. */
+#define FIELD_NUMS_FIXED(st, m, key, fl, n_, stride)					\
+	{ (key), FIELD_T_NUMS, FIELD_OFF(st, m, double), (fl) | FIELD_FIXED, .max = (n_),	\
+	  .elem = (stride) }
+#define FIELD_CONST_STR(key, s)	{ (key), FIELD_T_CONST, 0, FIELD_REQUIRED,		\
+				  .names = (const char *const[]){ (s) }, .n_names = 1 }
+#define FIELD_CONST_INT(key, v)	{ (key), FIELD_T_CONST, 0, FIELD_REQUIRED, .min = (v), .max = (v) }
+/* Whether the pointer at st's m is set, as a boolean (names_: {unset, set} names instead). */
+#define FIELD_SET(st, m, key, fl)	{ (key), FIELD_T_SET, FIELD_OFF(st, m, void *), (fl), .names = NULL }
+#define FIELD_SET_OF(st, m, key, fl, names_)						\
+	{ (key), FIELD_T_SET, FIELD_OFF(st, m, void *), (fl), .names = (names_), .n_names = 2 }
 #define FIELD_DESC_CHECK(name_, table, check_)						\
 	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]), .check = (check_) }
 #define FIELD_DESC_INIT(name_, table, check_, init_)					\
@@ -140,7 +171,10 @@ struct field_desc {
 	{ "", FIELD_T_OBJECT, offsetof(st, m), FIELD_INLINE, .sub = (sub_) }
 #define FIELD_OBJ_P(st, m, present, key, fl, sub_)					\
 	{ (key), FIELD_T_OBJECT, offsetof(st, m), (fl) | FIELD_PRESENT,			\
-	  .off_present = FIELD_OFF(st, present, int), .sub = (sub_) }
+	  .off_present = FIELD_OFF(st, present, bool), .sub = (sub_) }
+/* An object whose struct is at the pointer st's m (written only). */
+#define FIELD_OBJ_PTR(st, m, key, fl, sub_)						\
+	{ (key), FIELD_T_OBJECT, FIELD_OFF(st, m, void *), (fl) | FIELD_DEREF, .sub = (sub_) }
 #define FIELD_ARRAY(st, m, n, key, fl, sub_, et, max_, empty_)				\
 	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et), .empty = (empty_) }
@@ -149,11 +183,11 @@ struct field_desc {
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et) }
 #define FIELD_ARRAY_P(st, m, n, present, key, fl, sub_, et, max_)			\
 	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
-	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
+	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, bool),	\
 	  .sub = (sub_), .elem = sizeof(et) }
 #define FIELD_MAP_P(st, m, n, present, key, fl, sub_, et, max_)				\
 	{ (key), FIELD_T_MAP, FIELD_OFF(st, m, et *), (fl) | FIELD_PRESENT, .max = (max_),	\
-	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, int),	\
+	  .off2 = FIELD_OFF(st, n, size_t), .off_present = FIELD_OFF(st, present, bool),	\
 	  .sub = (sub_), .elem = sizeof(et) }
 #define FIELD_STRINGS(st, m, n, key, fl, max_)						\
 	{ (key), FIELD_T_STRINGS, FIELD_OFF(st, m, char **), (fl), .max = (max_),	\

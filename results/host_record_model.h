@@ -8,6 +8,7 @@
 #ifndef EXITSCOPE_RESULTS_HOST_RECORD_MODEL_H
 #define EXITSCOPE_RESULTS_HOST_RECORD_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -41,7 +42,7 @@ extern const char *const host_lane_names[HOST_LANE_N];		/* "vmx", "svm" */
 extern const char *const host_lane_kernel_names[HOST_LANE_KERNEL_N];
 
 struct host_lane {
-	int present;				/* 0: no "lane" object */
+	bool present;				/* 0: no "lane" object */
 	enum host_lane_name name;
 	const char *emulator;			/* e.g. "bochs 2.7 corei7_skylake_x" */
 	const char **emulator_patches;		/* optional: the emulator's patches, in order */

@@ -10,6 +10,7 @@
 #ifndef EXITSCOPE_RESULTS_NOISE_H
 #define EXITSCOPE_RESULTS_NOISE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -46,7 +47,7 @@ struct noise_probe {
 	const char *name;
 	long long runs, rounds;
 	struct noise_est cycles;
-	int has_at_speed;
+	bool has_at_speed;
 	struct noise_est at_speed;
 };
 
@@ -122,7 +123,7 @@ int noise_estimate(const struct result_file *const *runs, size_t k, struct noise
 struct noise_spread_probe {
 	const char *name;
 	struct stats_spread cycles;
-	int has_at_speed;
+	bool has_at_speed;
 	struct stats_spread at_speed;
 	double share, loop_rel;
 };

@@ -7,6 +7,7 @@
 #ifndef EXITSCOPE_RESULTS_RUN_MODEL_H
 #define EXITSCOPE_RESULTS_RUN_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -41,7 +42,7 @@ struct run_round {
  * (files of schema version 1, where "late_in_cost" is absent), or not.
  */
 struct run_delivery {
-	int present;
+	bool present;
 	long long ops, in_window, late, never;
 	double late_limit_ms;			/* the late phase's bound */
 	double late_wait_cycles;		/* optional: mean TSC cycles to a late one; -1 absent */
@@ -120,7 +121,7 @@ void run_probes_free(struct run_probe *p, size_t n);
 
 /* How the run measured ("settings"); absent members are -1. */
 struct run_settings {
-	int present;				/* the file has "settings" */
+	bool present;				/* the file has "settings" */
 	long long samples;			/* samples per probe */
 	double time_budget_s;			/* per probe */
 	long long cpu;				/* host CPU the vCPU thread was pinned to */

@@ -23,7 +23,7 @@ struct result_trace_reason {
 };
 
 struct result_trace {
-	int present;			/* the region was traced (it may have no reasons) */
+	bool present;			/* the region was traced (it may have no reasons) */
 	size_t n;
 	struct result_trace_reason *reason;	/* malloc'd, n of them */
 };

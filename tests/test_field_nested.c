@@ -12,9 +12,13 @@
  * object, array elements set up by their table's init, a written-only
  * custom field; counts with their per-op figure against the outermost
  * struct's ops, strings or null, arrays with a present flag, a map whose
- * keys are copied into char buffers.
+ * keys are copied into char buffers. Last the written-only shapes
+ * (constants, pointers as booleans, null numbers, fixed number runs,
+ * objects through a pointer, a picked table).
  */
+#include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +38,7 @@ struct tag {
 };
 
 struct inner {
-	int present;
+	bool present;
 	long long lo, hi;
 };
 
@@ -372,7 +376,7 @@ struct tally {
 	long long ops;
 	struct cnt *rows;
 	size_t n_rows;
-	int has_rows;
+	bool has_rows;
 };
 
 static const struct field cnt_field[] = {
@@ -448,7 +452,7 @@ struct kv {
 };
 
 struct dict {
-	int present;
+	bool present;
 	size_t n;
 	struct kv *kv;
 };
@@ -536,9 +540,119 @@ static void test_flat_omit(void)
 	json_decref(o);
 }
 
+/*
+ * The written-only shapes: a constant (read back and refused when another),
+ * a pointer's being set as a boolean or a name, numbers null when not
+ * finite, negative or not present, a fixed run of numbers with a stride, an
+ * object reached through a pointer (null, or inline), a size_t count, and
+ * an element's table picked by its member.
+ */
+struct fig {
+	double mean, lo;
+};
+struct sub {
+	const char *rev;
+};
+struct shape {
+	const char *name;
+	const void *owner;
+	double pct, sd;
+	bool has_pct;
+	struct fig fig[2];
+	const struct sub *at;
+	size_t runs;
+};
+static const char *const sides[] = { "new", "base" };
+static const struct field sub_field[] = {
+	FIELD_CSTR(struct sub, rev, "rev", 0),
+};
+static const struct field_desc sub_desc = FIELD_DESC("sub", sub_field);
+static const struct field shape_field[] = {
+	FIELD_CONST_STR("schema", "shape"),
+	FIELD_CONST_INT("version", 3),
+	FIELD_SET(struct shape, owner, "owned", 0),
+	FIELD_SET_OF(struct shape, owner, "side", 0, sides),
+	FIELD_NUM_IF(struct shape, pct, has_pct, "pct", FIELD_SIGNED),
+	FIELD_NUM(struct shape, sd, "sd", FIELD_NULL),
+	FIELD_NUMS_FIXED(struct shape, fig[0].mean, "means", 0, 2, sizeof(struct fig)),
+	FIELD_OBJ_PTR(struct shape, at, "at", FIELD_NULL, &sub_desc),
+	{ "", FIELD_T_OBJECT, offsetof(struct shape, at), FIELD_INLINE | FIELD_DEREF,
+	  .sub = &sub_desc },
+	FIELD_SIZE(struct shape, runs, "runs", 0, 1000),
+};
+static const struct field_desc shape_desc = FIELD_DESC("shape", shape_field);
+static const struct field named_field[] = {
+	FIELD_CSTR(struct shape, name, "name", 0),
+};
+static const struct field_desc named_desc = FIELD_DESC("named", named_field);
+
+static const struct field_desc *shape_pick(const void *p)
+{
+	return ((const struct shape *)p)->name ? &named_desc : &shape_desc;
+}
+
+static char *shape_dump(const struct field_desc *d, const void *p)
+{
+	json_t *o = fields_write(d, p);
+	char *s = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+
+	json_decref(o);
+	return s;
+}
+
+static void test_written_only(void)
+{
+	static const struct field_desc picked = { .name = "picked", .pick = shape_pick };
+	struct sub at = { "abc" };
+	struct shape sh = { .owner = &at, .pct = -2.5, .sd = 0.5, .has_pct = true,
+			    .fig = { { 1, 9 }, { 2, 9 } }, .at = &at, .runs = 4 };
+	struct jcheck c = { .name = "t" };
+	struct err e = { 0 };
+	struct shape back = { 0 };
+	json_t *o;
+	char *s;
+
+	s = shape_dump(&shape_desc, &sh);
+	tap_is_str(s, "{\"schema\":\"shape\",\"version\":3,\"owned\":true,\"side\":\"base\","
+		   "\"pct\":-2.5,\"sd\":0.5,\"means\":[1.0,2.0],\"at\":{\"rev\":\"abc\"},"
+		   "\"rev\":\"abc\",\"runs\":4}", "write: every written-only shape, set");
+	free(s);
+	sh.owner = NULL;
+	sh.has_pct = false;
+	sh.sd = -1;
+	sh.at = NULL;
+	s = shape_dump(&shape_desc, &sh);
+	tap_is_str(s, "{\"schema\":\"shape\",\"version\":3,\"owned\":false,\"side\":\"new\","
+		   "\"pct\":null,\"sd\":null,\"means\":[1.0,2.0],\"at\":null,\"runs\":4}",
+		   "write: unset pointers, a number not present and a negative one null");
+	free(s);
+	sh.sd = NAN;
+	sh.name = "x";
+	s = shape_dump(&picked, &sh);
+	tap_is_str(s, "{\"name\":\"x\"}", "write: the table picked by the member");
+	free(s);
+	sh.name = NULL;
+	s = shape_dump(&picked, &sh);
+	ok(s && strstr(s, "\"sd\":null"), "write: a number not finite is null, by the other table");
+	free(s);
+	c.err = &e;
+	o = json_pack("{s:s, s:i}", "schema", "shape", "version", 3);
+	ok(!fields_read(&c, o, &shape_desc, &back), "read: the constants as written");
+	json_decref(o);
+	o = json_pack("{s:s, s:i}", "schema", "shop", "version", 3);
+	ok(fields_read(&c, o, &shape_desc, &back) == -EINVAL &&
+	   !strcmp(e.msg, "t: schema: \"shop\", not \"shape\""),
+	   "read: another string than the constant is refused (%s)", e.msg);
+	json_decref(o);
+	o = json_pack("{s:s, s:i}", "schema", "shape", "version", 4);
+	ok(fields_read(&c, o, &shape_desc, &back) == -EINVAL && strstr(e.msg, "version"),
+	   "read: another integer than the constant is refused (%s)", e.msg);
+	json_decref(o);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -546,5 +660,6 @@ int main(void)
 	test_tally();
 	test_dict();
 	test_flat_omit();
+	test_written_only();
 	return tap_done();
 }

@@ -261,11 +261,14 @@ static bool shown_as(const struct field *f, const char *v)
 	case FIELD_T_CHARS:
 	case FIELD_T_ENUM:
 		return *v == '"';
+	case FIELD_T_CONST:
+		return f->names ? *v == '"' : isdigit((unsigned char)*v);
 	case FIELD_T_INT:
 	case FIELD_T_NUM:
 		return isdigit((unsigned char)*v) || *v == '-';
 	case FIELD_T_BOOL:
 	case FIELD_T_FLAG:
+	case FIELD_T_SET:
 		return !strncmp(v, "true", 4) || !strncmp(v, "false", 5);
 	case FIELD_T_OBJECT:	/* inline, or the name of its block */
 		return *v == '{' || isupper((unsigned char)*v);
@@ -339,7 +342,7 @@ static void check_fields_in(const char *b, size_t len, const char *name,
 		if (inline_obj(f))
 			check_fields_in(b, len, name, f->sub, req, bad);
 		if (f->flags & FIELD_PER_OP) {
-			const struct field_desc po = { name, per_op_field(f), 1, NULL, NULL };
+			const struct field_desc po = { .name = name, .f = per_op_field(f), .n = 1 };
 
 			check_fields_in(b, len, name, &po, req_parent, bad);
 		}
@@ -536,6 +539,15 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 	json_t *en = json_object_get(p, "enum"), *items;
 	const char *iref;
 
+	if (f->type == FIELD_T_CONST) {	/* the JSON Schema's const */
+		json_t *k = json_object_get(p, "const");
+
+		if (f->names ? !json_is_string(k) || strcmp(json_string_value(k), f->names[0]) :
+			       !json_is_integer(k) || json_integer_value(k) != f->min)
+			problem(bad, name, "%s: not the table's constant in the JSON Schema%s",
+				f->key, "");
+		return;
+	}
 	if (f->names) {
 		if (json_array_size(en) != (size_t)(f->n_names - skip))
 			problem(bad, name, "%s: the JSON Schema's enum differs%s", f->key, "");
@@ -580,6 +592,7 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		break;
 	case FIELD_T_BOOL:
 	case FIELD_T_FLAG:
+	case FIELD_T_SET:
 		if (!is_type(p, "boolean"))
 			problem(bad, name, "%s: not a boolean in the JSON Schema%s", f->key, "");
 		break;
@@ -626,6 +639,7 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 		}
 		break;
 	case FIELD_T_ENUM:	/* its names, above */
+	case FIELD_T_CONST:
 	case FIELD_T_CUSTOM:
 	case FIELD_T_N:
 		break;
