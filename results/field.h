@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "base/array_size.h"
 #include "results/jcheck.h"
 
 enum field_type {
@@ -116,7 +117,7 @@ struct field_desc {
 	(offsetof(st, m) + 0 * sizeof(char[sizeof(((st *)0)->m) == sizeof(T) ? 1 : -1]))
 
 #define FIELD_DESC(name_, table)							\
-	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]) }
+	{ .name = (name_), .f = (table), .n = ARRAY_SIZE(table) }
 #define FIELD_STR(st, m, key, fl)	{ (key), FIELD_T_STRING, FIELD_OFF(st, m, char *), (fl), .names = NULL }
 #define FIELD_ENUM(st, m, key, fl, names_, n_)						\
 	{ (key), FIELD_T_ENUM, FIELD_OFF(st, m, int), (fl), .names = (names_), .n_names = (n_) }
@@ -153,9 +154,9 @@ struct field_desc {
 #define FIELD_SET_OF(st, m, key, fl, names_)						\
 	{ (key), FIELD_T_SET, FIELD_OFF(st, m, void *), (fl), .names = (names_), .n_names = 2 }
 #define FIELD_DESC_CHECK(name_, table, check_)						\
-	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]), .check = (check_) }
+	{ .name = (name_), .f = (table), .n = ARRAY_SIZE(table), .check = (check_) }
 #define FIELD_DESC_INIT(name_, table, check_, init_)					\
-	{ .name = (name_), .f = (table), .n = sizeof(table) / sizeof((table)[0]), .check = (check_), \
+	{ .name = (name_), .f = (table), .n = ARRAY_SIZE(table), .check = (check_), \
 	  .init = (init_) }
 #define FIELD_CSTR(st, m, key, fl)							\
 	{ (key), FIELD_T_CSTR, FIELD_OFF(st, m, char *), (fl), .names = NULL }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "base/err.h"
 #include "results/field.h"
 #include "tests/tap.h"
@@ -234,7 +235,7 @@ static void test_errors(void)
 		  "t.json: things[1]: magic: not #<n>" },
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct thing t;
 		char msg[ERR_MSG_MAX];
 		json_t *doc;
@@ -357,7 +358,7 @@ static void test_fixed(void)
 		   "fixed write: cut text whole, inline fields in the row, count written, not read");
 	free(s);
 	fields_free(&fixed_fields, &f);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		rc = fixed_read(bad[i].text, &f, msg, sizeof(msg));
 		ok(rc == -EINVAL && !strncmp(msg, bad[i].msg, strlen(bad[i].msg)),
 		   "fixed read %s: refused with '%s...'", bad[i].text, bad[i].msg);
@@ -415,7 +416,7 @@ static void test_tally(void)
 	tap_is_str(s, "{\"ops\":4,\"rows\":[{\"name\":null,\"n\":2,\"n_per_op\":0.5}]}",
 		   "tally write: null for NULL, the per-op figure against the outer ops");
 	free(s);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct err e;
 		struct jcheck c = { .name = "t.json", .err = &e };
 		json_t *doc = json_loads(bad[i].text, 0, NULL);
@@ -480,7 +481,7 @@ static void test_dict(void)
 
 	ok(o && !json_object_size(o), "dict write: not present, not written");
 	json_decref(o);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct err e;
 		struct jcheck c = { .name = "t.json", .err = &e };
 		json_t *doc = json_loads(cases[i].text, 0, NULL);

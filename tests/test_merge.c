@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "results/result_merge.h"
 #include "tests/fixture.h"
 #include "tests/run_cmd.h"
@@ -202,7 +203,7 @@ static void test_refusals(void)
 	struct run_result r;
 	json_t *doc;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *argv[12] = { exe, "merge", "-o", out };
 		size_t k = 4;
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "base/err.h"
 #include "results/field.h"
 #include "tests/tap.h"
@@ -111,7 +112,7 @@ static void test_errors(void)
 		  "t.json: things[1].note: not a string (found an integer)" },
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct thing t = { 0 };
 		char msg[ERR_MSG_MAX];
 		int rc = read_text(bad[i].text, &t, msg, sizeof(msg));

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "results/walk_list.h"
 #include "results/walk_model.h"
 #include "tests/fixture.h"
@@ -170,7 +171,7 @@ static void test_refusals(void)
 	json_t *doc;
 	int nl;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		from_list(&r, "bad.tsv", bad[i].text);
 		nl = 0;
 		for (const char *s = r.err; *s; s++)
