@@ -705,14 +705,15 @@ static int calibrate_bench(const char *dir)
 	return cli_stdout_check("calibrate", EXIT_OK);
 }
 
-/* --matched: the first k runs against the last k, run by run. 0, or -1 with err set. */
+/* --matched: the first k runs against the last k, run by run. 0, or -errno with err set. */
 static int calibrate_print_matched(FILE *f, const struct result_file *const *files, unsigned int k,
 				   struct err *err)
 {
 	struct noise_matched m;
+	int rc = noise_matched(files, files + k / 2, k / 2, &m, err);
 
-	if (noise_matched(files, files + k / 2, k / 2, &m, err))
-		return -1;
+	if (rc)
+		return rc;
 	fprintf(f, "%-20s %5s %8s %9s %8s %8s\n", "probe", "pairs", "diff SD", "expected", "ratio",
 		"floor");
 	for (size_t i = 0; i < m.n_probes; i++) {

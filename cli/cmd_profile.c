@@ -80,7 +80,7 @@ static const struct prof_dump *dump_for(const struct prof_file *pf, const char *
 	return NULL;
 }
 
-/* Attach the profiles to rf's probes: the number attached, or -1 with err set. */
+/* Attach the profiles to rf's probes: the number attached, or -errno with err set. */
 static int profile_attach(struct result_file *rf, const struct prof_dump *d, const struct symtab *st,
 			  enum profile_vendor v, int version, const char *symbols, struct err *err)
 {
@@ -93,17 +93,19 @@ static int profile_attach(struct result_file *rf, const struct prof_dump *d, con
 		int r;
 
 		if (!p || rp->status != PROBE_OK) {
-			if (result_set_exit_path(rf, rp->name, NULL, err))
-				return -1;
+			r = result_set_exit_path(rf, rp->name, NULL, err);
+			if (r)
+				return r;
 			continue;
 		}
-		if (profile_exit_path(p, st, v, version, &e, err))
-			return -1;
+		r = profile_exit_path(p, st, v, version, &e, err);
+		if (r)
+			return r;
 		e.symbols = symbols;
 		r = result_set_exit_path(rf, rp->name, &e, err);
 		exit_path_free(&e);
 		if (r)
-			return -1;
+			return r;
 		n++;
 	}
 	return n;

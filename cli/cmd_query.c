@@ -109,15 +109,17 @@ static const char *file_shown(const char *file, char *buf, size_t size)
 	return buf;
 }
 
-/* Print what one path selects; 0 when it selected something (or counted), 1 when not, -1 no memory. */
-static int query_print(struct query_file *qf, struct query_path *p)
+/*
+ * Print what one path selects; 0 when it selected something (or counted), 1
+ * when not, -ENOMEM with err set.
+ */
+static int query_print(struct query_file *qf, struct query_path *p, struct err *err)
 {
-	struct err err;
 	char *out;
-	int r = query_text_path(qf, p, &out, &err);
+	int r = query_text_path(qf, p, &out, err);
 
 	if (r < 0)
-		return -1;
+		return r;
 	fputs(out, stdout);
 	free(out);
 	return r;
@@ -178,9 +180,9 @@ int cmd_query(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < npaths; i++) {
-		r = query_print(qf, paths[i]);
+		r = query_print(qf, paths[i], &err);
 		if (r < 0) {
-			rc = cli_error("query", EXIT_USAGE, "out of memory");
+			rc = cli_error("query", EXIT_USAGE, "%s", err.msg);
 			break;
 		}
 		if (r)
