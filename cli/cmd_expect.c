@@ -7,17 +7,17 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base/array_size.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "expect/expect.h"
+#include "expect/expect_words.h"
 
 #define EXPECT_TOL_DEFAULT	0.1
+#define EXPECT_PAIRS_MAX	64	/* --pairs: pairs judged at most */
 
 struct expect_args {
 	double tol;
@@ -144,11 +144,11 @@ int cmd_expect(int argc, char **argv)
 {
 	struct expect_opts o = { .out = stdout, .errs = stderr, .who = "exitscope expect" };
 	struct expect_args a = { .tol = EXPECT_TOL_DEFAULT };
-	char *plist = NULL, *pv[64], *t;
+	struct expect_words pairs = { 0 };
 	struct expect_file ef;
 	struct cli_parser cp;
-	size_t npairs = 0;
 	struct err err;
+	size_t i;
 	int rc;
 
 	rc = cli_parse(&cp, &expect_spec, &a, argc, argv);
@@ -166,27 +166,26 @@ int cmd_expect(int argc, char **argv)
 					"too many operands: EXPECT_FILE RESULTS_DIR");
 	o.ab = a.ab != NULL;
 	if (a.ab) {
-		plist = strdup(a.pairs);
-		if (!plist)
+		if (expect_words_split(&pairs, a.pairs)) {
+			expect_words_free(&pairs);
 			return cli_error("expect", EXIT_FAIL, "out of memory");
-		for (t = strtok(plist, " \t"); t; t = strtok(NULL, " \t")) {
-			if (!strchr(t, ':') || npairs == ARRAY_SIZE(pv)) {
-				free(plist);
-				return cli_usage_error("expect", "--pairs: '%s' is not "
-						       "BASE:NEW (at most 64 pairs)", t);
+		}
+		for (i = 0; i < pairs.n; i++)
+			if (!strchr(pairs.v[i], ':') || i == EXPECT_PAIRS_MAX) {
+				rc = cli_usage_error("expect", "--pairs: '%s' is not BASE:NEW "
+						     "(at most %d pairs)", pairs.v[i],
+						     EXPECT_PAIRS_MAX);
+				expect_words_free(&pairs);
+				return rc;
 			}
-			pv[npairs++] = t;
-		}
-		if (!npairs) {
-			free(plist);
+		if (!pairs.n)
 			return cli_usage_error("expect", "--pairs: no BASE:NEW pair");
-		}
 	}
 	err_init(&err);
 	rc = expect_parse(argv[optind], &ef, &o, &err);
 	if (rc) {
 		expect_file_free(&ef);
-		free(plist);
+		expect_words_free(&pairs);
 		return cli_error("expect", rc == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
 	}
 	rc = a.ab ? 0 : expect_dir_check(argv[optind + 1]);
@@ -194,10 +193,10 @@ int cmd_expect(int argc, char **argv)
 		expect_file_free(&ef);
 		return rc;
 	}
-	rc = a.ab ? expect_judge_ab(&ef, a.ab, pv, npairs, &o)
+	rc = a.ab ? expect_judge_ab(&ef, a.ab, pairs.v, pairs.n, &o)
 		  : expect_judge(&ef, argv[optind + 1], &o);
 	expect_file_free(&ef);
-	free(plist);
+	expect_words_free(&pairs);
 	if (rc < 0)
 		return cli_error("expect", EXIT_FAIL, "out of memory");
 	return cli_stdout_check("expect", rc ? EXIT_FAIL : EXIT_OK);

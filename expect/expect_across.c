@@ -14,75 +14,14 @@
 #include <sys/stat.h>
 
 #include "expect/expect.h"
+#include "expect/expect_words.h"
 #include "expect/judge.h"
-
-/* A list of words (the lanes, the sources run). */
-struct words {
-	char **v;
-	size_t n;
-};
 
 struct across {
 	struct judge *j;
 	const char *dir;
-	struct words lanes, sources;
+	struct expect_words lanes, sources;	/* the lanes and the sources run */
 };
-
-static bool words_has(const struct words *w, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < w->n; i++)
-		if (!strcmp(w->v[i], s))
-			return true;
-	return false;
-}
-
-/* s added to w unless it is there: 0, or -ENOMEM. */
-static int words_add(struct words *w, const char *s, size_t len)
-{
-	char **v, *c = strndup(s, len);
-	size_t i;
-
-	if (!c)
-		return -ENOMEM;
-	for (i = 0; i < w->n; i++)
-		if (!strcmp(w->v[i], c)) {
-			free(c);
-			return 0;
-		}
-	v = realloc(w->v, (w->n + 1) * sizeof(*v));
-	if (!v) {
-		free(c);
-		return -ENOMEM;
-	}
-	w->v = v;
-	w->v[w->n++] = c;
-	return 0;
-}
-
-static void words_free(struct words *w)
-{
-	while (w->n)
-		free(w->v[--w->n]);
-	free(w->v);
-}
-
-/* The blank-separated words of s into w: 0, or -ENOMEM. */
-static int words_split(struct words *w, const char *s)
-{
-	size_t n;
-	int rc;
-
-	for (s += strspn(s, " \t\n"); *s; s += strspn(s, " \t\n")) {
-		n = strcspn(s, " \t\n");
-		rc = words_add(w, s, n);
-		if (rc)
-			return rc;
-		s += n;
-	}
-	return 0;
-}
 
 static int by_str(const void *a, const void *b)
 {
@@ -117,9 +56,9 @@ static int discover(struct across *a, bool lanes, bool sources)
 		}
 		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 			if (lanes)
-				rc = words_add(&a->lanes, de->d_name, dash - de->d_name);
+				rc = expect_words_add(&a->lanes, de->d_name, dash - de->d_name);
 			if (!rc && sources)
-				rc = words_add(&a->sources, dash + 1, strlen(dash + 1));
+				rc = expect_words_add(&a->sources, dash + 1, strlen(dash + 1));
 		}
 		free(path);
 	}
@@ -148,11 +87,11 @@ static bool ran(struct across *a, const char *lane, const char *s1, const char *
 {
 	const char *why = NULL;
 
-	if (!words_has(&a->lanes, lane))
+	if (!expect_words_has(&a->lanes, lane))
 		why = ej_fmt(a->j, "lane %s not run", lane);
-	else if (s1 && !words_has(&a->sources, s1))
+	else if (s1 && !expect_words_has(&a->sources, s1))
 		why = ej_fmt(a->j, "source %s not run", s1);
-	else if (s2 && !words_has(&a->sources, s2))
+	else if (s2 && !expect_words_has(&a->sources, s2))
 		why = ej_fmt(a->j, "source %s not run", s2);
 	if (why)
 		ej_skip(a->j, "%s (%s)", a->j->l->text, why);
@@ -370,9 +309,9 @@ int expect_judge_across(const struct expect_file *ef, const char *dir, const cha
 	struct across a = { .j = &j, .dir = dir };
 	int rc;
 
-	rc = lanes ? words_split(&a.lanes, lanes) : 0;
+	rc = lanes ? expect_words_split(&a.lanes, lanes) : 0;
 	if (!rc && sources)
-		rc = words_split(&a.sources, sources);
+		rc = expect_words_split(&a.sources, sources);
 	if (!rc && (!lanes || !sources))
 		rc = discover(&a, !lanes, !sources);
 	if (rc)
@@ -380,7 +319,7 @@ int expect_judge_across(const struct expect_file *ef, const char *dir, const cha
 	rc = ej_run(&j, ef, "lane-kernels", "across", across_line, &a);
 out:
 	ej_release(&j);
-	words_free(&a.lanes);
-	words_free(&a.sources);
+	expect_words_free(&a.lanes);
+	expect_words_free(&a.sources);
 	return rc;
 }

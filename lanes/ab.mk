@@ -39,7 +39,7 @@ ab-vmx ab-svm ab-svm-qemu: lane-exitscope $(EXE)
 		scripts/lane-ab $(@:ab-%=%) $(AB)
 
 check-lane-ab: $(EXE)
-	$(Q)LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-ab-selftest
+	$(Q)LANE_AB_EXITSCOPE=$(CURDIR)/$(EXE) tests/lanes/lane-ab-selftest
 
 check-lane-assert: check-lane-ab
 

@@ -143,12 +143,12 @@ KERNELS_REPEAT ?=
 kernels-table: $(EXE)
 	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-kernels-table --doc docs/kernels.md build-lanes/kernels $(KERNELS_REPEAT)
 
-# The walk's test (scripts/lane-walk-selftest): the test repository is made
+# The walk's test (tests/lanes/lane-walk-selftest): the test repository is made
 # once under the lane cache (100 s); its kernels are cached too. Cold: one
 # full 6.1 build (771 s at load 6-11 on 2 shared cores, 2026-12-04), then
 # about a minute per commit; warm (a re-run boots only): 98-151 s.
 check-walk: lane-exitscope $(EXE)
-	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) scripts/lane-walk-selftest
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) tests/lanes/lane-walk-selftest
 
 check-matrix: lane-exitscope $(EXE)
 	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) LANE_EXITSCOPE=$(CURDIR)/$(LANE_EXE_STATIC) \
@@ -158,7 +158,7 @@ check-matrix: lane-exitscope $(EXE)
 		--out build-lanes/matrix-ci/ab-vmx --threshold 0.5
 
 check-lane-assert:
-	$(Q)scripts/lane-selftest
-	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) scripts/lane-kernels-selftest
+	$(Q)tests/lanes/lane-selftest
+	$(Q)EXITSCOPE=$(CURDIR)/$(EXE) tests/lanes/lane-kernels-selftest
 
 -include lanes/ab.mk

@@ -281,6 +281,42 @@ static void test_lines(void)
 	      "the text of an optional line has no blank before its '?'");
 }
 
+/* `exitscope expect --ab dir --pairs pairs e.txt` with text as e.txt: status and its stderr. */
+static void pairs_refused(const char *pairs, const char *why, const char *what)
+{
+	struct run_result r;
+	char want[512];
+
+	expect_run(&r, dir, "verdict cpuid slower\n", (const char *const[]){ exe, "expect", "--ab",
+			dir, "--pairs", pairs, EXPECT_RUN_FILE, NULL });
+	snprintf(want, sizeof(want), "exitscope expect: --pairs: %s\n"
+		 "Try 'exitscope expect --help'.\n", why);
+	ok(r.status == 2 && !*r.out && !strcmp(r.err, want), "%s", what);
+	if (r.status != 2 || *r.out || strcmp(r.err, want))
+		diag("exit %d, out '%s', err '%s', want '%s'", r.status, r.out, r.err, want);
+	run_free(&r);
+}
+
+/* --pairs: blank-separated BASE:NEW words (space, tab, newline), each once, at most 64. */
+static void test_pairs(void)
+{
+	char many[1024];
+	struct run_result r;
+	size_t i, n = 0;
+
+	expect_run(&r, dir, "pair a c\n", (const char *const[]){ exe, "expect", "--ab", dir,
+			"--pairs", " a:b\tb:c\na:b ", EXPECT_RUN_FILE, NULL });
+	ok(expect_run_shows(&r, 1, "  FAIL  a->c: pair a c is not one of the compared pairs (a:b b:c)",
+			    "lane-ab: expectations: 0 passed, 1 failed"),
+	   "--pairs split at blanks, tabs and newlines, a pair given twice listed once");
+	run_free(&r);
+	pairs_refused("a:b ab", "'ab' is not BASE:NEW (at most 64 pairs)", "--pairs: a word without ':'");
+	pairs_refused(" \t\n", "no BASE:NEW pair", "--pairs: only blanks");
+	for (i = 0; i <= 64; i++)
+		n += snprintf(many + n, sizeof(many) - n, "%sa:b%zu", i ? " " : "", i);
+	pairs_refused(many, "'a:b64' is not BASE:NEW (at most 64 pairs)", "--pairs: 65 pairs");
+}
+
 /* A file that does not parse: exit 2, "exitscope expect: FILE:LINE: why", nothing judged. */
 static void parse_error(const char *text, const char *where, const char *why, const char *what)
 {
@@ -321,6 +357,7 @@ int main(void)
 		return tap_skip_all("cannot make the made-up A/B");
 	test_kinds();
 	test_lines();
+	test_pairs();
 	test_parse_errors();
 	fixture_rmdir(dir);
 	return done_testing();

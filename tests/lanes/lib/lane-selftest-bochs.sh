@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
-# lane-selftest-bochs.sh - sourced by scripts/lane-selftest: what lane-run
+# lane-selftest-bochs.sh - sourced by tests/lanes/lane-selftest: what lane-run
 # refuses before booting (the CET lane on Bochs 2.7 or a kernel without IBT,
 # a Bochs CPU model without the lane's extension, the VMX lane on QEMU), and
 # scripts/lane-build-bochs on a damaged tarball and a patch that needs fuzz.

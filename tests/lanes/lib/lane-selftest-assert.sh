@@ -1,10 +1,10 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
-# lane-selftest-assert.sh - sourced by scripts/lane-selftest: scripts/lane-assert
-# on recorded lane results (lanes/samples/): each sample passes its
-# expectations, each line of its wrong.txt fails with the measured figures,
-# a failing "require" line stops the check, a CET run without CET and a
-# Bochs SVM run without patch 0007 fail the lines they should.
+# lane-selftest-assert.sh - sourced by tests/lanes/lane-selftest:
+# scripts/lane-assert on recorded lane results (lanes/samples/): each sample
+# passes its expectations, each line of its wrong.txt fails with the measured
+# figures, a failing "require" line stops the check, a CET run without CET
+# and a Bochs SVM run without patch 0007 fail the lines they should.
 
 for d in "$top"/lanes/samples/*/; do
 	[ -d "$d" ] || continue

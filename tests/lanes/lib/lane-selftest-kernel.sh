@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
-# lane-selftest-kernel.sh - sourced by scripts/lane-selftest (bad_input,
+# lane-selftest-kernel.sh - sourced by tests/lanes/lane-selftest (bad_input,
 # ok and bad are its): bad kernel input fails before any build or boot
 # (lane-build-kernel's patch series, lane-run's kernel), and the kernel
 # sources (LANE_SOURCE) with a made-up source "fake": pins, the archive,
@@ -61,7 +61,7 @@ fi
 fk=$tmp/fake-src/linux-source-fake
 mkdir -p "$fk/scripts"
 cat > "$fk/Makefile" <<'MK'
-# A stand-in for a kernel tree (scripts/lane-selftest).
+# A stand-in for a kernel tree (tests/lanes/lane-selftest).
 tinyconfig:
 	@printf 'CONFIG_64BIT=y\n' > .config
 olddefconfig:

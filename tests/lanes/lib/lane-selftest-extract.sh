@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-only
-# lane-selftest-extract.sh - sourced by scripts/lane-selftest:
+# lane-selftest-extract.sh - sourced by tests/lanes/lane-selftest:
 # scripts/lane-extract reads back a well-formed console log and rejects a
 # garbled block and a block cut off before its END marker.
 
