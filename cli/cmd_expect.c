@@ -14,7 +14,7 @@
 #include "cli/cmds.h"
 #include "cli/opts.h"
 #include "expect/expect.h"
-#include "expect/expect_words.h"
+#include "base/words.h"
 
 #define EXPECT_TOL_DEFAULT	0.1
 #define EXPECT_PAIRS_MAX	64	/* --pairs: pairs judged at most */
@@ -144,7 +144,7 @@ int cmd_expect(int argc, char **argv)
 {
 	struct expect_opts o = { .out = stdout, .errs = stderr, .who = "exitscope expect" };
 	struct expect_args a = { .tol = EXPECT_TOL_DEFAULT };
-	struct expect_words pairs = { 0 };
+	struct words pairs = { 0 };
 	struct expect_file ef;
 	struct cli_parser cp;
 	struct err err;
@@ -166,8 +166,8 @@ int cmd_expect(int argc, char **argv)
 					"too many operands: EXPECT_FILE RESULTS_DIR");
 	o.ab = a.ab != NULL;
 	if (a.ab) {
-		if (expect_words_split(&pairs, a.pairs)) {
-			expect_words_free(&pairs);
+		if (words_split(&pairs, a.pairs)) {
+			words_free(&pairs);
 			return cli_error("expect", EXIT_FAIL, "out of memory");
 		}
 		for (i = 0; i < pairs.n; i++)
@@ -175,7 +175,7 @@ int cmd_expect(int argc, char **argv)
 				rc = cli_usage_error("expect", "--pairs: '%s' is not BASE:NEW "
 						     "(at most %d pairs)", pairs.v[i],
 						     EXPECT_PAIRS_MAX);
-				expect_words_free(&pairs);
+				words_free(&pairs);
 				return rc;
 			}
 		if (!pairs.n)
@@ -185,7 +185,7 @@ int cmd_expect(int argc, char **argv)
 	rc = expect_parse(argv[optind], &ef, &o, &err);
 	if (rc) {
 		expect_file_free(&ef);
-		expect_words_free(&pairs);
+		words_free(&pairs);
 		return cli_error("expect", rc == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
 	}
 	rc = a.ab ? 0 : expect_dir_check(argv[optind + 1]);
@@ -196,7 +196,7 @@ int cmd_expect(int argc, char **argv)
 	rc = a.ab ? expect_judge_ab(&ef, a.ab, pairs.v, pairs.n, &o)
 		  : expect_judge(&ef, argv[optind + 1], &o);
 	expect_file_free(&ef);
-	expect_words_free(&pairs);
+	words_free(&pairs);
 	if (rc < 0)
 		return cli_error("expect", EXIT_FAIL, "out of memory");
 	return cli_stdout_check("expect", rc ? EXIT_FAIL : EXIT_OK);

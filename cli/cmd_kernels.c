@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "base/array_size.h"
+#include "base/words.h"
 #include "cli/cli.h"
 #include "cli/cmds.h"
 #include "cli/opts.h"
@@ -59,22 +60,14 @@ const struct cli_cmd_spec kernels_spec = {
 		"or invalid result file.\n",
 };
 
-/* Split list (copied into *buf) at blanks into at most KERNELS_WORDS_MAX words. */
-static int words_split(const char *opt, const char *list, char **buf, const char **w, size_t *n)
+/* list's words (base/words.h) into w: at least one, at most KERNELS_WORDS_MAX. */
+static int kernels_words(const char *opt, const char *list, struct words *w)
 {
-	char *s, *save = NULL;
-
-	*n = 0;
-	*buf = strdup(list);
-	if (!*buf)
+	if (words_split(w, list))
 		return cli_error("kernels", EXIT_FAIL, "out of memory");
-	for (s = strtok_r(*buf, " \t\n", &save); s; s = strtok_r(NULL, " \t\n", &save)) {
-		if (*n == KERNELS_WORDS_MAX)
-			return cli_usage_error("kernels", "--%s: at most %d", opt,
-					       KERNELS_WORDS_MAX);
-		w[(*n)++] = s;
-	}
-	if (!*n)
+	if (w->n > KERNELS_WORDS_MAX)
+		return cli_usage_error("kernels", "--%s: at most %d", opt, KERNELS_WORDS_MAX);
+	if (!w->n)
 		return cli_usage_error("kernels", "--%s: empty", opt);
 	return 0;
 }
@@ -118,8 +111,8 @@ static char *kernels_reused(const char *dir, const char *lane, const char *src)
 
 int cmd_kernels(int argc, char **argv)
 {
-	const char *lanes[KERNELS_WORDS_MAX], *sources[KERNELS_WORDS_MAX], *two[64];
-	char *lane_buf = NULL, *src_buf = NULL;
+	const char *two[64];
+	struct words lanes = { 0 }, sources = { 0 };
 	struct kernels_run *runs = NULL;
 	struct result_file **files = NULL;	/* info, map, run of runs[i]: 3 * i... */
 	char **reused = NULL;
@@ -127,7 +120,7 @@ int cmd_kernels(int argc, char **argv)
 	struct kernels_args a;
 	struct cli_parser p;
 	struct stat st;
-	size_t i, n, d, l, s;
+	size_t i, n;
 	int rc;
 
 	rc = cli_parse(&p, &kernels_spec, &a, argc, argv);
@@ -138,11 +131,13 @@ int cmd_kernels(int argc, char **argv)
 	for (i = optind; i < (size_t)argc; i++)
 		if (stat(argv[i], &st) || !S_ISDIR(st.st_mode))
 			return cli_usage_error("kernels", "%s: no such directory", argv[i]);
-	rc = words_split("lanes", a.lanes, &lane_buf, lanes, &t.n_lanes);
+	rc = kernels_words("lanes", a.lanes, &lanes);
 	if (!rc)
-		rc = words_split("sources", a.sources, &src_buf, sources, &t.n_sources);
-	t.lanes = lanes;
-	t.sources = sources;
+		rc = kernels_words("sources", a.sources, &sources);
+	t.lanes = (const char *const *)lanes.v;
+	t.n_lanes = lanes.n;
+	t.sources = (const char *const *)sources.v;
+	t.n_sources = sources.n;
 	t.n_dirs = argc - optind;
 	n = t.n_dirs * t.n_lanes * t.n_sources;
 	if (!rc) {
@@ -153,16 +148,13 @@ int cmd_kernels(int argc, char **argv)
 			rc = cli_error("kernels", EXIT_FAIL, "out of memory");
 	}
 	for (i = 0; !rc && i < n; i++) {
-		d = i / (t.n_lanes * t.n_sources);
-		l = i / t.n_sources % t.n_lanes;
-		s = i % t.n_sources;
-		runs[i].info = files[3 * i] = kernels_read(argv[optind + d], lanes[l], sources[s],
-							   "info", &rc);
-		runs[i].map = files[3 * i + 1] = kernels_read(argv[optind + d], lanes[l], sources[s],
-							      "map", &rc);
-		runs[i].run = files[3 * i + 2] = kernels_read(argv[optind + d], lanes[l], sources[s],
-							      "run", &rc);
-		runs[i].reused = reused[i] = kernels_reused(argv[optind + d], lanes[l], sources[s]);
+		const char *dir = argv[optind + i / (t.n_lanes * t.n_sources)];
+		const char *lane = t.lanes[i / t.n_sources % t.n_lanes], *src = t.sources[i % t.n_sources];
+
+		runs[i].info = files[3 * i] = kernels_read(dir, lane, src, "info", &rc);
+		runs[i].map = files[3 * i + 1] = kernels_read(dir, lane, src, "map", &rc);
+		runs[i].run = files[3 * i + 2] = kernels_read(dir, lane, src, "run", &rc);
+		runs[i].reused = reused[i] = kernels_reused(dir, lane, src);
 		if (!rc && !reused[i])
 			rc = cli_error("kernels", EXIT_FAIL, "out of memory");
 	}
@@ -181,7 +173,7 @@ int cmd_kernels(int argc, char **argv)
 	free(files);
 	free(reused);
 	free(runs);
-	free(lane_buf);
-	free(src_buf);
+	words_free(&lanes);
+	words_free(&sources);
 	return rc;
 }

@@ -14,13 +14,13 @@
 #include <sys/stat.h>
 
 #include "expect/expect.h"
-#include "expect/expect_words.h"
+#include "base/words.h"
 #include "expect/judge.h"
 
 struct across {
 	struct judge *j;
 	const char *dir;
-	struct expect_words lanes, sources;	/* the lanes and the sources run */
+	struct words lanes, sources;	/* the lanes and the sources run */
 };
 
 static int by_str(const void *a, const void *b)
@@ -56,9 +56,9 @@ static int discover(struct across *a, bool lanes, bool sources)
 		}
 		if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 			if (lanes)
-				rc = expect_words_add(&a->lanes, de->d_name, dash - de->d_name);
+				rc = words_add(&a->lanes, de->d_name, dash - de->d_name);
 			if (!rc && sources)
-				rc = expect_words_add(&a->sources, dash + 1, strlen(dash + 1));
+				rc = words_add(&a->sources, dash + 1, strlen(dash + 1));
 		}
 		free(path);
 	}
@@ -87,11 +87,11 @@ static bool ran(struct across *a, const char *lane, const char *s1, const char *
 {
 	const char *why = NULL;
 
-	if (!expect_words_has(&a->lanes, lane))
+	if (!words_has(&a->lanes, lane))
 		why = ej_fmt(a->j, "lane %s not run", lane);
-	else if (s1 && !expect_words_has(&a->sources, s1))
+	else if (s1 && !words_has(&a->sources, s1))
 		why = ej_fmt(a->j, "source %s not run", s1);
-	else if (s2 && !expect_words_has(&a->sources, s2))
+	else if (s2 && !words_has(&a->sources, s2))
 		why = ej_fmt(a->j, "source %s not run", s2);
 	if (why)
 		ej_skip(a->j, "%s (%s)", a->j->l->text, why);
@@ -309,9 +309,9 @@ int expect_judge_across(const struct expect_file *ef, const char *dir, const cha
 	struct across a = { .j = &j, .dir = dir };
 	int rc;
 
-	rc = lanes ? expect_words_split(&a.lanes, lanes) : 0;
+	rc = lanes ? words_split(&a.lanes, lanes) : 0;
 	if (!rc && sources)
-		rc = expect_words_split(&a.sources, sources);
+		rc = words_split(&a.sources, sources);
 	if (!rc && (!lanes || !sources))
 		rc = discover(&a, !lanes, !sources);
 	if (rc)
@@ -319,7 +319,7 @@ int expect_judge_across(const struct expect_file *ef, const char *dir, const cha
 	rc = ej_run(&j, ef, "lane-kernels", "across", across_line, &a);
 out:
 	ej_release(&j);
-	expect_words_free(&a.lanes);
-	expect_words_free(&a.sources);
+	words_free(&a.lanes);
+	words_free(&a.sources);
 	return rc;
 }

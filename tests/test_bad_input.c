@@ -358,6 +358,17 @@ static void test_values(void)
 		"--seed", NULL, NULL, "compare --seed 2^63");
 	refused((const char *const[]){ exe, "run", "--list", "--rounds", " 5", NULL }, 2, "--rounds", NULL, NULL,
 		"run --rounds ' 5'");
+	/* kernels' word lists split as expect's do (base/words.h): blanks only is empty, 17 too many. */
+	refused((const char *const[]){ exe, "kernels", "--lanes", " \t\n", dir, NULL }, 2,
+		"--lanes: empty", NULL, NULL, "kernels --lanes of blanks only");
+	refused((const char *const[]){ exe, "kernels", "--sources", "a b c d e f g h i j k l m n o p q",
+		dir, NULL }, 2, "--sources: at most 16", NULL, NULL, "kernels --sources of 17 words");
+	run_cmd(&r, (const char *const[]){ exe, "kernels", "--lanes", "vmx\tvmx\nvmx", "--sources", "6.1",
+		dir, NULL });
+	ok(r.status == 0 && strstr(r.out, "| vmx | 6.1 |") &&
+	   !strstr(strstr(r.out, "| vmx | 6.1 |") + 1, "| vmx | 6.1 |"),
+	   "kernels --lanes 'vmx vmx vmx': one lane, listed once (exit %d)", r.status);
+	run_free(&r);
 	/* Decimal numbers only: strtod alone would take a space, a sign or hexadecimal. */
 	refused((const char *const[]){ exe, "compare", "--threshold", " 5", a_json, b_json, NULL }, 2,
 		"--threshold", NULL, NULL, "compare --threshold ' 5'");
