@@ -401,7 +401,7 @@ static json_t *pair(const double v[2])
 
 static json_t *step_json(const struct walk_steps *s, const struct walk_step *st)
 {
-	const struct walk_commit *c = &s->w->commits[st->commit], *from = &s->w->commits[st->from];
+	const struct walk_commit *c = st->c, *from = st->from;
 	json_t *o = json_pack("{s:s, s:s, s:s, s:f, s:f}", "rev", c->rev, "subject", c->subject,
 			      "from_rev", from->rev, "before", st->before, "after", st->after);
 	json_t *a;
@@ -437,10 +437,10 @@ static json_t *probe_json(const struct walk_steps *s, const struct walk_probe *p
 
 	for (size_t i = 0; figs && i < p->n_figs; i++)
 		json_array_append_new(figs, json_pack("{s:s, s:f}",
-						      "rev", s->w->commits[p->figs[i].commit].rev,
+						      "rev", p->figs[i].c->rev,
 						      "cycles", p->figs[i].cycles));
 	for (size_t i = 0; gaps && i < p->n_gaps; i++)
-		json_array_append_new(gaps, json_string(s->w->commits[p->gaps[i]].rev));
+		json_array_append_new(gaps, json_string(p->gaps[i]->rev));
 	for (size_t i = 0; steps && i < p->n_steps; i++)
 		json_array_append_new(steps, step_json(s, &p->steps[i]));
 	return json_pack("{s:s, s:o, s:o, s:o}", "name", p->name, "figures", figs,
@@ -456,7 +456,7 @@ static json_t *lane_json(const struct walk_steps *s, const struct walk_lane *l)
 	for (size_t i = 0; two && i < l->n_two_vcpu; i++)
 		json_array_append_new(two, json_string(l->two_vcpu[i]));
 	for (size_t i = 0; skipped && i < l->n_skipped; i++) {
-		const struct walk_commit *c = &s->w->commits[l->skipped[i]];
+		const struct walk_commit *c = l->skipped[i];
 
 		json_array_append_new(skipped,
 				      json_pack("{s:s, s:s}", "rev", c->rev, "reason", c->reason));
