@@ -20,20 +20,10 @@ const char *const walk_status_names[WALK_STATUS_N] = { "ok", "skip" };
 
 /* ---- reader ---- */
 
-/* A string or null (absent too): 0 with *out NULL for null or absent, -EINVAL otherwise. */
-static int nullable_string(struct jcheck *c, json_t *obj, const char *key, const char **out)
-{
-	json_t *v = json_object_get(obj, key);
-
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return 0;
-	return jcheck_string(c, obj, key, JCHECK_REQUIRED, 1, out);
-}
-
 /*
- * A member that is a string or null (absent: NULL): its custom hooks. The
- * writer writes NULL as null, or leaves it out (omit_null).
+ * A member that is a string ("" too: a walk list's empty "commands") or null
+ * (absent: NULL): its custom hooks. The writer writes NULL as null, or
+ * leaves it out (omit_null). FIELD_CSTR with FIELD_NULL would refuse "".
  */
 #define WALK_NULLABLE(name, st, m, omit_null)						\
 static json_t *name##_write(const void *p, bool *omit)					\
@@ -45,21 +35,20 @@ static json_t *name##_write(const void *p, bool *omit)					\
 }											\
 static int name##_read(struct jcheck *c, json_t *obj, void *p)				\
 {											\
-	return nullable_string(c, obj, #name, &((st *)p)->m);				\
+	json_t *v = json_object_get(obj, #name);					\
+											\
+	((st *)p)->m = NULL;								\
+	return !v || json_is_null(v) ? 0 :						\
+	       jcheck_string(c, obj, #name, JCHECK_REQUIRED, 1, &((st *)p)->m);		\
 }											\
 static const struct field_custom name##_custom = { name##_write, name##_read, NULL }
 
 static int is_rev(const char *s)
 {
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
-		      (s[i] >= 'A' && s[i] <= 'F')))
-			return 0;
-	return i == WALK_REV_LEN;
+	return strlen(s) == WALK_REV_LEN && strspn(s, "0123456789abcdefABCDEF") == WALK_REV_LEN;
 }
 
+/* Before the table: a file that is no walk is told so, another version named. */
 static int read_header(struct jcheck *c, json_t *root)
 {
 	json_t *schema = json_object_get(root, "schema"), *version;
@@ -203,27 +192,6 @@ WALK_NULLABLE(reason, struct walk_commit, reason, false);
 WALK_NULLABLE(run, struct walk_commit, run, false);
 WALK_NULLABLE(commands, struct walk_file, commands, true);
 
-static json_t *schema_write(const void *p, bool *omit)
-{
-	return json_string(WALK_SCHEMA);
-}
-
-static int schema_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return read_header(c, obj);
-}
-
-static json_t *version_write(const void *p, bool *omit)
-{
-	return json_integer(WALK_SCHEMA_VERSION);
-}
-
-/* read_header read it with "schema". */
-static int version_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return 0;
-}
-
 static json_t *lanes_write(const void *p, bool *omit)
 {
 	const struct walk_file *w = p;
@@ -237,8 +205,6 @@ static json_t *lanes_write(const void *p, bool *omit)
 	return a;
 }
 
-static const struct field_custom schema_custom = { schema_write, schema_read, NULL };
-static const struct field_custom version_custom = { version_write, version_read, NULL };
 static const struct field_custom lanes_custom = { lanes_write, read_lanes, NULL };
 
 static const struct field commit_table[] = {
@@ -260,8 +226,8 @@ static const struct field tool_table[] = {
 const struct field_desc walk_tool_fields = FIELD_DESC("walk_tool", tool_table);
 
 static const struct field walk_table[] = {
-	FIELD_CUSTOM("schema", FIELD_REQUIRED, &schema_custom),
-	FIELD_CUSTOM("schema_version", FIELD_REQUIRED, &version_custom),
+	FIELD_CONST_STR("schema", WALK_SCHEMA),		/* read_header before them */
+	FIELD_CONST_INT("schema_version", WALK_SCHEMA_VERSION),
 	FIELD_OBJ_FLAT("tool", FIELD_OMIT_ZERO, &walk_tool_fields),
 	FIELD_CSTR(struct walk_file, repository, "repository", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
 	FIELD_CSTR(struct walk_file, range, "range", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
@@ -279,6 +245,7 @@ static int read_document(struct jcheck *c, json_t *root, void *p)
 {
 	struct walk_file *w = p;
 
+	TRY(read_header(c, root));
 	TRY(fields_read(c, root, &walk_fields, w));
 	/* A commit has a run or a reason, never both. */
 	for (size_t i = 0; i < w->n_commits; i++) {
@@ -384,14 +351,14 @@ int walk_file_is_walk(const char *path)
 
 /* ---- writers ---- */
 
-static json_t *nullable(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 json_t *walk_json(const struct walk_file *w)
 {
 	return fields_write(&walk_fields, w);
+}
+
+static json_t *nullable(const char *s)
+{
+	return s ? json_string(s) : json_null();
 }
 
 static json_t *pair(const double v[2])
