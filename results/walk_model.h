@@ -109,7 +109,8 @@ int walk_file_is_walk(const char *path);
 /*
  * The steps document: per lane, per one-vCPU probe, its lane cycles at
  * every ok commit where it ran and the steps among them. Filled by
- * compare/walk_steps.c; strings are borrowed from the walk and its runs.
+ * compare/walk_steps.c (commits and strings borrowed from the walk and its
+ * runs), written by walk_model.c's field tables.
  */
 struct walk_fig {
 	const struct walk_commit *c;		/* the commit (one of the walk's) */
