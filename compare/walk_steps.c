@@ -93,7 +93,7 @@ static int is_step(double before, double after)
 }
 
 /* The probe's figures, gaps and steps over the lane's ok commits ok[0..n-1]. 0 or -ENOMEM. */
-static int probe_build(const struct walk_file *w, const size_t *ok, size_t n, struct walk_probe *p)
+static int probe_build(const struct walk_commit *const *ok, size_t n, struct walk_probe *p)
 {
 	const struct walk_fig *prev = NULL;
 
@@ -103,7 +103,7 @@ static int probe_build(const struct walk_file *w, const size_t *ok, size_t n, st
 	if (!p->figs || !p->steps || !p->gaps)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct result_file *rf = w->commits[ok[i]].rf;
+		const struct result_file *rf = ok[i]->rf;
 		const struct run_probe *rp = result_find_probe(rf, p->name);
 		struct walk_fig *fig;
 
@@ -113,17 +113,17 @@ static int probe_build(const struct walk_file *w, const size_t *ok, size_t n, st
 			continue;
 		}
 		fig = &p->figs[p->n_figs++];
-		*fig = (struct walk_fig){ .commit = ok[i], .cycles = rp->cycles.median };
+		*fig = (struct walk_fig){ .c = ok[i], .cycles = rp->cycles.median };
 		if (prev && is_step(prev->cycles, fig->cycles)) {
 			struct walk_step *st = &p->steps[p->n_steps++];
 
 			*st = (struct walk_step){
-				.commit = fig->commit, .from = prev->commit,
+				.c = fig->c, .from = prev->c,
 				.before = prev->cycles, .after = fig->cycles,
 				.change_pct = prev->cycles > 0 ? (fig->cycles - prev->cycles) / prev->cycles * 100
 							       : NAN,
 			};
-			if (step_path(st, p->name, w->commits[prev->commit].rf, rf))
+			if (step_path(st, p->name, prev->c->rf, rf))
 				return -ENOMEM;
 		}
 		prev = fig;
@@ -133,8 +133,9 @@ static int probe_build(const struct walk_file *w, const size_t *ok, size_t n, st
 
 static int lane_build(const struct walk_file *w, struct walk_lane *l)
 {
-	size_t *ok = calloc(w->n_commits ? w->n_commits : 1, sizeof(*ok)), cap = 0, n = 0;
+	const struct walk_commit **ok = calloc(w->n_commits ? w->n_commits : 1, sizeof(*ok));
 	const char **names;
+	size_t cap = 0, n = 0;
 	int rc = 0;
 
 	l->skipped = calloc(w->n_commits ? w->n_commits : 1, sizeof(*l->skipped));
@@ -148,9 +149,9 @@ static int lane_build(const struct walk_file *w, struct walk_lane *l)
 		if (c->lane != l->lane)
 			continue;
 		if (c->status == WALK_SKIP) {
-			l->skipped[l->n_skipped++] = i;
+			l->skipped[l->n_skipped++] = c;
 		} else if (c->rf) {
-			ok[l->n_ok++] = i;
+			ok[l->n_ok++] = c;
 			cap += c->rf->n_probes;
 		}
 	}
@@ -164,7 +165,7 @@ static int lane_build(const struct walk_file *w, struct walk_lane *l)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < l->n_ok; i++) {
-		const struct result_file *rf = w->commits[ok[i]].rf;
+		const struct result_file *rf = ok[i]->rf;
 
 		for (size_t j = 0; j < rf->n_probes; j++)
 			if (!name_in(names, n, rf->probes[j].name))
@@ -174,7 +175,7 @@ static int lane_build(const struct walk_file *w, struct walk_lane *l)
 		int two = 0;
 
 		for (size_t i = 0; i < l->n_ok && !two; i++) {
-			const struct run_probe *p = result_find_probe(w->commits[ok[i]].rf, names[k]);
+			const struct run_probe *p = result_find_probe(ok[i]->rf, names[k]);
 
 			two = p && lane_two_vcpus(p);
 		}
@@ -183,7 +184,7 @@ static int lane_build(const struct walk_file *w, struct walk_lane *l)
 			continue;
 		}
 		l->probes[l->n_probes].name = names[k];
-		rc = probe_build(w, ok, l->n_ok, &l->probes[l->n_probes++]);
+		rc = probe_build(ok, l->n_ok, &l->probes[l->n_probes++]);
 		if (rc)
 			break;
 	}
@@ -334,8 +335,8 @@ static void print_fns(FILE *f, const struct walk_step *st)
 	fputc('\n', f);
 }
 
-static void print_step(FILE *f, const struct walk_steps *s, const struct walk_probe *p,
-		       const struct walk_step *st, size_t prev)
+static void print_step(FILE *f, const struct walk_probe *p, const struct walk_step *st,
+		       const struct walk_commit *prev)
 {
 	char name[32], from[WALK_SHORT_REV + 1], pct[24], fig[64];
 
@@ -349,7 +350,7 @@ static void print_step(FILE *f, const struct walk_steps *s, const struct walk_pr
 		fig, pct);
 	/* The lane's commit before it is not the one compared with (a gap, a skip): say which. */
 	if (st->from != prev)
-		fprintf(f, "  (vs %s)", short_rev(&s->w->commits[st->from], from));
+		fprintf(f, "  (vs %s)", short_rev(st->from, from));
 	fputc('\n', f);
 	if (st->has_path)
 		print_fns(f, st);
@@ -378,13 +379,14 @@ static void print_names(FILE *f, const char *title, const struct walk_probe *pro
 		fputc('\n', f);
 }
 
-/* The lane's commit before index i (of the whole walk), or SIZE_MAX. */
-static size_t lane_prev(const struct walk_file *w, enum host_lane_name lane, size_t i)
+/* The lane's commit before index i (of the whole walk), or NULL. */
+static const struct walk_commit *lane_prev(const struct walk_file *w, enum host_lane_name lane,
+					   size_t i)
 {
 	while (i-- > 0)
 		if (w->commits[i].lane == lane)
-			return i;
-	return (size_t)-1;
+			return &w->commits[i];
+	return NULL;
 }
 
 static void print_lane(FILE *f, const struct walk_steps *s, const struct walk_lane *l)
@@ -414,13 +416,13 @@ static void print_lane(FILE *f, const struct walk_steps *s, const struct walk_la
 			for (k = 0; k < l->probes[j].n_steps; k++) {
 				const struct walk_step *st = &l->probes[j].steps[k];
 
-				if (st->commit != i)
+				if (st->c != c)
 					continue;
 				if (!any++)
 					fprintf(f, "  %s %s\n", short_rev(c, rev),
 						walk_subject_cut(c->subject, COMPARE_COLUMNS - 16, subj,
 								 sizeof(subj)));
-				print_step(f, s, &l->probes[j], st, lane_prev(w, l->lane, i));
+				print_step(f, &l->probes[j], st, lane_prev(w, l->lane, i));
 			}
 	}
 	for (j = 0; j < l->n_probes; j++) {
@@ -435,7 +437,7 @@ static void print_lane(FILE *f, const struct walk_steps *s, const struct walk_la
 				fprintf(f, " and %zu more", p->n_gaps - k);
 				break;
 			}
-			col += (size_t)fprintf(f, " %s", short_rev(&w->commits[p->gaps[k]], rev));
+			col += (size_t)fprintf(f, " %s", short_rev(p->gaps[k], rev));
 		}
 		fputs(": no step judged across\n", f);
 	}

@@ -24,9 +24,9 @@
 #define MAX_XLABELS	40	/* at most this many commit labels under a chart */
 #define TABLE_FNS	8	/* functions per step in the tables */
 
-/* The lane's commits (indices in the walk), oldest first: the chart's x axis. */
+/* The lane's commits, oldest first: the chart's x axis. */
 struct lane_axis {
-	size_t *commits;
+	const struct walk_commit **commits;
 	size_t n;
 };
 
@@ -37,26 +37,26 @@ static double x_of(const struct lane_axis *ax, size_t pos)
 	return PX0 + (double)pos * (PX1 - PX0) / (double)(ax->n - 1);
 }
 
-static size_t axis_pos(const struct lane_axis *ax, size_t commit)
+static size_t axis_pos(const struct lane_axis *ax, const struct walk_commit *c)
 {
 	for (size_t i = 0; i < ax->n; i++)
-		if (ax->commits[i] == commit)
+		if (ax->commits[i] == c)
 			return i;
 	return 0;
 }
 
-static const struct walk_step *step_at(const struct walk_probe *p, size_t commit)
+static const struct walk_step *step_at(const struct walk_probe *p, const struct walk_commit *c)
 {
 	for (size_t i = 0; i < p->n_steps; i++)
-		if (p->steps[i].commit == commit)
+		if (p->steps[i].c == c)
 			return &p->steps[i];
 	return NULL;
 }
 
-static int is_gap(const struct walk_probe *p, size_t commit)
+static int is_gap(const struct walk_probe *p, const struct walk_commit *c)
 {
 	for (size_t i = 0; i < p->n_gaps; i++)
-		if (p->gaps[i] == commit)
+		if (p->gaps[i] == c)
 			return 1;
 	return 0;
 }
@@ -74,10 +74,8 @@ static void write_pct(FILE *f, const struct walk_step *st)
 		fputs("from 0", f);
 }
 
-static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *ax,
-		  const struct walk_probe *p)
+static void chart(FILE *f, const struct lane_axis *ax, const struct walk_probe *p)
 {
-	const struct walk_file *w = s->w;
 	double lo = p->figs[0].cycles, hi = lo, pad, y;
 	size_t i, every = (ax->n + MAX_XLABELS - 1) / MAX_XLABELS, prev_pos = 0;
 	bool open = false;
@@ -108,7 +106,7 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 	fprintf(f, "<text class=\"unit\" x=\"4\" y=\"%d\">lane cycles</text></g>\n", PY0 - 16);
 	/* The commits: a label for some, a mark for a skipped commit or one without the probe. */
 	for (i = 0; i < ax->n; i++) {
-		const struct walk_commit *c = &w->commits[ax->commits[i]];
+		const struct walk_commit *c = ax->commits[i];
 		double x = x_of(ax, i);
 
 		if (c->status == WALK_SKIP)
@@ -135,7 +133,7 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 	}
 	/* The line, broken at every gap: no step is judged across one. */
 	for (i = 0; i < p->n_figs; i++) {
-		size_t pos = axis_pos(ax, p->figs[i].commit);
+		size_t pos = axis_pos(ax, p->figs[i].c);
 		bool broken = !i;
 
 		for (size_t k = i ? prev_pos + 1 : pos; k < pos; k++)
@@ -153,9 +151,9 @@ static void chart(FILE *f, const struct walk_steps *s, const struct lane_axis *a
 	if (open)
 		fputs("\"/>\n", f);
 	for (i = 0; i < p->n_figs; i++) {
-		const struct walk_commit *c = &w->commits[p->figs[i].commit];
-		const struct walk_step *st = step_at(p, p->figs[i].commit);
-		double x = x_of(ax, axis_pos(ax, p->figs[i].commit));
+		const struct walk_commit *c = p->figs[i].c;
+		const struct walk_step *st = step_at(p, c);
+		double x = x_of(ax, axis_pos(ax, c));
 
 		y = Y(p->figs[i].cycles);
 		if (st) {
@@ -215,10 +213,10 @@ static void step_functions(FILE *f, const struct walk_step *st)
 	}
 }
 
-static void step_row(FILE *f, const struct walk_steps *s, const struct walk_probe *p,
-		     const struct walk_step *st, bool with_probe)
+static void step_row(FILE *f, const struct walk_probe *p, const struct walk_step *st,
+		     bool with_probe)
 {
-	const struct walk_commit *c = &s->w->commits[st->commit];
+	const struct walk_commit *c = st->c;
 
 	fputs("<tr class=\"wstep\"><td class=\"name\">", f);
 	short_rev(f, c);
@@ -232,7 +230,7 @@ static void step_row(FILE *f, const struct walk_steps *s, const struct walk_prob
 		st->after, st->after > st->before ? "v-slower" : "v-faster");
 	write_pct(f, st);
 	fputs("</td><td class=\"name\">", f);
-	short_rev(f, &s->w->commits[st->from]);
+	short_rev(f, st->from);
 	fputs("</td><td>", f);
 	step_functions(f, st);
 	fputs("</td></tr>\n", f);
@@ -258,7 +256,7 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 		return -ENOMEM;
 	for (i = 0; i < w->n_commits; i++)
 		if (w->commits[i].lane == l->lane)
-			ax.commits[ax.n++] = i;
+			ax.commits[ax.n++] = &w->commits[i];
 	for (j = 0; j < l->n_probes; j++)
 		nsteps += l->probes[j].n_steps;
 	fprintf(f, "<section id=\"lane-%s\"><h2>Lane %s</h2>\n<p class=\"summary\">%zu "
@@ -270,19 +268,19 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 		for (i = 0; i < ax.n; i++)
 			for (j = 0; j < l->n_probes; j++)
 				for (k = 0; k < l->probes[j].n_steps; k++)
-					if (l->probes[j].steps[k].commit == ax.commits[i])
-						step_row(f, s, &l->probes[j], &l->probes[j].steps[k], true);
+					if (l->probes[j].steps[k].c == ax.commits[i])
+						step_row(f, &l->probes[j], &l->probes[j].steps[k], true);
 		fputs("</tbody></table></div>\n", f);
 	}
 	if (l->n_skipped) {
 		fputs("<p>Skipped commits:</p><ul class=\"changes\">\n", f);
 		for (i = 0; i < l->n_skipped; i++) {
 			fputs("<li>", f);
-			short_rev(f, &w->commits[l->skipped[i]]);
+			short_rev(f, l->skipped[i]);
 			fputc(' ', f);
-			html_escape(f, w->commits[l->skipped[i]].subject);
+			html_escape(f, l->skipped[i]->subject);
 			fputs(": <span class=\"reason\">", f);
-			html_escape(f, w->commits[l->skipped[i]].reason);
+			html_escape(f, l->skipped[i]->reason);
 			fputs("</span></li>\n", f);
 		}
 		fputs("</ul>\n", f);
@@ -312,11 +310,11 @@ static int lane_section(FILE *f, const struct walk_steps *s, const struct walk_l
 			fprintf(f, " <small>%zu step%s, measured at %zu of %zu "
 				"commits</small></h3>\n", p->n_steps, p->n_steps == 1 ? "" : "s",
 				p->n_figs, ax.n);
-			chart(f, s, &ax, p);
+			chart(f, &ax, p);
 			if (p->n_steps) {
 				steps_table_head(f, false);
 				for (k = 0; k < p->n_steps; k++)
-					step_row(f, s, p, &p->steps[k], false);
+					step_row(f, p, &p->steps[k], false);
 				fputs("</tbody></table></div>\n", f);
 			}
 			fputs("</div>\n", f);

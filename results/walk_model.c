@@ -2,7 +2,6 @@
 /* walk_model.c - the walk file's reader and writer, and the steps document's writer (walk_model.h). */
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,20 +19,10 @@ const char *const walk_status_names[WALK_STATUS_N] = { "ok", "skip" };
 
 /* ---- reader ---- */
 
-/* A string or null (absent too): 0 with *out NULL for null or absent, -EINVAL otherwise. */
-static int nullable_string(struct jcheck *c, json_t *obj, const char *key, const char **out)
-{
-	json_t *v = json_object_get(obj, key);
-
-	*out = NULL;
-	if (!v || json_is_null(v))
-		return 0;
-	return jcheck_string(c, obj, key, JCHECK_REQUIRED, 1, out);
-}
-
 /*
- * A member that is a string or null (absent: NULL): its custom hooks. The
- * writer writes NULL as null, or leaves it out (omit_null).
+ * A member that is a string ("" too: a walk list's empty "commands") or null
+ * (absent: NULL): its custom hooks. The writer writes NULL as null, or
+ * leaves it out (omit_null). FIELD_CSTR with FIELD_NULL would refuse "".
  */
 #define WALK_NULLABLE(name, st, m, omit_null)						\
 static json_t *name##_write(const void *p, bool *omit)					\
@@ -45,21 +34,20 @@ static json_t *name##_write(const void *p, bool *omit)					\
 }											\
 static int name##_read(struct jcheck *c, json_t *obj, void *p)				\
 {											\
-	return nullable_string(c, obj, #name, &((st *)p)->m);				\
+	json_t *v = json_object_get(obj, #name);					\
+											\
+	((st *)p)->m = NULL;								\
+	return !v || json_is_null(v) ? 0 :						\
+	       jcheck_string(c, obj, #name, JCHECK_REQUIRED, 1, &((st *)p)->m);		\
 }											\
 static const struct field_custom name##_custom = { name##_write, name##_read, NULL }
 
 static int is_rev(const char *s)
 {
-	size_t i;
-
-	for (i = 0; s[i]; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') ||
-		      (s[i] >= 'A' && s[i] <= 'F')))
-			return 0;
-	return i == WALK_REV_LEN;
+	return strlen(s) == WALK_REV_LEN && strspn(s, "0123456789abcdefABCDEF") == WALK_REV_LEN;
 }
 
+/* Before the table: a file that is no walk is told so, another version named. */
 static int read_header(struct jcheck *c, json_t *root)
 {
 	json_t *schema = json_object_get(root, "schema"), *version;
@@ -203,27 +191,6 @@ WALK_NULLABLE(reason, struct walk_commit, reason, false);
 WALK_NULLABLE(run, struct walk_commit, run, false);
 WALK_NULLABLE(commands, struct walk_file, commands, true);
 
-static json_t *schema_write(const void *p, bool *omit)
-{
-	return json_string(WALK_SCHEMA);
-}
-
-static int schema_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return read_header(c, obj);
-}
-
-static json_t *version_write(const void *p, bool *omit)
-{
-	return json_integer(WALK_SCHEMA_VERSION);
-}
-
-/* read_header read it with "schema". */
-static int version_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return 0;
-}
-
 static json_t *lanes_write(const void *p, bool *omit)
 {
 	const struct walk_file *w = p;
@@ -237,8 +204,6 @@ static json_t *lanes_write(const void *p, bool *omit)
 	return a;
 }
 
-static const struct field_custom schema_custom = { schema_write, schema_read, NULL };
-static const struct field_custom version_custom = { version_write, version_read, NULL };
 static const struct field_custom lanes_custom = { lanes_write, read_lanes, NULL };
 
 static const struct field commit_table[] = {
@@ -260,8 +225,8 @@ static const struct field tool_table[] = {
 const struct field_desc walk_tool_fields = FIELD_DESC("walk_tool", tool_table);
 
 static const struct field walk_table[] = {
-	FIELD_CUSTOM("schema", FIELD_REQUIRED, &schema_custom),
-	FIELD_CUSTOM("schema_version", FIELD_REQUIRED, &version_custom),
+	FIELD_CONST_STR("schema", WALK_SCHEMA),		/* read_header before them */
+	FIELD_CONST_INT("schema_version", WALK_SCHEMA_VERSION),
 	FIELD_OBJ_FLAT("tool", FIELD_OMIT_ZERO, &walk_tool_fields),
 	FIELD_CSTR(struct walk_file, repository, "repository", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
 	FIELD_CSTR(struct walk_file, range, "range", FIELD_EMPTY_OK | FIELD_OMIT_NULL),
@@ -279,6 +244,7 @@ static int read_document(struct jcheck *c, json_t *root, void *p)
 {
 	struct walk_file *w = p;
 
+	TRY(read_header(c, root));
 	TRY(fields_read(c, root, &walk_fields, w));
 	/* A commit has a run or a reason, never both. */
 	for (size_t i = 0; i < w->n_commits; i++) {
@@ -384,98 +350,131 @@ int walk_file_is_walk(const char *path)
 
 /* ---- writers ---- */
 
-static json_t *nullable(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 json_t *walk_json(const struct walk_file *w)
 {
 	return fields_write(&walk_fields, w);
 }
 
-static json_t *pair(const double v[2])
+/*
+ * The steps document's tables (written only). A step, a figure and a
+ * skipped commit reach their commit through a pointer: its fields go into
+ * their object (FIELD_DEREF | FIELD_INLINE); a figure's, the rev alone.
+ */
+#define WC struct walk_commit
+static const struct field rev_subject_table[] = {
+	FIELD_CSTR(WC, rev, "rev", 0),
+	FIELD_CSTR(WC, subject, "subject", 0),
+};
+static const struct field_desc rev_subject_fields = FIELD_DESC("walk_rev", rev_subject_table);
+static const struct field_desc rev_fields = { .name = "walk_rev", .f = rev_subject_table, .n = 1 };
+static const struct field from_table[] = { FIELD_CSTR(WC, rev, "from_rev", 0) };
+static const struct field_desc from_fields = FIELD_DESC("walk_from", from_table);
+static const struct field skip_table[] = {
+	FIELD_CSTR(WC, rev, "rev", 0),
+	FIELD_CSTR(WC, reason, "reason", 0),
+};
+static const struct field_desc skip_fields = FIELD_DESC("walk_skip", skip_table);
+/* An element of skipped is the pointer to the commit itself. */
+static const struct field skipped_table[] = {
+	{ "", FIELD_T_OBJECT, 0, FIELD_DEREF | FIELD_INLINE, .sub = &skip_fields },
+};
+static const struct field_desc skipped_fields = FIELD_DESC("walk_skipped", skipped_table);
+#undef WC
+
+/* [before, after] pairs: two doubles of an array, one after the other. */
+#define PAIR(st, m, key) FIELD_NUMS_FIXED(st, m[0], key, 0, 2, sizeof(double))
+static const struct field fn_table[] = {
+	FIELD_CSTR(struct walk_fn_change, name, "name", 0),
+	PAIR(struct walk_fn_change, insn, "insn_per_op"),
+	PAIR(struct walk_fn_change, calls, "calls_per_op"),
+};
+static const struct field_desc fn_fields = FIELD_DESC("walk_fn_change", fn_table);
+static const struct field census_table[] = {
+	FIELD_CSTR(struct walk_census_change, insn, "insn", 0),
+	FIELD_CSTR(struct walk_census_change, operand, "operand", FIELD_NULL),
+	PAIR(struct walk_census_change, per_op, "per_op"),
+};
+static const struct field_desc census_fields = FIELD_DESC("walk_census_change", census_table);
+
+#define WS struct walk_step
+static const struct field step_table[] = {
+	FIELD_OBJ_PTR(WS, c, "", FIELD_INLINE, &rev_subject_fields),
+	FIELD_OBJ_PTR(WS, from, "", FIELD_INLINE, &from_fields),
+	FIELD_NUM(WS, before, "before", 0),
+	FIELD_NUM(WS, after, "after", 0),
+	FIELD_NUM(WS, change_pct, "change_pct", FIELD_SIGNED | FIELD_NULL),	/* null from 0 */
+	/* When both runs have the probe's exit path; the census when both have one. */
+	{ "kernel_insn_per_op", FIELD_T_NUMS, FIELD_OFF(WS, kernel_insn[0], double),
+	  FIELD_FIXED | FIELD_PRESENT, .max = 2, .elem = sizeof(double),
+	  .off_present = FIELD_OFF(WS, has_path, bool) },
+	FIELD_ARRAY_P(WS, fns, n_fns, has_path, "functions", 0, &fn_fields, struct walk_fn_change,
+		      RESULT_MAX_ITEMS),
+	FIELD_ARRAY_P(WS, census, n_census, has_census, "census", 0, &census_fields,
+		      struct walk_census_change, RESULT_MAX_ITEMS),
+};
+#undef WS
+#undef PAIR
+static const struct field_desc step_fields = FIELD_DESC("walk_step", step_table);
+
+static const struct field fig_table[] = {
+	FIELD_OBJ_PTR(struct walk_fig, c, "", FIELD_INLINE, &rev_fields),
+	FIELD_NUM(struct walk_fig, cycles, "cycles", 0),
+};
+static const struct field_desc fig_fields = FIELD_DESC("walk_fig", fig_table);
+
+/* A probe's gaps: their commits' revs. */
+static json_t *gaps_write(const void *p, bool *omit)
 {
-	return json_pack("[f, f]", v[0], v[1]);
+	const struct walk_probe *wp = p;
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < wp->n_gaps; i++)
+		if (json_array_append_new(a, json_string(wp->gaps[i]->rev))) {
+			json_decref(a);
+			return NULL;
+		}
+	return a;
 }
+static const struct field_custom gaps_custom = { gaps_write, NULL, NULL };
 
-static json_t *step_json(const struct walk_steps *s, const struct walk_step *st)
-{
-	const struct walk_commit *c = &s->w->commits[st->commit], *from = &s->w->commits[st->from];
-	json_t *o = json_pack("{s:s, s:s, s:s, s:f, s:f}", "rev", c->rev, "subject", c->subject,
-			      "from_rev", from->rev, "before", st->before, "after", st->after);
-	json_t *a;
+static const struct field probe_table[] = {
+	FIELD_CSTR(struct walk_probe, name, "name", 0),
+	FIELD_ARRAY(struct walk_probe, figs, n_figs, "figures", 0, &fig_fields, struct walk_fig,
+		    RESULT_MAX_ITEMS, NULL),
+	FIELD_CUSTOM("not_measured", 0, &gaps_custom),
+	FIELD_ARRAY(struct walk_probe, steps, n_steps, "steps", 0, &step_fields, struct walk_step,
+		    RESULT_MAX_ITEMS, NULL),
+};
+static const struct field_desc probe_fields = FIELD_DESC("walk_probe", probe_table);
 
-	if (!o)
-		return NULL;
-	/* From 0 cycles there is no percentage: null. */
-	json_object_set_new(o, "change_pct",
-			    isfinite(st->change_pct) ? json_real(st->change_pct) : json_null());
-	if (!st->has_path)
-		return o;
-	json_object_set_new(o, "kernel_insn_per_op", pair(st->kernel_insn));
-	a = json_array();
-	for (size_t i = 0; a && i < st->n_fns; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "name", st->fns[i].name,
-						   "insn_per_op", pair(st->fns[i].insn),
-						   "calls_per_op", pair(st->fns[i].calls)));
-	json_object_set_new(o, "functions", a);
-	if (!st->has_census)
-		return o;
-	a = json_array();
-	for (size_t i = 0; a && i < st->n_census; i++)
-		json_array_append_new(a, json_pack("{s:s, s:o, s:o}", "insn", st->census[i].insn,
-						   "operand", nullable(st->census[i].operand),
-						   "per_op", pair(st->census[i].per_op)));
-	json_object_set_new(o, "census", a);
-	return o;
-}
+static const struct field lane_table[] = {
+	FIELD_ENUM(struct walk_lane, lane, "lane", 0, host_lane_names, HOST_LANE_N),
+	FIELD_SIZE(struct walk_lane, n_ok, "ok_commits", 0, RESULT_MAX_ITEMS),
+	FIELD_ARRAY(struct walk_lane, probes, n_probes, "probes", 0, &probe_fields,
+		    struct walk_probe, RESULT_MAX_ITEMS, NULL),
+	FIELD_STRINGS(struct walk_lane, two_vcpu, n_two_vcpu, "not_judged_two_vcpus", 0,
+		      RESULT_MAX_ITEMS),
+	FIELD_ARRAY(struct walk_lane, skipped, n_skipped, "skipped", 0, &skipped_fields,
+		    const struct walk_commit *, RESULT_MAX_ITEMS, NULL),
+};
+static const struct field_desc lane_fields = FIELD_DESC("walk_lane", lane_table);
 
-static json_t *probe_json(const struct walk_steps *s, const struct walk_probe *p)
-{
-	json_t *figs = json_array(), *steps = json_array(), *gaps = json_array();
-
-	for (size_t i = 0; figs && i < p->n_figs; i++)
-		json_array_append_new(figs, json_pack("{s:s, s:f}",
-						      "rev", s->w->commits[p->figs[i].commit].rev,
-						      "cycles", p->figs[i].cycles));
-	for (size_t i = 0; gaps && i < p->n_gaps; i++)
-		json_array_append_new(gaps, json_string(s->w->commits[p->gaps[i]].rev));
-	for (size_t i = 0; steps && i < p->n_steps; i++)
-		json_array_append_new(steps, step_json(s, &p->steps[i]));
-	return json_pack("{s:s, s:o, s:o, s:o}", "name", p->name, "figures", figs,
-			 "not_measured", gaps, "steps", steps);
-}
-
-static json_t *lane_json(const struct walk_steps *s, const struct walk_lane *l)
-{
-	json_t *probes = json_array(), *two = json_array(), *skipped = json_array();
-
-	for (size_t i = 0; probes && i < l->n_probes; i++)
-		json_array_append_new(probes, probe_json(s, &l->probes[i]));
-	for (size_t i = 0; two && i < l->n_two_vcpu; i++)
-		json_array_append_new(two, json_string(l->two_vcpu[i]));
-	for (size_t i = 0; skipped && i < l->n_skipped; i++) {
-		const struct walk_commit *c = &s->w->commits[l->skipped[i]];
-
-		json_array_append_new(skipped,
-				      json_pack("{s:s, s:s}", "rev", c->rev, "reason", c->reason));
-	}
-	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "lane", host_lane_names[l->lane],
-			 "ok_commits", (json_int_t)l->n_ok, "probes", probes,
-			 "not_judged_two_vcpus", two, "skipped", skipped);
-}
+static const struct field walk_name_table[] = { FIELD_CSTR(struct walk_file, name, "walk", 0) };
+static const struct field_desc walk_name_fields = FIELD_DESC("walk_name", walk_name_table);
+static const struct field steps_table[] = {
+	FIELD_CONST_STR("schema", WALK_STEPS_SCHEMA),
+	FIELD_CONST_INT("schema_version", WALK_STEPS_SCHEMA_VERSION),
+	FIELD_OBJ_PTR(struct walk_steps, w, "", FIELD_INLINE, &walk_name_fields),
+	FIELD_NUM(struct walk_steps, spread_pct, "spread_pct", 0),
+	FIELD_NUM(struct walk_steps, floor_cycles, "floor_cycles", 0),
+	FIELD_ARRAY(struct walk_steps, lanes, n_lanes, "lanes", 0, &lane_fields, struct walk_lane,
+		    HOST_LANE_N, NULL),
+};
+static const struct field_desc steps_fields = FIELD_DESC("walk_steps", steps_table);
 
 json_t *walk_steps_json(const struct walk_steps *s)
 {
-	json_t *lanes = json_array();
-
-	for (size_t i = 0; lanes && i < s->n_lanes; i++)
-		json_array_append_new(lanes, lane_json(s, &s->lanes[i]));
-	return json_pack("{s:s, s:i, s:s, s:f, s:f, s:o}", "schema", WALK_STEPS_SCHEMA,
-			 "schema_version", WALK_STEPS_SCHEMA_VERSION,
-			 "walk", s->w->name ? s->w->name : "", "spread_pct", s->spread_pct,
-			 "floor_cycles", s->floor_cycles, "lanes", lanes);
+	return fields_write(&steps_fields, s);
 }
 
 /* doc (its reference taken) to path ("-": stdout) atomically. */

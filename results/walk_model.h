@@ -109,10 +109,11 @@ int walk_file_is_walk(const char *path);
 /*
  * The steps document: per lane, per one-vCPU probe, its lane cycles at
  * every ok commit where it ran and the steps among them. Filled by
- * compare/walk_steps.c; strings are borrowed from the walk and its runs.
+ * compare/walk_steps.c (commits and strings borrowed from the walk and its
+ * runs), written by walk_model.c's field tables.
  */
 struct walk_fig {
-	size_t commit;				/* index in the walk's commits */
+	const struct walk_commit *c;		/* the commit (one of the walk's) */
 	double cycles;				/* the probe's cycles.median in that run */
 };
 
@@ -128,7 +129,7 @@ struct walk_census_change {
 };
 
 struct walk_step {
-	size_t commit, from;			/* the commit, and the ok commit before it */
+	const struct walk_commit *c, *from;	/* the commit, and the ok commit before it */
 	double before, after, change_pct;	/* lane cycles, after vs before in % */
 	bool has_path;				/* both runs have the probe's exit path */
 	double kernel_insn[2];			/* L1 kernel instructions per op (has_path) */
@@ -145,7 +146,7 @@ struct walk_probe {
 	size_t n_figs;
 	struct walk_step *steps;
 	size_t n_steps;
-	size_t *gaps;				/* ok commits where it did not run ok (or is absent) */
+	const struct walk_commit **gaps;	/* ok commits where it did not run ok (or is absent) */
 	size_t n_gaps;
 };
 
@@ -156,7 +157,7 @@ struct walk_lane {
 	size_t n_probes;
 	const char **two_vcpu;			/* probes not judged: they run two vCPUs */
 	size_t n_two_vcpu;
-	size_t *skipped;			/* the lane's skip commits */
+	const struct walk_commit **skipped;	/* the lane's skip commits */
 	size_t n_skipped;
 };
 

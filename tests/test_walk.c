@@ -351,6 +351,33 @@ static void test_profiled(const char *walk)
 	}
 }
 
+/* The steps document's step of invd at commit 3 (st): every key, in order. */
+static void step_json_is(const struct walk_steps *s, const struct walk_step *st)
+{
+	json_t *doc = walk_steps_json(s), *probes, *p, *step = NULL;
+	char *text, want[1024];
+	size_t i;
+
+	probes = json_object_get(json_array_get(json_object_get(doc, "lanes"), 0), "probes");
+	json_array_foreach(probes, i, p)
+		if (!strcmp(fixture_str(p, "name"), "invd"))
+			step = json_array_get(json_object_get(p, "steps"), 0);
+	text = step ? json_dumps(step, JSON_COMPACT | JSON_REAL_PRECISION(10)) : NULL;
+	snprintf(want, sizeof(want), "{\"rev\":\"%s\",\"subject\":\"KVM: x86: change number 3 ",
+		 revs[2]);
+	ok(st && text && !strncmp(text, want, strlen(want)), "census: the step's JSON opens with "
+	   "its commit's rev and subject");
+	snprintf(want, sizeof(want), "\"from_rev\":\"%s\",\"before\":1000.0,\"after\":1050.0,"
+		 "\"change_pct\":5.0,\"kernel_insn_per_op\":[488.0,538.0],\"functions\":"
+		 "[{\"name\":\"kvm_emulate_invd\",\"insn_per_op\":[20.0,70.0],"
+		 "\"calls_per_op\":[1.0,2.0]}],\"census\":[{\"insn\":\"wrmsr\","
+		 "\"operand\":\"IA32_XSS\",\"per_op\":[0.0,1.0]}]}", revs[1]);
+	tap_is_str(text ? strstr(text, "\"from_rev\"") : NULL, want,
+		   "census: the step's JSON, its pairs [before, after] and census");
+	free(text);
+	json_decref(doc);
+}
+
 /* The census of both sides of the step, set in memory: the rows that changed per op. */
 static void test_census(const char *walk)
 {
@@ -392,6 +419,7 @@ static void test_census(const char *walk)
 	ok(st && st->has_census && st->n_census == 1, "census: one row changed (%zu)", st ? st->n_census : 0);
 	ok(st && st->n_census && !strcmp(st->census[0].insn, "wrmsr") && st->census[0].per_op[0] == 0 &&
 	   st->census[0].per_op[1] == 1, "census: wrmsr IA32_XSS 0 -> 1 per op (absent before: 0)");
+	step_json_is(&s, st);
 	m = open_memstream(&text, &len);
 	walk_steps_print(m, &s);
 	fclose(m);

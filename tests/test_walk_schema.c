@@ -4,9 +4,10 @@
  * walk_fields, walk_tool_fields, walk_commit_fields) agree with
  * docs/walk-schema.json: every field is a property of the matching type
  * (string, empty or not; enum with its names; integer with its bounds;
- * boolean; object; array of the sub table with its most items), the
- * required lists are the tables' required fields, and the schema has no
- * property the tables lack. A custom field's type is the one given here.
+ * boolean; object; array of the sub table with its most items; a
+ * constant, the schema's "const" or one-value "enum"), the required lists
+ * are the tables' required fields, and the schema has no property the
+ * tables lack. A custom field's type is the one given here.
  * Made-up wrong tables must fail the check. Run from the top of the tree.
  */
 #include <limits.h>
@@ -23,8 +24,8 @@
 static const struct {
 	const char *key, *type;
 } custom_types[] = {
-	{ "schema", "const" }, { "schema_version", "integer" }, { "lanes", "array" },
-	{ "commands", "string|null" }, { "reason", "string|null" }, { "run", "string|null" },
+	{ "lanes", "array" }, { "commands", "string|null" }, { "reason", "string|null" },
+	{ "run", "string|null" },
 };
 
 /* Problems are counted and the first few told. */
@@ -117,6 +118,13 @@ static void check_field(json_t *p, const struct field *f, const char *where, int
 		else
 			check_object(json_object_get(p, "items"), f->sub, f->key, bad);
 		break;
+	case FIELD_T_CONST:	/* a string's "const", an integer's one-value "enum" */
+		en = f->names ? json_object_get(p, "const") : json_object_get(p, "enum");
+		if (f->names ? !json_is_string(en) || strcmp(json_string_value(en), f->names[0]) :
+		    strcmp(type, "integer") || json_array_size(en) != 1 ||
+		    json_integer_value(json_array_get(en, 0)) != f->min)
+			problem(bad, where, f->key, "not the table's constant in the JSON Schema");
+		break;
 	case FIELD_T_CUSTOM:
 		for (size_t i = 0; i < ARRAY_SIZE(custom_types); i++)
 			if (!strcmp(custom_types[i].key, f->key)) {
@@ -195,10 +203,10 @@ static const struct field fake_tool[] = {
 };
 static const struct field_desc fake_tool_fields = FIELD_DESC("walk_tool", fake_tool);
 
-#define FAKE_WALK(name, every_, lanes_fl, tool, commit)					\
+#define FAKE_WALK(name, version, every_, lanes_fl, tool, commit)				\
 static const struct field name##_table[] = {						\
-	FIELD_CUSTOM("schema", FIELD_REQUIRED, NULL),					\
-	FIELD_CUSTOM("schema_version", FIELD_REQUIRED, NULL),				\
+	FIELD_CONST_STR("schema", WALK_SCHEMA),						\
+	FIELD_CONST_INT("schema_version", (version)),					\
 	FIELD_OBJ_FLAT("tool", 0, tool),						\
 	FIELD_CSTR(struct walk_file, repository, "repository", FIELD_EMPTY_OK),		\
 	FIELD_CSTR(struct walk_file, range, "range", FIELD_EMPTY_OK),			\
@@ -213,18 +221,21 @@ static const struct field name##_table[] = {						\
 static const struct field_desc name = FIELD_DESC("walk", name##_table)
 
 #define EVERY(min_)	FIELD_INT(struct walk_file, every, "every", 0, (min_), LLONG_MAX)
-FAKE_WALK(fake_right, EVERY(1), FIELD_REQUIRED, &walk_tool_fields, &walk_commit_fields);
-FAKE_WALK(fake_bound, EVERY(0), FIELD_REQUIRED, &walk_tool_fields, &walk_commit_fields);
-FAKE_WALK(fake_bool, FIELD_FLAG(struct walk_file, first_parent, "every", 0), FIELD_REQUIRED,
+#define V WALK_SCHEMA_VERSION
+FAKE_WALK(fake_right, V, EVERY(1), FIELD_REQUIRED, &walk_tool_fields, &walk_commit_fields);
+FAKE_WALK(fake_version, V + 1, EVERY(1), FIELD_REQUIRED, &walk_tool_fields, &walk_commit_fields);
+FAKE_WALK(fake_bound, V, EVERY(0), FIELD_REQUIRED, &walk_tool_fields, &walk_commit_fields);
+FAKE_WALK(fake_bool, V, FIELD_FLAG(struct walk_file, first_parent, "every", 0), FIELD_REQUIRED,
 	  &walk_tool_fields, &walk_commit_fields);
-FAKE_WALK(fake_req, EVERY(1), 0, &walk_tool_fields, &walk_commit_fields);
-FAKE_WALK(fake_extra, EVERY(1), FIELD_REQUIRED, &fake_tool_fields, &walk_commit_fields);
-FAKE_WALK(fake_items, EVERY(1), FIELD_REQUIRED, &walk_tool_fields, &fake_commit_fields);
+FAKE_WALK(fake_req, V, EVERY(1), 0, &walk_tool_fields, &walk_commit_fields);
+FAKE_WALK(fake_extra, V, EVERY(1), FIELD_REQUIRED, &fake_tool_fields, &walk_commit_fields);
+FAKE_WALK(fake_items, V, EVERY(1), FIELD_REQUIRED, &walk_tool_fields, &fake_commit_fields);
 
 static const struct {
 	const struct field_desc *d;
 	const char *why;
 } fakes[] = {
+	{ &fake_version, "another schema_version" },
 	{ &fake_bound, "every's minimum changed" },
 	{ &fake_bool, "every a boolean" },
 	{ &fake_req, "lanes optional" },
