@@ -215,7 +215,8 @@ static int cstr_null_read(struct jcheck *c, json_t *obj, const struct field *f, 
 	*MEMBER(p, f, const char *) = NULL;
 	if (!v || json_is_null(v))
 		return 0;
-	rc = jcheck_string(c, obj, f->key, JCHECK_REQUIRED, 0, MEMBER(p, f, const char *));
+	rc = jcheck_string(c, obj, f->key, JCHECK_REQUIRED, !!(f->flags & FIELD_EMPTY_OK),
+			   MEMBER(p, f, const char *));
 	return rc < 0 ? rc : 0;
 }
 

@@ -19,29 +19,6 @@ const char *const walk_status_names[WALK_STATUS_N] = { "ok", "skip" };
 
 /* ---- reader ---- */
 
-/*
- * A member that is a string ("" too: a walk list's empty "commands") or null
- * (absent: NULL): its custom hooks. The writer writes NULL as null, or
- * leaves it out (omit_null). FIELD_CSTR with FIELD_NULL would refuse "".
- */
-#define WALK_NULLABLE(name, st, m, omit_null)						\
-static json_t *name##_write(const void *p, bool *omit)					\
-{											\
-	const char *s = ((const st *)p)->m;						\
-											\
-	*omit = !s && (omit_null);							\
-	return s ? json_string(s) : *omit ? NULL : json_null();				\
-}											\
-static int name##_read(struct jcheck *c, json_t *obj, void *p)				\
-{											\
-	json_t *v = json_object_get(obj, #name);					\
-											\
-	((st *)p)->m = NULL;								\
-	return !v || json_is_null(v) ? 0 :						\
-	       jcheck_string(c, obj, #name, JCHECK_REQUIRED, 1, &((st *)p)->m);		\
-}											\
-static const struct field_custom name##_custom = { name##_write, name##_read, NULL }
-
 static int is_rev(const char *s)
 {
 	return strlen(s) == WALK_REV_LEN && strspn(s, "0123456789abcdefABCDEF") == WALK_REV_LEN;
@@ -187,9 +164,6 @@ static int walk_check(struct jcheck *c, const void *p)
 	return check_unique(c, w);
 }
 
-WALK_NULLABLE(reason, struct walk_commit, reason, false);
-WALK_NULLABLE(run, struct walk_commit, run, false);
-WALK_NULLABLE(commands, struct walk_file, commands, true);
 
 static json_t *lanes_write(const void *p, bool *omit)
 {
@@ -212,8 +186,8 @@ static const struct field commit_table[] = {
 	FIELD_ENUM(struct walk_commit, lane, "lane", FIELD_REQUIRED, host_lane_names, HOST_LANE_N),
 	FIELD_ENUM(struct walk_commit, status, "status", FIELD_REQUIRED, walk_status_names,
 		   WALK_STATUS_N),
-	FIELD_CUSTOM("reason", 0, &reason_custom),
-	FIELD_CUSTOM("run", 0, &run_custom),
+	FIELD_CSTR(struct walk_commit, reason, "reason", FIELD_NULL | FIELD_EMPTY_OK),
+	FIELD_CSTR(struct walk_commit, run, "run", FIELD_NULL | FIELD_EMPTY_OK),
 };
 const struct field_desc walk_commit_fields = FIELD_DESC_CHECK("walk_commit", commit_table,
 							      commit_check);
@@ -234,7 +208,8 @@ static const struct field walk_table[] = {
 	FIELD_INT(struct walk_file, every, "every", FIELD_OMIT_ZERO | FIELD_OMIT_NEG, 1, LLONG_MAX),
 	FIELD_CUSTOM("lanes", FIELD_REQUIRED, &lanes_custom),
 	FIELD_FLAG(struct walk_file, profile, "profile", FIELD_OMIT_NEG),
-	FIELD_CUSTOM("commands", 0, &commands_custom),
+	/* "" too: a walk list's empty commands line */
+	FIELD_CSTR(struct walk_file, commands, "commands", FIELD_NULL | FIELD_EMPTY_OK | FIELD_OMIT_NULL),
 	FIELD_ARRAY(struct walk_file, commits, n_commits, "commits", FIELD_REQUIRED,
 		    &walk_commit_fields, struct walk_commit, RESULT_MAX_ITEMS, NULL),
 };
