@@ -229,17 +229,14 @@ json_t *result_map_json(const struct result_map *m)
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out)
 {
 	struct result_map *m;
-	int rc;
 
 	if (!json_is_object(obj))
 		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	m = result_map_new();
-	if (!m)
+	if (!(m = result_map_new()))
 		return jcheck_fail(c, "out of memory");
-	rc = fields_read(c, obj, &result_map_fields, m);
-	if (rc < 0) {
+	if (fields_read(c, obj, &result_map_fields, m) < 0) {
 		result_map_free(m);
-		return rc;
+		return -EINVAL;	/* c has the message */
 	}
 	*out = m;
 	return 0;
