@@ -118,7 +118,6 @@ static int est_check(struct jcheck *c, const void *p)
 static int noise_check(struct jcheck *c, const void *p)
 {
 	const struct noise_floor *nf = p;
-	char q[80];
 
 	for (size_t i = 0; i < nf->n_probes; i++) {
 		const struct noise_probe *np = &nf->probes[i];
@@ -135,12 +134,8 @@ static int noise_check(struct jcheck *c, const void *p)
 			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs,
 					   np->rounds);
 		}
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(nf->probes[j].name, np->name) == 0) {
-				jcheck_push_key(c, "name");
-				return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-						   jcheck_quote(np->name, q, sizeof(q)), j);
-			}
+		TRY(run_probe_name_unique(c, nf->probes, i, sizeof(*np),
+					  offsetof(struct noise_probe, name)));
 		jcheck_pop(c, mark);
 	}
 	return 0;

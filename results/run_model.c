@@ -242,13 +242,26 @@ static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
 	return fields_read(c, obj, &unmeasured_desc, p);
 }
 
+int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off)
+{
+	const char *name = *(const char *const *)((const char *)a + i * size + off);
+	char q[80];
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(*(const char *const *)((const char *)a + j * size + off), name)) {
+			jcheck_push_key(c, "name");
+			return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
+					   jcheck_quote(name, q, sizeof(q)), j);
+		}
+	return 0;
+}
+
 int run_probes_read(struct jcheck *c, json_t *root, int required,
 		    struct run_probe **out, size_t *n)
 {
 	json_t *arr, *v;
-	size_t i, j, mark;
+	size_t i, mark;
 	struct run_probe *p;
-	char q[80];
 	int rc;
 
 	*out = NULL;
@@ -267,14 +280,7 @@ int run_probes_read(struct jcheck *c, json_t *root, int required,
 		run_probe_init(&p[i]);
 		*n = i + 1;
 		TRY(read_probe(c, v, &p[i]));
-		/* Names are the key compare matches on: they must be unique. */
-		for (j = 0; j < i; j++) {
-			if (strcmp(p[j].name, p[i].name) == 0) {
-				jcheck_push_key(c, "name");
-				return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-						   jcheck_quote(p[i].name, q, sizeof(q)), j);
-			}
-		}
+		TRY(run_probe_name_unique(c, p, i, sizeof(*p), offsetof(struct run_probe, name)));
 		jcheck_pop(c, mark);
 	}
 	return 0;
