@@ -25,6 +25,13 @@ static const struct field check_field[] = {
 };
 const struct field_desc check_fields = FIELD_DESC("check", check_field);
 
+/* A report: the "checks" array of its document. */
+static const struct field report_field[] = {
+	FIELD_ARRAY(struct check_report, r, n, "checks", 0, &check_fields, struct check_result,
+		    RESULT_MAX_ITEMS, NULL),
+};
+static const struct field_desc report_desc = FIELD_DESC("checks", report_field);
+
 /* Append *c (its strings now rep's): 0 or -ENOMEM (nothing appended). */
 static int check_append(struct check_report *rep, const struct check_result *c)
 {
@@ -115,10 +122,8 @@ void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 
 void check_report_free(struct check_report *rep)
 {
-	for (size_t i = 0; i < rep->n; i++)
-		fields_free(&check_fields, &rep->r[i]);
-	free(rep->r);
-	memset(rep, 0, sizeof(*rep));
+	fields_free(&report_desc, rep);
+	rep->cap = 0;
 }
 
 size_t check_count(const struct check_report *rep, enum check_status st)
@@ -146,16 +151,11 @@ json_t *check_report_json(const struct check_report *rep)
 
 int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
 {
-	static const struct field checks[] = {
-		FIELD_ARRAY(struct check_report, r, n, "checks", 0, &check_fields,
-			    struct check_result, RESULT_MAX_ITEMS, NULL),
-	};
-	static const struct field_desc checks_desc = FIELD_DESC("checks", checks);
 	int rc;
 
 	if (!json_object_get(root, "checks"))
 		return 1;
-	rc = fields_read(c, root, &checks_desc, rep);
+	rc = fields_read(c, root, &report_desc, rep);
 	rep->cap = rep->n;
 	return rc;
 }

@@ -39,7 +39,61 @@ static int fn_check(struct jcheck *c, const void *p)
 	return census_rows_check(c, "census", f->census, f->n_census);
 }
 
-/* Function names unique; the path's census rows as a function's. */
+/* The functions' rows for x's (insn, operand) summed into *sum: 0, or -ERANGE. */
+static int fns_sum(const struct exit_path *e, const struct exit_path_census *x, long long *sum)
+{
+	*sum = 0;
+	for (size_t f = 0; f < e->n_fns; f++)
+		for (size_t k = 0; k < e->fns[f].n_census; k++)
+			if (!exit_path_census_cmp(&e->fns[f].census[k], x) &&
+			    (__builtin_add_overflow(*sum, e->fns[f].census[k].count, sum) ||
+			     *sum > EXIT_PATH_COUNT_MAX || *sum < -EXIT_PATH_COUNT_MAX))
+				return -ERANGE;
+	return 0;
+}
+
+/* The path's row for x's (insn, operand), or NULL. */
+static const struct exit_path_census *path_row(const struct exit_path *e, const struct exit_path_census *x)
+{
+	for (size_t i = 0; i < e->n_census; i++)
+		if (!exit_path_census_cmp(&e->census[i], x))
+			return &e->census[i];
+	return NULL;
+}
+
+/*
+ * The path's census is the functions' summed: each (insn, operand) of
+ * either has on the path the sum of the functions' rows for it (absent
+ * when that is 0); the sums are checked, never wrapped.
+ */
+static int check_census_sum(struct jcheck *c, const struct exit_path *e)
+{
+	for (size_t f = 0; f <= e->n_fns; f++) {
+		const struct exit_path_census *rows = f < e->n_fns ? e->fns[f].census : e->census;
+		size_t n = f < e->n_fns ? e->fns[f].n_census : e->n_census;
+
+		for (size_t k = 0; k < n; k++) {
+			const struct exit_path_census *x = &rows[k], *p = path_row(e, x);
+			const char *op = x->operand ? x->operand : "(no operand)";
+			long long sum;
+
+			if (fns_sum(e, x, &sum))
+				return jcheck_fail(c, "census: the functions' %s %s "
+						   "sum beyond %lld", x->insn, op,
+						   EXIT_PATH_COUNT_MAX);
+			if (sum != (p ? p->count : 0))
+				return jcheck_fail(c, "census: %s %s is %lld on the path, "
+						   "but the functions' rows sum to %lld",
+						   x->insn, op, p ? p->count : 0, sum);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Function names unique; the path's census rows as a function's; a
+ * function's census only with the path's, which is their sum.
+ */
 static int path_check(struct jcheck *c, const void *p)
 {
 	const struct exit_path *e = p;
@@ -52,7 +106,14 @@ static int path_check(struct jcheck *c, const void *p)
 				return jcheck_fail(c, "function \"%s\" listed twice",
 						   e->fns[i].name);
 			}
-	return census_rows_check(c, "census", e->census, e->n_census);
+	JCHECK_TRY(census_rows_check(c, "census", e->census, e->n_census));
+	for (size_t i = 0; !e->has_census && i < e->n_fns; i++)
+		if (e->fns[i].census) {
+			jcheck_push_key(c, "functions");
+			jcheck_push_index(c, i);
+			return jcheck_fail(c, "a census, but the exit path has none");
+		}
+	return e->has_census ? check_census_sum(c, e) : 0;
 }
 
 #define EP struct exit_path
@@ -113,95 +174,25 @@ json_t *exit_path_json(const struct exit_path *e)
 	return fields_write(&exit_path_fields, e);
 }
 
-/* The functions' rows for x's (insn, operand) summed into *sum: 0, or -ERANGE. */
-static int fns_sum(const struct exit_path *e, const struct exit_path_census *x, long long *sum)
-{
-	*sum = 0;
-	for (size_t f = 0; f < e->n_fns; f++)
-		for (size_t k = 0; k < e->fns[f].n_census; k++)
-			if (!exit_path_census_cmp(&e->fns[f].census[k], x) &&
-			    (__builtin_add_overflow(*sum, e->fns[f].census[k].count, sum) ||
-			     *sum > EXIT_PATH_COUNT_MAX || *sum < -EXIT_PATH_COUNT_MAX))
-				return -ERANGE;
-	return 0;
-}
-
-/* The path's row for x's (insn, operand), or NULL. */
-static const struct exit_path_census *path_row(const struct exit_path *e, const struct exit_path_census *x)
-{
-	for (size_t i = 0; i < e->n_census; i++)
-		if (!exit_path_census_cmp(&e->census[i], x))
-			return &e->census[i];
-	return NULL;
-}
-
-/*
- * The path's census is the functions' summed: each (insn, operand) of
- * either has on the path the sum of the functions' rows for it (absent
- * when that is 0); the sums are checked, never wrapped.
- */
-static int check_census_sum(struct jcheck *c, const struct exit_path *e)
-{
-	for (size_t f = 0; f <= e->n_fns; f++) {
-		const struct exit_path_census *rows = f < e->n_fns ? e->fns[f].census : e->census;
-		size_t n = f < e->n_fns ? e->fns[f].n_census : e->n_census;
-
-		for (size_t k = 0; k < n; k++) {
-			const struct exit_path_census *x = &rows[k], *p = path_row(e, x);
-			const char *op = x->operand ? x->operand : "(no operand)";
-			long long sum;
-
-			if (fns_sum(e, x, &sum))
-				return jcheck_fail(c, "census: the functions' %s %s "
-						   "sum beyond %lld", x->insn, op,
-						   EXIT_PATH_COUNT_MAX);
-			if (sum != (p ? p->count : 0))
-				return jcheck_fail(c, "census: %s %s is %lld on the path, "
-						   "but the functions' rows sum to %lld",
-						   x->insn, op, p ? p->count : 0, sum);
-		}
-	}
-	return 0;
-}
-
 int exit_path_read(struct jcheck *c, json_t *obj, struct exit_path *e)
 {
-	json_t *o;
-	size_t mark;
-	int r;
+	static const struct field top[] = {
+		{ "exit_path", FIELD_T_OBJECT, 0, FIELD_PRESENT,
+		  .off_present = offsetof(struct exit_path, present), .sub = &exit_path_fields },
+	};
+	static const struct field_desc top_desc = FIELD_DESC("root", top);
 
 	memset(e, 0, sizeof(*e));
-	r = jcheck_object(c, obj, "exit_path", JCHECK_OPTIONAL, &o);
-	if (r)
-		return r < 0 ? -1 : 0;
-	mark = jcheck_push_key(c, "exit_path");
-	if (fields_read(c, o, &exit_path_fields, e) < 0)
-		goto fail;
-	for (size_t i = 0; !e->has_census && i < e->n_fns; i++)
-		if (e->fns[i].census) {
-			jcheck_push_key(c, "functions");
-			jcheck_push_index(c, i);
-			jcheck_fail(c, "a census, but the exit path has none");
-			goto fail;
-		}
-	if (e->has_census && check_census_sum(c, e) < 0)
-		goto fail;
-	jcheck_pop(c, mark);
-	e->present = 1;
-	return 0;
-fail:	/* every way here has filled c's message */
-	exit_path_free(e);
+	if (fields_read(c, obj, &top_desc, e) >= 0)
+		return 0;
+	exit_path_free(e);	/* c has the message */
 	return -EINVAL;
 }
 
 void exit_path_free(struct exit_path *e)
 {
-	for (size_t i = 0; e->fns && i < e->n_fns; i++)
-		free(e->fns[i].census);
-	free(e->fns);
-	free(e->census);
+	fields_free(&exit_path_fields, e);
 	free(e->name_buf);
-	free(e->exits);
 	free(e->reason_buf);
 	memset(e, 0, sizeof(*e));
 }

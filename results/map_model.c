@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,28 +28,9 @@ struct result_map *result_map_new(void)
 
 void result_map_free(struct result_map *m)
 {
-	if (!m)
-		return;
-	for (size_t i = 0; i < m->n_profiles; i++) {
-		struct result_map_cpuid_profile *p = &m->profiles[i];
-
-		for (size_t j = 0; j < p->n_entries; j++)
-			result_trace_free(&p->entries[j].trace);
-		free(p->entries);
-	}
-	free(m->profiles);
+	if (m)
+		fields_free(&result_map_fields, m);
 	free(m);
-}
-
-/* Copy s into buf; false when it does not fit. */
-static bool copy_str(char *buf, size_t len, const char *s)
-{
-	size_t n = strlen(s ? s : "");
-
-	if (n >= len)
-		return false;
-	memcpy(buf, s ? s : "", n + 1);
-	return true;
 }
 
 /*
@@ -81,8 +63,9 @@ struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map 
 	m->profiles = p;
 	p = &m->profiles[m->n_profiles];
 	memset(p, 0, sizeof(*p));
-	if (!copy_str(p->name, sizeof(p->name), name) || !copy_str(p->spec, sizeof(p->spec), spec))
-		return NULL;
+	if (snprintf(p->name, sizeof(p->name), "%s", name ? name : "") >= (int)sizeof(p->name) ||
+	    snprintf(p->spec, sizeof(p->spec), "%s", spec ? spec : "") >= (int)sizeof(p->spec))
+		return NULL;	/* does not fit */
 	m->n_profiles++;
 	return p;
 }
@@ -246,17 +229,14 @@ json_t *result_map_json(const struct result_map *m)
 int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out)
 {
 	struct result_map *m;
-	int rc;
 
 	if (!json_is_object(obj))
 		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	m = result_map_new();
-	if (!m)
+	if (!(m = result_map_new()))
 		return jcheck_fail(c, "out of memory");
-	rc = fields_read(c, obj, &result_map_fields, m);
-	if (rc < 0) {
+	if (fields_read(c, obj, &result_map_fields, m) < 0) {
 		result_map_free(m);
-		return rc;
+		return -EINVAL;	/* c has the message */
 	}
 	*out = m;
 	return 0;

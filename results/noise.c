@@ -12,7 +12,6 @@
 #include "results/field.h"
 #include "results/json_load.h"
 #include "results/noise.h"
-#include "results/outfile.h"
 #include "results/result_write.h"
 
 #define TRY JCHECK_TRY
@@ -64,51 +63,20 @@ const struct noise_probe *noise_find_probe(const struct noise_floor *nf, const c
 /* The envelope: "schema", "schema_version" and "tool", before the table's fields. */
 static int header_read(struct jcheck *c, json_t *root, struct noise_floor *nf)
 {
-	json_t *schema = json_object_get(root, "schema"), *version, *tool;
-	char q[80];
+	json_t *schema = json_object_get(root, "schema"), *tool;
 
-	if (!schema)
-		return jcheck_fail(c, "missing required field \"schema\" "
-				   "(not an exitscope noise floor?)");
-	jcheck_push_key(c, "schema");
-	if (!json_is_string(schema))
-		return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
-	if (strcmp(json_string_value(schema), RESULT_SCHEMA) == 0)
+	if (json_is_string(schema) && !strcmp(json_string_value(schema), RESULT_SCHEMA)) {
+		jcheck_push_key(c, "schema");
 		return jcheck_fail(c, "\"" RESULT_SCHEMA "\": a result file, not a noise floor "
 				   "(\"" NOISE_SCHEMA "\")");
-	if (strcmp(json_string_value(schema), NOISE_SCHEMA) != 0)
-		return jcheck_fail(c, "\"%s\" is not \"" NOISE_SCHEMA "\" "
-				   "(not an exitscope noise floor?)",
-				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
-	jcheck_pop(c, 0);
-	version = json_object_get(root, "schema_version");
-	if (!version)
-		return jcheck_fail(c, "missing required field \"schema_version\"");
-	jcheck_push_key(c, "schema_version");
-	if (!json_is_integer(version))
-		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(version));
-	if (json_integer_value(version) < NOISE_SCHEMA_VERSION_MIN ||
-	    json_integer_value(version) > NOISE_SCHEMA_VERSION)
-		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d to %d)",
-				   (long long)json_integer_value(version), NOISE_SCHEMA_VERSION_MIN,
-				   NOISE_SCHEMA_VERSION);
-	jcheck_pop(c, 0);
+	}
+	TRY(result_schema_read(c, root, NOISE_SCHEMA, "noise floor", NOISE_SCHEMA_VERSION_MIN,
+			       NOISE_SCHEMA_VERSION));
 	TRY(jcheck_object(c, root, "tool", JCHECK_REQUIRED, &tool));
 	jcheck_push_key(c, "tool");
 	TRY(jcheck_string(c, tool, "version", JCHECK_REQUIRED, 0, &nf->tool_version));
 	jcheck_pop(c, 0);
 	return 0;
-}
-
-static int host_read(struct jcheck *c, json_t *root, void *p)
-{
-	return host_record_read(c, root, &((struct noise_floor *)p)->host);
-}
-
-static json_t *host_write(const void *p, bool *omit)
-{
-	*omit = false;
-	return host_record_json(&((const struct noise_floor *)p)->host);
 }
 
 static int settings_read(struct jcheck *c, json_t *root, void *p)
@@ -150,7 +118,6 @@ static int est_check(struct jcheck *c, const void *p)
 static int noise_check(struct jcheck *c, const void *p)
 {
 	const struct noise_floor *nf = p;
-	char q[80];
 
 	for (size_t i = 0; i < nf->n_probes; i++) {
 		const struct noise_probe *np = &nf->probes[i];
@@ -167,12 +134,8 @@ static int noise_check(struct jcheck *c, const void *p)
 			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs,
 					   np->rounds);
 		}
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(nf->probes[j].name, np->name) == 0) {
-				jcheck_push_key(c, "name");
-				return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-						   jcheck_quote(np->name, q, sizeof(q)), j);
-			}
+		TRY(run_probe_name_unique(c, nf->probes, i, sizeof(*np),
+					  offsetof(struct noise_probe, name)));
 		jcheck_pop(c, mark);
 	}
 	return 0;
@@ -213,7 +176,6 @@ static const struct field omitted_field[] = {
 };
 const struct field_desc noise_omitted_fields = FIELD_DESC("noise_omitted", omitted_field);
 
-static const struct field_custom host_custom = { host_write, host_read, NULL };
 static const struct field_custom settings_custom = { settings_write, settings_read, NULL };
 
 #define N struct noise_floor
@@ -223,7 +185,7 @@ static const struct field noise_field[] = {
 	FIELD_CSTR(N, first_started, "first_started", FIELD_OMIT_NULL),
 	FIELD_CSTR(N, last_finished, "last_finished", FIELD_OMIT_NULL),
 	FIELD_STRINGS(N, sources, n_sources, "sources", FIELD_OMIT_NULL, RESULT_MAX_ITEMS),
-	FIELD_CUSTOM("host", FIELD_REQUIRED, &host_custom),
+	FIELD_OBJ(N, host, "host", FIELD_REQUIRED, &host_record_fields),
 	FIELD_CUSTOM("settings", FIELD_REQUIRED, &settings_custom),
 	FIELD_ARRAY(N, probes, n_probes, "probes", FIELD_REQUIRED, &noise_probe_fields,
 		    struct noise_probe, RESULT_MAX_ITEMS, NULL),
@@ -258,22 +220,11 @@ json_t *noise_json(const struct noise_floor *nf)
 int noise_write(const struct noise_floor *nf, const char *path, struct err *err)
 {
 	json_t *doc = noise_json(nf);
-	struct outfile o;
 	int r;
 
 	if (!doc)
 		return err_set(err, -ENOMEM, "%s: out of memory", path);
-	r = outfile_open(&o, path, err);
-	if (!r) {
-		if (json_dumpf(doc, o.f, RESULT_DUMP_FLAGS) || fputc('\n', o.f) == EOF) {
-			int e = o.err ? o.err : ENOMEM;
-
-			outfile_abort(&o);
-			r = err_set(err, -e, "%s: %s", path, strerror(e));
-		} else {
-			r = outfile_commit(&o, err);
-		}
-	}
+	r = result_write_as_is(doc, path, err);
 	json_decref(doc);
 	return r;
 }
@@ -320,10 +271,7 @@ void noise_free(struct noise_floor *nf)
 {
 	if (!nf)
 		return;
-	host_record_release(&nf->host);
-	free(nf->probes);
-	free(nf->omitted);
-	free(nf->sources);
+	fields_free(&noise_fields, nf);
 	json_decref(nf->doc);
 	free((char *)nf->name);
 	free(nf);

@@ -34,38 +34,43 @@ static int read_map(struct jcheck *c, json_t *root, struct result_file *rf)
 	return rc;
 }
 
-static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
+int result_schema_read(struct jcheck *c, json_t *root, const char *schema, const char *what,
+		       int vmin, int vmax)
 {
-	json_t *schema, *version, *tool;
-	const char *s;
+	json_t *v = json_object_get(root, "schema");
 	char q[80];
-	int idx, rc;
 
-	schema = json_object_get(root, "schema");
-	if (!schema)
-		return jcheck_fail(c, "missing required field \"schema\" "
-				   "(not an exitscope result file?)");
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), RESULT_SCHEMA) != 0) {
-		jcheck_push_key(c, "schema");
-		if (!json_is_string(schema))
-			return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(schema));
-		return jcheck_fail(c, "\"%s\" is not \"" RESULT_SCHEMA "\" "
-				   "(not an exitscope result file?)",
-				   jcheck_quote(json_string_value(schema), q, sizeof(q)));
-	}
-	version = json_object_get(root, "schema_version");
-	if (!version)
+	if (!v)
+		return jcheck_fail(c, "missing required field \"schema\" (not an exitscope %s?)",
+				   what);
+	jcheck_push_key(c, "schema");
+	if (!json_is_string(v))
+		return jcheck_fail(c, "not a string (found %s)", jcheck_type_name(v));
+	if (strcmp(json_string_value(v), schema) != 0)
+		return jcheck_fail(c, "\"%s\" is not \"%s\" (not an exitscope %s?)",
+				   jcheck_quote(json_string_value(v), q, sizeof(q)), schema, what);
+	jcheck_pop(c, 0);
+	v = json_object_get(root, "schema_version");
+	if (!v)
 		return jcheck_fail(c, "missing required field \"schema_version\"");
 	jcheck_push_key(c, "schema_version");
-	if (!json_is_integer(version))
-		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(version));
-	if (json_integer_value(version) < RESULT_SCHEMA_VERSION_MIN ||
-	    json_integer_value(version) > RESULT_SCHEMA_VERSION)
+	if (!json_is_integer(v))
+		return jcheck_fail(c, "not an integer (found %s)", jcheck_type_name(v));
+	if (json_integer_value(v) < vmin || json_integer_value(v) > vmax)
 		return jcheck_fail(c, "unsupported version %lld (this exitscope reads %d to %d)",
-				   (long long)json_integer_value(version), RESULT_SCHEMA_VERSION_MIN,
-				   RESULT_SCHEMA_VERSION);
+				   (long long)json_integer_value(v), vmin, vmax);
 	jcheck_pop(c, 0);
+	return 0;
+}
 
+static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
+{
+	json_t *tool;
+	const char *s;
+	int idx, rc;
+
+	TRY(result_schema_read(c, root, RESULT_SCHEMA, "result file", RESULT_SCHEMA_VERSION_MIN,
+			       RESULT_SCHEMA_VERSION));
 	TRY(jcheck_enum(c, root, "kind", JCHECK_REQUIRED, result_kind_names, RESULT_KIND_N, &idx));
 	rf->kind = idx;
 	rc = jcheck_object(c, root, "tool", JCHECK_OPTIONAL, &tool);

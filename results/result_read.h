@@ -57,6 +57,13 @@ struct result_file *result_read_file(const char *path, struct err *err);
 struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,
 				       struct err *err);
 
+/*
+ * root's "schema" (schema, else "not an exitscope WHAT?") and "schema_version"
+ * (vmin..vmax): 0, or -EINVAL with the message in c.
+ */
+int result_schema_read(struct jcheck *c, json_t *root, const char *schema, const char *what,
+		       int vmin, int vmax);
+
 /* The probe called name, or NULL. */
 const struct run_probe *result_find_probe(const struct result_file *rf, const char *name);
 

@@ -76,6 +76,14 @@ int result_write_hooked(json_t *root, const char *path, void (*opened)(const str
 	return r;
 }
 
+int result_write_as_is(json_t *root, const char *path, struct err *err)
+{
+	struct outfile o;
+	int r = outfile_open(&o, path, err);
+
+	return r ? r : result_dump(root, &o, err);
+}
+
 int result_write(json_t *root, const char *path, struct err *err)
 {
 	return result_write_hooked(root, path, NULL, err);

@@ -33,6 +33,8 @@ json_t *result_new(const char *kind, int argc, char **argv);
  * existing regular file untouched.
  */
 int result_write(json_t *root, const char *path, struct err *err);
+/* root written to path as it is (no "finished": a noise floor), as result_write writes. */
+int result_write_as_is(json_t *root, const char *path, struct err *err);
 struct outfile;
 /*
  * result_write with a hook: opened(o) once path is open, before anything

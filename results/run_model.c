@@ -26,7 +26,7 @@ void run_probe_init(struct run_probe *p)
 		p->per_op[i] = -1;
 }
 
-/* ---- what the tables cannot spell: the CPU lists, the trace and exit path models ---- */
+/* ---- what the tables cannot spell: the CPU lists, the exit path model ---- */
 
 static json_t *cpus_json(const long long *cpus, size_t n)
 {
@@ -76,22 +76,6 @@ static int probe_cpus_read(struct jcheck *c, json_t *obj, void *p)
 	return read_cpus(c, obj, ((P *)p)->cpus, 2, 2, NULL);
 }
 
-static json_t *probe_trace_write(const void *p, bool *omit)
-{
-	*omit = !((const P *)p)->trace.present;
-	return *omit ? NULL : result_trace_json(&((const P *)p)->trace);
-}
-
-static int probe_trace_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return result_trace_read(c, obj, &((P *)p)->trace);
-}
-
-static void probe_trace_free(void *p)
-{
-	result_trace_free(&((P *)p)->trace);
-}
-
 static json_t *probe_exit_path_write(const void *p, bool *omit)
 {
 	*omit = !((const P *)p)->exit_path.present;
@@ -109,9 +93,6 @@ static void probe_exit_path_free(void *p)
 }
 
 static const struct field_custom probe_cpus = { probe_cpus_write, probe_cpus_read, NULL };
-static const struct field_custom probe_trace = {
-	probe_trace_write, probe_trace_read, probe_trace_free
-};
 static const struct field_custom probe_exit_path = {
 	probe_exit_path_write, probe_exit_path_read, probe_exit_path_free
 };
@@ -208,7 +189,7 @@ static const struct field measurement_field[] = {
 	OPT_NUM(P, raw_median_cycles, "raw_median_cycles"),
 	FIELD_INT(P, ops, "ops", FIELD_OMIT_NEG, 0, LLONG_MAX),
 	FIELD_OBJ_FLAT("per_op", FIELD_REQUIRED, &run_per_op_fields),
-	FIELD_CUSTOM("trace", 0, &probe_trace),
+	FIELD_INLINE_OBJ(P, trace, &result_trace_fields),
 	FIELD_CUSTOM("exit_path", 0, &probe_exit_path),
 	FIELD_INT(P, cpu, "cpu", FIELD_OMIT_NEG, 0, INT_MAX),
 	FIELD_ARRAY(P, rounds, n_rounds, "rounds", FIELD_OMIT_ZERO, &run_round_fields,
@@ -220,27 +201,30 @@ static const struct field measurement_field[] = {
 };
 const struct field_desc run_measurement_fields = FIELD_DESC("measurement", measurement_field);
 
-/* ---- writer ---- */
+/* ---- writer: what every probe has, then the measurement or the reason, by its status ---- */
+
+/* st's own fields (at offset 0) as this object's. */
+#define SELF(sub_)	{ "", FIELD_T_OBJECT, 0, FIELD_INLINE, .sub = (sub_) }
+static const struct field ok_field[] = { SELF(&run_probe_fields), SELF(&run_measurement_fields) };
+static const struct field not_ok_field[] = { SELF(&run_probe_fields), SELF(&unmeasured_desc) };
+static const struct field_desc ok_desc = FIELD_DESC("probe", ok_field);
+static const struct field_desc not_ok_desc = FIELD_DESC("probe", not_ok_field);
+
+static const struct field_desc *probe_pick(const void *p)
+{
+	return ((const P *)p)->status == PROBE_OK ? &ok_desc : &not_ok_desc;
+}
+
+static const struct field_desc probe_desc = { .name = "probe", .pick = probe_pick };
 
 json_t *run_probe_json(const struct run_probe *p)
 {
-	json_t *o = fields_write(&run_probe_fields, p);
-
-	if (o && fields_write_to(o, p->status == PROBE_OK ? &run_measurement_fields :
-				 &unmeasured_desc, p)) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return fields_write(&probe_desc, p);
 }
 
 json_t *run_probes_json(const struct run_probe *p, size_t n)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, run_probe_json(&p[i]));
-	return a;
+	return fields_write_array(&probe_desc, p, n, sizeof(*p));
 }
 
 /* ---- reader ---- */
@@ -258,13 +242,26 @@ static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
 	return fields_read(c, obj, &unmeasured_desc, p);
 }
 
+int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off)
+{
+	const char *name = *(const char *const *)((const char *)a + i * size + off);
+	char q[80];
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(*(const char *const *)((const char *)a + j * size + off), name)) {
+			jcheck_push_key(c, "name");
+			return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
+					   jcheck_quote(name, q, sizeof(q)), j);
+		}
+	return 0;
+}
+
 int run_probes_read(struct jcheck *c, json_t *root, int required,
 		    struct run_probe **out, size_t *n)
 {
 	json_t *arr, *v;
-	size_t i, j, mark;
+	size_t i, mark;
 	struct run_probe *p;
-	char q[80];
 	int rc;
 
 	*out = NULL;
@@ -283,14 +280,7 @@ int run_probes_read(struct jcheck *c, json_t *root, int required,
 		run_probe_init(&p[i]);
 		*n = i + 1;
 		TRY(read_probe(c, v, &p[i]));
-		/* Names are the key compare matches on: they must be unique. */
-		for (j = 0; j < i; j++) {
-			if (strcmp(p[j].name, p[i].name) == 0) {
-				jcheck_push_key(c, "name");
-				return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-						   jcheck_quote(p[i].name, q, sizeof(q)), j);
-			}
-		}
+		TRY(run_probe_name_unique(c, p, i, sizeof(*p), offsetof(struct run_probe, name)));
 		jcheck_pop(c, mark);
 	}
 	return 0;
@@ -362,18 +352,16 @@ json_t *run_settings_json(const struct run_settings *s)
 
 int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
 {
-	json_t *o;
-	size_t mark;
-	int rc = jcheck_object(c, root, "settings", JCHECK_OPTIONAL, &o);
+	static const struct field top[] = {
+		{ "settings", FIELD_T_OBJECT, 0, FIELD_PRESENT, .off_present = offsetof(S, present),
+		  .sub = &run_settings_fields },
+	};
+	static const struct field_desc top_desc = FIELD_DESC("root", top);
+	int rc;
 
 	run_settings_init(s);
-	if (rc)
-		return rc;
-	s->present = 1;
-	mark = jcheck_push_key(c, "settings");
-	TRY(fields_read(c, o, &run_settings_fields, s));
-	jcheck_pop(c, mark);
-	return 0;
+	rc = fields_read(c, root, &top_desc, s);
+	return rc < 0 ? rc : !s->present;
 }
 
 /* A setting's text from its field in the settings table, whose key is the setting's name. */

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "results/field.h"
-#include "results/jcheck.h"
 #include "results/trace_model.h"
 
 int result_trace_alloc(struct result_trace *t, size_t n)
@@ -39,17 +38,3 @@ static const struct field trace_field[] = {
 		    struct result_trace_reason, RESULT_TRACE_MAX),
 };
 const struct field_desc result_trace_fields = FIELD_DESC("trace", trace_field);
-
-json_t *result_trace_json(const struct result_trace *t)
-{
-	json_t *o = fields_write(&result_trace_fields, t);
-	json_t *v = json_incref(json_object_get(o, "trace"));
-
-	json_decref(o);
-	return v;
-}
-
-int result_trace_read(struct jcheck *c, json_t *obj, struct result_trace *t)
-{
-	return fields_read(c, obj, &result_trace_fields, t);
-}

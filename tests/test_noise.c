@@ -401,7 +401,7 @@ static void test_reader(const char *path)
 	struct err err;
 
 	if (!doc) {
-		tap_skip(13, "no written floor");
+		tap_skip(15, "no written floor");
 		return;
 	}
 	ok(!noise_read_buffer("noise.json", "{\"schema\":", 10, &err) &&
@@ -409,7 +409,12 @@ static void test_reader(const char *path)
 	expect_err(doc, "a result file", with_top(doc, "schema", json_string("exitscope-result")),
 		   "noise.json: schema: \"exitscope-result\": a result file, not a noise floor");
 	expect_err(doc, "another schema", with_top(doc, "schema", json_string("geojson")),
-		   "noise.json: schema: \"geojson\" is not \"exitscope-noise\"");
+		   "noise.json: schema: \"geojson\" is not \"exitscope-noise\" "
+		   "(not an exitscope noise floor?)");
+	expect_err(doc, "no schema", with_top(doc, "schema", NULL),
+		   "noise.json: missing required field \"schema\" (not an exitscope noise floor?)");
+	expect_err(doc, "no host", with_top(doc, "host", NULL),
+		   "noise.json: missing required field \"host\"");
 	expect_err(doc, "another version", with_top(doc, "schema_version", json_integer(3)),
 		   "noise.json: schema_version: unsupported version 3 (this exitscope reads 1 to 2)");
 	expect_err(doc, "no version of exitscope", with_top(doc, "tool", json_object()),
