@@ -209,7 +209,8 @@ static const struct field walk_table[] = {
 	FIELD_CUSTOM("lanes", FIELD_REQUIRED, &lanes_custom),
 	FIELD_FLAG(struct walk_file, profile, "profile", FIELD_OMIT_NEG),
 	/* "" too: a walk list's empty commands line */
-	FIELD_CSTR(struct walk_file, commands, "commands", FIELD_NULL | FIELD_EMPTY_OK | FIELD_OMIT_NULL),
+	FIELD_CSTR(struct walk_file, commands, "commands",
+		   FIELD_NULL | FIELD_EMPTY_OK | FIELD_OMIT_NULL),
 	FIELD_ARRAY(struct walk_file, commits, n_commits, "commits", FIELD_REQUIRED,
 		    &walk_commit_fields, struct walk_commit, RESULT_MAX_ITEMS, NULL),
 };

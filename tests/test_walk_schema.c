@@ -82,9 +82,11 @@ static void check_field(json_t *p, const struct field *f, const char *where, int
 	case FIELD_T_STRING:
 	case FIELD_T_CSTR:
 		non_empty = bound(p, "minLength", 0) > 0 || json_object_get(p, "pattern");
-		if (strcmp(type, "string") || non_empty != !(f->flags & FIELD_EMPTY_OK))
-			problem(bad, where, f->key, f->flags & FIELD_EMPTY_OK ?
-				"not a string in the JSON Schema" :
+		if (strcmp(type, f->flags & FIELD_NULL ? "string|null" : "string") ||
+		    non_empty != !(f->flags & FIELD_EMPTY_OK))
+			problem(bad, where, f->key, f->flags & FIELD_NULL ?
+				"not a string or null in the JSON Schema" :
+				f->flags & FIELD_EMPTY_OK ? "not a string in the JSON Schema" :
 				"not a non-empty string in the JSON Schema");
 		break;
 	case FIELD_T_ENUM:
