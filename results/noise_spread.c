@@ -421,11 +421,13 @@ int noise_matched(const struct result_file *const *a, const struct result_file *
 	memset(m, 0, sizeof(*m));
 	if (k < 2)
 		return err_set(err, -EINVAL, "matched runs need at least 2 pairs, got %zu", k);
-	if (noise_spread(a, k, &sa, err))
-		return -1;
-	if (noise_spread(b, k, &sb, err)) {
+	rc = noise_spread(a, k, &sa, err);
+	if (rc)
+		return rc;
+	rc = noise_spread(b, k, &sb, err);
+	if (rc) {
 		noise_spread_release(&sa);
-		return -1;
+		return rc;
 	}
 	d = calloc(k, sizeof(*d));
 	m->probes = calloc(a[0]->n_probes + 1, sizeof(*m->probes));
