@@ -24,7 +24,7 @@ const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "z
 
 int compare_regressed(const struct compare_result *cr)
 {
-	return cr->n_slower > 0;
+	return cr->regression;
 }
 
 static json_t *pair(const struct path_fig *f)
