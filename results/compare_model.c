@@ -47,15 +47,15 @@ int compare_regressed(const struct compare_result *cr)
 	static const struct field_desc var = FIELD_DESC(name, var##_field)
 
 /* Exit-path changes: each figure a pair [base, new] (path_changes_json). */
-TABLE(census_desc, "census",
+TABLE(census_desc, "exit_paths.probes[].census[]",
 	STR(struct path_census_change, insn, "insn"),
 	STR_NULL(struct path_census_change, operand, "operand"),
 	PAIR(struct path_census_change, per_op, "per_op"));
-TABLE(fn_desc, "function",
+TABLE(fn_desc, "exit_paths.probes[].functions[]",
 	STR(struct path_fn_change, name, "name"),
 	PAIR(struct path_fn_change, insn, "insn_per_op"),
 	PAIR(struct path_fn_change, calls, "calls_per_op"));
-TABLE(path_probe_desc, "path_probe",
+TABLE(path_probe_desc, "exit_paths.probes[]",
 	STR(struct path_probe_change, probe, "probe"),
 	PAIR(struct path_probe_change, kernel, "kernel_insn_per_op"),
 	ARRAY(struct path_probe_change, fns, n_fns, "functions", &fn_desc, struct path_fn_change),
@@ -72,7 +72,8 @@ json_t *path_changes_json(const struct path_changes *c)
 }
 
 /* A side's first run: its status, and why it stopped measuring the probe (when the file says). */
-TABLE(status_a, "base_status", ENUM(struct run_probe, status, "base_status", probe_status_names));
+TABLE(status_a, "base_status", ENUM(struct run_probe, status, "base_status",
+				   probe_status_names));
 TABLE(status_b, "new_status", ENUM(struct run_probe, status, "new_status", probe_status_names));
 TABLE(stop_a, "base_stop", FIELD_ENUM(struct run_probe, stop, "base_stop", FIELD_OMIT_ZERO,
 				      probe_stop_names, PROBE_STOP_N));
@@ -82,14 +83,15 @@ TABLE(stop_b, "new_stop", FIELD_ENUM(struct run_probe, stop, "new_stop", FIELD_O
 /* Every per-op counter a side has (the optional run-loop ones only when present). */
 struct per_op { double v[RESULT_PER_OP_N]; };
 #define PER_OP(name, NAME) FIELD_NUM(struct per_op, v[RESULT_OP_##NAME], #name, FIELD_OMIT_NEG),
-TABLE(per_op_desc, "per_op", RESULT_STATS_COUNTERS(PER_OP) RESULT_USER_COUNTERS(PER_OP));
+TABLE(per_op_desc, "base_per_op, new_per_op",
+      RESULT_STATS_COUNTERS(PER_OP) RESULT_USER_COUNTERS(PER_OP));
 
 /* base_median, new_median: the figure named here, not always a median. */
 static const char *const figure_names[COMPARE_METHOD_N] = {
 	"median of the samples", "mean of the run means", "mean of the run means",
 };
 
-TABLE(probe_desc, "probe",
+TABLE(probe_desc, "probes[]",
 	STR(CP, name, "name"), STR(CP, group, "group"),
 	ENUM(CP, verdict, "verdict", compare_verdict_names),
 	ENUM(CP, method, "figure", figure_names),
@@ -124,7 +126,7 @@ TABLE(probe_desc, "probe",
 	FIELD_OBJ(CP, per_op_b, "new_per_op", 0, &per_op_desc));
 
 /* A probe that did not run on a side, or whose figures cannot be compared (why). */
-TABLE(not_run_desc, "probe_not_compared",
+TABLE(not_run_desc, "probes[] not compared",
 	STR(CP, name, "name"), STR(CP, group, "group"),
 	ENUM(CP, verdict, "verdict", compare_verdict_names),
 	FIELD_OBJ_PTR(CP, a, "", FIELD_INLINE, &status_a),
@@ -138,7 +140,7 @@ static const struct field_desc *probe_pick(const void *p)
 static const struct field_desc probes_desc = { .name = "probes", .pick = probe_pick };
 
 /* A counter change or a difference not judged (its interval NAN: null). */
-TABLE(counter_desc, "counter",
+TABLE(counter_desc, "counter_changes[], counters_not_judged[]",
 	STR(CC, probe, "probe"), STR(CC, counter, "counter"),
 	FIELD_NUM(CC, a, "base", 0), FIELD_NUM(CC, b, "new", 0),
 	STR_NULL(CC, note, "note"),
@@ -149,10 +151,10 @@ TABLE(counter_desc, "counter",
 
 /* A map entry whose status changed, or a whole profile absent on a side (reg NULL). */
 static const char *const side_names[2] = { "new", "base" };
-TABLE(map_profile_desc, "map_profile",
+TABLE(map_profile_desc, "map_changes[] whole profile",
 	STR(MC, profile, "profile"),
 	FIELD_SET_OF(MC, a, "only_in", 0, side_names));
-TABLE(map_entry_desc, "map_change",
+TABLE(map_entry_desc, "map_changes[]",
 	STR(MC, profile, "profile"),
 	STR(MC, reg, "reg"),
 	FIELD_INT(MC, bit, "bit", 0, 0, 0),
@@ -168,12 +170,12 @@ static const struct field_desc *map_pick(const void *p)
 }
 static const struct field_desc map_desc = { .name = "map_changes", .pick = map_pick };
 
-TABLE(check_desc, "check_change",
+TABLE(check_desc, "check_changes[]",
 	STR(struct compare_check_change, suite, "suite"),
 	STR(struct compare_check_change, name, "name"),
 	STR_NULL(struct compare_check_change, a, "base"),
 	STR_NULL(struct compare_check_change, b, "new"));
-TABLE(host_desc, "host_difference",
+TABLE(host_desc, "host_differences[]",
 	STR(struct compare_host_diff, field, "field"),
 	STR(struct compare_host_diff, a, "base"), STR(struct compare_host_diff, b, "new"));
 
@@ -241,7 +243,7 @@ TABLE(speed_desc, "guest_speed",
 	ENUM(CR, speed.r2r, "run_to_run", compare_r2r_names),
 	SIZE(CR, speed.runs_a, "base_runs"), SIZE(CR, speed.runs_b, "new_runs"));
 
-TABLE(doc_desc, "compare",
+TABLE(doc_desc, "document",
 	FIELD_CONST_STR("schema", COMPARE_SCHEMA),
 	FIELD_CONST_INT("schema_version", COMPARE_SCHEMA_VERSION),
 	STR(CR, name_a, "base"), STR(CR, name_b, "new"),
@@ -270,6 +272,12 @@ TABLE(doc_desc, "compare",
 	ARRAY(CR, unjudged, n_unjudged, "counters_not_judged", &counter_desc,
 	      struct compare_counter),
 	FIELD_OBJ_P(CR, paths, has_paths, "exit_paths", 0, &paths_desc));
+
+const struct field_desc *const compare_json_tables[] = {
+	&doc_desc, &host_desc, &probe_desc, &not_run_desc, &per_op_desc, &counter_desc,
+	&map_entry_desc, &map_profile_desc, &check_desc, &summary_desc, &noise_desc,
+	&normalize_desc, &speed_desc, &paths_desc, &path_probe_desc, &fn_desc, &census_desc, NULL,
+};
 
 json_t *compare_result_json(const struct compare_result *cr)
 {

@@ -319,6 +319,14 @@ int compare_regressed(const struct compare_result *cr);
 json_t *compare_result_json(const struct compare_result *cr);
 
 /*
+ * Its tables (results/field.h), one per object, NULL-ended: each names the
+ * object's place in the document and its fields in writing order
+ * (tests/test_compare_schema.c holds them against docs/compare-report.md).
+ */
+struct field_desc;
+extern const struct field_desc *const compare_json_tables[];
+
+/*
  * That document written to path ("-": stdout), atomically for a regular
  * file (results/outfile.h), indented, reals with 10 significant digits;
  * opened(o) once path is open, opened(NULL) once it is closed (may be
