@@ -165,6 +165,8 @@ struct compare_result *compare_results_multi(const struct result_file *const *a,
 		rc = changes_checks(cr, &a[0]->checks, &b[0]->checks);
 	if (!rc)
 		rc = path_changes_build(a, na, b, nb, &cr->paths);
+	cr->has_paths = cr->paths.compared > 0;
+	cr->regression = cr->n_slower > 0;
 	if (!rc)
 		return cr;
 oom:

@@ -78,6 +78,7 @@ static int by_batches(struct compare_probe *p, const struct run_probe *const *a,
 						 probe_seed(o->seed, p->name), &p->d);
 	free(xa);
 	free(xb);
+	p->se = p->d.df = -1;	/* a bootstrap has neither */
 	p->method = p->method_a = p->method_b = COMPARE_METHOD_BATCHES;
 	p->r2r = COMPARE_R2R_NONE;
 	p->rounds_a = p->rounds_b = 0;
@@ -227,8 +228,7 @@ int compare_interval(struct compare_probe *p, const struct run_probe *const *a, 
 	int ra, rb;
 
 	p->floor = NULL;
-	p->floor_sd_rel = -1;
-	p->se = 0;
+	p->floor_sd_rel = p->floor_df = p->lane_spread_pct = -1;
 	if (!all_rounds(a, na) || !all_rounds(b, nb))
 		return by_batches(p, a, na, b, nb, o);
 	ra = estimate_side(a, na, adj, f != NULL, &ea);
@@ -246,6 +246,7 @@ int compare_interval(struct compare_probe *p, const struct run_probe *const *a, 
 		stats_se2_add(&extra, var, f->df);
 		p->floor = f;
 		p->floor_sd_rel = rel;
+		p->floor_df = f->df;
 	}
 	if (adj)
 		slope_error(adj, p->loop_b - p->loop_a, &ea, &eb, &extra);

@@ -230,7 +230,7 @@ int notes_speed(struct compare_result *cr, const struct result_file *const *a, s
 		    s->verdict != COMPARE_TOO_NOISY)
 			s->verdict = COMPARE_UNJUDGED;
 	}
-	if (cr->has_speed && !probediff_finite(&cr->speed))
+	if (cr->has_speed && (!cr->speed.has_pct || !probediff_finite(&cr->speed)))
 		cr->has_speed = 0;
 	if (cr->normalized && cr->has_speed &&
 	    (cr->speed.verdict == COMPARE_FASTER || cr->speed.verdict == COMPARE_SLOWER) &&

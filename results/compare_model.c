@@ -2,13 +2,14 @@
 /*
  * compare_model.c - the comparison's model (compare_model.h): the names of
  * its enums, whether it regressed, and the compare --json document
- * (docs/compare-report.md; compare_doc.c reads it back).
+ * (docs/compare-report.md; compare_doc.c reads it back), one field table
+ * (results/field.h) per object.
  */
 #include <errno.h>
-#include <math.h>
 #include <string.h>
 
 #include "results/compare_model.h"
+#include "results/field.h"
 #include "results/schema.h"
 
 const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
@@ -24,276 +25,263 @@ const char *const compare_counter_by_names[COMPARE_COUNTER_BY_N] = { "whole", "z
 
 int compare_regressed(const struct compare_result *cr)
 {
-	return cr->n_slower > 0;
+	return cr->regression;
 }
 
-static json_t *pair(const struct path_fig *f)
-{
-	return json_pack("[f, f]", f[0].mean, f[1].mean);
-}
+#define CP	struct compare_probe
+#define CR	struct compare_result
+#define MC	struct compare_map_change
+#define NF	struct noise_floor
+#define CC	struct compare_counter
+#define STR(st, m, key)		FIELD_CSTR(st, m, key, 0)
+#define STR_NULL(st, m, key)	FIELD_CSTR(st, m, key, FIELD_NULL)	/* NULL: null */
+#define NUM_NULL(st, m, key)	FIELD_NUM(st, m, key, FIELD_NULL)	/* < 0: null */
+#define SIZE(st, m, key)	FIELD_SIZE(st, m, key, 0, 0)
+#define ENUM(st, m, key, names)								\
+	FIELD_ENUM(st, m, key, 0, names, (int)(sizeof(names) / sizeof(*names)))
+#define ARRAY(st, m, n, key, sub, et) FIELD_ARRAY(st, m, n, key, 0, sub, et, 0, NULL)
+#define PAIR(st, m, key)	FIELD_NUMS_FIXED(st, m[0].mean, key, 0, 2, sizeof(struct path_fig))
+/* A table and its field_desc var (written only: no bounds, nothing required). */
+#define TABLE(var, name, ...)								\
+	static const struct field var##_field[] = { __VA_ARGS__ };			\
+	static const struct field_desc var = FIELD_DESC(name, var##_field)
+
+/* Exit-path changes: each figure a pair [base, new] (path_changes_json). */
+TABLE(census_desc, "exit_paths.probes[].census[]",
+	STR(struct path_census_change, insn, "insn"),
+	STR_NULL(struct path_census_change, operand, "operand"),
+	PAIR(struct path_census_change, per_op, "per_op"));
+TABLE(fn_desc, "exit_paths.probes[].functions[]",
+	STR(struct path_fn_change, name, "name"),
+	PAIR(struct path_fn_change, insn, "insn_per_op"),
+	PAIR(struct path_fn_change, calls, "calls_per_op"));
+TABLE(path_probe_desc, "exit_paths.probes[]",
+	STR(struct path_probe_change, probe, "probe"),
+	PAIR(struct path_probe_change, kernel, "kernel_insn_per_op"),
+	ARRAY(struct path_probe_change, fns, n_fns, "functions", &fn_desc, struct path_fn_change),
+	FIELD_ARRAY_P(struct path_probe_change, census, n_census, has_census, "census", 0,
+		      &census_desc, struct path_census_change, 0));
+TABLE(paths_desc, "exit_paths",
+	SIZE(struct path_changes, compared, "compared"),
+	ARRAY(struct path_changes, probes, n, "probes", &path_probe_desc,
+	      struct path_probe_change));
 
 json_t *path_changes_json(const struct path_changes *c)
 {
-	json_t *o = json_object(), *probes = json_array();
-
-	if (!o || !probes) {
-		json_decref(o);
-		json_decref(probes);
-		return NULL;
-	}
-	json_object_set_new(o, "compared", json_integer((json_int_t)c->compared));
-	for (size_t i = 0; i < c->n; i++) {
-		const struct path_probe_change *p = &c->probes[i];
-		json_t *po = json_object(), *fns = json_array();
-
-		json_object_set_new(po, "probe", json_string(p->probe));
-		json_object_set_new(po, "kernel_insn_per_op", pair(p->kernel));
-		for (size_t j = 0; j < p->n_fns; j++)
-			json_array_append_new(fns,
-				json_pack("{s:s, s:o, s:o}", "name", p->fns[j].name,
-					  "insn_per_op", pair(p->fns[j].insn),
-					  "calls_per_op", pair(p->fns[j].calls)));
-		json_object_set_new(po, "functions", fns);
-		if (p->has_census) {
-			json_t *cs = json_array();
-
-			for (size_t j = 0; j < p->n_census; j++) {
-				const struct path_census_change *r = &p->census[j];
-
-				json_array_append_new(cs, json_pack("{s:s, s:s?, s:o}",
-								    "insn", r->insn,
-								    "operand", r->operand,
-								    "per_op", pair(r->per_op)));
-			}
-			json_object_set_new(po, "census", cs);
-		}
-		json_array_append_new(probes, po);
-	}
-	json_object_set_new(o, "probes", probes);
-	return o;
+	return fields_write(&paths_desc, c);
 }
 
-/* A measured per-op figure, or null (not measured). */
-static json_t *opt_real(double v)
-{
-	return v < 0 ? json_null() : json_real(v);
-}
+/* A side's first run: its status, and why it stopped measuring the probe (when the file says). */
+TABLE(status_a, "base_status", ENUM(struct run_probe, status, "base_status",
+				   probe_status_names));
+TABLE(status_b, "new_status", ENUM(struct run_probe, status, "new_status", probe_status_names));
+TABLE(stop_a, "base_stop", FIELD_ENUM(struct run_probe, stop, "base_stop", FIELD_OMIT_ZERO,
+				      probe_stop_names, PROBE_STOP_N));
+TABLE(stop_b, "new_stop", FIELD_ENUM(struct run_probe, stop, "new_stop", FIELD_OMIT_ZERO,
+				     probe_stop_names, PROBE_STOP_N));
 
 /* Every per-op counter a side has (the optional run-loop ones only when present). */
-static json_t *per_op_json(const double *per_op)
-{
-	json_t *o = json_object();
-	int i;
+struct per_op { double v[RESULT_PER_OP_N]; };
+#define PER_OP(name, NAME) FIELD_NUM(struct per_op, v[RESULT_OP_##NAME], #name, FIELD_OMIT_NEG),
+TABLE(per_op_desc, "base_per_op, new_per_op",
+      RESULT_STATS_COUNTERS(PER_OP) RESULT_USER_COUNTERS(PER_OP));
 
-	for (i = 0; o && i < RESULT_PER_OP_N; i++)
-		if (per_op[i] >= 0)
-			json_object_set_new(o, result_per_op_names[i], json_real(per_op[i]));
-	return o;
+/* base_median, new_median: the figure named here, not always a median. */
+static const char *const figure_names[COMPARE_METHOD_N] = {
+	"median of the samples", "mean of the run means", "mean of the run means",
+};
+
+TABLE(probe_desc, "probes[]",
+	STR(CP, name, "name"), STR(CP, group, "group"),
+	ENUM(CP, verdict, "verdict", compare_verdict_names),
+	ENUM(CP, method, "figure", figure_names),
+	FIELD_NUM(CP, d.median_a, "base_median", 0), FIELD_NUM(CP, d.median_b, "new_median", 0),
+	FIELD_NUM(CP, d.diff, "diff_cycles", 0),
+	FIELD_NUM(CP, d.lo, "ci95_lo", 0), FIELD_NUM(CP, d.hi, "ci95_hi", 0),
+	FIELD_NUM_IF(CP, pct, has_pct, "diff_pct", FIELD_SIGNED),
+	FIELD_NUM_IF(CP, pct_lo, has_pct, "ci95_pct_lo", FIELD_SIGNED),
+	FIELD_NUM_IF(CP, pct_hi, has_pct, "ci95_pct_hi", FIELD_SIGNED),
+	FIELD_INT32(CP, d.iters, "resamples", 0, 0, 0),
+	ENUM(CP, method, "method", compare_method_names),
+	NUM_NULL(CP, d.df, "df"),
+	ENUM(CP, method_a, "base_model", compare_method_names),
+	ENUM(CP, method_b, "new_model", compare_method_names),
+	ENUM(CP, r2r, "run_to_run", compare_r2r_names),
+	FIELD_SET(CP, floor, "noise_floor", 0),
+	NUM_NULL(CP, se, "se_cycles"),
+	NUM_NULL(CP, floor_sd_rel, "floor_sd_rel"),
+	NUM_NULL(CP, floor_df, "floor_df"),
+	NUM_NULL(CP, lane_spread_pct, "lane_spread_pct"),
+	FIELD_NUM_IF(CP, mde_pct, has_pct, "min_detectable_pct", FIELD_SIGNED),
+	FIELD_BOOL(CP, normalized, "normalized", 0),
+	FIELD_NUM_IF(CP, speed.beta, normalized, "speed_slope", FIELD_SIGNED),
+	NUM_NULL(CP, loop_a, "base_loop_cycles"), NUM_NULL(CP, loop_b, "new_loop_cycles"),
+	SIZE(CP, runs_a, "base_runs"), SIZE(CP, runs_b, "new_runs"),
+	FIELD_OBJ_PTR(CP, a, "", FIELD_INLINE, &stop_a),
+	FIELD_OBJ_PTR(CP, b, "", FIELD_INLINE, &stop_b),
+	SIZE(CP, rounds_a, "base_rounds"), SIZE(CP, rounds_b, "new_rounds"),
+	FIELD_NUM(CP, per_op_a[RESULT_OP_EXITS], "base_exits_per_op", 0),
+	FIELD_NUM(CP, per_op_b[RESULT_OP_EXITS], "new_exits_per_op", 0),
+	FIELD_OBJ(CP, per_op_a, "base_per_op", 0, &per_op_desc),
+	FIELD_OBJ(CP, per_op_b, "new_per_op", 0, &per_op_desc));
+
+/* A probe that did not run on a side, or whose figures cannot be compared (why). */
+TABLE(not_run_desc, "probes[] not compared",
+	STR(CP, name, "name"), STR(CP, group, "group"),
+	ENUM(CP, verdict, "verdict", compare_verdict_names),
+	FIELD_OBJ_PTR(CP, a, "", FIELD_INLINE, &status_a),
+	FIELD_OBJ_PTR(CP, b, "", FIELD_INLINE, &status_b),
+	STR_NULL(CP, why, "reason"));
+
+static const struct field_desc *probe_pick(const void *p)
+{
+	return ((const CP *)p)->verdict == COMPARE_NOT_RUN ? &not_run_desc : &probe_desc;
 }
+static const struct field_desc probes_desc = { .name = "probes", .pick = probe_pick };
 
-/* A counter change or a difference not judged. */
-static json_t *counter_json(const struct compare_counter *c)
+/* A counter change or a difference not judged (its interval NAN: null). */
+TABLE(counter_desc, "counter_changes[], counters_not_judged[]",
+	STR(CC, probe, "probe"), STR(CC, counter, "counter"),
+	FIELD_NUM(CC, a, "base", 0), FIELD_NUM(CC, b, "new", 0),
+	STR_NULL(CC, note, "note"),
+	ENUM(CC, by, "by", compare_counter_by_names),
+	SIZE(CC, runs_a, "base_runs"), SIZE(CC, runs_b, "new_runs"),
+	FIELD_NUM(CC, lo, "ci95_lo", FIELD_NULL | FIELD_SIGNED),
+	FIELD_NUM(CC, hi, "ci95_hi", FIELD_NULL | FIELD_SIGNED));
+
+/* A map entry whose status changed, or a whole profile absent on a side (reg NULL). */
+static const char *const side_names[2] = { "new", "base" };
+TABLE(map_profile_desc, "map_changes[] whole profile",
+	STR(MC, profile, "profile"),
+	FIELD_SET_OF(MC, a, "only_in", 0, side_names));
+TABLE(map_entry_desc, "map_changes[]",
+	STR(MC, profile, "profile"),
+	STR(MC, reg, "reg"),
+	FIELD_INT(MC, bit, "bit", 0, 0, 0),
+	STR(MC, name, "name"),
+	STR(MC, op, "op"),
+	STR_NULL(MC, a, "base"), STR_NULL(MC, b, "new"),
+	NUM_NULL(MC, a_exits, "base_exits_per_op"), NUM_NULL(MC, b_exits, "new_exits_per_op"),
+	NUM_NULL(MC, a_cycles, "base_cycles_per_op"), NUM_NULL(MC, b_cycles, "new_cycles_per_op"));
+
+static const struct field_desc *map_pick(const void *p)
 {
-	int ci = c->by != COMPARE_COUNTER_NOT_JUDGED;
-
-	return json_pack("{s:s, s:s, s:f, s:f, s:s?, s:s, s:I, s:I, s:o, s:o}", "probe", c->probe,
-			 "counter", c->counter, "base", c->a, "new", c->b, "note", c->note,
-			 "by", compare_counter_by_names[c->by], "base_runs", (json_int_t)c->runs_a,
-			 "new_runs", (json_int_t)c->runs_b,
-			 "ci95_lo", ci ? json_real(c->lo) : json_null(),
-			 "ci95_hi", ci ? json_real(c->hi) : json_null());
+	return ((const MC *)p)->reg ? &map_entry_desc : &map_profile_desc;
 }
+static const struct field_desc map_desc = { .name = "map_changes", .pick = map_pick };
 
-static json_t *probe_json(const struct compare_probe *p)
+TABLE(check_desc, "check_changes[]",
+	STR(struct compare_check_change, suite, "suite"),
+	STR(struct compare_check_change, name, "name"),
+	STR_NULL(struct compare_check_change, a, "base"),
+	STR_NULL(struct compare_check_change, b, "new"));
+TABLE(host_desc, "host_differences[]",
+	STR(struct compare_host_diff, field, "field"),
+	STR(struct compare_host_diff, a, "base"), STR(struct compare_host_diff, b, "new"));
+
+/* The floor that went into the intervals (the comparison adds probes_used). */
+TABLE(noise_desc, "noise",
+	STR_NULL(NF, name, "file"),
+	FIELD_INT(NF, runs, "runs", 0, 0, 0),
+	STR(NF, tool_version, "tool_version"),
+	STR_NULL(NF, created, "created"),
+	STR_NULL(NF, first_started, "first_started"),
+	STR_NULL(NF, last_finished, "last_finished"),
+	STR(NF, host.kernel, "kernel"),
+	STR(NF, host.cpu_name, "cpu"),
+	STR(NF, host.backend_module, "backend"),
+	ENUM(NF, host.exec_mode, "execution_mode", exec_mode_names),
+	{ "lane", FIELD_T_ENUM, FIELD_OFF(NF, host.lane.name, int), FIELD_PRESENT | FIELD_NULL,
+	  .names = host_lane_names, .n_names = HOST_LANE_N,
+	  .off_present = FIELD_OFF(NF, host.lane.present, bool) });
+
+/* The floor's fields (this exitscope's version when it has none), then probes_used; or null. */
+static json_t *noise_ref_write(const void *p, bool *omit)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s}", "name", p->name, "group", p->group,
-			      "verdict", compare_verdict_names[p->verdict]);
+	const CR *cr = p;
+	struct noise_floor nf;
+	json_t *o;
 
-	if (!o)
+	(void)omit;
+	if (!cr->noise)
+		return json_null();
+	nf = *cr->noise;
+	if (!nf.tool_version)
+		nf.tool_version = EXITSCOPE_VERSION;
+	o = fields_write(&noise_desc, &nf);
+	if (o && json_object_set_new(o, "probes_used", json_integer((json_int_t)cr->n_floor))) {
+		json_decref(o);
 		return NULL;
-	if (p->verdict == COMPARE_NOT_RUN) {
-		json_object_set_new(o, "base_status",
-				    json_string(probe_status_names[p->a->status]));
-		json_object_set_new(o, "new_status", json_string(probe_status_names[p->b->status]));
-		json_object_set_new(o, "reason", p->why ? json_string(p->why) : json_null());
-		return o;
 	}
-	/* base_median, new_median: the figure named here, not always a median. */
-	json_object_set_new(o, "figure", json_string(p->method == COMPARE_METHOD_BATCHES ?
-						     "median of the samples" :
-						     "mean of the run means"));
-	json_object_set_new(o, "base_median", json_real(p->d.median_a));
-	json_object_set_new(o, "new_median", json_real(p->d.median_b));
-	json_object_set_new(o, "diff_cycles", json_real(p->d.diff));
-	json_object_set_new(o, "ci95_lo", json_real(p->d.lo));
-	json_object_set_new(o, "ci95_hi", json_real(p->d.hi));
-	json_object_set_new(o, "diff_pct", p->has_pct ? json_real(p->pct) : json_null());
-	json_object_set_new(o, "ci95_pct_lo", p->has_pct ? json_real(p->pct_lo) : json_null());
-	json_object_set_new(o, "ci95_pct_hi", p->has_pct ? json_real(p->pct_hi) : json_null());
-	json_object_set_new(o, "resamples", json_integer(p->d.iters));
-	json_object_set_new(o, "method", json_string(compare_method_names[p->method]));
-	json_object_set_new(o, "df", p->method != COMPARE_METHOD_BATCHES && isfinite(p->d.df) ?
-				     json_real(p->d.df) : json_null());
-	json_object_set_new(o, "base_model", json_string(compare_method_names[p->method_a]));
-	json_object_set_new(o, "new_model", json_string(compare_method_names[p->method_b]));
-	json_object_set_new(o, "run_to_run", json_string(compare_r2r_names[p->r2r]));
-	json_object_set_new(o, "noise_floor", json_boolean(p->floor != NULL));
-	json_object_set_new(o, "se_cycles", p->method != COMPARE_METHOD_BATCHES ? json_real(p->se) :
-					    json_null());
-	json_object_set_new(o, "floor_sd_rel", p->floor && p->floor_sd_rel >= 0 ?
-					       json_real(p->floor_sd_rel) : json_null());
-	json_object_set_new(o, "floor_df", p->floor ? json_real(p->floor->df) : json_null());
-	json_object_set_new(o, "lane_spread_pct", p->r2r == COMPARE_R2R_LANE ?
-						  json_real(p->lane_spread_pct) : json_null());
-	json_object_set_new(o, "min_detectable_pct",
-			    p->has_pct ? json_real(p->mde_pct) : json_null());
-	json_object_set_new(o, "normalized", json_boolean(p->normalized));
-	json_object_set_new(o, "speed_slope",
-			    p->normalized ? json_real(p->speed.beta) : json_null());
-	json_object_set_new(o, "base_loop_cycles", opt_real(p->loop_a));
-	json_object_set_new(o, "new_loop_cycles", opt_real(p->loop_b));
-	json_object_set_new(o, "base_runs", json_integer((json_int_t)p->runs_a));
-	json_object_set_new(o, "new_runs", json_integer((json_int_t)p->runs_b));
-	/* Why each side's (first) run stopped measuring it, when the file says. */
-	if (p->a->stop != PROBE_STOP_NONE)
-		json_object_set_new(o, "base_stop", json_string(probe_stop_names[p->a->stop]));
-	if (p->b->stop != PROBE_STOP_NONE)
-		json_object_set_new(o, "new_stop", json_string(probe_stop_names[p->b->stop]));
-	json_object_set_new(o, "base_rounds", json_integer((json_int_t)p->rounds_a));
-	json_object_set_new(o, "new_rounds", json_integer((json_int_t)p->rounds_b));
-	json_object_set_new(o, "base_exits_per_op", json_real(p->per_op_a[RESULT_OP_EXITS]));
-	json_object_set_new(o, "new_exits_per_op", json_real(p->per_op_b[RESULT_OP_EXITS]));
-	json_object_set_new(o, "base_per_op", per_op_json(p->per_op_a));
-	json_object_set_new(o, "new_per_op", per_op_json(p->per_op_b));
 	return o;
 }
+static const struct field_custom noise_custom = { .write = noise_ref_write };
 
-/* The floor that went into the intervals, or null. */
-static json_t *noise_json_ref(const struct compare_result *cr)
-{
-	const struct noise_floor *nf = cr->noise;
+TABLE(summary_desc, "summary",
+	SIZE(CR, n_faster, "faster"), SIZE(CR, n_slower, "slower"), SIZE(CR, n_same, "same"),
+	SIZE(CR, n_too_noisy, "too_noisy"), SIZE(CR, n_not_run, "not_compared"),
+	SIZE(CR, n_not_judged, "not_judged"));
 
-	if (!nf)
-		return json_null();
-	return json_pack("{s:s?, s:I, s:s, s:s?, s:s?, s:s?, s:s, s:s, s:s, s:s, s:s?, s:I}",
-			 "file", nf->name, "runs", (json_int_t)nf->runs, "tool_version",
-			 nf->tool_version ? nf->tool_version : EXITSCOPE_VERSION,
-			 "created", nf->created, "first_started", nf->first_started,
-			 "last_finished", nf->last_finished, "kernel", nf->host.kernel,
-			 "cpu", nf->host.cpu_name, "backend", nf->host.backend_module,
-			 "execution_mode", exec_mode_name(nf->host.exec_mode),
-			 "lane", nf->host.lane.present ? host_lane_names[nf->host.lane.name] : NULL,
-			 "probes_used", (json_int_t)cr->n_floor);
-}
+static const char *const used_names[2] = { "none", "speed" };
+TABLE(normalize_desc, "normalize",
+	ENUM(CR, opts.normalize, "asked", compare_normalize_names),
+	ENUM(CR, normalized, "used", used_names),
+	STR(CR, normalize_why, "why"));
 
-/* The guest speed between the sides, or null. */
-static json_t *speed_json(const struct compare_result *cr)
-{
-	const struct compare_probe *s = &cr->speed;
+/* The guest speed between the sides: the harness loop as a probe, over speed_probes. */
+TABLE(speed_desc, "guest_speed",
+	SIZE(CR, speed_probes, "probes"),
+	FIELD_NUM(CR, speed.pct, "diff_pct", FIELD_SIGNED),
+	FIELD_NUM(CR, speed.pct_lo, "ci95_pct_lo", FIELD_SIGNED),
+	FIELD_NUM(CR, speed.pct_hi, "ci95_pct_hi", FIELD_SIGNED),
+	FIELD_NUM(CR, speed.mde_pct, "min_detectable_pct", 0),
+	ENUM(CR, speed.verdict, "verdict", compare_verdict_names),
+	ENUM(CR, speed.method, "method", compare_method_names),
+	ENUM(CR, speed.method_a, "base_model", compare_method_names),
+	ENUM(CR, speed.method_b, "new_model", compare_method_names),
+	NUM_NULL(CR, speed.d.df, "df"),
+	ENUM(CR, speed.r2r, "run_to_run", compare_r2r_names),
+	SIZE(CR, speed.runs_a, "base_runs"), SIZE(CR, speed.runs_b, "new_runs"));
 
-	if (!cr->has_speed || !s->has_pct)
-		return json_null();
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:s, s:s, s:s, s:s, s:o, s:s, s:I, s:I}",
-			 "probes", (json_int_t)cr->speed_probes, "diff_pct", s->pct,
-			 "ci95_pct_lo", s->pct_lo, "ci95_pct_hi", s->pct_hi,
-			 "min_detectable_pct", s->mde_pct,
-			 "verdict", compare_verdict_names[s->verdict],
-			 "method", compare_method_names[s->method],
-			 "base_model", compare_method_names[s->method_a],
-			 "new_model", compare_method_names[s->method_b],
-			 "df", isfinite(s->d.df) ? json_real(s->d.df) : json_null(),
-			 "run_to_run", compare_r2r_names[s->r2r],
-			 "base_runs", (json_int_t)s->runs_a, "new_runs", (json_int_t)s->runs_b);
-}
+TABLE(doc_desc, "document",
+	FIELD_CONST_STR("schema", COMPARE_SCHEMA),
+	FIELD_CONST_INT("schema_version", COMPARE_SCHEMA_VERSION),
+	STR(CR, name_a, "base"), STR(CR, name_b, "new"),
+	FIELD_NUM(CR, opts.threshold_pct, "threshold_pct", 0),
+	FIELD_INT(CR, opts.seed, "seed", 0, 0, 0),
+	ARRAY(CR, host, n_host, "host_differences", &host_desc, struct compare_host_diff),
+	FIELD_STRINGS(CR, warnings, n_warnings, "warnings", 0, 0),
+	ARRAY(CR, probes, n_probes, "probes", &probes_desc, CP),
+	ARRAY(CR, counters, n_counters, "counter_changes", &counter_desc, struct compare_counter),
+	FIELD_FLAG(CR, map_compared, "map_compared", 0),
+	ARRAY(CR, map, n_map, "map_changes", &map_desc, MC),
+	FIELD_FLAG(CR, checks_compared, "checks_compared", 0),
+	ARRAY(CR, checks, n_checks, "check_changes", &check_desc, struct compare_check_change),
+	FIELD_STRINGS(CR, only_a, n_only_a, "only_in_base", 0, 0),
+	FIELD_STRINGS(CR, only_b, n_only_b, "only_in_new", 0, 0),
+	FIELD_OBJ_FLAT("summary", 0, &summary_desc),
+	FIELD_BOOL(CR, regression, "regression", 0),
+	FIELD_STRINGS(CR, files_a, n_files_a, "base_files", 0, 0),
+	FIELD_STRINGS(CR, files_b, n_files_b, "new_files", 0, 0),
+	STR_NULL(CR, method_note, "method_note"),
+	FIELD_CUSTOM("noise", 0, &noise_custom),
+	STR_NULL(CR, r2r_note, "run_to_run_note"),
+	FIELD_OBJ_FLAT("normalize", 0, &normalize_desc),
+	{ "guest_speed", FIELD_T_OBJECT, 0, FIELD_PRESENT | FIELD_NULL, .sub = &speed_desc,
+	  .off_present = FIELD_OFF(CR, has_speed, bool) },
+	ARRAY(CR, unjudged, n_unjudged, "counters_not_judged", &counter_desc,
+	      struct compare_counter),
+	FIELD_OBJ_P(CR, paths, has_paths, "exit_paths", 0, &paths_desc));
+
+const struct field_desc *const compare_json_tables[] = {
+	&doc_desc, &host_desc, &probe_desc, &not_run_desc, &per_op_desc, &counter_desc,
+	&map_entry_desc, &map_profile_desc, &check_desc, &summary_desc, &noise_desc,
+	&normalize_desc, &speed_desc, &paths_desc, &path_probe_desc, &fn_desc, &census_desc, NULL,
+};
 
 json_t *compare_result_json(const struct compare_result *cr)
 {
-	json_t *doc, *host, *warn, *probes, *counters, *map, *checks, *oa, *ob, *fa, *fb;
-	size_t i;
-
-	host = json_array();
-	warn = json_array();
-	probes = json_array();
-	counters = json_array();
-	map = json_array();
-	checks = json_array();
-	oa = json_array();
-	ob = json_array();
-	for (i = 0; i < cr->n_host; i++)
-		json_array_append_new(host, json_pack("{s:s, s:s, s:s}", "field", cr->host[i].field,
-						      "base", cr->host[i].a, "new", cr->host[i].b));
-	for (i = 0; i < cr->n_warnings; i++)
-		json_array_append_new(warn, json_string(cr->warnings[i]));
-	for (i = 0; i < cr->n_probes; i++)
-		json_array_append_new(probes, probe_json(&cr->probes[i]));
-	for (i = 0; i < cr->n_counters; i++)
-		json_array_append_new(counters, counter_json(&cr->counters[i]));
-	for (i = 0; i < cr->n_map; i++) {
-		const struct compare_map_change *m = &cr->map[i];
-
-		if (!m->reg)
-			json_array_append_new(map, json_pack("{s:s, s:s}", "profile", m->profile,
-							     "only_in", m->a ? "base" : "new"));
-		else
-			json_array_append_new(map, json_pack("{s:s, s:s, s:I, s:s, s:s, s:s?, s:s?,"
-							     " s:o, s:o, s:o, s:o}",
-				"profile", m->profile, "reg", m->reg, "bit", (json_int_t)m->bit,
-				"name", m->name, "op", m->op, "base", m->a, "new", m->b,
-				"base_exits_per_op", opt_real(m->a_exits),
-				"new_exits_per_op", opt_real(m->b_exits),
-				"base_cycles_per_op", opt_real(m->a_cycles),
-				"new_cycles_per_op", opt_real(m->b_cycles)));
-	}
-	for (i = 0; i < cr->n_checks; i++) {
-		const struct compare_check_change *c = &cr->checks[i];
-
-		json_array_append_new(checks, json_pack("{s:s, s:s, s:s?, s:s?}", "suite", c->suite,
-							"name", c->name, "base", c->a,
-							"new", c->b));
-	}
-	for (i = 0; i < cr->n_only_a; i++)
-		json_array_append_new(oa, json_string(cr->only_a[i]));
-	for (i = 0; i < cr->n_only_b; i++)
-		json_array_append_new(ob, json_string(cr->only_b[i]));
-	fa = json_array();
-	fb = json_array();
-	for (i = 0; i < cr->n_files_a; i++)
-		json_array_append_new(fa, json_string(cr->files_a[i]));
-	for (i = 0; i < cr->n_files_b; i++)
-		json_array_append_new(fb, json_string(cr->files_b[i]));
-	doc = json_pack("{s:s, s:i, s:s, s:s, s:f, s:I, s:o, s:o, s:o, s:o, s:b, s:o, s:b, s:o,"
-			" s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}, s:b, s:o, s:o, s:s?}",
-			"schema", COMPARE_SCHEMA, "schema_version", COMPARE_SCHEMA_VERSION,
-			"base", cr->name_a, "new", cr->name_b,
-			"threshold_pct", cr->opts.threshold_pct, "seed", (json_int_t)cr->opts.seed,
-			"host_differences", host, "warnings", warn, "probes", probes,
-			"counter_changes", counters, "map_compared", cr->map_compared,
-			"map_changes", map, "checks_compared", cr->checks_compared,
-			"check_changes", checks, "only_in_base", oa, "only_in_new", ob,
-			"summary", "faster", (json_int_t)cr->n_faster,
-			"slower", (json_int_t)cr->n_slower, "same", (json_int_t)cr->n_same,
-			"too_noisy", (json_int_t)cr->n_too_noisy,
-			"not_compared", (json_int_t)cr->n_not_run,
-			"regression", compare_regressed(cr), "base_files", fa, "new_files", fb,
-			"method_note", cr->method_note);
-	if (doc) {
-		json_object_set_new(doc, "noise", noise_json_ref(cr));
-		json_object_set_new(json_object_get(doc, "summary"), "not_judged",
-				    json_integer((json_int_t)cr->n_not_judged));
-		json_object_set_new(doc, "run_to_run_note",
-				    cr->r2r_note ? json_string(cr->r2r_note) : json_null());
-		json_object_set_new(doc, "normalize", json_pack("{s:s, s:s, s:s}",
-			"asked", compare_normalize_names[cr->opts.normalize],
-			"used", cr->normalized ? "speed" : "none", "why", cr->normalize_why));
-		json_object_set_new(doc, "guest_speed", speed_json(cr));
-		json_object_set_new(doc, "counters_not_judged", json_array());
-		for (i = 0; i < cr->n_unjudged; i++)
-			json_array_append_new(json_object_get(doc, "counters_not_judged"),
-					      counter_json(&cr->unjudged[i]));
-		if (cr->paths.compared)
-			json_object_set_new(doc, "exit_paths", path_changes_json(&cr->paths));
-	}
-	return doc;
+	return fields_write(&doc_desc, cr);
 }
 
 int compare_result_write(const struct compare_result *cr, const char *path,

@@ -165,15 +165,16 @@ struct compare_probe {
 	 * diff = new - base and its 95% CI; median_a/median_b: the pooled
 	 * samples' medians (batches) or the means of the run means, a run's
 	 * mean the mean of its round medians (rounds, runs); iters: resamples
-	 * (batches), df: Welch df (rounds, runs).
+	 * (batches), df: Welch df (rounds, runs; -1 by batches).
 	 */
 	struct stats_diff d;
 	enum compare_method method_a, method_b;	/* how each side's variance was estimated */
 	enum compare_r2r r2r;
-	double lane_spread_pct;		/* r2r lane: the spread each end moved out by, in % */
+	double lane_spread_pct;		/* r2r lane: the spread each end moved out by, in %; else -1 */
 	const struct noise_est *floor;	/* the floor's estimate, when it went into the interval */
-	double se;			/* the interval's standard error (cycles); 0 for batches */
+	double se;			/* the interval's standard error (cycles); -1 by batches */
 	double floor_sd_rel;		/* the floor's relative between-run SD used; -1: cycles or none */
+	double floor_df;		/* the floor's df (floor->df); -1 without a floor */
 	bool has_pct;			/* base median > 0 */
 	double pct, pct_lo, pct_hi;	/* diff and CI in % of the base median */
 	/*
@@ -191,7 +192,7 @@ struct compare_probe {
 	 * median_b, diff and CI are at that speed, and the slope's own
 	 * uncertainty is in the interval.
 	 */
-	int normalized;
+	bool normalized;
 	struct speed_adj speed;
 	double loop_a, loop_b;		/* each side's mean harness loop, cycles per op; -1 unknown */
 	/* Each side's per-op counters: the mean over its ok runs that have one; -1 absent. */
@@ -259,7 +260,8 @@ struct compare_result {
 	 * probe compared by rounds, each probe's relative to its base side's
 	 * mean (so the figures are 1.0-based ratios and pct the change of the
 	 * loop's cycles), by the same models as a probe; has_speed false when no
-	 * probe had rounds with baselines on both sides. speed_probes: how many.
+	 * probe had rounds with baselines on both sides, or the loop's figures
+	 * have no percentage or are not finite. speed_probes: how many.
 	 */
 	bool has_speed;
 	struct compare_probe speed;
@@ -291,6 +293,8 @@ struct compare_result {
 	 * probe has an exit path on both sides.
 	 */
 	struct path_changes paths;
+	bool has_paths;			/* paths.compared > 0: the document has "exit_paths" */
+	bool regression;		/* n_slower > 0 (compare_regressed) */
 	size_t n_faster, n_slower, n_same, n_too_noisy, n_not_judged, n_not_run;
 	size_t n_by_rounds, n_by_batches;	/* compared probes by method (rounds: also runs) */
 	size_t n_by_runs;			/* of n_by_rounds, both sides by their run means */
@@ -313,6 +317,14 @@ int compare_regressed(const struct compare_result *cr);
  * (path_changes_json) when cr->paths.compared. NULL when out of memory.
  */
 json_t *compare_result_json(const struct compare_result *cr);
+
+/*
+ * Its tables (results/field.h), one per object, NULL-ended: each names the
+ * object's place in the document and its fields in writing order
+ * (tests/test_compare_schema.c holds them against docs/compare-report.md).
+ */
+struct field_desc;
+extern const struct field_desc *const compare_json_tables[];
 
 /*
  * That document written to path ("-": stdout), atomically for a regular

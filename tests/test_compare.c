@@ -1147,6 +1147,7 @@ static void test_rounds(void)
 	struct compare_result *cr;
 	const struct compare_probe *p;
 	double round_width = 0;
+	json_t *doc, *jp;
 
 	/* A/A: two runs of the same setup. */
 	cr = compare_paths(aa, 1, aa + 1, 1, rf);
@@ -1169,6 +1170,18 @@ static void test_rounds(void)
 	   "no rounds: batches method with the note");
 	ok(p && p->d.hi - p->d.lo < round_width, "the batch CI (%.1f) is narrower than the "
 	   "round-level one (%.1f) on the same samples", p ? p->d.hi - p->d.lo : 0, round_width);
+	doc = cr ? compare_result_json(cr) : NULL;
+	jp = doc ? json_array_get(json_object_get(doc, "probes"), 0) : NULL;
+	ok(jp && !strcmp(fixture_str(jp, "figure"), "median of the samples") &&
+	   fixture_num(jp, "resamples") > 0 && json_is_null(json_object_get(jp, "df")) &&
+	   json_is_null(json_object_get(jp, "se_cycles")) &&
+	   json_is_null(json_object_get(jp, "floor_df")) &&
+	   json_is_null(json_object_get(jp, "floor_sd_rel")) &&
+	   json_is_null(json_object_get(jp, "lane_spread_pct")) &&
+	   json_is_null(json_object_get(jp, "speed_slope")) &&
+	   !strcmp(fixture_str(jp, "run_to_run"), "none"),
+	   "--json by batches: the samples' median, resamples; no df, SE, floor, lane spread, slope");
+	json_decref(doc);
 	compare_free(cr);
 	free_files(rf, 2);
 
@@ -2075,7 +2088,11 @@ static void test_cli_noise(void)
 	p = json_array_get(json_object_get(doc, "probes"), 0);
 	ok(doc && strstr(fixture_str(doc, "run_to_run_note"), "one run per side and no noise floor") &&
 	   json_is_null(json_object_get(doc, "noise")) && !strcmp(fixture_str(p, "run_to_run"), "none") &&
-	   json_is_false(json_object_get(p, "noise_floor")), "--json, no floor: run_to_run_note, run_to_run none");
+	   json_is_false(json_object_get(p, "noise_floor")) &&
+	   json_is_null(json_object_get(p, "floor_df")) &&
+	   json_is_null(json_object_get(p, "lane_spread_pct")) && fixture_num(p, "df") > 0 &&
+	   fixture_num(p, "se_cycles") > 0,
+	   "--json, no floor: run_to_run_note, run_to_run none, no floor df nor lane spread");
 	json_decref(doc);
 	run_free(&r);
 
