@@ -38,7 +38,7 @@ int compare_regressed(const struct compare_result *cr)
 #define NUM_NULL(st, m, key)	FIELD_NUM(st, m, key, FIELD_NULL)	/* < 0: null */
 #define SIZE(st, m, key)	FIELD_SIZE(st, m, key, 0, 0)
 #define ENUM(st, m, key, names)								\
-	FIELD_ENUM(st, m, key, 0, names, (int)(sizeof(names) / sizeof(*names)))
+	FIELD_ENUM(st, m, key, 0, names, (int)ARRAY_SIZE(names))
 #define ARRAY(st, m, n, key, sub, et) FIELD_ARRAY(st, m, n, key, 0, sub, et, 0, NULL)
 #define PAIR(st, m, key)	FIELD_NUMS_FIXED(st, m[0].mean, key, 0, 2, sizeof(struct path_fig))
 /* A table and its field_desc var (written only: no bounds, nothing required). */
