@@ -10,6 +10,7 @@
 
 #include "results/compare_model.h"
 #include "results/field.h"
+#include "results/result_write.h"
 #include "results/schema.h"
 
 const char *const compare_verdict_names[COMPARE_VERDICT_N] = {
@@ -288,25 +289,11 @@ int compare_result_write(const struct compare_result *cr, const char *path,
 			 void (*opened)(const struct outfile *o), struct err *err)
 {
 	json_t *doc = compare_result_json(cr);
-	struct outfile o;
 	int r;
 
 	if (!doc)
 		return err_set(err, -ENOMEM, "%s: out of memory", path);
-	r = outfile_open(&o, path, err);
-	if (!r && opened)
-		opened(&o);
-	if (!r && (json_dumpf(doc, o.f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ||
-		   fputc('\n', o.f) == EOF)) {
-		int e = o.err ? o.err : ENOMEM;
-
-		outfile_abort(&o);
-		r = err_set(err, -e, "%s: %s", path, strerror(e));
-	} else if (!r) {
-		r = outfile_commit(&o, err);
-	}
-	if (opened)
-		opened(NULL);
+	r = result_write_as_is_hooked(doc, path, opened, err);
 	json_decref(doc);
 	return r;
 }

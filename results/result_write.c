@@ -54,18 +54,12 @@ static int result_dump(json_t *root, struct outfile *o, struct err *err)
 	return outfile_commit(o, err);
 }
 
-int result_write_hooked(json_t *root, const char *path, void (*opened)(const struct outfile *o),
-			struct err *err)
+int result_write_as_is_hooked(json_t *root, const char *path,
+			      void (*opened)(const struct outfile *o), struct err *err)
 {
 	struct outfile o;
-	char ts[32];
-	int r;
+	int r = outfile_open(&o, path, err);
 
-	if (!json_object_get(root, "finished")) {
-		result_timestamp(ts, sizeof(ts));
-		json_object_set_new(root, "finished", json_string(ts));
-	}
-	r = outfile_open(&o, path, err);
 	if (r)
 		return r;
 	if (opened)
@@ -76,12 +70,21 @@ int result_write_hooked(json_t *root, const char *path, void (*opened)(const str
 	return r;
 }
 
+int result_write_hooked(json_t *root, const char *path, void (*opened)(const struct outfile *o),
+			struct err *err)
+{
+	char ts[32];
+
+	if (!json_object_get(root, "finished")) {
+		result_timestamp(ts, sizeof(ts));
+		json_object_set_new(root, "finished", json_string(ts));
+	}
+	return result_write_as_is_hooked(root, path, opened, err);
+}
+
 int result_write_as_is(json_t *root, const char *path, struct err *err)
 {
-	struct outfile o;
-	int r = outfile_open(&o, path, err);
-
-	return r ? r : result_dump(root, &o, err);
+	return result_write_as_is_hooked(root, path, NULL, err);
 }
 
 int result_write(json_t *root, const char *path, struct err *err)

@@ -33,9 +33,14 @@ json_t *result_new(const char *kind, int argc, char **argv);
  * existing regular file untouched.
  */
 int result_write(json_t *root, const char *path, struct err *err);
-/* root written to path as it is (no "finished": a noise floor), as result_write writes. */
+/*
+ * root written to path as it is (no "finished": a noise floor, a compare
+ * or walk document), as result_write writes; _hooked: opened as below.
+ */
 int result_write_as_is(json_t *root, const char *path, struct err *err);
 struct outfile;
+int result_write_as_is_hooked(json_t *root, const char *path,
+			      void (*opened)(const struct outfile *o), struct err *err);
 /*
  * result_write with a hook: opened(o) once path is open, before anything
  * is written to it, and opened(NULL) once it is closed (a command makes

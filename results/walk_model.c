@@ -456,20 +456,9 @@ json_t *walk_steps_json(const struct walk_steps *s)
 /* doc (its reference taken) to path ("-": stdout) atomically. */
 static int doc_write(json_t *doc, const char *path, struct err *err)
 {
-	struct outfile o;
-	int r;
+	int r = doc ? result_write_as_is(doc, path, err) :
+		      err_set(err, -ENOMEM, "%s: out of memory", path);
 
-	if (!doc)
-		return err_set(err, -ENOMEM, "%s: out of memory", path);
-	r = outfile_open(&o, path, err);
-	if (!r && (json_dumpf(doc, o.f, RESULT_DUMP_FLAGS) || fputc('\n', o.f) == EOF)) {
-		int e = o.err ? o.err : EIO;
-
-		outfile_abort(&o);
-		r = err_set(err, -e, "%s: %s", path, strerror(e));
-	} else if (!r) {
-		r = outfile_commit(&o, err);
-	}
 	json_decref(doc);
 	return r;
 }
