@@ -153,6 +153,33 @@ static int nums_read(struct jcheck *c, json_t *obj, const struct field *f, void 
 	return 0;
 }
 
+/* Integers into the long longs at f (FIELD_T_INTS). */
+static int ints_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	json_t *arr, *v;
+	size_t i, mark;
+	int rc = jcheck_array(c, obj, f->key, req, f->max, &arr);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	if (json_array_size(arr) < (size_t)f->min)
+		return jcheck_fail(c, "%zu %ss, want %lld", json_array_size(arr), f->what, f->min);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < f->lo ||
+		    json_integer_value(v) > f->hi) {
+			jcheck_push_index(c, i);
+			return jcheck_fail(c, "not a %s number (an integer >= %lld)", f->what,
+					   f->lo);
+		}
+		MEMBER(p, f, long long)[i] = json_integer_value(v);
+	}
+	if (!(f->flags & FIELD_FIXED))
+		*COUNT(p, f) = json_array_size(arr);
+	jcheck_pop(c, mark);
+	return 0;
+}
+
 /* A string into the buffer at f (f->elem long): too long is refused, or cut when FIELD_CUT. */
 static int chars_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
 {
@@ -329,6 +356,9 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	case FIELD_T_NUMS:
 		rc = nums_read(c, obj, f, p, req);
 		return rc < 0 ? rc : 0;
+	case FIELD_T_INTS:
+		rc = ints_read(c, obj, f, p, req);
+		return rc < 0 ? rc : 0;
 	case FIELD_T_CUSTOM:
 		rc = f->custom->read ? f->custom->read(c, obj, p) : 0;
 		return rc < 0 ? rc : 0;
@@ -401,6 +431,11 @@ static bool field_absent(const struct field *f, const void *p)
 		       !*CMEMBER(p, f, void *);
 	case FIELD_T_SET:
 		return zero && !*CMEMBER(p, f, void *);
+	case FIELD_T_INTS:
+		for (ll = 0; (f->flags & FIELD_FIXED) && ll < f->max; ll++)
+			if (CMEMBER(p, f, long long)[ll] < 0)
+				return true;
+		return zero && !(f->flags & FIELD_FIXED) && !CCOUNT(p, f);
 	case FIELD_T_ARRAY:
 	case FIELD_T_MAP:
 	case FIELD_T_STRINGS:
@@ -424,19 +459,21 @@ static json_t *array_write(const struct field_desc *d, const void *a, size_t n, 
 
 static json_t *elems_write(const struct field *f, const void *p, const void *root)
 {
-	bool fixed = f->flags & FIELD_FIXED;
-	const char *a = fixed ? CMEMBER(p, f, char) : *CMEMBER(p, f, void *);
+	bool fixed = f->flags & FIELD_FIXED, ints = f->type == FIELD_T_INTS;
+	const char *a = fixed || ints ? CMEMBER(p, f, char) : *CMEMBER(p, f, void *);
 	size_t n = fixed ? (size_t)f->max : a ? CCOUNT(p, f) : 0;
-	size_t stride = fixed ? f->elem : sizeof(double);
+	size_t stride = fixed && !ints ? f->elem : sizeof(double);
 	json_t *arr, *v;
 
 	if (f->type == FIELD_T_ARRAY)
 		return array_write(f->sub, a, n, f->elem, root);
 	arr = json_array();
-	for (size_t i = 0; arr && i < n; i++) {
+	for (size_t i = 0; arr && i < n && (!ints || i < (size_t)f->max); i++) {
 		const char *s = f->type == FIELD_T_STRINGS ? ((const char *const *)a)[i] : NULL;
 
-		if (f->type == FIELD_T_STRINGS)
+		if (ints)
+			v = json_integer(((const long long *)a)[i]);
+		else if (f->type == FIELD_T_STRINGS)
 			v = json_string(s ? s : "");
 		else if (!(v = json_real(*(const double *)(a + i * stride))))
 			continue;	/* not finite: JSON has no such number */
@@ -525,6 +562,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 	case FIELD_T_ARRAY:
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
+	case FIELD_T_INTS:
 		return elems_write(f, p, root);
 	case FIELD_T_MAP:
 		return map_write(f, p, root);
@@ -658,7 +696,7 @@ const char *field_type_name(enum field_type t)
 		[FIELD_T_CSTR] = "string", [FIELD_T_FLAG] = "boolean", [FIELD_T_OBJECT] = "object",
 		[FIELD_T_ARRAY] = "array", [FIELD_T_MAP] = "object", [FIELD_T_STRINGS] = "array",
 		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom", [FIELD_T_CHARS] = "string",
-		[FIELD_T_CONST] = "constant", [FIELD_T_SET] = "boolean",
+		[FIELD_T_CONST] = "constant", [FIELD_T_SET] = "boolean", [FIELD_T_INTS] = "array",
 	};
 
 	return t < FIELD_T_N ? names[t] : "?";

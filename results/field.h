@@ -41,6 +41,8 @@ enum field_type {
 	FIELD_T_CONST,	/* no member: names[0] (a string) or min (an integer) is written,
 			 * and the reader refuses another value */
 	FIELD_T_SET,	/* a pointer, written as whether it is set (names: names[set]) */
+	FIELD_T_INTS,	/* long long[max] at off, the count (size_t) at off2: min..max of
+			 * them, each in [lo, hi] (FIELD_FIXED: max, no count) */
 	FIELD_T_N
 };
 
@@ -67,7 +69,8 @@ enum {
 	FIELD_DEREF	= 1 << 12,	/* OBJECT: sub's struct is at the pointer at off (NULL:
 					 * not written, or null with FIELD_NULL); written only */
 	FIELD_FIXED	= 1 << 13,	/* NUMS: max doubles, the first at off, each elem bytes after
-					 * the one before (no pointer, no count); written only */
+					 * the one before (no pointer, no count); written only.
+					 * INTS: always max, not written when one is < 0 */
 };
 
 struct field;
@@ -97,6 +100,8 @@ struct field {
 	const char *empty;		/* ARRAY, NUMS: refused empty with this message */
 	const struct field_custom *custom;
 	const char *key2;		/* FIELD_PER_OP */
+	long long lo, hi;		/* INTS: each element's range */
+	const char *what;		/* INTS: an element's name in the refusals */
 };
 
 /* One kind: its name in the schema documents and its fields in writing order. */
@@ -196,6 +201,17 @@ struct field_desc {
 #define FIELD_NUMS(st, m, n, key, fl, max_, empty_)					\
 	{ (key), FIELD_T_NUMS, FIELD_OFF(st, m, double *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .empty = (empty_) }
+/*
+ * Integers in st's long long m[max_], n of them (min_..max_), each in [lo_, hi_];
+ * what_ names one: "1 CPUs, want 2", "not a CPU number (an integer >= 0)".
+ */
+#define FIELD_INTS(st, m, n, key, fl, min_, max_, lo_, hi_, what_)			\
+	{ (key), FIELD_T_INTS, FIELD_OFF(st, m, long long[max_]), (fl), .min = (min_),	\
+	  .max = (max_), .off2 = FIELD_OFF(st, n, size_t), .lo = (lo_), .hi = (hi_), .what = (what_) }
+/* Always n_ of them (no count); left out when one is < 0. */
+#define FIELD_INTS_FIXED(st, m, key, fl, n_, lo_, hi_, what_)				\
+	{ (key), FIELD_T_INTS, FIELD_OFF(st, m, long long[n_]), (fl) | FIELD_FIXED,		\
+	  .min = (n_), .max = (n_), .lo = (lo_), .hi = (hi_), .what = (what_) }
 #define FIELD_CUSTOM(key, fl, custom_)	{ (key), FIELD_T_CUSTOM, 0, (fl), .custom = (custom_) }
 
 /*

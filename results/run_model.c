@@ -26,55 +26,7 @@ void run_probe_init(struct run_probe *p)
 		p->per_op[i] = -1;
 }
 
-/* ---- what the tables cannot spell: the CPU lists, the exit path model ---- */
-
-static json_t *cpus_json(const long long *cpus, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_integer((json_int_t)cpus[i]));
-	return a;
-}
-
-static int read_cpus(struct jcheck *c, json_t *obj, long long *cpus, size_t min, size_t max,
-		     size_t *n)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-	int rc = jcheck_array(c, obj, "cpus", JCHECK_OPTIONAL, max, &arr);
-
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "cpus");
-	if (json_array_size(arr) < min)
-		return jcheck_fail(c, "%zu CPUs, want %zu", json_array_size(arr), min);
-	json_array_foreach(arr, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX) {
-			jcheck_push_index(c, i);
-			return jcheck_fail(c, "not a CPU number (an integer >= 0)");
-		}
-		cpus[i] = json_integer_value(v);
-	}
-	if (n)
-		*n = json_array_size(arr);
-	jcheck_pop(c, mark);
-	return 0;
-}
-
-/* A probe's "cpus": vCPU 0's and vCPU 1's, both or none. */
-static json_t *probe_cpus_write(const void *p, bool *omit)
-{
-	const long long *cpus = ((const P *)p)->cpus;
-
-	*omit = cpus[0] < 0 || cpus[1] < 0;
-	return *omit ? NULL : cpus_json(cpus, 2);
-}
-
-static int probe_cpus_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return read_cpus(c, obj, ((P *)p)->cpus, 2, 2, NULL);
-}
+/* ---- what the tables cannot spell: the exit path model ---- */
 
 static json_t *probe_exit_path_write(const void *p, bool *omit)
 {
@@ -92,7 +44,6 @@ static void probe_exit_path_free(void *p)
 	exit_path_free(&((P *)p)->exit_path);
 }
 
-static const struct field_custom probe_cpus = { probe_cpus_write, probe_cpus_read, NULL };
 static const struct field_custom probe_exit_path = {
 	probe_exit_path_write, probe_exit_path_read, probe_exit_path_free
 };
@@ -196,7 +147,7 @@ static const struct field measurement_field[] = {
 		    struct run_round, RESULT_MAX_ITEMS, "no rounds (leave the member out instead)"),
 	FIELD_ENUM(P, stop, "stop", FIELD_OMIT_ZERO, probe_stop_names, PROBE_STOP_N),
 	OPT_NUM(P, ci_rel_pct, "ci_rel_pct"),
-	FIELD_CUSTOM("cpus", 0, &probe_cpus),
+	FIELD_INTS_FIXED(P, cpus, "cpus", 0, 2, 0, INT_MAX, "CPU"),
 	FIELD_STRINGS(P, notes, n_notes, "notes", FIELD_OMIT_ZERO, RESULT_MAX_ITEMS),
 };
 const struct field_desc run_measurement_fields = FIELD_DESC("measurement", measurement_field);
@@ -309,25 +260,6 @@ const char *const run_setting_names[RUN_SETTING_N] = {
 	"run_limit_s", "samples", "guest_xcr0", "cpus",
 };
 
-/* The settings' "cpus": the --cpu A[,B] list, when the run pinned them. */
-static json_t *settings_cpus_write(const void *p, bool *omit)
-{
-	const struct run_settings *s = p;
-
-	*omit = !s->n_cpus;
-	return *omit ? NULL : cpus_json(s->cpus, s->n_cpus < RUN_SETTINGS_CPUS ? s->n_cpus :
-					RUN_SETTINGS_CPUS);
-}
-
-static int settings_cpus_read(struct jcheck *c, json_t *obj, void *p)
-{
-	struct run_settings *s = p;
-
-	return read_cpus(c, obj, s->cpus, 1, RUN_SETTINGS_CPUS, &s->n_cpus);
-}
-
-static const struct field_custom settings_cpus = { settings_cpus_write, settings_cpus_read, NULL };
-
 #define S struct run_settings
 static const struct field settings_field[] = {
 	FIELD_INT(S, samples, "samples", FIELD_OMIT_NEG, 1, LLONG_MAX),
@@ -341,7 +273,8 @@ static const struct field settings_field[] = {
 	OPT_NUM(S, precision_pct, "precision_pct"),
 	OPT_NUM(S, precision_floor_cycles, "precision_floor_cycles"),
 	OPT_NUM(S, run_limit_s, "run_limit_s"),
-	FIELD_CUSTOM("cpus", 0, &settings_cpus),
+	FIELD_INTS(S, cpus, n_cpus, "cpus", FIELD_OMIT_ZERO, 1, RUN_SETTINGS_CPUS, 0, INT_MAX,
+		   "CPU"),
 };
 const struct field_desc run_settings_fields = FIELD_DESC("settings", settings_field);
 

@@ -14,7 +14,8 @@
  * struct's ops, strings or null, arrays with a present flag, a map whose
  * keys are copied into char buffers. Last the written-only shapes
  * (constants, pointers as booleans, null numbers, fixed number runs,
- * objects through a pointer, a picked table).
+ * objects through a pointer, a picked table), and integer lists, counted
+ * or a fixed pair.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -651,9 +652,62 @@ static void test_written_only(void)
 	json_decref(o);
 }
 
+/* Integer lists: a counted one (min..max) and a fixed pair left out when one is < 0. */
+struct ints {
+	long long list[3];
+	size_t n_list;
+	long long pair[2];
+};
+static const struct field ints_field[] = {
+	FIELD_INTS(struct ints, list, n_list, "list", FIELD_OMIT_ZERO, 2, 3, 0, 9, "slot"),
+	FIELD_INTS_FIXED(struct ints, pair, "pair", 0, 2, 0, 99, "CPU"),
+};
+static const struct field_desc ints_desc = FIELD_DESC("ints", ints_field);
+
+/* doc read into *in: "" when read, else the error line. */
+static const char *ints_read(const char *doc, struct ints *in, struct err *e)
+{
+	struct jcheck c = { .name = "t", .err = e };
+	json_t *o = json_loads(doc, 0, NULL);
+	int rc;
+
+	err_init(e);
+	*in = (struct ints){ .pair = { -1, -1 } };
+	rc = fields_read(&c, o, &ints_desc, in);
+	json_decref(o);
+	return rc ? e->msg : "";
+}
+
+static void test_ints(void)
+{
+	struct ints in = { { 1, 2, 3 }, 3, { 4, -1 } };
+	struct err e;
+	char *s = shape_dump(&ints_desc, &in);
+
+	tap_is_str(s, "{\"list\":[1,2,3]}", "ints write: the counted list; a pair with a -1 left out");
+	free(s);
+	in.n_list = 0;
+	in.pair[1] = 5;
+	s = shape_dump(&ints_desc, &in);
+	tap_is_str(s, "{\"pair\":[4,5]}", "ints write: the pair; an empty list left out");
+	free(s);
+	tap_is_str(ints_read("{\"list\":[0,9],\"pair\":[7,8]}", &in, &e), "",
+		   "ints read: both lists");
+	ok(in.n_list == 2 && in.list[1] == 9 && in.pair[0] == 7 && in.pair[1] == 8,
+	   "ints read: the values and the count");
+	tap_is_str(ints_read("{\"list\":[3]}", &in, &e), "t: list: 1 slots, want 2",
+		   "ints read: too few, in the element's name");
+	tap_is_str(ints_read("{\"pair\":[1,100]}", &in, &e),
+		   "t: pair[1]: not a CPU number (an integer >= 0)", "ints read: above the range");
+	tap_is_str(ints_read("{\"pair\":[1]}", &in, &e), "t: pair: 1 CPUs, want 2",
+		   "ints read: a fixed pair wants both");
+	ok(strstr(ints_read("{\"list\":[1,2,3,4]}", &in, &e), "t: list:") != NULL,
+	   "ints read: more than max refused (%s)", e.msg);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -662,5 +716,6 @@ int main(void)
 	test_dict();
 	test_flat_omit();
 	test_written_only();
+	test_ints();
 	return tap_done();
 }

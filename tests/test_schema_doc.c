@@ -278,6 +278,7 @@ static bool shown_as(const struct field *f, const char *v)
 		return *v == '[' || (is_kind(f->sub) && isupper((unsigned char)*v));
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
+	case FIELD_T_INTS:
 		return *v == '[';
 	case FIELD_T_CUSTOM:
 	case FIELD_T_N:
@@ -637,6 +638,15 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 			problem(bad, name, "%s: items are not %s in the JSON Schema", f->key,
 				signed_ ? "numbers" : "numbers >= 0");
 		}
+		break;
+	case FIELD_T_INTS:	/* min..max integers, each in [lo, hi] */
+		items = resolve(schema, json_object_get(p, "items"), &iref);
+		if (!is_type(p, "array") || bound(p, "minItems", 0) != f->min ||
+		    bound(p, "maxItems", -1) != f->max || !is_type(items, "integer") ||
+		    bound(items, "minimum", LLONG_MIN) != f->lo ||
+		    bound(items, "maximum", LLONG_MAX) != f->hi)
+			problem(bad, name, "%s: not %s in the JSON Schema", f->key,
+				"the table's integers");
 		break;
 	case FIELD_T_ENUM:	/* its names, above */
 	case FIELD_T_CONST:
