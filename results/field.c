@@ -50,6 +50,22 @@ static int object_read(struct jcheck *c, json_t *obj, const struct field *f, voi
 	return 0;
 }
 
+/* FIELD_UNIQUE: element i's first field, a string, is none of those before it. */
+static int unique_check(struct jcheck *c, const struct field *f, const char *a, size_t i)
+{
+	const struct field *kf = &f->sub->f[0];
+	const char *s = *(const char *const *)(a + i * f->elem + kf->off);
+	char q[80];
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(*(const char *const *)(a + j * f->elem + kf->off), s)) {
+			jcheck_push_key(c, kf->key);
+			return jcheck_fail(c, "duplicate %s \"%s\" (also %s[%zu])", f->sub->name,
+					   jcheck_quote(s, q, sizeof(q)), f->key, j);
+		}
+	return 0;
+}
+
 static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
 		      const void *root)
 {
@@ -77,6 +93,8 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		if (f->sub->init)
 			f->sub->init(a + i * f->elem);
 		JCHECK_TRY(table_read(c, v, f->sub, a + i * f->elem, root));
+		if (f->flags & FIELD_UNIQUE)
+			JCHECK_TRY(unique_check(c, f, a, i));
 		jcheck_pop(c, m);
 	}
 	jcheck_pop(c, mark);
@@ -381,6 +399,8 @@ static int table_read(struct jcheck *c, json_t *obj, const struct field_desc *d,
 		for (size_t i = 0; i < d->n; i++)
 			if ((int)!(d->f[i].flags & FIELD_REQUIRED) == pass)
 				JCHECK_TRY(field_read(c, obj, &d->f[i], p, root));
+	if (d->pick)
+		JCHECK_TRY(table_read(c, obj, d->pick(p), p, root));
 	return d->check ? d->check(c, p) : 0;
 }
 
@@ -581,8 +601,6 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 
 static int table_write_to(json_t *o, const struct field_desc *d, const void *p, const void *root)
 {
-	if (d->pick)
-		d = d->pick(p);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct field *f = &d->f[i];
 		bool omit = field_absent(f, p);
@@ -603,7 +621,7 @@ static int table_write_to(json_t *o, const struct field_desc *d, const void *p, 
 		    json_object_set_new(o, f->key2, json_real(per_op(f, int_value(f, p), root))))
 			return -ENOMEM;
 	}
-	return 0;
+	return d->pick ? table_write_to(o, d->pick(p), p, root) : 0;
 }
 
 int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
@@ -686,6 +704,8 @@ void fields_free(const struct field_desc *d, void *p)
 			break;
 		}
 	}
+	if (d->pick)
+		fields_free(d->pick(p), p);
 }
 
 const char *field_type_name(enum field_type t)

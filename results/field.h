@@ -71,6 +71,8 @@ enum {
 	FIELD_FIXED	= 1 << 13,	/* NUMS: max doubles, the first at off, each elem bytes after
 					 * the one before (no pointer, no count); written only.
 					 * INTS: always max, not written when one is < 0 */
+	FIELD_UNIQUE	= 1 << 14,	/* ARRAY: an element's first field, a string, repeats none
+					 * of those before it ("duplicate <sub's name> ...") */
 };
 
 struct field;
@@ -113,7 +115,10 @@ struct field_desc {
 	int (*check)(struct jcheck *c, const void *p);
 	/* Optional: an ARRAY's element is zeroed, then given to init, before it is read. */
 	void (*init)(void *p);
-	/* Optional, written only: the table p is written by instead (e.g. by a member's value). */
+	/*
+	 * Optional: the table p is written and read by after these fields (e.g. by a
+	 * member's value they read); freed by it too.
+	 */
 	const struct field_desc *(*pick)(const void *p);
 };
 

@@ -8,7 +8,6 @@
 #include "results/field.h"
 #include "results/run_model.h"
 
-#define TRY JCHECK_TRY
 #define P struct run_probe
 #define OPT_NUM(st, m, key)	FIELD_NUM(st, m, key, FIELD_OMIT_NEG)
 
@@ -123,10 +122,19 @@ static const struct field probe_field[] = {
 const struct field_desc run_probe_fields = FIELD_DESC("probe", probe_field);
 
 /* ... then the reason of a probe that was not measured ... */
+static int unmeasured_check(struct jcheck *c, const void *p)
+{
+	if (!((const P *)p)->reason)
+		return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
+				   probe_status_name(((const P *)p)->status));
+	return 0;
+}
+
 static const struct field unmeasured_field[] = {
-	FIELD_CSTR(P, reason, "reason", FIELD_REQUIRED | FIELD_EMPTY_OK),
+	FIELD_CSTR(P, reason, "reason", FIELD_EMPTY_OK),
 };
-static const struct field_desc unmeasured_desc = FIELD_DESC("unmeasured", unmeasured_field);
+static const struct field_desc unmeasured_desc = FIELD_DESC_CHECK("unmeasured", unmeasured_field,
+								  unmeasured_check);
 
 /* ... or the measurement of one that was (status "ok"). */
 static const struct field measurement_field[] = {
@@ -152,21 +160,22 @@ static const struct field measurement_field[] = {
 };
 const struct field_desc run_measurement_fields = FIELD_DESC("measurement", measurement_field);
 
-/* ---- writer: what every probe has, then the measurement or the reason, by its status ---- */
-
-/* st's own fields (at offset 0) as this object's. */
-#define SELF(sub_)	{ "", FIELD_T_OBJECT, 0, FIELD_INLINE, .sub = (sub_) }
-static const struct field ok_field[] = { SELF(&run_probe_fields), SELF(&run_measurement_fields) };
-static const struct field not_ok_field[] = { SELF(&run_probe_fields), SELF(&unmeasured_desc) };
-static const struct field_desc ok_desc = FIELD_DESC("probe", ok_field);
-static const struct field_desc not_ok_desc = FIELD_DESC("probe", not_ok_field);
+/* ---- what every probe has, then the measurement or the reason, by its status ---- */
 
 static const struct field_desc *probe_pick(const void *p)
 {
-	return ((const P *)p)->status == PROBE_OK ? &ok_desc : &not_ok_desc;
+	return ((const P *)p)->status == PROBE_OK ? &run_measurement_fields : &unmeasured_desc;
 }
 
-static const struct field_desc probe_desc = { .name = "probe", .pick = probe_pick };
+static void probe_init(void *p)
+{
+	run_probe_init(p);
+}
+
+static const struct field_desc probe_desc = {
+	.name = "probe", .f = probe_field, .n = ARRAY_SIZE(probe_field), .init = probe_init,
+	.pick = probe_pick
+};
 
 json_t *run_probe_json(const struct run_probe *p)
 {
@@ -179,19 +188,6 @@ json_t *run_probes_json(const struct run_probe *p, size_t n)
 }
 
 /* ---- reader ---- */
-
-static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
-{
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(fields_read(c, obj, &run_probe_fields, p));
-	if (p->status == PROBE_OK)
-		return fields_read(c, obj, &run_measurement_fields, p);
-	if (!json_object_get(obj, "reason"))
-		return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
-				   probe_status_name(p->status));
-	return fields_read(c, obj, &unmeasured_desc, p);
-}
 
 int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off)
 {
@@ -207,34 +203,25 @@ int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size
 	return 0;
 }
 
+struct probes {
+	struct run_probe *p;
+	size_t n;
+};
+
 int run_probes_read(struct jcheck *c, json_t *root, int required,
 		    struct run_probe **out, size_t *n)
 {
-	json_t *arr, *v;
-	size_t i, mark;
-	struct run_probe *p;
+	struct field f = FIELD_ARRAY(struct probes, p, n, "probes", FIELD_UNIQUE, &probe_desc,
+				     struct run_probe, RESULT_MAX_ITEMS, NULL);
+	struct field_desc d = { .name = "probes", .f = &f, .n = 1 };
+	struct probes ps = { NULL, 0 };
 	int rc;
 
-	*out = NULL;
-	*n = 0;
-	rc = jcheck_array(c, root, "probes", required ? JCHECK_REQUIRED : JCHECK_OPTIONAL,
-			  RESULT_MAX_ITEMS, &arr);
-	if (rc)
-		return rc;
-	p = jcheck_calloc(json_array_size(arr), sizeof(*p));
-	if (!p)
-		return jcheck_fail(c, "out of memory");
-	*out = p;
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "probes");
-		jcheck_push_index(c, i);
-		run_probe_init(&p[i]);
-		*n = i + 1;
-		TRY(read_probe(c, v, &p[i]));
-		TRY(run_probe_name_unique(c, p, i, sizeof(*p), offsetof(struct run_probe, name)));
-		jcheck_pop(c, mark);
-	}
-	return 0;
+	f.flags |= required ? FIELD_REQUIRED : 0;
+	rc = fields_read(c, root, &d, &ps);
+	*out = ps.p;
+	*n = ps.n;
+	return rc;
 }
 
 void run_probes_free(struct run_probe *p, size_t n)

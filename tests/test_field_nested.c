@@ -15,7 +15,7 @@
  * keys are copied into char buffers. Last the written-only shapes
  * (constants, pointers as booleans, null numbers, fixed number runs,
  * objects through a pointer, a picked table), and integer lists, counted
- * or a fixed pair.
+ * or a fixed pair; elements read by a picked table, their names unique.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -705,9 +705,83 @@ static void test_ints(void)
 	   "ints read: more than max refused (%s)", e.msg);
 }
 
+/* Elements read by their own fields and then by a table picked by one of them, names unique. */
+struct pk {
+	const char *name;
+	int counted;
+	long long n;
+	char *why;
+};
+struct pks {
+	struct pk *a;
+	size_t n;
+};
+static const struct field pk_field[] = {
+	FIELD_CSTR(struct pk, name, "name", FIELD_REQUIRED),
+	FIELD_FLAG(struct pk, counted, "counted", FIELD_REQUIRED),
+};
+static const struct field pk_n_field[] = { FIELD_INT(struct pk, n, "n", FIELD_REQUIRED, 0, 9) };
+static const struct field pk_why_field[] = { FIELD_STR(struct pk, why, "why", FIELD_REQUIRED) };
+static const struct field_desc pk_n_desc = FIELD_DESC("pk_n", pk_n_field);
+static const struct field_desc pk_why_desc = FIELD_DESC("pk_why", pk_why_field);
+
+static const struct field_desc *pk_pick(const void *p)
+{
+	return ((const struct pk *)p)->counted ? &pk_n_desc : &pk_why_desc;
+}
+
+static const struct field_desc pk_desc = {
+	.name = "pk", .f = pk_field, .n = ARRAY_SIZE(pk_field), .pick = pk_pick
+};
+static const struct field pks_field[] = {
+	FIELD_ARRAY(struct pks, a, n, "pks", FIELD_REQUIRED | FIELD_UNIQUE, &pk_desc, struct pk,
+		    9, NULL),
+};
+static const struct field_desc pks_desc = FIELD_DESC("pks", pks_field);
+
+static void test_picked_read(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":true,\"n\":3},"
+		  "{\"name\":\"b\",\"counted\":false,\"why\":\"x\"}]}", "" },
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":true,\"why\":\"x\"}]}",
+		  "t: pks[0]: missing required field \"n\"" },
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":false,\"n\":3}]}",
+		  "t: pks[0]: missing required field \"why\"" },
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":true,\"n\":3},"
+		  "{\"name\":\"a\",\"counted\":false,\"why\":\"x\"}]}",
+		  "t: pks[1].name: duplicate pk \"a\" (also pks[0])" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct err e;
+		struct jcheck c = { .name = "t", .err = &e };
+		json_t *doc = json_loads(cases[i].text, 0, NULL);
+		struct pks ps = { NULL, 0 };
+		int rc;
+		char *s = NULL;
+
+		err_init(&e);
+		rc = fields_read(&c, doc, &pks_desc, &ps);
+		if (!rc)
+			s = shape_dump(&pks_desc, &ps);
+		if (cases[i].msg[0])
+			tap_is_str(rc ? e.msg : "(read)", cases[i].msg, "picked read: refused");
+		else
+			ok(!rc && ps.n == 2 && ps.a[0].n == 3 && !strcmp(ps.a[1].why, "x") && s &&
+			   !strcmp(s, cases[i].text), "picked read: each element by its table, "
+			   "written back alike");
+		free(s);
+		fields_free(&pks_desc, &ps);
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -717,5 +791,6 @@ int main(void)
 	test_flat_omit();
 	test_written_only();
 	test_ints();
+	test_picked_read();
 	return tap_done();
 }
