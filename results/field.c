@@ -43,6 +43,8 @@ static int object_read(struct jcheck *c, json_t *obj, const struct field *f, voi
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
+	if (f->flags & FIELD_ROOT)
+		root = (char *)p + f->off;
 	JCHECK_TRY(table_read(c, o, f->sub, (char *)p + f->off, root));
 	if (f->flags & FIELD_PRESENT)
 		*PRESENT(p, f) = true;
@@ -572,7 +574,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 		sp = f->flags & FIELD_DEREF ? *CMEMBER(p, f, void *) : CMEMBER(p, f, char);
 		if (!sp)
 			return json_null();
-		v = table_write(f->sub, sp, root);
+		v = table_write(f->sub, sp, f->flags & FIELD_ROOT ? sp : root);
 		if (v && (f->flags & FIELD_OMIT_ZERO) && !json_object_size(v)) {
 			json_decref(v);
 			*omit = true;

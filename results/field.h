@@ -60,7 +60,8 @@ enum {
 	FIELD_INLINE	= 1 << 7,	/* OBJECT: sub's fields are this object's own (no key) */
 	FIELD_CUT	= 1 << 8,	/* CHARS: free text, cut (UTF-8 whole) to fit */
 	FIELD_PER_OP	= 1 << 9,	/* INT: key2 beside it is it / the long long at off2 of the
-					 * outermost struct (its ops), written so and read checked */
+					 * outermost struct (its ops), written so and read checked;
+					 * or of the nearest FIELD_ROOT object's */
 	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so; the reader wants the
 					 * key there); written only: NUM null when not finite or
 					 * negative (FIELD_SIGNED: not finite), OBJECT null when
@@ -73,6 +74,7 @@ enum {
 					 * INTS: always max, not written when one is < 0 */
 	FIELD_UNIQUE	= 1 << 14,	/* ARRAY: an element's first field, a string, repeats none
 					 * of those before it ("duplicate <sub's name> ...") */
+	FIELD_ROOT	= 1 << 15,	/* OBJECT: the outermost struct of its FIELD_PER_OP counts */
 };
 
 struct field;

@@ -25,28 +25,6 @@ void run_probe_init(struct run_probe *p)
 		p->per_op[i] = -1;
 }
 
-/* ---- what the tables cannot spell: the exit path model ---- */
-
-static json_t *probe_exit_path_write(const void *p, bool *omit)
-{
-	*omit = !((const P *)p)->exit_path.present;
-	return *omit ? NULL : exit_path_json(&((const P *)p)->exit_path);
-}
-
-static int probe_exit_path_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return exit_path_read(c, obj, &((P *)p)->exit_path);
-}
-
-static void probe_exit_path_free(void *p)
-{
-	exit_path_free(&((P *)p)->exit_path);
-}
-
-static const struct field_custom probe_exit_path = {
-	probe_exit_path_write, probe_exit_path_read, probe_exit_path_free
-};
-
 /* ---- the tables ---- */
 
 static const struct field cycles_field[] = {
@@ -149,7 +127,7 @@ static const struct field measurement_field[] = {
 	FIELD_INT(P, ops, "ops", FIELD_OMIT_NEG, 0, LLONG_MAX),
 	FIELD_OBJ_FLAT("per_op", FIELD_REQUIRED, &run_per_op_fields),
 	FIELD_INLINE_OBJ(P, trace, &result_trace_fields),
-	FIELD_CUSTOM("exit_path", 0, &probe_exit_path),
+	FIELD_OBJ_P(P, exit_path, exit_path.present, "exit_path", FIELD_ROOT, &exit_path_fields),
 	FIELD_INT(P, cpu, "cpu", FIELD_OMIT_NEG, 0, INT_MAX),
 	FIELD_ARRAY(P, rounds, n_rounds, "rounds", FIELD_OMIT_ZERO, &run_round_fields,
 		    struct run_round, RESULT_MAX_ITEMS, "no rounds (leave the member out instead)"),

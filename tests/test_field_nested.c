@@ -15,7 +15,8 @@
  * keys are copied into char buffers. Last the written-only shapes
  * (constants, pointers as booleans, null numbers, fixed number runs,
  * objects through a pointer, a picked table), and integer lists, counted
- * or a fixed pair; elements read by a picked table, their names unique.
+ * or a fixed pair; elements read by a picked table, their names unique;
+ * an object that is the outermost struct of the per-op figures in it.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -779,9 +780,48 @@ static void test_picked_read(void)
 	}
 }
 
+/* A nested object that is its own outermost struct for the per-op figures in it. */
+struct per {
+	long long ops;
+	long long n;
+};
+struct outer {
+	long long ops;
+	struct per per;
+	bool has_per;
+};
+static const struct field per_field[] = {
+	FIELD_INT(struct per, ops, "ops", FIELD_REQUIRED, 1, 100),
+	FIELD_PER_OP(struct per, n, "n", "n_per_op", 0, 100, struct per, ops),
+};
+static const struct field_desc per_desc = FIELD_DESC("per", per_field);
+static const struct field outer_field[] = {
+	FIELD_INT(struct outer, ops, "ops", FIELD_REQUIRED, 1, 100),
+	FIELD_OBJ_P(struct outer, per, has_per, "per", FIELD_ROOT, &per_desc),
+};
+static const struct field_desc outer_desc = FIELD_DESC("outer", outer_field);
+
+static void test_own_root(void)
+{
+	struct outer o = { 2, { 4, 3 }, true }, back = { 0 };
+	struct err e;
+	struct jcheck c = { .name = "t", .err = &e };
+	char *s = shape_dump(&outer_desc, &o);
+	json_t *doc = json_loads("{\"ops\":1,\"per\":{\"ops\":10,\"n\":5,\"n_per_op\":5.0}}",
+				 0, NULL);
+
+	tap_is_str(s, "{\"ops\":2,\"per\":{\"ops\":4,\"n\":3,\"n_per_op\":0.75}}",
+		   "root write: per-op by the object's own ops");
+	err_init(&e);
+	tap_is_str(fields_read(&c, doc, &outer_desc, &back) ? e.msg : "(read)",
+		   "t: per.n_per_op: 5 is not n / ops (0.5)", "root read: checked by its own ops");
+	free(s);
+	json_decref(doc);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -792,5 +832,6 @@ int main(void)
 	test_written_only();
 	test_ints();
 	test_picked_read();
+	test_own_root();
 	return tap_done();
 }
