@@ -307,6 +307,8 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	double d;
 	int i, rc;
 
+	if (f->hint && req && !json_object_get(obj, f->key))
+		return jcheck_fail(c, "missing required field \"%s\" %s", f->key, f->hint);
 	switch (f->type) {
 	case FIELD_T_STRING:
 		rc = jcheck_string(c, obj, f->key, req, empty_ok, &s);

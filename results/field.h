@@ -106,6 +106,7 @@ struct field {
 	const char *key2;		/* FIELD_PER_OP */
 	long long lo, hi;		/* INTS: each element's range */
 	const char *what;		/* INTS: an element's name in the refusals */
+	const char *hint;		/* FIELD_REQUIRED: after "missing required field" */
 };
 
 /* One kind: its name in the schema documents and its fields in writing order. */

@@ -16,7 +16,8 @@
  * (constants, pointers as booleans, null numbers, fixed number runs,
  * objects through a pointer, a picked table), and integer lists, counted
  * or a fixed pair; elements read by a picked table, their names unique;
- * an object that is the outermost struct of the per-op figures in it.
+ * an object that is the outermost struct of the per-op figures in it; a
+ * required field's hint.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -543,6 +544,25 @@ static void test_flat_omit(void)
 	json_decref(o);
 }
 
+/* A required field's refusal when missing says what it is for. */
+static void test_hint(void)
+{
+	static const struct field hinted_field[] = {
+		{ "box", FIELD_T_OBJECT, 0, FIELD_REQUIRED, .sub = &flatty_box_desc,
+		  .hint = "(what it holds)" },
+	};
+	static const struct field_desc hinted_desc = FIELD_DESC("hinted", hinted_field);
+	struct flatty f = { NULL, 7 };
+	struct err e;
+	struct jcheck c = { .name = "t", .err = &e };
+	json_t *o = json_object();
+
+	err_init(&e);
+	tap_is_str(fields_read(&c, o, &hinted_desc, &f) ? e.msg : "(read)",
+		   "t: missing required field \"box\" (what it holds)", "read: missing, with a hint");
+	json_decref(o);
+}
+
 /*
  * The written-only shapes: a constant (read back and refused when another),
  * a pointer's being set as a boolean or a name, numbers null when not
@@ -821,7 +841,7 @@ static void test_own_root(void)
 
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2 + 1);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -833,5 +853,6 @@ int main(void)
 	test_ints();
 	test_picked_read();
 	test_own_root();
+	test_hint();
 	return tap_done();
 }
