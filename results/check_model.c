@@ -35,15 +35,11 @@ static const struct field_desc report_desc = FIELD_DESC("checks", report_field);
 /* Append *c (its strings now rep's): 0 or -ENOMEM (nothing appended). */
 static int check_append(struct check_report *rep, const struct check_result *c)
 {
-	if (rep->n == rep->cap) {
-		size_t cap = rep->cap ? rep->cap * 2 : 32;
-		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
+	struct check_result *r = fields_grow(rep->r, rep->n, &rep->cap, sizeof(*r));
 
-		if (!r)
-			return -ENOMEM;
-		rep->r = r;
-		rep->cap = cap;
-	}
+	if (!r)
+		return -ENOMEM;
+	rep->r = r;
 	rep->r[rep->n++] = *c;
 	return 0;
 }
@@ -151,13 +147,9 @@ json_t *check_report_json(const struct check_report *rep)
 
 int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
 {
-	int rc;
-
 	if (!json_object_get(root, "checks"))
 		return 1;
-	rc = fields_read(c, root, &report_desc, rep);
-	rep->cap = rep->n;
-	return rc;
+	return fields_read(c, root, &report_desc, rep);
 }
 
 /* Whether s (within detail d) starts a clause: the whole detail, or after ": " or "; ". */

@@ -712,6 +712,19 @@ void fields_free(const struct field_desc *d, void *p)
 		fields_free(d->pick(p), p);
 }
 
+void *fields_grow(void *arr, size_t n, size_t *cap, size_t size)
+{
+	size_t c = n < 4 ? 8 : n * 2;
+	void *p;
+
+	if (n < *cap)
+		return arr;
+	p = realloc(arr, c * size);
+	if (p)
+		*cap = c;
+	return p;
+}
+
 const char *field_type_name(enum field_type t)
 {
 	static const char *const names[FIELD_T_N] = {

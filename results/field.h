@@ -245,6 +245,13 @@ json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, 
  */
 void fields_free(const struct field_desc *d, void *p);
 
+/*
+ * Room for one more element of size size after the n at arr (*cap of them
+ * allocated; 0 after fields_read, which allocates n exactly): arr, maybe
+ * moved, or NULL (out of memory; arr is left as it was).
+ */
+void *fields_grow(void *arr, size_t n, size_t *cap, size_t size);
+
 /* "string", "enum", ...: a type's name, for tests and messages. */
 const char *field_type_name(enum field_type t);
 

@@ -33,23 +33,6 @@ void result_map_free(struct result_map *m)
 	free(m);
 }
 
-/*
- * Make room for one more element of size sz in *arr (n used, *cap allocated;
- * 0 after the reader, which allocates n exactly).
- */
-static void *grow(void *arr, size_t n, size_t *cap, size_t sz)
-{
-	size_t c = n < 4 ? 8 : n * 2;
-	void *p;
-
-	if (n < *cap)
-		return arr;
-	p = realloc(arr, c * sz);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map *m,
 							      const char *name, const char *spec)
 {
@@ -57,7 +40,7 @@ struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map 
 
 	if (m->n_profiles >= MAP_MAX_ITEMS)
 		return NULL;
-	p = grow(m->profiles, m->n_profiles, &m->cap_profiles, sizeof(*p));
+	p = fields_grow(m->profiles, m->n_profiles, &m->cap_profiles, sizeof(*p));
 	if (!p)
 		return NULL;
 	m->profiles = p;
@@ -87,7 +70,7 @@ struct result_map_entry *result_map_entry_add(struct result_map_cpuid_profile *p
 
 	if (p->n_entries >= MAP_MAX_ITEMS)
 		return NULL;
-	e = grow(p->entries, p->n_entries, &p->cap_entries, sizeof(*e));
+	e = fields_grow(p->entries, p->n_entries, &p->cap_entries, sizeof(*e));
 	if (!e)
 		return NULL;
 	p->entries = e;

@@ -17,7 +17,7 @@
  * objects through a pointer, a picked table), and integer lists, counted
  * or a fixed pair; elements read by a picked table, their names unique;
  * an object that is the outermost struct of the per-op figures in it; a
- * required field's hint.
+ * required field's hint; an array grown by fields_grow.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -839,9 +839,26 @@ static void test_own_root(void)
 	json_decref(doc);
 }
 
+/* A producer's array grown one element at a time keeps what it holds. */
+static void test_grow(void)
+{
+	long long *a = NULL, *g;
+	size_t n = 0, cap = 0;
+	bool kept = true;
+
+	for (; n < 20 && (g = fields_grow(a, n, &cap, sizeof(*a))); n++) {
+		a = g;
+		a[n] = 3 * (long long)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		kept &= a[i] == 3 * (long long)i;
+	ok(n == 20 && cap >= 20 && kept, "grow: 20 elements, each kept (room for %zu)", cap);
+	free(a);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2 + 1);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2 + 1 + 1);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -854,5 +871,6 @@ int main(void)
 	test_picked_read();
 	test_own_root();
 	test_hint();
+	test_grow();
 	return tap_done();
 }
