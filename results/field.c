@@ -33,19 +33,22 @@ static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_
 static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
 		       const void *root)
 {
+	char *sp = (char *)p + f->off;
 	json_t *o;
 	size_t mark;
 	int rc;
 
 	if (f->flags & FIELD_INLINE)
-		return table_read(c, obj, f->sub, (char *)p + f->off, root);
+		return table_read(c, obj, f->sub, sp, root);
 	rc = jcheck_object(c, obj, f->key, req, &o);
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
-	if (f->flags & FIELD_ROOT)
-		root = (char *)p + f->off;
-	JCHECK_TRY(table_read(c, o, f->sub, (char *)p + f->off, root));
+	if ((f->flags & FIELD_OWN) && !(sp = *MEMBER(p, f, char *) = calloc(1, f->elem)))
+		return jcheck_fail(c, "out of memory");
+	if ((f->flags & FIELD_OWN) && f->sub->init)
+		f->sub->init(sp);
+	JCHECK_TRY(table_read(c, o, f->sub, sp, f->flags & FIELD_ROOT ? sp : root));
 	if (f->flags & FIELD_PRESENT)
 		*PRESENT(p, f) = true;
 	jcheck_pop(c, mark);
@@ -361,7 +364,7 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, int) = i;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_OBJECT:
-		if (f->flags & FIELD_DEREF)
+		if ((f->flags & FIELD_DEREF) && !(f->flags & FIELD_OWN))
 			return 0;	/* written only */
 		rc = object_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
@@ -685,6 +688,11 @@ void fields_free(const struct field_desc *d, void *p)
 		case FIELD_T_OBJECT:
 			if (!(f->flags & FIELD_DEREF))
 				fields_free(f->sub, (char *)p + f->off);
+			if (!(f->flags & FIELD_OWN) || !(a = *MEMBER(p, f, char *)))
+				break;
+			fields_free(f->sub, a);
+			free(a);
+			*MEMBER(p, f, char *) = NULL;
 			break;
 		case FIELD_T_ARRAY:
 			a = *MEMBER(p, f, char *);

@@ -75,6 +75,8 @@ enum {
 	FIELD_UNIQUE	= 1 << 14,	/* ARRAY: an element's first field, a string, repeats none
 					 * of those before it ("duplicate <sub's name> ...") */
 	FIELD_ROOT	= 1 << 15,	/* OBJECT: the outermost struct of its FIELD_PER_OP counts */
+	FIELD_OWN	= 1 << 16,	/* FIELD_DEREF: read too, into a struct of elem bytes the
+					 * reader allocates (sub's init), fields_free frees */
 };
 
 struct field;
@@ -189,6 +191,10 @@ struct field_desc {
 /* An object whose struct is at the pointer st's m (written only). */
 #define FIELD_OBJ_PTR(st, m, key, fl, sub_)						\
 	{ (key), FIELD_T_OBJECT, FIELD_OFF(st, m, void *), (fl) | FIELD_DEREF, .sub = (sub_) }
+/* The same, read into one the reader allocates (FIELD_OWN). */
+#define FIELD_OBJ_OWN(st, m, key, fl, sub_)						\
+	{ (key), FIELD_T_OBJECT, FIELD_OFF(st, m, void *), (fl) | FIELD_DEREF | FIELD_OWN,	\
+	  .sub = (sub_), .elem = sizeof(*((st *)0)->m) }
 #define FIELD_ARRAY(st, m, n, key, fl, sub_, et, max_, empty_)				\
 	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et), .empty = (empty_) }

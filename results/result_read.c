@@ -19,20 +19,11 @@
 
 #define alloc_array jcheck_calloc
 
-/* The "map" object: the ownership-map model reads it (results/map_model.c). */
-static int read_map(struct jcheck *c, json_t *root, struct result_file *rf)
-{
-	json_t *map;
-	size_t mark;
-	int rc = jcheck_object(c, root, "map", JCHECK_OPTIONAL, &map);
-
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "map");
-	rc = result_map_read(c, map, &rf->map);
-	jcheck_pop(c, mark);
-	return rc;
-}
+/* The "map" object, read by the ownership-map model's table (results/map_model.c). */
+static const struct field map_row[] = {
+	FIELD_OBJ_OWN(struct result_file, map, "map", 0, &result_map_fields),
+};
+static const struct field_desc map_desc = FIELD_DESC("root", map_row);
 
 int result_schema_read(struct jcheck *c, json_t *root, const char *schema, const char *what,
 		       int vmin, int vmax)
@@ -99,7 +90,7 @@ static int read_document(struct jcheck *c, json_t *root, void *p)
 	TRY(host_record_read(c, root, &rf->host));
 	TRY(run_probes_read(c, root, rf->kind == RESULT_KIND_RUN, &rf->probes, &rf->n_probes));
 	TRY(run_settings_read(c, root, &rf->settings));
-	TRY(read_map(c, root, rf));
+	TRY(fields_read(c, root, &map_desc, rf));
 	TRY(check_report_read(c, root, &rf->checks));
 	TRY(jcheck_strings(c, root, "warnings", JCHECK_OPTIONAL, RESULT_MAX_ITEMS,
 			   &rf->warnings, &rf->n_warnings));

@@ -17,7 +17,8 @@
  * objects through a pointer, a picked table), and integer lists, counted
  * or a fixed pair; elements read by a picked table, their names unique;
  * an object that is the outermost struct of the per-op figures in it; a
- * required field's hint; an array grown by fields_grow.
+ * required field's hint; an array grown by fields_grow; an object read into
+ * a struct the reader allocates.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -856,9 +857,59 @@ static void test_grow(void)
 	free(a);
 }
 
+/* An object read into a struct the reader allocates and sets up, freed by fields_free. */
+struct boxed {
+	long long v, dflt;
+};
+struct owner {
+	struct boxed *b;
+};
+static const struct field boxed_field[] = {
+	FIELD_INT(struct boxed, v, "v", FIELD_REQUIRED, 0, 9),
+};
+
+static void boxed_init(void *p)
+{
+	((struct boxed *)p)->dflt = 5;
+}
+
+static const struct field_desc boxed_desc = FIELD_DESC_INIT("boxed", boxed_field, NULL, boxed_init);
+static const struct field owner_field[] = {
+	FIELD_OBJ_OWN(struct owner, b, "b", 0, &boxed_desc),
+};
+static const struct field_desc owner_desc = FIELD_DESC("owner", owner_field);
+
+static void test_own(void)
+{
+	static const char *const docs[] = { "{\"b\":{\"v\":3}}", "{\"b\":{}}", "{}" };
+	struct owner o[3] = { { NULL } };
+	struct err e;
+	struct jcheck c = { .name = "t", .err = &e };
+	char *s;
+	int rc[3];
+
+	for (size_t i = 0; i < 3; i++) {
+		json_t *doc = json_loads(docs[i], 0, NULL);
+
+		err_init(&e);
+		rc[i] = fields_read(&c, doc, &owner_desc, &o[i]);
+		json_decref(doc);
+	}
+	s = shape_dump(&owner_desc, &o[0]);
+	ok(!rc[0] && o[0].b && o[0].b->v == 3 && o[0].b->dflt == 5,
+	   "own read: allocated, set up by init, read");
+	tap_is_str(s, docs[0], "own write: through the pointer, as read");
+	ok(rc[1] == -EINVAL && o[1].b && !rc[2] && !o[2].b,
+	   "own read: kept for fields_free on failure; absent, none allocated");
+	for (size_t i = 0; i < 3; i++)
+		fields_free(&owner_desc, &o[i]);
+	ok(!o[0].b && !o[1].b, "own free: freed, the pointers NULL");
+	free(s);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2 + 1 + 1);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2 + 1 + 1 + 4);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -872,5 +923,6 @@ int main(void)
 	test_own_root();
 	test_hint();
 	test_grow();
+	test_own();
 	return tap_done();
 }
