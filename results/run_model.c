@@ -150,19 +150,19 @@ static void probe_init(void *p)
 	run_probe_init(p);
 }
 
-static const struct field_desc probe_desc = {
+const struct field_desc run_probe_entry_fields = {
 	.name = "probe", .f = probe_field, .n = ARRAY_SIZE(probe_field), .init = probe_init,
 	.pick = probe_pick
 };
 
 json_t *run_probe_json(const struct run_probe *p)
 {
-	return fields_write(&probe_desc, p);
+	return fields_write(&run_probe_entry_fields, p);
 }
 
 json_t *run_probes_json(const struct run_probe *p, size_t n)
 {
-	return fields_write_array(&probe_desc, p, n, sizeof(*p));
+	return fields_write_array(&run_probe_entry_fields, p, n, sizeof(*p));
 }
 
 /* ---- reader ---- */
@@ -179,27 +179,6 @@ int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size
 					   jcheck_quote(name, q, sizeof(q)), j);
 		}
 	return 0;
-}
-
-struct probes {
-	struct run_probe *p;
-	size_t n;
-};
-
-int run_probes_read(struct jcheck *c, json_t *root, int required,
-		    struct run_probe **out, size_t *n)
-{
-	struct field f = FIELD_ARRAY(struct probes, p, n, "probes", FIELD_UNIQUE, &probe_desc,
-				     struct run_probe, RESULT_MAX_ITEMS, NULL);
-	struct field_desc d = { .name = "probes", .f = &f, .n = 1 };
-	struct probes ps = { NULL, 0 };
-	int rc;
-
-	f.flags |= required ? FIELD_REQUIRED : 0;
-	rc = fields_read(c, root, &d, &ps);
-	*out = ps.p;
-	*n = ps.n;
-	return rc;
 }
 
 void run_probes_free(struct run_probe *p, size_t n)
@@ -246,20 +225,6 @@ const struct field_desc run_settings_fields = FIELD_DESC("settings", settings_fi
 json_t *run_settings_json(const struct run_settings *s)
 {
 	return fields_write(&run_settings_fields, s);
-}
-
-int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
-{
-	static const struct field top[] = {
-		{ "settings", FIELD_T_OBJECT, 0, FIELD_PRESENT, .off_present = offsetof(S, present),
-		  .sub = &run_settings_fields },
-	};
-	static const struct field_desc top_desc = FIELD_DESC("root", top);
-	int rc;
-
-	run_settings_init(s);
-	rc = fields_read(c, root, &top_desc, s);
-	return rc < 0 ? rc : !s->present;
 }
 
 /* A setting's text from its field in the settings table, whose key is the setting's name. */
