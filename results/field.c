@@ -55,18 +55,17 @@ static int object_read(struct jcheck *c, json_t *obj, const struct field *f, voi
 	return 0;
 }
 
-/* FIELD_UNIQUE: element i's first field, a string, is none of those before it. */
-static int unique_check(struct jcheck *c, const struct field *f, const char *a, size_t i)
+int fields_unique(struct jcheck *c, const void *a, size_t i, size_t size,
+		  const struct field *kf, const char *what, const char *key)
 {
-	const struct field *kf = &f->sub->f[0];
-	const char *s = *(const char *const *)(a + i * f->elem + kf->off);
+	const char *s = *(const char *const *)((const char *)a + i * size + kf->off);
 	char q[80];
 
 	for (size_t j = 0; j < i; j++)
-		if (!strcmp(*(const char *const *)(a + j * f->elem + kf->off), s)) {
+		if (!strcmp(*(const char *const *)((const char *)a + j * size + kf->off), s)) {
 			jcheck_push_key(c, kf->key);
-			return jcheck_fail(c, "duplicate %s \"%s\" (also %s[%zu])", f->sub->name,
-					   jcheck_quote(s, q, sizeof(q)), f->key, j);
+			return jcheck_fail(c, "duplicate %s \"%s\" (also %s[%zu])", what,
+					   jcheck_quote(s, q, sizeof(q)), key, j);
 		}
 	return 0;
 }
@@ -99,7 +98,8 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			f->sub->init(a + i * f->elem);
 		JCHECK_TRY(table_read(c, v, f->sub, a + i * f->elem, root));
 		if (f->flags & FIELD_UNIQUE)
-			JCHECK_TRY(unique_check(c, f, a, i));
+			JCHECK_TRY(fields_unique(c, a, i, f->elem, &f->sub->f[0], f->sub->name,
+						 f->key));
 		jcheck_pop(c, m);
 	}
 	jcheck_pop(c, mark);

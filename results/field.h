@@ -252,6 +252,13 @@ json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, 
 void fields_free(const struct field_desc *d, void *p);
 
 /*
+ * Element i of the array a (elements of size size) has in the string (const
+ * char *) field kf a value none before it has, else it is refused at kf's key,
+ * "duplicate <what> \"<value>\" (also <key>[<j>])" (FIELD_UNIQUE). 0 or -EINVAL.
+ */
+int fields_unique(struct jcheck *c, const void *a, size_t i, size_t size,
+		  const struct field *kf, const char *what, const char *key);
+/*
  * Room for one more element of size size after the n at arr (*cap of them
  * allocated; 0 after fields_read, which allocates n exactly): arr, maybe
  * moved, or NULL (out of memory; arr is left as it was).

@@ -118,8 +118,8 @@ static int noise_check(struct jcheck *c, const void *p)
 			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs,
 					   np->rounds);
 		}
-		TRY(run_probe_name_unique(c, nf->probes, i, sizeof(*np),
-					  offsetof(struct noise_probe, name)));
+		TRY(fields_unique(c, nf->probes, i, sizeof(*np), &noise_probe_fields.f[0], "probe",
+				  "probes"));
 		jcheck_pop(c, mark);
 	}
 	return 0;

@@ -167,20 +167,6 @@ json_t *run_probes_json(const struct run_probe *p, size_t n)
 
 /* ---- reader ---- */
 
-int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off)
-{
-	const char *name = *(const char *const *)((const char *)a + i * size + off);
-	char q[80];
-
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(*(const char *const *)((const char *)a + j * size + off), name)) {
-			jcheck_push_key(c, "name");
-			return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-					   jcheck_quote(name, q, sizeof(q)), j);
-		}
-	return 0;
-}
-
 void run_probes_free(struct run_probe *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++)

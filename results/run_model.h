@@ -111,13 +111,6 @@ json_t *run_probes_json(const struct run_probe *p, size_t n);
  */
 extern const struct field_desc run_probe_entry_fields;
 
-/*
- * Names are the key compare matches on: the name (a const char * at off) of
- * element i of the array a (elements of size size) repeats none before it,
- * else refused at its "name" (c at the element's path). 0 or -EINVAL.
- */
-int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off);
-
 /* Free an array the reader allocated, with the arrays of its probes. */
 void run_probes_free(struct run_probe *p, size_t n);
 
