@@ -716,8 +716,6 @@ void fields_free(const struct field_desc *d, void *p)
 			break;
 		}
 	}
-	if (d->pick)
-		fields_free(d->pick(p), p);
 }
 
 void *fields_grow(void *arr, size_t n, size_t *cap, size_t size)

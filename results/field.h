@@ -122,7 +122,7 @@ struct field_desc {
 	void (*init)(void *p);
 	/*
 	 * Optional: the table p is written and read by after these fields (e.g. by a
-	 * member's value they read); freed by it too.
+	 * member's value they read); fields_free leaves it to the caller.
 	 */
 	const struct field_desc *(*pick)(const void *p);
 };

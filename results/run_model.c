@@ -165,8 +165,6 @@ json_t *run_probes_json(const struct run_probe *p, size_t n)
 	return fields_write_array(&run_probe_entry_fields, p, n, sizeof(*p));
 }
 
-/* ---- reader ---- */
-
 void run_probes_free(struct run_probe *p, size_t n)
 {
 	for (size_t i = 0; p && i < n; i++)

@@ -732,7 +732,7 @@ struct pk {
 	const char *name;
 	int counted;
 	long long n;
-	char *why;
+	const char *why;
 };
 struct pks {
 	struct pk *a;
@@ -743,7 +743,7 @@ static const struct field pk_field[] = {
 	FIELD_FLAG(struct pk, counted, "counted", FIELD_REQUIRED),
 };
 static const struct field pk_n_field[] = { FIELD_INT(struct pk, n, "n", FIELD_REQUIRED, 0, 9) };
-static const struct field pk_why_field[] = { FIELD_STR(struct pk, why, "why", FIELD_REQUIRED) };
+static const struct field pk_why_field[] = { FIELD_CSTR(struct pk, why, "why", FIELD_REQUIRED) };
 static const struct field_desc pk_n_desc = FIELD_DESC("pk_n", pk_n_field);
 static const struct field_desc pk_why_desc = FIELD_DESC("pk_why", pk_why_field);
 
