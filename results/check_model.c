@@ -30,20 +30,16 @@ static const struct field report_field[] = {
 	FIELD_ARRAY(struct check_report, r, n, "checks", 0, &check_fields, struct check_result,
 		    RESULT_MAX_ITEMS, NULL),
 };
-static const struct field_desc report_desc = FIELD_DESC("checks", report_field);
+const struct field_desc check_report_fields = FIELD_DESC("checks", report_field);
 
 /* Append *c (its strings now rep's): 0 or -ENOMEM (nothing appended). */
 static int check_append(struct check_report *rep, const struct check_result *c)
 {
-	if (rep->n == rep->cap) {
-		size_t cap = rep->cap ? rep->cap * 2 : 32;
-		struct check_result *r = realloc(rep->r, cap * sizeof(*r));
+	struct check_result *r = fields_grow(rep->r, rep->n, &rep->cap, sizeof(*r));
 
-		if (!r)
-			return -ENOMEM;
-		rep->r = r;
-		rep->cap = cap;
-	}
+	if (!r)
+		return -ENOMEM;
+	rep->r = r;
 	rep->r[rep->n++] = *c;
 	return 0;
 }
@@ -122,7 +118,7 @@ void check_add_ev(struct check_report *rep, const char *suite, const char *name,
 
 void check_report_free(struct check_report *rep)
 {
-	fields_free(&report_desc, rep);
+	fields_free(&check_report_fields, rep);
 	rep->cap = 0;
 }
 
@@ -147,17 +143,6 @@ const struct check_result *check_find(const struct check_report *rep,
 json_t *check_report_json(const struct check_report *rep)
 {
 	return fields_write_array(&check_fields, rep->r, rep->n, sizeof(*rep->r));
-}
-
-int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep)
-{
-	int rc;
-
-	if (!json_object_get(root, "checks"))
-		return 1;
-	rc = fields_read(c, root, &report_desc, rep);
-	rep->cap = rep->n;
-	return rc;
 }
 
 /* Whether s (within detail d) starts a clause: the whole detail, or after ": " or "; ". */

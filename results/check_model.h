@@ -55,12 +55,8 @@ const struct check_result *check_find(const struct check_report *rep,
 /* A check's fields, in writing order (results/field.h). */
 extern const struct field_desc check_fields;
 json_t *check_report_json(const struct check_report *rep);	/* array */
-/*
- * Read and validate root's optional "checks" array into rep (which must be
- * empty). 0, 1 when absent, or -1 with the message in c; rep then holds the
- * checks read so far (check_report_free).
- */
-int check_report_read(struct jcheck *c, json_t *root, struct check_report *rep);
+/* A report: a document's optional "checks" array (its reader frees by check_report_free). */
+extern const struct field_desc check_report_fields;
 /*
  * Where the detail of check i has a tail (a clause after ": " or "; ", at
  * least CHECK_SHARED_MIN characters) that another check's detail ends with

@@ -33,20 +33,40 @@ static void *elems_alloc(struct jcheck *c, const struct field *f, void *p, size_
 static int object_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req,
 		       const void *root)
 {
+	char *sp = (char *)p + f->off;
 	json_t *o;
 	size_t mark;
 	int rc;
 
 	if (f->flags & FIELD_INLINE)
-		return table_read(c, obj, f->sub, (char *)p + f->off, root);
+		return table_read(c, obj, f->sub, sp, root);
 	rc = jcheck_object(c, obj, f->key, req, &o);
 	if (rc)
 		return rc;
 	mark = jcheck_push_key(c, f->key);
-	JCHECK_TRY(table_read(c, o, f->sub, (char *)p + f->off, root));
+	if ((f->flags & FIELD_OWN) && !(sp = *MEMBER(p, f, char *) = calloc(1, f->elem)))
+		return jcheck_fail(c, "out of memory");
+	if ((f->flags & FIELD_OWN) && f->sub->init)
+		f->sub->init(sp);
+	JCHECK_TRY(table_read(c, o, f->sub, sp, f->flags & FIELD_ROOT ? sp : root));
 	if (f->flags & FIELD_PRESENT)
 		*PRESENT(p, f) = true;
 	jcheck_pop(c, mark);
+	return 0;
+}
+
+int fields_unique(struct jcheck *c, const void *a, size_t i, size_t size,
+		  const struct field *kf, const char *what, const char *key)
+{
+	const char *s = *(const char *const *)((const char *)a + i * size + kf->off);
+	char q[80];
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(*(const char *const *)((const char *)a + j * size + kf->off), s)) {
+			jcheck_push_key(c, kf->key);
+			return jcheck_fail(c, "duplicate %s \"%s\" (also %s[%zu])", what,
+					   jcheck_quote(s, q, sizeof(q)), key, j);
+		}
 	return 0;
 }
 
@@ -77,6 +97,9 @@ static int array_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		if (f->sub->init)
 			f->sub->init(a + i * f->elem);
 		JCHECK_TRY(table_read(c, v, f->sub, a + i * f->elem, root));
+		if (f->flags & FIELD_UNIQUE)
+			JCHECK_TRY(fields_unique(c, a, i, f->elem, &f->sub->f[0], f->sub->name,
+						 f->key));
 		jcheck_pop(c, m);
 	}
 	jcheck_pop(c, mark);
@@ -149,6 +172,33 @@ static int nums_read(struct jcheck *c, json_t *obj, const struct field *f, void 
 		a[i] = d;
 	}
 	*COUNT(p, f) = json_array_size(arr);
+	jcheck_pop(c, mark);
+	return 0;
+}
+
+/* Integers into the long longs at f (FIELD_T_INTS). */
+static int ints_read(struct jcheck *c, json_t *obj, const struct field *f, void *p, int req)
+{
+	json_t *arr, *v;
+	size_t i, mark;
+	int rc = jcheck_array(c, obj, f->key, req, f->max, &arr);
+
+	if (rc)
+		return rc;
+	mark = jcheck_push_key(c, f->key);
+	if (json_array_size(arr) < (size_t)f->min)
+		return jcheck_fail(c, "%zu %ss, want %lld", json_array_size(arr), f->what, f->min);
+	json_array_foreach(arr, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < f->lo ||
+		    json_integer_value(v) > f->hi) {
+			jcheck_push_index(c, i);
+			return jcheck_fail(c, "not a %s number (an integer >= %lld)", f->what,
+					   f->lo);
+		}
+		MEMBER(p, f, long long)[i] = json_integer_value(v);
+	}
+	if (!(f->flags & FIELD_FIXED))
+		*COUNT(p, f) = json_array_size(arr);
 	jcheck_pop(c, mark);
 	return 0;
 }
@@ -260,6 +310,8 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 	double d;
 	int i, rc;
 
+	if (f->hint && req && !json_object_get(obj, f->key))
+		return jcheck_fail(c, "missing required field \"%s\" %s", f->key, f->hint);
 	switch (f->type) {
 	case FIELD_T_STRING:
 		rc = jcheck_string(c, obj, f->key, req, empty_ok, &s);
@@ -312,7 +364,7 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 			*MEMBER(p, f, int) = i;
 		return rc < 0 ? rc : 0;
 	case FIELD_T_OBJECT:
-		if (f->flags & FIELD_DEREF)
+		if ((f->flags & FIELD_DEREF) && !(f->flags & FIELD_OWN))
 			return 0;	/* written only */
 		rc = object_read(c, obj, f, p, req, root);
 		return rc < 0 ? rc : 0;
@@ -328,6 +380,9 @@ static int field_read(struct jcheck *c, json_t *obj, const struct field *f, void
 		return rc < 0 ? rc : 0;
 	case FIELD_T_NUMS:
 		rc = nums_read(c, obj, f, p, req);
+		return rc < 0 ? rc : 0;
+	case FIELD_T_INTS:
+		rc = ints_read(c, obj, f, p, req);
 		return rc < 0 ? rc : 0;
 	case FIELD_T_CUSTOM:
 		rc = f->custom->read ? f->custom->read(c, obj, p) : 0;
@@ -351,6 +406,8 @@ static int table_read(struct jcheck *c, json_t *obj, const struct field_desc *d,
 		for (size_t i = 0; i < d->n; i++)
 			if ((int)!(d->f[i].flags & FIELD_REQUIRED) == pass)
 				JCHECK_TRY(field_read(c, obj, &d->f[i], p, root));
+	if (d->pick)
+		JCHECK_TRY(table_read(c, obj, d->pick(p), p, root));
 	return d->check ? d->check(c, p) : 0;
 }
 
@@ -401,6 +458,11 @@ static bool field_absent(const struct field *f, const void *p)
 		       !*CMEMBER(p, f, void *);
 	case FIELD_T_SET:
 		return zero && !*CMEMBER(p, f, void *);
+	case FIELD_T_INTS:
+		for (ll = 0; (f->flags & FIELD_FIXED) && ll < f->max; ll++)
+			if (CMEMBER(p, f, long long)[ll] < 0)
+				return true;
+		return zero && !(f->flags & FIELD_FIXED) && !CCOUNT(p, f);
 	case FIELD_T_ARRAY:
 	case FIELD_T_MAP:
 	case FIELD_T_STRINGS:
@@ -424,19 +486,21 @@ static json_t *array_write(const struct field_desc *d, const void *a, size_t n, 
 
 static json_t *elems_write(const struct field *f, const void *p, const void *root)
 {
-	bool fixed = f->flags & FIELD_FIXED;
-	const char *a = fixed ? CMEMBER(p, f, char) : *CMEMBER(p, f, void *);
+	bool fixed = f->flags & FIELD_FIXED, ints = f->type == FIELD_T_INTS;
+	const char *a = fixed || ints ? CMEMBER(p, f, char) : *CMEMBER(p, f, void *);
 	size_t n = fixed ? (size_t)f->max : a ? CCOUNT(p, f) : 0;
-	size_t stride = fixed ? f->elem : sizeof(double);
+	size_t stride = fixed && !ints ? f->elem : sizeof(double);
 	json_t *arr, *v;
 
 	if (f->type == FIELD_T_ARRAY)
 		return array_write(f->sub, a, n, f->elem, root);
 	arr = json_array();
-	for (size_t i = 0; arr && i < n; i++) {
+	for (size_t i = 0; arr && i < n && (!ints || i < (size_t)f->max); i++) {
 		const char *s = f->type == FIELD_T_STRINGS ? ((const char *const *)a)[i] : NULL;
 
-		if (f->type == FIELD_T_STRINGS)
+		if (ints)
+			v = json_integer(((const long long *)a)[i]);
+		else if (f->type == FIELD_T_STRINGS)
 			v = json_string(s ? s : "");
 		else if (!(v = json_real(*(const double *)(a + i * stride))))
 			continue;	/* not finite: JSON has no such number */
@@ -515,7 +579,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 		sp = f->flags & FIELD_DEREF ? *CMEMBER(p, f, void *) : CMEMBER(p, f, char);
 		if (!sp)
 			return json_null();
-		v = table_write(f->sub, sp, root);
+		v = table_write(f->sub, sp, f->flags & FIELD_ROOT ? sp : root);
 		if (v && (f->flags & FIELD_OMIT_ZERO) && !json_object_size(v)) {
 			json_decref(v);
 			*omit = true;
@@ -525,6 +589,7 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 	case FIELD_T_ARRAY:
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
+	case FIELD_T_INTS:
 		return elems_write(f, p, root);
 	case FIELD_T_MAP:
 		return map_write(f, p, root);
@@ -543,8 +608,6 @@ static json_t *field_value(const struct field *f, const void *p, bool *omit, con
 
 static int table_write_to(json_t *o, const struct field_desc *d, const void *p, const void *root)
 {
-	if (d->pick)
-		d = d->pick(p);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct field *f = &d->f[i];
 		bool omit = field_absent(f, p);
@@ -565,7 +628,7 @@ static int table_write_to(json_t *o, const struct field_desc *d, const void *p, 
 		    json_object_set_new(o, f->key2, json_real(per_op(f, int_value(f, p), root))))
 			return -ENOMEM;
 	}
-	return 0;
+	return d->pick ? table_write_to(o, d->pick(p), p, root) : 0;
 }
 
 int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
@@ -625,6 +688,11 @@ void fields_free(const struct field_desc *d, void *p)
 		case FIELD_T_OBJECT:
 			if (!(f->flags & FIELD_DEREF))
 				fields_free(f->sub, (char *)p + f->off);
+			if (!(f->flags & FIELD_OWN) || !(a = *MEMBER(p, f, char *)))
+				break;
+			fields_free(f->sub, a);
+			free(a);
+			*MEMBER(p, f, char *) = NULL;
 			break;
 		case FIELD_T_ARRAY:
 			a = *MEMBER(p, f, char *);
@@ -650,6 +718,19 @@ void fields_free(const struct field_desc *d, void *p)
 	}
 }
 
+void *fields_grow(void *arr, size_t n, size_t *cap, size_t size)
+{
+	size_t c = n < 4 ? 8 : n * 2;
+	void *p;
+
+	if (n < *cap)
+		return arr;
+	p = realloc(arr, c * size);
+	if (p)
+		*cap = c;
+	return p;
+}
+
 const char *field_type_name(enum field_type t)
 {
 	static const char *const names[FIELD_T_N] = {
@@ -658,7 +739,7 @@ const char *field_type_name(enum field_type t)
 		[FIELD_T_CSTR] = "string", [FIELD_T_FLAG] = "boolean", [FIELD_T_OBJECT] = "object",
 		[FIELD_T_ARRAY] = "array", [FIELD_T_MAP] = "object", [FIELD_T_STRINGS] = "array",
 		[FIELD_T_NUMS] = "array", [FIELD_T_CUSTOM] = "custom", [FIELD_T_CHARS] = "string",
-		[FIELD_T_CONST] = "constant", [FIELD_T_SET] = "boolean",
+		[FIELD_T_CONST] = "constant", [FIELD_T_SET] = "boolean", [FIELD_T_INTS] = "array",
 	};
 
 	return t < FIELD_T_N ? names[t] : "?";

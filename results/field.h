@@ -41,6 +41,8 @@ enum field_type {
 	FIELD_T_CONST,	/* no member: names[0] (a string) or min (an integer) is written,
 			 * and the reader refuses another value */
 	FIELD_T_SET,	/* a pointer, written as whether it is set (names: names[set]) */
+	FIELD_T_INTS,	/* long long[max] at off, the count (size_t) at off2: min..max of
+			 * them, each in [lo, hi] (FIELD_FIXED: max, no count) */
 	FIELD_T_N
 };
 
@@ -58,7 +60,8 @@ enum {
 	FIELD_INLINE	= 1 << 7,	/* OBJECT: sub's fields are this object's own (no key) */
 	FIELD_CUT	= 1 << 8,	/* CHARS: free text, cut (UTF-8 whole) to fit */
 	FIELD_PER_OP	= 1 << 9,	/* INT: key2 beside it is it / the long long at off2 of the
-					 * outermost struct (its ops), written so and read checked */
+					 * outermost struct (its ops), written so and read checked;
+					 * or of the nearest FIELD_ROOT object's */
 	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so; the reader wants the
 					 * key there); written only: NUM null when not finite or
 					 * negative (FIELD_SIGNED: not finite), OBJECT null when
@@ -67,7 +70,13 @@ enum {
 	FIELD_DEREF	= 1 << 12,	/* OBJECT: sub's struct is at the pointer at off (NULL:
 					 * not written, or null with FIELD_NULL); written only */
 	FIELD_FIXED	= 1 << 13,	/* NUMS: max doubles, the first at off, each elem bytes after
-					 * the one before (no pointer, no count); written only */
+					 * the one before (no pointer, no count); written only.
+					 * INTS: always max, not written when one is < 0 */
+	FIELD_UNIQUE	= 1 << 14,	/* ARRAY: an element's first field, a string, repeats none
+					 * of those before it ("duplicate <sub's name> ...") */
+	FIELD_ROOT	= 1 << 15,	/* OBJECT: the outermost struct of its FIELD_PER_OP counts */
+	FIELD_OWN	= 1 << 16,	/* FIELD_DEREF: read too, into a struct of elem bytes the
+					 * reader allocates (sub's init), fields_free frees */
 };
 
 struct field;
@@ -97,6 +106,9 @@ struct field {
 	const char *empty;		/* ARRAY, NUMS: refused empty with this message */
 	const struct field_custom *custom;
 	const char *key2;		/* FIELD_PER_OP */
+	long long lo, hi;		/* INTS: each element's range */
+	const char *what;		/* INTS: an element's name in the refusals */
+	const char *hint;		/* FIELD_REQUIRED: after "missing required field" */
 };
 
 /* One kind: its name in the schema documents and its fields in writing order. */
@@ -108,7 +120,10 @@ struct field_desc {
 	int (*check)(struct jcheck *c, const void *p);
 	/* Optional: an ARRAY's element is zeroed, then given to init, before it is read. */
 	void (*init)(void *p);
-	/* Optional, written only: the table p is written by instead (e.g. by a member's value). */
+	/*
+	 * Optional: the table p is written and read by after these fields (e.g. by a
+	 * member's value they read); fields_free leaves it to the caller.
+	 */
 	const struct field_desc *(*pick)(const void *p);
 };
 
@@ -176,6 +191,10 @@ struct field_desc {
 /* An object whose struct is at the pointer st's m (written only). */
 #define FIELD_OBJ_PTR(st, m, key, fl, sub_)						\
 	{ (key), FIELD_T_OBJECT, FIELD_OFF(st, m, void *), (fl) | FIELD_DEREF, .sub = (sub_) }
+/* The same, read into one the reader allocates (FIELD_OWN). */
+#define FIELD_OBJ_OWN(st, m, key, fl, sub_)						\
+	{ (key), FIELD_T_OBJECT, FIELD_OFF(st, m, void *), (fl) | FIELD_DEREF | FIELD_OWN,	\
+	  .sub = (sub_), .elem = sizeof(*((st *)0)->m) }
 #define FIELD_ARRAY(st, m, n, key, fl, sub_, et, max_, empty_)				\
 	{ (key), FIELD_T_ARRAY, FIELD_OFF(st, m, et *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .sub = (sub_), .elem = sizeof(et), .empty = (empty_) }
@@ -196,6 +215,17 @@ struct field_desc {
 #define FIELD_NUMS(st, m, n, key, fl, max_, empty_)					\
 	{ (key), FIELD_T_NUMS, FIELD_OFF(st, m, double *), (fl), .max = (max_),		\
 	  .off2 = FIELD_OFF(st, n, size_t), .empty = (empty_) }
+/*
+ * Integers in st's long long m[max_], n of them (min_..max_), each in [lo_, hi_];
+ * what_ names one: "1 CPUs, want 2", "not a CPU number (an integer >= 0)".
+ */
+#define FIELD_INTS(st, m, n, key, fl, min_, max_, lo_, hi_, what_)			\
+	{ (key), FIELD_T_INTS, FIELD_OFF(st, m, long long[max_]), (fl), .min = (min_),	\
+	  .max = (max_), .off2 = FIELD_OFF(st, n, size_t), .lo = (lo_), .hi = (hi_), .what = (what_) }
+/* Always n_ of them (no count); left out when one is < 0. */
+#define FIELD_INTS_FIXED(st, m, key, fl, n_, lo_, hi_, what_)				\
+	{ (key), FIELD_T_INTS, FIELD_OFF(st, m, long long[n_]), (fl) | FIELD_FIXED,		\
+	  .min = (n_), .max = (n_), .lo = (lo_), .hi = (hi_), .what = (what_) }
 #define FIELD_CUSTOM(key, fl, custom_)	{ (key), FIELD_T_CUSTOM, 0, (fl), .custom = (custom_) }
 
 /*
@@ -220,6 +250,20 @@ json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, 
  * counts 0. Borrowed strings stay with the document.
  */
 void fields_free(const struct field_desc *d, void *p);
+
+/*
+ * Element i of the array a (elements of size size) has in the string (const
+ * char *) field kf a value none before it has, else it is refused at kf's key,
+ * "duplicate <what> \"<value>\" (also <key>[<j>])" (FIELD_UNIQUE). 0 or -EINVAL.
+ */
+int fields_unique(struct jcheck *c, const void *a, size_t i, size_t size,
+		  const struct field *kf, const char *what, const char *key);
+/*
+ * Room for one more element of size size after the n at arr (*cap of them
+ * allocated; 0 after fields_read, which allocates n exactly): arr, maybe
+ * moved, or NULL (out of memory; arr is left as it was).
+ */
+void *fields_grow(void *arr, size_t n, size_t *cap, size_t size);
 
 /* "string", "enum", ...: a type's name, for tests and messages. */
 const char *field_type_name(enum field_type t);

@@ -110,17 +110,6 @@ json_t *host_record_json(const struct host_record *h)
 	return fields_write(&host_record_fields, h);
 }
 
-int host_record_read(struct jcheck *c, json_t *root, struct host_record *h)
-{
-	static const struct field top[] = {
-		FIELD_OBJ_FLAT("host", FIELD_REQUIRED, &host_record_fields),
-	};
-	static const struct field_desc top_desc = FIELD_DESC("root", top);
-
-	host_record_init(h);
-	return fields_read(c, root, &top_desc, h);
-}
-
 void host_record_release(struct host_record *h)
 {
 	fields_free(&host_record_fields, h);

@@ -2,8 +2,8 @@
 /*
  * host_record_model.h - the host record model ("host" of every result file, the
  * whole of kind "info"; docs/results-schema.md HOST): host/ fills it from
- * what it collected, host_record_json() writes it, host_record_read() fills
- * it back from a file.
+ * what it collected, host_record_json() writes it, result_read() fills it
+ * back from a file by its table.
  */
 #ifndef EXITSCOPE_RESULTS_HOST_RECORD_MODEL_H
 #define EXITSCOPE_RESULTS_HOST_RECORD_MODEL_H
@@ -97,13 +97,7 @@ void host_record_init(struct host_record *h);
 /* The "host" object (NULL when out of memory or a required string is NULL). */
 json_t *host_record_json(const struct host_record *h);
 
-/*
- * Read and validate root's required "host" object into h (errors name the
- * path, "host.cpu.family: ..."). 0, or -1 with the message in c.
- */
-int host_record_read(struct jcheck *c, json_t *root, struct host_record *h);
-
-/* Free the arrays host_record_read allocated (the strings stay with the document). */
+/* Free the arrays the reader allocated (the strings stay with the document). */
 void host_record_release(struct host_record *h);
 
 #endif

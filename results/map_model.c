@@ -17,12 +17,17 @@
 /* MAP_SREGS_NONE (0) is not written. */
 static const char *const sregs_names[] = { "", "accepted", "rejected" };
 
+static void map_init(void *p)
+{
+	((struct result_map *)p)->ops = ((struct result_map *)p)->rounds = -1;
+}
+
 struct result_map *result_map_new(void)
 {
 	struct result_map *m = calloc(1, sizeof(*m));
 
 	if (m)
-		m->ops = m->rounds = -1;
+		map_init(m);
 	return m;
 }
 
@@ -33,23 +38,6 @@ void result_map_free(struct result_map *m)
 	free(m);
 }
 
-/*
- * Make room for one more element of size sz in *arr (n used, *cap allocated;
- * 0 after the reader, which allocates n exactly).
- */
-static void *grow(void *arr, size_t n, size_t *cap, size_t sz)
-{
-	size_t c = n < 4 ? 8 : n * 2;
-	void *p;
-
-	if (n < *cap)
-		return arr;
-	p = realloc(arr, c * sz);
-	if (p)
-		*cap = c;
-	return p;
-}
-
 struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map *m,
 							      const char *name, const char *spec)
 {
@@ -57,7 +45,7 @@ struct result_map_cpuid_profile *result_map_cpuid_profile_add(struct result_map 
 
 	if (m->n_profiles >= MAP_MAX_ITEMS)
 		return NULL;
-	p = grow(m->profiles, m->n_profiles, &m->cap_profiles, sizeof(*p));
+	p = fields_grow(m->profiles, m->n_profiles, &m->cap_profiles, sizeof(*p));
 	if (!p)
 		return NULL;
 	m->profiles = p;
@@ -87,7 +75,7 @@ struct result_map_entry *result_map_entry_add(struct result_map_cpuid_profile *p
 
 	if (p->n_entries >= MAP_MAX_ITEMS)
 		return NULL;
-	e = grow(p->entries, p->n_entries, &p->cap_entries, sizeof(*e));
+	e = fields_grow(p->entries, p->n_entries, &p->cap_entries, sizeof(*e));
 	if (!e)
 		return NULL;
 	p->entries = e;
@@ -219,25 +207,9 @@ static const struct field map_field[] = {
 	FIELD_FLAG(M, incomplete, "incomplete", FIELD_OMIT_ZERO),
 };
 #undef M
-const struct field_desc result_map_fields = FIELD_DESC("map", map_field);
+const struct field_desc result_map_fields = FIELD_DESC_INIT("map", map_field, NULL, map_init);
 
 json_t *result_map_json(const struct result_map *m)
 {
 	return fields_write(&result_map_fields, m);
-}
-
-int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out)
-{
-	struct result_map *m;
-
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	if (!(m = result_map_new()))
-		return jcheck_fail(c, "out of memory");
-	if (fields_read(c, obj, &result_map_fields, m) < 0) {
-		result_map_free(m);
-		return -EINVAL;	/* c has the message */
-	}
-	*out = m;
-	return 0;
 }

@@ -93,13 +93,6 @@ size_t result_map_count(const struct result_map *m, enum map_status st);
 /* The "map" object of a result file, "changes" included; NULL when out of memory. */
 json_t *result_map_json(const struct result_map *m);
 
-/*
- * Validate the "map" object obj into a new model (*out). 0, or -1 with the
- * message in c (paths relative to c's current path, e.g. "map" pushed by
- * the caller); nothing to free on failure.
- */
-int result_map_read(struct jcheck *c, json_t *obj, struct result_map **out);
-
 /* The field tables behind them (MAP, its profiles, their entries). */
 extern const struct field_desc result_map_fields, result_map_profile_fields,
 	result_map_entry_fields;

@@ -79,22 +79,6 @@ static int header_read(struct jcheck *c, json_t *root, struct noise_floor *nf)
 	return 0;
 }
 
-static int settings_read(struct jcheck *c, json_t *root, void *p)
-{
-	int rc = run_settings_read(c, root, &((struct noise_floor *)p)->settings);
-
-	if (rc > 0)
-		return jcheck_fail(c, "missing required field \"settings\" "
-				   "(how the runs measured)");
-	return rc;
-}
-
-static json_t *settings_write(const void *p, bool *omit)
-{
-	*omit = false;
-	return run_settings_json(&((const struct noise_floor *)p)->settings);
-}
-
 /* between^2 = run_sd^2 - within^2 (10 significant digits in the file). */
 static int est_check(struct jcheck *c, const void *p)
 {
@@ -134,8 +118,8 @@ static int noise_check(struct jcheck *c, const void *p)
 			return jcheck_fail(c, "must be >= %lld (got %lld)", 2 * np->runs,
 					   np->rounds);
 		}
-		TRY(run_probe_name_unique(c, nf->probes, i, sizeof(*np),
-					  offsetof(struct noise_probe, name)));
+		TRY(fields_unique(c, nf->probes, i, sizeof(*np), &noise_probe_fields.f[0], "probe",
+				  "probes"));
 		jcheck_pop(c, mark);
 	}
 	return 0;
@@ -176,8 +160,6 @@ static const struct field omitted_field[] = {
 };
 const struct field_desc noise_omitted_fields = FIELD_DESC("noise_omitted", omitted_field);
 
-static const struct field_custom settings_custom = { settings_write, settings_read, NULL };
-
 #define N struct noise_floor
 static const struct field noise_field[] = {
 	FIELD_CSTR(N, created, "created", FIELD_REQUIRED | FIELD_OMIT_NULL),
@@ -186,7 +168,8 @@ static const struct field noise_field[] = {
 	FIELD_CSTR(N, last_finished, "last_finished", FIELD_OMIT_NULL),
 	FIELD_STRINGS(N, sources, n_sources, "sources", FIELD_OMIT_NULL, RESULT_MAX_ITEMS),
 	FIELD_OBJ(N, host, "host", FIELD_REQUIRED, &host_record_fields),
-	FIELD_CUSTOM("settings", FIELD_REQUIRED, &settings_custom),
+	{ "settings", FIELD_T_OBJECT, offsetof(N, settings), FIELD_REQUIRED,
+	  .sub = &run_settings_fields, .hint = "(how the runs measured)" },
 	FIELD_ARRAY(N, probes, n_probes, "probes", FIELD_REQUIRED, &noise_probe_fields,
 		    struct noise_probe, RESULT_MAX_ITEMS, NULL),
 	FIELD_ARRAY(N, omitted, n_omitted, "omitted", 0, &noise_omitted_fields,
@@ -243,6 +226,7 @@ static void doc_init(void *p)
 
 	host_record_init(&nf->host);
 	run_settings_init(&nf->settings);
+	nf->settings.present = 1;	/* required: the floor is refused without */
 }
 
 static void doc_free(void *p)

@@ -2,9 +2,10 @@
 /*
  * result_read.c - load an exitscope result file and validate it into C
  * structs: the file-level envelope (schema, version, kind, tool, command,
- * timestamps, warnings) and the dispatch to the readers of the host record
- * (results/host_record_model.c), the probes (results/run_model.c), the ownership map
- * and the checks (results/check_model.c).
+ * timestamps), then one table of the models' tables: the host record
+ * (results/host_record_model.c), the probes and settings (results/run_model.c),
+ * the ownership map (results/map_model.c), the checks (results/check_model.c)
+ * and the warnings.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -19,20 +20,35 @@
 
 #define alloc_array jcheck_calloc
 
-/* The "map" object: the ownership-map model reads it (results/map_model.c). */
-static int read_map(struct jcheck *c, json_t *root, struct result_file *rf)
-{
-	json_t *map;
-	size_t mark;
-	int rc = jcheck_object(c, root, "map", JCHECK_OPTIONAL, &map);
+/*
+ * After the header, the tables' rows in the order they are read: the host,
+ * the probes (required in a run file; names unique), the settings, the map,
+ * the checks, the warnings.
+ */
+#define RF struct result_file
+#define PROBES(fl)	FIELD_ARRAY(RF, probes, n_probes, "probes", (fl) | FIELD_UNIQUE,	\
+				    &run_probe_entry_fields, struct run_probe, RESULT_MAX_ITEMS, NULL)
+static const struct field run_probes_field[] = { PROBES(FIELD_REQUIRED) };
+static const struct field other_probes_field[] = { PROBES(0) };
+static const struct field_desc run_probes_desc = FIELD_DESC("probes", run_probes_field);
+static const struct field_desc other_probes_desc = FIELD_DESC("probes", other_probes_field);
 
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "map");
-	rc = result_map_read(c, map, &rf->map);
-	jcheck_pop(c, mark);
-	return rc;
+static const struct field_desc *probes_pick(const void *p)
+{
+	return ((const RF *)p)->kind == RESULT_KIND_RUN ? &run_probes_desc : &other_probes_desc;
 }
+
+static const struct field_desc probes_desc = { .name = "probes", .pick = probes_pick };
+static const struct field body_field[] = {
+	FIELD_OBJ(RF, host, "host", FIELD_REQUIRED, &host_record_fields),
+	{ "", FIELD_T_OBJECT, 0, FIELD_INLINE, .sub = &probes_desc },
+	FIELD_OBJ_P(RF, settings, settings.present, "settings", 0, &run_settings_fields),
+	FIELD_OBJ_OWN(RF, map, "map", 0, &result_map_fields),
+	FIELD_INLINE_OBJ(RF, checks, &check_report_fields),
+	FIELD_STRINGS(RF, warnings, n_warnings, "warnings", 0, RESULT_MAX_ITEMS),
+};
+static const struct field_desc body_desc = FIELD_DESC("result", body_field);
+#undef PROBES
 
 int result_schema_read(struct jcheck *c, json_t *root, const char *schema, const char *what,
 		       int vmin, int vmax)
@@ -93,17 +109,14 @@ static int read_header(struct jcheck *c, json_t *root, struct result_file *rf)
 
 static int read_document(struct jcheck *c, json_t *root, void *p)
 {
-	struct result_file *rf = p;
+	TRY(read_header(c, root, p));
+	return fields_read(c, root, &body_desc, p);
+}
 
-	TRY(read_header(c, root, rf));
-	TRY(host_record_read(c, root, &rf->host));
-	TRY(run_probes_read(c, root, rf->kind == RESULT_KIND_RUN, &rf->probes, &rf->n_probes));
-	TRY(run_settings_read(c, root, &rf->settings));
-	TRY(read_map(c, root, rf));
-	TRY(check_report_read(c, root, &rf->checks));
-	TRY(jcheck_strings(c, root, "warnings", JCHECK_OPTIONAL, RESULT_MAX_ITEMS,
-			   &rf->warnings, &rf->n_warnings));
-	return 0;
+static void doc_init(void *p)
+{
+	host_record_init(&((RF *)p)->host);
+	run_settings_init(&((RF *)p)->settings);
 }
 
 static void doc_free(void *p)
@@ -113,7 +126,8 @@ static void doc_free(void *p)
 
 static const struct json_doc_kind doc_kind = {
 	.size = sizeof(struct result_file), .name_off = offsetof(struct result_file, name),
-	.doc_off = offsetof(struct result_file, doc), .read = read_document, .free = doc_free,
+	.doc_off = offsetof(struct result_file, doc), .init = doc_init, .read = read_document,
+	.free = doc_free,
 };
 
 struct result_file *result_read_buffer(const char *name, const void *buf, size_t len,

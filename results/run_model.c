@@ -8,7 +8,6 @@
 #include "results/field.h"
 #include "results/run_model.h"
 
-#define TRY JCHECK_TRY
 #define P struct run_probe
 #define OPT_NUM(st, m, key)	FIELD_NUM(st, m, key, FIELD_OMIT_NEG)
 
@@ -25,77 +24,6 @@ void run_probe_init(struct run_probe *p)
 	for (size_t i = RESULT_OP_FIRST_USER; i < RESULT_PER_OP_N; i++)
 		p->per_op[i] = -1;
 }
-
-/* ---- what the tables cannot spell: the CPU lists, the exit path model ---- */
-
-static json_t *cpus_json(const long long *cpus, size_t n)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_integer((json_int_t)cpus[i]));
-	return a;
-}
-
-static int read_cpus(struct jcheck *c, json_t *obj, long long *cpus, size_t min, size_t max,
-		     size_t *n)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-	int rc = jcheck_array(c, obj, "cpus", JCHECK_OPTIONAL, max, &arr);
-
-	if (rc)
-		return rc;
-	mark = jcheck_push_key(c, "cpus");
-	if (json_array_size(arr) < min)
-		return jcheck_fail(c, "%zu CPUs, want %zu", json_array_size(arr), min);
-	json_array_foreach(arr, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > INT_MAX) {
-			jcheck_push_index(c, i);
-			return jcheck_fail(c, "not a CPU number (an integer >= 0)");
-		}
-		cpus[i] = json_integer_value(v);
-	}
-	if (n)
-		*n = json_array_size(arr);
-	jcheck_pop(c, mark);
-	return 0;
-}
-
-/* A probe's "cpus": vCPU 0's and vCPU 1's, both or none. */
-static json_t *probe_cpus_write(const void *p, bool *omit)
-{
-	const long long *cpus = ((const P *)p)->cpus;
-
-	*omit = cpus[0] < 0 || cpus[1] < 0;
-	return *omit ? NULL : cpus_json(cpus, 2);
-}
-
-static int probe_cpus_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return read_cpus(c, obj, ((P *)p)->cpus, 2, 2, NULL);
-}
-
-static json_t *probe_exit_path_write(const void *p, bool *omit)
-{
-	*omit = !((const P *)p)->exit_path.present;
-	return *omit ? NULL : exit_path_json(&((const P *)p)->exit_path);
-}
-
-static int probe_exit_path_read(struct jcheck *c, json_t *obj, void *p)
-{
-	return exit_path_read(c, obj, &((P *)p)->exit_path);
-}
-
-static void probe_exit_path_free(void *p)
-{
-	exit_path_free(&((P *)p)->exit_path);
-}
-
-static const struct field_custom probe_cpus = { probe_cpus_write, probe_cpus_read, NULL };
-static const struct field_custom probe_exit_path = {
-	probe_exit_path_write, probe_exit_path_read, probe_exit_path_free
-};
 
 /* ---- the tables ---- */
 
@@ -172,10 +100,19 @@ static const struct field probe_field[] = {
 const struct field_desc run_probe_fields = FIELD_DESC("probe", probe_field);
 
 /* ... then the reason of a probe that was not measured ... */
+static int unmeasured_check(struct jcheck *c, const void *p)
+{
+	if (!((const P *)p)->reason)
+		return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
+				   probe_status_name(((const P *)p)->status));
+	return 0;
+}
+
 static const struct field unmeasured_field[] = {
-	FIELD_CSTR(P, reason, "reason", FIELD_REQUIRED | FIELD_EMPTY_OK),
+	FIELD_CSTR(P, reason, "reason", FIELD_EMPTY_OK),
 };
-static const struct field_desc unmeasured_desc = FIELD_DESC("unmeasured", unmeasured_field);
+static const struct field_desc unmeasured_desc = FIELD_DESC_CHECK("unmeasured", unmeasured_field,
+								  unmeasured_check);
 
 /* ... or the measurement of one that was (status "ok"). */
 static const struct field measurement_field[] = {
@@ -190,100 +127,42 @@ static const struct field measurement_field[] = {
 	FIELD_INT(P, ops, "ops", FIELD_OMIT_NEG, 0, LLONG_MAX),
 	FIELD_OBJ_FLAT("per_op", FIELD_REQUIRED, &run_per_op_fields),
 	FIELD_INLINE_OBJ(P, trace, &result_trace_fields),
-	FIELD_CUSTOM("exit_path", 0, &probe_exit_path),
+	FIELD_OBJ_P(P, exit_path, exit_path.present, "exit_path", FIELD_ROOT, &exit_path_fields),
 	FIELD_INT(P, cpu, "cpu", FIELD_OMIT_NEG, 0, INT_MAX),
 	FIELD_ARRAY(P, rounds, n_rounds, "rounds", FIELD_OMIT_ZERO, &run_round_fields,
 		    struct run_round, RESULT_MAX_ITEMS, "no rounds (leave the member out instead)"),
 	FIELD_ENUM(P, stop, "stop", FIELD_OMIT_ZERO, probe_stop_names, PROBE_STOP_N),
 	OPT_NUM(P, ci_rel_pct, "ci_rel_pct"),
-	FIELD_CUSTOM("cpus", 0, &probe_cpus),
+	FIELD_INTS_FIXED(P, cpus, "cpus", 0, 2, 0, INT_MAX, "CPU"),
 	FIELD_STRINGS(P, notes, n_notes, "notes", FIELD_OMIT_ZERO, RESULT_MAX_ITEMS),
 };
 const struct field_desc run_measurement_fields = FIELD_DESC("measurement", measurement_field);
 
-/* ---- writer: what every probe has, then the measurement or the reason, by its status ---- */
-
-/* st's own fields (at offset 0) as this object's. */
-#define SELF(sub_)	{ "", FIELD_T_OBJECT, 0, FIELD_INLINE, .sub = (sub_) }
-static const struct field ok_field[] = { SELF(&run_probe_fields), SELF(&run_measurement_fields) };
-static const struct field not_ok_field[] = { SELF(&run_probe_fields), SELF(&unmeasured_desc) };
-static const struct field_desc ok_desc = FIELD_DESC("probe", ok_field);
-static const struct field_desc not_ok_desc = FIELD_DESC("probe", not_ok_field);
+/* ---- what every probe has, then the measurement or the reason, by its status ---- */
 
 static const struct field_desc *probe_pick(const void *p)
 {
-	return ((const P *)p)->status == PROBE_OK ? &ok_desc : &not_ok_desc;
+	return ((const P *)p)->status == PROBE_OK ? &run_measurement_fields : &unmeasured_desc;
 }
 
-static const struct field_desc probe_desc = { .name = "probe", .pick = probe_pick };
+static void probe_init(void *p)
+{
+	run_probe_init(p);
+}
+
+const struct field_desc run_probe_entry_fields = {
+	.name = "probe", .f = probe_field, .n = ARRAY_SIZE(probe_field), .init = probe_init,
+	.pick = probe_pick
+};
 
 json_t *run_probe_json(const struct run_probe *p)
 {
-	return fields_write(&probe_desc, p);
+	return fields_write(&run_probe_entry_fields, p);
 }
 
 json_t *run_probes_json(const struct run_probe *p, size_t n)
 {
-	return fields_write_array(&probe_desc, p, n, sizeof(*p));
-}
-
-/* ---- reader ---- */
-
-static int read_probe(struct jcheck *c, json_t *obj, struct run_probe *p)
-{
-	if (!json_is_object(obj))
-		return jcheck_fail(c, "not an object (found %s)", jcheck_type_name(obj));
-	TRY(fields_read(c, obj, &run_probe_fields, p));
-	if (p->status == PROBE_OK)
-		return fields_read(c, obj, &run_measurement_fields, p);
-	if (!json_object_get(obj, "reason"))
-		return jcheck_fail(c, "missing required field \"reason\" (status is \"%s\")",
-				   probe_status_name(p->status));
-	return fields_read(c, obj, &unmeasured_desc, p);
-}
-
-int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off)
-{
-	const char *name = *(const char *const *)((const char *)a + i * size + off);
-	char q[80];
-
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(*(const char *const *)((const char *)a + j * size + off), name)) {
-			jcheck_push_key(c, "name");
-			return jcheck_fail(c, "duplicate probe \"%s\" (also probes[%zu])",
-					   jcheck_quote(name, q, sizeof(q)), j);
-		}
-	return 0;
-}
-
-int run_probes_read(struct jcheck *c, json_t *root, int required,
-		    struct run_probe **out, size_t *n)
-{
-	json_t *arr, *v;
-	size_t i, mark;
-	struct run_probe *p;
-	int rc;
-
-	*out = NULL;
-	*n = 0;
-	rc = jcheck_array(c, root, "probes", required ? JCHECK_REQUIRED : JCHECK_OPTIONAL,
-			  RESULT_MAX_ITEMS, &arr);
-	if (rc)
-		return rc;
-	p = jcheck_calloc(json_array_size(arr), sizeof(*p));
-	if (!p)
-		return jcheck_fail(c, "out of memory");
-	*out = p;
-	json_array_foreach(arr, i, v) {
-		mark = jcheck_push_key(c, "probes");
-		jcheck_push_index(c, i);
-		run_probe_init(&p[i]);
-		*n = i + 1;
-		TRY(read_probe(c, v, &p[i]));
-		TRY(run_probe_name_unique(c, p, i, sizeof(*p), offsetof(struct run_probe, name)));
-		jcheck_pop(c, mark);
-	}
-	return 0;
+	return fields_write_array(&run_probe_entry_fields, p, n, sizeof(*p));
 }
 
 void run_probes_free(struct run_probe *p, size_t n)
@@ -309,25 +188,6 @@ const char *const run_setting_names[RUN_SETTING_N] = {
 	"run_limit_s", "samples", "guest_xcr0", "cpus",
 };
 
-/* The settings' "cpus": the --cpu A[,B] list, when the run pinned them. */
-static json_t *settings_cpus_write(const void *p, bool *omit)
-{
-	const struct run_settings *s = p;
-
-	*omit = !s->n_cpus;
-	return *omit ? NULL : cpus_json(s->cpus, s->n_cpus < RUN_SETTINGS_CPUS ? s->n_cpus :
-					RUN_SETTINGS_CPUS);
-}
-
-static int settings_cpus_read(struct jcheck *c, json_t *obj, void *p)
-{
-	struct run_settings *s = p;
-
-	return read_cpus(c, obj, s->cpus, 1, RUN_SETTINGS_CPUS, &s->n_cpus);
-}
-
-static const struct field_custom settings_cpus = { settings_cpus_write, settings_cpus_read, NULL };
-
 #define S struct run_settings
 static const struct field settings_field[] = {
 	FIELD_INT(S, samples, "samples", FIELD_OMIT_NEG, 1, LLONG_MAX),
@@ -341,27 +201,14 @@ static const struct field settings_field[] = {
 	OPT_NUM(S, precision_pct, "precision_pct"),
 	OPT_NUM(S, precision_floor_cycles, "precision_floor_cycles"),
 	OPT_NUM(S, run_limit_s, "run_limit_s"),
-	FIELD_CUSTOM("cpus", 0, &settings_cpus),
+	FIELD_INTS(S, cpus, n_cpus, "cpus", FIELD_OMIT_ZERO, 1, RUN_SETTINGS_CPUS, 0, INT_MAX,
+		   "CPU"),
 };
 const struct field_desc run_settings_fields = FIELD_DESC("settings", settings_field);
 
 json_t *run_settings_json(const struct run_settings *s)
 {
 	return fields_write(&run_settings_fields, s);
-}
-
-int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s)
-{
-	static const struct field top[] = {
-		{ "settings", FIELD_T_OBJECT, 0, FIELD_PRESENT, .off_present = offsetof(S, present),
-		  .sub = &run_settings_fields },
-	};
-	static const struct field_desc top_desc = FIELD_DESC("root", top);
-	int rc;
-
-	run_settings_init(s);
-	rc = fields_read(c, root, &top_desc, s);
-	return rc < 0 ? rc : !s->present;
 }
 
 /* A setting's text from its field in the settings table, whose key is the setting's name. */

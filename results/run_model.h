@@ -2,7 +2,7 @@
 /*
  * run_model.h - the probe model of run files ("probes" in docs/results-schema.md,
  * PROBE): probes/ fills it from a measured outcome, run_probe_json()
- * writes it, run_probes_read() fills it back from a file.
+ * writes it, result_read() fills it back from a file by its table.
  */
 #ifndef EXITSCOPE_RESULTS_RUN_MODEL_H
 #define EXITSCOPE_RESULTS_RUN_MODEL_H
@@ -106,22 +106,12 @@ json_t *run_probe_json(const struct run_probe *p);
 json_t *run_probes_json(const struct run_probe *p, size_t n);
 
 /*
- * Read and validate root's "probes" array (required when required is set)
- * into a new array *out of *n probes; names must be unique. 0, 1 when an
- * optional array is absent (*out NULL), or -1 with the message in c (*out
- * and *n then hold what was read so far, for run_probes_free).
+ * A probe, whole: what every probe has, then the measurement or the reason
+ * by its status (an element of a result file's "probes", its names unique).
  */
-int run_probes_read(struct jcheck *c, json_t *root, int required,
-		    struct run_probe **out, size_t *n);
+extern const struct field_desc run_probe_entry_fields;
 
-/*
- * Names are the key compare matches on: the name (a const char * at off) of
- * element i of the array a (elements of size size) repeats none before it,
- * else refused at its "name" (c at the element's path). 0 or -EINVAL.
- */
-int run_probe_name_unique(struct jcheck *c, const void *a, size_t i, size_t size, size_t off);
-
-/* Free an array run_probes_read allocated, with the arrays of its probes. */
+/* Free an array the reader allocated, with the arrays of its probes. */
 void run_probes_free(struct run_probe *p, size_t n);
 
 #define RUN_SETTINGS_CPUS 2
@@ -165,7 +155,5 @@ const char *run_setting_text(const struct run_settings *s, enum run_setting i, c
 /* The settings' fields, in writing order (results/field.h). */
 extern const struct field_desc run_settings_fields;
 json_t *run_settings_json(const struct run_settings *s);
-/* root's optional "settings" into s: 0, 1 when absent, or -1 with the message in c. */
-int run_settings_read(struct jcheck *c, json_t *root, struct run_settings *s);
 
 #endif

@@ -14,7 +14,11 @@
  * struct's ops, strings or null, arrays with a present flag, a map whose
  * keys are copied into char buffers. Last the written-only shapes
  * (constants, pointers as booleans, null numbers, fixed number runs,
- * objects through a pointer, a picked table).
+ * objects through a pointer, a picked table), and integer lists, counted
+ * or a fixed pair; elements read by a picked table, their names unique;
+ * an object that is the outermost struct of the per-op figures in it; a
+ * required field's hint; an array grown by fields_grow; an object read into
+ * a struct the reader allocates.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -541,6 +545,25 @@ static void test_flat_omit(void)
 	json_decref(o);
 }
 
+/* A required field's refusal when missing says what it is for. */
+static void test_hint(void)
+{
+	static const struct field hinted_field[] = {
+		{ "box", FIELD_T_OBJECT, 0, FIELD_REQUIRED, .sub = &flatty_box_desc,
+		  .hint = "(what it holds)" },
+	};
+	static const struct field_desc hinted_desc = FIELD_DESC("hinted", hinted_field);
+	struct flatty f = { NULL, 7 };
+	struct err e;
+	struct jcheck c = { .name = "t", .err = &e };
+	json_t *o = json_object();
+
+	err_init(&e);
+	tap_is_str(fields_read(&c, o, &hinted_desc, &f) ? e.msg : "(read)",
+		   "t: missing required field \"box\" (what it holds)", "read: missing, with a hint");
+	json_decref(o);
+}
+
 /*
  * The written-only shapes: a constant (read back and refused when another),
  * a pointer's being set as a boolean or a name, numbers null when not
@@ -651,9 +674,242 @@ static void test_written_only(void)
 	json_decref(o);
 }
 
+/* Integer lists: a counted one (min..max) and a fixed pair left out when one is < 0. */
+struct ints {
+	long long list[3];
+	size_t n_list;
+	long long pair[2];
+};
+static const struct field ints_field[] = {
+	FIELD_INTS(struct ints, list, n_list, "list", FIELD_OMIT_ZERO, 2, 3, 0, 9, "slot"),
+	FIELD_INTS_FIXED(struct ints, pair, "pair", 0, 2, 0, 99, "CPU"),
+};
+static const struct field_desc ints_desc = FIELD_DESC("ints", ints_field);
+
+/* doc read into *in: "" when read, else the error line. */
+static const char *ints_read(const char *doc, struct ints *in, struct err *e)
+{
+	struct jcheck c = { .name = "t", .err = e };
+	json_t *o = json_loads(doc, 0, NULL);
+	int rc;
+
+	err_init(e);
+	*in = (struct ints){ .pair = { -1, -1 } };
+	rc = fields_read(&c, o, &ints_desc, in);
+	json_decref(o);
+	return rc ? e->msg : "";
+}
+
+static void test_ints(void)
+{
+	struct ints in = { { 1, 2, 3 }, 3, { 4, -1 } };
+	struct err e;
+	char *s = shape_dump(&ints_desc, &in);
+
+	tap_is_str(s, "{\"list\":[1,2,3]}", "ints write: the counted list; a pair with a -1 left out");
+	free(s);
+	in.n_list = 0;
+	in.pair[1] = 5;
+	s = shape_dump(&ints_desc, &in);
+	tap_is_str(s, "{\"pair\":[4,5]}", "ints write: the pair; an empty list left out");
+	free(s);
+	tap_is_str(ints_read("{\"list\":[0,9],\"pair\":[7,8]}", &in, &e), "",
+		   "ints read: both lists");
+	ok(in.n_list == 2 && in.list[1] == 9 && in.pair[0] == 7 && in.pair[1] == 8,
+	   "ints read: the values and the count");
+	tap_is_str(ints_read("{\"list\":[3]}", &in, &e), "t: list: 1 slots, want 2",
+		   "ints read: too few, in the element's name");
+	tap_is_str(ints_read("{\"pair\":[1,100]}", &in, &e),
+		   "t: pair[1]: not a CPU number (an integer >= 0)", "ints read: above the range");
+	tap_is_str(ints_read("{\"pair\":[1]}", &in, &e), "t: pair: 1 CPUs, want 2",
+		   "ints read: a fixed pair wants both");
+	ok(strstr(ints_read("{\"list\":[1,2,3,4]}", &in, &e), "t: list:") != NULL,
+	   "ints read: more than max refused (%s)", e.msg);
+}
+
+/* Elements read by their own fields and then by a table picked by one of them, names unique. */
+struct pk {
+	const char *name;
+	int counted;
+	long long n;
+	const char *why;
+};
+struct pks {
+	struct pk *a;
+	size_t n;
+};
+static const struct field pk_field[] = {
+	FIELD_CSTR(struct pk, name, "name", FIELD_REQUIRED),
+	FIELD_FLAG(struct pk, counted, "counted", FIELD_REQUIRED),
+};
+static const struct field pk_n_field[] = { FIELD_INT(struct pk, n, "n", FIELD_REQUIRED, 0, 9) };
+static const struct field pk_why_field[] = { FIELD_CSTR(struct pk, why, "why", FIELD_REQUIRED) };
+static const struct field_desc pk_n_desc = FIELD_DESC("pk_n", pk_n_field);
+static const struct field_desc pk_why_desc = FIELD_DESC("pk_why", pk_why_field);
+
+static const struct field_desc *pk_pick(const void *p)
+{
+	return ((const struct pk *)p)->counted ? &pk_n_desc : &pk_why_desc;
+}
+
+static const struct field_desc pk_desc = {
+	.name = "pk", .f = pk_field, .n = ARRAY_SIZE(pk_field), .pick = pk_pick
+};
+static const struct field pks_field[] = {
+	FIELD_ARRAY(struct pks, a, n, "pks", FIELD_REQUIRED | FIELD_UNIQUE, &pk_desc, struct pk,
+		    9, NULL),
+};
+static const struct field_desc pks_desc = FIELD_DESC("pks", pks_field);
+
+static void test_picked_read(void)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":true,\"n\":3},"
+		  "{\"name\":\"b\",\"counted\":false,\"why\":\"x\"}]}", "" },
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":true,\"why\":\"x\"}]}",
+		  "t: pks[0]: missing required field \"n\"" },
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":false,\"n\":3}]}",
+		  "t: pks[0]: missing required field \"why\"" },
+		{ "{\"pks\":[{\"name\":\"a\",\"counted\":true,\"n\":3},"
+		  "{\"name\":\"a\",\"counted\":false,\"why\":\"x\"}]}",
+		  "t: pks[1].name: duplicate pk \"a\" (also pks[0])" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct err e;
+		struct jcheck c = { .name = "t", .err = &e };
+		json_t *doc = json_loads(cases[i].text, 0, NULL);
+		struct pks ps = { NULL, 0 };
+		int rc;
+		char *s = NULL;
+
+		err_init(&e);
+		rc = fields_read(&c, doc, &pks_desc, &ps);
+		if (!rc)
+			s = shape_dump(&pks_desc, &ps);
+		if (cases[i].msg[0])
+			tap_is_str(rc ? e.msg : "(read)", cases[i].msg, "picked read: refused");
+		else
+			ok(!rc && ps.n == 2 && ps.a[0].n == 3 && !strcmp(ps.a[1].why, "x") && s &&
+			   !strcmp(s, cases[i].text), "picked read: each element by its table, "
+			   "written back alike");
+		free(s);
+		fields_free(&pks_desc, &ps);
+		json_decref(doc);
+	}
+}
+
+/* A nested object that is its own outermost struct for the per-op figures in it. */
+struct per {
+	long long ops;
+	long long n;
+};
+struct outer {
+	long long ops;
+	struct per per;
+	bool has_per;
+};
+static const struct field per_field[] = {
+	FIELD_INT(struct per, ops, "ops", FIELD_REQUIRED, 1, 100),
+	FIELD_PER_OP(struct per, n, "n", "n_per_op", 0, 100, struct per, ops),
+};
+static const struct field_desc per_desc = FIELD_DESC("per", per_field);
+static const struct field outer_field[] = {
+	FIELD_INT(struct outer, ops, "ops", FIELD_REQUIRED, 1, 100),
+	FIELD_OBJ_P(struct outer, per, has_per, "per", FIELD_ROOT, &per_desc),
+};
+static const struct field_desc outer_desc = FIELD_DESC("outer", outer_field);
+
+static void test_own_root(void)
+{
+	struct outer o = { 2, { 4, 3 }, true }, back = { 0 };
+	struct err e;
+	struct jcheck c = { .name = "t", .err = &e };
+	char *s = shape_dump(&outer_desc, &o);
+	json_t *doc = json_loads("{\"ops\":1,\"per\":{\"ops\":10,\"n\":5,\"n_per_op\":5.0}}",
+				 0, NULL);
+
+	tap_is_str(s, "{\"ops\":2,\"per\":{\"ops\":4,\"n\":3,\"n_per_op\":0.75}}",
+		   "root write: per-op by the object's own ops");
+	err_init(&e);
+	tap_is_str(fields_read(&c, doc, &outer_desc, &back) ? e.msg : "(read)",
+		   "t: per.n_per_op: 5 is not n / ops (0.5)", "root read: checked by its own ops");
+	free(s);
+	json_decref(doc);
+}
+
+/* A producer's array grown one element at a time keeps what it holds. */
+static void test_grow(void)
+{
+	long long *a = NULL, *g;
+	size_t n = 0, cap = 0;
+	bool kept = true;
+
+	for (; n < 20 && (g = fields_grow(a, n, &cap, sizeof(*a))); n++) {
+		a = g;
+		a[n] = 3 * (long long)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		kept &= a[i] == 3 * (long long)i;
+	ok(n == 20 && cap >= 20 && kept, "grow: 20 elements, each kept (room for %zu)", cap);
+	free(a);
+}
+
+/* An object read into a struct the reader allocates and sets up, freed by fields_free. */
+struct boxed {
+	long long v, dflt;
+};
+struct owner {
+	struct boxed *b;
+};
+static const struct field boxed_field[] = {
+	FIELD_INT(struct boxed, v, "v", FIELD_REQUIRED, 0, 9),
+};
+
+static void boxed_init(void *p)
+{
+	((struct boxed *)p)->dflt = 5;
+}
+
+static const struct field_desc boxed_desc = FIELD_DESC_INIT("boxed", boxed_field, NULL, boxed_init);
+static const struct field owner_field[] = {
+	FIELD_OBJ_OWN(struct owner, b, "b", 0, &boxed_desc),
+};
+static const struct field_desc owner_desc = FIELD_DESC("owner", owner_field);
+
+static void test_own(void)
+{
+	static const char *const docs[] = { "{\"b\":{\"v\":3}}", "{\"b\":{}}", "{}" };
+	struct owner o[3] = { { NULL } };
+	struct err e;
+	struct jcheck c = { .name = "t", .err = &e };
+	char *s;
+	int rc[3];
+
+	for (size_t i = 0; i < 3; i++) {
+		json_t *doc = json_loads(docs[i], 0, NULL);
+
+		err_init(&e);
+		rc[i] = fields_read(&c, doc, &owner_desc, &o[i]);
+		json_decref(doc);
+	}
+	s = shape_dump(&owner_desc, &o[0]);
+	ok(!rc[0] && o[0].b && o[0].b->v == 3 && o[0].b->dflt == 5,
+	   "own read: allocated, set up by init, read");
+	tap_is_str(s, docs[0], "own write: through the pointer, as read");
+	ok(rc[1] == -EINVAL && o[1].b && !rc[2] && !o[2].b,
+	   "own read: kept for fields_free on failure; absent, none allocated");
+	for (size_t i = 0; i < 3; i++)
+		fields_free(&owner_desc, &o[i]);
+	ok(!o[0].b && !o[1].b, "own free: freed, the pointers NULL");
+	free(s);
+}
+
 int main(void)
 {
-	tap_plan(19 + 7 + 6 + 5 + 2 + 7);
+	tap_plan(19 + 7 + 6 + 5 + 2 + 7 + 8 + 4 + 2 + 1 + 1 + 4);
 	test_write();
 	test_round_trip();
 	test_errors();
@@ -662,5 +918,11 @@ int main(void)
 	test_dict();
 	test_flat_omit();
 	test_written_only();
+	test_ints();
+	test_picked_read();
+	test_own_root();
+	test_hint();
+	test_grow();
+	test_own();
 	return tap_done();
 }

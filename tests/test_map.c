@@ -98,15 +98,27 @@ static struct result_map_entry *model_entry(struct result_map_cpuid_profile *p, 
 	return e;
 }
 
-/* Read obj as a "map" object: 0 with *out, or -1 with err. */
+/* The map of a result file: a row read into a map the reader allocates. */
+struct holder {
+	struct result_map *map;
+};
+static const struct field holder_field[] = {
+	FIELD_OBJ_OWN(struct holder, map, "map", FIELD_REQUIRED, &result_map_fields),
+};
+static const struct field_desc holder_desc = FIELD_DESC("holder", holder_field);
+
+/* Read obj as a "map" object: 0 with *out, or < 0 with err (*out NULL). */
 static int model_read(json_t *obj, struct result_map **out, struct err *err)
 {
 	struct jcheck c = { .name = "t.json", .err = err };
-	size_t mark = jcheck_push_key(&c, "map");
-	int r = result_map_read(&c, obj, out);
+	struct holder h = { NULL };
+	json_t *doc = json_pack("{s:o}", "map", obj);
+	int r = fields_read(&c, doc, &holder_desc, &h);
 
-	jcheck_pop(&c, mark);
-	json_decref(obj);
+	if (r)
+		fields_free(&holder_desc, &h);
+	*out = h.map;
+	json_decref(doc);
 	return r;
 }
 

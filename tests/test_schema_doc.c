@@ -278,6 +278,7 @@ static bool shown_as(const struct field *f, const char *v)
 		return *v == '[' || (is_kind(f->sub) && isupper((unsigned char)*v));
 	case FIELD_T_STRINGS:
 	case FIELD_T_NUMS:
+	case FIELD_T_INTS:
 		return *v == '[';
 	case FIELD_T_CUSTOM:
 	case FIELD_T_N:
@@ -638,6 +639,15 @@ static void check_value(json_t *schema, const char *name, const struct field *f,
 				signed_ ? "numbers" : "numbers >= 0");
 		}
 		break;
+	case FIELD_T_INTS:	/* min..max integers, each in [lo, hi] */
+		items = resolve(schema, json_object_get(p, "items"), &iref);
+		if (!is_type(p, "array") || bound(p, "minItems", 0) != f->min ||
+		    bound(p, "maxItems", -1) != f->max || !is_type(items, "integer") ||
+		    bound(items, "minimum", LLONG_MIN) != f->lo ||
+		    bound(items, "maximum", LLONG_MAX) != f->hi)
+			problem(bad, name, "%s: not %s in the JSON Schema", f->key,
+				"the table's integers");
+		break;
 	case FIELD_T_ENUM:	/* its names, above */
 	case FIELD_T_CONST:
 	case FIELD_T_CUSTOM:
@@ -781,7 +791,7 @@ int main(void)
 		return tap_skip_all("run from the top of the tree: " MD " or " SCHEMA " unreadable"), 0;
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 		rows += !!kinds[i].row;
-	tap_plan((int)(2 * ARRAY_SIZE(kinds) + rows + 1 + 3 + 3 + 3 + 2));
+	tap_plan((int)(2 * ARRAY_SIZE(kinds) + rows + 1 + 3 + 3 + 3 + 2 + 1));
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		const struct kind *k = &kinds[i];
 		const char *name = k->d[0]->name;
@@ -805,6 +815,20 @@ int main(void)
 				ok(check[j](md, &k), "made up, %s: the %s check catches it", fake_why[i],
 				   j ? "row" : "block");
 		ok(check_json(schema, &k), "made up, %s: the JSON Schema check catches it", fake_why[i]);
+	}
+	{	/* the settings, their integer list ("cpus") one longer and one less high */
+		struct field f[MAX_KEYS];
+		struct field_desc d = run_settings_fields;
+		struct kind k = { { &d }, NULL, NULL, NULL };
+
+		memcpy(f, d.f, (d.n = d.n < MAX_KEYS ? d.n : MAX_KEYS) * sizeof(*f));
+		for (size_t i = 0; i < d.n; i++)
+			if (f[i].type == FIELD_T_INTS)
+				f[i].max++, f[i].hi--;
+		d.f = f;
+		diag("made-up settings with other integer bounds (problems expected):");
+		ok(check_json(schema, &k), "made up, an integer list's bounds: the JSON Schema check "
+		   "catches them");
 	}
 	json_decref(schema);
 	free(md);
