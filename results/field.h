@@ -62,10 +62,11 @@ enum {
 	FIELD_PER_OP	= 1 << 9,	/* INT: key2 beside it is it / the long long at off2 of the
 					 * outermost struct (its ops), written so and read checked;
 					 * or of the nearest FIELD_ROOT object's */
-	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so; the reader wants the
-					 * key there); written only: NUM null when not finite or
-					 * negative (FIELD_SIGNED: not finite), OBJECT null when
-					 * FIELD_DEREF's pointer is NULL */
+	FIELD_NULL	= 1 << 10,	/* CSTR: JSON null is NULL (written so; absent is
+					 * NULL too unless required); written only: NUM
+					 * null when not finite or negative (FIELD_SIGNED:
+					 * not finite), OBJECT null when FIELD_DEREF's
+					 * pointer is NULL */
 	FIELD_BARE	= 1 << 11,	/* ARRAY: an element not an object is "not an object" */
 	FIELD_DEREF	= 1 << 12,	/* OBJECT: sub's struct is at the pointer at off (NULL:
 					 * not written, or null with FIELD_NULL); written only */
@@ -99,7 +100,7 @@ struct field {
 	const char *const *names;	/* ENUM (and CSTR): names[0..n_names-1] */
 	int n_names;
 	size_t off2;			/* ARRAY, MAP, STRINGS, NUMS: the count */
-	size_t off_present;		/* FIELD_PRESENT: the int saying it is there */
+	size_t off_present;		/* FIELD_PRESENT: the bool saying it is there */
 	const struct field_desc *sub;	/* OBJECT, ARRAY, MAP: the elements' table */
 	size_t elem;			/* ARRAY, MAP: sizeof an element; CHARS: the
 					 * buffer's; INT: sizeof(int) for an int member */
