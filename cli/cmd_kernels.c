@@ -149,7 +149,8 @@ int cmd_kernels(int argc, char **argv)
 	}
 	for (i = 0; !rc && i < n; i++) {
 		const char *dir = argv[optind + i / (t.n_lanes * t.n_sources)];
-		const char *lane = t.lanes[i / t.n_sources % t.n_lanes], *src = t.sources[i % t.n_sources];
+		const char *lane = t.lanes[i / t.n_sources % t.n_lanes];
+		const char *src = t.sources[i % t.n_sources];
 
 		runs[i].info = files[3 * i] = kernels_read(dir, lane, src, "info", &rc);
 		runs[i].map = files[3 * i + 1] = kernels_read(dir, lane, src, "map", &rc);

@@ -18,8 +18,6 @@
 
 #define TRY JCHECK_TRY
 
-#define alloc_array jcheck_calloc
-
 /*
  * After the header, the tables' rows in the order they are read: the host,
  * the probes (required in a run file; names unique), the settings, the map,
