@@ -631,11 +631,6 @@ static int table_write_to(json_t *o, const struct field_desc *d, const void *p, 
 	return d->pick ? table_write_to(o, d->pick(p), p, root) : 0;
 }
 
-int fields_write_to(json_t *o, const struct field_desc *d, const void *p)
-{
-	return table_write_to(o, d, p, p);
-}
-
 static json_t *table_write(const struct field_desc *d, const void *p, const void *root)
 {
 	json_t *o = json_object();

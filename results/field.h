@@ -241,8 +241,6 @@ struct field_desc {
 int fields_read(struct jcheck *c, json_t *obj, const struct field_desc *d, void *p);
 /* The struct at p as a new JSON object (NULL: out of memory). */
 json_t *fields_write(const struct field_desc *d, const void *p);
-/* The same members added to o: 0, or -ENOMEM (o then holds some of them). */
-int fields_write_to(json_t *o, const struct field_desc *d, const void *p);
 /* n structs of size size at a as a new JSON array, each by d (NULL: out of memory). */
 json_t *fields_write_array(const struct field_desc *d, const void *a, size_t n, size_t size);
 /*

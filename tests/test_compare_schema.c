@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array_size.h"
 #include "results/compare_model.h"
 #include "results/field.h"
 #include "tests/run_cmd.h"
@@ -35,7 +36,7 @@ static void table_keys(const struct field_desc *d, char *buf)
 		else
 			snprintf(buf + strlen(buf), LEN - strlen(buf), "%s%s", *buf ? ", " : "", f->key);
 	}
-	for (size_t i = 0; i < sizeof(hook_keys) / sizeof(hook_keys[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(hook_keys); i++)
 		if (!strcmp(d->name, hook_keys[i][0]))
 			snprintf(buf + strlen(buf), LEN - strlen(buf), ", %s", hook_keys[i][1]);
 }
